@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { health } from '@atende/contract';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { Db } from '@atende/db';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Redis } from 'ioredis';
+import { bind } from './bind';
+import type { AppContext } from './context';
+import type { Env } from './env';
+import { sessionRoutes } from './modules/session/routes';
+import { SessionService } from './modules/session/service';
+import { tenantRoutes } from './modules/tenants/routes';
+import { TenantService } from './modules/tenants/service';
+import { userRoutes } from './modules/users/routes';
+import { UserService } from './modules/users/service';
+import { registerAuth } from './plugins/auth';
+import { registerErrorHandler } from './plugins/errors';
+import { registerOpenApi } from './plugins/openapi';
+import { registerWeb } from './plugins/web';
+import { createGateway, type Io } from './realtime/gateway';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  io: Io;
+  ctx: AppContext;
+}
+
+/** Phone numbers, emails, passwords and message text never reach the logs (CONVENTIONS "Logging"). */
+const REDACT = [
+  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]',
+  '*.password', '*.old_password', '*.email', '*.phone', '*.phone_number', '*.content', '*.token',
+];
+
+export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promise<BuiltApp> {
+  const { env, db, redis } = deps;
+  const app = Fastify({
+    logger: { level: env.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+  await app.register(cookie);
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await registerOpenApi(app);
+
+  const gateway = createGateway(app, { env, db, redis, log: app.log });
+  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log };
+  registerAuth(app, ctx);
+
+  const sessions = new SessionService(ctx);
+  const users = new UserService(ctx, sessions);
+  const tenants = new TenantService(ctx);
+
+  bind(app, health, {}, async () => {
+    const [postgres, redisOk] = await Promise.all([
+      db.$queryRaw`SELECT 1`.then(() => true, () => false),
+      redis.ping().then((r) => r === 'PONG', () => false),
+    ]);
+    return { status: 'ok' as const, postgres, redis: redisOk, version: '0.1.0' };
+  });
+  sessionRoutes(app, ctx, sessions);
+  userRoutes(app, users, sessions);
+  tenantRoutes(app, tenants);
+
+  const dist = env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
+  await registerWeb(app, dist);
+
+  app.addHook('onClose', async () => {
+    await gateway.close();
+  });
+  return { app, io: gateway.io, ctx };
+}

@@ -1,0 +1,65 @@
+import { AppError, type BodyOf, type FeatureFlag, type ParamsOf, type QueryOf, type ResponseOf, type Role, type RouteDef } from '@atende/contract';
+import { hasAnyRole } from '@atende/core';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Session } from './modules/session/session';
+
+/** Who may call a route: any role covering one of `roles` (spec 000 §6), and the tenant's `flag` on. */
+export interface Access {
+  roles?: readonly Role[];
+  flag?: FeatureFlag;
+}
+
+export interface HandlerInput<R extends RouteDef> {
+  params: ParamsOf<R>;
+  query: QueryOf<R>;
+  body: BodyOf<R>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+type AuthedInput<R extends RouteDef> = HandlerInput<R> & { session: Session };
+type Handler<R extends RouteDef> = R['auth'] extends false
+  ? (input: HandlerInput<R> & { session: Session | null }) => Promise<ResponseOf<R>>
+  : (input: AuthedInput<R>) => Promise<ResponseOf<R>>;
+
+/** Checks role coverage and the feature flag for a resolved session. */
+export function authorize(session: Session, access: Access): void {
+  if (access.roles && !hasAnyRole(session.roles, access.roles)) {
+    throw new AppError('forbidden', 'You do not have permission to do this');
+  }
+  if (access.flag && session.tenantConfig.features[access.flag] !== true) {
+    throw new AppError('feature_disabled', 'Feature not enabled for this tenant');
+  }
+}
+
+/**
+ * Binds one contract route: its schemas validate the request and serialise the response, the
+ * session is required unless the route says `auth: false`, and `access` is enforced on the server.
+ */
+export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: Access, handler: Handler<R>): void {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: def.method,
+    url: def.path,
+    schema: {
+      summary: def.summary,
+      tags: def.tags ? [...def.tags] : undefined,
+      params: def.params,
+      querystring: def.query,
+      body: def.body,
+      consumes: def.bodyEncoding === 'form' ? ['application/x-www-form-urlencoded', 'application/json'] : undefined,
+      response: def.response ? { [def.status ?? 200]: def.response } : undefined,
+      security: def.auth === false ? [] : [{ bearer: [] }, { cookie: [] }],
+    },
+    handler: async (request, reply) => {
+      const session = request.session;
+      if (def.auth !== false) {
+        if (!session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
+        authorize(session, access);
+      }
+      const input = { params: request.params, query: request.query, body: request.body, request, reply, session };
+      const result = await (handler as (i: typeof input) => Promise<unknown>)(input);
+      if (def.status) reply.status(def.status);
+      return result;
+    },
+  });
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+// The only reader of process.env in the api. Defaults work on a developer machine.
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/atende'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** Secret that signs session tokens. Required in production. */
+  JWT_SECRET: z.string().min(32).default('dev-only-secret-change-me-dev-only-secret-change-me'),
+  SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+  COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  /** Origins allowed to open the realtime socket, comma separated; the api's own origin is always allowed. */
+  ALLOWED_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173'),
+  /** Public domain shown in the QR login payload. */
+  TENANT_DOMAIN: z.string().default('localhost:3000'),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** Prefix of every Redis key, so test runs on one Redis never meet. */
+  REDIS_PREFIX: z.string().default('atende:'),
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.JWT_SECRET.startsWith('dev-only-secret')) {
+    throw new Error('Invalid configuration:\n  JWT_SECRET: must be set in production');
+  }
+  return parsed.data;
+}

@@ -1,0 +1,31 @@
+import { login, loginWithCode, logout } from '@atende/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import type { ClientInfo, SessionService } from './service';
+import { SESSION_COOKIE } from './tokens';
+
+export const clientInfo = (request: FastifyRequest): ClientInfo => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
+
+export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: SessionService): void {
+  const setCookie = (reply: FastifyReply, token: string, maxAge: number) =>
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.env.COOKIE_SECURE, path: '/', maxAge });
+
+  bind(app, login, {}, async ({ body, request, reply }) => {
+    const result = await sessions.login(body.email, body.password, clientInfo(request));
+    setCookie(reply, result.token, result.maxAgeSeconds);
+    return { data: result.data, token: result.token };
+  });
+
+  bind(app, loginWithCode, {}, async ({ body, request, reply }) => {
+    const result = await sessions.loginWithCode(body.login_code, clientInfo(request));
+    setCookie(reply, result.token, result.maxAgeSeconds);
+    return { data: result.data, token: result.token };
+  });
+
+  bind(app, logout, {}, async ({ session, request, reply }) => {
+    await sessions.logout(session, clientInfo(request));
+    reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { data: { ok: true as const } };
+  });
+}

@@ -1,0 +1,138 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { AppError, rooms, type Role } from '@atende/contract';
+import { dummyPasswordHash, verifyPassword } from '@atende/db';
+import type { AppContext } from '../../context';
+import { presentUser, userInclude } from '../users/present';
+import { LoginThrottle } from './login-throttle';
+import type { Session } from './session';
+import { signSessionToken } from './tokens';
+
+export interface ClientInfo {
+  ip: string;
+  userAgent?: string;
+}
+
+const LOGIN_CODE_TTL_SECONDS = 60;
+
+export class SessionService {
+  private readonly throttle: LoginThrottle;
+
+  constructor(private readonly ctx: AppContext) {
+    this.throttle = new LoginThrottle(ctx.redis, ctx.env.REDIS_PREFIX, {
+      perAccount: ctx.env.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT,
+      perIp: ctx.env.LOGIN_MAX_ATTEMPTS_PER_IP,
+      windowSeconds: ctx.env.LOGIN_WINDOW_SECONDS,
+    });
+  }
+
+  /** Email and password sign-in. Wrong credentials answer 401 without saying which part was wrong. */
+  async login(emailInput: string, password: string, client: ClientInfo) {
+    const email = emailInput.trim().toLowerCase();
+    await this.throttle.assertAllowed(email, client.ip);
+    // The same email may exist in several tenants: the password decides which account it is.
+    const candidates = await this.ctx.db.user.findMany({ where: { email, deletedAt: null }, orderBy: { id: 'asc' }, take: 10 });
+    let matched: (typeof candidates)[number] | undefined;
+    for (const user of candidates) {
+      if (await verifyPassword(user.passwordHash, password)) {
+        matched = user;
+        break;
+      }
+    }
+    if (candidates.length === 0) await verifyPassword(await dummyPasswordHash(), password);
+    if (!matched) {
+      await this.throttle.recordFailure(email, client.ip);
+      const first = candidates[0];
+      if (first) {
+        await this.ctx.db.loginHistory.create({ data: { tenantId: first.tenantId, userId: first.id, event: 'login_failed', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+      }
+      throw new AppError('invalid_credentials', 'Invalid email or password');
+    }
+    await this.throttle.recordSuccess(email);
+    return this.startSession(matched.id, client);
+  }
+
+  /** Sign-in with a one-time code from the QR modal; the code is consumed whatever happens next. */
+  async loginWithCode(code: string, client: ClientInfo) {
+    await this.throttle.assertAllowed(`code:${client.ip}`, client.ip);
+    const userId = await this.ctx.redis.getdel(this.codeKey(code));
+    if (!userId) {
+      await this.throttle.recordFailure(`code:${client.ip}`, client.ip);
+      throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
+    }
+    const user = await this.ctx.db.user.findUnique({ where: { id: Number(userId) } });
+    if (!user || user.deletedAt) throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
+    return this.startSession(user.id, client);
+  }
+
+  async issueLoginCode(session: Session): Promise<{ login_code: string; tenant_domain: string; expires_in: number }> {
+    const code = randomBytes(24).toString('base64url');
+    await this.ctx.redis.set(this.codeKey(code), String(session.userId), 'EX', LOGIN_CODE_TTL_SECONDS);
+    return { login_code: code, tenant_domain: this.ctx.env.TENANT_DOMAIN, expires_in: LOGIN_CODE_TTL_SECONDS };
+  }
+
+  private codeKey(code: string) {
+    return `${this.ctx.env.REDIS_PREFIX}login-code:${code}`;
+  }
+
+  private async startSession(userId: number, client: ClientInfo) {
+    const { env, db } = this.ctx;
+    const expiresAt = new Date(Date.now() + env.SESSION_TTL_SECONDS * 1000);
+    const sessionId = randomUUID();
+    const user = await db.$transaction(async (tx) => {
+      const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
+      await tx.userSession.create({
+        data: { id: sessionId, tenantId: u.tenantId, userId: u.id, roles: u.roles, expiresAt, ip: client.ip, userAgent: client.userAgent?.slice(0, 512) },
+      });
+      await tx.loginHistory.create({ data: { tenantId: u.tenantId, userId: u.id, event: 'login', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+      return tx.user.update({
+        where: { id: u.id },
+        data: { isLogged: true, loggedOffBy: null, loggedAt: new Date(), state: u.currentPauseId ? 'paused' : 'online' },
+        include: userInclude,
+      });
+    });
+    const token = signSessionToken({ sid: sessionId, sub: user.uuid, tid: user.tenantId }, env.JWT_SECRET, env.SESSION_TTL_SECONDS);
+    this.ctx.realtime.emit(rooms.metrics(user.tenantId), 'update-user', { tenant_uuid: user.tenantId, user: presentUser(user) });
+    return {
+      token,
+      maxAgeSeconds: env.SESSION_TTL_SECONDS,
+      data: { uuid: user.uuid, email: user.email, username: user.username, tenant: { uuid: user.tenantId }, roles: user.roles as Role[] },
+    };
+  }
+
+  /** Ends the caller's session (spec 000 §4: the agent's active chats return to the queue). */
+  async logout(session: Session, client: ClientInfo): Promise<void> {
+    await this.revokeSessions({ id: session.sessionId }, 'logout');
+    const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
+    await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+    // Signed in elsewhere too: the user stays logged there.
+    if (others === 0) await this.takeUserOffline(session.tenantId, session.userId, 'self');
+  }
+
+  /** Revokes sessions and drops their live sockets. */
+  async revokeSessions(where: { id?: string; userId?: number; notId?: string }, reason: string): Promise<string[]> {
+    const filter = {
+      revokedAt: null,
+      ...(where.id ? { id: where.id } : {}),
+      ...(where.userId !== undefined ? { userId: where.userId } : {}),
+      ...(where.notId ? { NOT: { id: where.notId } } : {}),
+    };
+    const live = await this.ctx.db.userSession.findMany({ where: filter, select: { id: true } });
+    if (live.length === 0) return [];
+    const ids = live.map((s) => s.id);
+    await this.ctx.db.userSession.updateMany({ where: { id: { in: ids } }, data: { revokedAt: new Date(), revokedReason: reason } });
+    for (const id of ids) this.ctx.realtime.disconnectRoom(`session:${id}`, 300);
+    return ids;
+  }
+
+  /** Marks the user offline and tells their browsers and the supervisors' dashboards. */
+  async takeUserOffline(tenantId: string, userId: number, by: 'self' | 'supervisor' | 'system'): Promise<void> {
+    const user = await this.ctx.db.user.update({
+      where: { id: userId },
+      data: { isLogged: false, loggedOffBy: by, state: 'offline' },
+      include: userInclude,
+    });
+    const payload = { tenant_uuid: tenantId, user: presentUser(user) };
+    this.ctx.realtime.emit(rooms.user(user.uuid), 'update-user', payload);
+    this.ctx.realtime.emit(rooms.metrics(tenantId), 'update-user', payload);
+  }
+}

@@ -1,0 +1,33 @@
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
+
+const AUDIENCE = 'atende-web';
+const ISSUER = 'atende-api';
+export const SESSION_COOKIE = 'atende_session';
+
+const ClaimsSchema = z.object({ sid: z.uuid(), sub: z.uuid(), tid: z.uuid() });
+export type SessionClaims = z.infer<typeof ClaimsSchema>;
+
+export function signSessionToken(claims: SessionClaims, secret: string, ttlSeconds: number): string {
+  return jwt.sign(claims, secret, { algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
+}
+
+export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: 'expired' | 'invalid' };
+
+/** One allowed algorithm; exp, aud and iss checked; claims validated. */
+export function verifySessionToken(token: string, secret: string): VerifyResult {
+  try {
+    const decoded = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER });
+    const claims = ClaimsSchema.safeParse(decoded);
+    return claims.success ? { ok: true, claims: claims.data } : { ok: false, reason: 'invalid' };
+  } catch (error) {
+    return { ok: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
+  }
+}
+
+/** The token of a request: the Authorization bearer (sdk) first, then the session cookie (web). */
+export function tokenFrom(headers: { authorization?: string }, cookies: Record<string, string | undefined>): string | undefined {
+  const auth = headers.authorization;
+  if (auth?.toLowerCase().startsWith('bearer ')) return auth.slice(7).trim() || undefined;
+  return cookies[SESSION_COOKIE] || undefined;
+}

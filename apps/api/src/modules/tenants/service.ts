@@ -1,0 +1,108 @@
+import { AppError, TenantConfigSchema, type Tenant as TenantDto, type Workspace as WorkspaceDto } from '@atende/contract';
+import { roleCovers } from '@atende/core';
+import { scoped, type Prisma } from '@atende/db';
+import type { AppContext } from '../../context';
+import { tenantConfigOf, type Session } from '../session/session';
+
+type TenantRow = { id: string; name: string; config: unknown };
+type WorkspaceRow = Prisma.WorkspaceGetPayload<{ include: { tenant: true } }>;
+
+export const presentTenant = (t: TenantRow): TenantDto => ({ uuid: t.id, name: t.name, config: tenantConfigOf(t.config) });
+
+const presentWorkspace = (w: WorkspaceRow): WorkspaceDto => ({
+  uuid: w.id,
+  name: w.name,
+  tenant: { uuid: w.tenant.id, name: w.tenant.name },
+  max_conversation_per_user: w.maxConversationPerUser,
+  conversation_delivery_mode: w.conversationDeliveryMode,
+  archived_conversation_behavior_on_new_messages: w.archivedConversationBehaviorOnNewMessages === 'keep_archived' ? 'keep_archived' : 'unarchive',
+  integrations: (w.integrations ?? {}) as Record<string, unknown>,
+});
+
+export type TenantConfigPatch = {
+  name?: string;
+  features?: Partial<Record<string, boolean>>;
+  flags?: Record<string, boolean | string | number>;
+  default_country_code?: string;
+  agent?: { max_slots: number };
+  first_steps_completed?: boolean;
+};
+
+export class TenantService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async mine(session: Session) {
+    const tenant = await scoped(this.ctx.db, session).tenant.findFirstOrThrow();
+    return presentTenant(tenant);
+  }
+
+  /** tenant_admin manages every tenant; everybody else sees only their own, others answer 404. */
+  private async visible(session: Session, id: string) {
+    const isTenantAdmin = roleCovers(session.roles, 'tenant_admin');
+    const tenant = await this.ctx.db.tenant.findUnique({ where: { id } });
+    if (!tenant || (!isTenantAdmin && tenant.id !== session.tenantId)) throw new AppError('not_found', 'Tenant not found');
+    return tenant;
+  }
+
+  async get(session: Session, id: string) {
+    return presentTenant(await this.visible(session, id));
+  }
+
+  async list() {
+    const tenants = await this.ctx.db.tenant.findMany({ orderBy: { name: 'asc' } });
+    return tenants.map(presentTenant);
+  }
+
+  async configure(session: Session, id: string, patch: TenantConfigPatch) {
+    const tenant = await this.visible(session, id);
+    const own = tenant.id === session.tenantId && roleCovers(session.roles, 'admin');
+    if (!own && !roleCovers(session.roles, 'tenant_admin')) throw new AppError('forbidden', 'You do not have permission to do this');
+    const current = tenantConfigOf(tenant.config);
+    const next = TenantConfigSchema.parse({
+      ...current,
+      features: { ...current.features, ...patch.features },
+      flags: { ...current.flags, ...patch.flags },
+      default_country_code: patch.default_country_code ?? current.default_country_code,
+      agent: patch.agent ?? current.agent,
+      first_steps_completed: patch.first_steps_completed ?? current.first_steps_completed,
+    });
+    const updated = await this.ctx.db.tenant.update({ where: { id: tenant.id }, data: { name: patch.name ?? tenant.name, config: next } });
+    return presentTenant(updated);
+  }
+
+  async myWorkspace(session: Session) {
+    const ws = await scoped(this.ctx.db, session).workspace.findFirst({ where: { id: session.workspaceId }, include: { tenant: true } });
+    if (!ws) throw new AppError('not_found', 'Workspace not found');
+    return presentWorkspace(ws);
+  }
+
+  async updateMyWorkspace(
+    session: Session,
+    patch: {
+      name?: string;
+      max_conversation_per_user?: number;
+      conversation_delivery_mode?: 'on_demand' | 'round_robin' | 'fifo';
+      archived_conversation_behavior_on_new_messages?: 'unarchive' | 'keep_archived';
+      integrations?: Record<string, unknown>;
+    },
+  ) {
+    if (patch.integrations && !roleCovers(session.roles, 'admin')) {
+      throw new AppError('forbidden', 'Only admins can change integrations');
+    }
+    const db = scoped(this.ctx.db, session);
+    const current = await db.workspace.findFirst({ where: { id: session.workspaceId } });
+    if (!current) throw new AppError('not_found', 'Workspace not found');
+    const ws = await db.workspace.update({
+      where: { id: session.workspaceId },
+      data: {
+        name: patch.name,
+        maxConversationPerUser: patch.max_conversation_per_user,
+        conversationDeliveryMode: patch.conversation_delivery_mode,
+        archivedConversationBehaviorOnNewMessages: patch.archived_conversation_behavior_on_new_messages,
+        integrations: patch.integrations ? ({ ...(current.integrations as object), ...patch.integrations } as Prisma.InputJsonValue) : undefined,
+      },
+      include: { tenant: true },
+    });
+    return presentWorkspace(ws);
+  }
+}

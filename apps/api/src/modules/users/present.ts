@@ -1,0 +1,25 @@
+import type { Role, User as UserDto } from '@atende/contract';
+import type { Prisma } from '@atende/db';
+
+/** What every user read includes to be presented. */
+export const userInclude = {
+  workspace: { include: { tenant: true } },
+  currentPause: true,
+} as const satisfies Prisma.UserInclude;
+export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
+
+export function presentUser(u: UserRow): UserDto {
+  return {
+    id: u.id,
+    uuid: u.uuid,
+    username: u.username,
+    email: u.email,
+    roles: (u.roles as Role[]).map((name) => ({ name })),
+    workspace: { uuid: u.workspace.id, name: u.workspace.name, tenant: { uuid: u.workspace.tenant.id, name: u.workspace.tenant.name } },
+    is_logged: u.isLogged,
+    logged_off_by: u.loggedOffBy,
+    state: u.state,
+    current_pause: u.currentPause && !u.currentPause.deletedAt ? { uuid: u.currentPause.id, description: u.currentPause.description } : null,
+    logged_at: u.loggedAt ? u.loggedAt.toISOString() : null,
+  };
+}

@@ -1,0 +1,22 @@
+import { deleteUser, getLoginQrCode, getMe, listUsers, updateMe, updateUser } from '@atende/contract';
+import type { FastifyInstance } from 'fastify';
+import { bind } from '../../bind';
+import type { SessionService } from '../session/service';
+import type { UserService } from './service';
+
+export function userRoutes(app: FastifyInstance, users: UserService, sessions: SessionService): void {
+  bind(app, getMe, {}, async ({ session }) => ({ data: await users.me(session) }));
+  bind(app, updateMe, {}, async ({ session, body }) => ({ data: await users.updateMe(session, body) }));
+  bind(app, updateUser, {}, async ({ session, params, body }) => {
+    if (body.password !== undefined) {
+      return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '') };
+    }
+    return { data: await users.forceOffline(session, params.id) };
+  });
+  bind(app, listUsers, { roles: ['supervisor'] }, async ({ session, query }) => ({ data: await users.list(session, query.role) }));
+  bind(app, deleteUser, { roles: ['admin'] }, async ({ session, params }) => {
+    await users.remove(session, params.id);
+    return { data: { ok: true as const } };
+  });
+  bind(app, getLoginQrCode, { flag: 'qr_code_login' }, async ({ session }) => ({ data: await sessions.issueLoginCode(session) }));
+}

@@ -1,0 +1,31 @@
+import { AppError } from '@atende/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context';
+import { resolveSession, type Session } from '../modules/session/session';
+import { tokenFrom } from '../modules/session/tokens';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller's session, or null when the request carries no valid one. */
+    session: Session | null;
+    /** Why the token was refused, answered when the route needs a session. */
+    sessionError: AppError | null;
+  }
+}
+
+/** Resolves the session of every /api request from its bearer token or cookie. */
+export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('session', null);
+  app.decorateRequest('sessionError', null);
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    const token = tokenFrom(request.headers, request.cookies ?? {});
+    if (!token) return;
+    try {
+      request.session = await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);
+    } catch (error) {
+      if (error instanceof AppError) request.sessionError = error;
+      else throw error;
+    }
+  });
+}

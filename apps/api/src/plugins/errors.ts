@@ -1,0 +1,49 @@
+import { AppError, type ErrorBody } from '@atende/contract';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+const WHERE: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
+/** One place that turns every failure into `{error_message, code}` (CONVENTIONS "Errors"). */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
+      reply.status(status).send({ ...body, request_id: request.id });
+
+    if (error instanceof AppError) {
+      return send(error.status, { error_message: error.message, code: error.code, fields: error.fields });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const context = WHERE[(error as { validationContext?: string }).validationContext ?? 'body'] ?? 'body';
+      const fields = error.validation.map((v) => ({
+        path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: v.message ?? 'Invalid value',
+      }));
+      const first = fields[0];
+      const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'Missing parameters';
+      return send(400, { error_message: `Invalid ${context}: ${message}`, code: 'validation_failed', fields });
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return send(413, { error_message: 'Request body is too large', code: 'payload_too_large' });
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
+      return send(415, { error_message: 'Unsupported content type', code: 'unsupported_media_type' });
+    }
+    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
+      return send(400, { error_message: 'The request body is not valid JSON', code: 'bad_request' });
+    }
+    if (status === 429) {
+      return send(429, { error_message: error.message || 'Too many requests, try again later', code: 'rate_limited' });
+    }
+    if (status >= 400 && status < 500) {
+      return send(status, { error_message: error.message || 'Bad request', code: status === 404 ? 'not_found' : 'bad_request' });
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return send(500, { error_message: 'Something went wrong', code: 'internal' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ error_message: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'not_found', request_id: request.id });
+  });
+}

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Serves the built web app from the api's own origin, so one URL has it all. Unknown paths that
+ * are not /api or /socket get index.html (client-side routing). Returns false when no build exists.
+ */
+export async function registerWeb(app: FastifyInstance, dist: string): Promise<boolean> {
+  if (!existsSync(join(dist, 'index.html'))) return false;
+  await app.register(fastifyStatic, {
+    root: dist,
+    wildcard: false,
+    index: false,
+    setHeaders(res, path) {
+      // Vite fingerprints assets: cache them for a year; index.html must always be revalidated.
+      res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (path.startsWith('/api/') || path.startsWith('/socket')) {
+      return reply.status(404).send({ error_message: `No route ${request.method} ${path}`, code: 'not_found' });
+    }
+    const file = path.slice(1);
+    if (file && !file.includes('..') && existsSync(join(dist, file))) return reply.sendFile(file);
+    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+  });
+  return true;
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Every expected failure the api answers, with the one HTTP status each maps to. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  wrong_current_password: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  session_expired: 401,
+  forbidden: 403,
+  feature_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+/** The body of every 4xx/5xx answer. */
+export const ErrorBodySchema = z.object({
+  error_message: z.string(),
+  code: ErrorCodeSchema,
+  /** Field-level problems of a validation failure: path and message. */
+  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  request_id: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+
+/** An expected failure, thrown by services and turned into an ErrorBody by the api. */
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+/** Client-side: reads an error answer into {status, code, message}, whatever it looks like. */
+export function parseErrorBody(status: number, body: unknown): { status: number; code: ErrorCode | 'unknown'; message?: string } {
+  const parsed = ErrorBodySchema.safeParse(body);
+  if (parsed.success) return { status, code: parsed.data.code, message: parsed.data.error_message };
+  const message = typeof body === 'object' && body && 'error_message' in body ? String((body as { error_message: unknown }).error_message) : undefined;
+  return { status, code: 'unknown', message };
+}

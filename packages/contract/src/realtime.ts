@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { Uuid } from './common';
+import { UserSchema } from './users';
+
+/**
+ * Realtime events of spec 000 §7, one typed map. Every payload carries the tenant uuid. If a
+ * payload's shape ever changes incompatibly, the event gets a new name.
+ */
+export const serverEvents = {
+  'update-user': z.object({ tenant_uuid: Uuid, user: UserSchema }),
+  'waiting-queue': z.object({ tenant_uuid: Uuid, quantity_waiting_queue: z.number().int() }),
+} as const;
+export type ServerEventName = keyof typeof serverEvents;
+export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;
+/** socket.io's typed-events shape for the server->client direction. */
+export type ServerToClientEvents = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
+
+/** Rooms: the user's own uuid, tenant_{uuid}_metrics, campaigns_{uuid} (spec 000 §7). */
+export const rooms = {
+  user: (userUuid: string) => userUuid,
+  metrics: (tenantUuid: string) => `tenant_${tenantUuid}_metrics`,
+  campaigns: (tenantUuid: string) => `campaigns_${tenantUuid}`,
+  /** Internal: everyone signed in to a tenant (not joinable by name). */
+  tenant: (tenantUuid: string) => `tenant_${tenantUuid}`,
+} as const;
+
+export const RoomRequestSchema = z.object({ room: z.string().min(1).max(128) });
+export type JoinAck = { ok: true } | { ok: false; error_message: string };
+export const clientEvents = {
+  join: RoomRequestSchema,
+  leave: RoomRequestSchema,
+} as const;
+export type ClientToServerEvents = {
+  join: (payload: z.infer<typeof RoomRequestSchema>, ack?: (result: JoinAck) => void) => void;
+  leave: (payload: z.infer<typeof RoomRequestSchema>, ack?: (result: JoinAck) => void) => void;
+};
+
+/** What the worker puts on the realtime outbox stream for the api to deliver. */
+export const RealtimeEnvelopeSchema = z.object({
+  room: z.string(),
+  event: z.enum(Object.keys(serverEvents) as [ServerEventName, ...ServerEventName[]]),
+  payload: z.unknown(),
+});
+export type RealtimeEnvelope = z.infer<typeof RealtimeEnvelopeSchema>;
+export const REALTIME_OUTBOX_STREAM = 'atende:realtime-outbox';

@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** How the request body travels. The spec sends login, logout and channel creation form-encoded. */
+export type BodyEncoding = 'json' | 'form' | 'multipart';
+
+/**
+ * One call of the api, declared once. The api binds it (validation and serialisation), the sdk
+ * derives its client from it and the OpenAPI document is generated from it.
+ */
+export interface RouteDef {
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  tags?: readonly string[];
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  bodyEncoding?: BodyEncoding;
+  /** Schema of the 2xx body. Omitted for calls that stream a file. */
+  response?: z.ZodType;
+  status?: 200 | 201 | 202 | 204;
+  /** false for the few calls open without a session (login). */
+  auth?: boolean;
+}
+
+export function route<const T extends RouteDef>(def: T): T {
+  return def;
+}
+
+type Infer<S> = S extends z.ZodType ? z.infer<S> : undefined;
+type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+export type ParamsOf<R extends RouteDef> = Infer<R['params']>;
+export type QueryOf<R extends RouteDef> = Infer<R['query']>;
+export type BodyOf<R extends RouteDef> = Infer<R['body']>;
+export type ResponseOf<R extends RouteDef> = Infer<R['response']>;
+export type ParamsInput<R extends RouteDef> = Input<R['params']>;
+export type QueryInput<R extends RouteDef> = Input<R['query']>;
+export type BodyInput<R extends RouteDef> = Input<R['body']>;

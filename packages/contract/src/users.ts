@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { dataOf, IsoDate, Ok, Uuid, UserIdParam } from './common';
+import { RoleSchema } from './roles';
+import { route } from './route';
+
+export const UserStateSchema = z.enum(['online', 'paused', 'offline']);
+export const PauseRefSchema = z.object({ uuid: Uuid, description: z.string() });
+
+/** User of spec 000 §3 / 002 §3. */
+export const UserSchema = z.object({
+  id: z.number().int(),
+  uuid: Uuid,
+  username: z.string(),
+  email: z.string(),
+  roles: z.array(z.object({ name: RoleSchema })),
+  workspace: z.object({ uuid: Uuid, name: z.string(), tenant: z.object({ uuid: Uuid, name: z.string() }) }),
+  is_logged: z.boolean(),
+  logged_off_by: z.string().nullable(),
+  state: UserStateSchema,
+  current_pause: PauseRefSchema.nullable(),
+  logged_at: IsoDate.nullable(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ message: 'Please insert a valid e-mail' }));
+
+export const login = route({
+  method: 'POST', path: '/api/v1/login', tags: ['session'], auth: false, bodyEncoding: 'form',
+  summary: 'Signs in with email and password; sets the session cookie and returns the same token for bearer use.',
+  body: z.object({ email: z.string().trim().min(1, 'Required').max(254), password: z.string().min(1, 'Required').max(512) }),
+  response: z.object({
+    data: z.object({ uuid: Uuid, email: z.string(), username: z.string(), tenant: z.object({ uuid: Uuid }), roles: z.array(RoleSchema) }),
+    token: z.string(),
+  }),
+});
+export const loginWithCode = route({
+  method: 'POST', path: '/api/v1/login/code', tags: ['session'], auth: false, bodyEncoding: 'form',
+  summary: 'Signs in with a one-time code from the QR login modal (GET /api/v1/users/me/login_qr_code).',
+  body: z.object({ login_code: z.string().trim().min(16).max(128) }),
+  response: login.response,
+});
+export const logout = route({
+  method: 'POST', path: '/api/v1/logout', tags: ['session'], bodyEncoding: 'form',
+  summary: "Ends the caller's session: the token is revoked and the agent's active chats go back to the queue.",
+  body: z.object({}).optional(),
+  response: Ok,
+});
+
+export const getMe = route({
+  method: 'GET', path: '/api/v1/users/me', tags: ['users'],
+  summary: 'The signed-in user.',
+  response: dataOf(UserSchema),
+});
+export const updateMe = route({
+  method: 'PATCH', path: '/api/v1/users/me', tags: ['users'],
+  summary: 'Pause (current_pause_uuid), unpause (current_pause_uuid null), and back_to_queue for active chats when pausing.',
+  body: z.strictObject({
+    state: z.enum(['online', 'offline']).optional(),
+    current_pause_uuid: Uuid.nullable().optional(),
+    back_to_queue: z.boolean().optional(),
+  }),
+  response: dataOf(UserSchema),
+});
+
+/** Spec 000 §5: minimum 8 characters, at least one number, letters required. */
+export const NewPasswordSchema = z
+  .string()
+  .min(8, 'Password must have at least 8 characters')
+  .max(256, 'Password must have at most 256 characters')
+  .regex(/\d/, 'Password must contain at least one number')
+  .regex(/\p{L}/u, 'Password must contain letters');
+
+export const updateUser = route({
+  method: 'PATCH', path: '/api/v1/users/:id', tags: ['users'],
+  summary: 'Changes your own password (password + old_password), or forces a user offline (state offline, supervisor and above).',
+  params: UserIdParam,
+  body: z
+    .strictObject({
+      password: NewPasswordSchema.optional(),
+      old_password: z.string().max(512).optional(),
+      state: z.literal('offline').optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.password !== undefined && !body.old_password) {
+        ctx.addIssue({ code: 'custom', path: ['old_password'], message: 'Current password is required' });
+      }
+      if (body.password === undefined && body.state === undefined) {
+        ctx.addIssue({ code: 'custom', path: [], message: 'Missing parameters' });
+      }
+      if (body.password !== undefined && body.state !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['state'], message: 'Change the password or the state, not both' });
+      }
+    }),
+  response: dataOf(UserSchema),
+});
+export const listUsers = route({
+  method: 'GET', path: '/api/v1/users', tags: ['users'],
+  summary: "Users of the caller's workspace, unpaged, optionally only those holding a role (supervisor and above).",
+  query: z.object({ role: RoleSchema.optional() }),
+  response: z.object({ data: z.array(UserSchema) }),
+});
+export const deleteUser = route({
+  method: 'DELETE', path: '/api/v1/users/:id', tags: ['users'],
+  summary: 'Removes a user (admin): their sessions end; what they did stays in history.',
+  params: UserIdParam,
+  response: Ok,
+});
+export const getLoginQrCode = route({
+  method: 'GET', path: '/api/v1/users/me/login_qr_code', tags: ['users'],
+  summary: 'A fresh one-time login code for the mobile app (flag qr_code_login); valid 60 s, single use.',
+  response: z.object({ data: z.object({ login_code: z.string(), tenant_domain: z.string(), expires_in: z.number().int() }) }),
+});
+
+export const emailSchema = email;

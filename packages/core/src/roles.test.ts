@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { hasAnyRole, homePathFor, roleCovers } from './roles';
+
+// spec 000 §6: admin or owner may do everything; manager covers agent, campaign_manager, supervisor
+// and manager; supervisor covers agent and supervisor; an agent-only user passes no privileged check.
+describe('role coverage', () => {
+  it('lets admin and owner pass every check', () => {
+    for (const required of ['agent', 'supervisor', 'manager', 'campaign_manager', 'tenant_admin', 'admin'] as const) {
+      expect(roleCovers(['admin'], required)).toBe(true);
+      expect(roleCovers(['owner'], required)).toBe(true);
+    }
+  });
+  it('lets a manager pass agent, campaign_manager, supervisor and manager checks only', () => {
+    expect(['agent', 'campaign_manager', 'supervisor', 'manager'].every((r) => roleCovers(['manager'], r as never))).toBe(true);
+    expect(roleCovers(['manager'], 'admin')).toBe(false);
+    expect(roleCovers(['manager'], 'tenant_admin')).toBe(false);
+  });
+  it('lets a supervisor pass agent and supervisor checks only', () => {
+    expect(roleCovers(['supervisor'], 'agent')).toBe(true);
+    expect(roleCovers(['supervisor'], 'manager')).toBe(false);
+    expect(roleCovers(['supervisor'], 'campaign_manager')).toBe(false);
+  });
+  it('gives an agent-only user no privileged check', () => {
+    expect(hasAnyRole(['agent'], ['supervisor', 'manager', 'admin', 'campaign_manager'])).toBe(false);
+    expect(roleCovers(['agent'], 'agent')).toBe(true);
+  });
+  it('sends agents to /app and everybody else to /admin (spec 000 §2)', () => {
+    expect(homePathFor(['agent'])).toBe('/app');
+    expect(homePathFor(['agent', 'supervisor'])).toBe('/app');
+    expect(homePathFor(['admin'])).toBe('/admin');
+  });
+});
