@@ -40,16 +40,18 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
-    schema: {
-      summary: def.summary,
-      tags: def.tags ? [...def.tags] : undefined,
-      params: def.params,
-      querystring: def.query,
-      body: def.body,
-      consumes: def.bodyEncoding === 'form' ? ['application/x-www-form-urlencoded', 'application/json'] : undefined,
-      response: def.response ? { [def.status ?? 200]: def.response } : undefined,
-      security: def.auth === false ? [] : [{ bearer: [] }, { cookie: [] }],
-    },
+    schema: Object.fromEntries(
+      Object.entries({
+        summary: def.summary,
+        tags: def.tags ? [...def.tags] : undefined,
+        params: def.params,
+        querystring: def.query,
+        body: def.body,
+        consumes: def.bodyEncoding === 'form' ? ['application/x-www-form-urlencoded', 'application/json'] : undefined,
+        response: def.response ? { [def.status ?? 200]: def.response } : undefined,
+        security: def.auth === false ? [] : [{ bearer: [] }, { cookie: [] }],
+      }).filter(([, v]) => v !== undefined),
+    ),
     handler: async (request, reply) => {
       const session = request.session;
       if (def.auth !== false) {
