@@ -42,4 +42,3 @@ export const RealtimeEnvelopeSchema = z.object({
   payload: z.unknown(),
 });
 export type RealtimeEnvelope = z.infer<typeof RealtimeEnvelopeSchema>;
-export const REALTIME_OUTBOX_STREAM = 'atende:realtime-outbox';

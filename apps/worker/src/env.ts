@@ -1,0 +1,22 @@
+import { z } from 'zod';
+
+// The only reader of process.env in the worker. Defaults work on a developer machine.
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/atende'),
+  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  REDIS_PREFIX: z.string().default('atende:'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  /** Sessions that ended longer ago than this are deleted by the maintenance job. */
+  SESSION_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+});
+export type WorkerEnv = z.infer<typeof EnvSchema>;
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  return parsed.data;
+}

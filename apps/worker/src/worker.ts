@@ -1,0 +1,47 @@
+import { queues } from '@atende/contract';
+import { createDb } from '@atende/db';
+import { bullPrefix, maintenanceQueue } from '@atende/queue';
+import { Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { loadEnv } from './env';
+import { runMaintenanceJob } from './maintenance/processor';
+
+const env = loadEnv();
+const log = pino({ level: env.LOG_LEVEL, name: 'worker', redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' } });
+const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + 2 });
+const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+
+const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
+// One scheduler entry shared by every worker process: BullMQ keeps a single repeat per id.
+await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
+
+const workers = [
+  new Worker(
+    queues.maintenance.name,
+    async (job) => runMaintenanceJob({ db, sessionRetentionDays: env.SESSION_RETENTION_DAYS }, job.data),
+    { connection, prefix: bullPrefix(env.REDIS_PREFIX), concurrency: 1 },
+  ),
+];
+for (const w of workers) {
+  w.on('failed', (job, err) => log.error({ queue: w.name, jobId: job?.id, err }, 'job failed'));
+  w.on('completed', (job, result) => log.debug({ queue: w.name, jobId: job.id, result }, 'job done'));
+}
+log.info({ queues: workers.map((w) => w.name) }, 'worker started');
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log.info({ signal }, 'worker shutting down');
+  const force = setTimeout(() => process.exit(1), 15_000).unref();
+  // Let running jobs finish; unfinished ones are picked up again by another worker.
+  await Promise.all(workers.map((w) => w.close()));
+  await maintenance.close();
+  await db.$disconnect();
+  connection.disconnect();
+  clearTimeout(force);
+  process.exit(0);
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

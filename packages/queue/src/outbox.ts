@@ -1,0 +1,26 @@
+import { serverEvents, type RealtimeEnvelope, type ServerEventName, type ServerEventPayload } from '@atende/contract';
+import type { Redis } from 'ioredis';
+
+/** Stream the api's relay reads (apps/api/src/realtime/gateway.ts); one per Redis key prefix. */
+export const realtimeOutboxStream = (prefix: string) => `${prefix}realtime-outbox`;
+
+/**
+ * How the worker reaches browsers: it appends typed events to a Redis stream that the api
+ * processes share through a consumer group, so each event is emitted once, through the socket.io
+ * adapter, and is replayable for clients recovering a short disconnection.
+ */
+export class RealtimeOutbox {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    /** Entries kept at most; the relay acknowledges within milliseconds, this only bounds memory. */
+    private readonly maxLen = 100_000,
+  ) {}
+
+  async emit<E extends ServerEventName>(room: string, event: E, payload: ServerEventPayload<E>): Promise<string> {
+    const checked = serverEvents[event].parse(payload);
+    const envelope: RealtimeEnvelope = { room, event, payload: checked };
+    const id = await this.redis.xadd(realtimeOutboxStream(this.prefix), 'MAXLEN', '~', String(this.maxLen), '*', 'envelope', JSON.stringify(envelope));
+    return id ?? '';
+  }
+}
