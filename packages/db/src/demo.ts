@@ -1,19 +1,13 @@
 import type { Db } from './client';
 import { ALL_FEATURES_ON, ensureTenant, type CreatedTenant } from './fixtures';
 
-export const DEMO_PASSWORD = 'atende123';
-export const DEMO_DOMAIN = 'demo.atende.dev';
-/** Demo logins: <local>@demo.atende.dev / atende123 (README, `pnpm start`). */
-export const DEMO_USERS = {
-  agent: ['agent'],
-  agent2: ['agent'],
-  supervisor: ['supervisor'],
-  manager: ['manager'],
-  admin: ['admin'],
-  owner: ['owner'],
-  campaigns: ['campaign_manager'],
-  tenants: ['tenant_admin'],
-} as const;
+import type { Role } from '@atende/contract';
+import demo from '../../../prisma/demo-users.json' with { type: 'json' };
+
+/** Demo logins: <local>@demo.atende.dev / atende123 (README, `pnpm start`; prisma/demo-users.json). */
+export const DEMO_PASSWORD = demo.password;
+export const DEMO_DOMAIN = demo.domain;
+export const DEMO_USERS = demo.users as Record<string, Role[]>;
 
 export type DemoSeedResult = { seeded: true; tenant: CreatedTenant } | { seeded: false; reason: string };
 
@@ -29,7 +23,7 @@ export async function seedDemo(db: Db): Promise<DemoSeedResult> {
     isDemo: true,
     features: ALL_FEATURES_ON,
     workspaceName: 'Atendimento',
-    users: Object.fromEntries(Object.entries(DEMO_USERS).map(([k, v]) => [k, [...v]])),
+    users: DEMO_USERS,
     emailDomain: DEMO_DOMAIN,
     password: DEMO_PASSWORD,
     pauses: ['Lunch', 'Coffee break', 'Training'],

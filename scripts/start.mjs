@@ -1,0 +1,58 @@
+// `pnpm start`: migrate, seed the demo tenant, build, then run api (serving the web app) and worker.
+// `pnpm dev`: the same with hot reload (api and worker restart on change, web rebuilds on change).
+import { readFileSync } from 'node:fs';
+import { background, checkServices, pnpm, pnpmBackground, root, waitForHttp } from './lib.mjs';
+
+const dev = process.argv.includes('--dev');
+const env = {
+  DATABASE_URL: process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/atende',
+  REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  PORT: process.env.PORT ?? '3000',
+};
+const url = `http://localhost:${env.PORT}`;
+
+await checkServices(env.DATABASE_URL, env.REDIS_URL);
+pnpm(['--filter', '@atende/db', 'migrate'], { env });
+pnpm(['--filter', '@atende/db', 'seed'], { env });
+
+const children = [];
+if (dev) {
+  pnpm(['--filter', '@atende/web', 'build'], { env });
+  children.push(pnpmBackground('web', ['--filter', '@atende/web', 'exec', 'vite', 'build', '--watch'], env));
+  children.push(pnpmBackground('api', ['--filter', '@atende/api', 'dev'], env));
+  children.push(pnpmBackground('worker', ['--filter', '@atende/worker', 'dev'], env));
+} else {
+  pnpm(['build'], { env });
+  children.push(background('api', process.execPath, ['apps/api/dist/server.js'], env));
+  children.push(background('worker', process.execPath, ['apps/worker/dist/worker.js'], env));
+}
+
+let stopping = false;
+function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 2000).unref();
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
+}
+for (const c of children) {
+  c.once('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`\n${c.name} stopped (${code ?? signal}); stopping everything.`);
+      stop(code || 1);
+    }
+  });
+}
+process.on('SIGINT', () => stop(0));
+process.on('SIGTERM', () => stop(0));
+
+await waitForHttp(`http://127.0.0.1:${env.PORT}/api/health`, 120_000);
+const demo = JSON.parse(readFileSync(`${root}prisma/demo-users.json`, 'utf8'));
+console.log(`
+  Atende is running at ${url}   (API docs: ${url}/api/docs)
+
+  Demo logins (password ${demo.password}):
+${Object.entries(demo.users).map(([local, roles]) => `    ${`${local}@${demo.domain}`.padEnd(30)} ${roles.join(', ')}`).join('\n')}
+
+  Ctrl+C stops it.
+`);

@@ -1,0 +1,74 @@
+// `pnpm test`: typecheck, unit + integration tests (vitest, real Postgres and Redis), build, then
+// end-to-end tests (Playwright in Debian's chromium against the started stack). Ends with one line
+// "N passed, N failed" summing both runners.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { checkServices, pnpm, root } from './lib.mjs';
+
+const results = `${root}test-results`;
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+
+await checkServices(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+
+const CHROMIUM = '/usr/bin/chromium';
+function ensureChromium() {
+  if (existsSync(CHROMIUM)) return;
+  if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
+    console.log('Installing Debian chromium for the end-to-end tests...');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (r.status === 0) return;
+  }
+  console.error(`\nThe end-to-end tests need Debian's chromium at ${CHROMIUM}: apt-get install chromium\n`);
+  process.exit(1);
+}
+
+const tally = { passed: 0, failed: 0, skipped: 0 };
+let failedStep = null;
+function step(name, fn) {
+  if (failedStep) return;
+  console.log(`\n=== ${name} ===`);
+  try {
+    fn();
+  } catch (error) {
+    failedStep = name;
+    console.error(`\n${name} failed: ${error.message}`);
+  }
+}
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+step('typecheck', () => pnpm(['typecheck']));
+step('lint', () => pnpm(['lint']));
+step('unit and integration tests (vitest)', () =>
+  pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}/vitest.json`]),
+);
+const vitest = readJson(`${results}/vitest.json`);
+if (vitest) {
+  tally.passed += vitest.numPassedTests;
+  tally.failed += vitest.numFailedTests;
+  tally.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
+}
+step('build', () => pnpm(['build']));
+step('end-to-end tests (playwright)', () => {
+  ensureChromium();
+  pnpm(['exec', 'playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_FILE: `${results}/playwright.json` },
+  });
+});
+const pw = readJson(`${results}/playwright.json`);
+if (pw?.stats) {
+  tally.passed += pw.stats.expected ?? 0;
+  tally.failed += (pw.stats.unexpected ?? 0) + (pw.stats.flaky ?? 0);
+  tally.skipped += pw.stats.skipped ?? 0;
+}
+
+if (failedStep && tally.failed === 0) tally.failed = 1; // a step that failed outside any test still fails the run
+console.log(`\n${failedStep ? `failed at: ${failedStep}\n` : ''}${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ''}`);
+process.exit(failedStep ? 1 : 0);
