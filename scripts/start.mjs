@@ -12,17 +12,25 @@ const env = {
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);
-pnpm(['--filter', '@atende/db', 'migrate'], { env });
-pnpm(['--filter', '@atende/db', 'seed'], { env });
+function prepare(args) {
+  try {
+    pnpm(args, { env });
+  } catch (error) {
+    console.error(`\nCould not start Atende: ${error.message}`);
+    process.exit(error.exitCode ?? 1);
+  }
+}
+prepare(['--filter', '@atende/db', 'migrate']);
+prepare(['--filter', '@atende/db', 'seed']);
 
 const children = [];
 if (dev) {
-  pnpm(['--filter', '@atende/web', 'build'], { env });
+  prepare(['--filter', '@atende/web', 'build']);
   children.push(pnpmBackground('web', ['--filter', '@atende/web', 'exec', 'vite', 'build', '--watch'], env));
   children.push(pnpmBackground('api', ['--filter', '@atende/api', 'dev'], env));
   children.push(pnpmBackground('worker', ['--filter', '@atende/worker', 'dev'], env));
 } else {
-  pnpm(['build'], { env });
+  prepare(['build']);
   children.push(background('api', process.execPath, ['apps/api/dist/server.js'], env));
   children.push(background('worker', process.execPath, ['apps/worker/dist/worker.js'], env));
 }
