@@ -77,6 +77,70 @@ describe('migrations', () => {
     expect(await db.loginHistory.findUniqueOrThrow({ where: { id: login.id } })).toMatchObject({ event: 'login', at: now });
   });
 
+  it('match schema.prisma for the conversation engine models, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const tenant = await db.tenant.findFirstOrThrow({ where: { name: 'T' } });
+    await db.tenant.update({ where: { id: tenant.id }, data: { ticketCounter: 7 } });
+    expect((await db.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).ticketCounter).toBe(7);
+    const ws = await db.workspace.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const user = await db.user.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const sector = await db.sector.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const t = tenant.id;
+    await db.userSector.create({ data: { userId: user.id, sectorId: sector.id, tenantId: t } });
+    const contact = await db.contact.create({
+      data: {
+        tenantId: t, name: 'C', phoneNumber: '+5511999990000', phone2: '+5511999990001', organization: 'O', govId: 'G', email: 'c@x.dev',
+        customerId: 42, zipCode: 'Z', address1: 'A1', address2: 'A2', city: 'Ci', state: 'St', country: 'Co', notes: 'N', profileImage: 'http://i',
+        fields: { plan: 'gold' }, livechatCustomFields: { cpf: '1' }, deletedAt: now,
+      },
+    });
+    const channel = await db.channel.create({
+      data: {
+        tenantId: t, workspaceId: ws.id, name: 'API', type: 'custom', enabled: false, templateRequiredOnOutboundStart: true,
+        entrySectorId: sector.id, config: { webhook_url: 'http://h' }, inboundTokenHash: 'f'.repeat(64), credentialsEncrypted: 'enc', deletedAt: now,
+      },
+    });
+    const identity = await db.contactIdentity.create({ data: { tenantId: t, channelId: channel.id, identifier: '+5511999990000', contactId: contact.id } });
+    const conv = await db.conversation.create({
+      data: {
+        tenantId: t, workspaceId: ws.id, contactId: contact.id, channelId: channel.id, sectorId: sector.id, userId: user.id, state: 'outbound_started',
+        type: 'outbound', archived: true, priority: 5, ticketNumber: 8, unreadContactMessages: 2, contactInteracted: true, lastMessageAt: now,
+        timeJoin: now, timeAnswer: now, closedAt: now, endedBy: 'agent', endReasonId: sector.id,
+      },
+    });
+    const event = await db.conversationEvent.create({ data: { tenantId: t, conversationId: conv.id, type: 'transfer', detail: { old_user: 'a' }, at: now } });
+    const file = await db.storedFile.create({ data: { tenantId: t, originalFilename: 'a.pdf', contentType: 'application/pdf', size: 3, service: 's3', storageKey: 'k', uploadedById: user.id, createdAt: now } });
+    const msg = await db.message.create({
+      data: {
+        id: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100', tenantId: t, conversationId: conv.id, author: 'USER', userId: user.id, contactId: contact.id, content: 'hi',
+        tags: ['internal-message'], state: 'read', status: 'failed', internal: true, voice: true, replyToId: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1101',
+        annexId: file.id, templateMessage: { name: 't' }, interactiveContent: { type: 'button' }, externalId: 'wamid.1', errorMessage: 'e', createdAt: now,
+      },
+    });
+    const category = await db.cannedResponseCategory.create({ data: { tenantId: t, workspaceId: ws.id, name: 'greet', description: 'd', deletedAt: now } });
+    const canned = await db.cannedResponse.create({
+      data: { tenantId: t, workspaceId: ws.id, keyword: 'hello', message: 'Hello {{user}}', categoryId: category.id, annexId: file.id, sectorIds: [sector.id], deletedAt: now },
+    });
+    const reason = await db.conversationReason.create({ data: { tenantId: t, name: 'Solved', deletedAt: now } });
+    const fieldDef = await db.conversationFieldDefinition.create({ data: { tenantId: t, name: 'Order', deletedAt: now } });
+    await db.conversationFieldValue.create({ data: { conversationId: conv.id, fieldId: fieldDef.id, tenantId: t, value: '123' } });
+    const outbox = await db.outboxJob.create({ data: { tenantId: t, queue: 'q', payload: { a: 1 }, createdAt: now, dispatchedAt: now } });
+
+    expect(await db.userSector.count({ where: { userId: user.id, sectorId: sector.id } })).toBe(1);
+    expect(await db.contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ customerId: 42, fields: { plan: 'gold' }, livechatCustomFields: { cpf: '1' }, deletedAt: now, profileImage: 'http://i' });
+    expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ templateRequiredOnOutboundStart: true, entrySectorId: sector.id, credentialsEncrypted: 'enc', enabled: false });
+    expect(await db.contactIdentity.findUniqueOrThrow({ where: { id: identity.id } })).toMatchObject({ identifier: '+5511999990000' });
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ state: 'outbound_started', priority: 5, ticketNumber: 8, contactInteracted: true, endReasonId: sector.id, timeAnswer: now });
+    expect((await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM "Conversation" WHERE id = ${conv.id}::uuid`)[0]?.state).toBe('outbound-started');
+    expect(await db.conversationEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ type: 'transfer', detail: { old_user: 'a' }, at: now });
+    expect(await db.message.findUniqueOrThrow({ where: { id: msg.id } })).toMatchObject({ tags: ['internal-message'], state: 'read', voice: true, interactiveContent: { type: 'button' }, externalId: 'wamid.1' });
+    expect(await db.storedFile.findUniqueOrThrow({ where: { id: file.id } })).toMatchObject({ service: 's3', size: 3 });
+    expect(await db.cannedResponse.findUniqueOrThrow({ where: { id: canned.id } })).toMatchObject({ sectorIds: [sector.id], categoryId: category.id });
+    expect(await db.conversationReason.findUniqueOrThrow({ where: { id: reason.id } })).toMatchObject({ name: 'Solved' });
+    expect(await db.conversationFieldValue.findUniqueOrThrow({ where: { conversationId_fieldId: { conversationId: conv.id, fieldId: fieldDef.id } } })).toMatchObject({ value: '123' });
+    expect(await db.outboxJob.findUniqueOrThrow({ where: { id: outbox.id } })).toMatchObject({ payload: { a: 1 }, dispatchedAt: now });
+  });
+
   it('confines a scoped client to its tenant', async () => {
     const other = await db.tenant.create({ data: { name: 'Other' } });
     const mine = await db.tenant.findFirstOrThrow({ where: { name: 'T' } });
