@@ -7,9 +7,15 @@ export * from './users';
 export * from './realtime';
 export * from './jobs';
 export * from './health';
+export * from './contacts';
+export * from './conversations';
+export * from './messages';
 import * as tenants from './tenants';
 import * as users from './users';
 import { health } from './health';
+import * as contacts from './contacts';
+import * as conversations from './conversations';
+import * as messages from './messages';
 
 /** Every route of the api, for the sdk and the OpenAPI document. */
 export const routes = {
@@ -31,3 +37,42 @@ export const routes = {
   updateMyWorkspace: tenants.updateMyWorkspace,
 } as const;
 export type Routes = typeof routes;
+
+/**
+ * Routes of the conversation engine (issue 3), declared but not yet bound by the api: they join
+ * `routes` (and so the sdk and the OpenAPI document) as the api binds them.
+ */
+export const conversationEngineRoutes = {
+  createContact: contacts.createContact,
+  updateContact: contacts.updateContact,
+  listContacts: contacts.listContacts,
+  getContact: contacts.getContact,
+  deleteContact: contacts.deleteContact,
+  getContactJourney: contacts.getContactJourney,
+  getContactJourneyEvent: contacts.getContactJourneyEvent,
+  listConversations: conversations.listConversations,
+  getConversation: conversations.getConversation,
+  getWaitingQueue: conversations.getWaitingQueue,
+  getOfferedToMe: conversations.getOfferedToMe,
+  getTransferDestinations: conversations.getTransferDestinations,
+  acceptConversation: conversations.acceptConversation,
+  updateConversation: conversations.updateConversation,
+  replaceConversation: conversations.replaceConversation,
+  getConversationHistory: conversations.getConversationHistory,
+  listConversationFieldDefinitions: conversations.listConversationFieldDefinitions,
+  createConversationFieldDefinition: conversations.createConversationFieldDefinition,
+  getConversationFields: conversations.getConversationFields,
+  setConversationField: conversations.setConversationField,
+  startConversation: conversations.startConversation,
+  listContactConversations: conversations.listContactConversations,
+  listConversationReasons: conversations.listConversationReasons,
+  listPauses: conversations.listPauses,
+  listMessages: messages.listMessages,
+  sendMessage: messages.sendMessage,
+  markMessages: messages.markMessages,
+  getMessage: messages.getMessage,
+  uploadFile: messages.uploadFile,
+  downloadFile: messages.downloadFile,
+  listChannelCannedResponses: messages.listChannelCannedResponses,
+  receiveChannelMessage: messages.receiveChannelMessage,
+} as const;

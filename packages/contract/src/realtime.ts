@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { Uuid } from './common';
+import { ConversationSchema } from './conversations';
+import { MessageSchema } from './messages';
 import { UserSchema } from './users';
 
 /**
@@ -9,6 +11,14 @@ import { UserSchema } from './users';
 export const serverEvents = {
   'update-user': z.object({ tenant_uuid: Uuid, user: UserSchema }),
   'waiting-queue': z.object({ tenant_uuid: Uuid, quantity_waiting_queue: z.number().int() }),
+  'update-conversation': z.object({ tenant_uuid: Uuid, conversation: ConversationSchema }),
+  'new-conversation': z.object({ tenant_uuid: Uuid, conversation: ConversationSchema }),
+  'new-message': z.object({ tenant_uuid: Uuid, conversation_uuid: Uuid, message: MessageSchema }),
+  'messages-ack': z.object({
+    tenant_uuid: Uuid,
+    conversation_uuid: Uuid,
+    messages: z.array(z.object({ uuid: Uuid, state: z.enum(['pending', 'sent', 'read']), status: z.enum(['sending', 'failed']).nullable() })),
+  }),
 } as const;
 export type ServerEventName = keyof typeof serverEvents;
 export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serverEvents)[E]>;

@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './common';
+import { route } from './route';
+
+/** Spec 000 §5: custom field values hold at most 2000 characters. */
+export const CUSTOM_FIELD_MAX = 2000;
+const fieldValue = z.string().max(CUSTOM_FIELD_MAX, `Máximo de ${CUSTOM_FIELD_MAX} caracteres`);
+const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
+
+/** Contact of spec 000 §3. `phone1` is the contact's phone number (E.164). */
+export const ContactSchema = z.object({
+  uuid: Uuid,
+  name: z.string(),
+  phone_number: z.string().nullable(),
+  phone1: z.string().nullable(),
+  phone2: z.string().nullable(),
+  organization: z.object({ name: z.string() }).nullable(),
+  gov_id: z.string().nullable(),
+  email: z.string().nullable(),
+  customer_id: z.number().int().nullable(),
+  zip_code: z.string().nullable(),
+  address_line_1: z.string().nullable(),
+  address_line_2: z.string().nullable(),
+  city: z.string().nullable(),
+  state: z.string().nullable(),
+  country: z.string().nullable(),
+  notes: z.string().nullable(),
+  profile_image: z.string().nullable(),
+  fields: z.record(z.string(), z.string()),
+  livechat_custom_fields: z.record(z.string(), z.string()),
+  dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
+  last_conversations_count: z.number().int(),
+  created_at: IsoDate,
+});
+export type Contact = z.infer<typeof ContactSchema>;
+
+const contactFields = {
+  phone2: optionalText(32),
+  gov_id: optionalText(64),
+  email: z.string().trim().toLowerCase().max(254).pipe(z.union([z.literal(''), z.email({ message: 'Please insert a valid e-mail' })])).nullable().optional(),
+  customer_id: z.coerce.number().int('Must be an integer').min(0).max(2_147_483_647).nullable().optional(),
+  zip_code: optionalText(32),
+  address_line_1: optionalText(300),
+  address_line_2: optionalText(300),
+  city: optionalText(120),
+  state: optionalText(120),
+  country: optionalText(120),
+  notes: optionalText(5000),
+  fields: z.record(z.string().max(120), fieldValue).optional(),
+  livechat_custom_fields: z.record(z.string().max(120), fieldValue).optional(),
+};
+
+export const createContact = route({
+  method: 'POST', path: '/api/v1/contacts', tags: ['contacts'],
+  summary: 'Creates a contact (spec 000 §5: name, phone1 and organization required; phone normalised to E.164 for the tenant country).',
+  body: z.strictObject({
+    name: z.string().trim().min(1, 'Required').max(200),
+    phone1: z.string().trim().min(1, 'Required').max(32),
+    organization: z.string().trim().min(1, 'Required').max(200),
+    ...contactFields,
+  }),
+  response: dataOf(ContactSchema),
+  status: 201,
+});
+export const updateContact = route({
+  method: 'PATCH', path: '/api/v1/contacts/:id', tags: ['contacts'],
+  summary: 'Edits a contact; phone1 is read-only (spec 000 §5).',
+  params: UuidParam,
+  body: z.strictObject({
+    name: z.string().trim().min(1, 'Required').max(200).optional(),
+    organization: z.string().trim().min(1, 'Required').max(200).optional(),
+    phone1: z.string().max(32).optional(),
+    ...contactFields,
+  }),
+  response: dataOf(ContactSchema),
+});
+export const listContacts = route({
+  method: 'GET', path: '/api/v1/contacts', tags: ['contacts'],
+  summary: 'Contacts, paged; name and phone_number filters need at least 3 characters; number__equals finds one phone exactly.',
+  query: PageQuery.extend({
+    name: z.string().trim().min(3, 'Should have at least 3 characters').max(200).optional(),
+    phone_number: z.string().trim().min(3, 'Should have at least 3 characters').max(32).optional(),
+    number__equals: z.string().trim().min(3).max(32).optional(),
+  }),
+  response: pageOf(ContactSchema),
+});
+export const getContact = route({
+  method: 'GET', path: '/api/v1/contacts/:id', tags: ['contacts'], summary: 'One contact.',
+  params: UuidParam, response: dataOf(ContactSchema),
+});
+export const deleteContact = route({
+  method: 'DELETE', path: '/api/v1/contacts/:id', tags: ['contacts'],
+  summary: 'Removes a contact; refused while it has an open conversation. Its history stays.',
+  params: UuidParam, response: Ok,
+});
+
+/** Journey session of spec 000 §3. */
+export const JourneySessionSchema = z.object({
+  uuid: Uuid,
+  event_type: z.enum(['call', 'chat']),
+  start: IsoDate,
+  end: IsoDate.nullable(),
+  data: z.object({
+    conversation_uuid: Uuid.nullable(),
+    channel_type: z.string().nullable(),
+    recording_link: z.string().nullable(),
+    queue_name: z.string().nullable(),
+    outcome: z.string().nullable(),
+    __event_type__: z.enum(['call', 'chat']),
+  }),
+});
+export const getContactJourney = route({
+  method: 'GET', path: '/api/v1/contacts/:id/journey', tags: ['contacts'],
+  summary: "The contact's earlier sessions, newest first (the panel uses _limit 5).",
+  params: UuidParam, query: PageQuery, response: pageOf(JourneySessionSchema),
+});
+export const getContactJourneyEvent = route({
+  method: 'GET', path: '/api/v1/contacts/:id/event/:eventId', tags: ['contacts'],
+  summary: 'One journey entry of a contact.',
+  params: z.object({ id: Uuid, eventId: Uuid }), response: dataOf(JourneySessionSchema),
+});

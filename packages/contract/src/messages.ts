@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { dataOf, IsoDate, Uuid, UuidParam } from './common';
+import { route } from './route';
+
+/** Spec 000 §9 "Internal message tag". */
+export const INTERNAL_MESSAGE_TAG = 'internal-message';
+export const MESSAGE_CONTENT_MAX = 4096;
+
+export const AnnexSchema = z.object({
+  uuid: Uuid,
+  content_type: z.string(),
+  original_filename: z.string(),
+  uri: z.string(),
+  size: z.number().int(),
+  service: z.string(),
+});
+
+/** Message of spec 000 §3. */
+export const MessageSchema = z.object({
+  uuid: Uuid,
+  conversation_uuid: Uuid,
+  author: z.enum(['USER', 'CONTACT', 'SYSTEM']),
+  tags: z.array(z.string()),
+  message: z.string(),
+  when: IsoDate,
+  state: z.enum(['pending', 'sent', 'read']),
+  status: z.enum(['sending', 'failed']).nullable(),
+  reply_to_uuid: Uuid.nullable(),
+  annex: AnnexSchema.nullable(),
+  voice: z.boolean(),
+  internal: z.boolean(),
+  template_message: z.unknown().nullable(),
+  interactive_content: z.unknown().nullable(),
+  contact_id: Uuid.nullable(),
+  user_id: z.number().int().nullable(),
+  user: z.object({ uuid: Uuid, username: z.string() }).nullable(),
+  error_message: z.string().nullable(),
+});
+export type Message = z.infer<typeof MessageSchema>;
+
+export const listMessages = route({
+  method: 'GET', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  summary: 'Messages of a conversation, oldest first; `before` (a message uuid) loads earlier ones.',
+  params: UuidParam,
+  query: z.object({ _limit: z.coerce.number().int().min(1).max(200).default(50), before: Uuid.optional() }),
+  response: z.object({ data: z.array(MessageSchema), has_more: z.boolean() }),
+});
+export const sendMessage = route({
+  method: 'POST', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  summary: 'Sends a message or an internal note. A client-supplied uuid makes it idempotent: resending it returns the same message.',
+  params: UuidParam,
+  body: z
+    .strictObject({
+      uuid: Uuid.optional(),
+      content: z.string().max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`).optional(),
+      annex_uuid: Uuid.optional(),
+      voice: z.boolean().optional(),
+      reply_to_uuid: Uuid.nullable().optional(),
+      internal: z.boolean().optional(),
+    })
+    .refine((b) => (b.content ?? '').trim().length > 0 || b.annex_uuid, { message: 'Message content is required', path: ['content'] }),
+  response: z.object({ data: z.object({ data: z.array(MessageSchema) }) }),
+  status: 201,
+});
+export const markMessages = route({
+  method: 'PUT', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  summary: "Marks the contact's messages read (status read, messages_uuids); the unread count drops.",
+  params: UuidParam,
+  body: z.strictObject({ status: z.literal('read'), messages_uuids: z.array(Uuid).min(1).max(500) }),
+  response: dataOf(z.object({ updated: z.number().int(), unread_contact_messages: z.number().int() })),
+});
+export const getMessage = route({
+  method: 'GET', path: '/api/v1/messages/:id', tags: ['messages'], summary: 'One message.',
+  params: UuidParam, response: dataOf(MessageSchema),
+});
+
+/** Storage (spec 000 §7): multipart field `file`, or JSON with base64 content for voice. */
+export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
+export const UPLOAD_ALLOWED_TYPES = [
+  'image/jpeg', 'image/png', 'image/gif', 'image/webp',
+  'audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/webm', 'audio/mp4', 'audio/aac',
+  'video/mp4', 'video/webm',
+  'application/pdf', 'text/plain', 'text/csv',
+  'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/zip',
+] as const;
+export const StoredFileSchema = z.object({ uuid: Uuid, content_type: z.string(), original_filename: z.string(), uri: z.string(), size: z.number().int() });
+export const uploadFile = route({
+  method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
+  summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
+  response: z.object({ data: z.object({ data: StoredFileSchema }) }),
+  status: 201,
+});
+export const VoiceUploadSchema = z.strictObject({
+  file: z.string().min(1, 'Required').max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, 'Maximum file size exceeded (5 MB)'),
+  encoding: z.literal('base64'),
+  content_type: z.enum(['audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/wav', 'audio/mp4']).default('audio/webm'),
+  filename: z.string().max(255).optional(),
+});
+export const downloadFile = route({
+  method: 'GET', path: '/api/v1/storage/files/:id', tags: ['storage'],
+  summary: 'Downloads a file with its original name and type (same tenant only).',
+  params: UuidParam,
+});
+
+export const CannedResponseSchema = z.object({
+  uuid: Uuid,
+  keyword: z.string(),
+  message: z.string(),
+  category: z.object({ uuid: Uuid, name: z.string(), description: z.string().nullable() }).nullable(),
+  annex: z.object({ uuid: Uuid, original_filename: z.string(), uri: z.string() }).nullable(),
+  sector_uuids: z.array(Uuid),
+});
+export const listChannelCannedResponses = route({
+  method: 'GET', path: '/api/v1/channels/:id/canned_responses', tags: ['canned responses'],
+  summary: 'Canned responses usable in a channel, for a sector (flag canned_responses).',
+  params: UuidParam, query: z.object({ sector_uuid: Uuid.optional() }),
+  response: z.object({ data: z.array(CannedResponseSchema) }),
+});
+
+/** The custom API channel (types custom, droz, API): a contact's message arriving from an integrated system. */
+export const receiveChannelMessage = route({
+  method: 'POST', path: '/api/v1/channels/droz/:id/messages', tags: ['channels'], auth: false,
+  summary: "Receives a contact's message on a custom channel (Authorization: Bearer <channel token>). Idempotent by message.id.",
+  params: UuidParam,
+  body: z.strictObject({
+    contact: z.strictObject({
+      phone: z.string().trim().max(32).optional(),
+      identifier: z.string().trim().min(1).max(200).optional(),
+      name: z.string().trim().max(200).optional(),
+      email: z.string().trim().max(254).optional(),
+    }).refine((c) => c.phone || c.identifier, { message: 'contact.phone or contact.identifier is required' }),
+    message: z.strictObject({
+      id: z.string().trim().min(1).max(200).optional(),
+      content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
+      annex_url: z.url().max(2000).optional(),
+    }).refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: 'message.content is required' }),
+  }),
+  response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid, duplicate: z.boolean() })),
+  status: 202,
+});
