@@ -1,2 +1,5 @@
 export * from './roles';
 export * from './password';
+export * from './phone';
+export * from './distribution';
+export * from './canned';

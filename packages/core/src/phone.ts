@@ -1,0 +1,38 @@
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+
+/** Spec 000 §5/§9: the default calling country is BR; the phone input offers BR, US, CA. */
+export const DEFAULT_PHONE_COUNTRY: CountryCode = 'BR';
+export const PHONE_COUNTRIES: readonly CountryCode[] = ['BR', 'US', 'CA'];
+
+/** Maps a tenant's default_country_code ('+55') to a country for parsing national numbers. */
+export function countryForCallingCode(code: string | undefined): CountryCode {
+  switch ((code ?? '+55').replace('+', '')) {
+    case '1':
+      return 'US';
+    case '55':
+      return 'BR';
+    default:
+      return DEFAULT_PHONE_COUNTRY;
+  }
+}
+
+/** A valid phone in E.164, or null. National numbers are read in `country`. */
+export function normalizePhone(input: string, country: CountryCode = DEFAULT_PHONE_COUNTRY): string | null {
+  const trimmed = input.trim();
+  if (!trimmed || trimmed.length > 32) return null;
+  const parsed = parsePhoneNumberFromString(trimmed, country);
+  return parsed && parsed.isValid() ? parsed.number : null;
+}
+
+/** Spec 000 §5 selected-text binding: a telephone field takes only E.164 text that starts with the country code. */
+export function isStrictE164(text: string): boolean {
+  if (!/^\+\d{8,15}$/.test(text.trim())) return false;
+  return normalizePhone(text) !== null;
+}
+
+/** National format for display, else the raw value, else '--' (spec 000 §5). */
+export function formatPhoneForDisplay(value: string | null | undefined): string {
+  if (!value) return '--';
+  const parsed = parsePhoneNumberFromString(value);
+  return parsed && parsed.isValid() ? parsed.formatNational() : value;
+}
