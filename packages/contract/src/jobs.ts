@@ -6,5 +6,12 @@ export const queues = {
     name: 'maintenance',
     payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') })]),
   },
+  /** Delivers one agent message to its channel (custom channel webhook, later the providers). */
+  channelDelivery: {
+    name: 'channel-delivery',
+    payload: z.object({ tenant_uuid: z.uuid(), message_uuid: z.uuid() }),
+  },
 } as const;
 export type MaintenanceJob = z.infer<typeof queues.maintenance.payload>;
+export type ChannelDeliveryJob = z.infer<typeof queues.channelDelivery.payload>;
+export type QueueName = (typeof queues)[keyof typeof queues]['name'];

@@ -30,8 +30,10 @@ export const rooms = {
   user: (userUuid: string) => userUuid,
   metrics: (tenantUuid: string) => `tenant_${tenantUuid}_metrics`,
   campaigns: (tenantUuid: string) => `campaigns_${tenantUuid}`,
-  /** Internal: everyone signed in to a tenant (not joinable by name). */
+  /** Every socket of a tenant joins it on connection (waiting-queue counts); not joinable by name. */
   tenant: (tenantUuid: string) => `tenant_${tenantUuid}`,
+  /** One conversation's live view (/chat/{id}): supervisors and above of the same tenant may join. */
+  conversation: (tenantUuid: string, conversationUuid: string) => `tenant_${tenantUuid}_conversation_${conversationUuid}`,
 } as const;
 
 export const RoomRequestSchema = z.object({ room: z.string().min(1).max(128) });

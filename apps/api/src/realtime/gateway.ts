@@ -18,7 +18,7 @@ import type { Env } from '../env';
 import type { Db } from '@atende/db';
 import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
-import type { Realtime } from './emit';
+import { sessionRoom, type Realtime } from './emit';
 
 type SocketData = { session: Session };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -32,11 +32,28 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/**
+ * Browsers always send Origin; a missing one is a non-browser client (sdk), authenticated by token.
+ * A browser origin must be listed or be the api's own; anything unparsable (e.g. the opaque
+ * origin 'null' of sandboxed frames) is refused rather than thrown inside the upgrade handler.
+ */
+export function originAllowed(origin: string | undefined, host: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  if (allowed.has(origin)) return true;
+  if (!host || !URL.canParse(origin)) return false;
+  const url = new URL(origin);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
+}
+
 /** Which named rooms a session may join (spec 000 §7). */
 export function mayJoin(session: Session, room: string): boolean {
   if (room === rooms.user(session.userUuid)) return true;
   if (room === rooms.metrics(session.tenantId)) return roleCovers(session.roles, 'supervisor');
   if (room === rooms.campaigns(session.tenantId)) return roleCovers(session.roles, 'campaign_manager');
+  const conversationPrefix = rooms.conversation(session.tenantId, '');
+  if (room.startsWith(conversationPrefix) && /^[0-9a-f-]{36}$/.test(room.slice(conversationPrefix.length))) {
+    return roleCovers(session.roles, 'supervisor');
+  }
   return false;
 }
 
@@ -52,19 +69,14 @@ export interface GatewayDeps {
  * rooms shared between api processes by the Redis streams adapter, which also lets a client that
  * was briefly disconnected recover the packets it missed.
  */
-export function createGateway(app: FastifyInstance, deps: GatewayDeps): { io: Io; realtime: Realtime; close(): Promise<void> } {
+export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Promise<{ io: Io; realtime: Realtime; close(): Promise<void> }> {
   const { env, db, redis, log } = deps;
   const allowed = new Set(env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean));
   const io: Io = new Server(app.server, {
     path: '/socket',
     serveClient: false,
     cors: { origin: [...allowed], credentials: true },
-    allowRequest: (req, callback) => {
-      const origin = req.headers.origin;
-      // Browsers always send Origin; a missing one is a non-browser client (sdk), authenticated by token.
-      const sameHost = origin && req.headers.host && new URL(origin).host === req.headers.host;
-      callback(null, !origin || allowed.has(origin) || Boolean(sameHost));
-    },
+    allowRequest: (req, callback) => callback(null, originAllowed(req.headers.origin, req.headers.host, allowed)),
     connectionStateRecovery: { maxDisconnectionDuration: 2 * 60 * 1000, skipMiddlewares: false },
     adapter: createAdapter(redis, {
       streamName: `${env.REDIS_PREFIX}socket.io`,
@@ -89,13 +101,19 @@ export function createGateway(app: FastifyInstance, deps: GatewayDeps): { io: Io
 
   io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
     const { session } = socket.data;
-    // Rooms every socket is in: its user (spec) and its session (so a revoked session can be dropped).
-    void socket.join([rooms.user(session.userUuid), `session:${session.sessionId}`]);
+    // Rooms every socket is in: its user (spec), its tenant (queue counts) and its session (so a revoked session can be dropped).
+    const own = [rooms.user(session.userUuid), sessionRoom(session.sessionId)];
+    void socket.join(own);
+    // A socket lives no longer than its session.
+    const untilExpiry = Math.min(session.expiresAt.getTime() - Date.now(), 2 ** 31 - 1);
+    const expiry = setTimeout(() => socket.disconnect(true), Math.max(untilExpiry, 0));
+    socket.on('disconnect', () => clearTimeout(expiry));
     const handle = (action: 'join' | 'leave') => (payload: unknown, ack?: (r: JoinAck) => void) => {
       const parsed = RoomRequestSchema.safeParse(payload);
       const reply = typeof ack === 'function' ? ack : () => undefined;
       if (!parsed.success) return reply({ ok: false, error_message: 'Invalid room' });
       if (action === 'leave') {
+        if (own.includes(parsed.data.room)) return reply({ ok: false, error_message: 'You may not leave this room' });
         void socket.leave(parsed.data.room);
         return reply({ ok: true });
       }
@@ -111,14 +129,19 @@ export function createGateway(app: FastifyInstance, deps: GatewayDeps): { io: Io
     emit(room, event, payload) {
       io.to(room).emit(event, ...([payload] as Parameters<ServerToClientEvents[typeof event]>));
     },
-    disconnectRoom(room, delayMs = 0) {
-      const run = () => io.in(room).disconnectSockets(true);
-      if (delayMs > 0) setTimeout(run, delayMs).unref();
-      else run();
+    async disconnectSessions(sessionIds) {
+      if (sessionIds.length === 0) return;
+      // The adapter publishes a broadcast on `redis` and hands it to local sockets once Redis has
+      // answered, while disconnectSockets acts locally at once. A round trip on the same connection
+      // plus one macrotask lets every earlier emit reach local sockets first; other processes get
+      // both in stream order.
+      await redis.ping().catch(() => undefined);
+      await new Promise((resolve) => setImmediate(resolve));
+      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
     },
   };
 
-  const relay = startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
+  const relay = await startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
   return {
     io,
     realtime,
@@ -132,20 +155,35 @@ export function createGateway(app: FastifyInstance, deps: GatewayDeps): { io: Io
 /**
  * Delivers what the worker put on the realtime outbox stream. A consumer group hands each entry
  * to exactly one api process, which emits it through the adapter to every process; entries left
- * pending by a process that died are claimed by another after 30 s.
+ * pending by a process that died are claimed by another after 30 s. The group starts at the
+ * stream's end ('$'): replaying old entries (an old update-user with is_logged false) would log
+ * people out. It is created before the api listens, so nothing written after start-up is missed.
  */
-function startOutboxRelay(io: Io, redis: Redis, prefix: string, log: Logger) {
+export async function startOutboxRelay(io: Io, redis: Redis, prefix: string, log: Logger) {
   const stream = `${prefix}realtime-outbox`;
   const group = 'api';
   const consumer = `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const reader = redis.duplicate();
   let running = true;
 
-  const deliver = async (entries: [string, string[]][]) => {
+  try {
+    await reader.xgroup('CREATE', stream, group, '$', 'MKSTREAM');
+  } catch (error) {
+    if (!String(error).includes('BUSYGROUP')) throw error;
+  }
+
+  const envelopeOf = (fields: unknown): unknown => {
+    if (!Array.isArray(fields)) return undefined;
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      if (fields[i] === 'envelope') return JSON.parse(String(fields[i + 1]));
+    }
+    return undefined;
+  };
+
+  const deliver = async (entries: [string, unknown][]) => {
     for (const [id, fields] of entries) {
-      const raw = fields[fields.indexOf('envelope') + 1];
       try {
-        const envelope = RealtimeEnvelopeSchema.parse(JSON.parse(raw ?? ''));
+        const envelope = RealtimeEnvelopeSchema.parse(envelopeOf(fields));
         const payload = serverEvents[envelope.event].parse(envelope.payload);
         io.to(envelope.room).emit(envelope.event, ...([payload] as [never]));
       } catch (error) {
@@ -156,17 +194,12 @@ function startOutboxRelay(io: Io, redis: Redis, prefix: string, log: Logger) {
   };
 
   const loop = (async () => {
-    try {
-      await reader.xgroup('CREATE', stream, group, '$', 'MKSTREAM');
-    } catch (error) {
-      if (!String(error).includes('BUSYGROUP')) log.error({ err: error }, 'realtime outbox group');
-    }
     while (running) {
       try {
-        const claimed = (await reader.xautoclaim(stream, group, consumer, 30_000, '0-0', 'COUNT', 100)) as [string, [string, string[]][]];
+        const claimed = (await reader.xautoclaim(stream, group, consumer, 30_000, '0-0', 'COUNT', 100)) as [string, [string, unknown][]];
         if (claimed[1]?.length) await deliver(claimed[1]);
         const res = (await reader.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', 1000, 'STREAMS', stream, '>')) as
-          | [string, [string, string[]][]][]
+          | [string, [string, unknown][]][]
           | null;
         for (const [, entries] of res ?? []) await deliver(entries);
       } catch (error) {
@@ -182,6 +215,9 @@ function startOutboxRelay(io: Io, redis: Redis, prefix: string, log: Logger) {
       running = false;
       reader.disconnect();
       await loop.catch(() => undefined);
+      // Forget this consumer unless it still holds entries another process must claim.
+      const pending = (await redis.xpending(stream, group, '-', '+', 1, consumer).catch(() => [1])) as unknown[];
+      if (pending.length === 0) await redis.xgroup('DELCONSUMER', stream, group, consumer).catch(() => undefined);
     },
   };
 }
