@@ -1,0 +1,80 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import pg from 'pg';
+import { ensureDatabase, runMigrations, seedDemo, createDb } from '@atende/db';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A fresh database for one benchmark, migrated and seeded with the demo tenant. */
+export async function freshDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: 'postgresql://postgres@127.0.0.1:5432/postgres' });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await admin.end();
+  const url = `postgresql://postgres@127.0.0.1:5432/${name}`;
+  await ensureDatabase(url);
+  await runMigrations(url);
+  const db = createDb(url);
+  await seedDemo(db);
+  await db.$disconnect();
+  return url;
+}
+
+/** Starts the built api (apps/api/dist/server.js; run `pnpm build` first) and waits for its health check. */
+export async function startApi(env: Record<string, string>, port: number): Promise<{ url: string; stop(): Promise<void>; child: ChildProcess }> {
+  const child = spawn(process.execPath, [`${ROOT}apps/api/dist/server.js`], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) break;
+    } catch {
+      // starting
+    }
+    if (Date.now() > deadline) throw new Error('api did not start');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function login(url: string, email: string, password = 'atende123'): Promise<string> {
+  const res = await fetch(`${url}/api/v1/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ email, password }).toString(),
+  });
+  if (!res.ok) throw new Error(`login ${email}: ${res.status}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function summarize(samples: number[]) {
+  const s = [...samples].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return { count: s.length, p50_ms: round(percentile(s, 50)), p90_ms: round(percentile(s, 90)), p99_ms: round(percentile(s, 99)), max_ms: round(s[s.length - 1] ?? NaN) };
+}
+
+/** Prints the figures and writes them to bench/results/<name>.json. */
+export function report(name: string, result: unknown): void {
+  mkdirSync(`${ROOT}bench/results`, { recursive: true });
+  writeFileSync(`${ROOT}bench/results/${name}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${name}: ${JSON.stringify(result, null, 2)}\n`);
+}
