@@ -39,7 +39,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   const app = Fastify({
     logger: { level: env.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
-    trustProxy: true,
+    trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -49,7 +49,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);
 
-  const gateway = createGateway(app, { env, db, redis, log: app.log });
+  const gateway = await createGateway(app, { env, db, redis, log: app.log });
   const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log };
   registerAuth(app, ctx);
 

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { FEATURE_FLAGS, type FeatureFlag, type Role } from '@atende/contract';
-import { ensureTenant, type CreatedTenant } from '@atende/db';
+import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '@atende/contract';
+import { createDb, ensureTenant, type CreatedTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { createClient } from '@atende/sdk';
 import { Redis } from 'ioredis';
+import { io as ioClient, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import supertest from 'supertest';
 import { buildApp, type BuiltApp } from './app';
 import { loadEnv, type Env } from './env';
@@ -22,7 +24,21 @@ export interface TestApp extends BuiltApp {
   login(email: string, password?: string): Promise<string>;
   /** A typed sdk client bound to a token. */
   client(token?: string): ReturnType<typeof createClient>;
+  /** A socket.io client on this app's /socket, websocket only, not yet connected (see `connected`). */
+  socket(token: string | undefined, options?: Partial<ManagerOptions & SocketOptions>): TestSocket;
+  /** A raw Redis connection (same server), for tests that act as another process. */
+  redis: Redis;
   close(): Promise<void>;
+}
+
+export type TestSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface StartOptions {
+  /**
+   * Starts a second api instance on the database and Redis prefix of `shareWith` (two processes
+   * behind a load balancer). Closing it leaves the shared database and keys alone.
+   */
+  shareWith?: TestApp;
 }
 
 export const ALL_ON = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, true])) as Record<FeatureFlag, boolean>;
@@ -38,9 +54,12 @@ export const STANDARD_USERS: Record<string, Role[]> = {
 };
 
 /** The real api on a random port, with a database of its own and its own Redis key prefix. */
-export async function startTestApp(overrides: Partial<Record<string, string>> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
-  const prefix = `atende-test:${randomBytes(5).toString('hex')}:`;
+export async function startTestApp(overrides: Partial<Record<string, string>> = {}, options: StartOptions = {}): Promise<TestApp> {
+  const shared = options.shareWith;
+  const database: TestDatabase = shared
+    ? { url: shared.database.url, db: createDb(shared.database.url, { poolSize: 5 }), drop: async () => undefined }
+    : await createTestDatabase();
+  const prefix = shared ? shared.env.REDIS_PREFIX : `atende-test:${randomBytes(5).toString('hex')}:`;
   const env = loadEnv({
     NODE_ENV: 'test',
     DATABASE_URL: database.url,
@@ -78,8 +97,25 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
       return res.body.token as string;
     },
     client: (token) => createClient({ baseUrl: url, token }),
+    socket: (token, socketOptions = {}) =>
+      ioClient(url, {
+        path: '/socket',
+        transports: ['websocket'],
+        auth: token ? { token } : {},
+        reconnection: false,
+        autoConnect: false,
+        forceNew: true,
+        timeout: 4000,
+        ...socketOptions,
+      }),
+    redis,
     async close() {
       await built.app.close();
+      if (shared) {
+        redis.disconnect();
+        await database.db.$disconnect();
+        return;
+      }
       let cursor = '0';
       do {
         const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
@@ -91,4 +127,65 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
     },
   };
   return testApp;
+}
+
+/** The next `event` on `socket` whose payload satisfies `match`; rejects after `timeoutMs`. */
+export function nextEvent<E extends ServerEventName>(
+  socket: TestSocket,
+  event: E,
+  match: (payload: ServerEventPayload<E>) => boolean = () => true,
+  timeoutMs = 5000,
+): Promise<ServerEventPayload<E>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      (socket as unknown as Socket).off(event as string, listener);
+      reject(new Error(`no ${event} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (raw: unknown) => {
+      const payload = raw as ServerEventPayload<E>;
+      if (!match(payload)) return;
+      clearTimeout(timer);
+      (socket as unknown as Socket).off(event as string, listener);
+      resolve(payload);
+    };
+    (socket as unknown as Socket).on(event as string, listener);
+  });
+}
+
+/** Resolves once the socket is connected; rejects with the server's reason on connect_error. */
+export function connected(socket: TestSocket, timeoutMs = 5000): Promise<TestSocket> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not connected within ${timeoutMs} ms`)), timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('connect_error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    if (!socket.connected) socket.connect();
+  });
+}
+
+/** The error a connection attempt ends with (connect_error), or a failure if it connects. */
+export function refused(socket: TestSocket, timeoutMs = 5000): Promise<Error> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`neither refused nor connected within ${timeoutMs} ms`)), timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      socket.disconnect();
+      reject(new Error('the connection was accepted'));
+    });
+    socket.once('connect_error', (error) => {
+      clearTimeout(timer);
+      resolve(error);
+    });
+    if (!socket.connected) socket.connect();
+  });
+}
+
+/** Sends a client event with an ack and resolves with the ack's value. */
+export function emitWithAck<T>(socket: TestSocket, event: 'join' | 'leave', payload: unknown, timeoutMs = 5000): Promise<T> {
+  return (socket as unknown as Socket).timeout(timeoutMs).emitWithAck(event, payload) as Promise<T>;
 }

@@ -3,6 +3,12 @@ import type { ServerEventName, ServerEventPayload } from '@atende/contract';
 /** How services reach browsers: one typed emit, recipients chosen by room on the server. */
 export interface Realtime {
   emit<E extends ServerEventName>(room: string, event: E, payload: ServerEventPayload<E>): void;
-  /** Disconnects every socket in a room after `delayMs`, so a last event can still reach them. */
-  disconnectRoom(room: string, delayMs?: number): void;
+  /**
+   * Disconnects every socket of these sessions, on every api process, after the events emitted so
+   * far have gone out (a forced-offline browser must still get its update-user first).
+   */
+  disconnectSessions(sessionIds: readonly string[]): Promise<void>;
 }
+
+/** The room every socket of a session is in, so a revoked session can be dropped wherever it is. */
+export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { AppError, rooms, type Role } from '@atende/contract';
+import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
 import { dummyPasswordHash, verifyPassword } from '@atende/db';
 import type { AppContext } from '../../context';
 import { presentUser, userInclude } from '../users/present';
 import { LoginThrottle } from './login-throttle';
-import type { Session } from './session';
+import { tenantConfigOf, type Session } from './session';
 import { signSessionToken } from './tokens';
 
 export interface ClientInfo {
@@ -59,8 +59,12 @@ export class SessionService {
       await this.throttle.recordFailure(`code:${client.ip}`, client.ip);
       throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
     }
-    const user = await this.ctx.db.user.findUnique({ where: { id: Number(userId) } });
+    const user = await this.ctx.db.user.findUnique({ where: { id: Number(userId) }, include: { tenant: true } });
     if (!user || user.deletedAt) throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
+    // The flag is checked when the code is used too: switching qr_code_login off stops codes already shown.
+    if (!isFeatureOn({ config: tenantConfigOf(user.tenant.config) }, 'qr_code_login')) {
+      throw new AppError('feature_disabled', 'Feature not enabled for this tenant');
+    }
     return this.startSession(user.id, client);
   }
 
@@ -101,26 +105,36 @@ export class SessionService {
 
   /** Ends the caller's session (spec 000 §4: the agent's active chats return to the queue). */
   async logout(session: Session, client: ClientInfo): Promise<void> {
-    await this.revokeSessions({ id: session.sessionId }, 'logout');
-    const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
-    await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
-    // Signed in elsewhere too: the user stays logged there.
-    if (others === 0) await this.takeUserOffline(session.tenantId, session.userId, 'self');
+    await this.revokeSessions({ id: session.sessionId }, 'logout', async () => {
+      const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
+      await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+      // Signed in elsewhere too: the user stays logged there.
+      if (others === 0) await this.takeUserOffline(session.tenantId, session.userId, 'self');
+    });
   }
 
-  /** Revokes sessions and drops their live sockets. */
-  async revokeSessions(where: { id?: string; userId?: number; notId?: string }, reason: string): Promise<string[]> {
-    const filter = {
-      revokedAt: null,
-      ...(where.id ? { id: where.id } : {}),
-      ...(where.userId !== undefined ? { userId: where.userId } : {}),
-      ...(where.notId ? { NOT: { id: where.notId } } : {}),
-    };
-    const live = await this.ctx.db.userSession.findMany({ where: filter, select: { id: true } });
-    if (live.length === 0) return [];
-    const ids = live.map((s) => s.id);
-    await this.ctx.db.userSession.updateMany({ where: { id: { in: ids } }, data: { revokedAt: new Date(), revokedReason: reason } });
-    for (const id of ids) this.ctx.realtime.disconnectRoom(`session:${id}`, 300);
+  /**
+   * Revokes sessions, then runs `announce` (events the dropped browsers must still receive), then
+   * drops their live sockets on every api process.
+   */
+  async revokeSessions(
+    where: { id?: string; userId?: number; notId?: string },
+    reason: string,
+    announce?: () => Promise<void>,
+  ): Promise<string[]> {
+    const revoked = await this.ctx.db.userSession.updateManyAndReturn({
+      where: {
+        revokedAt: null,
+        ...(where.id ? { id: where.id } : {}),
+        ...(where.userId !== undefined ? { userId: where.userId } : {}),
+        ...(where.notId ? { NOT: { id: where.notId } } : {}),
+      },
+      data: { revokedAt: new Date(), revokedReason: reason },
+      select: { id: true },
+    });
+    const ids = revoked.map((s) => s.id);
+    await announce?.();
+    await this.ctx.realtime.disconnectSessions(ids);
     return ids;
   }
 

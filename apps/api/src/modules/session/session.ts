@@ -11,6 +11,7 @@ export interface Session {
   workspaceId: string;
   roles: Role[];
   tenantConfig: TenantConfig;
+  expiresAt: Date;
 }
 
 export function tenantConfigOf(raw: unknown): TenantConfig {
@@ -42,5 +43,6 @@ export async function resolveSession(db: Db, token: string, secret: string): Pro
     workspaceId: row.user.workspaceId,
     roles: row.roles as Role[],
     tenantConfig: tenantConfigOf(row.user.tenant.config),
+    expiresAt: row.expiresAt,
   };
 }

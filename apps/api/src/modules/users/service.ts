@@ -78,9 +78,14 @@ export class UserService {
   async forceOffline(session: Session, id: string) {
     if (!roleCovers(session.roles, 'supervisor')) throw new AppError('forbidden', 'You do not have permission to do this');
     const user = await this.find(session, id);
-    await this.sessions.revokeSessions({ userId: user.id }, 'forced_offline');
-    await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
-    await this.sessions.takeUserOffline(user.tenantId, user.id, user.id === session.userId ? 'self' : 'supervisor');
+    // spec 000 §6 coverage: a supervisor ends an agent's or a supervisor's session, not a manager's.
+    const covered = (user.roles as Role[]).every((role) => roleCovers(session.roles, role));
+    if (user.id !== session.userId && !covered) throw new AppError('forbidden', 'You do not have permission to do this');
+    // The target's browsers get update-user (is_logged false) before their sockets are dropped.
+    await this.sessions.revokeSessions({ userId: user.id }, 'forced_offline', async () => {
+      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
+      await this.sessions.takeUserOffline(user.tenantId, user.id, user.id === session.userId ? 'self' : 'supervisor');
+    });
     return presentUser(await this.find(session, id));
   }
 
@@ -100,7 +105,7 @@ export class UserService {
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
       throw new AppError('forbidden', 'Only an owner can remove an owner');
     }
-    await this.db(session).user.update({ where: { id: user.id }, data: { deletedAt: new Date(), isLogged: false, state: 'offline', loggedOffBy: 'system' } });
-    await this.sessions.revokeSessions({ userId: user.id }, 'deleted');
+    await this.db(session).user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
+    await this.sessions.revokeSessions({ userId: user.id }, 'deleted', () => this.sessions.takeUserOffline(user.tenantId, user.id, 'system'));
   }
 }
