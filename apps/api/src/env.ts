@@ -20,6 +20,20 @@ const EnvSchema = z.object({
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /**
+   * Which peers may set X-Forwarded-For (Fastify trustProxy): 'false' (default: the api is reached
+   * directly), 'true', or a comma-separated list of the proxies' addresses/CIDRs (e.g. the nginx
+   * load balancer's network).
+   * Trusting everybody would let any client pick its own IP and walk around the per-IP login limit.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v): boolean | string[] => {
+      const value = v.trim();
+      if (value === 'true' || value === 'false') return value === 'true';
+      return value.split(',').map((p) => p.trim()).filter(Boolean);
+    }),
   /** Prefix of every Redis key, so test runs on one Redis never meet. */
   REDIS_PREFIX: z.string().default('atende:'),
 });
