@@ -19,6 +19,9 @@ const presentWorkspace = (w: WorkspaceRow): WorkspaceDto => ({
   integrations: (w.integrations ?? {}) as Record<string, unknown>,
 });
 
+/** Holds the tenant_admin role itself: the one role whose reach crosses tenants (spec 000 §6 "tenants section"). */
+const managesEveryTenant = (session: Session): boolean => session.roles.includes('tenant_admin');
+
 export type TenantConfigPatch = {
   name?: string;
   features?: Partial<Record<string, boolean>>;
@@ -36,11 +39,14 @@ export class TenantService {
     return presentTenant(tenant);
   }
 
-  /** tenant_admin manages every tenant; everybody else sees only their own, others answer 404. */
+  /**
+   * tenant_admin manages every tenant; everybody else sees only their own, others answer 404. The
+   * role itself is required: admin and owner cover every check inside their tenant (spec 000 §6),
+   * but an admin of one tenant is nobody in another.
+   */
   private async visible(session: Session, id: string) {
-    const isTenantAdmin = roleCovers(session.roles, 'tenant_admin');
     const tenant = await this.ctx.db.tenant.findUnique({ where: { id } });
-    if (!tenant || (!isTenantAdmin && tenant.id !== session.tenantId)) throw new AppError('not_found', 'Tenant not found');
+    if (!tenant || (!managesEveryTenant(session) && tenant.id !== session.tenantId)) throw new AppError('not_found', 'Tenant not found');
     return tenant;
   }
 
@@ -48,15 +54,18 @@ export class TenantService {
     return presentTenant(await this.visible(session, id));
   }
 
-  async list() {
-    const tenants = await this.ctx.db.tenant.findMany({ orderBy: { name: 'asc' } });
+  async list(session: Session) {
+    const tenants = await this.ctx.db.tenant.findMany({
+      where: managesEveryTenant(session) ? {} : { id: session.tenantId },
+      orderBy: { name: 'asc' },
+    });
     return tenants.map(presentTenant);
   }
 
   async configure(session: Session, id: string, patch: TenantConfigPatch) {
     const tenant = await this.visible(session, id);
     const own = tenant.id === session.tenantId && roleCovers(session.roles, 'admin');
-    if (!own && !roleCovers(session.roles, 'tenant_admin')) throw new AppError('forbidden', 'You do not have permission to do this');
+    if (!own && !managesEveryTenant(session)) throw new AppError('forbidden', 'You do not have permission to do this');
     const current = tenantConfigOf(tenant.config);
     const next = TenantConfigSchema.parse({
       ...current,

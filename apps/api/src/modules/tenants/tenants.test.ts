@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing';
+
+// spec 002 §6/§7 tenants section (tenant_admin) and workspace settings; ARCHITECTURE "Tenancy
+// everywhere": another tenant's object answers 404 and changes nothing.
+let t: TestApp;
+let acme: Awaited<ReturnType<TestApp['tenant']>>;
+let globex: Awaited<ReturnType<TestApp['tenant']>>;
+const token: Record<string, string> = {};
+const as = (who: string) => ({ Authorization: `Bearer ${token[who]}` });
+const snapshot = async () => ({
+  tenants: await t.database.db.tenant.findMany({ orderBy: { id: 'asc' } }),
+  workspaces: await t.database.db.workspace.findMany({ orderBy: { id: 'asc' } }),
+});
+
+beforeAll(async () => {
+  t = await startTestApp();
+  acme = await t.tenant('Acme');
+  globex = await t.tenant('Globex');
+  for (const who of ['agent', 'supervisor', 'manager', 'admin', 'owner', 'campaigns', 'tenants']) token[who] = await t.login(`${who}@acme.test`);
+  token.globexAdmin = await t.login('admin@globex.test');
+});
+afterAll(() => t.close());
+
+describe('GET /api/v1/tenants/me and /api/v1/tenants/:id', () => {
+  it("answers every role its own tenant with the feature flags", async () => {
+    for (const who of ['agent', 'supervisor', 'campaigns', 'tenants']) {
+      const me = await t.http.get('/api/v1/tenants/me').set(as(who));
+      expect(me.status, who).toBe(200);
+      expect(me.body.data).toMatchObject({ uuid: acme.tenantId, name: 'Acme', config: { features: { qr_code_login: true }, default_country_code: '+55' } });
+      expect((await t.http.get(`/api/v1/tenants/${acme.tenantId}`).set(as(who))).status, who).toBe(200);
+    }
+  });
+
+  it("answers 404 for another tenant's id to everybody but tenant_admin, admin and owner included", async () => {
+    for (const who of ['agent', 'supervisor', 'manager', 'admin', 'owner', 'campaigns']) {
+      const res = await t.http.get(`/api/v1/tenants/${globex.tenantId}`).set(as(who));
+      expect(res.status, who).toBe(404);
+      expect(res.body).toMatchObject({ code: 'not_found', error_message: 'Tenant not found' });
+    }
+    const res = await t.http.get(`/api/v1/tenants/${globex.tenantId}`).set(as('tenants'));
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ uuid: globex.tenantId, name: 'Globex' });
+  });
+
+  it('answers 404 for an unknown tenant and 400 for an invalid id', async () => {
+    expect((await t.http.get(`/api/v1/tenants/${crypto.randomUUID()}`).set(as('tenants'))).status).toBe(404);
+    for (const id of ['123', 'not-a-uuid', `${acme.tenantId}x`, "' OR 1=1 --"]) {
+      const res = await t.http.get(`/api/v1/tenants/${encodeURIComponent(id)}`).set(as('tenants'));
+      expect(res.status, id).toBe(400);
+      expect(res.body.code).toBe('validation_failed');
+    }
+  });
+});
+
+describe('GET /api/v1/tenants', () => {
+  it('lists every tenant to tenant_admin', async () => {
+    const res = await t.http.get('/api/v1/tenants').set(as('tenants'));
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((x: { name: string }) => x.name)).toEqual(['Acme', 'Globex']);
+  });
+
+  it('lists only their own tenant to admin and owner (they cover every check, inside their tenant)', async () => {
+    for (const who of ['admin', 'owner']) {
+      const res = await t.http.get('/api/v1/tenants').set(as(who));
+      expect(res.status, who).toBe(200);
+      expect(res.body.data.map((x: { uuid: string }) => x.uuid)).toEqual([acme.tenantId]);
+    }
+  });
+
+  it('refuses manager, supervisor, agent and campaign manager with 403', async () => {
+    for (const who of ['manager', 'supervisor', 'agent', 'campaigns']) {
+      const res = await t.http.get('/api/v1/tenants').set(as(who));
+      expect(res.status, who).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+  });
+});
+
+describe('POST /api/v1/tenants/:id/configure', () => {
+  it('lets tenant_admin configure any tenant; the flag takes effect for its users at once', async () => {
+    const res = await t.http.post(`/api/v1/tenants/${globex.tenantId}/configure`).set(as('tenants')).send({ features: { qr_code_login: false }, agent: { max_slots: 5 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ uuid: globex.tenantId, config: { features: { qr_code_login: false, outbound_campaign: true }, agent: { max_slots: 5 } } });
+    const globexAgent = await t.login('agent@globex.test');
+    const qr = await t.http.get('/api/v1/users/me/login_qr_code').set('Authorization', `Bearer ${globexAgent}`);
+    expect(qr.status).toBe(403);
+    expect(qr.body.code).toBe('feature_disabled');
+    await t.http.post(`/api/v1/tenants/${globex.tenantId}/configure`).set(as('tenants')).send({ features: { qr_code_login: true } });
+  });
+
+  it("lets admin and owner configure their own tenant", async () => {
+    const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('admin')).send({ name: 'Acme Corp', first_steps_completed: true });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ name: 'Acme Corp', config: { first_steps_completed: true } });
+    expect((await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('owner')).send({ name: 'Acme' })).status).toBe(200);
+  });
+
+  it("answers 404 to an admin configuring another tenant, and nothing changes", async () => {
+    const before = await snapshot();
+    for (const [who, id] of [['admin', globex.tenantId], ['owner', globex.tenantId], ['globexAdmin', acme.tenantId]] as const) {
+      const res = await t.http.post(`/api/v1/tenants/${id}/configure`).set(as(who)).send({ name: 'Hijacked', features: { outbound_campaign: false } });
+      expect(res.status, who).toBe(404);
+      expect(res.body.code).toBe('not_found');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses manager, supervisor, agent, campaign manager with 403 and changes nothing', async () => {
+    const before = await snapshot();
+    for (const who of ['manager', 'supervisor', 'agent', 'campaigns']) {
+      const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as(who)).send({ name: 'Mine' });
+      expect(res.status, who).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses bad bodies with 400 and changes nothing', async () => {
+    const before = await snapshot();
+    const bodies: unknown[] = [
+      { name: '' }, { name: '   ' }, { name: 'x'.repeat(121) }, { name: 5 },
+      { features: { no_such_flag: true } }, { features: { qr_code_login: 'yes' } }, { features: [] },
+      { flags: { ['k'.repeat(65)]: true } }, { flags: { note: 'x'.repeat(2001) } }, { flags: { nested: { a: 1 } } },
+      { default_country_code: '55' }, { default_country_code: '+12345' },
+      { agent: { max_slots: 0 } }, { agent: { max_slots: 101 } }, { agent: { max_slots: 1.5 } }, { agent: { max_slots: 3, extra: 1 } },
+      { first_steps_completed: 'true' }, { is_demo: true }, { id: globex.tenantId },
+    ];
+    for (const body of bodies) {
+      const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('tenants')).send(body as object);
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(res.body).toMatchObject({ code: 'validation_failed', error_message: expect.any(String) });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe('GET and PATCH /api/v1/workspaces/me', () => {
+  it("answers every role its own workspace", async () => {
+    for (const who of ['agent', 'tenants', 'globexAdmin']) {
+      const res = await t.http.get('/api/v1/workspaces/me').set(as(who));
+      expect(res.status, who).toBe(200);
+      expect(res.body.data.uuid).toBe(who === 'globexAdmin' ? globex.workspaceId : acme.workspaceId);
+      expect(res.body.data).toMatchObject({ max_conversation_per_user: 10, conversation_delivery_mode: expect.any(String) });
+    }
+  });
+
+  it('lets manager, admin and owner change it; integrations only admin and owner', async () => {
+    for (const who of ['manager', 'admin', 'owner']) {
+      const res = await t.http.patch('/api/v1/workspaces/me').set(as(who)).send({ max_conversation_per_user: 7, conversation_delivery_mode: 'fifo' });
+      expect(res.status, who).toBe(200);
+      expect(res.body.data).toMatchObject({ max_conversation_per_user: 7, conversation_delivery_mode: 'fifo' });
+    }
+    const denied = await t.http.patch('/api/v1/workspaces/me').set(as('manager')).send({ integrations: { crm: { url: 'https://crm.test' } } });
+    expect(denied.status).toBe(403);
+    const ok = await t.http.patch('/api/v1/workspaces/me').set(as('admin')).send({ integrations: { crm: { url: 'https://crm.test' } } });
+    expect(ok.body.data.integrations).toEqual({ crm: { url: 'https://crm.test' } });
+    // Only the caller's workspace moved.
+    const other = await t.database.db.workspace.findUniqueOrThrow({ where: { id: globex.workspaceId } });
+    expect(other).toMatchObject({ maxConversationPerUser: 10, integrations: {} });
+  });
+
+  it('refuses supervisor, agent, campaign manager and tenant admin with 403', async () => {
+    for (const who of ['supervisor', 'agent', 'campaigns', 'tenants']) {
+      const res = await t.http.patch('/api/v1/workspaces/me').set(as(who)).send({ name: 'Mine' });
+      expect(res.status, who).toBe(403);
+      expect(res.body.code).toBe('forbidden');
+    }
+  });
+
+  it('refuses bad bodies with 400 and changes nothing', async () => {
+    const before = await snapshot();
+    const bodies: unknown[] = [
+      { max_conversation_per_user: 0 }, { max_conversation_per_user: 101 }, { max_conversation_per_user: '5' }, { max_conversation_per_user: 2.5 },
+      { conversation_delivery_mode: 'random' }, { archived_conversation_behavior_on_new_messages: 'delete' },
+      { name: '' }, { name: 'x'.repeat(121) }, { tenant_id: globex.tenantId }, { integrations: 'crm' }, { integrations: { ['k'.repeat(65)]: 1 } },
+      null, 'text', [],
+    ];
+    for (const body of bodies) {
+      const res = await t.http.patch('/api/v1/workspaces/me').set(as('admin')).set('content-type', 'application/json').send(JSON.stringify(body));
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error_message).toBeTruthy();
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+});
