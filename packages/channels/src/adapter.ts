@@ -1,0 +1,65 @@
+/**
+ * What every channel adapter (custom API channel now; WhatsApp providers, Telegram, ... later)
+ * offers the worker. The worker loads the message and the channel, the adapter only speaks the
+ * provider's protocol.
+ */
+
+/** An agent's message, as the worker hands it to an adapter. */
+export interface OutboundMessage {
+  uuid: string;
+  conversationUuid: string;
+  content: string;
+  annex: { url: string; contentType: string; originalFilename: string } | null;
+  author: 'USER' | 'CONTACT' | 'SYSTEM';
+  createdAt: Date;
+  contact: { uuid: string; phoneNumber: string | null; identifier: string | null };
+}
+
+/** The channel a message leaves through: its non-secret config and its decrypted credentials. */
+export interface ChannelTarget {
+  uuid: string;
+  type: string;
+  /** Channel.config as stored (non-secret settings such as webhook_url); the adapter validates it. */
+  config: unknown;
+  /** Channel.credentialsEncrypted, decrypted and parsed; null when none are stored. */
+  credentials: Record<string, unknown> | null;
+}
+
+export interface SendResult {
+  /** The provider's id for the message, when it gave one (later status updates refer to it). */
+  externalId: string | null;
+}
+
+export interface SignatureInput {
+  rawBody: string | Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  secret: string;
+}
+
+export interface ChannelAdapter {
+  /** Channel types (Channel.type) this adapter serves. */
+  readonly types: readonly string[];
+  /** Delivers one message; throws ChannelDeliveryError, saying whether a retry may succeed. */
+  send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult>;
+  /** Whether a request really comes from the holder of `secret` (header names are lower-case). */
+  verifySignature(input: SignatureInput): boolean;
+}
+
+/**
+ * A delivery that did not happen. `transient` failures (network, time-out, 5xx, 408, 429) are
+ * retried with backoff; `permanent` ones (bad configuration, other 4xx) never succeed by retrying.
+ */
+export class ChannelDeliveryError extends Error {
+  constructor(
+    readonly kind: 'transient' | 'permanent',
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'ChannelDeliveryError';
+  }
+
+  get transient(): boolean {
+    return this.kind === 'transient';
+  }
+}
