@@ -1,2 +1,2 @@
 export { RealtimeOutbox, realtimeOutboxStream } from './outbox';
-export { maintenanceQueue, bullPrefix, DEFAULT_JOB_OPTIONS } from './queues';
+export { maintenanceQueue, channelDeliveryQueue, queueDefinition, QueueRegistry, bullPrefix, DEFAULT_JOB_OPTIONS } from './queues';

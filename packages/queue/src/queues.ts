@@ -1,5 +1,5 @@
-import { queues, type MaintenanceJob } from '@atende/contract';
-import { Queue, type ConnectionOptions } from 'bullmq';
+import { queues, type ChannelDeliveryJob, type MaintenanceJob, type QueueName } from '@atende/contract';
+import { Queue, type ConnectionOptions, type DefaultJobOptions } from 'bullmq';
 
 /** BullMQ key prefix under the app's Redis prefix (e.g. atende:bull:maintenance:...). */
 export const bullPrefix = (redisPrefix: string) => `${redisPrefix}bull`;
@@ -9,7 +9,7 @@ export const DEFAULT_JOB_OPTIONS = {
   backoff: { type: 'exponential', delay: 1000 },
   removeOnComplete: { age: 24 * 3600, count: 1000 },
   removeOnFail: { age: 7 * 24 * 3600 },
-} as const;
+} as const satisfies DefaultJobOptions;
 
 export function maintenanceQueue(connection: ConnectionOptions, redisPrefix: string): Queue<MaintenanceJob> {
   return new Queue<MaintenanceJob>(queues.maintenance.name, {
@@ -17,4 +17,44 @@ export function maintenanceQueue(connection: ConnectionOptions, redisPrefix: str
     prefix: bullPrefix(redisPrefix),
     defaultJobOptions: DEFAULT_JOB_OPTIONS,
   });
+}
+
+export function channelDeliveryQueue(connection: ConnectionOptions, redisPrefix: string): Queue<ChannelDeliveryJob> {
+  return new Queue<ChannelDeliveryJob>(queues.channelDelivery.name, {
+    connection,
+    prefix: bullPrefix(redisPrefix),
+    defaultJobOptions: DEFAULT_JOB_OPTIONS,
+  });
+}
+
+/** The queue's payload schema from the contract, or undefined for a name the contract does not know. */
+export function queueDefinition(name: string): (typeof queues)[keyof typeof queues] | undefined {
+  return Object.values(queues).find((q) => q.name === name);
+}
+
+/**
+ * One Queue per contract queue name, made on first use: how the outbox dispatcher reaches any
+ * queue a row names.
+ */
+export class QueueRegistry {
+  private readonly open = new Map<QueueName, Queue>();
+
+  constructor(
+    private readonly connection: ConnectionOptions,
+    private readonly redisPrefix: string,
+  ) {}
+
+  get(name: QueueName): Queue {
+    let queue = this.open.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: bullPrefix(this.redisPrefix), defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      this.open.set(name, queue);
+    }
+    return queue;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.open.values()].map((q) => q.close()));
+    this.open.clear();
+  }
 }
