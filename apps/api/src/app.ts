@@ -17,7 +17,7 @@ import { TenantService } from './modules/tenants/service';
 import { userRoutes } from './modules/users/routes';
 import { UserService } from './modules/users/service';
 import { registerAuth } from './plugins/auth';
-import { registerErrorHandler } from './plugins/errors';
+import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { createGateway, type Io } from './realtime/gateway';
@@ -41,8 +41,13 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
+    frameworkErrors,
   });
-  app.setValidatorCompiler(validatorCompiler);
+  // Fastify hands a missing body to the validator as null; a contract's optional body means "none".
+  app.setValidatorCompiler((route) => {
+    const validate = validatorCompiler(route as Parameters<typeof validatorCompiler>[0]);
+    return route.httpPart === 'body' ? (data: unknown) => validate(data === null ? undefined : data) : validate;
+  });
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   await app.register(cookie);

@@ -52,12 +52,16 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
         security: def.auth === false ? [] : [{ bearer: [] }, { cookie: [] }],
       }).filter(([, v]) => v !== undefined),
     ),
+    // Who may call is settled before the body is parsed or validated: a caller without a session
+    // gets 401 and one without the role 403, whatever they sent, and learns nothing about the schema.
+    onRequest: async (request) => {
+      if (def.auth === false) return;
+      if (!request.session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
+      authorize(request.session, access);
+    },
     handler: async (request, reply) => {
       const session = request.session;
-      if (def.auth !== false) {
-        if (!session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
-        authorize(session, access);
-      }
+      if (def.auth !== false && !session) throw new AppError('unauthorized', 'Sign in to continue');
       const input = { params: request.params, query: request.query, body: request.body, request, reply, session };
       const result = await (handler as (i: typeof input) => Promise<unknown>)(input);
       if (def.status) reply.status(def.status);

@@ -1,8 +1,17 @@
 import { AppError, type ErrorBody } from '@atende/contract';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 
 const WHERE: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
+
+/**
+ * Failures the router meets before any route runs (a malformed URL, a path parameter over the
+ * length limit), answered with the same body as everything else (Fastify `frameworkErrors`).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'Invalid path: a parameter is too long' : 'Invalid path';
+  void reply.status(400).send({ error_message: message, code: 'bad_request', request_id: request.id } satisfies ErrorBody);
+}
 
 /** One place that turns every failure into `{error_message, code}` (CONVENTIONS "Errors"). */
 export function registerErrorHandler(app: FastifyInstance): void {
