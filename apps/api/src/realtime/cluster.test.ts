@@ -116,6 +116,46 @@ describe('connection state recovery', () => {
   });
 });
 
+describe('connection state recovery after the session ended', () => {
+  // Recovery replays the rooms' missed events before the handshake is checked: a session revoked
+  // while its socket was away must not get them (nor its rooms) back.
+  it('replays nothing to a socket whose session was revoked while it was away', async () => {
+    const first = await a.login('supervisor@acme.test');
+    const socket = track(a.socket(first));
+    await connected(socket);
+    const metrics = rooms.metrics(acme.tenantId);
+    expect(await socket.timeout(5000).emitWithAck('join', { room: metrics })).toEqual({ ok: true });
+    const seen: number[] = [];
+    socket.on('waiting-queue', (p) => seen.push(p.quantity_waiting_queue));
+    const one = nextEvent(socket, 'waiting-queue', (p) => p.quantity_waiting_queue === 41);
+    a.ctx.realtime.emit(metrics, 'waiting-queue', waitingQueue(acme.tenantId, 41));
+    await one;
+
+    const onServer = a.io.of('/').sockets.get(socket.id!);
+    const gone = new Promise<string>((resolve) => onServer!.once('disconnect', resolve));
+    socket.io.engine.close();
+    await gone;
+    expect((await a.http.post('/api/v1/logout').set('Authorization', `Bearer ${first}`).type('form').send({})).status).toBe(200);
+    a.ctx.realtime.emit(metrics, 'waiting-queue', waitingQueue(acme.tenantId, 42));
+    await a.redis.ping();
+
+    // The revoked token is refused; a new sign-in on the same client starts afresh.
+    await expect(connected(socket)).rejects.toThrow('unauthorized');
+    socket.auth = { token: await a.login('supervisor@acme.test') };
+    await connected(socket);
+    expect(socket.recovered).toBe(false);
+    const marker = nextEvent(socket, 'waiting-queue', (p) => p.quantity_waiting_queue === 43);
+    a.ctx.realtime.emit(rooms.user(acme.users.supervisor!.uuid), 'waiting-queue', waitingQueue(acme.tenantId, 43));
+    await marker;
+    a.ctx.realtime.emit(metrics, 'waiting-queue', waitingQueue(acme.tenantId, 44));
+    const marker2 = nextEvent(socket, 'waiting-queue', (p) => p.quantity_waiting_queue === 45);
+    a.ctx.realtime.emit(rooms.user(acme.users.supervisor!.uuid), 'waiting-queue', waitingQueue(acme.tenantId, 45));
+    await marker2;
+    // 42 was emitted while away to the old session; 44 to a room the new session never joined.
+    expect(seen).toEqual([41, 43, 45]);
+  });
+});
+
 describe('realtime outbox relay', () => {
   // ARCHITECTURE "Nothing lost": the worker's events reach browsers through the outbox; one delivery each.
   it('delivers an entry written by another process once, with two api instances consuming', async () => {

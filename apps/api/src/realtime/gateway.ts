@@ -86,6 +86,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     }),
   });
 
+  guardRecovery(io, db);
+
   io.use(async (socket, next) => {
     const token =
       (typeof socket.handshake.auth?.token === 'string' ? socket.handshake.auth.token : undefined) ??
@@ -103,6 +105,10 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     const { session } = socket.data;
     // Rooms every socket is in: its user (spec), its tenant (queue counts) and its session (so a revoked session can be dropped).
     const own = [rooms.user(session.userUuid), sessionRoom(session.sessionId)];
+    // A recovered socket comes back with its old rooms: keep only those this session may be in.
+    if (socket.recovered) {
+      for (const room of socket.rooms) if (room !== socket.id && !own.includes(room) && !mayJoin(session, room)) void socket.leave(room);
+    }
     void socket.join(own);
     // A socket lives no longer than its session.
     const untilExpiry = Math.min(session.expiresAt.getTime() - Date.now(), 2 ** 31 - 1);
@@ -149,6 +155,26 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
       await relay.stop();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * socket.io replays a recovered socket's missed events while it rebuilds the socket, before any
+ * middleware checks the handshake. Recovery is therefore only granted while the session the
+ * socket had is still live: a session revoked (logout, password change, removal) while its socket
+ * was away gets a fresh, empty connection, or none, instead of the events it missed.
+ */
+function guardRecovery(io: Io, db: Db): void {
+  type Persisted = { data?: Partial<SocketData> } | null | undefined;
+  const adapter = io.of('/').adapter as unknown as { restoreSession(pid: string, offset: string): Promise<Persisted> };
+  const restore = adapter.restoreSession.bind(adapter);
+  adapter.restoreSession = async (pid, offset) => {
+    const previous = await restore(pid, offset);
+    const sessionId = previous?.data?.session?.sessionId;
+    if (!previous || !sessionId) throw new Error('nothing to recover');
+    const live = await db.userSession.count({ where: { id: sessionId, revokedAt: null, expiresAt: { gt: new Date() } } });
+    if (live === 0) throw new Error('the session ended');
+    return previous;
   };
 }
 
