@@ -1,0 +1,167 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { queues } from '@atende/contract';
+import { createDb, ensureTenant, type Db } from '@atende/db';
+import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
+import { QueueRegistry } from '@atende/queue';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eventually } from '../channel-delivery/testing';
+import { dispatchOutboxBatch, type OutboxDispatchDeps } from './dispatcher';
+import { OutboxDispatcher } from './loop';
+
+const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
+const silent = pino({ level: 'silent' });
+let t: TestDatabase;
+let redis: Redis;
+let registry: QueueRegistry;
+let tenantId: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+  registry = new QueueRegistry(redis, prefix);
+  tenantId = (await ensureTenant(t.db, { name: 'Outbox', users: {}, emailDomain: 'outbox.test', password: 'x1234567' })).tenantId;
+});
+afterAll(async () => {
+  await registry?.get('channel-delivery').obliterate({ force: true });
+  await registry?.close();
+  redis?.disconnect();
+  await t?.drop();
+});
+beforeEach(async () => {
+  await registry.get('channel-delivery').obliterate({ force: true });
+  await t.db.outboxJob.deleteMany();
+});
+
+const deliveryQueue = () => registry.get('channel-delivery');
+const payload = () => ({ tenant_uuid: tenantId, message_uuid: randomUUID() });
+
+async function insertRows(count: number, createdAt?: (i: number) => Date): Promise<string[]> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: randomUUID(), tenantId, queue: queues.channelDelivery.name, payload: payload(), ...(createdAt ? { createdAt: createdAt(i) } : {}),
+  }));
+  await t.db.outboxJob.createMany({ data: rows });
+  return rows.map((r) => r.id);
+}
+
+/** A registry that records every job id it is asked to enqueue. */
+function recording(enqueued: string[]): OutboxDispatchDeps['queues'] {
+  return {
+    get(name) {
+      const queue = registry.get(name);
+      return {
+        addBulk: (jobs) => {
+          enqueued.push(...jobs.map((j) => j.opts!.jobId!));
+          return queue.addBulk(jobs);
+        },
+      };
+    },
+  };
+}
+
+async function drain(deps: OutboxDispatchDeps): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { dispatched, invalid } = await dispatchOutboxBatch(deps);
+    if (dispatched + invalid === 0) return total;
+    total += dispatched;
+  }
+}
+
+describe('outbox dispatcher', () => {
+  it('moves each row to BullMQ exactly once while two dispatchers race', async () => {
+    const ids = await insertRows(300);
+    // Two workers, each with its own connection pool, as two processes would have.
+    const dbs: Db[] = [createDb(t.url, { poolSize: 3 }), createDb(t.url, { poolSize: 3 })];
+    const enqueued: string[][] = [[], []];
+    try {
+      const totals = await Promise.all(dbs.map((db, i) => drain({ db, queues: recording(enqueued[i]!), log: silent, batchSize: 7 })));
+      expect(totals[0]! + totals[1]!).toBe(300);
+      // Both did some of the work, and no row was enqueued by both.
+      expect(enqueued[0]!.length).toBeGreaterThan(0);
+      expect(enqueued[1]!.length).toBeGreaterThan(0);
+      const all = [...enqueued[0]!, ...enqueued[1]!];
+      expect(all).toHaveLength(300);
+      expect(new Set(all)).toEqual(new Set(ids));
+    } finally {
+      await Promise.all(dbs.map((db) => db.$disconnect()));
+    }
+    expect(await deliveryQueue().getWaitingCount()).toBe(300);
+    expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(0);
+  });
+
+  it('re-dispatches rows after a crash between enqueue and marking, as a no-op in BullMQ', async () => {
+    const ids = await insertRows(5);
+    const crash = () => Promise.reject(new Error('worker died'));
+    await expect(dispatchOutboxBatch({ db: t.db, queues: registry, log: silent, afterEnqueue: crash })).rejects.toThrow('worker died');
+    // The jobs reached Redis but the rows were not marked: the transaction rolled back.
+    expect(await deliveryQueue().getWaitingCount()).toBe(5);
+    expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(5);
+
+    expect(await dispatchOutboxBatch({ db: t.db, queues: registry, log: silent })).toEqual({ dispatched: 5, invalid: 0 });
+    expect(await deliveryQueue().getWaitingCount()).toBe(5);
+    const jobs = await deliveryQueue().getWaiting();
+    expect(new Set(jobs.map((j) => j.id))).toEqual(new Set(ids));
+    expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(0);
+  });
+
+  it('takes the oldest rows first, one batch at a time, with the queue payload as job data', async () => {
+    const base = Date.now() - 60_000;
+    const ids = await insertRows(5, (i) => new Date(base + (5 - i) * 1000)); // inserted newest first
+    const oldestFirst = [...ids].reverse();
+    const enqueued: string[] = [];
+    expect(await dispatchOutboxBatch({ db: t.db, queues: recording(enqueued), log: silent, batchSize: 2 })).toEqual({ dispatched: 2, invalid: 0 });
+    expect(enqueued).toEqual(oldestFirst.slice(0, 2));
+    const row = await t.db.outboxJob.findUniqueOrThrow({ where: { id: oldestFirst[0]! } });
+    expect(row.dispatchedAt).not.toBeNull();
+    expect((await deliveryQueue().getJob(row.id))?.data).toEqual(row.payload);
+  });
+
+  it('marks invalid rows dispatched with an error logged, without blocking the valid ones', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const [valid] = await insertRows(1);
+    const unknownQueue = randomUUID();
+    const badPayload = randomUUID();
+    const otherTenant = randomUUID();
+    await t.db.outboxJob.createMany({
+      data: [
+        { id: unknownQueue, tenantId, queue: 'no-such-queue', payload: payload() },
+        { id: badPayload, tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: tenantId, message_uuid: 'not-a-uuid' } },
+        { id: otherTenant, tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: randomUUID(), message_uuid: randomUUID() } },
+      ],
+    });
+    expect(await dispatchOutboxBatch({ db: t.db, queues: registry, log })).toEqual({ dispatched: 1, invalid: 3 });
+    expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(0);
+    expect((await deliveryQueue().getWaiting()).map((j) => j.id)).toEqual([valid]);
+    expect(lines.map((l) => [l.outboxJobId, l.msg]).sort()).toEqual(
+      [unknownQueue, badPayload, otherTenant].map((id) => [id, 'invalid outbox job dropped']).sort(),
+    );
+    expect(lines.find((l) => l.outboxJobId === badPayload)?.reason).toMatch(/message_uuid/);
+  });
+
+  it('wakes on NOTIFY when a row is committed, without waiting for the next poll', async () => {
+    const dispatcher = new OutboxDispatcher({ db: t.db, queues: registry, log: silent, pollMs: 60_000, listenUrl: t.url });
+    dispatcher.start();
+    try {
+      // Let the first (empty) pass and the LISTEN set-up happen, so only a notification can wake it.
+      await new Promise((r) => setTimeout(r, 500));
+      const [id] = await insertRows(1);
+      await eventually(() => deliveryQueue().getJob(id!), 3_000, 'the row to be dispatched');
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it('polls when nothing notifies, and stops cleanly', async () => {
+    const dispatcher = new OutboxDispatcher({ db: t.db, queues: registry, log: silent, pollMs: 50 });
+    dispatcher.start();
+    const [id] = await insertRows(1);
+    await eventually(() => deliveryQueue().getJob(id!), 3_000, 'the row to be dispatched');
+    await dispatcher.stop();
+    const [late] = await insertRows(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await deliveryQueue().getJob(late!)).toBeUndefined();
+  });
+});

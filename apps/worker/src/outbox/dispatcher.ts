@@ -1,0 +1,95 @@
+import type { QueueName } from '@atende/contract';
+import type { Db } from '@atende/db';
+import { queueDefinition } from '@atende/queue';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { Logger } from 'pino';
+
+/**
+ * The transactional outbox's second half (ARCHITECTURE "Nothing lost"): the api writes an OutboxJob
+ * row in the same transaction as the state change that needs work; this moves undispatched rows
+ * into BullMQ. Rows are claimed with FOR UPDATE SKIP LOCKED, so several workers share the work
+ * without waiting on each other, and enqueued with jobId = row id, so a batch enqueued by a worker
+ * that died before committing its "dispatched" mark is enqueued again as a no-op.
+ */
+
+export interface OutboxDispatchDeps {
+  db: Db;
+  queues: { get(name: QueueName): Pick<Queue, 'addBulk'> };
+  log: Logger;
+  batchSize?: number;
+  /** Merged over each queue's defaults (tests use a short backoff). */
+  jobOptions?: JobsOptions;
+  /** Runs after the batch is enqueued, before the rows are marked; tests simulate a crash here. */
+  afterEnqueue?: (rowIds: string[]) => Promise<void>;
+}
+
+export interface DispatchResult {
+  /** Rows handed to BullMQ. */
+  dispatched: number;
+  /** Rows dropped (unknown queue, payload not matching the contract), marked so they never block. */
+  invalid: number;
+}
+
+export const DEFAULT_BATCH_SIZE = 100;
+
+interface OutboxRow {
+  id: string;
+  tenantId: string;
+  queue: string;
+  payload: unknown;
+}
+
+type Checked = { ok: true; queue: QueueName; data: unknown } | { ok: false; reason: string };
+
+function checkRow(row: OutboxRow): Checked {
+  const definition = queueDefinition(row.queue);
+  if (!definition) return { ok: false, reason: `unknown queue "${row.queue}"` };
+  const parsed = definition.payload.safeParse(row.payload);
+  if (!parsed.success) {
+    // Paths and messages only: payload values stay out of the logs.
+    return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ') };
+  }
+  const tenantUuid = (parsed.data as { tenant_uuid?: unknown }).tenant_uuid;
+  if (typeof tenantUuid === 'string' && tenantUuid !== row.tenantId) {
+    return { ok: false, reason: 'payload tenant_uuid differs from the row tenantId' };
+  }
+  return { ok: true, queue: definition.name, data: parsed.data };
+}
+
+/** Moves at most one batch, oldest first; returns what it did. Safe to run from many workers at once. */
+export async function dispatchOutboxBatch(deps: OutboxDispatchDeps): Promise<DispatchResult> {
+  const batchSize = deps.batchSize ?? DEFAULT_BATCH_SIZE;
+  return deps.db.$transaction(
+    async (tx) => {
+      const rows = await tx.$queryRaw<OutboxRow[]>`
+        SELECT "id", "tenantId", "queue", "payload" FROM "OutboxJob"
+        WHERE "dispatchedAt" IS NULL
+        ORDER BY "createdAt", "id"
+        LIMIT ${batchSize}
+        FOR UPDATE SKIP LOCKED`;
+      if (rows.length === 0) return { dispatched: 0, invalid: 0 };
+
+      const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
+      let invalid = 0;
+      for (const row of rows) {
+        const checked = checkRow(row);
+        if (!checked.ok) {
+          invalid++;
+          deps.log.error({ outboxJobId: row.id, queue: row.queue, tenantId: row.tenantId, reason: checked.reason }, 'invalid outbox job dropped');
+          continue;
+        }
+        const jobs = byQueue.get(checked.queue) ?? [];
+        jobs.push({ name: checked.queue, data: checked.data, opts: { ...deps.jobOptions, jobId: row.id } });
+        byQueue.set(checked.queue, jobs);
+      }
+      for (const [queue, jobs] of byQueue) await deps.queues.get(queue).addBulk(jobs);
+
+      const ids = rows.map((r) => r.id);
+      await deps.afterEnqueue?.(ids);
+      await tx.outboxJob.updateMany({ where: { id: { in: ids } }, data: { dispatchedAt: new Date() } });
+      return { dispatched: rows.length - invalid, invalid };
+    },
+    // Enqueueing a batch is a few Redis round trips; the row locks are held only that long.
+    { timeout: 30_000, maxWait: 10_000 },
+  );
+}
