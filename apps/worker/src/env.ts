@@ -1,3 +1,4 @@
+import { DEV_CHANNEL_SECRETS_KEY, parseSecretsKey } from '@atende/channels';
 import { z } from 'zod';
 
 // The only reader of process.env in the worker. Defaults work on a developer machine.
@@ -10,6 +11,22 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
   /** Sessions that ended longer ago than this are deleted by the maintenance job. */
   SESSION_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  /** 32 bytes, base64: decrypts Channel.credentialsEncrypted (same value as the api's). */
+  CHANNEL_SECRETS_KEY: z
+    .string()
+    .default(DEV_CHANNEL_SECRETS_KEY)
+    .refine((v) => {
+      try {
+        parseSecretsKey(v);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
+  /** How often the outbox dispatcher looks for new rows when no NOTIFY woke it. */
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
+  /** The api's address as seen from outside, for links sent to channels (annex urls). */
+  PUBLIC_URL: z.string().url().default('http://localhost:3000'),
 });
 export type WorkerEnv = z.infer<typeof EnvSchema>;
 
@@ -17,6 +34,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     throw new Error(`Invalid configuration:\n${parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.CHANNEL_SECRETS_KEY === DEV_CHANNEL_SECRETS_KEY) {
+    throw new Error('Invalid configuration:\n  CHANNEL_SECRETS_KEY: must be set in production');
   }
   return parsed.data;
 }

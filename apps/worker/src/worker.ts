@@ -1,32 +1,57 @@
+import { channelAdapters, parseSecretsKey } from '@atende/channels';
 import { queues } from '@atende/contract';
 import { createDb } from '@atende/db';
-import { bullPrefix, maintenanceQueue } from '@atende/queue';
+import { bullPrefix, maintenanceQueue, QueueRegistry, RealtimeOutbox } from '@atende/queue';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
+import { createChannelDeliveryWorker } from './channel-delivery/worker';
 import { loadEnv } from './env';
 import { runMaintenanceJob } from './maintenance/processor';
+import { OutboxDispatcher } from './outbox/loop';
 
 const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, name: 'worker', redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' } });
-const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + 2 });
+// Every job may hold a connection, plus the outbox dispatcher's transaction.
+const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + 3 });
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 
 const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
 // One scheduler entry shared by every worker process: BullMQ keeps a single repeat per id.
 await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
 
-const workers = [
+const outboxQueues = new QueueRegistry(connection, env.REDIS_PREFIX);
+const dispatcher = new OutboxDispatcher({
+  db,
+  queues: outboxQueues,
+  log: log.child({ component: 'outbox' }),
+  pollMs: env.OUTBOX_POLL_MS,
+  listenUrl: env.DATABASE_URL,
+});
+
+const workers: Worker[] = [
   new Worker(
     queues.maintenance.name,
     async (job) => runMaintenanceJob({ db, sessionRetentionDays: env.SESSION_RETENTION_DAYS }, job.data),
     { connection, prefix: bullPrefix(env.REDIS_PREFIX), concurrency: 1 },
   ),
+  createChannelDeliveryWorker(
+    {
+      db,
+      realtime: new RealtimeOutbox(connection, env.REDIS_PREFIX),
+      adapters: channelAdapters(),
+      secretsKey: parseSecretsKey(env.CHANNEL_SECRETS_KEY),
+      publicUrl: env.PUBLIC_URL,
+      log: log.child({ component: 'channel-delivery' }),
+    },
+    { connection, redisPrefix: env.REDIS_PREFIX, concurrency: env.WORKER_CONCURRENCY },
+  ),
 ];
 for (const w of workers) {
-  w.on('failed', (job, err) => log.error({ queue: w.name, jobId: job?.id, err }, 'job failed'));
+  w.on('failed', (job, err) => log.error({ queue: w.name, jobId: job?.id, attemptsMade: job?.attemptsMade, err }, 'job failed'));
   w.on('completed', (job, result) => log.debug({ queue: w.name, jobId: job.id, result }, 'job done'));
 }
+dispatcher.start();
 log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
 let closing = false;
@@ -35,8 +60,11 @@ async function shutdown(signal: string) {
   closing = true;
   log.info({ signal }, 'worker shutting down');
   const force = setTimeout(() => process.exit(1), 15_000).unref();
+  // Stop feeding the queues first (the batch in hand is committed or rolled back, never half done).
+  await dispatcher.stop();
   // Let running jobs finish; unfinished ones are picked up again by another worker.
   await Promise.all(workers.map((w) => w.close()));
+  await outboxQueues.close();
   await maintenance.close();
   await db.$disconnect();
   connection.disconnect();

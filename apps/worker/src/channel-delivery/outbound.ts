@@ -1,0 +1,52 @@
+import { decryptCredentials, ChannelDeliveryError, type ChannelTarget, type OutboundMessage } from '@atende/channels';
+import type { ScopedDb } from '@atende/db';
+
+/** The message row with what delivery needs, as loaded by the processor. */
+export interface LoadedMessage {
+  id: string;
+  content: string;
+  author: 'USER' | 'CONTACT' | 'SYSTEM';
+  annexId: string | null;
+  createdAt: Date;
+  conversation: {
+    id: string;
+    contactId: string;
+    channelId: string;
+    contact: { id: string; phoneNumber: string | null };
+    channel: { id: string; type: string; enabled: boolean; deletedAt: Date | null; config: unknown; credentialsEncrypted: string | null };
+  };
+}
+
+/** Public address of a stored file, for the receiving system (annex.url). */
+export const annexUrl = (publicUrl: string, fileId: string) => `${publicUrl.replace(/\/+$/, '')}/api/v1/storage/files/${fileId}`;
+
+export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, publicUrl: string): Promise<OutboundMessage> {
+  const { conversation } = message;
+  const [file, identity] = await Promise.all([
+    message.annexId ? db.storedFile.findFirst({ where: { id: message.annexId } }) : null,
+    db.contactIdentity.findFirst({ where: { channelId: conversation.channelId, contactId: conversation.contactId }, select: { identifier: true } }),
+  ]);
+  return {
+    uuid: message.id,
+    conversationUuid: conversation.id,
+    content: message.content,
+    annex: file ? { url: annexUrl(publicUrl, file.id), contentType: file.contentType, originalFilename: file.originalFilename } : null,
+    author: message.author,
+    createdAt: message.createdAt,
+    contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },
+  };
+}
+
+/** The channel with its credentials decrypted; a channel that cannot deliver fails permanently. */
+export function channelTargetOf(channel: LoadedMessage['conversation']['channel'], secretsKey: Buffer): ChannelTarget {
+  if (channel.deletedAt || !channel.enabled) throw new ChannelDeliveryError('permanent', 'Channel is disabled');
+  let credentials: Record<string, unknown> | null = null;
+  if (channel.credentialsEncrypted) {
+    try {
+      credentials = decryptCredentials(channel.credentialsEncrypted, secretsKey);
+    } catch {
+      throw new ChannelDeliveryError('permanent', 'Channel credentials could not be read; set the webhook secret again');
+    }
+  }
+  return { uuid: channel.id, type: channel.type, config: channel.config, credentials };
+}

@@ -1,0 +1,205 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { channelAdapters, signWebhookBody } from '@atende/channels';
+import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/channels/simulator';
+import { queues, RealtimeEnvelopeSchema, rooms, type ChannelDeliveryJob } from '@atende/contract';
+import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
+import { channelDeliveryQueue, QueueRegistry, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
+import type { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { dispatchOutboxBatch } from '../outbox/dispatcher';
+import { deliverMessage, type ChannelDeliveryDeps } from './processor';
+import { createAgentMessage, createDeliveryFixture, eventually, type DeliveryFixture } from './testing';
+import { createChannelDeliveryWorker } from './worker';
+
+const secret = 'whsec_test_delivery';
+const secretsKey = randomBytes(32);
+const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
+// Retries in milliseconds instead of seconds: same attempts (5), injectable delay.
+const FAST_RETRIES = { attempts: 5, backoff: { type: 'fixed', delay: 20 } } as const;
+
+let t: TestDatabase;
+let redis: Redis;
+let sim: CustomChannelSimulator;
+let queue: Queue<ChannelDeliveryJob>;
+let worker: Worker;
+let deps: ChannelDeliveryDeps;
+let f: DeliveryFixture;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+  sim = await startCustomChannelSimulator({ secret });
+  deps = {
+    db: t.db,
+    realtime: new RealtimeOutbox(redis, prefix),
+    adapters: channelAdapters({ custom: { timeoutMs: 2_000 } }),
+    secretsKey,
+    publicUrl: 'https://atende.example',
+    log: pino({ level: 'silent' }),
+  };
+  queue = channelDeliveryQueue(redis, prefix);
+  worker = createChannelDeliveryWorker(deps, { connection: redis, redisPrefix: prefix, concurrency: 2 });
+  f = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey });
+});
+afterAll(async () => {
+  await worker?.close();
+  await queue?.obliterate({ force: true });
+  await queue?.close();
+  await redis?.del(realtimeOutboxStream(prefix));
+  redis?.disconnect();
+  await sim?.close();
+  await t?.drop();
+});
+beforeEach(() => sim.reset());
+
+async function deliver(messageId: string, tenantId = f.tenantId) {
+  const job = await queue.add(queues.channelDelivery.name, { tenant_uuid: tenantId, message_uuid: messageId }, { ...FAST_RETRIES, jobId: randomUUID() });
+  const state = await eventually(async () => {
+    const s = await job.getState();
+    return s === 'completed' || s === 'failed' ? s : undefined;
+  }, 15_000, 'the delivery job to finish');
+  return { state, job: (await queue.getJob(job.id!))! };
+}
+
+async function acksFor(messageId: string) {
+  const entries = await redis.xrange(realtimeOutboxStream(prefix), '-', '+');
+  return entries
+    .map(([, fields]) => RealtimeEnvelopeSchema.parse(JSON.parse(fields[1]!)))
+    .filter((e) => e.event === 'messages-ack' && JSON.stringify(e.payload).includes(messageId));
+}
+
+describe('channel delivery: custom API channel', () => {
+  it('posts a correctly signed body for an outbox row, marks the message sent and tells the conversation audience', async () => {
+    const file = await t.db.storedFile.create({ data: { tenantId: f.tenantId, originalFilename: 'boleto.pdf', contentType: 'application/pdf', size: 10, storageKey: 'k' } });
+    const messageId = await createAgentMessage(t.db, f, { content: 'Segue o boleto', annexId: file.id });
+    // What the api writes in the transaction that stores the message.
+    await t.db.outboxJob.create({ data: { tenantId: f.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: f.tenantId, message_uuid: messageId } } });
+    const registry = new QueueRegistry(redis, prefix);
+    await dispatchOutboxBatch({ db: t.db, queues: registry, log: deps.log, jobOptions: FAST_RETRIES });
+    await registry.close();
+
+    const [request] = await sim.waitForRequests(1);
+    const message = await eventually(async () => {
+      const m = await t.db.message.findUniqueOrThrow({ where: { id: messageId } });
+      return m.state === 'sent' ? m : undefined;
+    }, 10_000, 'the message to be sent');
+    // The simulator only records requests whose signature it verified; check the header format too.
+    expect(signWebhookBody(request!.rawBody, secret)).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(request!.idempotencyKey).toBe(messageId);
+    expect(request!.body).toEqual({
+      event: 'message',
+      message: {
+        uuid: messageId, conversation_uuid: f.conversationId, content: 'Segue o boleto',
+        annex: { url: `https://atende.example/api/v1/storage/files/${file.id}`, content_type: 'application/pdf', original_filename: 'boleto.pdf' },
+        author: 'USER', created_at: message.createdAt.toISOString(),
+      },
+      contact: { uuid: f.contactId, phone_number: '+5511987654321', identifier: expect.stringMatching(/^ext-/) },
+    });
+    // spec 000 §3/§4: sent (check tick), no longer sending.
+    expect(message).toMatchObject({ state: 'sent', status: null, externalId: 'sim-1', errorMessage: null });
+
+    // Emitted right after the state is stored.
+    const acks = await eventually(async () => {
+      const found = await acksFor(messageId);
+      return found.length === 2 ? found : undefined;
+    }, 5_000, 'two messages-ack');
+    const payload = { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'sent', status: null }] };
+    expect(acks.map((a) => a.room).sort()).toEqual([rooms.conversation(f.tenantId, f.conversationId), rooms.user(f.agent.uuid)].sort());
+    for (const ack of acks) expect(ack.payload).toEqual(payload);
+  });
+
+  it('delivers once after a retry when the webhook answers 500 then 200', async () => {
+    const messageId = await createAgentMessage(t.db, f);
+    sim.failNext(1, 500);
+    const { state, job } = await deliver(messageId);
+    expect(state).toBe('completed');
+    expect(job.attemptsMade).toBe(2);
+    expect(sim.requests.map((r) => r.answeredStatus)).toEqual([500, 200]);
+    expect(sim.delivered()).toHaveLength(1);
+    expect(new Set(sim.requests.map((r) => r.idempotencyKey))).toEqual(new Set([messageId]));
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ state: 'sent', status: null });
+    // Only the final state reached the agent: no "failed" flash during the retry.
+    expect((await acksFor(messageId)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([null, null]);
+  });
+
+  it('marks the message failed without retrying when the webhook answers 400', async () => {
+    const messageId = await createAgentMessage(t.db, f);
+    sim.failNext(1, 400);
+    const { state, job } = await deliver(messageId);
+    expect(state).toBe('completed');
+    expect(job.returnvalue).toMatchObject({ outcome: 'failed' });
+    expect(sim.requests).toHaveLength(1);
+    // spec 000 §4: failed, offered to the agent for retry.
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
+      state: 'pending', status: 'failed', errorMessage: expect.stringContaining('Webhook answered 400'),
+    });
+    const acks = await acksFor(messageId);
+    expect(acks).toHaveLength(2);
+    expect(acks[0]!.payload).toMatchObject({ messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] });
+  });
+
+  it('marks the message failed after five transient failures (5xx, 429, 408)', async () => {
+    const messageId = await createAgentMessage(t.db, f);
+    sim.failNext(3, 500);
+    sim.failNext(1, 429);
+    sim.failNext(1, 408);
+    const { state, job } = await deliver(messageId);
+    expect(state).toBe('failed');
+    expect(job.attemptsMade).toBe(5);
+    expect(sim.requests.map((r) => r.answeredStatus)).toEqual([500, 500, 500, 429, 408]);
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
+      state: 'pending', status: 'failed', errorMessage: expect.stringContaining('408'),
+    });
+    expect((await acksFor(messageId)).map((a) => a.payload)).toEqual([
+      { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] },
+      { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] },
+    ]);
+  });
+
+  it('never posts an internal note', async () => {
+    const flagged = await createAgentMessage(t.db, f, { internal: true });
+    const tagged = await createAgentMessage(t.db, f, { tags: ['internal-message'] });
+    for (const id of [flagged, tagged]) {
+      const { state, job } = await deliver(id);
+      expect(state).toBe('completed');
+      expect(job.returnvalue).toEqual({ outcome: 'skipped', reason: 'internal_note' });
+      expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'pending', status: 'sending' });
+    }
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('does not post again when a completed job runs again', async () => {
+    const messageId = await createAgentMessage(t.db, f);
+    expect((await deliver(messageId)).state).toBe('completed');
+    // A second job for the same message (e.g. re-dispatched after BullMQ forgot the first) ...
+    const again = await deliver(messageId);
+    expect(again.job.returnvalue).toEqual({ outcome: 'skipped', reason: 'already_sent' });
+    // ... and the processor called directly, as a retried attempt would.
+    expect(await deliverMessage(deps, { tenant_uuid: f.tenantId, message_uuid: messageId }, { finalAttempt: false })).toEqual({ outcome: 'skipped', reason: 'already_sent' });
+    expect(sim.requests).toHaveLength(1);
+  });
+
+  it('finds nothing when the job names another tenant than the message belongs to', async () => {
+    const messageId = await createAgentMessage(t.db, f);
+    const other = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey });
+    const result = await deliverMessage(deps, { tenant_uuid: other.tenantId, message_uuid: messageId }, { finalAttempt: true });
+    expect(result).toEqual({ outcome: 'skipped', reason: 'not_found' });
+    expect(sim.requests).toHaveLength(0);
+  });
+
+  it('fails permanently, without any request, when the webhook URL is not http(s) or the secret cannot be read', async () => {
+    const badUrl = await createDeliveryFixture(t.db, { webhookUrl: 'file:///etc/passwd', webhookSecret: secret, secretsKey });
+    const wrongKey = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey: randomBytes(32) });
+    for (const [fixture, reason] of [[badUrl, 'must be http or https'], [wrongKey, 'credentials could not be read']] as const) {
+      const id = await createAgentMessage(t.db, fixture);
+      expect(await deliverMessage(deps, { tenant_uuid: fixture.tenantId, message_uuid: id }, { finalAttempt: false })).toEqual({
+        outcome: 'failed', reason: expect.stringContaining(reason),
+      });
+      expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed' });
+    }
+    expect(sim.requests).toHaveLength(0);
+    expect(sim.rejected).toHaveLength(0);
+  });
+});

@@ -1,0 +1,117 @@
+import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
+import { INTERNAL_MESSAGE_TAG, queues, rooms } from '@atende/contract';
+import { scoped, type Db, type ScopedDb } from '@atende/db';
+import type { RealtimeOutbox } from '@atende/queue';
+import type { Logger } from 'pino';
+import { channelTargetOf, outboundMessageOf } from './outbound';
+
+export interface ChannelDeliveryDeps {
+  db: Db;
+  realtime: Pick<RealtimeOutbox, 'emit'>;
+  /** Adapters by channel type (packages/channels channelAdapters()). */
+  adapters: Map<string, ChannelAdapter>;
+  /** CHANNEL_SECRETS_KEY, decoded. */
+  secretsKey: Buffer;
+  /** Where the api is reached from outside, for annex links. */
+  publicUrl: string;
+  log: Logger;
+}
+
+export interface DeliveryAttempt {
+  /** No retry follows this attempt: a transient failure now marks the message failed. */
+  finalAttempt: boolean;
+}
+
+export type DeliveryResult =
+  | { outcome: 'sent'; externalId: string | null }
+  | { outcome: 'failed'; reason: string }
+  | { outcome: 'skipped'; reason: 'not_found' | 'internal_note' | 'not_an_agent_message' | 'already_sent' | 'already_failed' | 'already_handled' };
+
+const ERROR_MESSAGE_MAX = 500;
+
+/**
+ * Delivers one agent message to its channel (queue channel-delivery). Idempotent: a message that
+ * is no longer pending is never posted again, so a re-run of a completed job (or a job dispatched
+ * twice) changes nothing. Transient failures throw so BullMQ retries with backoff; permanent ones,
+ * and transient ones on the last attempt, mark the message failed (spec 000 §4: failed, with retry
+ * by the agent). Each state change reaches the conversation's audience as messages-ack.
+ */
+export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, attempt: DeliveryAttempt): Promise<DeliveryResult> {
+  const job = queues.channelDelivery.payload.parse(raw);
+  const db = scoped(deps.db, { tenantId: job.tenant_uuid });
+  const log = deps.log.child({ tenantId: job.tenant_uuid, messageId: job.message_uuid });
+
+  const message = await db.message.findFirst({
+    where: { id: job.message_uuid },
+    include: { conversation: { include: { contact: true, channel: true } } },
+  });
+  if (!message) return { outcome: 'skipped', reason: 'not_found' };
+  // Notes are for colleagues only: they never leave the platform.
+  if (message.internal || message.tags.includes(INTERNAL_MESSAGE_TAG)) return { outcome: 'skipped', reason: 'internal_note' };
+  if (message.author !== 'USER') return { outcome: 'skipped', reason: 'not_an_agent_message' };
+  if (message.state !== 'pending') return { outcome: 'skipped', reason: 'already_sent' };
+  // The agent's retry sets status back to 'sending' and writes a new outbox row.
+  if (message.status === 'failed') return { outcome: 'skipped', reason: 'already_failed' };
+
+  const ack = { tenantId: job.tenant_uuid, conversationId: message.conversationId, messageId: message.id };
+  try {
+    const channel = message.conversation.channel;
+    const adapter = deps.adapters.get(channel.type);
+    if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
+    const target = channelTargetOf(channel, deps.secretsKey);
+    const outbound = await outboundMessageOf(db, message, deps.publicUrl);
+
+    // Recorded before posting: only a still-pending, not-failed message goes out.
+    const claimed = await db.message.updateMany({
+      where: { id: message.id, state: 'pending', OR: [{ status: null }, { status: 'sending' }] },
+      data: { status: 'sending' },
+    });
+    if (claimed.count === 0) return { outcome: 'skipped', reason: 'already_handled' };
+
+    const { externalId } = await adapter.send(outbound, target);
+    await db.message.updateMany({
+      where: { id: message.id, state: 'pending' },
+      data: { state: 'sent', status: null, externalId, errorMessage: null },
+    });
+    await emitMessagesAck(deps, db, ack, 'sent', null);
+    log.debug({ externalId }, 'message delivered');
+    return { outcome: 'sent', externalId };
+  } catch (error) {
+    const permanent = error instanceof ChannelDeliveryError && error.kind === 'permanent';
+    if (!permanent && !attempt.finalAttempt) throw error;
+    const reason = errorMessageOf(error);
+    await db.message.updateMany({
+      where: { id: message.id, state: 'pending' },
+      data: { status: 'failed', errorMessage: reason.slice(0, ERROR_MESSAGE_MAX) },
+    });
+    await emitMessagesAck(deps, db, ack, 'pending', 'failed');
+    log.warn({ reason, permanent }, 'message delivery failed');
+    // A permanent failure is the job's answer; after the last transient one BullMQ records the failure.
+    if (permanent) return { outcome: 'failed', reason };
+    throw error;
+  }
+}
+
+function errorMessageOf(error: unknown): string {
+  if (error instanceof ChannelDeliveryError) return error.message;
+  return 'Delivery failed: internal error';
+}
+
+/** messages-ack to the conversation's live room and to the agent it is assigned to now. */
+async function emitMessagesAck(
+  deps: ChannelDeliveryDeps,
+  db: ScopedDb,
+  ack: { tenantId: string; conversationId: string; messageId: string },
+  state: 'pending' | 'sent',
+  status: 'failed' | null,
+): Promise<void> {
+  const payload = {
+    tenant_uuid: ack.tenantId,
+    conversation_uuid: ack.conversationId,
+    messages: [{ uuid: ack.messageId, state, status }],
+  };
+  const conversation = await db.conversation.findFirst({ where: { id: ack.conversationId }, select: { userId: true } });
+  const agent = conversation?.userId ? await db.user.findFirst({ where: { id: conversation.userId }, select: { uuid: true } }) : null;
+  await deps.realtime.emit(rooms.conversation(ack.tenantId, ack.conversationId), 'messages-ack', payload);
+  if (agent) await deps.realtime.emit(rooms.user(agent.uuid), 'messages-ack', payload);
+}
