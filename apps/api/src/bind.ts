@@ -32,6 +32,13 @@ export function authorize(session: Session, access: Access): void {
   }
 }
 
+/** No content type (no body) or application/json (any parameters, +json suffixes). */
+function isJson(contentType: string | undefined): boolean {
+  if (!contentType) return true;
+  const media = contentType.split(';')[0]!.trim().toLowerCase();
+  return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
+}
+
 /**
  * Binds one contract route: its schemas validate the request and serialise the response, the
  * session is required unless the route says `auth: false`, and `access` is enforced on the server.
@@ -55,6 +62,11 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
     // Who may call is settled before the body is parsed or validated: a caller without a session
     // gets 401 and one without the role 403, whatever they sent, and learns nothing about the schema.
     onRequest: async (request) => {
+      // JSON routes take JSON only: a form or text body is what a cross-site page can send with
+      // the session cookie and no CORS preflight (e.g. a form posting to tenants/:id/configure).
+      if (def.body && (def.bodyEncoding ?? 'json') === 'json' && !isJson(request.headers['content-type'])) {
+        throw new AppError('unsupported_media_type', 'Send this request as application/json');
+      }
       if (def.auth === false) return;
       if (!request.session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
       authorize(request.session, access);

@@ -115,6 +115,14 @@ describe('bodies, on every route that takes one', () => {
       expect(big.body.code).toBe('payload_too_large');
       const xml = await request(route).set(auth).set('content-type', 'application/xml').send('<a/>');
       expectClientError(xml, 415, `${name} xml`);
+      if (route.bodyEncoding !== 'form') {
+        // What a cross-site page can send without a preflight: refused on JSON routes.
+        for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
+          const res = await request(route).set(auth).set('content-type', type).send(type.startsWith('multipart') ? '--x--' : 'name=pwned');
+          expectClientError(res, 415, `${name} as ${type}`);
+          expect(res.body.code).toBe('unsupported_media_type');
+        }
+      }
     }
     expect(await snapshot()).toEqual(before);
   });

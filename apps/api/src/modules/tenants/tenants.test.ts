@@ -116,6 +116,16 @@ describe('POST /api/v1/tenants/:id/configure', () => {
     expect(await snapshot()).toEqual(before);
   });
 
+  it('refuses a form-encoded body, what a page on another origin can post with the cookie, and changes nothing', async () => {
+    const login = await t.http.post('/api/v1/login').type('form').send({ email: 'admin@acme.test', password: 'secret123' });
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const before = await snapshot();
+    const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set('Cookie', cookie).type('form').send({ name: 'Pwned' });
+    expect(res.status).toBe(415);
+    expect(res.body.code).toBe('unsupported_media_type');
+    expect(await snapshot()).toEqual(before);
+  });
+
   it('refuses bad bodies with 400 and changes nothing', async () => {
     const before = await snapshot();
     const bodies: unknown[] = [
