@@ -76,6 +76,22 @@ describe('realtime handshake', () => {
   });
 });
 
+describe('session lifetime', () => {
+  // A socket is a view of a session: when the session expires the socket goes too.
+  it('disconnects a socket when its session expires', async () => {
+    const session = await t.database.db.userSession.create({
+      data: { tenantId: acme.tenantId, userId: acme.users.agent!.id, roles: ['agent'], expiresAt: new Date(Date.now() + 1000) },
+    });
+    const token = jwt.sign({ sid: session.id, sub: acme.users.agent!.uuid, tid: acme.tenantId }, t.env.JWT_SECRET, { audience: 'atende-web', issuer: 'atende-api', expiresIn: 3600 });
+    const socket = t.socket(token);
+    open.push(socket);
+    const dropped = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+    await connected(socket);
+    expect(await dropped).toBe('io server disconnect');
+    expect((await refused(t.socket(token))).message).toBe('unauthorized');
+  });
+});
+
 describe('rooms', () => {
   // spec 000 §7 channels; CONVENTIONS "the server decides recipients".
   it('delivers an event only to the sockets of its room', async () => {
