@@ -51,6 +51,17 @@ export class SessionService {
     return this.startSession(matched.id, client);
   }
 
+  /**
+   * Checks a signed-in user's current password (spec 000 §5 password change). Wrong guesses count
+   * against the account's sign-in limit, so a borrowed session cannot brute-force the password.
+   */
+  async verifyCurrentPassword(user: { email: string; passwordHash: string }, password: string, client: ClientInfo): Promise<boolean> {
+    await this.throttle.assertAllowed(user.email, client.ip);
+    const ok = await verifyPassword(user.passwordHash, password);
+    if (!ok) await this.throttle.recordFailure(user.email, client.ip);
+    return ok;
+  }
+
   /** Sign-in with a one-time code from the QR modal; the code is consumed whatever happens next. */
   async loginWithCode(code: string, client: ClientInfo) {
     await this.throttle.assertAllowed(`code:${client.ip}`, client.ip);

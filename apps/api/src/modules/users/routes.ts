@@ -1,15 +1,16 @@
 import { deleteUser, getLoginQrCode, getMe, listUsers, updateMe, updateUser } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
+import { clientInfo } from '../session/routes';
 import type { SessionService } from '../session/service';
 import type { UserService } from './service';
 
 export function userRoutes(app: FastifyInstance, users: UserService, sessions: SessionService): void {
   bind(app, getMe, {}, async ({ session }) => ({ data: await users.me(session) }));
   bind(app, updateMe, {}, async ({ session, body }) => ({ data: await users.updateMe(session, body) }));
-  bind(app, updateUser, {}, async ({ session, params, body }) => {
+  bind(app, updateUser, {}, async ({ session, params, body, request }) => {
     if (body.password !== undefined) {
-      return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '') };
+      return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '', clientInfo(request)) };
     }
     return { data: await users.forceOffline(session, params.id) };
   });

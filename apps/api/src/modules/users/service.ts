@@ -1,8 +1,8 @@
 import { AppError, rooms, type Role } from '@atende/contract';
 import { roleCovers } from '@atende/core';
-import { hashPassword, scoped, verifyPassword } from '@atende/db';
+import { hashPassword, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
-import type { SessionService } from '../session/service';
+import type { ClientInfo, SessionService } from '../session/service';
 import type { Session } from '../session/session';
 import { presentUser, userInclude, type UserRow } from './present';
 
@@ -62,10 +62,10 @@ export class UserService {
   }
 
   /** Changes the caller's own password (spec 000 §5); the caller's other sessions end. */
-  async changePassword(session: Session, id: string, password: string, oldPassword: string) {
+  async changePassword(session: Session, id: string, password: string, oldPassword: string, client: ClientInfo) {
     const user = await this.find(session, id);
     if (user.id !== session.userId) throw new AppError('forbidden', 'You can only change your own password');
-    if (!(await verifyPassword(user.passwordHash, oldPassword))) {
+    if (!(await this.sessions.verifyCurrentPassword(user, oldPassword, client))) {
       throw new AppError('wrong_current_password', 'Wrong current password');
     }
     const passwordHash = await hashPassword(password);

@@ -1,3 +1,4 @@
+import { verifyPassword } from '@atende/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connected, nextEvent, startTestApp, type TestApp } from '../../testing';
 
@@ -11,9 +12,9 @@ const meStatus = async (token: string) => (await t.http.get('/api/v1/users/me').
 const liveSessions = (userId: number) => t.database.db.userSession.count({ where: { userId, revokedAt: null } });
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '3' });
   acme = await t.tenant('Acme', {
-    users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], pw: ['agent'], pw2: ['agent'], supervisor: ['supervisor'], admin: ['admin'] },
+    users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], pw: ['agent'], pw2: ['agent'], pw3: ['agent'], supervisor: ['supervisor'], admin: ['admin'] },
   });
 });
 afterAll(() => t.close());
@@ -62,6 +63,17 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
     const after = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.pw!.id } });
     expect(after.passwordHash).toBe(before.passwordHash);
     expect(await meStatus(token)).toBe(200);
+  });
+
+  it('counts wrong current passwords against the sign-in limit: a borrowed session cannot guess it', async () => {
+    const token = await t.login('pw3@acme.test');
+    const change = (old: string) => t.http.patch(`/api/v1/users/${acme.users.pw3!.id}`).set(bearer(token)).send({ password: 'newpass123', old_password: old });
+    for (const guess of ['guess-1', 'guess-2', 'guess-3']) expect((await change(guess)).status).toBe(400);
+    const blocked = await change('secret123');
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.code).toBe('rate_limited');
+    const row = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.pw3!.id } });
+    expect(await verifyPassword(row.passwordHash, 'secret123')).toBe(true);
   });
 
   it('changes the password, keeps the current session and ends the others (and their sockets)', async () => {
