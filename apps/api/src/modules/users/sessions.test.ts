@@ -34,7 +34,7 @@ describe('POST /api/v1/logout', () => {
 });
 
 describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () => {
-  it('refuses a weak new password with the rule broken, and a missing current password', async () => {
+  it('refuses a weak new password, a missing current password, and bodies that mix or lack what to change', async () => {
     const token = await t.login('pw@acme.test');
     const id = acme.users.pw!.id;
     const cases: [Record<string, unknown>, string][] = [
@@ -44,6 +44,9 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
       [{ password: 'newpass123' }, 'Current password is required'],
       [{ password: 'newpass123', old_password: '' }, 'Current password is required'],
       [{ password: 'a1'.repeat(200), old_password: 'secret123' }, 'at most'],
+      [{ password: 'newpass123', old_password: 'secret123', state: 'offline' }, 'not both'],
+      [{ state: 'online' }, 'Invalid'],
+      [{}, 'Missing parameters'],
     ];
     for (const [body, message] of cases) {
       const res = await t.http.patch(`/api/v1/users/${id}`).set(bearer(token)).send(body);
