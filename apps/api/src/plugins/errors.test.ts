@@ -87,9 +87,10 @@ describe('bodies, on every route that takes one', () => {
     const before = await snapshot();
     for (const [name, route] of withBody) {
       const auth = { Authorization: `Bearer ${admin}` };
-      for (const raw of ['{"a":', '{bad json}', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}']) {
+      const deep = (n: number) => `{"integrations":{"x":${'['.repeat(n)}${']'.repeat(n)}},"flags":{}}`;
+      for (const raw of ['{"a":', '{bad json}', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', deep(40), deep(100_000)]) {
         const res = await request(route).set(auth).set('content-type', 'application/json').send(raw);
-        expectClientError(res, [400, 401], `${name} with ${JSON.stringify(raw)}`);
+        expectClientError(res, 400, `${name} with ${JSON.stringify(raw).slice(0, 60)}`);
       }
       // logout's body is optional: null is no body and signs out (see 'order of checks').
       for (const raw of name === 'logout' ? ['[]', '"text"', '42'] : ['[]', '"text"', '42', 'null']) {

@@ -1,0 +1,37 @@
+import { AppError } from '@atende/contract';
+import type { FastifyInstance } from 'fastify';
+
+/** Deeper than any body of the contract; free-form JSON (integrations) gets this much room. */
+export const MAX_JSON_DEPTH = 32;
+
+/** The deepest nesting of objects and arrays in a JSON text, counted without parsing it. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 /* { */ || c === 91 /* [ */) max = Math.max(max, ++depth);
+    else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return max;
+}
+
+/**
+ * Fastify's JSON parser (prototype poisoning refused), behind a nesting limit: a body nested
+ * thousands deep parses, but blows the stack later (Prisma serialising a JSON column) as a 500.
+ */
+export function registerJsonBody(app: FastifyInstance): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (jsonDepth(body as string) > MAX_JSON_DEPTH) {
+      return done(new AppError('bad_request', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+    }
+    return parse(request, body as string, done);
+  });
+}
