@@ -1,0 +1,70 @@
+import type { Role, Tenant, User, Workspace } from '@atende/contract';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from '../api/client';
+
+/** Spec 000 §3 "locally kept user data", under one fixed key. */
+export const LOCAL_USER_KEY = 'atende:user';
+export interface LocalUser {
+  id: number;
+  uuid: string;
+  username: string;
+  roles: Role[];
+  workspace: string;
+}
+
+export function saveLocalUser(user: User): void {
+  const local: LocalUser = { id: user.id, uuid: user.uuid, username: user.username, roles: user.roles.map((r) => r.name), workspace: user.workspace.name };
+  localStorage.setItem(LOCAL_USER_KEY, JSON.stringify(local));
+}
+export function readLocalUser(): LocalUser | null {
+  try {
+    const raw = localStorage.getItem(LOCAL_USER_KEY);
+    return raw ? (JSON.parse(raw) as LocalUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+export const queryKeys = {
+  me: ['me'] as const,
+  tenant: ['tenant', 'me'] as const,
+  workspace: ['workspace', 'me'] as const,
+  users: (role?: Role) => ['users', role ?? 'all'] as const,
+  tenants: ['tenants'] as const,
+  tenantDetail: (id: string) => ['tenants', id] as const,
+};
+
+export function useMe() {
+  return useQuery({
+    queryKey: queryKeys.me,
+    queryFn: async () => {
+      const { data } = await api.getMe();
+      saveLocalUser(data);
+      return data;
+    },
+    staleTime: 30_000,
+  });
+}
+export function useTenant() {
+  return useQuery({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000 });
+}
+export function useWorkspace() {
+  return useQuery({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000 });
+}
+
+/** Forgets everything about the signed-in user in this tab. */
+export function clearLocalSession(queryClient: QueryClient): void {
+  localStorage.removeItem(LOCAL_USER_KEY);
+  queryClient.clear();
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return async () => {
+    try {
+      await api.logout({ body: {} });
+    } finally {
+      clearLocalSession(queryClient);
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export function LoadingState({ label }: { label?: string }) {
+  const { t } = useTranslation();
+  return (
+    <Center h="100%" mih={200} role="status" aria-live="polite">
+      <Stack align="center" gap="xs">
+        <Loader size="md" />
+        <Text size="sm" c="dimmed">{label ?? t('Loading...')}</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+export function EmptyState({ text }: { text: string }) {
+  return (
+    <Center mih={160}>
+      <Text c="dimmed">{text}</Text>
+    </Center>
+  );
+}
+
+export function ErrorState({ onRetry }: { onRetry?: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="red" title={t('Something went wrong')} role="alert">
+      {onRetry && (
+        <Button variant="light" color="red" mt="sm" onClick={onRetry}>
+          {t('Try again')}
+        </Button>
+      )}
+    </Alert>
+  );
+}
