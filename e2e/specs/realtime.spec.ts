@@ -1,0 +1,55 @@
+import { expect, test } from '@playwright/test';
+import { demo, signedInPage } from './helpers';
+
+// spec 000 §4: a supervisor can end an agent's session; the live event logs the agent's browser
+// out with the persistent toast 'You were disconnected by a supervisor'.
+test("a supervisor's forced logout reaches the agent's browser", async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  await expect(agent).toHaveURL(/\/app$/);
+  await expect(agent.getByText('Connected')).toBeVisible();
+
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  const row = supervisor.getByTestId(`agent-row-${demo('agent')}`);
+  await expect(row.getByText('Online')).toBeVisible();
+  await row.getByRole('button', { name: 'Disconnect' }).click();
+  await supervisor.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
+
+  await expect(agent.getByText('You were disconnected by a supervisor')).toBeVisible();
+  await expect(agent).toHaveURL(/\/login/);
+  // The supervisor's table updates live.
+  await expect(row.getByText('Offline')).toBeVisible();
+  // The agent's old session is gone for good.
+  await agent.goto('/app');
+  await expect(agent).toHaveURL(/\/login/);
+  await agent.context().close();
+  await supervisor.context().close();
+});
+
+// A tenant admin toggles a feature flag; the guarded route appears and disappears.
+test('a tenant admin toggles a feature flag and the guarded item follows', async ({ browser }) => {
+  const tenants = await signedInPage(browser, demo('tenants'));
+  await expect(tenants).toHaveURL(/\/admin\/tenants$/);
+  await tenants.getByRole('link', { name: 'Demo' }).click();
+  const flag = tenants.getByRole('switch', { name: 'omnichannel_dashboard' });
+  await expect(flag).toBeChecked();
+
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  await expect(supervisor.getByRole('link', { name: /Omnichannel panel/ })).toBeVisible();
+
+  await flag.click({ force: true });
+  await expect(tenants.getByText('Feature updated')).toBeVisible();
+  await expect(flag).not.toBeChecked();
+
+  await supervisor.reload();
+  await expect(supervisor.getByRole('heading', { name: 'Agent availability' })).toBeVisible();
+  await expect(supervisor.getByRole('link', { name: /Omnichannel panel/ })).toHaveCount(0);
+  await supervisor.goto('/admin/dashboard-omnichannel');
+  await expect(supervisor.getByText('Funcionalidade não ativada')).toBeVisible();
+
+  await flag.click({ force: true });
+  await expect(flag).toBeChecked();
+  await supervisor.goto('/admin');
+  await expect(supervisor.getByRole('link', { name: /Omnichannel panel/ })).toBeVisible();
+  await tenants.context().close();
+  await supervisor.context().close();
+});
