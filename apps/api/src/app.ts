@@ -18,7 +18,7 @@ import { userRoutes } from './modules/users/routes';
 import { UserService } from './modules/users/service';
 import { registerAuth } from './plugins/auth';
 import { frameworkErrors, registerErrorHandler } from './plugins/errors';
-import { registerJsonBody } from './plugins/json-body';
+import { registerJsonBody, registerTextGuard } from './plugins/input-guards';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { createGateway, type Io } from './realtime/gateway';
@@ -52,6 +52,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerJsonBody(app);
+  registerTextGuard(app);
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);

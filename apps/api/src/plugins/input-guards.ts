@@ -1,6 +1,9 @@
 import { AppError } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 
+// Guards on raw input that the contract's schemas do not express, each of which otherwise ends
+// as a 500 deep inside Postgres or Prisma instead of a 400 at the door.
+
 /** Deeper than any body of the contract; free-form JSON (integrations) gets this much room. */
 export const MAX_JSON_DEPTH = 32;
 
@@ -33,5 +36,33 @@ export function registerJsonBody(app: FastifyInstance): void {
       return done(new AppError('bad_request', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
     }
     return parse(request, body as string, done);
+  });
+}
+
+/** Text Postgres cannot store: NUL (text and jsonb refuse it) and unpaired UTF-16 surrogates (jsonb refuses them). */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+// Code-unit regex (no u flag): NUL, a high surrogate not followed by a low one, a low one alone.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** The first string (or object key) of a parsed body or query that Postgres could not store. */
+function findUnstorable(value: unknown, depth = 0): string | undefined {
+  if (typeof value === 'string') return isStorableText(value) ? undefined : value;
+  if (depth > MAX_JSON_DEPTH || value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorableText(key)) return key;
+    const found = findUnstorable(item, depth + 1);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Refuses bodies and query strings carrying NUL characters or broken Unicode, before validation. */
+export function registerTextGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (findUnstorable(request.body) !== undefined || findUnstorable(request.query) !== undefined) {
+      throw new AppError('bad_request', 'Text may not contain NUL characters or invalid Unicode');
+    }
   });
 }
