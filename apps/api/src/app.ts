@@ -8,7 +8,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { bind } from './bind';
-import type { AppContext } from './context';
+import { NO_PRESENCE_HOOKS, type AppContext } from './context';
+import { InboundService } from './modules/channels-inbound/service';
+import { conversationRoutes } from './modules/conversations/routes';
+import { ConversationService } from './modules/conversations/service';
+import { messageRoutes } from './modules/messages/routes';
+import { MessageService } from './modules/messages/service';
 import type { Env } from './env';
 import { sessionRoutes } from './modules/session/routes';
 import { SessionService } from './modules/session/service';
@@ -58,12 +63,18 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await registerOpenApi(app);
 
   const gateway = await createGateway(app, { env, db, redis, log: app.log });
-  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log };
+  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log, presence: NO_PRESENCE_HOOKS };
   registerAuth(app, ctx);
 
   const sessions = new SessionService(ctx);
   const users = new UserService(ctx, sessions);
   const tenants = new TenantService(ctx);
+  const conversations = new ConversationService(ctx);
+  ctx.presence = {
+    offline: async (tenantId, userId) => void (await conversations.returnAgentChats(tenantId, userId, 'logoff')),
+    paused: async (tenantId, userId, backToQueue) => void (backToQueue ? await conversations.returnAgentChats(tenantId, userId, 'pause') : undefined),
+    available: (tenantId, userId) => conversations.agentAvailable(tenantId, userId),
+  };
 
   bind(app, health, {}, async () => {
     const [postgres, redisOk] = await Promise.all([
@@ -75,6 +86,8 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   sessionRoutes(app, ctx, sessions);
   userRoutes(app, users, sessions);
   tenantRoutes(app, tenants);
+  conversationRoutes(app, ctx, conversations);
+  messageRoutes(app, new MessageService(ctx), new InboundService(ctx, conversations));
 
   const dist = env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));
   await registerWeb(app, dist);

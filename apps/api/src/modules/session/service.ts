@@ -48,7 +48,9 @@ export class SessionService {
       throw new AppError('invalid_credentials', 'Invalid email or password');
     }
     await this.throttle.recordSuccess(email);
-    return this.startSession(matched.id, client);
+    const started = await this.startSession(matched.id, client);
+    await this.ctx.presence.available(matched.tenantId, matched.id);
+    return started;
   }
 
   /**
@@ -159,5 +161,7 @@ export class SessionService {
     const payload = { tenant_uuid: tenantId, user: presentUser(user) };
     this.ctx.realtime.emit(rooms.user(user.uuid), 'update-user', payload);
     this.ctx.realtime.emit(rooms.metrics(tenantId), 'update-user', payload);
+    // Spec 000 §4: logout (or being forced offline) returns the agent's active chats to the queue.
+    await this.ctx.presence.offline(tenantId, userId);
   }
 }

@@ -58,7 +58,11 @@ export class UserService {
       if (body.state === 'online') data.currentPauseId = null;
     }
     const user = await db.user.update({ where: { id: session.userId }, data, include: userInclude });
-    return this.announce(user);
+    const announced = this.announce(user);
+    if (data.state === 'paused') await this.ctx.presence.paused(session.tenantId, session.userId, body.back_to_queue === true);
+    else if (data.state === 'online') await this.ctx.presence.available(session.tenantId, session.userId);
+    else if (data.state === 'offline') await this.ctx.presence.offline(session.tenantId, session.userId);
+    return announced;
   }
 
   /** Changes the caller's own password (spec 000 §5); the caller's other sessions end. */

@@ -1,0 +1,101 @@
+import { rooms } from '@atende/contract';
+import type { Db, Prisma } from '@atende/db';
+import type { AppContext } from '../../context';
+import { conversationInclude, loadLookups, presentConversation, presentMessage } from './present';
+
+export type Tx = Prisma.TransactionClient;
+
+/** What a transaction changed, announced to browsers only after it commits. */
+export class Effects {
+  readonly updated = new Set<string>();
+  readonly created = new Set<string>();
+  /** workspace ids whose waiting queue changed, with their tenant */
+  readonly queues = new Map<string, string>();
+  /** users who must hear about a conversation they no longer hold (transferred or returned) */
+  readonly formerHolders = new Map<string, Set<number>>();
+  readonly messages: { id: string; conversationId: string }[] = [];
+  /** workspaces to run distribution on after commit */
+  readonly distribute = new Map<string, string>();
+
+  conversation(id: string, created = false) {
+    (created ? this.created : this.updated).add(id);
+  }
+  queueChanged(tenantId: string, workspaceId: string) {
+    this.queues.set(workspaceId, tenantId);
+    this.distribute.set(workspaceId, tenantId);
+  }
+  former(conversationId: string, userId: number | null) {
+    if (userId === null) return;
+    const set = this.formerHolders.get(conversationId) ?? new Set<number>();
+    set.add(userId);
+    this.formerHolders.set(conversationId, set);
+  }
+}
+
+/** Runs `fn` in one transaction, then emits what it changed (CONVENTIONS: emitted after commit). */
+export async function inTransaction<T>(ctx: AppContext, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
+  const effects = new Effects();
+  const result = await ctx.db.$transaction((tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
+  await announce(ctx, effects);
+  return { result, effects };
+}
+
+/** Emits update/new-conversation, new-message and waiting-queue events to their audiences only. */
+export async function announce(ctx: AppContext, effects: Effects): Promise<void> {
+  const db: Db = ctx.db;
+  const ids = [...new Set([...effects.created, ...effects.updated])];
+  if (ids.length) {
+    const rows = await db.conversation.findMany({ where: { id: { in: ids } }, include: conversationInclude });
+    const formerIds = [...effects.formerHolders.values()].flatMap((s) => [...s]);
+    const lookups = await loadLookups(db, rows);
+    const formerUsers = formerIds.length ? await db.user.findMany({ where: { id: { in: formerIds } }, select: { id: true, uuid: true } }) : [];
+    const uuidOf = new Map(formerUsers.map((u) => [u.id, u.uuid]));
+    for (const row of rows) {
+      const conversation = presentConversation(row, lookups);
+      const event = effects.created.has(row.id) ? 'new-conversation' : 'update-conversation';
+      const payload = { tenant_uuid: row.tenantId, conversation };
+      for (const room of conversationAudience(row.tenantId, row.id, conversation.user?.uuid ?? null)) ctx.realtime.emit(room, event, payload);
+      for (const former of effects.formerHolders.get(row.id) ?? []) {
+        const uuid = uuidOf.get(former);
+        if (uuid && uuid !== conversation.user?.uuid) ctx.realtime.emit(rooms.user(uuid), 'update-conversation', payload);
+      }
+    }
+  }
+  if (effects.messages.length) {
+    const messages = await db.message.findMany({ where: { id: { in: effects.messages.map((m) => m.id) } } });
+    const convs = await db.conversation.findMany({ where: { id: { in: [...new Set(messages.map((m) => m.conversationId))] } }, select: { id: true, tenantId: true, userId: true } });
+    const holders = await db.user.findMany({ where: { id: { in: convs.map((c) => c.userId).filter((v): v is number => v !== null) } }, select: { id: true, uuid: true, username: true } });
+    const holderOf = new Map(holders.map((u) => [u.id, u]));
+    const annexIds = messages.map((m) => m.annexId).filter((v): v is string => v !== null);
+    const annexes = annexIds.length ? await db.storedFile.findMany({ where: { id: { in: annexIds } } }) : [];
+    const annexOf = new Map(annexes.map((a) => [a.id, a]));
+    const authorIds = messages.map((m) => m.userId).filter((v): v is number => v !== null);
+    const authors = authorIds.length ? await db.user.findMany({ where: { id: { in: authorIds } }, select: { id: true, uuid: true, username: true } }) : [];
+    const authorOf = new Map(authors.map((u) => [u.id, u]));
+    for (const m of messages) {
+      const conv = convs.find((c) => c.id === m.conversationId);
+      if (!conv) continue;
+      const holder = conv.userId !== null ? holderOf.get(conv.userId) ?? null : null;
+      const message = presentMessage(m, { annex: m.annexId ? annexOf.get(m.annexId) ?? null : null, user: m.userId !== null ? authorOf.get(m.userId) ?? null : null });
+      // Agents and supervisors only: internal notes never reach anything the contact could see.
+      for (const room of conversationAudience(conv.tenantId, conv.id, holder?.uuid ?? null, { includeMetrics: false })) {
+        ctx.realtime.emit(room, 'new-message', { tenant_uuid: conv.tenantId, conversation_uuid: conv.id, message });
+      }
+    }
+  }
+  for (const [workspaceId, tenantId] of effects.queues) {
+    const quantity = await db.conversation.count({ where: { tenantId, workspaceId, state: 'waiting' } });
+    ctx.realtime.emit(rooms.tenant(tenantId), 'waiting-queue', { tenant_uuid: tenantId, quantity_waiting_queue: quantity });
+  }
+}
+
+/**
+ * Who hears about one conversation: its assigned agent, whoever watches its live view and the
+ * supervisors' dashboards. Never another agent (spec 000 §7, CONVENTIONS "Realtime").
+ */
+export function conversationAudience(tenantId: string, conversationId: string, holderUuid: string | null, options: { includeMetrics?: boolean } = {}): string[] {
+  const list = [rooms.conversation(tenantId, conversationId)];
+  if (holderUuid) list.push(rooms.user(holderUuid));
+  if (options.includeMetrics !== false) list.push(rooms.metrics(tenantId));
+  return list;
+}

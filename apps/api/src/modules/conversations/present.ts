@@ -1,0 +1,95 @@
+import type { Conversation as ConversationDto, HistoryEntry, Message as MessageDto } from '@atende/contract';
+import type { Prisma } from '@atende/db';
+
+const userRef = { select: { id: true, uuid: true, username: true, email: true } } as const;
+
+/** What every conversation read includes to be presented (spec 000 §3). */
+export const conversationInclude = {
+  contact: true,
+  channel: true,
+  events: { orderBy: { at: 'asc' }, take: 200 },
+  messages: { orderBy: { createdAt: 'desc' }, take: 1 },
+} as const satisfies Prisma.ConversationInclude;
+export type ConversationRow = Prisma.ConversationGetPayload<{ include: typeof conversationInclude }>;
+
+export interface Lookups {
+  users: Map<number, { id: number; uuid: string; username: string; email: string }>;
+  sectors: Map<string, { id: string; name: string }>;
+}
+
+/** Loads the users and sectors the rows refer to, in two queries. */
+export async function loadLookups(db: Prisma.TransactionClient | { user: Prisma.TransactionClient['user']; sector: Prisma.TransactionClient['sector'] }, rows: ConversationRow[]): Promise<Lookups> {
+  const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
+  const sectorIds = [...new Set(rows.map((r) => r.sectorId).filter((v): v is string => v !== null))];
+  const [users, sectors] = await Promise.all([
+    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, ...userRef }) : [],
+    sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
+  ]);
+  return { users: new Map(users.map((u) => [u.id, u])), sectors: new Map(sectors.map((s) => [s.id, s])) };
+}
+
+const STATE_OUT = { outbound_started: 'outbound-started' } as const;
+export const stateOut = (s: ConversationRow['state']): ConversationDto['state'] => (s === 'outbound_started' ? STATE_OUT[s] : s);
+
+export function presentConversation(c: ConversationRow, lookups: Lookups): ConversationDto {
+  const user = c.userId !== null ? lookups.users.get(c.userId) ?? null : null;
+  const sector = c.sectorId ? lookups.sectors.get(c.sectorId) ?? null : null;
+  const last = c.messages[0];
+  return {
+    uuid: c.id,
+    state: stateOut(c.state),
+    archived: c.archived,
+    type: c.type === 'outbound' || c.type === 'outbound_campaign' ? c.type : 'inbound',
+    priority: c.priority,
+    ticket_number: c.ticketNumber,
+    unread_contact_messages: c.unreadContactMessages,
+    contact_interacted: c.contactInteracted,
+    last_message: last ? { when: last.createdAt.toISOString(), tags: last.tags, content: last.internal ? '' : last.content.slice(0, 200), author: last.author } : null,
+    time_join: c.timeJoin.toISOString(),
+    time_answer: c.timeAnswer?.toISOString() ?? null,
+    closed_at: c.closedAt?.toISOString() ?? null,
+    ended_by: c.endedBy,
+    contact: {
+      uuid: c.contact.id,
+      name: c.contact.name,
+      phone_number: c.contact.phoneNumber,
+      email: c.contact.email,
+      organization: c.contact.organization ? { name: c.contact.organization } : null,
+      profile_image: c.contact.profileImage,
+    },
+    user: user ? { id: user.id, uuid: user.uuid, username: user.username, email: user.email } : null,
+    channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart },
+    sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: null } : null,
+    conversation_reason_uuid: c.endReasonId,
+    history: c.events.map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
+    created_at: c.createdAt.toISOString(),
+  };
+}
+
+type MessageRow = Prisma.MessageGetPayload<object>;
+type AnnexRow = { id: string; contentType: string; originalFilename: string; size: number; service: string };
+
+export function presentMessage(m: MessageRow, extras: { annex?: AnnexRow | null; user?: { uuid: string; username: string } | null } = {}): MessageDto {
+  return {
+    uuid: m.id,
+    conversation_uuid: m.conversationId,
+    author: m.author,
+    tags: m.tags,
+    message: m.content,
+    when: m.createdAt.toISOString(),
+    state: m.state,
+    status: m.status === 'sending' || m.status === 'failed' ? m.status : null,
+    reply_to_uuid: m.replyToId,
+    annex: extras.annex
+      ? { uuid: extras.annex.id, content_type: extras.annex.contentType, original_filename: extras.annex.originalFilename, uri: `/api/v1/storage/files/${extras.annex.id}`, size: extras.annex.size, service: extras.annex.service }
+      : null,
+    voice: m.voice,
+    internal: m.internal,
+    template_message: m.templateMessage ?? null,
+    interactive_content: m.interactiveContent ?? null,
+    contact_id: m.contactId,
+    user_id: m.userId,
+    user: extras.user ?? null,
+    error_message: m.errorMessage,
+  };
+}

@@ -1,0 +1,181 @@
+import { AppError, type Conversation as ConversationDto } from '@atende/contract';
+import { roleCovers } from '@atende/core';
+import { scoped, type Prisma } from '@atende/db';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+import { inTransaction, type Effects, type Tx } from './engine';
+import { conversationInclude, loadLookups, presentConversation } from './present';
+import { ACTIVE_STATES, activeCount, assignTo, capacityOf, distribute } from './queue';
+
+type UserRef = { id: number; uuid: string; email: string; username: string };
+const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
+
+export interface ConversationAction {
+  state?: 'waiting' | 'closed';
+  conversation_reason_uuid?: string | null;
+  reason_uuid?: string | null;
+  current_role?: 'agent' | 'supervisor';
+  archived?: boolean;
+  priority?: 'top';
+  sector_uuid?: string;
+  user_uuid?: string | null;
+}
+
+export class ConversationService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async present(rows: Prisma.ConversationGetPayload<{ include: typeof conversationInclude }>[]): Promise<ConversationDto[]> {
+    const lookups = await loadLookups(this.ctx.db, rows);
+    return rows.map((r) => presentConversation(r, lookups));
+  }
+
+  async get(session: Session, id: string): Promise<ConversationDto> {
+    const row = await scoped(this.ctx.db, session).conversation.findFirst({ where: { id }, include: conversationInclude });
+    if (!row) throw new AppError('not_found', 'Conversation not found');
+    if (!roleCovers(session.roles, 'supervisor') && row.userId !== session.userId) throw new AppError('not_found', 'Conversation not found');
+    return (await this.present([row]))[0]!;
+  }
+
+  /** Runs distribution for every workspace whose queue changed. */
+  async redistribute(effects: Effects): Promise<void> {
+    for (const [workspaceId, tenantId] of effects.distribute) await distribute(this.ctx, tenantId, workspaceId);
+  }
+
+  private async me(tx: Tx, session: Session): Promise<UserRef> {
+    return tx.user.findUniqueOrThrow({ where: { id: session.userId }, select: { id: true, uuid: true, email: true, username: true } });
+  }
+
+  /** Locks the conversation and checks that the caller may act on it. */
+  private async lockForAction(tx: Tx, session: Session, id: string) {
+    const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Conversation" WHERE id = ${id}::uuid AND "tenantId" = ${session.tenantId}::uuid FOR UPDATE`;
+    if (!locked.length) throw new AppError('not_found', 'Conversation not found');
+    const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
+    const supervisor = roleCovers(session.roles, 'supervisor');
+    if (!supervisor && conv.userId !== session.userId) throw new AppError('forbidden', 'This conversation is not assigned to you');
+    return { conv, supervisor };
+  }
+
+  async act(session: Session, id: string, body: ConversationAction): Promise<ConversationDto> {
+    const { effects } = await inTransaction(this.ctx, async (tx, effects) => {
+      const { conv, supervisor } = await this.lockForAction(tx, session, id);
+      const me = await this.me(tx, session);
+      const now = new Date();
+      const event = (type: string, detail: Record<string, unknown>) =>
+        tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type, detail: detail as Prisma.InputJsonValue, at: now } });
+      effects.conversation(conv.id);
+
+      if (body.archived !== undefined) {
+        if (session.tenantConfig.features.archived_conversations !== true) throw new AppError('feature_disabled', 'Feature not enabled for this tenant');
+        if (conv.archived !== body.archived) {
+          await tx.conversation.update({ where: { id }, data: { archived: body.archived } });
+          await event(body.archived ? 'archived' : 'unarchived', { email: me.email, user_uuid: me.uuid });
+        }
+      }
+      if (body.priority === 'top') {
+        if (conv.state !== 'waiting') throw new AppError('conflict', 'Only waiting conversations can be prioritised');
+        const top = await tx.conversation.aggregate({ where: { tenantId: conv.tenantId, workspaceId: conv.workspaceId, state: 'waiting' }, _max: { priority: true } });
+        const next = (top._max.priority ?? 0) + 1;
+        await tx.conversation.update({ where: { id }, data: { priority: next } });
+        await event('new-priority', { old: conv.priority, new: next, done_by_user: refOf(me) });
+        effects.queueChanged(conv.tenantId, conv.workspaceId);
+      }
+      if (body.sector_uuid !== undefined) {
+        await this.transfer(tx, effects, session, conv, me, body.sector_uuid, body.user_uuid ?? null);
+      } else if (body.state === 'waiting') {
+        if (conv.type !== 'inbound') throw new AppError('conflict', 'Outbound conversations cannot return to the queue');
+        if (!ACTIVE_STATES.includes(conv.state as (typeof ACTIVE_STATES)[number])) throw new AppError('conflict', 'Only active conversations can return to the queue');
+        await returnToQueue(tx, effects, conv, 'update-conversation', me);
+      } else if (body.state === 'closed') {
+        if (conv.state === 'closed') throw new AppError('conflict', 'This conversation is already finished');
+        const reasonId = body.conversation_reason_uuid ?? body.reason_uuid ?? null;
+        let reason: { id: string; name: string } | null = null;
+        if (reasonId) {
+          reason = await tx.conversationReason.findFirst({ where: { id: reasonId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, name: true } });
+          if (!reason) throw new AppError('not_found', 'Finish reason not found');
+        }
+        const endedBy = body.current_role === 'supervisor' && supervisor ? 'supervisor' : conv.userId === session.userId ? 'agent' : supervisor ? 'supervisor' : 'agent';
+        await tx.conversation.update({ where: { id }, data: { state: 'closed', closedAt: now, endedBy, endReasonId: reason?.id ?? null } });
+        await event('closed', { ended_by: endedBy, end_reason: reason ? { uuid: reason.id, name: reason.name } : null, done_by_user: refOf(me), done_by_role: endedBy });
+        if (conv.state === 'waiting') effects.queueChanged(conv.tenantId, conv.workspaceId);
+        else if (conv.userId !== null) effects.distribute.set(conv.workspaceId, conv.tenantId);
+      }
+    });
+    await this.redistribute(effects);
+    return this.get(session, id);
+  }
+
+  /** Spec 000 §4: to an agent (assigned to them) or to a sector (waiting there); only after the contact interacted. */
+  private async transfer(tx: Tx, effects: Effects, session: Session, conv: Prisma.ConversationGetPayload<object>, me: UserRef, sectorId: string, userUuid: string | null) {
+    if (conv.state === 'closed' || conv.state === 'closing') throw new AppError('conflict', 'Finished conversations cannot be transferred');
+    if (!conv.contactInteracted || conv.state === 'outbound_started') throw new AppError('conflict', 'You can only transfer after the client has interacted');
+    const sector = await tx.sector.findFirst({ where: { id: sectorId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, name: true } });
+    if (!sector) throw new AppError('not_found', 'Sector not found');
+    const oldSector = conv.sectorId ? await tx.sector.findUnique({ where: { id: conv.sectorId }, select: { id: true, name: true } }) : null;
+    const oldUser = conv.userId !== null ? await tx.user.findUnique({ where: { id: conv.userId }, select: { id: true, uuid: true, email: true, username: true } }) : null;
+    let target: UserRef | null = null;
+    if (userUuid) {
+      const found = await tx.user.findFirst({
+        where: { uuid: userUuid, tenantId: conv.tenantId, deletedAt: null, roles: { has: 'agent' } },
+        select: { id: true, uuid: true, email: true, username: true, isLogged: true, state: true, workspaceId: true },
+      });
+      if (!found) throw new AppError('not_found', 'Agent not found');
+      if (!found.isLogged || found.state === 'offline') throw new AppError('conflict', 'This agent is not online');
+      const { capacity } = await capacityOf(tx, conv.tenantId, conv.workspaceId);
+      if (found.id !== conv.userId && (await activeCount(tx, found.id)) >= capacity) {
+        throw new AppError('conflict', `This agent already has the maximum of simultaneous conversations (${capacity})`);
+      }
+      target = found;
+    }
+    await tx.conversation.update({ where: { id: conv.id }, data: { sectorId: sector.id } });
+    const detail = {
+      old_user: oldUser ? refOf(oldUser) : null,
+      new_user: target ? refOf(target) : null,
+      old_sector: oldSector ? { uuid: oldSector.id, name: oldSector.name } : null,
+      new_sector: { uuid: sector.id, name: sector.name },
+      done_by_user: refOf(me),
+    };
+    await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'transfer', detail } });
+    effects.former(conv.id, conv.userId);
+    if (target) {
+      await assignTo(tx, effects, conv.id, target, 'transfer', me);
+    } else {
+      await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
+      await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'transferring-conversation', done_by_user: refOf(me) } } });
+      effects.queueChanged(conv.tenantId, conv.workspaceId);
+    }
+    if (conv.userId !== null) effects.distribute.set(conv.workspaceId, conv.tenantId);
+    void session;
+  }
+
+  /** Returns every active chat of an agent to the queue (pause with back_to_queue, logout, forced offline). */
+  async returnAgentChats(tenantId: string, userId: number, reason: 'pause' | 'logoff'): Promise<number> {
+    const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
+      const rows = await tx.$queryRaw<{ id: string }[]>`
+        SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
+      for (const { id } of rows) {
+        const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
+        await returnToQueue(tx, effects, conv, reason, null);
+      }
+      return rows.length;
+    });
+    await this.redistribute(effects);
+    return result;
+  }
+
+  /** An agent became available (signed in, unpaused): give them waiting work if distribution is automatic. */
+  async agentAvailable(tenantId: string, userId: number): Promise<void> {
+    const user = await this.ctx.db.user.findUnique({ where: { id: userId }, select: { workspaceId: true } });
+    if (user) await distribute(this.ctx, tenantId, user.workspaceId);
+  }
+}
+
+/** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
+export async function returnToQueue(tx: Tx, effects: Effects, conv: Prisma.ConversationGetPayload<object>, reason: string, by: UserRef | null): Promise<void> {
+  await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
+  await tx.conversationEvent.create({
+    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
+  });
+  effects.former(conv.id, conv.userId);
+  effects.conversation(conv.id);
+  effects.queueChanged(conv.tenantId, conv.workspaceId);
+}
