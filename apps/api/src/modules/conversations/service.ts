@@ -101,7 +101,9 @@ export class ConversationService {
       }
     });
     await this.redistribute(effects);
-    return this.get(session, id);
+    // The caller just acted on it: answer with its new state even if it is no longer theirs.
+    const row = await scoped(this.ctx.db, session).conversation.findFirstOrThrow({ where: { id }, include: conversationInclude });
+    return (await this.present([row]))[0]!;
   }
 
   /** Spec 000 §4: to an agent (assigned to them) or to a sector (waiting there); only after the contact interacted. */

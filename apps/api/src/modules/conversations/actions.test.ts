@@ -1,0 +1,221 @@
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing';
+import { customChannel, inbound } from './fixtures';
+
+let t: TestApp;
+let acme: Awaited<ReturnType<TestApp['tenant']>>;
+let channel: { id: string };
+let token: string;
+const tokens: Record<string, string> = {};
+const ids: Record<string, number> = {};
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
+  acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], supervisor: ['supervisor'] } });
+  await t.tenant('Other', { users: { agent: ['agent'] } });
+  ({ channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id));
+  for (const name of ['agent', 'agent2', 'supervisor']) {
+    tokens[name] = await t.login(`${name}@acme.test`);
+    ids[name] = acme.users[name]!.id;
+  }
+  tokens.outsider = await t.login('agent@other.test');
+});
+afterAll(async () => {
+  for (const s of sockets) s.disconnect();
+  await t.close();
+});
+
+const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
+
+function socketFor(name: string): Promise<{ socket: Socket; events: { event: string; payload: { conversation?: { uuid: string }; conversation_uuid?: string } }[] }> {
+  const socket = io(t.url, { path: '/socket', auth: { token: tokens[name] }, transports: ['websocket'] });
+  sockets.push(socket);
+  const events: { event: string; payload: { conversation?: { uuid: string }; conversation_uuid?: string } }[] = [];
+  socket.onAny((event, payload) => events.push({ event, payload }));
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => resolve({ socket, events }));
+    socket.once('connect_error', reject);
+  });
+}
+const until = async (check: () => boolean, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** A new conversation from a contact, accepted by `name`. */
+async function acceptedBy(name: string, phone: string): Promise<string> {
+  // Each test starts from an empty queue, so the accept below takes this contact's conversation.
+  await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: 'waiting' }, data: { state: 'closed', closedAt: new Date() } });
+  await inbound(t, channel.id, token, { phone, id: `m-${phone}`, content: 'Preciso de ajuda' });
+  const res = await t.http.patch('/api/v1/conversations').set(auth(name)).send({ user_id: ids[name] });
+  expect(res.status).toBe(200);
+  return res.body.data.uuid as string;
+}
+
+describe('conversation actions (spec 000 §4)', () => {
+  it('returns to queue, prioritises and finishes with a reason, with history events', async () => {
+    const id = await acceptedBy('agent', '11966660001');
+    const back = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'waiting' });
+    expect(back.status).toBe(200);
+    expect(back.body.data).toMatchObject({ state: 'waiting', user: null });
+    expect(back.body.data.history.at(-1)).toMatchObject({ event: 'enter-queue', detail: { event: 'update-conversation' } });
+    // The agent no longer holds it: acting again is refused.
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'waiting' })).status).toBe(403);
+    const top = await t.http.put(`/api/v1/conversations/${id}`).set(auth('supervisor')).send({ priority: 'top' });
+    expect(top.status).toBe(200);
+    expect(top.body.data.history.at(-1)).toMatchObject({ event: 'new-priority' });
+    // Prioritised first: the next accept takes it.
+    await inbound(t, channel.id, token, { phone: '11966660009', id: 'later' });
+    const taken = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: ids.agent });
+    expect(taken.body.data.uuid).toBe(id);
+    const reason = await t.database.db.conversationReason.create({ data: { tenantId: acme.tenantId, name: 'Solved' } });
+    const done = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed', conversation_reason_uuid: reason.id });
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({ state: 'closed', ended_by: 'agent', conversation_reason_uuid: reason.id });
+    expect(done.body.data.history.at(-1)).toMatchObject({ event: 'closed', detail: { ended_by: 'agent', end_reason: { name: 'Solved' } } });
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' })).status).toBe(409);
+  });
+
+  it('a supervisor finishing with current_role supervisor is recorded as such', async () => {
+    const id = await acceptedBy('agent', '11966660002');
+    const done = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('supervisor')).send({ state: 'closed', current_role: 'supervisor' });
+    expect(done.body.data.ended_by).toBe('supervisor');
+  });
+
+  it('transfers to another agent, who hears about it live; the former holder is told too', async () => {
+    const id = await acceptedBy('agent', '11966660003');
+    const a1 = await socketFor('agent');
+    const a2 = await socketFor('agent2');
+    const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ sector_uuid: acme.sectors[1]!.id, user_uuid: acme.users.agent2!.uuid });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ state: 'answered', user: { uuid: acme.users.agent2!.uuid }, sector: { uuid: acme.sectors[1]!.id } });
+    expect(res.body.data.history.some((h: { event: string }) => h.event === 'transfer')).toBe(true);
+    await until(() => a2.events.some((e) => e.event === 'update-conversation' && e.payload.conversation?.uuid === id));
+    await until(() => a1.events.some((e) => e.event === 'update-conversation' && e.payload.conversation?.uuid === id));
+    // Now agent2 holds it; agent can no longer send in it.
+    const send = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'hi' });
+    expect(send.status).toBe(403);
+  });
+
+  it('transfers to a sector queue, and refuses transfer before the contact interacted', async () => {
+    const id = await acceptedBy('agent', '11966660004');
+    const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ sector_uuid: acme.sectors[1]!.id, user_uuid: null });
+    expect(res.body.data).toMatchObject({ state: 'waiting', user: null });
+    expect(res.body.data.history.at(-1)).toMatchObject({ event: 'enter-queue', detail: { event: 'transferring-conversation' } });
+    const contact = await t.database.db.contact.create({ data: { tenantId: acme.tenantId, name: 'Out', phoneNumber: '+5511966660005' } });
+    const started = await t.http.post(`/api/v1/contacts/${contact.id}/conversations`).set(auth('agent')).send({ channel_uuid: channel.id, initial_message: 'Olá!' });
+    expect(started.status).toBe(201);
+    expect(started.body.data).toMatchObject({ state: 'outbound-started', type: 'outbound' });
+    const refused = await t.http.patch(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent')).send({ sector_uuid: acme.sectors[0]!.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_message).toBe('You can only transfer after the client has interacted');
+    expect((await t.http.patch(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent')).send({ state: 'waiting' })).status).toBe(409);
+    // The agent's first message was queued for delivery in the same transaction.
+    expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: 'channel-delivery' } })).toBeGreaterThan(0);
+    const noMessage = await t.http.post(`/api/v1/contacts/${contact.id}/conversations`).set(auth('agent')).send({ channel_uuid: channel.id });
+    expect(noMessage.status).toBe(400);
+  });
+
+  it('archives and unarchives; a new contact message unarchives per workspace setting', async () => {
+    const id = await acceptedBy('agent', '11966660006');
+    const arch = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ archived: true });
+    expect(arch.body.data.archived).toBe(true);
+    await inbound(t, channel.id, token, { phone: '11966660006', id: 'after-archive' });
+    const row = await t.database.db.conversation.findUniqueOrThrow({ where: { id } });
+    expect(row.archived).toBe(false);
+  });
+
+  it("answers 404 for another tenant's conversation and 400 for bad bodies, changing nothing", async () => {
+    const id = await acceptedBy('agent', '11966660007');
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('outsider')).send({ state: 'closed' })).status).toBe(404);
+    expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('outsider'))).status).toBe(404);
+    expect((await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('outsider'))).status).toBe(404);
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'nope' })).status).toBe(400);
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({})).status).toBe(400);
+    expect((await t.http.patch('/api/v1/conversations/not-a-uuid').set(auth('agent')).send({ state: 'closed' })).status).toBe(400);
+    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed', conversation_reason_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })).status).toBe(404);
+    expect((await t.database.db.conversation.findUniqueOrThrow({ where: { id } })).state).toBe('answered');
+  });
+});
+
+describe('messages (spec 000 §4)', () => {
+  it('sends idempotently by uuid, also in parallel, and only the holder receives new-message', async () => {
+    const id = await acceptedBy('agent', '11955550001');
+    const a1 = await socketFor('agent');
+    const a2 = await socketFor('agent2');
+    const uuid = '6a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
+    const sends = await Promise.all(Array.from({ length: 5 }, () => t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ uuid, content: 'Olá, como posso ajudar?' })));
+    expect(sends.every((r) => r.status === 201)).toBe(true);
+    expect(sends[0]!.body.data.data[0]).toMatchObject({ uuid, message: 'Olá, como posso ajudar?', author: 'USER', state: 'pending', status: 'sending' });
+    expect(await t.database.db.message.count({ where: { id: uuid } })).toBe(1);
+    expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: uuid } } })).toBe(1);
+    await until(() => a1.events.some((e) => e.event === 'new-message' && e.payload.conversation_uuid === id));
+    expect(a2.events.some((e) => e.payload.conversation_uuid === id || e.payload.conversation?.uuid === id)).toBe(false);
+  });
+
+  it('internal notes are tagged and never queued for the contact; replies to notes must be notes', async () => {
+    const id = await acceptedBy('agent', '11955550002');
+    const note = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'cliente VIP', internal: true });
+    expect(note.body.data.data[0]).toMatchObject({ internal: true, tags: ['internal-message'], status: null });
+    expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: note.body.data.data[0].uuid } } })).toBe(0);
+    const reply = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x', reply_to_uuid: note.body.data.data[0].uuid });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error_message).toBe('Notas só podem ser respondidas com uma nota');
+  });
+
+  it('lists with before-paging, marks contact messages read and recomputes unread', async () => {
+    const id = await acceptedBy('agent', '11955550003');
+    for (let i = 0; i < 3; i++) await inbound(t, channel.id, token, { phone: '11955550003', id: `more-${i}`, content: `msg ${i}` });
+    const page = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2`).set(auth('agent'));
+    expect(page.body.data).toHaveLength(2);
+    expect(page.body.has_more).toBe(true);
+    const earlier = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=10&before=${page.body.data[0].uuid}`).set(auth('agent'));
+    expect(earlier.body.data).toHaveLength(2);
+    const all = [...earlier.body.data, ...page.body.data].filter((m: { author: string }) => m.author === 'CONTACT').map((m: { uuid: string }) => m.uuid);
+    const read = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: all });
+    expect(read.body.data).toEqual({ updated: 4, unread_contact_messages: 0 });
+    const one = await t.http.get(`/api/v1/messages/${all[0]}`).set(auth('agent'));
+    expect(one.body.data.state).toBe('read');
+  });
+
+  it('refuses empty, oversize and misplaced messages', async () => {
+    const id = await acceptedBy('agent', '11955550004');
+    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: '   ' })).status).toBe(400);
+    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x'.repeat(5000) })).status).toBe(400);
+    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x', annex_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })).status).toBe(404);
+    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent2')).send({ content: 'x' })).status).toBe(403);
+  });
+});
+
+describe('presence (spec 000 §4)', () => {
+  it('pausing with back_to_queue returns active chats; logout returns them too', async () => {
+    const id = await acceptedBy('agent2', '11944440001');
+    const pause = acme.pauses[0]!;
+    const paused = await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: pause.id, back_to_queue: true });
+    expect(paused.status).toBe(200);
+    const row = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(row).toMatchObject({ state: 'waiting', userId: null });
+    expect(row.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'pause' } });
+    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: null });
+    const again = await t.http.patch('/api/v1/conversations').set(auth('agent2')).send({ user_id: ids.agent2 });
+    expect(again.status).toBe(200);
+    await t.http.post('/api/v1/logout').set(auth('agent2')).type('form').send({});
+    const after = await t.database.db.conversation.findUniqueOrThrow({ where: { id: again.body.data.uuid }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(after).toMatchObject({ state: 'waiting', userId: null });
+    expect(after.events[0]).toMatchObject({ detail: { event: 'logoff' } });
+  });
+
+  it('round_robin hands new conversations to online agents automatically', async () => {
+    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'round_robin' } });
+    const res = await inbound(t, channel.id, token, { phone: '11944440002', id: 'rr-1' });
+    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: res.body.data.conversation_uuid } });
+    expect(conv.state).toBe('answered');
+    expect([ids.agent]).toContain(conv.userId);
+    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'on_demand' } });
+  });
+});
