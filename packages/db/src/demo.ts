@@ -1,4 +1,5 @@
 import type { Db } from './client';
+import { seedDemoConversations } from './demo-conversations';
 import { ALL_FEATURES_ON, ensureTenant, type CreatedTenant } from './fixtures';
 
 import type { Role } from '@atende/contract';
@@ -9,7 +10,7 @@ export const DEMO_PASSWORD = demo.password;
 export const DEMO_DOMAIN = demo.domain;
 export const DEMO_USERS = demo.users as Record<string, Role[]>;
 
-export type DemoSeedResult = { seeded: true; tenant: CreatedTenant } | { seeded: false; reason: string };
+export type DemoSeedResult = { seeded: true; tenant: CreatedTenant; channelId: string } | { seeded: false; reason: string };
 
 /**
  * Seeds the demo tenant. Idempotent; refuses to touch a database that holds any tenant that is
@@ -29,5 +30,6 @@ export async function seedDemo(db: Db): Promise<DemoSeedResult> {
     pauses: ['Lunch', 'Coffee break', 'Training'],
     sectors: ['Support', 'Sales', 'Billing'],
   });
-  return { seeded: true, tenant };
+  const { channelId } = await seedDemoConversations(db, tenant);
+  return { seeded: true, tenant, channelId };
 }

@@ -7,3 +7,4 @@ export type * from '../generated/prisma/client';
 export * as enums from '../generated/prisma/enums';
 export { ensureTenant, ALL_FEATURES_ON, type TenantSpec, type CreatedTenant } from './fixtures';
 export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
+export { DEMO_CHANNEL_TOKEN } from './demo-conversations';

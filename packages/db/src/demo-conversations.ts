@@ -1,0 +1,66 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Db } from './client';
+import type { CreatedTenant } from './fixtures';
+
+/** Token of the demo tenant's custom API channel (README: simulate a contact with curl). */
+export const DEMO_CHANNEL_TOKEN = 'demo-api-channel-token';
+
+const CONTACTS = [
+  { name: 'Maria Silva', phone: '+5511987650001', organization: 'Padaria Silva', text: 'Olá! Meu pedido ainda não chegou.' },
+  { name: 'João Souza', phone: '+5511987650002', organization: 'Souza Transportes', text: 'Preciso da segunda via do boleto.' },
+  { name: 'Ana Costa', phone: '+5521987650003', organization: 'Costa & Filhos', text: 'Vocês atendem no sábado?' },
+  { name: 'Pedro Lima', phone: '+5531987650004', organization: 'Lima Tech', text: 'Quero mudar meu plano.' },
+];
+
+/**
+ * Demo conversation data: a custom API channel entering the Support queue, agents in sectors,
+ * finish reasons, and a few contacts with waiting conversations. Idempotent.
+ */
+export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Promise<{ channelId: string }> {
+  const support = tenant.sectors.find((s) => s.name === 'Support') ?? tenant.sectors[0];
+  const existing = await db.channel.findFirst({ where: { tenantId: tenant.tenantId, name: 'API', type: 'custom' } });
+  const channel =
+    existing ??
+    (await db.channel.create({
+      data: {
+        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'API', type: 'custom', entrySectorId: support?.id ?? null,
+        inboundTokenHash: createHash('sha256').update(DEMO_CHANNEL_TOKEN).digest('hex'), config: { webhook_url: 'http://127.0.0.1:4010/webhook' },
+      },
+    }));
+  for (const local of ['agent', 'agent2']) {
+    const user = tenant.users[local];
+    if (!user) continue;
+    for (const sector of tenant.sectors) {
+      await db.userSector.upsert({
+        where: { userId_sectorId: { userId: user.id, sectorId: sector.id } },
+        create: { userId: user.id, sectorId: sector.id, tenantId: tenant.tenantId },
+        update: {},
+      });
+    }
+  }
+  for (const name of ['Solved', 'Customer gave up', 'Forwarded to sales', 'Spam']) {
+    if (!(await db.conversationReason.findFirst({ where: { tenantId: tenant.tenantId, name } }))) {
+      await db.conversationReason.create({ data: { tenantId: tenant.tenantId, name } });
+    }
+  }
+  if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
+    for (const [i, c] of CONTACTS.entries()) {
+      const contact = await db.contact.create({ data: { tenantId: tenant.tenantId, name: c.name, phoneNumber: c.phone, organization: c.organization } });
+      await db.contactIdentity.create({ data: { tenantId: tenant.tenantId, channelId: channel.id, identifier: c.phone, contactId: contact.id } });
+      const counter = await db.tenant.update({ where: { id: tenant.tenantId }, data: { ticketCounter: { increment: 1 } }, select: { ticketCounter: true } });
+      const ticketCounter = counter.ticketCounter;
+      const when = new Date(Date.now() - (CONTACTS.length - i) * 4 * 60_000);
+      const conv = await db.conversation.create({
+        data: {
+          tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, contactId: contact.id, channelId: channel.id, sectorId: support?.id ?? null,
+          state: 'waiting', ticketNumber: ticketCounter, unreadContactMessages: 1, contactInteracted: true, lastMessageAt: when, timeJoin: when, createdAt: when,
+        },
+      });
+      await db.conversationEvent.create({ data: { tenantId: tenant.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' }, at: when } });
+      await db.message.create({
+        data: { id: randomUUID(), tenantId: tenant.tenantId, conversationId: conv.id, author: 'CONTACT', contactId: contact.id, content: c.text, tags: [], state: 'sent', createdAt: when },
+      });
+    }
+  }
+  return { channelId: channel.id };
+}
