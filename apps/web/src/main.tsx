@@ -3,27 +3,22 @@ import '@mantine/notifications/styles.css';
 import './i18n';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { ApiError } from '@atende/sdk';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { createQueryClient } from './api/queryClient';
 import { router } from './routes';
+import { theme } from './ui/theme';
 
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // spec 000 §7: failed calls retry after a random 1-3 s delay; a 4xx is an answer, not a failure.
-      retry: (count, error) => count < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
-      retryDelay: () => 1000 + Math.random() * 2000,
-      refetchOnWindowFocus: false,
-    },
-  },
-});
+const queryClient = createQueryClient();
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
 
-createRoot(document.getElementById('root')!).render(
+createRoot(root).render(
   <StrictMode>
-    <MantineProvider>
+    <MantineProvider theme={theme}>
+      {/* spec 000 §9: at most 3 toasts at once */}
       <Notifications limit={3} position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -1,9 +1,18 @@
 import { Button, Center, Stack, Text, Title } from '@mantine/core';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRouteError } from 'react-router';
 
-/** Page-level error boundary (spec 002 §8): advise a reload without cache or contacting support. */
+/**
+ * The error screen of a routing failure (spec 000 §2, 002 §8): the error is reported as fatal and the
+ * page advises a reload without cache or contacting support.
+ */
 export function RouteErrorPage() {
   const { t } = useTranslation();
+  const error = useRouteError();
+  useEffect(() => {
+    console.error('fatal: uncaught route error', error);
+  }, [error]);
   return (
     <Center h="100vh">
       <Stack align="center" maw={480}>

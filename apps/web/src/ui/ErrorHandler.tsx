@@ -1,45 +1,50 @@
-import { notifications } from '@mantine/notifications';
+import type { ApiError } from '@atende/sdk';
+import type { RouteDef } from '@atende/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { setApiErrorListener } from '../api/client';
-import { errorText, SESSION_STARTING_PATHS } from '../api/errors';
-import { clearLocalSession } from '../session/session';
-
-export const NO_PERMISSION = 'Você não tem permissão para acessar essa página';
-export const FEATURE_OFF = 'Funcionalidade não ativada';
+import { errorText, FEATURE_OFF, NO_PERMISSION, SESSION_ENDED, SESSION_STARTING_PATHS } from '../api/errors';
+import { clearLocalSession, readLocalUser } from '../session/session';
+import { toastError } from './toasts';
 
 /**
- * The shared error handler of spec 000 §8 / 002 §8, installed once: 401/408 end the session with
- * 'Credenciais inválidas', 403 goes home with the permission toast, other failures show the
- * server's (translated) message or the status fallback.
+ * The shared error handler of spec 000 §8 / 002 §8, installed once and reached by every call
+ * through the sdk's onError:
+ * - 401/408 end the local session with 'Credenciais inválidas' and go to /login (the sign-in form
+ *   shows its own 401; a visitor who never signed in in this browser goes to /login without a toast);
+ * - 403 goes home with 'Você não tem permissão para acessar essa página' ('Funcionalidade não
+ *   ativada' when a feature flag is off);
+ * - anything else shows the server's (translated) message or the status fallback.
  */
 export function ErrorHandler() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
+  // The listener lives for the whole app; read the latest navigate/t through refs.
+  const latest = useRef({ navigate, t });
+  latest.current = { navigate, t };
+
   useEffect(() => {
-    setApiErrorListener((error, route) => {
-      if (SESSION_STARTING_PATHS.has(route.path)) return; // the login form shows these itself
+    setApiErrorListener((error: ApiError, route: RouteDef) => {
+      const { navigate: go, t: tr } = latest.current;
+      if (SESSION_STARTING_PATHS.has(route.path)) return;
       if (error.status === 401 || error.status === 408) {
+        const hadSession = readLocalUser() !== null;
         clearLocalSession(queryClient);
-        // Simply not signed in yet: go to the login page without a toast.
-        if (error.code === 'unauthorized' && route.path === '/api/v1/users/me') {
-          void navigate('/login', { replace: true });
-          return;
-        }
-        notifications.show({ id: 'session-ended', color: 'red', message: t('Credenciais inválidas') });
-        void navigate('/login', { replace: true });
+        if (hadSession || error.code !== 'unauthorized') toastError(tr(SESSION_ENDED));
+        void go('/login', { replace: true });
         return;
       }
-      if (error.status === 403 && error.code === 'forbidden' && route.method === 'GET') {
-        notifications.show({ id: 'no-permission', color: 'red', message: t(NO_PERMISSION) });
-        void navigate('/', { replace: true });
+      if (error.status === 403) {
+        toastError(tr(error.code === 'feature_disabled' ? FEATURE_OFF : NO_PERMISSION));
+        void go('/', { replace: true });
         return;
       }
-      notifications.show({ color: 'red', message: errorText(error, t) });
+      toastError(errorText(error, tr));
     });
-  }, [navigate, queryClient, t]);
+    return () => setApiErrorListener(() => undefined);
+  }, [queryClient]);
   return null;
 }

@@ -1,13 +1,16 @@
 import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
+/** Every page has these three states (CONVENTIONS "Web app"). */
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (
     <Center h="100%" mih={200} role="status" aria-live="polite">
       <Stack align="center" gap="xs">
         <Loader size="md" />
-        <Text size="sm" c="dimmed">{label ?? t('Loading...')}</Text>
+        <Text size="sm" c="dimmed">
+          {label ?? t('Loading...')}
+        </Text>
       </Stack>
     </Center>
   );
@@ -25,6 +28,7 @@ export function ErrorState({ onRetry }: { onRetry?: () => void }) {
   const { t } = useTranslation();
   return (
     <Alert color="red" title={t('Something went wrong')} role="alert">
+      <Text size="sm">{t('The data could not be loaded.')}</Text>
       {onRetry && (
         <Button variant="light" color="red" mt="sm" onClick={onRetry}>
           {t('Try again')}
