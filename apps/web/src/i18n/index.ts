@@ -1,22 +1,28 @@
 import i18n from 'i18next';
+import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 import { pt } from './pt';
 
-/** Portuguese when the browser language contains "pt", English otherwise (spec 000 §1). */
-export function browserLanguage(): 'pt' | 'en' {
-  const langs = navigator.languages?.length ? navigator.languages : [navigator.language];
-  return langs.some((l) => l?.toLowerCase().includes('pt')) ? 'pt' : 'en';
-}
+/** Spec 000 §1: Portuguese when the browser language contains "pt", English otherwise. */
+export const toAppLanguage = (browserLanguage: string): 'pt' | 'en' => (browserLanguage.toLowerCase().includes('pt') ? 'pt' : 'en');
 
-void i18n.use(initReactI18next).init({
-  lng: browserLanguage(),
-  fallbackLng: false,
-  // English phrases are the keys: a missing translation shows the English text.
-  resources: { pt: { translation: pt }, en: { translation: {} } },
-  keySeparator: false,
-  nsSeparator: false,
-  interpolation: { escapeValue: false },
-  returnEmptyString: false,
+i18n.on('languageChanged', (lng) => {
+  document.documentElement.lang = lng === 'pt' ? 'pt-BR' : 'en';
 });
+
+void i18n
+  .use(LanguageDetector)
+  .use(initReactI18next)
+  .init({
+    detection: { order: ['navigator'], caches: [], convertDetectedLanguage: toAppLanguage },
+    supportedLngs: ['en', 'pt'],
+    fallbackLng: 'en',
+    // English phrases are the keys: a phrase missing from a dictionary shows the English text.
+    resources: { pt: { translation: pt }, en: { translation: {} } },
+    keySeparator: false,
+    nsSeparator: false,
+    interpolation: { escapeValue: false },
+    returnEmptyString: false,
+  });
 
 export default i18n;
