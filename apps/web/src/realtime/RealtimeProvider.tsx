@@ -1,14 +1,12 @@
-import { rooms, type ServerEventName, type ServerEventPayload, type User } from '@atende/contract';
+import { type ServerEventName, type ServerEventPayload, type User } from '@atende/contract';
 import { connectRealtime, type RealtimeSocket } from '@atende/sdk';
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { clearLocalSession, queryKeys } from '../session/session';
-
-/** Spec 000 §4: connected, connecting ('Trying to reconnect'), disconnected ('Try to reconnect'). */
-export type ConnectionState = 'connected' | 'connecting' | 'disconnected';
+import { clearLocalSession, queryKeys, saveLocalUser } from '../session/session';
+import { toastError } from '../ui/toasts';
+import { connectionStateAfterDisconnect, type ConnectionState } from './connectionState';
 
 interface RealtimeValue {
   socket: RealtimeSocket | null;
@@ -18,58 +16,64 @@ interface RealtimeValue {
 const RealtimeContext = createContext<RealtimeValue>({ socket: null, state: 'connecting', reconnect: () => undefined });
 export const useRealtime = () => useContext(RealtimeContext);
 
-/** One socket per signed-in tab; reloads server state after a reconnection that missed events. */
+/**
+ * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads server state
+ * after a reconnection, patches the cached users with `update-user` and ends this tab's session when
+ * the signed-in user is marked not logged in.
+ */
 export function RealtimeProvider({ me, children }: { me: User; children: ReactNode }) {
   const [socket, setSocket] = useState<RealtimeSocket | null>(null);
   const [state, setState] = useState<ConnectionState>('connecting');
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { t } = useTranslation();
-  const everConnected = useRef(false);
+  const latest = useRef({ navigate, t });
+  latest.current = { navigate, t };
 
   useEffect(() => {
-    const s = connectRealtime('', { autoConnect: true });
+    const s = connectRealtime('');
+    let everConnected = false;
     setSocket(s);
     s.on('connect', () => {
       setState('connected');
-      if (everConnected.current && !s.recovered) void queryClient.invalidateQueries();
-      everConnected.current = true;
+      // Spec 000 §4: on reopen, reload what may have changed while away (user, tenant, lists).
+      if (everConnected && !s.recovered) void queryClient.invalidateQueries();
+      everConnected = true;
     });
-    s.on('disconnect', (reason) => setState(reason === 'io client disconnect' ? 'disconnected' : 'connecting'));
+    s.on('disconnect', (reason) => setState(connectionStateAfterDisconnect(reason)));
     s.on('connect_error', () => setState(s.active ? 'connecting' : 'disconnected'));
+    s.io.on('reconnect_attempt', () => setState('connecting'));
     s.io.on('reconnect_failed', () => setState('disconnected'));
-    s.on('update-user', (payload) => {
-      const updated = payload.user;
-      if (updated.uuid === me.uuid) {
-        if (!updated.is_logged) {
-          // Spec 000 §4: a live event marking the user not logged in forces logout.
-          clearLocalSession(queryClient);
-          s.disconnect();
-          notifications.show({
-            id: 'forced-logout',
-            color: 'red',
-            autoClose: false,
-            message: updated.logged_off_by === 'supervisor' ? t('You were disconnected by a supervisor') : t('You were disconnected'),
-          });
-          void navigate('/login', { replace: true });
-          return;
-        }
-        queryClient.setQueryData<User>(queryKeys.me, updated);
+    s.on('update-user', ({ user }) => {
+      if (user.uuid === me.uuid && !user.is_logged) {
+        // Spec 000 §4: a live event marking the user not logged in forces logout, with a persistent toast.
+        s.disconnect();
+        const { navigate: go, t: tr } = latest.current;
+        toastError(tr(user.logged_off_by === 'supervisor' ? 'You were disconnected by a supervisor' : 'You were disconnected'), { persistent: true });
+        void Promise.resolve(go('/login', { replace: true })).then(() => clearLocalSession(queryClient));
+        return;
       }
-      queryClient.setQueriesData<User[]>({ queryKey: ['users'] }, (list) => list?.map((u) => (u.uuid === updated.uuid ? updated : u)));
+      if (user.uuid === me.uuid) {
+        queryClient.setQueryData<User>(queryKeys.me, user);
+        saveLocalUser(user);
+      }
+      queryClient.setQueriesData<User[]>({ queryKey: ['users'] }, (list) => list?.map((u) => (u.uuid === user.uuid ? user : u)));
     });
     return () => {
       s.removeAllListeners();
+      s.io.removeAllListeners();
       s.disconnect();
     };
-  }, [me.uuid, queryClient, navigate, t]);
+  }, [me.uuid, queryClient]);
 
   const reconnect = useCallback(() => {
+    if (!socket) return;
     setState('connecting');
-    socket?.connect();
+    socket.connect();
   }, [socket]);
 
-  return <RealtimeContext.Provider value={{ socket, state, reconnect }}>{children}</RealtimeContext.Provider>;
+  const value = useMemo(() => ({ socket, state, reconnect }), [socket, state, reconnect]);
+  return <RealtimeContext.Provider value={value}>{children}</RealtimeContext.Provider>;
 }
 
 /** Joins a named room while mounted, and again after every reconnection. */
@@ -82,7 +86,7 @@ export function useRoom(room: string | null): void {
     socket.on('connect', join);
     return () => {
       socket.off('connect', join);
-      socket.emit('leave', { room });
+      if (socket.connected) socket.emit('leave', { room });
     };
   }, [socket, room]);
 }
@@ -95,11 +99,9 @@ export function useServerEvent<E extends ServerEventName>(event: E, handler: (pa
   useEffect(() => {
     if (!socket) return;
     const listener = (payload: ServerEventPayload<E>) => ref.current(payload);
-    socket.on(event, listener as never);
-    return () => {
-      socket.off(event, listener as never);
-    };
+    // socket.io's typed `on` cannot relate a generic event name to its listener type.
+    const untyped = socket as unknown as { on(e: string, l: (p: ServerEventPayload<E>) => void): void; off(e: string, l: (p: ServerEventPayload<E>) => void): void };
+    untyped.on(event, listener);
+    return () => untyped.off(event, listener);
   }, [socket, event]);
 }
-
-export const metricsRoom = (tenantUuid: string) => rooms.metrics(tenantUuid);

@@ -1,16 +1,18 @@
-import type { Role, Tenant, User, Workspace } from '@atende/contract';
+import { RoleSchema, type Role, type Tenant, type User, type Workspace } from '@atende/contract';
+import { z } from 'zod';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from '../api/client';
+import { api, quietApi } from '../api/client';
 
 /** Spec 000 §3 "locally kept user data", under one fixed key. */
 export const LOCAL_USER_KEY = 'atende:user';
-export interface LocalUser {
-  id: number;
-  uuid: string;
-  username: string;
-  roles: Role[];
-  workspace: string;
-}
+const LocalUserSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  username: z.string(),
+  roles: z.array(RoleSchema),
+  workspace: z.string(),
+});
+export type LocalUser = z.infer<typeof LocalUserSchema>;
 
 export function saveLocalUser(user: User): void {
   const local: LocalUser = { id: user.id, uuid: user.uuid, username: user.username, roles: user.roles.map((r) => r.name), workspace: user.workspace.name };
@@ -19,12 +21,14 @@ export function saveLocalUser(user: User): void {
 export function readLocalUser(): LocalUser | null {
   try {
     const raw = localStorage.getItem(LOCAL_USER_KEY);
-    return raw ? (JSON.parse(raw) as LocalUser) : null;
+    const parsed = raw ? LocalUserSchema.safeParse(JSON.parse(raw)) : null;
+    return parsed?.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
 
+/** Query keys per resource; realtime events patch or invalidate these. */
 export const queryKeys = {
   me: ['me'] as const,
   tenant: ['tenant', 'me'] as const,
@@ -32,6 +36,7 @@ export const queryKeys = {
   users: (role?: Role) => ['users', role ?? 'all'] as const,
   tenants: ['tenants'] as const,
   tenantDetail: (id: string) => ['tenants', id] as const,
+  loginQrCode: ['login-qr-code'] as const,
 };
 
 export function useMe() {
@@ -58,11 +63,17 @@ export function clearLocalSession(queryClient: QueryClient): void {
   queryClient.clear();
 }
 
+/**
+ * Logout (spec 000 §7): POST /api/v1/logout (form-encoded), then the local session is cleared
+ * whatever the answer: a session the server already ended is just as gone.
+ */
 export function useLogout() {
   const queryClient = useQueryClient();
   return async () => {
     try {
-      await api.logout({ body: {} });
+      await quietApi.logout({ body: {} });
+    } catch {
+      // nothing to undo: the local data goes anyway
     } finally {
       clearLocalSession(queryClient);
     }

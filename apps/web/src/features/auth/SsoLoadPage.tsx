@@ -1,33 +1,47 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
-import { api } from '../../api/client';
+import { quietApi } from '../../api/client';
 import { queryKeys, saveLocalUser } from '../../session/session';
 import { LoadingState } from '../../ui/states';
 import { homeFor } from './home';
 
-/** Spec 000 §2 /ssoload: load the user and workspace, then go to ?page=; on failure fall back to /login. */
+/** Only same-origin paths: ?page= must not send the user to another site. */
+export const safeInternalPath = (page: string | null): string | null => (page && page.startsWith('/') && !page.startsWith('//') && !page.includes('\\') ? page : null);
+
+/**
+ * /ssoload (spec 000 §2): loads the user and workspace, then goes to ?page=. On failure it goes to
+ * ?page= (else /login) carrying the max_agents_reached flag and the domain from the query.
+ */
 export function SsoLoadPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
-    const page = params.get('page');
-    const safePage = page && page.startsWith('/') && !page.startsWith('//') ? page : null;
-    (async () => {
+    const page = safeInternalPath(params.get('page'));
+    let cancelled = false;
+    void (async () => {
       try {
-        const me = (await api.getMe()).data;
-        saveLocalUser(me);
-        queryClient.setQueryData(queryKeys.me, me);
-        queryClient.setQueryData(queryKeys.workspace, (await api.getMyWorkspace()).data);
-        void navigate(safePage ?? homeFor(me.roles.map((r) => r.name)), { replace: true });
+        const [me, workspace] = await Promise.all([quietApi.getMe(), quietApi.getMyWorkspace()]);
+        if (cancelled) return;
+        saveLocalUser(me.data);
+        queryClient.setQueryData(queryKeys.me, me.data);
+        queryClient.setQueryData(queryKeys.workspace, workspace.data);
+        void navigate(page ?? homeFor(me.data.roles.map((r) => r.name)) ?? '/', { replace: true });
       } catch {
+        if (cancelled) return;
         const query = new URLSearchParams();
-        if (params.get('max_agents_reached')) query.set('max_agents_reached', String(params.get('max_agents_reached')));
-        if (params.get('domain')) query.set('domain', String(params.get('domain')));
-        void navigate(`/login${query.size ? `?${query}` : ''}`, { replace: true });
+        for (const name of ['max_agents_reached', 'domain']) {
+          const value = params.get(name);
+          if (value) query.set(name, value);
+        }
+        const target = page ?? '/login';
+        void navigate(query.size ? `${target}${target.includes('?') ? '&' : '?'}${query}` : target, { replace: true });
       }
     })();
+    return () => {
+      cancelled = true;
+    };
   }, [params, navigate, queryClient]);
   return <LoadingState />;
 }

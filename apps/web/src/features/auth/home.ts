@@ -1,10 +1,14 @@
 import type { Role } from '@atende/contract';
-import { canUseAdminArea, hasAnyRole, homePathFor } from '@atende/core';
+import { hasAnyRole, homePathFor } from '@atende/core';
 
-/** Where a signed-in user belongs (spec 000 §2), also for roles outside both panels. */
-export function homeFor(roles: readonly Role[]): string {
-  if (roles.includes('agent') || canUseAdminArea(roles)) return homePathFor(roles);
-  if (hasAnyRole(roles, ['tenant_admin'])) return '/admin/tenants';
-  if (hasAnyRole(roles, ['campaign_manager'])) return '/admin/campaigns';
-  return '/login';
+/** Roles that open some part of /admin: the area itself (supervisor and above) or one section of it. */
+const ADMIN_AREA_ROLES: readonly Role[] = ['supervisor', 'tenant_admin', 'campaign_manager'];
+
+/**
+ * Where a signed-in user belongs (spec 000 §2): /app for agents, otherwise /admin; null for a
+ * user no screen is meant for (they get the no-access page instead of a redirect loop).
+ */
+export function homeFor(roles: readonly Role[]): '/app' | '/admin' | null {
+  if (roles.includes('agent')) return homePathFor(roles);
+  return hasAnyRole(roles, ADMIN_AREA_ROLES) ? '/admin' : null;
 }

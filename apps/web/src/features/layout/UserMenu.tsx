@@ -1,19 +1,15 @@
 import { canUseAdminArea, isAgent, roleCovers, ROLE_LABELS } from '@atende/core';
-import { Avatar, Badge, Group, Indicator, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Badge, Box, Group, Indicator, Menu, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { IconHeadset, IconLayoutDashboard, IconListCheck, IconLogout, IconQrcode, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe, useTenant } from '../../session/session';
 import { ProfileModal } from '../profile/ProfileModal';
 import { QrLoginModal } from '../profile/QrLoginModal';
+import { initials } from './initials';
 
-const initials = (name: string) =>
-  name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((p) => p[0]?.toUpperCase())
-    .join('');
+const ICON = { size: 16, stroke: 1.6 } as const;
 
 /** The avatar dropdown of spec 000 §2 / 002 §2. */
 export function UserMenu() {
@@ -28,16 +24,17 @@ export function UserMenu() {
   if (!me) return null;
   const roles = me.roles.map((r) => r.name);
   const features = tenant?.config.features ?? {};
-  const firstStepsDot = roleCovers(roles, 'admin') && tenant?.config.first_steps_completed === false;
+  // Spec 002 §6: the first-steps dot is for admins, while the feature is on and not completed.
+  const firstStepsDot = Boolean(features.first_steps) && roleCovers(roles, 'admin') && tenant?.config.first_steps_completed === false;
   const inAdmin = pathname.startsWith('/admin');
 
   return (
     <>
-      <Menu position="bottom-end" width={260} withinPortal>
+      <Menu position="bottom-end" width={280} withinPortal>
         <Menu.Target>
-          <UnstyledButton aria-label={t('Profile')} data-testid="user-menu">
-            <Indicator disabled={!(features.first_steps && firstStepsDot)} color="red" size={9} offset={4}>
-              <Avatar size={32} color="blue" radius="xl">
+          <UnstyledButton aria-label={t('User menu')} data-testid="user-menu">
+            <Indicator disabled={!firstStepsDot} color="red" size={9} offset={4}>
+              <Avatar size={32} color="teal" radius="xl">
                 {initials(me.username)}
               </Avatar>
             </Indicator>
@@ -45,29 +42,50 @@ export function UserMenu() {
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Label>
-            <Text fw={600} c="dark">{me.username}</Text>
+            <Text fw={600} c="dark">
+              {me.username}
+            </Text>
             <Text size="xs">{me.email}</Text>
             <Group gap={4} mt={4}>
               {roles.map((r) => (
                 <Badge key={r} size="xs" variant="light">
-                  {ROLE_LABELS[r] ?? r}
+                  {t(ROLE_LABELS[r] ?? r)}
                 </Badge>
               ))}
             </Group>
           </Menu.Label>
           <Menu.Divider />
-          {inAdmin && isAgent(roles) && <Menu.Item onClick={() => void navigate('/app')}>{t('Agent panel')}</Menu.Item>}
-          {!inAdmin && canUseAdminArea(roles) && <Menu.Item onClick={() => void navigate('/admin')}>{t('Supervisor panel')}</Menu.Item>}
-          <Menu.Item onClick={profile.open}>{t('Profile')}</Menu.Item>
-          {features.qr_code_login && <Menu.Item onClick={qr.open}>{t('Login via app')}</Menu.Item>}
+          {inAdmin && isAgent(roles) && (
+            <Menu.Item leftSection={<IconHeadset {...ICON} />} onClick={() => void navigate('/app')}>
+              {t('Agent panel')}
+            </Menu.Item>
+          )}
+          {!inAdmin && canUseAdminArea(roles) && (
+            <Menu.Item leftSection={<IconLayoutDashboard {...ICON} />} onClick={() => void navigate('/admin')}>
+              {t('Supervisor panel')}
+            </Menu.Item>
+          )}
+          <Menu.Item leftSection={<IconUser {...ICON} />} onClick={profile.open}>
+            {t('Profile')}
+          </Menu.Item>
+          {features.qr_code_login && (
+            <Menu.Item leftSection={<IconQrcode {...ICON} />} onClick={qr.open}>
+              {t('Login via app')}
+            </Menu.Item>
+          )}
           {features.first_steps && (
-            <Menu.Item onClick={() => void navigate('/admin/first-steps')} rightSection={firstStepsDot ? <Badge size="xs" color="red" circle> </Badge> : null}>
+            <Menu.Item
+              leftSection={<IconListCheck {...ICON} />}
+              onClick={() => void navigate('/admin/first-steps')}
+              rightSection={firstStepsDot ? <Box w={8} h={8} bg="red" style={{ borderRadius: '50%' }} role="img" aria-label={t('Not completed')} /> : null}
+            >
               {t('First steps')}
             </Menu.Item>
           )}
           <Menu.Divider />
           <Menu.Item
             color="red"
+            leftSection={<IconLogout {...ICON} />}
             onClick={async () => {
               await logout();
               void navigate('/login', { replace: true });

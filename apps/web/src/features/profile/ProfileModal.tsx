@@ -2,12 +2,15 @@ import { ProfilePasswordFormSchema, type ProfilePasswordForm } from '@atende/cor
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { apiHandling } from '../../api/client';
+import { toastSuccess } from '../../ui/toasts';
+
+// The form answers a 400 itself (spec 000 §5); other failures go to the shared handler.
+const profileApi = apiHandling(400);
 
 /** Profile modal (spec 000 §5): name and email read-only, password change with the spec's rules. */
 export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolean; onClose(): void }) {
@@ -24,13 +27,13 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
   };
   const submit = form.handleSubmit(async (values) => {
     setServerError(null);
-    if (!values.password) return close();
+    if (!values.password) return close(); // nothing to change
     try {
-      await api.updateUser({ params: { id: String(me.id) }, body: { password: values.password, old_password: values.old_password } });
-      notifications.show({ color: 'green', message: t('Password changed successfully') });
+      await profileApi.updateUser({ params: { id: String(me.id) }, body: { password: values.password, old_password: values.old_password } });
+      toastSuccess(t('Password changed successfully'));
       close();
     } catch (error) {
-      // spec 000 §5: a 400 answer shows 'Wrong current password'.
+      // Spec 000 §5: a 400 answer shows 'Wrong current password'.
       if (error instanceof ApiError && error.status === 400) setServerError('Wrong current password');
     }
   });
@@ -39,7 +42,7 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
     return message ? t(message) : undefined;
   };
   return (
-    <Modal opened={opened} onClose={close} title={t('Profile')} size={464}>
+    <Modal opened={opened} onClose={close} title={t('Profile')} size="sm" closeButtonProps={{ 'aria-label': t('Close') }}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <TextInput label={t('Name')} value={me.username} readOnly />

@@ -3,26 +3,39 @@ import { useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { LoadingState } from '../../ui/states';
+import { queryKeys } from '../../session/session';
+import { ErrorState, LoadingState } from '../../ui/states';
 
-/** Login via app (flag qr_code_login): a one-time code, refreshed every 15 s while open (spec 000 §9). */
+/** Spec 000 §9: the QR login code is refreshed every 15 s while the modal is open. */
+const QR_REFRESH_MS = 15_000;
+
+/** Login via app (flag qr_code_login): a QR of {login_code, tenant_domain} for the mobile app. */
 export function QrLoginModal({ opened, onClose }: { opened: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const qr = useQuery({
-    queryKey: ['login-qr-code'],
+    queryKey: queryKeys.loginQrCode,
     enabled: opened,
-    refetchInterval: 15_000,
+    refetchInterval: QR_REFRESH_MS,
     gcTime: 0,
+    staleTime: 0,
     queryFn: async () => {
       const { data } = await api.getLoginQrCode();
       return QRCode.toDataURL(JSON.stringify({ login_code: data.login_code, tenant_domain: data.tenant_domain }), { width: 240, margin: 1 });
     },
   });
   return (
-    <Modal opened={opened} onClose={onClose} title={t('Login via app')} size={464}>
+    <Modal opened={opened} onClose={onClose} title={t('Login via app')} size="sm" closeButtonProps={{ 'aria-label': t('Close') }}>
       <Stack>
         <Text size="sm">{t('Scan this code with the Atende app to sign in. It refreshes every 15 seconds.')}</Text>
-        <Center>{qr.data ? <Image src={qr.data} w={240} h={240} alt={t('Login via app')} /> : <LoadingState />}</Center>
+        <Center mih={240}>
+          {qr.data ? (
+            <Image src={qr.data} w={240} h={240} alt={t('QR code to sign in with the app')} data-testid="login-qr-code" />
+          ) : qr.isError ? (
+            <ErrorState onRetry={() => void qr.refetch()} />
+          ) : (
+            <LoadingState />
+          )}
+        </Center>
       </Stack>
     </Modal>
   );
