@@ -1,11 +1,10 @@
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
-import { LoginPage } from './features/auth/LoginPage';
-import { SsoLoadPage } from './features/auth/SsoLoadPage';
+import { adminRoutes } from './features/admin/adminRoutes';
 import { homeFor } from './features/auth/home';
-import { AdminIndex } from './features/admin/AdminIndex';
-import { FirstStepsPage } from './features/admin/FirstStepsPage';
-import { SectionPage } from './features/admin/SectionPage';
-import { TenantDetailPage, TenantsPage } from './features/admin/TenantsPage';
+import { LoginPage } from './features/auth/LoginPage';
+import { NoAccessPage } from './features/auth/NoAccessPage';
+import { SsoLoadPage } from './features/auth/SsoLoadPage';
+import { campaignRoutes } from './features/campaigns/campaignRoutes';
 import { AdminLayout } from './features/layout/AdminLayout';
 import { AppLayout } from './features/layout/AppLayout';
 import { Authenticated } from './features/layout/Authenticated';
@@ -13,10 +12,9 @@ import { ChatHistoryPage } from './features/workstation/ChatHistoryPage';
 import { ExternalSystemPage } from './features/workstation/ExternalSystemPage';
 import { WorkstationPage } from './features/workstation/WorkstationPage';
 import { useMe } from './session/session';
-import { ErrorHandler } from './ui/ErrorHandler';
 import { RouteErrorPage } from './ui/ErrorBoundary';
-import { RequireFlag, RequireRole } from './ui/guards';
-import { LoadingState } from './ui/states';
+import { ErrorHandler } from './ui/ErrorHandler';
+import { ErrorState, LoadingState } from './ui/states';
 
 function Root() {
   return (
@@ -27,20 +25,16 @@ function Root() {
   );
 }
 
+/** `/`: where the signed-in user belongs (spec 000 §2: /app for agents, otherwise /admin). */
 function Home() {
   const me = useMe();
-  if (me.data) return <Navigate to={homeFor(me.data.roles.map((r) => r.name))} replace />;
-  if (me.isError) return <Navigate to="/login" replace />;
+  if (me.data) {
+    const home = homeFor(me.data.roles.map((r) => r.name));
+    return home ? <Navigate to={home} replace /> : <NoAccessPage />;
+  }
+  if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
   return <LoadingState />;
 }
-
-const campaigns = (
-  <RequireRole roles={['campaign_manager']}>
-    <RequireFlag flag="outbound_campaign">
-      <SectionPage title="Campaigns" />
-    </RequireFlag>
-  </RequireRole>
-);
 
 /** Routes of spec 000 §2 and 002 §2 with their guards. */
 export const router = createBrowserRouter([
@@ -51,6 +45,7 @@ export const router = createBrowserRouter([
       { path: '/login', element: <LoginPage /> },
       { path: '/ssoload', element: <SsoLoadPage /> },
       {
+        // Login first (else /login), then the layouts check roles.
         element: <Authenticated />,
         children: [
           { path: '/', element: <Home /> },
@@ -61,33 +56,10 @@ export const router = createBrowserRouter([
               { index: true, element: <WorkstationPage /> },
               { path: 'chat-history', element: <ChatHistoryPage /> },
               { path: 'external-system', element: <ExternalSystemPage /> },
-              { path: 'campaigns/*', element: campaigns },
+              { path: 'campaigns', children: campaignRoutes },
             ],
           },
-          {
-            path: '/admin',
-            element: <AdminLayout />,
-            children: [
-              { index: true, element: <AdminIndex /> },
-              {
-                path: 'dashboard-omnichannel/*',
-                element: (
-                  <RequireRole roles={['supervisor']}>
-                    <RequireFlag flag="omnichannel_dashboard">
-                      <SectionPage title="Omnichannel panel" />
-                    </RequireFlag>
-                  </RequireRole>
-                ),
-              },
-              { path: 'first-steps', element: <RequireFlag flag="first_steps"><FirstStepsPage /></RequireFlag> },
-              { path: 'reports/*', element: <RequireRole roles={['supervisor']}><SectionPage title="Reports" /></RequireRole> },
-              { path: 'contacts', element: <RequireRole roles={['supervisor']}><SectionPage title="Contacts" /></RequireRole> },
-              { path: 'settings/*', element: <RequireRole roles={['supervisor']}><SectionPage title="Settings" /></RequireRole> },
-              { path: 'campaigns/*', element: campaigns },
-              { path: 'tenants', element: <RequireRole roles={['tenant_admin']}><TenantsPage /></RequireRole> },
-              { path: 'tenants/:uuid', element: <RequireRole roles={['tenant_admin']}><TenantDetailPage /></RequireRole> },
-            ],
-          },
+          { path: '/admin', element: <AdminLayout />, children: adminRoutes },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,23 +1,31 @@
 import { canUseAdminArea, hasAnyRole, roleCovers } from '@atende/core';
 import { Navigate } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
-import { LoadingState } from '../../ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
+import { NoAccessPage } from '../auth/NoAccessPage';
 import { DashboardPage } from './DashboardPage';
 
-const FIRST_STEPS_SEEN = 'atende:first-steps-seen';
+const FIRST_STEPS_SHOWN = 'atende:first-steps-shown';
 
-/** /admin index: the dashboard for supervisors; first access of an admin goes to first steps (spec 000 §2). */
+/**
+ * /admin index: the dashboard. Spec 000 §2: on first access an admin goes to /admin/first-steps
+ * while the first_steps feature is on and not yet completed (once per browser session, so the
+ * dashboard stays reachable). Users of the area without the dashboard go to their own section.
+ */
 export function AdminIndex() {
   const me = useMe().data;
-  const tenant = useTenant().data;
-  if (!me || !tenant) return <LoadingState />;
+  const tenant = useTenant();
+  if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
+  if (!me || !tenant.data) return <LoadingState />;
   const roles = me.roles.map((r) => r.name);
+  const { features, first_steps_completed } = tenant.data.config;
   if (!canUseAdminArea(roles)) {
-    return <Navigate to={hasAnyRole(roles, ['tenant_admin']) ? '/admin/tenants' : '/admin/campaigns'} replace />;
+    if (hasAnyRole(roles, ['tenant_admin'])) return <Navigate to="/admin/tenants" replace />;
+    if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) return <Navigate to="/admin/campaigns" replace />;
+    return <NoAccessPage />;
   }
-  const needsFirstSteps = tenant.config.features.first_steps && !tenant.config.first_steps_completed && roleCovers(roles, 'admin');
-  if (needsFirstSteps && !sessionStorage.getItem(FIRST_STEPS_SEEN)) {
-    sessionStorage.setItem(FIRST_STEPS_SEEN, '1');
+  if (features.first_steps && !first_steps_completed && roleCovers(roles, 'admin') && !sessionStorage.getItem(FIRST_STEPS_SHOWN)) {
+    sessionStorage.setItem(FIRST_STEPS_SHOWN, '1');
     return <Navigate to="/admin/first-steps" replace />;
   }
   return <DashboardPage />;

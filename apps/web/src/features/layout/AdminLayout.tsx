@@ -1,37 +1,49 @@
 import { canUseAdminArea, hasAnyRole } from '@atende/core';
 import { AppShell, Badge, Group, Text, Title } from '@mantine/core';
+import { IconBuildingCommunity, IconChartBar, IconLayoutDashboard, IconMessages, IconSettings, IconSpeakerphone, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useMe, useTenant, useWorkspace } from '../../session/session';
 import { RequireRole } from '../../ui/guards';
-import { LoadingState } from '../../ui/states';
+import { ErrorState, LoadingState } from '../../ui/states';
 import { ConnectionStatus } from './ConnectionStatus';
 import { NavBar, type NavItem } from './NavBar';
 import { UserMenu } from './UserMenu';
 
+/** Page titles by the first path segment after /admin (spec 002 §2). */
 const TITLES: Record<string, string> = {
   '': 'Dashboard', 'dashboard-omnichannel': 'Omnichannel panel', reports: 'Reports', contacts: 'Contacts', campaigns: 'Campaigns',
   settings: 'Settings', tenants: 'Tenants', 'first-steps': 'First steps',
 };
+const ICON = { size: 20, stroke: 1.6 } as const;
 
-/** Admin area (spec 002 §2): header, left icon navigation, main area, footer tenant > workspace. */
+/**
+ * Admin area (spec 002 §2): header with the page title and workspace name, left icon navigation,
+ * main area and a footer "tenant name > workspace name". Open to supervisor, manager and admin
+ * (owner covers admin), and to tenant_admin and campaign_manager for their own sections.
+ */
 export function AdminLayout() {
   const { t } = useTranslation();
   const me = useMe().data;
-  const tenant = useTenant().data;
+  const tenant = useTenant();
   const workspace = useWorkspace().data;
   const { pathname } = useLocation();
-  if (!me || !tenant) return <LoadingState />;
+  if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
+  if (!me || !tenant.data) return <LoadingState />;
   const roles = me.roles.map((r) => r.name);
-  const features = tenant.config.features;
+  const features = tenant.data.config.features;
   const supervisor = canUseAdminArea(roles);
   const items: NavItem[] = [];
-  if (supervisor) items.push({ to: '/admin', label: t('Dashboard'), end: true });
-  if (supervisor && features.omnichannel_dashboard) items.push({ to: '/admin/dashboard-omnichannel', label: t('Omnichannel panel'), badge: <Badge size="xs">beta</Badge> });
-  if (supervisor) items.push({ to: '/admin/reports', label: t('Reports') }, { to: '/admin/contacts', label: t('Contacts') });
-  if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) items.push({ to: '/admin/campaigns', label: t('Campaigns') });
-  if (supervisor) items.push({ to: '/admin/settings', label: t('Settings') });
-  if (hasAnyRole(roles, ['tenant_admin'])) items.push({ to: '/admin/tenants', label: t('Tenants') });
+  if (supervisor) items.push({ to: '/admin', label: t('Dashboard'), icon: <IconLayoutDashboard {...ICON} />, end: true });
+  if (supervisor && features.omnichannel_dashboard) {
+    items.push({ to: '/admin/dashboard-omnichannel', label: t('Omnichannel panel'), icon: <IconMessages {...ICON} />, badge: <Badge size="xs" color="grape">{t('beta')}</Badge> });
+  }
+  if (supervisor) {
+    items.push({ to: '/admin/reports', label: t('Reports'), icon: <IconChartBar {...ICON} /> }, { to: '/admin/contacts', label: t('Contacts'), icon: <IconUsers {...ICON} /> });
+  }
+  if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) items.push({ to: '/admin/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
+  if (supervisor) items.push({ to: '/admin/settings', label: t('Settings'), icon: <IconSettings {...ICON} /> });
+  if (hasAnyRole(roles, ['tenant_admin'])) items.push({ to: '/admin/tenants', label: t('Tenants'), icon: <IconBuildingCommunity {...ICON} /> });
   const segment = pathname.split('/')[2] ?? '';
   const title = t(TITLES[segment] ?? segment);
 
@@ -39,12 +51,12 @@ export function AdminLayout() {
     <RequireRole roles={['supervisor', 'tenant_admin', 'campaign_manager']}>
       <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 0 }} footer={{ height: 32 }} padding="md">
         <AppShell.Header>
-          <Group h="100%" px="md" justify="space-between">
-            <Group gap="xs">
+          <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+            <Group gap="xs" wrap="nowrap">
               <Title order={4}>{title}</Title>
               {workspace && <Text c="dimmed">· {workspace.name}</Text>}
             </Group>
-            <Group gap="md">
+            <Group gap="md" wrap="nowrap">
               <ConnectionStatus />
               <UserMenu />
             </Group>
@@ -58,7 +70,7 @@ export function AdminLayout() {
         </AppShell.Main>
         <AppShell.Footer px="md">
           <Text size="xs" c="dimmed" lh="32px" data-testid="admin-footer">
-            {tenant.name} &gt; {workspace?.name ?? ''}
+            {tenant.data.name} &gt; {workspace?.name ?? me.workspace.name}
           </Text>
         </AppShell.Footer>
       </AppShell>
