@@ -1,8 +1,13 @@
 import { defineConfig } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+const root = fileURLToPath(new URL('..', import.meta.url));
 
-/** End-to-end tests against the built, started stack (see start-stack.mjs), in Debian's chromium. */
+/**
+ * End-to-end tests in Debian's chromium against the built stack that start-stack.mjs starts on a
+ * fresh database. Run `pnpm build` first. One worker, no retries: a test passes or it fails.
+ */
 export default defineConfig({
   testDir: './specs',
   outputDir: './artifacts/results',
@@ -11,25 +16,27 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? 'list' : [['list']],
+  reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     screenshot: 'only-on-failure',
     trace: 'retain-on-failure',
     viewport: { width: 1366, height: 768 },
+    locale: 'en-US',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
   webServer: {
     command: 'node e2e/start-stack.mjs',
-    cwd: '..',
+    cwd: root,
     url: `http://127.0.0.1:${PORT}/api/health`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    timeout: 180_000,
     stdout: 'pipe',
     stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     env: { E2E_PORT: String(PORT) },
   },
 });

@@ -1,45 +1,67 @@
-// Starts the built stack for the end-to-end tests on a fresh database `atende_e2e`: migrations,
-// demo seed, then the api (serving the web app) and the worker. Stays in the foreground until killed.
+// Starts the built stack for the end-to-end tests (playwright.config.ts webServer): drops and
+// recreates the database atende_e2e, runs the migrations and the demo seed, then runs the BUILT api
+// (which serves apps/web/dist) and, when built, the worker. Stays in the foreground until killed;
+// SIGTERM/SIGINT are passed on to the children. Assumes `pnpm build` already ran.
 import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = process.env.E2E_PORT ?? '3100';
-const databaseUrl = 'postgresql://postgres@127.0.0.1:5432/atende_e2e';
+const database = process.env.E2E_DATABASE ?? 'atende_e2e';
+const server = process.env.E2E_POSTGRES ?? 'postgresql://postgres@127.0.0.1:5432';
+const redisPrefix = process.env.E2E_REDIS_PREFIX ?? 'atende-e2e:';
 const env = {
   ...process.env,
-  DATABASE_URL: databaseUrl,
-  REDIS_PREFIX: `atende-e2e-${port}:`,
+  DATABASE_URL: `${server}/${database}`,
+  REDIS_PREFIX: redisPrefix,
   PORT: port,
   HOST: '127.0.0.1',
-  LOG_LEVEL: 'warn',
+  LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,
   TENANT_DOMAIN: `127.0.0.1:${port}`,
 };
 
-const psql = spawnSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-c', 'DROP DATABASE IF EXISTS atende_e2e WITH (FORCE)'], { stdio: 'inherit' });
-if (psql.status !== 0) process.exit(psql.status ?? 1);
-const redis = spawnSync('sh', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern 'atende-e2e-${port}:*' | xargs -r redis-cli -h 127.0.0.1 del > /dev/null`], { stdio: 'inherit' });
-if (redis.status !== 0) process.exit(redis.status ?? 1);
-const tsx = `${root}node_modules/.bin/tsx`;
-for (const script of ['packages/db/src/cli/migrate.ts', 'prisma/seed.ts']) {
-  const r = spawnSync(tsx, [script], { cwd: root, env, stdio: 'inherit' });
-  if (r.status !== 0) process.exit(r.status ?? 1);
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`e2e stack: ${command} ${args.join(' ')} failed (${result.status ?? result.signal})`);
+    process.exit(result.status ?? 1);
+  }
 }
 
-const children = [
-  spawn(process.execPath, ['apps/api/dist/server.js'], { cwd: root, env, stdio: 'inherit' }),
-  spawn(process.execPath, ['apps/worker/dist/worker.js'], { cwd: root, env, stdio: 'inherit' }),
-];
-const stop = () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
-  setTimeout(() => process.exit(0), 3000).unref();
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-for (const c of children) c.on('exit', (code) => {
-  if (code && code !== 0) {
-    console.error(`e2e stack: a process exited with ${code}`);
-    stop();
-  }
-});
+const api = `${root}apps/api/dist/server.js`;
+if (!existsSync(api) || !existsSync(`${root}apps/web/dist/index.html`)) {
+  console.error('e2e stack: apps/api/dist or apps/web/dist is missing; run `pnpm build` first');
+  process.exit(1);
+}
+
+// A fresh database each run, so every spec starts from the demo seed.
+run('psql', [`${server}/postgres`, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`, '-c', `CREATE DATABASE "${database}"`]);
+// Forget realtime and rate-limit state of earlier runs under this prefix.
+run('sh', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern '${redisPrefix}*' | xargs -r redis-cli -h 127.0.0.1 del > /dev/null`]);
+run('pnpm', ['--filter', '@atende/db', 'migrate']);
+run('pnpm', ['--filter', '@atende/db', 'seed']);
+
+const children = [spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' })];
+const worker = `${root}apps/worker/dist/worker.js`;
+if (existsSync(worker)) children.push(spawn(process.execPath, [worker], { cwd: root, env, stdio: 'inherit' }));
+
+let stopping = false;
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 5000).unref();
+  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null))).then(() => process.exit(code));
+}
+process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => stop(0));
+for (const child of children) {
+  child.on('exit', (code, signal) => {
+    if (!stopping) {
+      console.error(`e2e stack: a process ended (${code ?? signal}); stopping`);
+      stop(code || 1);
+    }
+  });
+}

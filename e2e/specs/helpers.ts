@@ -1,8 +1,11 @@
 import { expect, type Browser, type Page } from '@playwright/test';
+import { fileURLToPath } from 'node:url';
 
 export const PASSWORD = 'atende123';
 export const demo = (local: string) => `${local}@demo.atende.dev`;
+const artifacts = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
+/** Fills and sends the sign-in form (English interface). */
 export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.goto('/login');
   await page.getByLabel('Email').fill(email);
@@ -10,7 +13,7 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** A separate browser (own cookies) signed in as `email`. */
+/** A separate browser context (own cookies and storage) signed in as `email`. */
 export async function signedInPage(browser: Browser, email: string, locale = 'en-US'): Promise<Page> {
   const context = await browser.newContext({ locale });
   const page = await context.newPage();
@@ -19,6 +22,13 @@ export async function signedInPage(browser: Browser, email: string, locale = 'en
   return page;
 }
 
+/** Opens an entry of the avatar dropdown. */
+export async function openUserMenuItem(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name }).click();
+}
+
+/** A screenshot for the README, in e2e/artifacts/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: false });
+  await page.screenshot({ path: `${artifacts}${name}.png` });
 }

@@ -16,6 +16,9 @@ test("a supervisor's forced logout reaches the agent's browser", async ({ browse
 
   await expect(agent.getByText('You were disconnected by a supervisor')).toBeVisible();
   await expect(agent).toHaveURL(/\/login/);
+  await expect(agent.getByRole('heading', { name: 'Sign in to Atende' })).toBeVisible();
+  // Ended by the live event, not by a failed call: no 'Credenciais inválidas' on top.
+  await expect(agent.getByText('Credenciais inválidas')).toHaveCount(0);
   // The supervisor's table updates live.
   await expect(row.getByText('Offline')).toBeVisible();
   // The agent's old session is gone for good.
@@ -30,7 +33,7 @@ test('a tenant admin toggles a feature flag and the guarded item follows', async
   const tenants = await signedInPage(browser, demo('tenants'));
   await expect(tenants).toHaveURL(/\/admin\/tenants$/);
   await tenants.getByRole('link', { name: 'Demo' }).click();
-  const flag = tenants.getByRole('switch', { name: 'omnichannel_dashboard' });
+  const flag = tenants.getByRole('switch', { name: 'Omnichannel dashboard' });
   await expect(flag).toBeChecked();
 
   const supervisor = await signedInPage(browser, demo('supervisor'));
