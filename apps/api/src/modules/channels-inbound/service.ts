@@ -4,7 +4,8 @@ import { countryForCallingCode, normalizePhone } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { tenantConfigOf } from '../session/session';
-import { inTransaction, type Effects, type Tx } from '../conversations/engine';
+import { holderUuid, inTransaction, type Effects, type Tx } from '../conversations/engine';
+import { presentMessage } from '../conversations/present';
 import type { ConversationService } from '../conversations/service';
 
 export const CUSTOM_CHANNEL_TYPES = new Set(['custom', 'droz', 'API']);
@@ -73,7 +74,7 @@ export class InboundService {
       const conversationId = await this.openConversation(tx, effects, channel, contactId);
       const now = new Date();
       const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
-      await tx.message.create({
+      const created = await tx.message.create({
         data: { id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', contactId, content, tags: [], state: 'sent', externalId, createdAt: now },
       });
       const conv = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId } });
@@ -84,8 +85,9 @@ export class InboundService {
         data: { contactInteracted: true, lastMessageAt: now, unreadContactMessages: { increment: 1 }, ...(unarchive ? { archived: false } : {}) },
       });
       if (unarchive) await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } } });
-      effects.messages.push({ id: messageId, conversationId });
-      effects.conversation(conversationId);
+      effects.messages.push({ tenantId: channel.tenantId, conversationId, holderUuid: await holderUuid(tx, conv.userId), message: presentMessage(created) });
+      // The agent's list follows new-message itself; the whole conversation is re-sent only when it changed shape.
+      if (unarchive) effects.conversation(conversationId);
       return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.

@@ -1,7 +1,7 @@
-import { rooms } from '@atende/contract';
+import { rooms, type Message as MessageDto } from '@atende/contract';
 import type { Db, Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
-import { conversationInclude, loadLookups, presentConversation, presentMessage } from './present';
+import { conversationInclude, loadLookups, presentConversation } from './present';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -13,7 +13,8 @@ export class Effects {
   readonly queues = new Map<string, string>();
   /** users who must hear about a conversation they no longer hold (transferred or returned) */
   readonly formerHolders = new Map<string, Set<number>>();
-  readonly messages: { id: string; conversationId: string }[] = [];
+  /** new messages, already presented in the transaction, with who holds their conversation */
+  readonly messages: { tenantId: string; conversationId: string; holderUuid: string | null; message: MessageDto }[] = [];
   /** workspaces to run distribution on after commit */
   readonly distribute = new Map<string, string>();
 
@@ -30,6 +31,12 @@ export class Effects {
     set.add(userId);
     this.formerHolders.set(conversationId, set);
   }
+}
+
+/** The uuid of the agent holding a conversation, for addressing its events. */
+export async function holderUuid(tx: Tx, userId: number | null): Promise<string | null> {
+  if (userId === null) return null;
+  return (await tx.user.findUnique({ where: { id: userId }, select: { uuid: true } }))?.uuid ?? null;
 }
 
 /** Runs `fn` in one transaction, then emits what it changed (CONVENTIONS: emitted after commit). */
@@ -61,26 +68,10 @@ export async function announce(ctx: AppContext, effects: Effects): Promise<void>
       }
     }
   }
-  if (effects.messages.length) {
-    const messages = await db.message.findMany({ where: { id: { in: effects.messages.map((m) => m.id) } } });
-    const convs = await db.conversation.findMany({ where: { id: { in: [...new Set(messages.map((m) => m.conversationId))] } }, select: { id: true, tenantId: true, userId: true } });
-    const holders = await db.user.findMany({ where: { id: { in: convs.map((c) => c.userId).filter((v): v is number => v !== null) } }, select: { id: true, uuid: true, username: true } });
-    const holderOf = new Map(holders.map((u) => [u.id, u]));
-    const annexIds = messages.map((m) => m.annexId).filter((v): v is string => v !== null);
-    const annexes = annexIds.length ? await db.storedFile.findMany({ where: { id: { in: annexIds } } }) : [];
-    const annexOf = new Map(annexes.map((a) => [a.id, a]));
-    const authorIds = messages.map((m) => m.userId).filter((v): v is number => v !== null);
-    const authors = authorIds.length ? await db.user.findMany({ where: { id: { in: authorIds } }, select: { id: true, uuid: true, username: true } }) : [];
-    const authorOf = new Map(authors.map((u) => [u.id, u]));
-    for (const m of messages) {
-      const conv = convs.find((c) => c.id === m.conversationId);
-      if (!conv) continue;
-      const holder = conv.userId !== null ? holderOf.get(conv.userId) ?? null : null;
-      const message = presentMessage(m, { annex: m.annexId ? annexOf.get(m.annexId) ?? null : null, user: m.userId !== null ? authorOf.get(m.userId) ?? null : null });
-      // Agents and supervisors only: internal notes never reach anything the contact could see.
-      for (const room of conversationAudience(conv.tenantId, conv.id, holder?.uuid ?? null, { includeMetrics: false })) {
-        ctx.realtime.emit(room, 'new-message', { tenant_uuid: conv.tenantId, conversation_uuid: conv.id, message });
-      }
+  for (const m of effects.messages) {
+    // Agents and supervisors only: internal notes never reach anything the contact could see.
+    for (const room of conversationAudience(m.tenantId, m.conversationId, m.holderUuid, { includeMetrics: false })) {
+      ctx.realtime.emit(room, 'new-message', { tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message });
     }
   }
   for (const [workspaceId, tenantId] of effects.queues) {

@@ -5,6 +5,7 @@ import type { Session } from '../session/session';
 import { nextTicketNumber } from '../channels-inbound/service';
 import { DELIVERABLE_CHANNEL_TYPES } from '../messages/service';
 import { inTransaction } from './engine';
+import { presentMessage } from './present';
 
 /** Channel types an agent may start a conversation on (spec 000 §5). */
 export const OUTBOUND_CHANNEL_TYPES = new Set(['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API']);
@@ -43,12 +44,12 @@ export async function startOutbound(
     await tx.conversationEvent.create({ data: { tenantId: session.tenantId, conversationId: conv.id, type: 'associate-user', detail: { user_uuid: me.uuid, user_email: me.email, done_by: 'outbound' } } });
     const messageId = randomUUID();
     const deliver = DELIVERABLE_CHANNEL_TYPES.has(channel.type);
-    await tx.message.create({
+    const first = await tx.message.create({
       data: { id: messageId, tenantId: session.tenantId, conversationId: conv.id, author: 'USER', userId: me.id, content: text, tags: [], state: 'pending', status: deliver ? 'sending' : null, createdAt: now },
     });
     if (deliver) await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: messageId } } });
     effects.conversation(conv.id, true);
-    effects.messages.push({ id: messageId, conversationId: conv.id });
+    effects.messages.push({ tenantId: session.tenantId, conversationId: conv.id, holderUuid: me.uuid, message: presentMessage(first, { user: { uuid: me.uuid, username: me.username } }) });
     return conv.id;
   });
   return result;

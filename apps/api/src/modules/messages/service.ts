@@ -4,7 +4,7 @@ import { roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { conversationAudience, inTransaction } from '../conversations/engine';
+import { conversationAudience, holderUuid, inTransaction } from '../conversations/engine';
 import { presentMessage } from '../conversations/present';
 
 /** Channel types whose agent messages the worker delivers (custom API channel, issue 3). */
@@ -118,8 +118,10 @@ export class MessageService {
         await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: id } } });
       }
       await tx.conversation.update({ where: { id: conversationId }, data: { lastMessageAt: now } });
-      effects.messages.push({ id, conversationId });
-      effects.conversation(conversationId);
+      const row = await tx.message.findUniqueOrThrow({ where: { id } });
+      const annex = row.annexId ? await tx.storedFile.findUnique({ where: { id: row.annexId } }) : null;
+      const author = await tx.user.findUniqueOrThrow({ where: { id: session.userId }, select: { uuid: true, username: true } });
+      effects.messages.push({ tenantId: session.tenantId, conversationId, holderUuid: await holderUuid(tx, conv.userId), message: presentMessage(row, { annex, user: author }) });
       return id;
     });
     const message = await this.ctx.db.message.findUniqueOrThrow({ where: { id: result } });

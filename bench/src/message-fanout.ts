@@ -1,0 +1,125 @@
+// Message fan-out latency (issue 3 "Proof"): N agents connected by socket.io, contacts writing
+// through the custom API channel at a fixed rate; p50/p99 from the inbound POST to the assigned
+// agent's new-message event, at 100 and 1,000 connected agents. Run `pnpm build` first.
+import { createHash, randomUUID } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import pg from 'pg';
+import { io, type Socket } from 'socket.io-client';
+import { freshDatabase, report, startApi, summarize } from './stack';
+
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SIZES = (process.env.BENCH_AGENTS ?? '100,1000').split(',').map(Number);
+const SECRET = 'bench-secret-bench-secret-bench-secret-0123';
+const TOKEN = 'bench-channel-token';
+
+async function run(agents: number) {
+  const url = await freshDatabase('atende_bench_fanout');
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const base = (
+    await db.query<{ tenant: string; ws: string; hash: string }>(
+      `SELECT t.id AS tenant, w.id AS ws, u."passwordHash" AS hash FROM "Tenant" t JOIN "Workspace" w ON w."tenantId" = t.id JOIN "User" u ON u."tenantId" = t.id AND u.email = 'agent@demo.atende.dev'`,
+    )
+  ).rows[0]!;
+  const channel = randomUUID();
+  await db.query(
+    `INSERT INTO "Channel" (id, "tenantId", "workspaceId", name, type, "inboundTokenHash", "updatedAt") VALUES ($1, $2, $3, 'Bench', 'custom', $4, now())`,
+    [channel, base.tenant, base.ws, createHash('sha256').update(TOKEN).digest('hex')],
+  );
+  // N agents, each logged in with one answered conversation with its own contact.
+  const users = await db.query<{ id: number; uuid: string }>(
+    `INSERT INTO "User" (uuid, "tenantId", "workspaceId", username, email, "passwordHash", roles, "isLogged", state, "loggedAt", "updatedAt")
+     SELECT gen_random_uuid(), $1, $2, 'Bench agent ' || g, 'bench' || g || '@bench.dev', $3, ARRAY['agent']::"Role"[], true, 'online', now(), now()
+     FROM generate_series(1, $4) g RETURNING id, uuid`,
+    [base.tenant, base.ws, base.hash, agents],
+  );
+  const tokens: string[] = [];
+  const phones: string[] = [];
+  for (const [i, u] of users.rows.entries()) {
+    const sid = randomUUID();
+    await db.query(`INSERT INTO "UserSession" (id, "tenantId", "userId", roles, "expiresAt") VALUES ($1, $2, $3, ARRAY['agent']::"Role"[], now() + interval '1 hour')`, [sid, base.tenant, u.id]);
+    tokens.push(jwt.sign({ sid, sub: u.uuid, tid: base.tenant }, SECRET, { algorithm: 'HS256', audience: 'atende-web', issuer: 'atende-api', expiresIn: 3600 }));
+    const phone = `+55119${String(10_000_000 + i).padStart(8, '0')}`;
+    phones.push(phone);
+    const contact = randomUUID();
+    await db.query(`INSERT INTO "Contact" (id, "tenantId", name, "phoneNumber", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [contact, base.tenant, `Bench ${i}`, phone]);
+    await db.query(`INSERT INTO "ContactIdentity" (id, "tenantId", "channelId", identifier, "contactId") VALUES (gen_random_uuid(), $1, $2, $3, $4)`, [base.tenant, channel, phone, contact]);
+    const ticket = (await db.query<{ n: number }>(`UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = $1 RETURNING "ticketCounter" AS n`, [base.tenant])).rows[0]!.n;
+    await db.query(
+      `INSERT INTO "Conversation" (id, "tenantId", "workspaceId", "contactId", "channelId", "userId", state, "ticketNumber", "contactInteracted", "timeAnswer", "updatedAt")
+       VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'answered', $6, true, now(), now())`,
+      [base.tenant, base.ws, contact, channel, u.id, ticket],
+    );
+  }
+  await db.end();
+
+  const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: `atende-bench-${agents}:`, JWT_SECRET: SECRET }, 3211);
+  const sent = new Map<string, number>();
+  const latencies: number[] = [];
+  const sockets: Socket[] = [];
+  try {
+    for (let i = 0; i < tokens.length; i += 100) {
+      await Promise.all(
+        tokens.slice(i, i + 100).map(
+          (token) =>
+            new Promise<void>((resolve, reject) => {
+              const s = io(api.url, { path: '/socket', auth: { token }, transports: ['websocket'], reconnection: false });
+              s.on('new-message', (payload: { message: { message: string } }) => {
+                const t0 = sent.get(payload.message.message);
+                if (t0 !== undefined) latencies.push(performance.now() - t0);
+              });
+              s.once('connect', () => resolve());
+              s.once('connect_error', reject);
+              sockets.push(s);
+            }),
+        ),
+      );
+    }
+    const total = RATE * SECONDS;
+    const errors: number[] = [];
+    const start = performance.now();
+    const inflight: Promise<void>[] = [];
+    for (let n = 0; n < total; n++) {
+      const due = start + (n * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const text = `bench-${n}-${randomUUID()}`;
+      const phone = phones[n % phones.length]!;
+      sent.set(text, performance.now());
+      inflight.push(
+        fetch(`${api.url}/api/v1/channels/droz/${channel}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ contact: { phone }, message: { id: text, content: text } }),
+        }).then(
+          async (r) => {
+            await r.arrayBuffer();
+            if (r.status !== 202) errors.push(r.status);
+          },
+          () => void errors.push(0),
+        ),
+      );
+    }
+    await Promise.all(inflight);
+    const sendSeconds = (performance.now() - start) / 1000;
+    const deadline = Date.now() + 15_000;
+    while (latencies.length < total - errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    return {
+      connected_agents: agents,
+      target_rate_per_s: RATE,
+      achieved_rate_per_s: +(total / sendSeconds).toFixed(1),
+      messages: total,
+      delivered: latencies.length,
+      http_errors: errors.length,
+      post_to_new_message: summarize(latencies),
+    };
+  } finally {
+    for (const s of sockets) s.disconnect();
+    await api.stop();
+  }
+}
+
+const results = [];
+for (const size of SIZES) results.push(await run(size));
+report('message-fanout', { results });
