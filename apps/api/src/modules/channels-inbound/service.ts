@@ -4,7 +4,7 @@ import { countryForCallingCode, normalizePhone } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { tenantConfigOf } from '../session/session';
-import { holderUuid, inTransaction, type Effects, type Tx } from '../conversations/engine';
+import { inTransaction, type Effects, type Tx } from '../conversations/engine';
 import { presentMessage } from '../conversations/present';
 import type { ConversationService } from '../conversations/service';
 
@@ -39,10 +39,13 @@ export class InboundService {
   /** Authenticates the caller by the channel's token; unknown channel and bad token look the same. */
   private async channel(channelId: string, authorization: string | undefined) {
     const token = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '';
-    const channel = await this.ctx.db.channel.findFirst({ where: { id: channelId, deletedAt: null } });
+    const [channel] = await this.ctx.db.$queryRaw<
+      { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; inboundTokenHash: string | null; tenantConfig: unknown }[]
+    >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."inboundTokenHash", t.config AS "tenantConfig"
+      FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${channelId}::uuid AND c."deletedAt" IS NULL`;
     const expected = Buffer.from(channel?.inboundTokenHash ?? '0'.repeat(64), 'hex');
     const given = Buffer.from(hashToken(token || 'no-token'), 'hex');
-    const ok = channel !== null && CUSTOM_CHANNEL_TYPES.has(channel.type) && token.length > 0 && expected.length === given.length && timingSafeEqual(expected, given);
+    const ok = channel !== undefined && CUSTOM_CHANNEL_TYPES.has(channel.type) && token.length > 0 && expected.length === given.length && timingSafeEqual(expected, given);
     if (!ok || !channel) throw new AppError('unauthorized', 'Invalid channel or token');
     if (!channel.enabled) throw new AppError('forbidden', 'This channel is disabled');
     return channel;
@@ -55,8 +58,7 @@ export class InboundService {
    */
   async receive(channelId: string, authorization: string | undefined, input: InboundInput) {
     const channel = await this.channel(channelId, authorization);
-    const tenant = await this.ctx.db.tenant.findUniqueOrThrow({ where: { id: channel.tenantId } });
-    const country = countryForCallingCode(tenantConfigOf(tenant.config).default_country_code);
+    const country = countryForCallingCode(tenantConfigOf(channel.tenantConfig).default_country_code);
     const phone = input.contact.phone ? normalizePhone(input.contact.phone, country) : null;
     if (input.contact.phone && !phone && !input.contact.identifier) throw new AppError('validation_failed', 'Número de telefone inválido', [{ path: 'contact.phone', message: 'Número de telefone inválido' }]);
     const identifier = (input.contact.identifier ?? phone)!;
@@ -64,34 +66,46 @@ export class InboundService {
     const messageId = externalId ? messageIdFor(channel.id, externalId) : randomUUID();
 
     const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
-      const duplicate = await tx.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
-      if (duplicate) return { conversation_uuid: duplicate.conversationId, message_uuid: messageId, duplicate: true };
+      // Hot path in plain SQL (few round trips): this endpoint takes every contact message.
       const contactId = await this.contactFor(tx, channel, identifier, phone, input.contact);
       // One inbound message at a time per contact: their row lock keeps a single open conversation.
-      await tx.$queryRaw`SELECT id FROM "Contact" WHERE id = ${contactId}::uuid FOR UPDATE`;
-      const again = await tx.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
-      if (again) return { conversation_uuid: again.conversationId, message_uuid: messageId, duplicate: true };
-      const conversationId = await this.openConversation(tx, effects, channel, contactId);
+      const [found] = await tx.$queryRaw<{ dup: string | null; open: string | null }[]>`
+        SELECT (SELECT m."conversationId" FROM "Message" m WHERE m.id = ${messageId}::uuid) AS dup,
+               (SELECT c.id FROM "Conversation" c WHERE c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ${channel.id}::uuid
+                  AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
+        FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
+      if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
+      const conversationId = found?.open ?? (await this.openConversation(tx, effects, channel, contactId));
       const now = new Date();
       const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
-      const created = await tx.message.create({
-        data: { id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', contactId, content, tags: [], state: 'sent', externalId, createdAt: now },
+      await tx.$executeRaw`
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "createdAt", "updatedAt")
+        VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
+                ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${now}, ${now})`;
+      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; holder: string | null }[]>`
+        WITH before AS (SELECT c.archived, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
+                        JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
+        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = ${now}, "unreadContactMessages" = c."unreadContactMessages" + 1,
+               archived = CASE WHEN before.archived AND before.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${now}
+        FROM before WHERE c.id = ${conversationId}::uuid
+        RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived,
+                  (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
+      if (!conv) throw new AppError('not_found', 'Conversation not found');
+      if (conv.unarchived) {
+        await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } } });
+        effects.conversation(conversationId);
+      }
+      const message = presentMessage({
+        id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', userId: null, contactId, content, tags: [], state: 'sent', status: null,
+        internal: false, voice: false, replyToId: null, annexId: null, templateMessage: null, interactiveContent: null, externalId, errorMessage: null,
+        createdAt: now, updatedAt: now,
       });
-      const conv = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId } });
-      const workspace = await tx.workspace.findUniqueOrThrow({ where: { id: conv.workspaceId } });
-      const unarchive = conv.archived && workspace.archivedConversationBehaviorOnNewMessages === 'unarchive';
-      await tx.conversation.update({
-        where: { id: conversationId },
-        data: { contactInteracted: true, lastMessageAt: now, unreadContactMessages: { increment: 1 }, ...(unarchive ? { archived: false } : {}) },
-      });
-      if (unarchive) await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } } });
-      effects.messages.push({ tenantId: channel.tenantId, conversationId, holderUuid: await holderUuid(tx, conv.userId), message: presentMessage(created) });
       // The agent's list follows new-message itself; the whole conversation is re-sent only when it changed shape.
-      if (unarchive) effects.conversation(conversationId);
+      effects.messages.push({ tenantId: channel.tenantId, conversationId, holderUuid: conv.holder, message });
       return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002' && externalId) {
+      if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2002' || error.code === 'P2010') && externalId) {
         const row = await this.ctx.db.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
         if (row) return { result: { conversation_uuid: row.conversationId, message_uuid: messageId, duplicate: true }, effects: null };
       }
@@ -102,7 +116,8 @@ export class InboundService {
   }
 
   private async contactFor(tx: Tx, channel: { id: string; tenantId: string }, identifier: string, phone: string | null, c: InboundInput['contact']): Promise<string> {
-    const known = await tx.contactIdentity.findUnique({ where: { channelId_identifier: { channelId: channel.id, identifier } } });
+    const [known] = await tx.$queryRaw<{ contactId: string }[]>`
+      SELECT "contactId" FROM "ContactIdentity" WHERE "channelId" = ${channel.id}::uuid AND identifier = ${identifier}`;
     if (known) return known.contactId;
     const byPhone = phone ? await tx.contact.findFirst({ where: { tenantId: channel.tenantId, phoneNumber: phone, deletedAt: null }, select: { id: true } }) : null;
     const contactId =
