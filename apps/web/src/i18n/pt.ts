@@ -104,6 +104,28 @@ export const pt: Record<string, string> = {
   'Start messaging! Select a chat and talk to the customers': 'Comece a conversar! Selecione um atendimento e fale com os clientes',
   "You don't have finished chats yet": 'Você ainda não tem atendimentos finalizados',
   'Chat history': 'Histórico de atendimentos',
+  'Start-End': 'Início-Fim',
+  Duration: 'Duração',
+  Protocol: 'Protocolo',
+  Customer: 'Cliente',
+  Phone: 'Telefone',
+  'Ended by': 'Finalizado por',
+  'End reason': 'Motivo de finalização',
+  Messages: 'Mensagens',
+  'Chat ID': 'ID do atendimento',
+  System: 'Sistema',
+  Unknown: 'Desconhecido',
+  'Rows per page': 'Linhas por página',
+  Pages: 'Páginas',
+  // pauses (spec 000 §4)
+  'Paused: {{description}}': 'Em pausa: {{description}}',
+  'You are online again': 'Você está online novamente',
+  Unpause: 'Sair da pausa',
+  'You have active chats': 'Você tem atendimentos ativos',
+  'Keep them waiting for your return, or return them to the queue for other agents?':
+    'Mantê-los aguardando seu retorno ou devolvê-los à fila para outros agentes?',
+  Keep: 'Manter',
+  'Return to queue': 'Devolver à fila',
 
   // admin area (spec 002 §2)
   Dashboard: 'Dashboard',

@@ -1,12 +1,15 @@
+import type { Tenant, User } from '@atende/contract';
 import { hasAnyRole, isAgent } from '@atende/core';
 import { AppShell, Badge, Group, Indicator, Title } from '@mantine/core';
 import { IconExternalLink, IconHistory, IconMessageCircle, IconSpeakerphone } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
-import { useActiveChats } from '../workstation/activeChats';
+import { PauseControl } from '../pauses/PauseControl';
 import { externalSystem } from '../workstation/externalSystem';
+import { useActiveChats, useWaitingQueue, useWorkstationLiveUpdates } from '../workstation/queries';
 import { ConnectionStatus } from './ConnectionStatus';
 import { LoggedTime } from './LoggedTime';
 import { NavBar, type NavItem } from './NavBar';
@@ -16,23 +19,32 @@ const ICON = { size: 20, stroke: 1.6 } as const;
 
 /** Agent panel (spec 000 §2): users without the agent role are sent to /admin. */
 export function AppLayout() {
-  const { t } = useTranslation();
   const me = useMe().data;
   const tenant = useTenant();
-  const activeChats = useActiveChats().length;
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   if (!me || !tenant.data) return <LoadingState />;
+  if (!isAgent(me.roles.map((r) => r.name))) return <Navigate to="/admin" replace />;
+  return <AgentShell me={me} tenant={tenant.data} />;
+}
+
+/** Header (connection, pause, time logged in, user menu), left navigation and the page. */
+function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
+  const { t } = useTranslation();
+  useWorkstationLiveUpdates();
+  const activeChats = useActiveChats().data?.length ?? 0;
+  const waiting = useWaitingQueue().data ?? 0;
+  useWaitingCountInTitle(waiting, t('Atende'));
   const roles = me.roles.map((r) => r.name);
-  if (!isAgent(roles)) return <Navigate to="/admin" replace />;
-  const features = tenant.data.config.features;
-  const external = externalSystem(tenant.data.config.flags);
+  const features = tenant.config.features;
+  const external = externalSystem(tenant.config.flags);
   const items: NavItem[] = [
     {
       to: '/app',
       label: t('Active chats'),
       end: true,
+      // Spec 000 §2: with the amount, and a red dot when active chats exist.
       icon: (
-        <Indicator disabled={activeChats === 0} color="red" size={8} aria-hidden>
+        <Indicator disabled={activeChats === 0} color="red" size={8}>
           <IconMessageCircle {...ICON} />
         </Indicator>
       ),
@@ -54,6 +66,7 @@ export function AppLayout() {
           <Title order={4}>{t('Atende')}</Title>
           <Group gap="md" wrap="nowrap">
             <ConnectionStatus />
+            <PauseControl me={me} activeChats={activeChats} />
             <LoggedTime since={me.logged_at} />
             <UserMenu />
           </Group>
@@ -67,4 +80,14 @@ export function AppLayout() {
       </AppShell.Main>
     </AppShell>
   );
+}
+
+/** Spec 000 §2: the browser title shows the waiting count in parentheses while in the agent panel. */
+function useWaitingCountInTitle(waiting: number, title: string): void {
+  useEffect(() => {
+    document.title = waiting > 0 ? `(${waiting}) ${title}` : title;
+    return () => {
+      document.title = title;
+    };
+  }, [waiting, title]);
 }

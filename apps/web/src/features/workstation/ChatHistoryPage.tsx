@@ -1,14 +1,119 @@
-import { Stack, Title } from '@mantine/core';
+import { formatPhoneForDisplay } from '@atende/core';
+import { Group, Pagination, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/states';
+import { api } from '../../api/client';
+import { useMe } from '../../session/session';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { workstationKeys } from './queries';
 
-/** Day chat history (spec 000 §2): today's finished chats of the agent. */
+/** Spec 000 §9: page sizes 10, 20, 40, default 10. */
+const PAGE_SIZES = ['10', '20', '40'];
+
+/** Today's bounds, as UTC ISO instants (spec 000 §7 day chat history). */
+export function todayBounds(now = new Date()): { start: string; end: string } {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1, 0, 0, 0, -1);
+  return { start: start.toISOString(), end: end.toISOString() };
+}
+
+/** Who ended a chat (spec 000 §4 close reasons), as shown. */
+const ENDED_BY: Record<string, string> = { agent: 'Agent', supervisor: 'Supervisor', system: 'System', contact: 'Customer' };
+
+const pad = (n: number) => String(n).padStart(2, '0');
+export const formatDuration = (seconds: number) => `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+
+/** Day chat history (spec 000 §2): today's finished chats of the agent, paged. */
 export function ChatHistoryPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const me = useMe().data;
+  const [limit, setLimit] = useState(10);
+  const [page, setPage] = useState(1);
+  const { start, end } = useMemo(() => todayBounds(), []);
+  const offset = (page - 1) * limit;
+  const history = useQuery({
+    queryKey: workstationKeys.dayHistory(me?.id ?? 0, start, limit, offset),
+    enabled: Boolean(me),
+    placeholderData: keepPreviousData,
+    queryFn: async () => api.getConversationHistory({ query: { start, end, user_id: me?.id, _limit: limit, _offset: offset } }),
+  });
+  const locale = i18n.language === 'pt' ? 'pt-BR' : 'en-US';
+  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' }) : '--');
+  const total = history.data?.pagination.total ?? 0;
+
   return (
     <Stack>
       <Title order={3}>{t('Chat history')}</Title>
-      <EmptyState text={t("You don't have finished chats yet")} />
+      {history.isPending ? (
+        <LoadingState />
+      ) : history.isError ? (
+        <ErrorState onRetry={() => void history.refetch()} />
+      ) : history.data.data.length === 0 ? (
+        <EmptyState text={t("You don't have finished chats yet")} />
+      ) : (
+        <>
+          <Table.ScrollContainer minWidth={900}>
+            <Table striped aria-label={t('Chat history')}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('Start-End')}</Table.Th>
+                  <Table.Th>{t('Duration')}</Table.Th>
+                  <Table.Th>{t('Protocol')}</Table.Th>
+                  <Table.Th>{t('Customer')}</Table.Th>
+                  <Table.Th>{t('Phone')}</Table.Th>
+                  <Table.Th>{t('Ended by')}</Table.Th>
+                  <Table.Th>{t('End reason')}</Table.Th>
+                  <Table.Th>{t('Messages')}</Table.Th>
+                  <Table.Th>{t('Chat ID')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {history.data.data.map((row) => (
+                  <Table.Tr key={row.conversation_uuid}>
+                    <Table.Td>
+                      {time(row.start)} - {time(row.end)}
+                    </Table.Td>
+                    <Table.Td>{formatDuration(row.duration)}</Table.Td>
+                    <Table.Td>{row.ticket_number}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{row.contact_name}</Text>
+                      {row.contact_organization && (
+                        <Text size="xs" c="dimmed">
+                          {row.contact_organization}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>{formatPhoneForDisplay(row.contact_number)}</Table.Td>
+                    <Table.Td>{row.ended_by ? t(ENDED_BY[row.ended_by] ?? 'Unknown') : '--'}</Table.Td>
+                    <Table.Td>{row.end_reason ?? '--'}</Table.Td>
+                    <Table.Td>{row.agent_message + row.contact_message}</Table.Td>
+                    <Table.Td>
+                      <Text size="xs" ff="monospace" title={row.conversation_uuid}>
+                        {row.conversation_uuid.slice(0, 8)}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+          <Group justify="space-between">
+            <Select
+              aria-label={t('Rows per page')}
+              data={PAGE_SIZES}
+              value={String(limit)}
+              w={90}
+              allowDeselect={false}
+              onChange={(value) => {
+                setLimit(Number(value ?? 10));
+                setPage(1);
+              }}
+            />
+            <Pagination total={Math.max(1, Math.ceil(total / limit))} value={page} onChange={setPage} aria-label={t('Pages')} />
+          </Group>
+        </>
+      )}
     </Stack>
   );
 }
