@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
-import { demo, signedInPage } from './helpers';
+import { expect, test, type WebSocketRoute } from '@playwright/test';
+import { demo, signIn, signedInPage } from './helpers';
 
 // spec 000 §4: a supervisor can end an agent's session; the live event logs the agent's browser
 // out with the persistent toast 'You were disconnected by a supervisor'.
@@ -55,4 +55,29 @@ test('a tenant admin toggles a feature flag and the guarded item follows', async
   await expect(supervisor.getByRole('link', { name: /Omnichannel panel/ })).toBeVisible();
   await tenants.context().close();
   await supervisor.context().close();
+});
+
+// spec 000 §4: connection states connected, connecting ('Trying to reconnect') and disconnected
+// ('Try to reconnect' button; the workstation shows 'Falha na conexão').
+test('the connection states follow the realtime socket', async ({ page }) => {
+  let socket: WebSocketRoute | undefined;
+  await page.routeWebSocket(/\/socket\//, (ws) => {
+    ws.connectToServer();
+    socket = ws;
+  });
+  await signIn(page, demo('agent2'));
+  await expect(page).toHaveURL(/\/app$/);
+  await expect(page.getByText('Connected')).toBeVisible();
+
+  // The connection drops: socket.io reconnects by itself.
+  await socket?.close();
+  await expect(page.getByText('Trying to reconnect')).toBeVisible();
+  await expect(page.getByText('Connected')).toBeVisible();
+
+  // The server ends the connection (socket.io DISCONNECT packet): only the user brings it back.
+  socket?.send('41');
+  await expect(page.getByRole('heading', { name: 'Falha na conexão' })).toBeVisible();
+  await page.getByRole('main').getByRole('button', { name: 'Try to reconnect' }).click();
+  await expect(page.getByText('Connected')).toBeVisible();
+  await expect(page.getByText('Start messaging! Select a chat and talk to the customers')).toBeVisible();
 });

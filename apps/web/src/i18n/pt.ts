@@ -30,6 +30,7 @@ export const pt: Record<string, string> = {
   'Sign in': 'Entrar',
   'Sign in to Atende': 'Entrar no Atende',
   Password: 'Senha',
+  'Show or hide the password': 'Mostrar ou ocultar a senha',
   Required: 'Obrigatório',
   'Please insert a valid e-mail': 'Insira um e-mail válido',
   'Invalid email or password': 'E-mail ou senha inválidos',

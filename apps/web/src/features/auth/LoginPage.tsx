@@ -1,5 +1,6 @@
-import { Alert, Button, Center, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { ApiError } from '@atende/sdk';
+import { PasswordField } from '../../ui/PasswordField';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -84,7 +85,7 @@ export function LoginPage() {
             </Alert>
           )}
           <TextInput label={t('Email')} type="email" autoComplete="username" autoFocus {...form.register('email')} error={fieldError('email')} />
-          <PasswordInput label={t('Password')} autoComplete="current-password" {...form.register('password')} error={fieldError('password')} />
+          <PasswordField label={t('Password')} autoComplete="current-password" {...form.register('password')} error={fieldError('password')} />
           <Button type="submit" loading={form.formState.isSubmitting}>
             {t('Sign in')}
           </Button>

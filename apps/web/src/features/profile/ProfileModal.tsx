@@ -1,7 +1,8 @@
 import { ProfilePasswordFormSchema, type ProfilePasswordForm } from '@atende/core';
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { PasswordField } from '../../ui/PasswordField';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -52,9 +53,9 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
               {t(serverError)}
             </Alert>
           )}
-          <PasswordInput label={t('Current password')} autoComplete="current-password" {...form.register('old_password')} error={err('old_password')} />
-          <PasswordInput label={t('New password')} autoComplete="new-password" {...form.register('password')} error={err('password')} />
-          <PasswordInput label={t('Confirm new password')} autoComplete="new-password" {...form.register('confirm_password')} error={err('confirm_password')} />
+          <PasswordField label={t('Current password')} autoComplete="current-password" {...form.register('old_password')} error={err('old_password')} />
+          <PasswordField label={t('New password')} autoComplete="new-password" {...form.register('password')} error={err('password')} />
+          <PasswordField label={t('Confirm new password')} autoComplete="new-password" {...form.register('confirm_password')} error={err('confirm_password')} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('Cancel')}
