@@ -4,10 +4,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { quietApi } from '../../api/client';
 import { queryKeys, saveLocalUser } from '../../session/session';
 import { LoadingState } from '../../ui/states';
-import { homeFor } from './home';
-
-/** Only same-origin paths: ?page= must not send the user to another site. */
-export const safeInternalPath = (page: string | null): string | null => (page && page.startsWith('/') && !page.startsWith('//') && !page.includes('\\') ? page : null);
+import { homeFor, safeInternalPath } from './home';
 
 /**
  * /ssoload (spec 000 §2): loads the user and workspace, then goes to ?page=. On failure it goes to

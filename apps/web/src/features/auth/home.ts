@@ -12,3 +12,7 @@ export function homeFor(roles: readonly Role[]): '/app' | '/admin' | null {
   if (roles.includes('agent')) return homePathFor(roles);
   return hasAnyRole(roles, ADMIN_AREA_ROLES) ? '/admin' : null;
 }
+
+/** Only same-origin paths: ?page= of /ssoload must not send the user to another site. */
+export const safeInternalPath = (page: string | null): string | null =>
+  page && page.startsWith('/') && !page.startsWith('//') && !page.includes('\\') ? page : null;

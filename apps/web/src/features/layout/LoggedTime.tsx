@@ -1,8 +1,7 @@
 import { Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-
-const pad = (n: number) => String(n).padStart(2, '0');
+import { formatDuration } from '../workstation/dayHistory';
 
 /** Time logged in, hh:mm:ss, updated every 100 ms (spec 000 §9). */
 export function LoggedTime({ since }: { since: string | null }) {
@@ -14,7 +13,7 @@ export function LoggedTime({ since }: { since: string | null }) {
   }, []);
   if (!since) return null;
   const seconds = Math.max(0, Math.floor((now - new Date(since).getTime()) / 1000));
-  const text = `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+  const text = formatDuration(seconds);
   return (
     <Text size="sm" aria-label={t('Logged in for')} ff="monospace">
       {text}

@@ -6,23 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { formatDuration, todayBounds } from './dayHistory';
 import { workstationKeys } from './queries';
 
 /** Spec 000 §9: page sizes 10, 20, 40, default 10. */
 const PAGE_SIZES = ['10', '20', '40'];
 
-/** Today's bounds, as UTC ISO instants (spec 000 §7 day chat history). */
-export function todayBounds(now = new Date()): { start: string; end: string } {
-  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1, 0, 0, 0, -1);
-  return { start: start.toISOString(), end: end.toISOString() };
-}
-
 /** Who ended a chat (spec 000 §4 close reasons), as shown. */
 const ENDED_BY: Record<string, string> = { agent: 'Agent', supervisor: 'Supervisor', system: 'System', contact: 'Customer' };
-
-const pad = (n: number) => String(n).padStart(2, '0');
-export const formatDuration = (seconds: number) => `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
 
 /** Day chat history (spec 000 §2): today's finished chats of the agent, paged. */
 export function ChatHistoryPage() {

@@ -1,0 +1,23 @@
+import { ApiError } from '@atende/sdk';
+import type { TFunction } from 'i18next';
+import { describe, expect, it } from 'vitest';
+import { errorText } from './errors';
+
+const t = ((key: string) => `t:${key}`) as unknown as TFunction;
+const withBody = (status: number, message: string) => new ApiError(status, 'bad_request', message, { error_message: message, code: 'bad_request' });
+
+// spec 000 §8: the server's error_message when present, else 400 'Missing parameters', 403
+// 'Invalid credentials', anything else 'Something went wrong'.
+describe('errorText', () => {
+  it('shows the server message, through the dictionary', () => {
+    expect(errorText(withBody(409, 'Email already being used'), t)).toBe('t:Email already being used');
+  });
+  it('falls back by status when the answer has no error_message', () => {
+    expect(errorText(new ApiError(400, 'unknown', 'Bad Request', {}), t)).toBe('t:Missing parameters');
+    expect(errorText(new ApiError(403, 'unknown', 'Forbidden', undefined), t)).toBe('t:Invalid credentials');
+    expect(errorText(new ApiError(502, 'unknown', 'Bad Gateway', undefined), t)).toBe('t:Something went wrong');
+  });
+  it('does not show the transport error of a failed network call', () => {
+    expect(errorText(new ApiError(0, 'network', 'Network error'), t)).toBe('t:Something went wrong');
+  });
+});

@@ -1,0 +1,10 @@
+/** Today's bounds, as UTC ISO instants (spec 000 §7 day chat history). */
+export function todayBounds(now = new Date()): { start: string; end: string } {
+  const start = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+  const end = new Date(start.getFullYear(), start.getMonth(), start.getDate() + 1, 0, 0, 0, -1);
+  return { start: start.toISOString(), end: end.toISOString() };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+export const formatDuration = (seconds: number) => `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+
