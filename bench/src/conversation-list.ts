@@ -36,7 +36,7 @@ await client.query(
         n AS (SELECT COALESCE(MAX("ticketNumber"), 0) AS m FROM "Conversation" WHERE "tenantId" = $1)
    INSERT INTO "Conversation" (id, "tenantId", "workspaceId", "contactId", "channelId", "sectorId", "userId", state, "ticketNumber", "timeJoin", "createdAt", "updatedAt", "closedAt")
    SELECT gen_random_uuid(), $1, $2, c.id, $3, $4,
-          CASE WHEN g % 3 = 0 THEN $5 ELSE NULL END,
+          CASE WHEN g % 3 = 0 THEN $5::int ELSE NULL END,
           (CASE WHEN g % 10 = 0 THEN 'waiting' WHEN g % 10 = 1 THEN 'answered' ELSE 'closed' END)::"ConversationState",
           n.m + g, now() - (g || ' minutes')::interval, now() - (g || ' minutes')::interval, now(),
           CASE WHEN g % 10 > 1 THEN now() - (g || ' minutes')::interval + interval '10 minutes' END

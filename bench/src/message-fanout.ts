@@ -76,6 +76,16 @@ async function run(agents: number) {
         ),
       );
     }
+    // Warm-up (JIT, connection pools), not measured.
+    const post = (phone: string, text: string) =>
+      fetch(`${api.url}/api/v1/channels/droz/${channel}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
+        body: JSON.stringify({ contact: { phone }, message: { id: text, content: text } }),
+      });
+    for (let w = 0; w < 30; w++) {
+      await Promise.all(Array.from({ length: 10 }, (_, k) => post(phones[(w * 10 + k) % phones.length]!, `warmup-${w}-${k}`).then((r) => r.arrayBuffer())));
+    }
     const total = RATE * SECONDS;
     const errors: number[] = [];
     const start = performance.now();
@@ -88,11 +98,7 @@ async function run(agents: number) {
       const phone = phones[n % phones.length]!;
       sent.set(text, performance.now());
       inflight.push(
-        fetch(`${api.url}/api/v1/channels/droz/${channel}/messages`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
-          body: JSON.stringify({ contact: { phone }, message: { id: text, content: text } }),
-        }).then(
+        post(phone, text).then(
           async (r) => {
             await r.arrayBuffer();
             if (r.status !== 202) errors.push(r.status);
