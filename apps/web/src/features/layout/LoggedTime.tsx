@@ -1,4 +1,4 @@
-import { Text } from '@mantine/core';
+import { Text, VisuallyHidden } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../workstation/dayHistory';
@@ -15,7 +15,8 @@ export function LoggedTime({ since }: { since: string | null }) {
   const seconds = Math.max(0, Math.floor((now - new Date(since).getTime()) / 1000));
   const text = formatDuration(seconds);
   return (
-    <Text size="sm" aria-label={t('Logged in for')} ff="monospace">
+    <Text size="sm" ff="monospace" title={t('Logged in for')}>
+      <VisuallyHidden>{t('Logged in for')} </VisuallyHidden>
       {text}
     </Text>
   );
