@@ -104,7 +104,7 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
   io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
     const { session } = socket.data;
     // Rooms every socket is in: its user (spec), its tenant (queue counts) and its session (so a revoked session can be dropped).
-    const own = [rooms.user(session.userUuid), sessionRoom(session.sessionId)];
+    const own = [rooms.user(session.userUuid), rooms.tenant(session.tenantId), sessionRoom(session.sessionId)];
     // A recovered socket comes back with its old rooms: keep only those this session may be in.
     if (socket.recovered) {
       for (const room of socket.rooms) if (room !== socket.id && !own.includes(room) && !mayJoin(session, room)) void socket.leave(room);
