@@ -36,6 +36,19 @@ test('a supervisor signs in and lands in the admin area', async ({ page }) => {
   await screenshot(page, 'admin');
 });
 
+// spec 002 §2 / §6: the campaigns section needs campaign_manager plus outbound_campaign; the
+// rest of the admin area stays closed to a campaign manager.
+test('a campaign manager lands on the campaigns section and nothing else', async ({ page }) => {
+  await signIn(page, demo('campaigns'));
+  await expect(page).toHaveURL(/\/admin\/campaigns$/);
+  const nav = page.getByRole('navigation', { name: 'Supervisor panel' });
+  await expect(nav.getByRole('link', { name: 'Campaigns' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Reports' })).toHaveCount(0);
+  await page.goto('/admin/reports');
+  await expect(page.getByText('Você não tem permissão para acessar essa página')).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/campaigns$/);
+});
+
 // spec 000 §2: an admin's first access goes to first steps while the feature is not completed.
 test('an admin signs in, lands on first steps in the admin area and can complete them', async ({ page }) => {
   await signIn(page, demo('admin'));
