@@ -29,6 +29,8 @@ export function ErrorHandler() {
   useEffect(() => {
     setApiErrorListener((error: ApiError, route: RouteDef) => {
       const { navigate: go, t: tr } = latest.current;
+      // Spec 000 §8: failed calls are logged, then shown.
+      console.warn(`api: ${route.method} ${route.path} failed with ${error.status} (${error.code})`);
       if (SESSION_STARTING_PATHS.has(route.path)) return;
       if (error.status === 401 || error.status === 408) {
         const hadSession = readLocalUser() !== null;
