@@ -82,19 +82,21 @@ export class InboundService {
         INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "createdAt", "updatedAt")
         VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
                 ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${now}, ${now})`;
-      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; holder: string | null }[]>`
-        WITH before AS (SELECT c.archived, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
+      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; holder: string | null }[]>`
+        WITH before AS (SELECT c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
                         JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
         UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = ${now}, "unreadContactMessages" = c."unreadContactMessages" + 1,
-               archived = CASE WHEN before.archived AND before.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${now}
+               archived = CASE WHEN before.archived AND before.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${now},
+               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
+               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
         FROM before WHERE c.id = ${conversationId}::uuid
-        RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived,
+        RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived, (before.state = 'outbound-started'::"ConversationState") AS replied,
                   (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
       if (!conv) throw new AppError('not_found', 'Conversation not found');
       if (conv.unarchived) {
         await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } } });
-        effects.conversation(conversationId);
       }
+      if (conv.unarchived || conv.replied) effects.conversation(conversationId);
       const message = presentMessage({
         id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', userId: null, contactId, content, tags: [], state: 'sent', status: null,
         internal: false, voice: false, replyToId: null, annexId: null, templateMessage: null, interactiveContent: null, externalId, errorMessage: null,

@@ -119,6 +119,12 @@ describe('conversation actions (spec 000 §4)', () => {
     expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: 'channel-delivery' } })).toBeGreaterThan(0);
     const noMessage = await t.http.post(`/api/v1/contacts/${contact.id}/conversations`).set(auth('agent')).send({ channel_uuid: channel.id });
     expect(noMessage.status).toBe(400);
+    // The contact answers: the conversation becomes a normal answered one and can be transferred.
+    await t.database.db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId: channel.id, identifier: '+5511966660005', contactId: contact.id } });
+    const reply = await inbound(t, channel.id, token, { phone: '11966660005', id: 'out-reply' });
+    expect(reply.body.data.conversation_uuid).toBe(started.body.data.uuid);
+    const answered = await t.http.get(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent'));
+    expect(answered.body.data).toMatchObject({ state: 'answered', contact_interacted: true });
   });
 
   it('archives and unarchives; a new contact message unarchives per workspace setting', async () => {
