@@ -97,26 +97,31 @@ export async function distribute(ctx: AppContext, tenantId: string, workspaceId:
     const { result } = await inTransaction(ctx, async (tx, effects) => {
       const { capacity, mode } = await capacityOf(tx, tenantId, workspaceId);
       if (!isAutoDistribution(mode)) return false;
-      const conv = await lockNextWaiting(tx, tenantId, workspaceId, []);
-      if (!conv) return false;
-      const full = await tx.conversation.findUniqueOrThrow({ where: { id: conv.id }, select: { sectorId: true } });
+      // The oldest waiting conversations first; one with nobody free in its sector must not block the others.
+      const candidates = await tx.$queryRaw<{ id: string; sectorId: string | null }[]>`
+        SELECT id, "sectorId" FROM "Conversation"
+        WHERE "tenantId" = ${tenantId}::uuid AND "workspaceId" = ${workspaceId}::uuid AND state = 'waiting'::"ConversationState"
+        ORDER BY priority DESC, "timeJoin" ASC
+        LIMIT 50 FOR UPDATE SKIP LOCKED`;
       const order = mode === 'fifo' ? Prisma.sql`last_assigned ASC NULLS FIRST, u.id ASC` : Prisma.sql`active ASC, last_assigned ASC NULLS FIRST, u.id ASC`;
-      const agents = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string }[]>`
-        SELECT u.id, u.uuid, u.email, u.username,
-               (SELECT COUNT(*) FROM "Conversation" c WHERE c."userId" = u.id AND c.state IN ('answered', 'outbound-started', 'closing')) AS active,
-               (SELECT MAX(e.at) FROM "ConversationEvent" e WHERE e."tenantId" = u."tenantId" AND e.type = 'associate-user' AND e.detail->>'user_uuid' = u.uuid::text) AS last_assigned
-        FROM "User" u
-        WHERE u."tenantId" = ${tenantId}::uuid AND u."workspaceId" = ${workspaceId}::uuid AND u."deletedAt" IS NULL
-          AND u."isLogged" AND u.state = 'online'::"UserState" AND u."currentPauseId" IS NULL AND 'agent'::"Role" = ANY(u.roles)
-          AND (${full.sectorId}::uuid IS NULL
-               OR NOT EXISTS (SELECT 1 FROM "UserSector" us WHERE us."userId" = u.id)
-               OR EXISTS (SELECT 1 FROM "UserSector" us WHERE us."userId" = u.id AND us."sectorId" = ${full.sectorId}::uuid))
-        ORDER BY ${order}
-        FOR UPDATE OF u SKIP LOCKED`;
-      for (const agent of agents) {
-        if ((await activeCount(tx, agent.id)) >= capacity) continue;
-        await assignTo(tx, effects, conv.id, agent, 'distribution');
-        return true;
+      for (const conv of candidates) {
+        const agents = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string }[]>`
+          SELECT u.id, u.uuid, u.email, u.username,
+                 (SELECT COUNT(*) FROM "Conversation" c WHERE c."userId" = u.id AND c.state IN ('answered', 'outbound-started', 'closing')) AS active,
+                 (SELECT MAX(e.at) FROM "ConversationEvent" e WHERE e."tenantId" = u."tenantId" AND e.type = 'associate-user' AND e.detail->>'user_uuid' = u.uuid::text) AS last_assigned
+          FROM "User" u
+          WHERE u."tenantId" = ${tenantId}::uuid AND u."workspaceId" = ${workspaceId}::uuid AND u."deletedAt" IS NULL
+            AND u."isLogged" AND u.state = 'online'::"UserState" AND u."currentPauseId" IS NULL AND 'agent'::"Role" = ANY(u.roles)
+            AND (${conv.sectorId}::uuid IS NULL
+                 OR NOT EXISTS (SELECT 1 FROM "UserSector" us WHERE us."userId" = u.id)
+                 OR EXISTS (SELECT 1 FROM "UserSector" us WHERE us."userId" = u.id AND us."sectorId" = ${conv.sectorId}::uuid))
+          ORDER BY ${order}
+          FOR UPDATE OF u SKIP LOCKED`;
+        for (const agent of agents) {
+          if ((await activeCount(tx, agent.id)) >= capacity) continue;
+          await assignTo(tx, effects, conv.id, agent, 'distribution');
+          return true;
+        }
       }
       return false;
     });
