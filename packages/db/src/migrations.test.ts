@@ -52,7 +52,7 @@ describe('migrations', () => {
       data: {
         tenantId: tenant.id, workspaceId: ws.id, username: 'U', email: 'u@x.dev', passwordHash: 'h',
         roles: ['agent', 'supervisor'], isLogged: true, loggedOffBy: 'self', state: 'paused',
-        currentPauseId: pause.id, loggedAt: now, deletedAt: now,
+        currentPauseId: pause.id, loggedAt: now, lastAssignedAt: now, deletedAt: now,
       },
     });
     const session = await db.userSession.create({
@@ -70,7 +70,7 @@ describe('migrations', () => {
 
     expect(await db.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).toMatchObject({ config: { features: { a: true } }, isDemo: true });
     expect(await db.workspace.findUniqueOrThrow({ where: { id: ws.id } })).toMatchObject({ conversationDeliveryMode: 'fifo', maxConversationPerUser: 3, integrations: { droz: { token: 'x' } } });
-    expect(await db.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ roles: ['agent', 'supervisor'], state: 'paused', currentPauseId: pause.id, loggedAt: now, deletedAt: now, loggedOffBy: 'self' });
+    expect(await db.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({ roles: ['agent', 'supervisor'], state: 'paused', currentPauseId: pause.id, loggedAt: now, lastAssignedAt: now, deletedAt: now, loggedOffBy: 'self' });
     expect(await db.userSession.findUniqueOrThrow({ where: { id: session.id } })).toMatchObject({ roles: ['admin'], revokedReason: 'logout', ip: '1.2.3.4', expiresAt: now });
     expect(await db.pause.findUniqueOrThrow({ where: { id: pause.id } })).toMatchObject({ description: 'Lunch', deletedAt: now });
     expect(await db.sector.findUniqueOrThrow({ where: { id: sector.id } })).toMatchObject({ slaFirstResponseSeconds: 60, ticketMessage: 'm' });

@@ -41,6 +41,7 @@ export async function assignTo(tx: Tx, effects: Effects, conversationId: string,
     where: { id: conversationId },
     data: { userId: user.id, state: 'answered', timeAnswer: current.timeAnswer ?? now },
   });
+  await tx.user.update({ where: { id: user.id }, data: { lastAssignedAt: now } });
   const ref = { id: user.id, uuid: user.uuid, username: user.username, email: user.email };
   if (how === 'distribution') {
     await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'offered', detail: { user_uuid: user.uuid, user_email: user.email }, at: now } });
@@ -108,7 +109,7 @@ export async function distribute(ctx: AppContext, tenantId: string, workspaceId:
         const agents = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string }[]>`
           SELECT u.id, u.uuid, u.email, u.username,
                  (SELECT COUNT(*) FROM "Conversation" c WHERE c."userId" = u.id AND c.state IN ('answered', 'outbound-started', 'closing')) AS active,
-                 (SELECT MAX(e.at) FROM "ConversationEvent" e WHERE e."tenantId" = u."tenantId" AND e.type = 'associate-user' AND e.detail->>'user_uuid' = u.uuid::text) AS last_assigned
+                 u."lastAssignedAt" AS last_assigned
           FROM "User" u
           WHERE u."tenantId" = ${tenantId}::uuid AND u."workspaceId" = ${workspaceId}::uuid AND u."deletedAt" IS NULL
             AND u."isLogged" AND u.state = 'online'::"UserState" AND u."currentPauseId" IS NULL AND 'agent'::"Role" = ANY(u.roles)
