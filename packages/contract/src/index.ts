@@ -53,6 +53,13 @@ export const routes = {
   markMessages: messages.markMessages,
   getMessage: messages.getMessage,
   receiveChannelMessage: messages.receiveChannelMessage,
+  createContact: contacts.createContact,
+  updateContact: contacts.updateContact,
+  listContacts: contacts.listContacts,
+  getContact: contacts.getContact,
+  deleteContact: contacts.deleteContact,
+  getContactJourney: contacts.getContactJourney,
+  getContactJourneyEvent: contacts.getContactJourneyEvent,
 } as const;
 export type Routes = typeof routes;
 
@@ -61,13 +68,6 @@ export type Routes = typeof routes;
  * `routes` (and so the sdk and the OpenAPI document) as the api binds them.
  */
 export const conversationEngineRoutes = {
-  createContact: contacts.createContact,
-  updateContact: contacts.updateContact,
-  listContacts: contacts.listContacts,
-  getContact: contacts.getContact,
-  deleteContact: contacts.deleteContact,
-  getContactJourney: contacts.getContactJourney,
-  getContactJourneyEvent: contacts.getContactJourneyEvent,
   listConversationFieldDefinitions: conversations.listConversationFieldDefinitions,
   createConversationFieldDefinition: conversations.createConversationFieldDefinition,
   getConversationFields: conversations.getConversationFields,
