@@ -11,6 +11,7 @@ import { bind } from './bind';
 import { NO_PRESENCE_HOOKS, type AppContext } from './context';
 import { InboundService } from './modules/channels-inbound/service';
 import { contactRoutes } from './modules/contacts/routes';
+import { conversationFieldRoutes } from './modules/conversation-fields/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { ConversationService } from './modules/conversations/service';
 import { messageRoutes } from './modules/messages/routes';
@@ -89,6 +90,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   tenantRoutes(app, tenants);
   conversationRoutes(app, ctx, conversations);
   contactRoutes(app, ctx);
+  conversationFieldRoutes(app, ctx);
   messageRoutes(app, new MessageService(ctx), new InboundService(ctx, conversations));
 
   const dist = env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -60,6 +60,11 @@ export const routes = {
   deleteContact: contacts.deleteContact,
   getContactJourney: contacts.getContactJourney,
   getContactJourneyEvent: contacts.getContactJourneyEvent,
+  listConversationFieldDefinitions: conversations.listConversationFieldDefinitions,
+  createConversationFieldDefinition: conversations.createConversationFieldDefinition,
+  getConversationFields: conversations.getConversationFields,
+  setConversationField: conversations.setConversationField,
+  listChannelCannedResponses: messages.listChannelCannedResponses,
 } as const;
 export type Routes = typeof routes;
 
@@ -68,11 +73,6 @@ export type Routes = typeof routes;
  * `routes` (and so the sdk and the OpenAPI document) as the api binds them.
  */
 export const conversationEngineRoutes = {
-  listConversationFieldDefinitions: conversations.listConversationFieldDefinitions,
-  createConversationFieldDefinition: conversations.createConversationFieldDefinition,
-  getConversationFields: conversations.getConversationFields,
-  setConversationField: conversations.setConversationField,
   uploadFile: messages.uploadFile,
   downloadFile: messages.downloadFile,
-  listChannelCannedResponses: messages.listChannelCannedResponses,
 } as const;

@@ -1,0 +1,77 @@
+import {
+  AppError, createConversationFieldDefinition, getConversationFields, listChannelCannedResponses, listConversationFieldDefinitions, setConversationField,
+} from '@atende/contract';
+import { roleCovers } from '@atende/core';
+import { scoped } from '@atende/db';
+import type { FastifyInstance } from 'fastify';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+
+/** Conversation fields (spec 000 §3, §5) and the composer's canned responses (spec 000 §7). */
+export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = (session: Session) => scoped(ctx.db, session);
+
+  /** The conversation, if the caller may edit its fields: its agent, or a supervisor-level user. */
+  async function editable(session: Session, id: string) {
+    const conv = await db(session).conversation.findFirst({ where: { id }, select: { id: true, userId: true } });
+    if (!conv) throw new AppError('not_found', 'Conversation not found');
+    if (conv.userId !== session.userId && !roleCovers(session.roles, 'supervisor')) throw new AppError('forbidden', 'This conversation is not assigned to you');
+    return conv;
+  }
+  async function values(session: Session, conversationId: string) {
+    const rows = await db(session).conversationFieldValue.findMany({ where: { conversationId }, include: { field: true }, orderBy: { field: { name: 'asc' } } });
+    return rows.map((r) => ({ field_uuid: r.fieldId, name: r.field.name, field_value: r.value }));
+  }
+
+  bind(app, listConversationFieldDefinitions, { flag: 'conversation_fields' }, async ({ session }) => {
+    const rows = await db(session).conversationFieldDefinition.findMany({ where: { deletedAt: null }, orderBy: { name: 'asc' } });
+    return { data: rows.map((r) => ({ uuid: r.id, name: r.name })) };
+  });
+  bind(app, createConversationFieldDefinition, { roles: ['admin'], flag: 'conversation_fields' }, async ({ session, body }) => {
+    const taken = await db(session).conversationFieldDefinition.findFirst({ where: { name: { equals: body.name, mode: 'insensitive' }, deletedAt: null } });
+    if (taken) throw new AppError('conflict', 'A field with this name already exists');
+    const row = await db(session).conversationFieldDefinition.create({ data: { name: body.name, tenantId: session.tenantId } });
+    return { data: { uuid: row.id, name: row.name } };
+  });
+  bind(app, getConversationFields, { flag: 'conversation_fields' }, async ({ session, params }) => {
+    await editable(session, params.id);
+    return { data: await values(session, params.id) };
+  });
+  bind(app, setConversationField, { flag: 'conversation_fields' }, async ({ session, params, body }) => {
+    await editable(session, params.id);
+    const field = await db(session).conversationFieldDefinition.findFirst({ where: { id: body.field_uuid, deletedAt: null } });
+    if (!field) throw new AppError('not_found', 'Field not found');
+    await ctx.db.conversationFieldValue.upsert({
+      where: { conversationId_fieldId: { conversationId: params.id, fieldId: field.id } },
+      create: { conversationId: params.id, fieldId: field.id, tenantId: session.tenantId, value: body.field_value },
+      update: { value: body.field_value },
+    });
+    return { data: await values(session, params.id) };
+  });
+
+  bind(app, listChannelCannedResponses, { flag: 'canned_responses' }, async ({ session, params, query }) => {
+    const channel = await db(session).channel.findFirst({ where: { id: params.id, deletedAt: null }, select: { workspaceId: true } });
+    if (!channel) throw new AppError('not_found', 'Channel not found');
+    const rows = await db(session).cannedResponse.findMany({
+      where: { workspaceId: channel.workspaceId, deletedAt: null, ...(query.sector_uuid ? { OR: [{ sectorIds: { isEmpty: true } }, { sectorIds: { has: query.sector_uuid } }] } : {}) },
+      orderBy: { keyword: 'asc' },
+    });
+    const categories = await db(session).cannedResponseCategory.findMany({ where: { id: { in: rows.map((r) => r.categoryId).filter((v): v is string => v !== null) } } });
+    const annexes = await db(session).storedFile.findMany({ where: { id: { in: rows.map((r) => r.annexId).filter((v): v is string => v !== null) } } });
+    return {
+      data: rows.map((r) => {
+        const category = categories.find((c) => c.id === r.categoryId && !c.deletedAt);
+        const annex = annexes.find((a) => a.id === r.annexId);
+        return {
+          uuid: r.id,
+          keyword: r.keyword,
+          message: r.message,
+          category: category ? { uuid: category.id, name: category.name, description: category.description } : null,
+          annex: annex ? { uuid: annex.id, original_filename: annex.originalFilename, uri: `/api/v1/storage/files/${annex.id}` } : null,
+          sector_uuids: r.sectorIds,
+        };
+      }),
+    };
+  });
+}
