@@ -12,6 +12,7 @@ import { NO_PRESENCE_HOOKS, type AppContext } from './context';
 import { InboundService } from './modules/channels-inbound/service';
 import { contactRoutes } from './modules/contacts/routes';
 import { conversationFieldRoutes } from './modules/conversation-fields/routes';
+import { storageRoutes } from './modules/storage/routes';
 import { conversationRoutes } from './modules/conversations/routes';
 import { ConversationService } from './modules/conversations/service';
 import { messageRoutes } from './modules/messages/routes';
@@ -91,6 +92,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   conversationRoutes(app, ctx, conversations);
   contactRoutes(app, ctx);
   conversationFieldRoutes(app, ctx);
+  await storageRoutes(app, ctx);
   messageRoutes(app, new MessageService(ctx), new InboundService(ctx, conversations));
 
   const dist = env.WEB_DIST ?? fileURLToPath(new URL('../../web/dist', import.meta.url));

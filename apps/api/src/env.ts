@@ -16,6 +16,8 @@ const EnvSchema = z.object({
   /** Public domain shown in the QR login payload. */
   TENANT_DOMAIN: z.string().default('localhost:3000'),
   WEB_DIST: z.string().optional(),
+  /** Where uploaded files are kept (local disk storage driver). */
+  STORAGE_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),

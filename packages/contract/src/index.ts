@@ -65,6 +65,8 @@ export const routes = {
   getConversationFields: conversations.getConversationFields,
   setConversationField: conversations.setConversationField,
   listChannelCannedResponses: messages.listChannelCannedResponses,
+  uploadFile: messages.uploadFile,
+  downloadFile: messages.downloadFile,
 } as const;
 export type Routes = typeof routes;
 
@@ -73,6 +75,4 @@ export type Routes = typeof routes;
  * `routes` (and so the sdk and the OpenAPI document) as the api binds them.
  */
 export const conversationEngineRoutes = {
-  uploadFile: messages.uploadFile,
-  downloadFile: messages.downloadFile,
 } as const;
