@@ -69,10 +69,3 @@ export const routes = {
   downloadFile: messages.downloadFile,
 } as const;
 export type Routes = typeof routes;
-
-/**
- * Routes of the conversation engine (issue 3), declared but not yet bound by the api: they join
- * `routes` (and so the sdk and the OpenAPI document) as the api binds them.
- */
-export const conversationEngineRoutes = {
-} as const;
