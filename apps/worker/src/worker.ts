@@ -19,6 +19,7 @@ const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
 // One scheduler entry shared by every worker process: BullMQ keeps a single repeat per id.
 await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
+await maintenance.upsertJobScheduler('prune-outbox', { every: 6 * 60 * 60 * 1000 }, { name: 'prune-outbox', data: { kind: 'prune-outbox' } });
 
 const outboxQueues = new QueueRegistry(connection, env.REDIS_PREFIX);
 const dispatcher = new OutboxDispatcher({

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const queues = {
   maintenance: {
     name: 'maintenance',
-    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') })]),
+    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') })]),
   },
   /** Delivers one agent message to its channel (custom channel webhook, later the providers). */
   channelDelivery: {

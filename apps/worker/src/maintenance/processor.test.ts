@@ -32,6 +32,21 @@ describe('maintenance: expire-sessions', () => {
     expect(await runMaintenanceJob({ db: t.db, sessionRetentionDays: 30 }, { kind: 'expire-sessions' })).toEqual({ deletedSessions: 0, loggedOffUsers: 0 });
   });
 
+  it('prunes outbox rows dispatched more than a week ago and never undispatched ones', async () => {
+    const tenant = await t.db.tenant.findFirstOrThrow();
+    const day = 24 * 3600 * 1000;
+    await t.db.outboxJob.createMany({
+      data: [
+        { tenantId: tenant.id, queue: 'q', payload: {}, dispatchedAt: new Date(Date.now() - 8 * day) },
+        { tenantId: tenant.id, queue: 'q', payload: {}, dispatchedAt: new Date(Date.now() - day) },
+        { tenantId: tenant.id, queue: 'q', payload: {}, createdAt: new Date(Date.now() - 30 * day) },
+      ],
+    });
+    expect(await runMaintenanceJob({ db: t.db, sessionRetentionDays: 30 }, { kind: 'prune-outbox' })).toEqual({ deletedOutboxRows: 1 });
+    expect(await t.db.outboxJob.count()).toBe(2);
+    expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(1);
+  });
+
   it('rejects a malformed job payload', async () => {
     await expect(runMaintenanceJob({ db: t.db, sessionRetentionDays: 30 }, { kind: 'nope' })).rejects.toThrow();
   });

@@ -1,6 +1,9 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
 import type { Db } from '@atende/db';
 
+/** Days a dispatched outbox row is kept. */
+export const OUTBOX_RETENTION_DAYS = 7;
+
 export interface MaintenanceDeps {
   db: Db;
   sessionRetentionDays: number;
@@ -23,6 +26,12 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
         await deps.db.user.update({ where: { id: u.id }, data: { isLogged: false, state: 'offline', loggedOffBy: 'system' } });
       }
       return { deletedSessions: deleted.count, loggedOffUsers: stale.length };
+    }
+    case 'prune-outbox': {
+      // Dispatched rows are only kept for investigation; undispatched ones are never touched.
+      const cutoff = new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000);
+      const deleted = await deps.db.outboxJob.deleteMany({ where: { dispatchedAt: { lt: cutoff } } });
+      return { deletedOutboxRows: deleted.count };
     }
   }
 }
