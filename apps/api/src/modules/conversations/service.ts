@@ -38,7 +38,10 @@ export class ConversationService {
 
   /** Runs distribution for every workspace whose queue changed. */
   async redistribute(effects: Effects): Promise<void> {
-    for (const [workspaceId, tenantId] of effects.distribute) await distribute(this.ctx, tenantId, workspaceId);
+    for (const [workspaceId, tenantId] of effects.distribute) {
+      // The caller's change is committed; distribution runs again on the next queue change if this one fails.
+      await distribute(this.ctx, tenantId, workspaceId).catch((error: unknown) => this.ctx.log.error({ err: error, workspaceId }, 'distribution failed'));
+    }
   }
 
   private async me(tx: Tx, session: Session): Promise<UserRef> {
