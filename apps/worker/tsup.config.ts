@@ -1,16 +1,4 @@
 import { defineConfig } from 'tsup';
+import { nodeBundle } from '../../tsup.node';
 
-// Workspace packages are TypeScript sources: bundle them; registry packages stay external.
-export default defineConfig({
-  entry: { worker: 'src/worker.ts' },
-  format: ['esm'],
-  platform: 'node',
-  target: 'node20',
-  outDir: 'dist',
-  clean: true,
-  sourcemap: true,
-  noExternal: [/^@atende\//],
-  splitting: false,
-  // Bundled CommonJS dependencies (pg) call require(): give the ESM bundle one.
-  banner: { js: "import { createRequire as __atendeCreateRequire } from 'node:module'; const require = __atendeCreateRequire(import.meta.url);" },
-});
+export default defineConfig(nodeBundle({ worker: 'src/worker.ts' }));
