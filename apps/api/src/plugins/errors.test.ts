@@ -136,6 +136,35 @@ describe('bodies, on every route that takes one', () => {
   });
 });
 
+describe('text Postgres cannot store', () => {
+  // NUL is refused by text and jsonb columns, an unpaired surrogate by jsonb: without a guard
+  // these reached Postgres and answered 500.
+  it('answers 400 for NUL characters and broken Unicode in bodies, keys and queries, and changes nothing', async () => {
+    const auth = { Authorization: `Bearer ${admin}` };
+    const before = await snapshot();
+    const calls = [
+      t.http.post('/api/v1/login').type('form').send({ email: 'a\u0000b@acme.test', password: 'x' }),
+      t.http.patch('/api/v1/workspaces/me').set(auth).send({ name: 'a\u0000b' }),
+      t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { crm: 'a\u0000b' } }),
+      t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { 'k\u0000': 1 } }),
+      t.http.patch('/api/v1/workspaces/me').set(auth).set('content-type', 'application/json').send('{"integrations":{"x":"a\\ud800b"}}'),
+      t.http.patch('/api/v1/workspaces/me').set(auth).set('content-type', 'application/json').send('{"name":"\\udc00"}'),
+      t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(auth).send({ name: 'a\u0000b' }),
+      t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(auth).send({ flags: { note: 'a\u0000b' } }),
+      t.http.get('/api/v1/users').query({ role: 'agent\u0000' }).set(auth),
+    ];
+    for (const [i, res] of (await Promise.all(calls)).entries()) {
+      expectClientError(res, 400, `call ${i}`);
+      expect(res.body.code, `call ${i}`).toBe('bad_request');
+    }
+    expect(await snapshot()).toEqual(before);
+    // Well-formed text outside the BMP is fine.
+    const ok = await t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { note: 'Atendimento 😀 ção' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.integrations.note).toBe('Atendimento 😀 ção');
+  });
+});
+
 describe('order of checks', () => {
   it('answers 403 to a caller without the role before looking at the body', async () => {
     const agent = await t.login('agent@acme.test');
