@@ -3,7 +3,13 @@
  * Portuguese are their own keys and show as given in both languages. `pnpm --filter @atende/web
  * typecheck` fails when a translated phrase has no entry here (scripts/check-i18n.ts).
  */
-export const pt: Record<string, string> = {
+import { ptComposer } from './pt/composer';
+import { ptCustomer } from './pt/customer';
+import { ptPhonebook } from './pt/phonebook';
+import { ptViews } from './pt/views';
+import { ptWorkstation } from './pt/workstation';
+
+const ptShared: Record<string, string> = {
   // brand and shared states
   Atende: 'Atende',
   'Loading...': 'Carregando...',
@@ -205,3 +211,6 @@ export const pt: Record<string, string> = {
   'Bots report': 'Relatório de bots',
   'Surveys report': 'Relatório de pesquisas',
 };
+
+/** Each screen family keeps its phrases in its own file under ./pt/. */
+export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews };
