@@ -81,6 +81,32 @@ describe('conversation actions (spec 000 §4)', () => {
     expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' })).status).toBe(409);
   });
 
+  it('an agent prioritises a conversation they hold: it returns to the top of the queue in one call', async () => {
+    await acceptedBy('agent2', '11966660011');
+    const older = (await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, userId: ids.agent2 }, orderBy: { createdAt: 'desc' } })).id;
+    await t.http.patch(`/api/v1/conversations/${older}`).set(auth('agent2')).send({ state: 'waiting' }).expect(200);
+    const id = await (async () => {
+      await inbound(t, channel.id, token, { phone: '11966660012', id: 'm-prio-2', content: 'Oi' });
+      // The older one waits first; the agent takes the next in line (the older), then the new one.
+      const first = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: ids.agent });
+      expect(first.body.data.uuid).toBe(older);
+      return older;
+    })();
+    const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'waiting', priority: 'top' });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ state: 'waiting', user: null });
+    expect(res.body.data.history.map((h: { event: string }) => h.event).slice(-2).sort()).toEqual(['enter-queue', 'new-priority']);
+    // Ahead of the conversation that waited before it.
+    const next = await t.http.patch('/api/v1/conversations').set(auth('agent2')).send({ user_id: ids.agent2 });
+    expect(next.body.data.uuid).toBe(id);
+    // Priority alone on a conversation being answered is still refused, and changes nothing.
+    const refused = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent2')).send({ priority: 'top' });
+    expect(refused.status).toBe(409);
+    expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('agent2'))).body.data.state).toBe('answered');
+    await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent2')).send({ state: 'closed' }).expect(200);
+    await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } }, data: { state: 'closed', closedAt: new Date() } });
+  });
+
   it('a supervisor finishing with current_role supervisor is recorded as such', async () => {
     const id = await acceptedBy('agent', '11966660002');
     const done = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('supervisor')).send({ state: 'closed', current_role: 'supervisor' });

@@ -75,7 +75,8 @@ export class ConversationService {
         }
       }
       if (body.priority === 'top') {
-        if (conv.state !== 'waiting') throw new AppError('conflict', 'Only waiting conversations can be prioritised');
+        // An agent prioritises a conversation they hold by returning it to the top of the queue (state waiting + priority top).
+        if (conv.state !== 'waiting' && body.state !== 'waiting') throw new AppError('conflict', 'Only waiting conversations can be prioritised');
         const top = await tx.conversation.aggregate({ where: { tenantId: conv.tenantId, workspaceId: conv.workspaceId, state: 'waiting' }, _max: { priority: true } });
         const next = (top._max.priority ?? 0) + 1;
         await tx.conversation.update({ where: { id }, data: { priority: next } });
