@@ -3,3 +3,4 @@ export * from './password';
 export * from './phone';
 export * from './distribution';
 export * from './canned';
+export * from './start-conversation';

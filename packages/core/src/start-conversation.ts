@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import type { CountryCode } from 'libphonenumber-js';
+import { normalizePhone } from './phone';
+
+/** What the start-conversation rules need to know of a channel (the conversation's embedded channel). */
+export interface OutboundChannel {
+  uuid: string;
+  type: string;
+  name: string;
+  template_required_on_outbound_start: boolean;
+}
+
+/** Spec 000 §1: the custom API channel comes as types custom, droz and API. */
+export const CUSTOM_CHANNEL_TYPES: readonly string[] = ['custom', 'droz', 'API'];
+
+/**
+ * Spec 000 §1/§5 name a WhatsApp provider whose channel type is a hash ({hash}). We read it as a
+ * hexadecimal digest (24 to 64 characters: an object id, md5, sha1, sha256), never a readable name.
+ */
+export function isHashChannelType(type: string): boolean {
+  return /^[0-9a-f]{24,64}$/i.test(type);
+}
+
+/** Spec 000 §5: only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are offered. */
+export function canStartConversationOn(type: string): boolean {
+  return type === 'whatsapp_360dialog' || type === 'whatsapp_web' || isHashChannelType(type) || CUSTOM_CHANNEL_TYPES.includes(type);
+}
+
+/**
+ * Spec 000 §5: a template is required on 360dialog channels and on custom channels flagged
+ * template_required_on_outbound_start; elsewhere the initial message is required. The {hash}
+ * provider is a WhatsApp Business API provider listed beside 360dialog, so it takes templates too.
+ */
+export function isTemplateRequiredOnStart(channel: Pick<OutboundChannel, 'type' | 'template_required_on_outbound_start'>): boolean {
+  if (channel.type === 'whatsapp_360dialog' || isHashChannelType(channel.type)) return true;
+  return CUSTOM_CHANNEL_TYPES.includes(channel.type) && channel.template_required_on_outbound_start;
+}
+
+/** The channels to offer, once each (by uuid), by name. */
+export function channelsForOutboundStart<T extends OutboundChannel>(channels: readonly T[]): T[] {
+  const byUuid = new Map<string, T>();
+  for (const channel of channels) if (canStartConversationOn(channel.type) && !byUuid.has(channel.uuid)) byUuid.set(channel.uuid, channel);
+  return [...byUuid.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Spec 000 §5: a single channel (or a single valid template) is preselected. */
+export function preselect<T extends { uuid: string }>(options: readonly T[]): string | null {
+  return options.length === 1 ? options[0]!.uuid : null;
+}
+
+/** The Start-conversation form; which of template and initial message is required depends on the channel. */
+export interface StartConversationForm {
+  channel_uuid: string;
+  template_uuid: string;
+  initial_message: string;
+}
+
+/** Spec 000 §5 Start conversation, with the spec's messages, for the channels on offer. */
+export function startConversationFormSchema(channels: readonly OutboundChannel[]) {
+  return z
+    .object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096) })
+    .superRefine((v, ctx) => {
+      const channel = channels.find((c) => c.uuid === v.channel_uuid);
+      if (!channel) {
+        ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
+        return;
+      }
+      if (isTemplateRequiredOnStart(channel)) {
+        if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
+      } else if (!v.initial_message.trim()) {
+        ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
+      }
+    });
+}
+
+/** The POST /api/v1/contacts/{id}/conversations body for a valid form: the template or the message, not both. */
+export function startConversationBody(form: StartConversationForm, channel: OutboundChannel, templateParameters: string[] = []) {
+  if (isTemplateRequiredOnStart(channel)) {
+    return { channel_uuid: channel.uuid, template_uuid: form.template_uuid, ...(templateParameters.length ? { template_parameters: templateParameters } : {}) };
+  }
+  return { channel_uuid: channel.uuid, initial_message: form.initial_message.trim() };
+}
+
+/** Spec 000 §5 new-contact variant: phone valid for the default calling country, name and organization required. */
+export function newContactFormSchema(country: CountryCode) {
+  const required = z.string().trim().min(1, 'Required').max(200);
+  return z.object({
+    name: required,
+    organization: required,
+    phone1: z
+      .string()
+      .trim()
+      .min(1, 'Required')
+      .refine((v) => v === '' || normalizePhone(v, country) !== null, 'Número de telefone inválido')
+      .transform((v) => normalizePhone(v, country) ?? v),
+  });
+}
+export type NewContactFormInput = z.input<ReturnType<typeof newContactFormSchema>>;
+export type NewContactForm = z.output<ReturnType<typeof newContactFormSchema>>;
