@@ -4,3 +4,4 @@ export * from './phone';
 export * from './distribution';
 export * from './canned';
 export * from './start-conversation';
+export * from './contact-form';
