@@ -25,13 +25,32 @@ describe('start conversation rules', () => {
   // spec 000 §5: only channel types whatsapp_360dialog, {hash}, whatsapp_web and custom are offered
   // (spec 000 §1: the custom API channel has types custom, droz and API).
   it('offers only 360dialog, hash, whatsapp_web and custom channels', () => {
-    for (const type of ['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API', HASH]) expect(canStartConversationOn(type)).toBe(true);
-    for (const type of ['whatsapp', 'whatsapp_cloud', 'whatsapp_lion', 'whatsapp_twilio', 'livechat', 'telegram', 'sms', 'email', 'instagram', 'messenger', 'api', 'abc123'])
+    for (const type of ['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API', HASH])
+      expect(canStartConversationOn(type)).toBe(true);
+    for (const type of [
+      'whatsapp',
+      'whatsapp_cloud',
+      'whatsapp_lion',
+      'whatsapp_twilio',
+      'livechat',
+      'telegram',
+      'sms',
+      'email',
+      'instagram',
+      'messenger',
+      'api',
+      'abc123',
+    ])
       expect(canStartConversationOn(type)).toBe(false);
   });
 
   it('lists each offered channel once, by name', () => {
-    const list = channelsForOutboundStart([channel('custom', 'Zeta'), channel('telegram', 'Tg'), channel('whatsapp_web', 'Alpha'), channel('custom', 'Zeta')]);
+    const list = channelsForOutboundStart([
+      channel('custom', 'Zeta'),
+      channel('telegram', 'Tg'),
+      channel('whatsapp_web', 'Alpha'),
+      channel('custom', 'Zeta'),
+    ]);
     expect(list.map((c) => c.name)).toEqual(['Alpha', 'Zeta']);
   });
 
@@ -57,9 +76,15 @@ describe('start conversation rules', () => {
   it("answers 'Channel is required', 'Template is required' or 'Initial message is required'", () => {
     const channels = [channel('custom', 'Free'), channel('whatsapp_360dialog', 'Dialog')];
     const schema = startConversationFormSchema(channels);
-    expect(messages(schema.safeParse({ channel_uuid: '', template_uuid: '', initial_message: 'hi' }))).toEqual({ channel_uuid: 'Channel is required' });
-    expect(messages(schema.safeParse({ channel_uuid: 'uuid-Free', template_uuid: '', initial_message: '  ' }))).toEqual({ initial_message: 'Initial message is required' });
-    expect(messages(schema.safeParse({ channel_uuid: 'uuid-Dialog', template_uuid: '', initial_message: 'hi' }))).toEqual({ template_uuid: 'Template is required' });
+    expect(messages(schema.safeParse({ channel_uuid: '', template_uuid: '', initial_message: 'hi' }))).toEqual({
+      channel_uuid: 'Channel is required',
+    });
+    expect(messages(schema.safeParse({ channel_uuid: 'uuid-Free', template_uuid: '', initial_message: '  ' }))).toEqual({
+      initial_message: 'Initial message is required',
+    });
+    expect(messages(schema.safeParse({ channel_uuid: 'uuid-Dialog', template_uuid: '', initial_message: 'hi' }))).toEqual({
+      template_uuid: 'Template is required',
+    });
     expect(schema.safeParse({ channel_uuid: 'uuid-Free', template_uuid: '', initial_message: 'Hello' }).success).toBe(true);
   });
 
@@ -78,8 +103,14 @@ describe('start conversation rules', () => {
 describe('new contact form', () => {
   const schema = newContactFormSchema('BR');
   it('requires name, organization and a valid phone', () => {
-    expect(messages(schema.safeParse({ name: ' ', organization: '', phone1: '' }))).toEqual({ name: 'Required', organization: 'Required', phone1: 'Required' });
-    expect(messages(schema.safeParse({ name: 'Ana', organization: 'Acme', phone1: '123' }))).toEqual({ phone1: 'Número de telefone inválido' });
+    expect(messages(schema.safeParse({ name: ' ', organization: '', phone1: '' }))).toEqual({
+      name: 'Required',
+      organization: 'Required',
+      phone1: 'Required',
+    });
+    expect(messages(schema.safeParse({ name: 'Ana', organization: 'Acme', phone1: '123' }))).toEqual({
+      phone1: 'Número de telefone inválido',
+    });
   });
   it('normalises a national number of the default country to E.164', () => {
     const parsed = schema.safeParse({ name: ' Ana ', organization: 'Acme', phone1: '(11) 98765-4321' });

@@ -57,26 +57,28 @@ export interface StartConversationForm {
 
 /** Spec 000 §5 Start conversation, with the spec's messages, for the channels on offer. */
 export function startConversationFormSchema(channels: readonly OutboundChannel[]) {
-  return z
-    .object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096) })
-    .superRefine((v, ctx) => {
-      const channel = channels.find((c) => c.uuid === v.channel_uuid);
-      if (!channel) {
-        ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
-        return;
-      }
-      if (isTemplateRequiredOnStart(channel)) {
-        if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
-      } else if (!v.initial_message.trim()) {
-        ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
-      }
-    });
+  return z.object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096) }).superRefine((v, ctx) => {
+    const channel = channels.find((c) => c.uuid === v.channel_uuid);
+    if (!channel) {
+      ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
+      return;
+    }
+    if (isTemplateRequiredOnStart(channel)) {
+      if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
+    } else if (!v.initial_message.trim()) {
+      ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
+    }
+  });
 }
 
 /** The POST /api/v1/contacts/{id}/conversations body for a valid form: the template or the message, not both. */
 export function startConversationBody(form: StartConversationForm, channel: OutboundChannel, templateParameters: string[] = []) {
   if (isTemplateRequiredOnStart(channel)) {
-    return { channel_uuid: channel.uuid, template_uuid: form.template_uuid, ...(templateParameters.length ? { template_parameters: templateParameters } : {}) };
+    return {
+      channel_uuid: channel.uuid,
+      template_uuid: form.template_uuid,
+      ...(templateParameters.length ? { template_parameters: templateParameters } : {}),
+    };
   }
   return { channel_uuid: channel.uuid, initial_message: form.initial_message.trim() };
 }

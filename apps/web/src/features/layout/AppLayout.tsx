@@ -8,6 +8,7 @@ import { Navigate, Outlet } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { PauseControl } from '../pauses/PauseControl';
+import { PhonebookButton } from '../phonebook/PhonebookButton';
 import { externalSystem } from '../workstation/externalSystem';
 import { useActiveChats, useWaitingQueue, useWorkstationLiveUpdates } from '../workstation/queries';
 import { ConnectionStatus } from './ConnectionStatus';
@@ -67,6 +68,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
           <Group gap="md" wrap="nowrap">
             <ConnectionStatus />
             <PauseControl me={me} activeChats={activeChats} />
+            <PhonebookButton tenant={tenant} />
             <LoggedTime since={me.logged_at} />
             <UserMenu />
           </Group>

@@ -1,3 +1,31 @@
 /** Portuguese phrases of the phonebook screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptPhonebook: Record<string, string> = {
+  // phonebook (spec 000 §2, §5)
+  Phonebook: 'Agenda',
+  '{{count}} contacts': '{{count}} contatos',
+  Organization: 'Organização',
+  'Should have at least 3 characters': 'Deve ter pelo menos 3 caracteres',
+  'New contact': 'Novo contato',
+  'A number of the default country, or with + and the country code': 'Um número do país padrão, ou com + e o código do país',
+  'Número de telefone inválido': 'Número de telefone inválido',
+  'Another contact already has this phone number': 'Outro contato já tem este número de telefone',
+  'Contact successfully created': 'Contato criado com sucesso',
+
+  // start conversation (spec 000 §5)
+  'Start conversation': 'Iniciar conversa',
+  'Start conversation with {{name}}': 'Iniciar conversa com {{name}}',
+  Contact: 'Contato',
+  Channel: 'Canal',
+  'Select a channel': 'Selecione um canal',
+  'Channel is required': 'O canal é obrigatório',
+  'There are no channels available to start a conversation': 'Não há canais disponíveis para iniciar uma conversa',
+  Template: 'Template',
+  'Template is required': 'O template é obrigatório',
+  'There are no approved templates, request registration to the admin': 'Não há templates aprovados, solicite o cadastro ao administrador',
+  'Initial message': 'Mensagem inicial',
+  'Initial message is required': 'A mensagem inicial é obrigatória',
+  // server answers of POST /api/v1/contacts/{id}/conversations, shown by the shared handler
+  'This contact already has an open conversation on this channel': 'Este contato já tem uma conversa aberta neste canal',
+  'Conversations cannot be started on this channel': 'Não é possível iniciar conversas neste canal',
+  'This channel is disabled': 'Este canal está desativado',
 };

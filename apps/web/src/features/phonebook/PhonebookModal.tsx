@@ -1,0 +1,163 @@
+import type { Contact } from '@atende/contract';
+import { formatPhoneForDisplay } from '@atende/core';
+import { Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconMessagePlus, IconSearch, IconUserPlus } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { NewContactForm } from './NewContactForm';
+import { useContacts } from './queries';
+import { phonebookFilters, type PhonebookFilters } from './searchFilters';
+
+/** Spec 000 §9: page sizes 10, 20, 40 (default 10); searches debounced by 500 ms. */
+const PAGE_SIZES = ['10', '20', '40'];
+const SEARCH_DEBOUNCE_MS = 500;
+
+interface PhonebookModalProps {
+  opened: boolean;
+  onClose(): void;
+  stackId?: string;
+  defaultCallingCode: string;
+  /** Whether the tenant has start_new_conversation on (spec 000 §5). */
+  canStart: boolean;
+  onStartConversation(contact: Contact): void;
+}
+
+/** The agent's phonebook (spec 000 §2): contacts searched by name and phone, paged, a new-contact form. */
+export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, canStart, onStartConversation }: PhonebookModalProps) {
+  const { t } = useTranslation();
+  const [view, setView] = useState<'list' | 'new'>('list');
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const [debouncedName] = useDebouncedValue(name, SEARCH_DEBOUNCE_MS);
+  const [debouncedPhone] = useDebouncedValue(phone, SEARCH_DEBOUNCE_MS);
+  const filters = phonebookFilters({ name: debouncedName, phone: debouncedPhone });
+  const applied = useLastValidQuery(filters);
+  const [limit, setLimit] = useState(10);
+  const [page, setPage] = useState(1);
+  useEffect(() => setPage(1), [applied]);
+  const contacts = useContacts({ ...applied, limit, offset: (page - 1) * limit }, opened);
+  const total = contacts.data?.pagination.total ?? 0;
+
+  const showCreated = (contact: Contact) => {
+    setView('list');
+    setName('');
+    setPhone(contact.phone_number ?? '');
+  };
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      stackId={stackId}
+      title={t('Phonebook')}
+      size="lg"
+      closeButtonProps={{ 'aria-label': t('Close') }}
+    >
+      {view === 'new' ? (
+        <NewContactForm defaultCallingCode={defaultCallingCode} onCreated={showCreated} onCancel={() => setView('list')} />
+      ) : (
+        <Stack>
+          <Group align="flex-start" wrap="nowrap">
+            <TextInput
+              flex={1}
+              label={t('Name')}
+              leftSection={<IconSearch size={14} />}
+              value={name}
+              onChange={(e) => setName(e.currentTarget.value)}
+              error={filters.errors.name ? t(filters.errors.name) : undefined}
+              data-autofocus
+            />
+            <TextInput
+              flex={1}
+              label={t('Phone')}
+              type="tel"
+              leftSection={<IconSearch size={14} />}
+              value={phone}
+              onChange={(e) => setPhone(e.currentTarget.value)}
+              error={filters.errors.phone ? t(filters.errors.phone) : undefined}
+            />
+            <Button mt={25} variant="light" leftSection={<IconUserPlus size={16} />} onClick={() => setView('new')}>
+              {t('New contact')}
+            </Button>
+          </Group>
+          {contacts.isPending ? (
+            <LoadingState />
+          ) : contacts.isError ? (
+            <ErrorState onRetry={() => void contacts.refetch()} />
+          ) : contacts.data.data.length === 0 ? (
+            <EmptyState text={t('No data found')} />
+          ) : (
+            <Table striped aria-label={t('Contacts')} aria-busy={contacts.isFetching}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('Name')}</Table.Th>
+                  <Table.Th>{t('Organization')}</Table.Th>
+                  <Table.Th>{t('Phone')}</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>{t('Actions')}</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {contacts.data.data.map((contact) => (
+                  <Table.Tr key={contact.uuid}>
+                    <Table.Td>{contact.name}</Table.Td>
+                    <Table.Td>{contact.organization?.name ?? '--'}</Table.Td>
+                    <Table.Td>{formatPhoneForDisplay(contact.phone_number)}</Table.Td>
+                    <Table.Td align="right">
+                      <Button
+                        size="compact-sm"
+                        variant="subtle"
+                        leftSection={<IconMessagePlus size={14} />}
+                        disabled={!canStart}
+                        aria-label={t('Start conversation with {{name}}', { name: contact.name })}
+                        title={canStart ? undefined : t('Funcionalidade não ativada')}
+                        onClick={() => onStartConversation(contact)}
+                      >
+                        {t('Start conversation')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {contacts.data && total > 0 && (
+            <Group justify="space-between">
+              <Group gap="xs">
+                <Select
+                  aria-label={t('Rows per page')}
+                  data={PAGE_SIZES}
+                  value={String(limit)}
+                  w={90}
+                  allowDeselect={false}
+                  comboboxProps={{ withinPortal: true }}
+                  onChange={(value) => {
+                    setLimit(Number(value ?? 10));
+                    setPage(1);
+                  }}
+                />
+                <Text size="sm" c="dimmed">
+                  {t('{{count}} contacts', { count: total })}
+                </Text>
+              </Group>
+              <Pagination total={Math.max(1, Math.ceil(total / limit))} value={page} onChange={setPage} aria-label={t('Pages')} size="sm" />
+            </Group>
+          )}
+        </Stack>
+      )}
+    </Modal>
+  );
+}
+
+/** The filters of the last valid search: an invalid field keeps the previous results on screen. */
+function useLastValidQuery(filters: PhonebookFilters): NonNullable<PhonebookFilters['query']> {
+  const [applied, setApplied] = useState<NonNullable<PhonebookFilters['query']>>({});
+  const key = filters.query ? JSON.stringify(filters.query) : null;
+  useEffect(() => {
+    if (key !== null) setApplied(JSON.parse(key) as NonNullable<PhonebookFilters['query']>);
+  }, [key]);
+  return applied;
+}

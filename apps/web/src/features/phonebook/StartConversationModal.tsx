@@ -1,0 +1,159 @@
+import { isFeatureOn, type Contact, type Conversation } from '@atende/contract';
+import {
+  formatPhoneForDisplay,
+  isTemplateRequiredOnStart,
+  preselect,
+  startConversationBody,
+  startConversationFormSchema,
+  type OutboundChannel,
+  type StartConversationForm,
+} from '@atende/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useTenant } from '../../session/session';
+import { ErrorState, LoadingState } from '../../ui/states';
+import { useStartChannels } from './queries';
+
+interface StartConversationModalProps {
+  contact: Contact | null;
+  opened: boolean;
+  onClose(): void;
+  /** The conversation was created; it reaches the workstation by the realtime update-conversation event. */
+  onStarted(conversation: Conversation): void;
+  stackId?: string;
+}
+
+/** Start-conversation modal of spec 000 §5 (POST /api/v1/contacts/{id}/conversations). */
+export function StartConversationModal({ contact, opened, onClose, onStarted, stackId }: StartConversationModalProps) {
+  const { t } = useTranslation();
+  const channels = useStartChannels(opened && contact ? contact.uuid : null);
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      stackId={stackId}
+      title={t('Start conversation')}
+      size="md"
+      closeButtonProps={{ 'aria-label': t('Close') }}
+    >
+      {contact &&
+        (channels.isPending ? (
+          <LoadingState />
+        ) : channels.isError ? (
+          <ErrorState onRetry={() => void channels.refetch()} />
+        ) : (
+          // Keyed by contact: a new contact starts from a clean form and its own preselection.
+          <StartForm key={contact.uuid} contact={contact} channels={channels.data} onCancel={onClose} onStarted={onStarted} />
+        ))}
+    </Modal>
+  );
+}
+
+function StartForm({
+  contact,
+  channels,
+  onCancel,
+  onStarted,
+}: {
+  contact: Contact;
+  channels: OutboundChannel[];
+  onCancel(): void;
+  onStarted(c: Conversation): void;
+}) {
+  const { t } = useTranslation();
+  const tenant = useTenant().data;
+  // Spec 000 §5: the button is disabled unless feature start_new_conversation is on.
+  const allowed = tenant ? isFeatureOn(tenant, 'start_new_conversation') : false;
+  const schema = useMemo(() => startConversationFormSchema(channels), [channels]);
+  const form = useForm<StartConversationForm>({
+    resolver: zodResolver(schema),
+    defaultValues: { channel_uuid: preselect(channels) ?? '', template_uuid: '', initial_message: '' },
+  });
+  const channel = channels.find((c) => c.uuid === form.watch('channel_uuid'));
+  const templateRequired = channel ? isTemplateRequiredOnStart(channel) : false;
+  const submit = form.handleSubmit(async (values) => {
+    if (!channel) return;
+    try {
+      // Failures ('Fail to create conversation', an open conversation on the channel) are toasted by the shared handler.
+      const { data } = await api.startConversation({ params: { id: contact.uuid }, body: startConversationBody(values, channel) });
+      onStarted(data);
+    } catch {
+      // already shown by the shared handler; the form stays open to try again
+    }
+  });
+  const err = (name: keyof StartConversationForm) => {
+    const message = form.formState.errors[name]?.message;
+    return message ? t(message) : undefined;
+  };
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text size="sm">
+          {t('Contact')}: <strong>{contact.name}</strong> ({formatPhoneForDisplay(contact.phone_number)})
+        </Text>
+        {channels.length === 0 && (
+          <Alert color="yellow" role="status">
+            {t('There are no channels available to start a conversation')}
+          </Alert>
+        )}
+        <Controller
+          control={form.control}
+          name="channel_uuid"
+          render={({ field }) => (
+            <Select
+              label={t('Channel')}
+              required
+              placeholder={t('Select a channel')}
+              data={channels.map((c) => ({ value: c.uuid, label: c.name }))}
+              value={field.value || null}
+              onChange={(value) => field.onChange(value ?? '')}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={err('channel_uuid')}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: true }}
+            />
+          )}
+        />
+        {channel && templateRequired && (
+          <>
+            {/* Templates arrive with the template manager; until then none is approved (spec 000 §5). */}
+            <Select label={t('Template')} required data={[]} value={null} disabled error={err('template_uuid')} />
+            <Alert color="yellow" role="status">
+              {t('There are no approved templates, request registration to the admin')}
+            </Alert>
+          </>
+        )}
+        {channel && !templateRequired && (
+          <Textarea
+            label={t('Initial message')}
+            required
+            autosize
+            minRows={3}
+            maxRows={8}
+            maxLength={4096}
+            {...form.register('initial_message')}
+            error={err('initial_message')}
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('Cancel')}
+          </Button>
+          <Button
+            type="submit"
+            disabled={!allowed}
+            loading={form.formState.isSubmitting}
+            title={allowed ? undefined : t('Funcionalidade não ativada')}
+          >
+            {t('Start conversation')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
