@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
  */
 export default defineConfig({
   testDir: './specs',
-  outputDir: './artifacts/results',
+  // Per stack port, so runs on other ports (parallel work) never clear each other's artifacts.
+  outputDir: PORT === 3100 ? './artifacts/results' : `./artifacts/results-${PORT}`,
   fullyParallel: false,
   workers: 1,
   retries: 0,

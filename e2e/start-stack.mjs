@@ -20,6 +20,8 @@ const env = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,
   TENANT_DOMAIN: `127.0.0.1:${port}`,
+  // The demo contact system (agent replies of the demo API channel go there) listens next to the app.
+  DEMO_WEBHOOK_PORT: process.env.DEMO_WEBHOOK_PORT ?? String(Number(port) + 1),
 };
 
 function run(command, args) {
@@ -44,6 +46,8 @@ run('pnpm', ['--filter', '@atende/db', 'migrate']);
 run('pnpm', ['--filter', '@atende/db', 'seed']);
 
 const children = [spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' })];
+// The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
+children.push(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' }));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(spawn(process.execPath, [worker], { cwd: root, env, stdio: 'inherit' }));
 

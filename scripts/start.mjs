@@ -35,11 +35,18 @@ if (dev) {
   children.push(background('worker', process.execPath, ['apps/worker/dist/worker.js'], env));
 }
 
+// The demo's contact system: receives the demo channel's agent replies (signed webhooks). Not
+// essential: if its port is taken, replies in the demo channel show as failed and Atende runs on.
+const demoContact = pnpmBackground('demo-contact', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], env);
+demoContact.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo contact system stopped (${code}); agent replies in the demo API channel will fail delivery.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

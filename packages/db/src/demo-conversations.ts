@@ -1,9 +1,21 @@
+import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
 
 /** Token of the demo tenant's custom API channel (README: simulate a contact with curl). */
 export const DEMO_CHANNEL_TOKEN = 'demo-api-channel-token';
+
+/**
+ * Where the demo channel delivers agent replies: the demo contact system that `pnpm start` runs
+ * (packages/channels/src/custom/demo-receiver.ts), signed with its secret.
+ */
+function demoDelivery(): { config: { webhook_url: string }; credentialsEncrypted: string } {
+  const url = process.env.DEMO_WEBHOOK_URL ?? `http://127.0.0.1:${process.env.DEMO_WEBHOOK_PORT ?? 4010}/webhook`;
+  const secret = process.env.DEMO_WEBHOOK_SECRET ?? 'demo-webhook-secret';
+  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
+  return { config: { webhook_url: url }, credentialsEncrypted: encryptCredentials({ webhook_secret: secret }, key) };
+}
 
 const CONTACTS = [
   { name: 'Maria Silva', phone: '+5511987650001', organization: 'Padaria Silva', text: 'Olá! Meu pedido ainda não chegou.' },
@@ -19,14 +31,16 @@ const CONTACTS = [
 export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Promise<{ channelId: string }> {
   const support = tenant.sectors.find((s) => s.name === 'Support') ?? tenant.sectors[0];
   const existing = await db.channel.findFirst({ where: { tenantId: tenant.tenantId, name: 'API', type: 'custom' } });
-  const channel =
-    existing ??
-    (await db.channel.create({
-      data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'API', type: 'custom', entrySectorId: support?.id ?? null,
-        inboundTokenHash: createHash('sha256').update(DEMO_CHANNEL_TOKEN).digest('hex'), config: { webhook_url: 'http://127.0.0.1:4010/webhook' },
-      },
-    }));
+  // Re-seeding points the channel at this run's demo contact system (its port and key may differ).
+  const delivery = demoDelivery();
+  const channel = existing
+    ? await db.channel.update({ where: { id: existing.id }, data: delivery })
+    : await db.channel.create({
+        data: {
+          tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'API', type: 'custom', entrySectorId: support?.id ?? null,
+          inboundTokenHash: createHash('sha256').update(DEMO_CHANNEL_TOKEN).digest('hex'), ...delivery,
+        },
+      });
   for (const local of ['agent', 'agent2']) {
     const user = tenant.users[local];
     if (!user) continue;

@@ -17,7 +17,7 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
-      reply.status(status).send({ ...body, request_id: request.id });
+      reply.status(status).type('application/json; charset=utf-8').send({ ...body, request_id: request.id });
 
     if (error instanceof AppError) {
       return send(error.status, { error_message: error.message, code: error.code, fields: error.fields });
@@ -53,6 +53,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send({ error_message: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'not_found', request_id: request.id });
+    // A file route may have set another type before finding nothing (e.g. index.html missing during a rebuild).
+    reply.status(404).type('application/json; charset=utf-8').send({ error_message: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'not_found', request_id: request.id });
   });
 }

@@ -11,3 +11,8 @@ export function toastError(message: string, options: { persistent?: boolean } = 
 export function toastSuccess(message: string): void {
   notifications.show({ id: `ok:${message}`, color: 'green', message });
 }
+
+/** A notice (transfers, a waiting customer): informative, not an error. */
+export function toastInfo(message: string): void {
+  notifications.show({ id: `info:${message}`, color: 'blue', message });
+}

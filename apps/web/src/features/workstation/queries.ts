@@ -1,14 +1,26 @@
-import type { Conversation } from '@atende/contract';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Conversation, Message } from '@atende/contract';
+import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
+import { phrase } from '../../i18n/phrase';
 import { useServerEvent } from '../../realtime/RealtimeProvider';
+import { useMe, useWorkspace } from '../../session/session';
+import { toastInfo } from '../../ui/toasts';
+import { applyConversationEvent, type WorkstationNotice } from './conversationEvents';
+import { applyAck, applySendAnswer, upsertMessages, type MessagePage } from './messageCache';
+import { notifyUnfocused } from './notify';
 
 /** Query keys of the workstation's server state (spec 000 §3 workstation state). */
 export const workstationKeys = {
   offered: ['conversations', 'offered', 'me'] as const,
   waitingQueue: ['conversations', 'waiting-queue'] as const,
+  messages: (conversationUuid: string) => ['messages', conversationUuid] as const,
   dayHistory: (userId: number, start: string, limit: number, offset: number) => ['conversations', 'history', userId, start, limit, offset] as const,
   pauses: ['pauses'] as const,
+  reasons: ['conversation-reasons'] as const,
+  transferDestinations: ['conversations', 'transfer-destinations'] as const,
 };
 
 /** The agent's active conversations (answered, outbound-started, closing): GET /api/v1/conversations/offered/me. */
@@ -21,14 +33,102 @@ export function useWaitingQueue() {
   return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue });
 }
 
+export const MESSAGE_PAGE_SIZE = 50;
+
+/** A conversation's latest messages; earlier ones are prepended by "load earlier". */
+export function useMessages(conversationUuid: string | null) {
+  return useQuery({
+    queryKey: workstationKeys.messages(conversationUuid ?? 'none'),
+    enabled: conversationUuid !== null,
+    queryFn: async (): Promise<MessagePage> => {
+      const res = await api.listMessages({ params: { id: conversationUuid! }, query: { _limit: MESSAGE_PAGE_SIZE } });
+      return { messages: res.data, hasMore: res.has_more };
+    },
+    staleTime: Infinity,
+  });
+}
+
+/** Patches one conversation inside the agent's list (unread count, last message, a local state). */
+export function patchListedConversation(queryClient: QueryClient, uuid: string, patch: (c: Conversation) => Conversation): void {
+  queryClient.setQueryData<Conversation[]>(workstationKeys.offered, (list) => list?.map((c) => (c.uuid === uuid ? patch(c) : c)));
+}
+
+/** The conversation selected in the workstation, kept in the URL (?conversation=uuid) so a reload keeps it. */
+export const ACTIVE_PARAM = 'conversation';
+
+const NOTICES: Record<WorkstationNotice, string> = {
+  'transferred-away': phrase('One of your sessions was transferred to another agent'),
+  'transferred-to-me': phrase('A session was transferred to you'),
+  'distributed-to-me': phrase('A conversation was assigned to you by the automatic distribution'),
+};
+
 /**
- * Keeps the workstation's queries live (spec 000 §4): conversation events reload the agent's list,
- * waiting-queue events carry the new count.
+ * Keeps the workstation live (spec 000 §4): conversation events are applied to the agent's list by
+ * the rules of §4 (no refetch), new messages and acks patch the loaded messages, waiting-queue
+ * events carry the new count and announce a waiting customer when distribution is manual.
  */
 export function useWorkstationLiveUpdates(): void {
   const queryClient = useQueryClient();
-  const reloadActive = () => void queryClient.invalidateQueries({ queryKey: workstationKeys.offered });
-  useServerEvent('update-conversation', reloadActive);
-  useServerEvent('new-conversation', reloadActive);
-  useServerEvent('waiting-queue', ({ quantity_waiting_queue }) => queryClient.setQueryData(workstationKeys.waitingQueue, quantity_waiting_queue));
+  const { t } = useTranslation();
+  const me = useMe().data;
+  const workspace = useWorkspace().data;
+  const navigate = useNavigate();
+  const location = useLocation();
+  const latest = useRef({ location, navigate, me, workspace, t });
+  latest.current = { location, navigate, me, workspace, t };
+
+  const onConversation = ({ conversation }: { conversation: Conversation }) => {
+    const { me: user, location: loc, navigate: go, t: tr } = latest.current;
+    if (!user) return;
+    const params = new URLSearchParams(loc.search);
+    const active = loc.pathname === '/app' ? params.get(ACTIVE_PARAM) : null;
+    const list = queryClient.getQueryData<Conversation[]>(workstationKeys.offered);
+    if (!list) {
+      void queryClient.invalidateQueries({ queryKey: workstationKeys.offered });
+      return;
+    }
+    const outcome = applyConversationEvent(list, conversation, user.id, active);
+    queryClient.setQueryData(workstationKeys.offered, outcome.list);
+    if (outcome.arrived) void queryClient.invalidateQueries({ queryKey: workstationKeys.messages(conversation.uuid) });
+    if (outcome.notice) {
+      const text = tr(NOTICES[outcome.notice]);
+      if (!notifyUnfocused(text)) toastInfo(text);
+    }
+    if (outcome.activate) void go(`/app?${ACTIVE_PARAM}=${conversation.uuid}`);
+    else if (outcome.clearActive && active) void go('/app', { replace: true });
+  };
+  useServerEvent('update-conversation', onConversation);
+  useServerEvent('new-conversation', onConversation);
+
+  useServerEvent('new-message', ({ conversation_uuid, message }) => {
+    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation_uuid), (page) => (page ? upsertMessages(page, [message]) : page));
+    patchListedConversation(queryClient, conversation_uuid, (c) => ({
+      ...c,
+      last_message: { when: message.when, tags: message.tags, content: message.message, author: message.author },
+      unread_contact_messages: message.author === 'CONTACT' ? c.unread_contact_messages + 1 : c.unread_contact_messages,
+    }));
+    if (message.author === 'CONTACT') notifyUnfocused(latest.current.t('New message from {{name}}', { name: contactNameOf(queryClient, conversation_uuid) }));
+  });
+  useServerEvent('messages-ack', ({ conversation_uuid, messages }) => {
+    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation_uuid), (page) => (page ? applyAck(page, messages) : page));
+  });
+
+  useServerEvent('waiting-queue', ({ quantity_waiting_queue }) => {
+    const before = queryClient.getQueryData<number>(workstationKeys.waitingQueue) ?? 0;
+    queryClient.setQueryData(workstationKeys.waitingQueue, quantity_waiting_queue);
+    const manual = latest.current.workspace?.conversation_delivery_mode === 'on_demand';
+    if (quantity_waiting_queue > before && manual) {
+      const text = latest.current.t("There's a costumer waiting!");
+      if (!notifyUnfocused(text)) toastInfo(text);
+    }
+  });
+}
+
+function contactNameOf(queryClient: QueryClient, conversationUuid: string): string {
+  return queryClient.getQueryData<Conversation[]>(workstationKeys.offered)?.find((c) => c.uuid === conversationUuid)?.contact.name ?? '';
+}
+
+/** Replaces the optimistic copy of a sent message with the server's (same uuid). */
+export function storeSentMessages(queryClient: QueryClient, conversationUuid: string, messages: readonly Message[]): void {
+  queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationUuid), (page) => applySendAnswer(page ?? { messages: [], hasMore: false }, messages));
 }

@@ -1,0 +1,218 @@
+import type { Conversation, Message } from '@atende/contract';
+import { ActionIcon, Badge, Box, Button, Center, Divider, Indicator, Loader, Text } from '@mantine/core';
+import { IconArrowDown } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { MessageBubble } from './MessageBubble';
+import { prependMessages, unreadContactMessages, type MessagePage } from './messageCache';
+import { MESSAGE_PAGE_SIZE, patchListedConversation, workstationKeys } from './queries';
+import { buildTimeline, dayLabel } from './timeline';
+
+/** Spec 000 §9: within 50 px of the bottom counts as "at the bottom"; read marking at most once a second. */
+export const BOTTOM_THRESHOLD_PX = 50;
+const READ_THROTTLE_MS = 1000;
+
+interface Props {
+  conversation: Conversation;
+  page: MessagePage | undefined;
+  loading: boolean;
+  hideNotes: boolean;
+  canReply: boolean;
+  /** mark the contact's messages read (false for supervisors' views) */
+  markRead: boolean;
+  onReply(message: Message): void;
+  onRetry(message: Message): void;
+  /** a replied message not in this conversation: opened elsewhere */
+  onForeignMessage(conversationUuid: string, messageUuid: string): void;
+}
+
+/**
+ * The conversation's messages and history events (spec 000 §2, §4): load earlier, day separators,
+ * the 'New Messages' marker, a back-to-bottom button with an unread dot, read marking on open and
+ * near the bottom.
+ */
+export function MessageList({ conversation, page, loading, hideNotes, canReply, markRead, onReply, onRetry, onForeignMessage }: Props) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const scroller = useRef<HTMLDivElement>(null);
+  const [atBottom, setAtBottom] = useState(true);
+  const [unseen, setUnseen] = useState(false);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
+  // Captured when the conversation opens: the marker stays where the unread messages began.
+  const [firstUnread, setFirstUnread] = useState<string | null>(null);
+  const markerFor = useRef<string | null>(null);
+  const lastCount = useRef(0);
+  const keepOffset = useRef<number | null>(null);
+  const lastRead = useRef(0);
+  const messages = page?.messages;
+
+  useEffect(() => {
+    if (!messages || markerFor.current === conversation.uuid) return;
+    markerFor.current = conversation.uuid;
+    const unread = conversation.unread_contact_messages;
+    const contact = messages.filter((m) => m.author === 'CONTACT');
+    setFirstUnread(unread > 0 ? (contact[Math.max(0, contact.length - unread)]?.uuid ?? null) : null);
+  }, [messages, conversation.uuid, conversation.unread_contact_messages]);
+
+  const timeline = useMemo(
+    () => buildTimeline({ messages: messages ?? [], history: conversation.history, hasMore: page?.hasMore ?? false, firstUnreadUuid: firstUnread, hideNotes }),
+    [messages, conversation.history, page?.hasMore, firstUnread, hideNotes],
+  );
+  const byUuid = useMemo(() => new Map((messages ?? []).map((m) => [m.uuid, m])), [messages]);
+
+  const read = useCallback(
+    (force = false) => {
+      if (!markRead || !page) return;
+      const now = Date.now();
+      if (!force && now - lastRead.current < READ_THROTTLE_MS) return;
+      const uuids = unreadContactMessages(page);
+      if (uuids.length === 0) return;
+      lastRead.current = now;
+      void api.markMessages({ params: { id: conversation.uuid }, body: { status: 'read', messages_uuids: uuids.slice(-500) } }).then((res) => {
+        const done = new Set(uuids);
+        queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation.uuid), (p) =>
+          p ? { ...p, messages: p.messages.map((m) => (done.has(m.uuid) ? { ...m, state: 'read' as const } : m)) } : p,
+        );
+        patchListedConversation(queryClient, conversation.uuid, (c) => ({ ...c, unread_contact_messages: res.data.unread_contact_messages }));
+      });
+    },
+    [markRead, page, conversation.uuid, queryClient],
+  );
+
+  // Opening a conversation marks its unread messages read (spec 000 §4).
+  useEffect(() => {
+    if (page && atBottom) read(true);
+  }, [conversation.uuid, page !== undefined]);
+
+  // Scroll: to the bottom on open; stay at the bottom when new messages arrive while there; keep
+  // the reading position when earlier messages are prepended.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || !messages) return;
+    if (keepOffset.current !== null) {
+      el.scrollTop = el.scrollHeight - keepOffset.current;
+      keepOffset.current = null;
+    } else if (lastCount.current === 0 || atBottom) {
+      el.scrollTop = el.scrollHeight;
+    } else if (messages.length > lastCount.current) {
+      setUnseen(true);
+    }
+    lastCount.current = messages.length;
+  }, [messages]);
+
+  useEffect(() => {
+    lastCount.current = 0;
+    setAtBottom(true);
+    setUnseen(false);
+  }, [conversation.uuid]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (!el) return;
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight <= BOTTOM_THRESHOLD_PX;
+    setAtBottom(bottom);
+    if (bottom) {
+      setUnseen(false);
+      read();
+    }
+  };
+
+  const loadEarlier = useCallback(async (): Promise<MessagePage | undefined> => {
+    const current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
+    const first = current?.messages.find((m) => !m.status);
+    if (!current?.hasMore || !first) return current;
+    setLoadingEarlier(true);
+    try {
+      const res = await api.listMessages({ params: { id: conversation.uuid }, query: { _limit: MESSAGE_PAGE_SIZE, before: first.uuid } });
+      if (scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+      const next = prependMessages(current, res.data, res.has_more);
+      queryClient.setQueryData(workstationKeys.messages(conversation.uuid), next);
+      return next;
+    } finally {
+      setLoadingEarlier(false);
+    }
+  }, [conversation.uuid, queryClient]);
+
+  /** Spec 000 §2 message links: scroll to it, loading earlier messages first if needed. */
+  const openMessage = useCallback(
+    async (uuid: string) => {
+      let current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
+      for (let i = 0; i < 20 && current && !current.messages.some((m) => m.uuid === uuid) && current.hasMore; i++) current = await loadEarlier();
+      if (current?.messages.some((m) => m.uuid === uuid)) {
+        requestAnimationFrame(() => document.getElementById(`message-${uuid}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
+        return;
+      }
+      const found = await api.getMessage({ params: { id: uuid } }).catch(() => null);
+      if (found && found.data.conversation_uuid !== conversation.uuid) onForeignMessage(found.data.conversation_uuid, uuid);
+    },
+    [conversation.uuid, loadEarlier, onForeignMessage, queryClient],
+  );
+
+  const toBottom = () => {
+    const el = scroller.current;
+    if (el) el.scrollTo({ top: el.scrollHeight, behavior: 'smooth' });
+    setUnseen(false);
+  };
+
+  if (loading && !page) {
+    return (
+      <Center style={{ flex: 1 }}>
+        <Loader size="sm" aria-label={t('Loading...')} />
+      </Center>
+    );
+  }
+
+  return (
+    <Box pos="relative" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
+      <Box ref={scroller} onScroll={onScroll} px="md" py="sm" style={{ overflowY: 'auto', flex: 1 }} aria-label={t('Messages')} role="log" aria-live="polite" tabIndex={0}>
+        {page?.hasMore && (
+          <Center mb="sm">
+            <Button size="compact-xs" variant="light" loading={loadingEarlier} onClick={() => void loadEarlier()}>
+              {t('Load earlier messages')}
+            </Button>
+          </Center>
+        )}
+        {timeline.map((item) => {
+          switch (item.kind) {
+            case 'day': {
+              const label = dayLabel(item.day);
+              return <Divider key={item.id} my="xs" label={t(label.key, label.values)} labelPosition="center" />;
+            }
+            case 'new-messages':
+              return <Divider key={item.id} my="xs" color="red" label={<Text size="xs" c="red">{t('New Messages')}</Text>} labelPosition="center" />;
+            case 'system':
+              return (
+                <Center key={item.id} my={6}>
+                  <Badge variant="light" color="gray" radius="sm" tt="none" fw={400} data-testid="system-message" style={{ whiteSpace: 'normal', height: 'auto' }}>
+                    {t(item.phrase.key, item.phrase.values)}
+                  </Badge>
+                </Center>
+              );
+            default:
+              return (
+                <Box key={item.id} my={6}>
+                  <MessageBubble
+                    message={item.message}
+                    repliedTo={item.message.reply_to_uuid ? (byUuid.get(item.message.reply_to_uuid) ?? null) : null}
+                    canReply={canReply && !item.message.status}
+                    onReply={onReply}
+                    onRetry={onRetry}
+                    onOpenReplied={(uuid) => void openMessage(uuid)}
+                  />
+                </Box>
+              );
+          }
+        })}
+      </Box>
+      {!atBottom && (
+        <Indicator disabled={!unseen} color="red" size={10} offset={4} style={{ position: 'absolute', right: 24, bottom: 16 }}>
+          <ActionIcon radius="xl" size="lg" variant="default" aria-label={t('Back to the latest messages')} onClick={toBottom}>
+            <IconArrowDown size={18} />
+          </ActionIcon>
+        </Indicator>
+      )}
+    </Box>
+  );
+}

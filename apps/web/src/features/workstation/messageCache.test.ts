@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { ME, message } from './fixtures.test-support';
+import { applyAck, applySendAnswer, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
+
+describe('message cache', () => {
+  it('replaces the optimistic copy by the server copy with the same uuid, never duplicating', () => {
+    const local = optimisticMessage({ uuid: 'u-1', conversationUuid: 'c', content: 'Olá', internal: false, replyToUuid: null, user: ME });
+    expect(local).toMatchObject({ status: 'sending', state: 'pending', author: 'USER' });
+    const page = { messages: [message({ when: '2026-11-22T09:00:00.000Z' }), local], hasMore: false };
+    const server = { ...local, status: null, state: 'sent' as const };
+    const next = upsertMessages(page, [server]);
+    expect(next.messages).toHaveLength(2);
+    expect(next.messages[1]).toEqual(server);
+    // The same message arriving again by the live event changes nothing.
+    expect(upsertMessages(next, [server]).messages).toHaveLength(2);
+  });
+
+  it('never takes a delivery state back when the send answer arrives after its ack', () => {
+    const sent = message({ author: 'USER', state: 'sent', status: null });
+    const stale = { ...sent, state: 'pending' as const, status: 'sending' as const };
+    expect(upsertMessages({ messages: [sent], hasMore: false }, [stale]).messages[0]).toMatchObject({ state: 'sent', status: null });
+    // A retry of a failed message (same state) does take the new status.
+    const failed = { ...stale, status: 'failed' as const };
+    expect(upsertMessages({ messages: [failed], hasMore: false }, [stale]).messages[0]!.status).toBe('sending');
+  });
+
+  it('keeps the failure an ack reported before the send answered', () => {
+    const local = optimisticMessage({ uuid: 'u-2', conversationUuid: 'c', content: 'x', internal: false, replyToUuid: null, user: ME });
+    const page = { messages: [local], hasMore: false };
+    const failedByAck = applyAck(page, [{ uuid: 'u-2', state: 'pending', status: 'failed' }]);
+    const answered = applySendAnswer(failedByAck, [{ ...local, status: 'sending' }]);
+    expect(answered.messages[0]!.status).toBe('failed');
+    // Without an ack first, the answer replaces the optimistic copy.
+    expect(applySendAnswer(page, [{ ...local, status: null, state: 'sent' }]).messages[0]).toMatchObject({ status: null, state: 'sent' });
+  });
+
+  it('keeps time order when a late message arrives', () => {
+    const a = message({ when: '2026-11-22T10:00:00.000Z' });
+    const c = message({ when: '2026-11-22T10:02:00.000Z' });
+    const b = message({ when: '2026-11-22T10:01:00.000Z' });
+    expect(upsertMessages({ messages: [a, c], hasMore: false }, [b]).messages).toEqual([a, b, c]);
+  });
+
+  it('prepends earlier messages without repeating any', () => {
+    const a = message();
+    const b = message();
+    const page = prependMessages({ messages: [b], hasMore: true }, [a, b], false);
+    expect(page).toEqual({ messages: [a, b], hasMore: false });
+  });
+
+  it('applies acks in bulk by uuid and marks failures', () => {
+    const a = message({ author: 'USER', state: 'pending' });
+    const b = message({ author: 'USER', state: 'pending' });
+    const page = { messages: [a, b], hasMore: false };
+    const acked = applyAck(page, [{ uuid: b.uuid, state: 'read', status: null }]);
+    expect(acked.messages.map((m) => m.state)).toEqual(['pending', 'read']);
+    expect(applyAck(acked, [{ uuid: 'unknown', state: 'sent', status: null }])).toBe(acked);
+    expect(setStatus(page, a.uuid, 'failed').messages[0]!.status).toBe('failed');
+  });
+
+  it("lists the contact's unread messages only", () => {
+    const unread = message({ author: 'CONTACT', state: 'sent' });
+    const page = { messages: [message({ author: 'CONTACT', state: 'read' }), message({ author: 'USER', state: 'sent' }), unread], hasMore: false };
+    expect(unreadContactMessages(page)).toEqual([unread.uuid]);
+  });
+});

@@ -1,0 +1,119 @@
+import type { Message, ServerEventPayload } from '@atende/contract';
+
+/** One conversation's loaded messages, oldest first; `hasMore` when earlier ones exist on the server. */
+export interface MessagePage {
+  messages: Message[];
+  hasMore: boolean;
+}
+
+const byTime = (a: Message, b: Message) => Date.parse(a.when) - Date.parse(b.when);
+const STATE_RANK: Record<Message['state'], number> = { pending: 0, sent: 1, read: 2 };
+
+/**
+ * A newer copy of a message never takes its delivery state back: an ack (sent, read) may arrive by
+ * the live event before the answer of the send that produced it.
+ */
+function merge(known: Message, incoming: Message): Message {
+  if (STATE_RANK[known.state] > STATE_RANK[incoming.state]) return { ...incoming, state: known.state, status: known.status };
+  return incoming;
+}
+
+/**
+ * Inserts or replaces messages by uuid (the optimistic copy is replaced by the server's, a live event
+ * repeating a message already shown changes nothing), keeping the list in time order.
+ */
+export function upsertMessages(page: MessagePage, incoming: readonly Message[]): MessagePage {
+  if (incoming.length === 0) return page;
+  const byUuid = new Map(page.messages.map((m) => [m.uuid, m]));
+  let outOfOrder = false;
+  const last = page.messages.at(-1);
+  const appended: Message[] = [];
+  for (const message of incoming) {
+    const known = byUuid.get(message.uuid);
+    if (known) {
+      byUuid.set(message.uuid, merge(known, message));
+    } else {
+      appended.push(message);
+      if (last && byTime(message, last) < 0) outOfOrder = true;
+    }
+  }
+  const merged = [...page.messages.map((m) => byUuid.get(m.uuid)!), ...appended];
+  return { ...page, messages: outOfOrder || appended.length > 1 ? merged.sort(byTime) : merged };
+}
+
+/**
+ * The answer of a send: the server's copy replaces the optimistic one, except its delivery state when
+ * an ack (sent, read, failed) already arrived by the live event; the optimistic copy is the only one
+ * still 'sending'.
+ */
+export function applySendAnswer(page: MessagePage, answer: readonly Message[]): MessagePage {
+  const known = new Map(page.messages.map((m) => [m.uuid, m]));
+  return upsertMessages(
+    page,
+    answer.map((m) => {
+      const k = known.get(m.uuid);
+      return k && k.status !== 'sending' ? { ...m, state: k.state, status: k.status } : m;
+    }),
+  );
+}
+
+/** Earlier messages loaded by "load earlier": put in front, without repeating any already shown. */
+export function prependMessages(page: MessagePage, older: readonly Message[], hasMore: boolean): MessagePage {
+  const known = new Set(page.messages.map((m) => m.uuid));
+  return { messages: [...older.filter((m) => !known.has(m.uuid)), ...page.messages], hasMore };
+}
+
+/** messages-ack: message state updated in bulk by uuid (spec 000 §4). */
+export function applyAck(page: MessagePage, acks: ServerEventPayload<'messages-ack'>['messages']): MessagePage {
+  const byUuid = new Map(acks.map((a) => [a.uuid, a]));
+  let changed = false;
+  const messages = page.messages.map((m) => {
+    const ack = byUuid.get(m.uuid);
+    if (!ack || (ack.state === m.state && ack.status === m.status)) return m;
+    changed = true;
+    return { ...m, state: ack.state, status: ack.status };
+  });
+  return changed ? { ...page, messages } : page;
+}
+
+/** Sets one message's delivery status (the optimistic copy failing, or being retried). */
+export function setStatus(page: MessagePage, uuid: string, status: Message['status']): MessagePage {
+  return { ...page, messages: page.messages.map((m) => (m.uuid === uuid ? { ...m, status } : m)) };
+}
+
+/** The contact's messages the agent has not read yet, to mark read. */
+export function unreadContactMessages(page: MessagePage): string[] {
+  return page.messages.filter((m) => m.author === 'CONTACT' && m.state !== 'read').map((m) => m.uuid);
+}
+
+/** The agent's own message shown at once, faded, until the server answers (spec 000 §4). */
+export function optimisticMessage(input: {
+  uuid: string;
+  conversationUuid: string;
+  content: string;
+  internal: boolean;
+  replyToUuid: string | null;
+  user: { id: number; uuid: string; username: string };
+  now?: Date;
+}): Message {
+  return {
+    uuid: input.uuid,
+    conversation_uuid: input.conversationUuid,
+    author: 'USER',
+    tags: input.internal ? ['internal-message'] : [],
+    message: input.content,
+    when: (input.now ?? new Date()).toISOString(),
+    state: 'pending',
+    status: 'sending',
+    reply_to_uuid: input.replyToUuid,
+    annex: null,
+    voice: false,
+    internal: input.internal,
+    template_message: null,
+    interactive_content: null,
+    contact_id: null,
+    user_id: input.user.id,
+    user: { uuid: input.user.uuid, username: input.user.username },
+    error_message: null,
+  };
+}

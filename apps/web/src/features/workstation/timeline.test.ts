@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { entry, message, ME } from './fixtures.test-support';
+import { buildTimeline, dayLabel, listTimestamp, systemPhrase } from './timeline';
+
+const user = { id: ME.id, uuid: ME.uuid, username: ME.username, email: ME.email };
+
+describe('systemPhrase (spec 000 §4)', () => {
+  it('words every shown event and hides the ones the spec hides', () => {
+    expect(systemPhrase(entry('enter-queue', { event: 'transferring-conversation' }))).toBeNull();
+    expect(systemPhrase(entry('new-priority', { old: null, new: 1 }))).toBeNull();
+    expect(systemPhrase(entry('new-priority', { old: 0, new: 1 }))?.key).toBe('Conversation prioritised');
+    expect(systemPhrase(entry('enter-queue', { event: 'logoff' }))?.key).toBe('The conversation returned to the queue because the agent logged off');
+    expect(systemPhrase(entry('enter-queue', { event: 'something-else' }))?.key).toBe('The conversation entered the queue (unknown reason)');
+    expect(systemPhrase(entry('closed', { ended_by: 'agent', done_by_user: user, end_reason: { uuid: ME.uuid, name: 'Resolvido' } }))).toEqual({
+      key: 'Closed by the agent {{user}}. Reason: {{reason}}',
+      values: { user: 'Ana', reason: 'Resolvido' },
+    });
+    expect(systemPhrase(entry('closed', { ended_by: 'supervisor', done_by_user: user }))?.key).toBe('Closed by the supervisor {{user}}');
+    expect(systemPhrase(entry('closed', {}))?.key).toBe('Conversation closed (unknown)');
+    expect(systemPhrase(entry('transfer', { done_by_user: user, new_sector: { uuid: ME.uuid, name: 'Vendas' } }))).toEqual({
+      key: 'Transferred by {{by}} to the sector {{sector}}',
+      values: { by: 'Ana', sector: 'Vendas' },
+    });
+  });
+});
+
+describe('buildTimeline', () => {
+  const day1 = '2026-11-20T12:00:00.000Z';
+  const day2 = '2026-11-21T12:00:00.000Z';
+  it('merges messages and events in time order with a separator per day and the New Messages marker', () => {
+    const m1 = message({ when: day1 });
+    const m2 = message({ when: day2 });
+    const m3 = message({ when: '2026-11-21T12:05:00.000Z' });
+    const items = buildTimeline({ messages: [m1, m2, m3], history: [entry('archived', {}, '2026-11-21T12:01:00.000Z')], hasMore: false, firstUnreadUuid: m3.uuid, hideNotes: false });
+    expect(items.map((i) => i.kind)).toEqual(['day', 'message', 'day', 'message', 'system', 'new-messages', 'message']);
+  });
+
+  it('hides notes on request and leaves history older than the loaded messages for later', () => {
+    const note = message({ when: day2, internal: true, author: 'USER' });
+    const m = message({ when: day2 });
+    const items = buildTimeline({ messages: [m, note], history: [entry('archived', {}, day1)], hasMore: true, firstUnreadUuid: null, hideNotes: true });
+    expect(items.filter((i) => i.kind === 'message')).toHaveLength(1);
+    expect(items.some((i) => i.kind === 'system')).toBe(false);
+  });
+});
+
+describe('labels', () => {
+  const now = new Date(2026, 10, 22, 15, 0);
+  it('Today, Yesterday or the pt-BR date', () => {
+    expect(dayLabel(new Date(2026, 10, 22, 1), now).key).toBe('Today');
+    expect(dayLabel(new Date(2026, 10, 21, 23), now).key).toBe('Yesterday');
+    expect(dayLabel(new Date(2026, 10, 2), now).values).toEqual({ date: '02/11/2026' });
+  });
+  it("'Now' under a minute", () => {
+    expect(listTimestamp(new Date(now.getTime() - 30_000).toISOString(), now).key).toBe('Now');
+    expect(listTimestamp(new Date(now.getTime() - 3_600_000).toISOString(), now).values?.date).toMatch(/^\d\d:\d\d$/);
+  });
+});

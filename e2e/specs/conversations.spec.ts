@@ -1,0 +1,166 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { demo, screenshot, signedInPage } from './helpers';
+
+// Spec 000 §2-§5 against the started stack: a contact writes through the demo custom API channel,
+// agent replies reach the demo contact system (the stack runs it on E2E_PORT + 1).
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const CONTACT_SYSTEM = `http://127.0.0.1:${Number(process.env.DEMO_WEBHOOK_PORT ?? PORT + 1)}`;
+const CHANNEL_TOKEN = 'demo-api-channel-token';
+
+interface Listed {
+  uuid: string;
+  contact: { name: string; phone_number: string | null };
+  channel: { uuid: string };
+}
+
+/** The agent's active conversations, read with the page's own session. */
+async function activeChats(page: Page): Promise<Listed[]> {
+  const res = await page.request.get('/api/v1/conversations/offered/me');
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { data: Listed[] }).data;
+}
+
+/** The contact writes through the custom API channel, as their system would. */
+async function contactWrites(request: APIRequestContext, channelUuid: string, phone: string, content: string): Promise<void> {
+  const res = await request.post(`/api/v1/channels/droz/${channelUuid}/messages`, {
+    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
+    data: { contact: { phone }, message: { id: `e2e-${Date.now()}-${Math.random()}`, content } },
+  });
+  expect(res.status()).toBe(202);
+}
+
+async function accept(page: Page): Promise<Listed> {
+  const before = new Set((await activeChats(page)).map((c) => c.uuid));
+  await page.getByRole('button', { name: 'Accept session' }).click();
+  let accepted: Listed | undefined;
+  await expect(async () => {
+    accepted = (await activeChats(page)).find((c) => !before.has(c.uuid));
+    expect(accepted).toBeDefined();
+  }).toPass();
+  await expect(page.getByTestId('chat-contact-name')).toHaveText(accepted!.contact.name);
+  return accepted!;
+}
+
+const composer = (page: Page) => page.getByRole('textbox', { name: /^(Message|Internal note)$/ });
+const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
+
+test('an agent accepts, replies, hears the contact live, notes, transfers; the other agent finishes', async ({ browser, request }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const agent2 = await signedInPage(browser, demo('agent2'));
+  await expect(agent.getByRole('listbox', { name: 'Conversations' })).toBeVisible();
+
+  const conversation = await accept(agent);
+  const list = agent.getByRole('listbox', { name: 'Conversations' });
+  await expect(list.getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveAttribute('aria-selected', 'true');
+  // The contact's first message and the history events are in the chat.
+  await expect(messages(agent).getByTestId('system-message').first()).toBeVisible();
+
+  // Reply: shown at once, then delivered to the contact system (check tick).
+  await composer(agent).fill('Olá! Já verifico seu pedido.');
+  await composer(agent).press('Enter');
+  const reply = messages(agent).getByTestId('message').filter({ hasText: 'Olá! Já verifico seu pedido.' });
+  await expect(reply).toBeVisible();
+  await expect(composer(agent)).toHaveValue('');
+  await expect(reply.getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
+
+  // The contact answers: it appears live.
+  await contactWrites(request, conversation.channel.uuid, conversation.contact.phone_number!, 'Obrigada, aguardo!');
+  await expect(messages(agent).getByText('Obrigada, aguardo!')).toBeVisible();
+
+  // An internal note: shown as a note, never delivered to the contact.
+  await agent.getByRole('switch', { name: 'Internal note', exact: true }).check();
+  await composer(agent).fill('Cliente VIP, priorizar');
+  await composer(agent).press('Enter');
+  const note = messages(agent).getByTestId('message').filter({ hasText: 'Cliente VIP, priorizar' });
+  await expect(note.getByText('Internal note')).toBeVisible();
+  await screenshot(agent, 'workstation-chat');
+  const delivered = (await (await request.get(`${CONTACT_SYSTEM}/_simulator/requests`)).json()) as { requests: { body: { message: { content: string } } }[] };
+  expect(delivered.requests.some((r) => r.body.message.content.includes('Olá! Já verifico'))).toBe(true);
+  expect(delivered.requests.some((r) => r.body.message.content.includes('Cliente VIP'))).toBe(false);
+
+  // Transfer to the other agent, who sees it arrive live.
+  await agent.getByRole('button', { name: 'Transfer' }).click();
+  const dialog = agent.getByRole('dialog', { name: 'Transfer session' });
+  await dialog.getByRole('textbox', { name: 'Agent' }).click();
+  await agent.getByRole('option', { name: 'Agent 2' }).click();
+  await dialog.getByRole('button', { name: 'Transfer' }).click();
+  await expect(agent.getByText('Session transferred successfully')).toBeVisible();
+  await expect(list.getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+  await expect(agent.getByText('Start messaging! Select a chat and talk to the customers')).toBeVisible();
+
+  await expect(agent2.getByText('A session was transferred to you')).toBeVisible();
+  const list2 = agent2.getByRole('listbox', { name: 'Conversations' });
+  await list2.getByRole('option', { name: new RegExp(conversation.contact.name) }).click();
+  await expect(messages(agent2).getByText('Obrigada, aguardo!')).toBeVisible();
+  await expect(messages(agent2).getByText('Transferred by Agent to Agent 2 (Support)')).toBeVisible();
+
+  // Finish with a reason.
+  await agent2.getByRole('button', { name: 'Finish' }).click();
+  const finish = agent2.getByRole('dialog', { name: 'Finish session' });
+  await finish.getByRole('textbox', { name: 'Finish reason' }).click();
+  await agent2.getByRole('option', { name: 'Solved' }).click();
+  await finish.getByRole('button', { name: 'Finish' }).click();
+  await expect(agent2.getByText('Session finished successfully!')).toBeVisible();
+  await expect(list2.getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+  const closed = await agent2.request.get(`/api/v1/conversations/${conversation.uuid}`);
+  expect(((await closed.json()) as { data: { state: string; ended_by: string } }).data).toMatchObject({ state: 'closed', ended_by: 'agent' });
+  await agent.context().close();
+  await agent2.context().close();
+});
+
+test('a draft survives switching conversations; the keyboard moves through the list', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const first = await accept(agent);
+  await composer(agent).fill('rascunho para o primeiro');
+  const second = await accept(agent);
+  await expect(composer(agent)).toHaveValue('');
+  await composer(agent).fill('outro texto');
+
+  const list = agent.getByRole('listbox', { name: 'Conversations' });
+  await list.getByRole('option', { name: new RegExp(first.contact.name) }).click();
+  await expect(composer(agent)).toHaveValue('rascunho para o primeiro');
+  // Arrow keys, Home and End select conversations (selection follows focus).
+  await list.focus();
+  await list.press('End');
+  const options = list.getByRole('option');
+  await expect(options.last()).toHaveAttribute('aria-selected', 'true');
+  await list.press('Home');
+  await expect(options.first()).toHaveAttribute('aria-selected', 'true');
+  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(second.contact.name) }).click();
+  await expect(composer(agent)).toHaveValue('outro texto');
+  // A reload keeps the drafts too (session storage) and the open conversation (URL).
+  await agent.reload();
+  await expect(composer(agent)).toHaveValue('outro texto');
+  await screenshot(agent, 'workstation-list');
+
+  // Return both to the queue for the next specs.
+  for (const c of [first, second]) {
+    await list.getByRole('option', { name: new RegExp(c.contact.name) }).click();
+    await agent.getByRole('button', { name: 'Return to queue' }).click();
+    await expect(agent.getByText('Session returned to queue successfully!')).toBeVisible();
+  }
+  await expect(list.getByRole('option')).toHaveCount(0);
+  await agent.context().close();
+});
+
+test('a reply the contact system refuses shows retry, and the retry delivers it', async ({ browser, request }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const conversation = await accept(agent);
+  // The contact system refuses the next delivery for good (400): the message is marked failed.
+  expect((await request.post(`${CONTACT_SYSTEM}/_simulator/plan`, { data: { count: 1, status: 400 } })).status()).toBe(204);
+  await composer(agent).fill('Mensagem que falha');
+  await composer(agent).press('Enter');
+  const failed = messages(agent).getByTestId('message').filter({ hasText: 'Mensagem que falha' });
+  const retry = failed.getByRole('button', { name: 'Your message may not be sent, try again' });
+  await expect(retry).toBeVisible({ timeout: 20_000 });
+  await screenshot(agent, 'workstation-failed-send');
+  await retry.click();
+  await expect(failed.getByLabel('Sent')).toBeVisible({ timeout: 20_000 });
+  await expect(retry).toHaveCount(0);
+  // Exactly one message in the chat for the two attempts.
+  await expect(failed).toHaveCount(1);
+
+  await agent.getByRole('button', { name: 'Return to queue' }).click();
+  await expect(agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+  await agent.context().close();
+});
