@@ -140,7 +140,7 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
                   }}
                 />
                 <Text size="sm" c="dimmed">
-                  {t('{{count}} contacts', { count: total })}
+                  {t('Total: {{count}}', { count: total })}
                 </Text>
               </Group>
               <Pagination total={Math.max(1, Math.ceil(total / limit))} value={page} onChange={setPage} aria-label={t('Pages')} size="sm" />

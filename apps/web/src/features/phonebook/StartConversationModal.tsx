@@ -93,7 +93,7 @@ function StartForm({
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm">
-          {t('Contact')}: <strong>{contact.name}</strong> ({formatPhoneForDisplay(contact.phone_number)})
+          {t('Contact')}: <strong>{contact.name}</strong> · {formatPhoneForDisplay(contact.phone_number)}
         </Text>
         {channels.length === 0 && (
           <Alert color="yellow" role="status">

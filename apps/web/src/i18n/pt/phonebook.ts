@@ -2,7 +2,7 @@
 export const ptPhonebook: Record<string, string> = {
   // phonebook (spec 000 §2, §5)
   Phonebook: 'Agenda',
-  '{{count}} contacts': '{{count}} contatos',
+  'Total: {{count}}': 'Total: {{count}}',
   Organization: 'Organização',
   'Should have at least 3 characters': 'Deve ter pelo menos 3 caracteres',
   'New contact': 'Novo contato',

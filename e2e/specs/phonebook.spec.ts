@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demo, screenshot, signedInPage } from './helpers';
+
+async function openPhonebook(page: Page) {
+  await page.getByRole('button', { name: 'Phonebook' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Phonebook' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+// spec 000 §5 Phonebook search: name and phone filters need at least 3 characters, searches are
+// debounced; spec 000 §5: phones show in national format.
+test('the phonebook refuses short searches and finds seeded contacts by name and phone', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const dialog = await openPhonebook(agent);
+  const table = dialog.getByRole('table', { name: 'Contacts' });
+  const name = dialog.getByRole('textbox', { name: 'Name' });
+  const phone = dialog.getByRole('textbox', { name: 'Phone' });
+
+  await name.fill('Ma');
+  await expect(dialog.getByText('Should have at least 3 characters')).toBeVisible();
+  await name.fill('maria');
+  await expect(dialog.getByText('Should have at least 3 characters')).toHaveCount(0);
+  const maria = table.getByRole('row', { name: /Maria Silva/ });
+  await expect(maria).toBeVisible();
+  await expect(maria.getByRole('cell', { name: '(11) 98765-0001' })).toBeVisible();
+  await expect(table.getByRole('row', { name: /João Souza/ })).toHaveCount(0);
+  await screenshot(agent, 'phonebook');
+
+  await name.fill('');
+  await phone.fill('21');
+  await expect(dialog.getByText('Should have at least 3 characters')).toBeVisible();
+  await phone.fill('21 98765');
+  await expect(table.getByRole('row', { name: /Ana Costa/ })).toBeVisible();
+  await expect(table.getByRole('row', { name: /Maria Silva/ })).toHaveCount(0);
+
+  await phone.fill('');
+  await name.fill('Nobody by this name');
+  await expect(dialog.getByText('No data found')).toBeVisible();
+  await agent.context().close();
+});
+
+// spec 000 §5 new-contact rules and Start conversation: a single channel is preselected, the
+// initial message is required on a custom channel without the template flag; POST
+// /api/v1/contacts/{id}/conversations starts it.
+test('an agent creates a contact and starts a conversation with it', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  // The api has no channel list for agents: the modal offers the channels of the agent's own
+  // conversations, so the agent first takes a contact waiting on the demo API channel.
+  const me = (await (await agent.request.get('/api/v1/users/me')).json()) as { data: { id: number } };
+  const accepted = await agent.request.patch('/api/v1/conversations', { data: { user_id: me.data.id } });
+  expect(accepted.status()).toBe(200);
+  const taken = ((await accepted.json()) as { data: { uuid: string } }).data.uuid;
+
+  const dialog = await openPhonebook(agent);
+  await dialog.getByRole('button', { name: 'New contact' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Required', { exact: true })).toHaveCount(3);
+  const contactName = `Carla Nunes ${Date.now()}`;
+  const digits = String(Date.now() % 10_000).padStart(4, '0');
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(contactName);
+  await dialog.getByRole('textbox', { name: 'Organization' }).fill('Nunes Ltda');
+  await dialog.getByRole('textbox', { name: 'Phone' }).fill('123');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Número de telefone inválido')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Phone' }).fill(`(11) 91234-${digits}`);
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(agent.getByText('Contact successfully created')).toBeVisible();
+
+  // The phonebook shows the new contact, its phone in national format.
+  const row = dialog.getByRole('table', { name: 'Contacts' }).getByRole('row', { name: new RegExp(contactName) });
+  await expect(row.getByRole('cell', { name: `(11) 91234-${digits}` })).toBeVisible();
+  await row.getByRole('button', { name: `Start conversation with ${contactName}` }).click();
+
+  const start = agent.getByRole('dialog', { name: 'Start conversation' });
+  await expect(start.getByRole('textbox', { name: 'Channel' })).toHaveValue('API');
+  await start.getByRole('button', { name: 'Start conversation' }).click();
+  await expect(start.getByText('Initial message is required')).toBeVisible();
+  await start.getByRole('textbox', { name: 'Initial message' }).fill('Olá Carla! Podemos falar sobre seu pedido?');
+  await screenshot(agent, 'phonebook-start-conversation');
+  const posted = agent.waitForResponse(
+    (r) => r.request().method() === 'POST' && /\/api\/v1\/contacts\/[^/]+\/conversations$/.test(r.url()),
+  );
+  await start.getByRole('button', { name: 'Start conversation' }).click();
+  const response = await posted;
+  expect(response.status()).toBe(201);
+  const started = ((await response.json()) as { data: { uuid: string; state: string } }).data;
+  expect(started.state).toBe('outbound-started');
+  // Both modals close; the workstation takes the conversation from the realtime event.
+  await expect(start).toHaveCount(0);
+  await expect(dialog).toHaveCount(0);
+
+  // Leave the queue as the seed made it for the next specs.
+  expect((await agent.request.patch(`/api/v1/conversations/${started.uuid}`, { data: { state: 'closed' } })).status()).toBe(200);
+  expect((await agent.request.patch(`/api/v1/conversations/${taken}`, { data: { state: 'waiting' } })).status()).toBe(200);
+  await agent.context().close();
+});
