@@ -1,8 +1,21 @@
 import type { Contact } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
 import {
-  APPEND_NOT_ALLOWED, bindSelectedText, canAppend, contactFormSchema, contactFormValues, INVALID_EMAIL, INVALID_PHONE, maxLengthMessage,
-  NOT_E164_PHONE, NUMBER_TOO_LARGE, ONLY_NUMBERS, PHONE1_READ_ONLY, REQUIRED, type BindingTarget, type ContactFormValues,
+  APPEND_NOT_ALLOWED,
+  bindSelectedText,
+  canAppend,
+  contactFormSchema,
+  contactFormValues,
+  INVALID_EMAIL,
+  INVALID_PHONE,
+  maxLengthMessage,
+  NOT_E164_PHONE,
+  NUMBER_TOO_LARGE,
+  ONLY_NUMBERS,
+  PHONE1_READ_ONLY,
+  REQUIRED,
+  type BindingTarget,
+  type ContactFormValues,
 } from './contact-form';
 
 const contact: Contact = {
@@ -39,14 +52,32 @@ const errorsOf = (values: ContactFormValues) => {
 describe('customer details form (spec 000 §5)', () => {
   it('starts from the contact, with dynamic fields as rows so names with dots stay intact', () => {
     const values = contactFormValues(contact);
-    expect(values).toMatchObject({ name: 'Maria Souza', phone1: '+5511912340001', phone2: '', organization: 'Padaria', customer_id: '42', city: 'São Paulo', notes: '' });
-    expect(values.fields).toEqual([{ key: 'plano', value: 'ouro' }, { key: 'site.origem', value: 'blog' }]);
+    expect(values).toMatchObject({
+      name: 'Maria Souza',
+      phone1: '+5511912340001',
+      phone2: '',
+      organization: 'Padaria',
+      customer_id: '42',
+      city: 'São Paulo',
+      notes: '',
+    });
+    expect(values.fields).toEqual([
+      { key: 'plano', value: 'ouro' },
+      { key: 'site.origem', value: 'blog' },
+    ]);
   });
 
   it('produces the PATCH body: phone1 left out (read-only), empty texts as null, records rebuilt', () => {
     const body = contactFormSchema().parse(form({ city: '  ', notes: ' cliente antigo ' }));
     expect(body).not.toHaveProperty('phone1');
-    expect(body).toMatchObject({ name: 'Maria Souza', organization: 'Padaria', city: null, notes: 'cliente antigo', phone2: null, customer_id: 42 });
+    expect(body).toMatchObject({
+      name: 'Maria Souza',
+      organization: 'Padaria',
+      city: null,
+      notes: 'cliente antigo',
+      phone2: null,
+      customer_id: 42,
+    });
     expect(body.fields).toEqual({ plano: 'ouro', 'site.origem': 'blog' });
     expect(body.livechat_custom_fields).toEqual({});
   });
@@ -79,7 +110,9 @@ describe('customer details form (spec 000 §5)', () => {
 
   it("limits custom field values to 2000 characters ('Máximo de 2000 caracteres')", () => {
     expect(contactFormSchema().safeParse(form({ fields: [{ key: 'plano', value: 'x'.repeat(2000) }] })).success).toBe(true);
-    expect(errorsOf(form({ fields: [{ key: 'plano', value: 'x'.repeat(2001) }] }))).toEqual({ 'fields.0.value': 'Máximo de 2000 caracteres' });
+    expect(errorsOf(form({ fields: [{ key: 'plano', value: 'x'.repeat(2001) }] }))).toEqual({
+      'fields.0.value': 'Máximo de 2000 caracteres',
+    });
     expect(maxLengthMessage(2000)).toBe('Máximo de 2000 caracteres');
   });
 });
@@ -88,7 +121,10 @@ describe('selected-text binding (spec 000 §5)', () => {
   const target = (patch: Partial<BindingTarget>): BindingTarget => ({ field: 'city', kind: 'text', current: null, max: 120, ...patch });
 
   it("never overwrites phone1 ('Telefone 1 não pode ser editado')", () => {
-    expect(bindSelectedText(target({ field: 'phone1', kind: 'telephone' }), '+5511912340002', 'replace')).toEqual({ ok: false, error: PHONE1_READ_ONLY });
+    expect(bindSelectedText(target({ field: 'phone1', kind: 'telephone' }), '+5511912340002', 'replace')).toEqual({
+      ok: false,
+      error: PHONE1_READ_ONLY,
+    });
   });
 
   it('accepts in a telephone field only an E.164 phone that starts with the country code', () => {
@@ -111,13 +147,25 @@ describe('selected-text binding (spec 000 §5)', () => {
     expect(canAppend({ kind: 'number', current: '12' })).toBe(false);
     expect(bindSelectedText(target({ current: 'Rua A,' }), '120', 'append')).toEqual({ ok: true, value: 'Rua A, 120' });
     expect(bindSelectedText(target({ current: '' }), '120', 'append')).toEqual({ ok: false, error: APPEND_NOT_ALLOWED });
-    expect(bindSelectedText(target({ field: 'customer_id', kind: 'number', current: '12', max: 10 }), '3', 'append')).toEqual({ ok: false, error: APPEND_NOT_ALLOWED });
+    expect(bindSelectedText(target({ field: 'customer_id', kind: 'number', current: '12', max: 10 }), '3', 'append')).toEqual({
+      ok: false,
+      error: APPEND_NOT_ALLOWED,
+    });
     expect(bindSelectedText(target({ current: 'Rua A' }), 'Campinas', 'replace')).toEqual({ ok: true, value: 'Campinas' });
   });
 
   it('lowercases and checks an e-mail, and keeps within the field length', () => {
-    expect(bindSelectedText(target({ field: 'email', kind: 'email', max: 254 }), 'Ana@Exemplo.com', 'replace')).toEqual({ ok: true, value: 'ana@exemplo.com' });
-    expect(bindSelectedText(target({ field: 'email', kind: 'email', max: 254 }), 'ana at exemplo', 'replace')).toEqual({ ok: false, error: INVALID_EMAIL });
-    expect(bindSelectedText(target({ field: 'plano', max: 2000, current: 'x'.repeat(1995) }), 'abcdef', 'append')).toEqual({ ok: false, error: maxLengthMessage(2000) });
+    expect(bindSelectedText(target({ field: 'email', kind: 'email', max: 254 }), 'Ana@Exemplo.com', 'replace')).toEqual({
+      ok: true,
+      value: 'ana@exemplo.com',
+    });
+    expect(bindSelectedText(target({ field: 'email', kind: 'email', max: 254 }), 'ana at exemplo', 'replace')).toEqual({
+      ok: false,
+      error: INVALID_EMAIL,
+    });
+    expect(bindSelectedText(target({ field: 'plano', max: 2000, current: 'x'.repeat(1995) }), 'abcdef', 'append')).toEqual({
+      ok: false,
+      error: maxLengthMessage(2000),
+    });
   });
 });

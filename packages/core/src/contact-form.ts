@@ -10,7 +10,8 @@ export const INVALID_PHONE = 'Número de telefone inválido';
 export const ONLY_NUMBERS = 'Campo aceita somente números';
 export const NUMBER_TOO_LARGE = 'Number too large';
 export const PHONE1_READ_ONLY = 'Telefone 1 não pode ser editado';
-export const NOT_E164_PHONE = 'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164';
+export const NOT_E164_PHONE =
+  'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164';
 export const APPEND_NOT_ALLOWED = 'Text can only be appended to a text field that has a value';
 /** Spec 000 §5 gives 'Máximo de %{maxLength} caracteres'; the message carries the number. */
 export const maxLengthMessage = (maxLength: number): string => `Máximo de ${maxLength} caracteres`;
@@ -20,8 +21,20 @@ const CUSTOMER_ID_MAX = 2_147_483_647;
 
 export type ContactFieldKind = 'text' | 'telephone' | 'number' | 'email';
 export type ContactFieldKey =
-  | 'name' | 'phone1' | 'phone2' | 'organization' | 'email' | 'gov_id' | 'customer_id' | 'zip_code'
-  | 'address_line_1' | 'address_line_2' | 'city' | 'state' | 'country' | 'notes';
+  | 'name'
+  | 'phone1'
+  | 'phone2'
+  | 'organization'
+  | 'email'
+  | 'gov_id'
+  | 'customer_id'
+  | 'zip_code'
+  | 'address_line_1'
+  | 'address_line_2'
+  | 'city'
+  | 'state'
+  | 'country'
+  | 'notes';
 
 export interface ContactFieldSpec {
   key: ContactFieldKey;
@@ -108,9 +121,18 @@ export function contactFormValues(contact: Contact): ContactFormValues {
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 const spec = (key: ContactFieldKey) => contactFieldSpec(key);
-const requiredText = (key: ContactFieldKey) => z.string().trim().min(1, REQUIRED).max(spec(key).max, maxLengthMessage(spec(key).max));
+const requiredText = (key: ContactFieldKey) =>
+  z
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .max(spec(key).max, maxLengthMessage(spec(key).max));
 const optionalText = (key: ContactFieldKey) =>
-  z.string().trim().max(spec(key).max, maxLengthMessage(spec(key).max)).transform((v) => (v === '' ? null : v));
+  z
+    .string()
+    .trim()
+    .max(spec(key).max, maxLengthMessage(spec(key).max))
+    .transform((v) => (v === '' ? null : v));
 const customFields = z
   .array(z.object({ key: z.string(), value: z.string().max(CUSTOM_FIELD_MAX, maxLengthMessage(CUSTOM_FIELD_MAX)) }))
   .transform((list) => Object.fromEntries(list.map((row) => [row.key, row.value])));
@@ -184,7 +206,8 @@ export type BindMode = 'replace' | 'append';
 export type BindingResult = { ok: true; value: string } | { ok: false; error: string };
 
 /** Spec 000 §5: append only for text fields that already have a value. */
-export const canAppend = (target: Pick<BindingTarget, 'kind' | 'current'>): boolean => target.kind === 'text' && Boolean(target.current?.trim());
+export const canAppend = (target: Pick<BindingTarget, 'kind' | 'current'>): boolean =>
+  target.kind === 'text' && Boolean(target.current?.trim());
 
 /**
  * Selected-text binding into a field (spec 000 §5): phone1 is never overwritten; telephone fields

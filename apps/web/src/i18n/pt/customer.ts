@@ -1,3 +1,74 @@
 /** Portuguese phrases of the customer screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptCustomer: Record<string, string> = {
+  // panels (spec 000 §2)
+  'Customer details': 'Detalhes do cliente',
+  'Edit customer details': 'Editar detalhes do cliente',
+  'Customer journey': 'Jornada do cliente',
+  'Show {{count}} more fields': 'Mostrar mais {{count}} campos',
+  'Show fewer fields': 'Mostrar menos campos',
+  'Contact successfully updated': 'Contato atualizado com sucesso',
+  'Phone 1 cannot be edited': 'O telefone 1 não pode ser editado',
+
+  // contact fields (spec 000 §3)
+  Organization: 'Organização',
+  'Phone 1': 'Telefone 1',
+  'Phone 2': 'Telefone 2',
+  'Gov ID': 'CPF/CNPJ',
+  'Customer ID': 'ID do cliente',
+  'ZIP/Postal code': 'CEP',
+  'Address line 1': 'Endereço linha 1',
+  'Address line 2': 'Endereço linha 2',
+  'City/Department': 'Cidade',
+  'State/Province/Region': 'Estado',
+  'Country/Region': 'País',
+  Notes: 'Observações',
+
+  // validation (spec 000 §5); phrases the spec gives in Portuguese are their own keys
+  'Número de telefone inválido': 'Número de telefone inválido',
+  'Campo aceita somente números': 'Campo aceita somente números',
+  'Number too large': 'Número muito grande',
+  'Telefone 1 não pode ser editado': 'Telefone 1 não pode ser editado',
+  'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164':
+    'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164',
+  'Máximo de 32 caracteres': 'Máximo de 32 caracteres',
+  'Máximo de 64 caracteres': 'Máximo de 64 caracteres',
+  'Máximo de 120 caracteres': 'Máximo de 120 caracteres',
+  'Máximo de 200 caracteres': 'Máximo de 200 caracteres',
+  'Máximo de 254 caracteres': 'Máximo de 254 caracteres',
+  'Máximo de 300 caracteres': 'Máximo de 300 caracteres',
+  'Máximo de 2000 caracteres': 'Máximo de 2000 caracteres',
+  'Máximo de 5000 caracteres': 'Máximo de 5000 caracteres',
+  'Campo obrigatório': 'Campo obrigatório',
+  'Valor é obrigatório': 'Valor é obrigatório',
+
+  // selected-text binding (spec 000 §5)
+  'Bind selected text to a field': 'Vincular o texto selecionado a um campo',
+  'Discard selected text': 'Descartar o texto selecionado',
+  'Choose a field': 'Escolha um campo',
+  'How to bind': 'Como vincular',
+  Replace: 'Substituir',
+  Append: 'Acrescentar',
+  Bind: 'Vincular',
+  'Text bound successfully!': 'Texto vinculado com sucesso!',
+  'Text can only be appended to a text field that has a value': 'Só é possível acrescentar texto a um campo de texto preenchido',
+
+  // customer journey (spec 000 §2)
+  'Chat via {{channel}}': 'Conversa via {{channel}}',
+  'Call: {{queue}}': 'Ligação: {{queue}}',
+  'See the full history': 'Ver o histórico completo',
+  'This customer has no previous sessions': 'Este cliente não tem atendimentos anteriores',
+
+  // conversation fields (spec 000 §5, §8)
+  'Edit conversation fields': 'Editar campos da conversa',
+  'Add conversation field': 'Adicionar campo da conversa',
+  'Add field': 'Adicionar campo',
+  Field: 'Campo',
+  'Select a field': 'Selecione um campo',
+  Value: 'Valor',
+  'Save {{field}}': 'Salvar {{field}}',
+  'Every conversation field already has a value.': 'Todos os campos da conversa já estão preenchidos.',
+  'Campo adicionado com sucesso': 'Campo adicionado com sucesso',
+  'Informações editadas com sucesso': 'Informações editadas com sucesso',
+  'No extra fields. Select a text in the chat or click on edit button to insert more fields.':
+    'Nenhum campo extra. Selecione um texto no chat ou clique no botão de editar para inserir mais campos.',
 };
