@@ -62,11 +62,19 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   );
   const byUuid = useMemo(() => new Map((messages ?? []).map((m) => [m.uuid, m])), [messages]);
 
+  const trailing = useRef<ReturnType<typeof setTimeout> | null>(null);
   const read = useCallback(
     (force = false) => {
       if (!markRead || !page) return;
       const now = Date.now();
-      if (!force && now - lastRead.current < READ_THROTTLE_MS) return;
+      if (!force && now - lastRead.current < READ_THROTTLE_MS) {
+        // Throttled, not dropped: one trailing call marks what arrived meanwhile.
+        if (!trailing.current) trailing.current = setTimeout(() => {
+          trailing.current = null;
+          readRef.current();
+        }, READ_THROTTLE_MS - (now - lastRead.current));
+        return;
+      }
       const uuids = unreadContactMessages(page);
       if (uuids.length === 0) return;
       lastRead.current = now;
@@ -80,6 +88,12 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
     },
     [markRead, page, conversation.uuid, queryClient],
   );
+
+  const readRef = useRef(read);
+  readRef.current = read;
+  useEffect(() => () => {
+    if (trailing.current) clearTimeout(trailing.current);
+  }, []);
 
   // Opening a conversation marks its unread messages read (spec 000 §4).
   useEffect(() => {
@@ -96,6 +110,8 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
       keepOffset.current = null;
     } else if (lastCount.current === 0 || atBottom) {
       el.scrollTop = el.scrollHeight;
+      // The agent is looking at the latest messages: what just arrived is read.
+      if (lastCount.current > 0 && document.hasFocus()) readRef.current();
     } else if (messages.length > lastCount.current) {
       setUnseen(true);
     }
