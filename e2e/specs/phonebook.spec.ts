@@ -95,3 +95,32 @@ test('an agent creates a contact and starts a conversation with it', async ({ br
   expect((await agent.request.patch(`/api/v1/conversations/${taken}`, { data: { state: 'waiting' } })).status()).toBe(200);
   await agent.context().close();
 });
+
+/** Switches a feature of the demo tenant on the tenant page and waits until the api saved it. */
+async function toggleFeature(tenants: Page, label: string, on: boolean): Promise<void> {
+  const flag = tenants.getByRole('switch', { name: label });
+  await expect(flag).toBeChecked({ checked: !on });
+  const saved = tenants.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/v1\/tenants\/[^/]+\/configure$/.test(r.url()));
+  await flag.click({ force: true });
+  expect((await saved).status()).toBe(200);
+  await expect(flag).toBeChecked({ checked: on });
+}
+
+// spec 000 §5: the Start-conversation button is disabled unless feature start_new_conversation is on.
+test('starting a conversation is disabled while the tenant has start_new_conversation off', async ({ browser }) => {
+  const tenants = await signedInPage(browser, demo('tenants'));
+  await tenants.getByRole('link', { name: 'Demo' }).click();
+  await toggleFeature(tenants, 'Start new conversation', false);
+  try {
+    const agent = await signedInPage(browser, demo('agent'));
+    const dialog = await openPhonebook(agent);
+    const startButtons = dialog.getByRole('button', { name: /^Start conversation with / });
+    await expect(startButtons.first()).toBeVisible();
+    for (const button of await startButtons.all()) await expect(button).toBeDisabled();
+    await agent.context().close();
+  } finally {
+    // The demo tenant keeps every feature on for the other specs.
+    await toggleFeature(tenants, 'Start new conversation', true);
+    await tenants.context().close();
+  }
+});
