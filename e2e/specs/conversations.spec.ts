@@ -164,3 +164,80 @@ test('a reply the contact system refuses shows retry, and the retry delivers it'
   await expect(agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
   await agent.context().close();
 });
+
+test('a supervisor watches a conversation live and finishes it; past views and invalid ids', async ({ browser, request }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const conversation = await accept(agent);
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  await supervisor.goto(`/chat/${conversation.uuid}`);
+  await expect(supervisor.getByRole('heading', { name: conversation.contact.name })).toBeVisible();
+  await expect(supervisor.getByText('Live')).toBeVisible();
+
+  // Live: the contact's and the agent's new messages reach the supervisor's view.
+  await contactWrites(request, conversation.channel.uuid, conversation.contact.phone_number!, 'Alguém aí?');
+  await expect(messages(supervisor).getByText('Alguém aí?')).toBeVisible();
+  await composer(agent).fill('Sim, estou aqui.');
+  await composer(agent).press('Enter');
+  await expect(messages(supervisor).getByText('Sim, estou aqui.')).toBeVisible();
+  await screenshot(supervisor, 'supervisor-live-view');
+
+  await supervisor.getByRole('button', { name: 'Finish as supervisor' }).click();
+  await supervisor.getByRole('dialog', { name: 'Finish session' }).getByRole('button', { name: 'Finish' }).click();
+  await expect(supervisor.getByText('Finished conversation successfully')).toBeVisible();
+  await expect(supervisor.getByTestId('conversation-state')).toHaveText('Closed');
+  // The agent's list loses it live.
+  await expect(agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+
+  // A report link to one message: the past view scrolls to it.
+  const list = (await (await supervisor.request.get(`/api/v1/conversations/${conversation.uuid}/messages`)).json()) as { data: { uuid: string; message: string }[] };
+  const target = list.data.find((m) => m.message === 'Alguém aí?')!;
+  await supervisor.goto(`/chat-history/reports/${conversation.uuid}#${target.uuid}`);
+  await expect(supervisor.locator(`#message-${target.uuid}`)).toBeInViewport();
+  await expect(supervisor.getByText('Live')).toHaveCount(0);
+
+  await supervisor.goto('/chat/00000000-0000-4000-8000-000000000000');
+  await expect(supervisor.getByText('This conversation is invalid or has ended')).toBeVisible();
+  await supervisor.goto('/chat/not-a-uuid');
+  await expect(supervisor.getByText('This conversation is invalid or has ended')).toBeVisible();
+
+  // The agent finds it in today's chat history and opens it.
+  await agent.goto('/app/chat-history');
+  await agent.getByRole('link', { name: `Open the chat history of ${conversation.contact.name}` }).click();
+  await expect(agent).toHaveURL(new RegExp(`/agent-chat-history/agent/${conversation.uuid}`));
+  await expect(messages(agent).getByText('Sim, estou aqui.')).toBeVisible();
+  // Agents may not open the supervisors' live view.
+  await agent.goto(`/chat/${conversation.uuid}`);
+  await expect(agent.getByText('Você não tem permissão para acessar essa página')).toBeVisible();
+  await agent.context().close();
+  await supervisor.context().close();
+});
+
+test('pausing with active chats: Keep holds them, Return to queue gives them back', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const conversation = await accept(agent);
+  const list = agent.getByRole('listbox', { name: 'Conversations' });
+  const row = list.getByRole('option', { name: new RegExp(conversation.contact.name) });
+
+  await agent.getByRole('button', { name: 'Online' }).click();
+  await agent.getByRole('menuitem', { name: 'Lunch' }).click();
+  await agent.getByRole('dialog').getByRole('button', { name: 'Keep' }).click();
+  await expect(agent.getByRole('button', { name: 'Paused: Lunch' })).toBeVisible();
+  await expect(row).toBeVisible();
+  // Paused: accepting is refused with the reason shown.
+  await expect(agent.getByRole('button', { name: 'Accept session' })).toBeDisabled();
+  await expect(agent.getByText('You cannot accept sessions while paused')).toBeVisible();
+
+  await agent.getByRole('button', { name: 'Paused: Lunch' }).click();
+  await agent.getByRole('menuitem', { name: 'Unpause' }).click();
+  await agent.getByRole('button', { name: 'Online' }).click();
+  await agent.getByRole('menuitem', { name: 'Lunch' }).click();
+  await agent.getByRole('dialog').getByRole('button', { name: 'Return to queue' }).click();
+  await expect(agent.getByRole('button', { name: 'Paused: Lunch' })).toBeVisible();
+  await expect(row).toHaveCount(0);
+  const waiting = await agent.request.get(`/api/v1/conversations/${conversation.uuid}`);
+  expect(waiting.status()).toBe(404);
+  await agent.getByRole('button', { name: 'Paused: Lunch' }).click();
+  await agent.getByRole('menuitem', { name: 'Unpause' }).click();
+  await expect(agent.getByRole('button', { name: 'Online' })).toBeVisible();
+  await agent.context().close();
+});

@@ -9,11 +9,14 @@ import { AdminLayout } from './features/layout/AdminLayout';
 import { AppLayout } from './features/layout/AppLayout';
 import { Authenticated } from './features/layout/Authenticated';
 import { ChatHistoryPage } from './features/workstation/ChatHistoryPage';
+import { ConversationViewPage } from './features/workstation/ConversationViewPage';
+import { JourneyCallPage } from './features/workstation/JourneyCallPage';
 import { ExternalSystemPage } from './features/workstation/ExternalSystemPage';
 import { WorkstationPage } from './features/workstation/WorkstationPage';
 import { useMe } from './session/session';
 import { RouteErrorPage } from './ui/ErrorBoundary';
 import { ErrorHandler } from './ui/ErrorHandler';
+import { Guard } from './ui/guards';
 import { ErrorState, LoadingState } from './ui/states';
 
 function Root() {
@@ -35,6 +38,8 @@ function Home() {
   if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
   return <LoadingState />;
 }
+
+const SUPERVISORS = ['supervisor', 'manager', 'admin'] as const;
 
 /** Routes of spec 000 §2 and 002 §2 with their guards. */
 export const router = createBrowserRouter([
@@ -60,6 +65,23 @@ export const router = createBrowserRouter([
             ],
           },
           { path: '/admin', element: <AdminLayout />, children: adminRoutes },
+          // Conversations opened by URL (spec 000 §2, §6).
+          {
+            element: <Guard roles={SUPERVISORS} />,
+            children: [
+              { path: '/chat/:conversationId', element: <ConversationViewPage mode="live" /> },
+              { path: '/chat-history/reports/:conversationId', element: <ConversationViewPage mode="history" /> },
+              { path: '/chat-history/:initiator/:conversationId', element: <ConversationViewPage mode="history" /> },
+            ],
+          },
+          {
+            element: <Guard roles={['agent']} />,
+            children: [
+              { path: '/agent-chat-history/:initiator/:conversationId', element: <ConversationViewPage mode="history" /> },
+              { path: '/client-journey/:initiator/:conversationId', element: <ConversationViewPage mode="history" /> },
+              { path: '/client-journey-call-history/:contactUuid/:eventUuid', element: <JourneyCallPage /> },
+            ],
+          },
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

@@ -1,8 +1,9 @@
 import { formatPhoneForDisplay } from '@atende/core';
-import { Group, Pagination, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Group, Pagination, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
@@ -80,9 +81,9 @@ export function ChatHistoryPage() {
                     <Table.Td>{row.end_reason ?? '--'}</Table.Td>
                     <Table.Td>{row.agent_message + row.contact_message}</Table.Td>
                     <Table.Td>
-                      <Text size="xs" ff="monospace" title={row.conversation_uuid}>
+                      <Anchor component={Link} to={`/agent-chat-history/agent/${row.conversation_uuid}`} size="xs" ff="monospace" title={row.conversation_uuid} aria-label={t('Open the chat history of {{name}}', { name: row.contact_name })}>
                         {row.conversation_uuid.slice(0, 8)}
-                      </Text>
+                      </Anchor>
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -1,3 +1,16 @@
-/** Portuguese phrases of the views screens, keyed by the English source phrase (merged into ../pt.ts). */
+/** Portuguese phrases of the conversation views opened by URL, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptViews: Record<string, string> = {
+  Bot: 'Bot',
+  Answered: 'Em atendimento',
+  'Outbound started': 'Ativo iniciado',
+  Closing: 'Finalizando',
+  Closed: 'Finalizada',
+  'Finished conversation successfully': 'Conversa finalizada com sucesso',
+  'This conversation is invalid or has ended': 'Esta conversa é inválida ou foi encerrada',
+  'Agent: {{name}}': 'Agente: {{name}}',
+  Live: 'Ao vivo',
+  'Finish as supervisor': 'Finalizar como supervisor',
+  Queue: 'Fila',
+  Recording: 'Gravação',
+  'Open the chat history of {{name}}': 'Abrir o histórico do atendimento de {{name}}',
 };

@@ -1,0 +1,17 @@
+import { roleCovers } from '@atende/core';
+import type { Db } from '@atende/db';
+import type { Session } from '../session/session';
+
+/**
+ * Who may read a conversation and its messages: supervisors and above; its agent; and an agent now
+ * serving the same contact, for the contact's finished conversations (the customer journey of
+ * spec 000 §2: /client-journey/agent/{id} from the conversation the agent has open).
+ */
+export async function mayRead(db: Db, session: Session, conv: { id: string; userId: number | null; contactId: string; state: string }): Promise<boolean> {
+  if (roleCovers(session.roles, 'supervisor') || conv.userId === session.userId) return true;
+  if (conv.state !== 'closed') return false;
+  const serving = await db.conversation.count({
+    where: { tenantId: session.tenantId, contactId: conv.contactId, userId: session.userId, state: { in: ['answered', 'outbound_started', 'closing'] } },
+  });
+  return serving > 0;
+}

@@ -1,0 +1,158 @@
+import { rooms, type Conversation, type Message } from '@atende/contract';
+import { hasAnyRole } from '@atende/core';
+import { Anchor, Badge, Box, Button, Center, Container, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { api, quietApi } from '../../api/client';
+import { phrase } from '../../i18n/phrase';
+import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
+import { useMe } from '../../session/session';
+import { LoadingState } from '../../ui/states';
+import { toastSuccess } from '../../ui/toasts';
+import { FinishModal } from './ActionModals';
+import { applyAck, upsertMessages, type MessagePage } from './messageCache';
+import { MessageList } from './MessageList';
+import { useMessages, workstationKeys } from './queries';
+
+type Mode = 'live' | 'history';
+
+const STATE_LABELS: Record<Conversation['state'], string> = {
+  waiting: phrase('Waiting'),
+  bot: phrase('Bot'),
+  answered: phrase('Answered'),
+  'outbound-started': phrase('Outbound started'),
+  closing: phrase('Closing'),
+  closed: phrase('Closed'),
+};
+
+/**
+ * A conversation opened by URL (spec 000 §2): the supervisors' live view /chat/{id} (joins the
+ * conversation's room, updates live, may finish it as supervisor) and the read-only past views
+ * /chat-history/..., /chat-history/reports/{uuid}#{messageId}, /agent-chat-history/... and
+ * /client-journey/.... An unknown or foreign id shows 'This conversation is invalid or has ended'.
+ */
+export function ConversationViewPage({ mode }: { mode: Mode }) {
+  const { t } = useTranslation();
+  const { conversationId = '' } = useParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const me = useMe().data;
+  const [hideNotes, setHideNotes] = useState(false);
+  const [finishing, setFinishing] = useState(false);
+  const validId = /^[0-9a-f-]{36}$/i.test(conversationId);
+  const conversation = useQuery({
+    queryKey: ['conversations', 'view', conversationId],
+    enabled: validId,
+    retry: false,
+    // Not found, another tenant's or not allowed: the invalid screen, not the error toast.
+    queryFn: async (): Promise<Conversation | null> => (await quietApi.getConversation({ params: { id: conversationId } }).catch(() => null))?.data ?? null,
+  });
+  const messages = useMessages(validId && conversation.data ? conversationId : null);
+  const live = mode === 'live' && conversation.data?.state !== 'closed';
+  useRoom(live && me && conversation.data ? rooms.conversation(me.workspace.tenant.uuid, conversationId) : null);
+
+  useServerEvent('update-conversation', ({ conversation: c }) => {
+    if (c.uuid === conversationId) queryClient.setQueryData(['conversations', 'view', conversationId], c);
+  });
+  useServerEvent('new-message', ({ conversation_uuid, message }) => {
+    if (conversation_uuid !== conversationId) return;
+    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationId), (page) => (page ? upsertMessages(page, [message]) : page));
+  });
+  useServerEvent('messages-ack', ({ conversation_uuid, messages: acks }) => {
+    if (conversation_uuid !== conversationId) return;
+    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationId), (page) => (page ? applyAck(page, acks) : page));
+  });
+
+  // /chat-history/reports/{uuid}#{messageId}: scroll to the message once it is on screen.
+  const target = location.hash.replace('#', '');
+  useEffect(() => {
+    if (!target || !messages.data) return;
+    const el = document.getElementById(`message-${target}`);
+    if (el) {
+      el.scrollIntoView({ block: 'center' });
+      el.style.outline = '2px solid var(--mantine-color-yellow-5)';
+    }
+  }, [target, messages.data]);
+
+  const finish = useMutation({
+    mutationFn: async (reason: string | null) =>
+      (await api.updateConversation({ params: { id: conversationId }, body: { state: 'closed', current_role: 'supervisor', conversation_reason_uuid: reason } })).data,
+    onSuccess: (c) => {
+      queryClient.setQueryData(['conversations', 'view', conversationId], c);
+      setFinishing(false);
+      toastSuccess(t('Finished conversation successfully'));
+    },
+  });
+  const openForeign = useCallback((conv: string, msg: string) => window.open(`/chat-history/reports/${conv}#${msg}`, '_blank', 'noopener'), []);
+  const noop = useCallback((_m: Message) => undefined, []);
+
+  if (validId && (conversation.isPending || (conversation.data && messages.isPending))) return <LoadingState />;
+  const c = conversation.data;
+  if (!validId || !c) {
+    return (
+      <Center h="80vh">
+        <Stack align="center">
+          <IconMessageOff size={48} stroke={1.4} aria-hidden />
+          <Title order={3}>{t('This conversation is invalid or has ended')}</Title>
+          <Button variant="light" leftSection={<IconArrowLeft size={16} />} onClick={() => void navigate('/')}>
+            {t('Back')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  const supervisor = me ? hasAnyRole(me.roles.map((r) => r.name), ['supervisor']) : false;
+  return (
+    <Container size="lg" py="md" style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}>
+      <Group justify="space-between" mb="sm" wrap="nowrap">
+        <Group gap="sm" wrap="nowrap">
+          <Anchor component={Link} to="/" aria-label={t('Back')}>
+            <IconArrowLeft size={18} />
+          </Anchor>
+          <div>
+            <Title order={4}>{c.contact.name}</Title>
+            <Text size="xs" c="dimmed">
+              {[c.channel.name, c.sector?.name, `#${c.ticket_number}`, c.user ? t('Agent: {{name}}', { name: c.user.username }) : null].filter(Boolean).join(' · ')}
+            </Text>
+          </div>
+          <Badge variant="light" data-testid="conversation-state">
+            {t(STATE_LABELS[c.state])}
+          </Badge>
+          {live && (
+            <Badge color="red" variant="dot">
+              {t('Live')}
+            </Badge>
+          )}
+        </Group>
+        <Group gap="sm" wrap="nowrap">
+          <Switch size="xs" label={t('Hide internal notes')} checked={hideNotes} onChange={(e) => setHideNotes(e.currentTarget.checked)} />
+          {mode === 'live' && supervisor && c.state !== 'closed' && (
+            <Button color="red" variant="light" size="xs" onClick={() => setFinishing(true)}>
+              {t('Finish as supervisor')}
+            </Button>
+          )}
+        </Group>
+      </Group>
+      <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+        <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+          <MessageList
+            conversation={c}
+            page={messages.data}
+            loading={messages.isLoading}
+            hideNotes={hideNotes}
+            canReply={false}
+            markRead={false}
+            onReply={noop}
+            onRetry={noop}
+            onForeignMessage={openForeign}
+          />
+        </Box>
+      </Paper>
+      {finishing && <FinishModal opened onClose={() => setFinishing(false)} busy={finish.isPending} onConfirm={(reason) => finish.mutate(reason)} />}
+    </Container>
+  );
+}

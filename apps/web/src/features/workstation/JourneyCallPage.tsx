@@ -1,0 +1,79 @@
+import { Anchor, Button, Center, Container, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { quietApi } from '../../api/client';
+import { LoadingState } from '../../ui/states';
+
+const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
+
+/** /client-journey-call-history/{contactUuid}/{eventUuid} (spec 000 §2): one call of the customer journey. */
+export function JourneyCallPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { contactUuid = '', eventUuid = '' } = useParams();
+  const valid = /^[0-9a-f-]{36}$/i.test(contactUuid) && /^[0-9a-f-]{36}$/i.test(eventUuid);
+  const event = useQuery({
+    queryKey: ['contacts', contactUuid, 'event', eventUuid],
+    enabled: valid,
+    retry: false,
+    queryFn: async () => (await quietApi.getContactJourneyEvent({ params: { id: contactUuid, eventId: eventUuid } }).catch(() => null))?.data ?? null,
+  });
+  if (valid && event.isPending) return <LoadingState />;
+  const e = event.data;
+  if (!valid || !e) {
+    return (
+      <Center h="80vh">
+        <Stack align="center">
+          <IconMessageOff size={48} stroke={1.4} aria-hidden />
+          <Title order={3}>{t('This conversation is invalid or has ended')}</Title>
+          <Button variant="light" leftSection={<IconArrowLeft size={16} />} onClick={() => void navigate('/')}>
+            {t('Back')}
+          </Button>
+        </Stack>
+      </Center>
+    );
+  }
+  return (
+    <Container size="sm" py="xl">
+      <Title order={3} mb="md">
+        {e.event_type === 'call' ? t('Call') : t('Chat')}
+      </Title>
+      <Paper withBorder p="md" radius="md">
+        <Table>
+          <Table.Tbody>
+            <Table.Tr>
+              <Table.Th>{t('Start')}</Table.Th>
+              <Table.Td>{dateTime(e.start)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('End')}</Table.Th>
+              <Table.Td>{dateTime(e.end)}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('Queue')}</Table.Th>
+              <Table.Td>{e.data.queue_name ?? '--'}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('Motivation / outcome')}</Table.Th>
+              <Table.Td>{e.data.outcome ?? '--'}</Table.Td>
+            </Table.Tr>
+            <Table.Tr>
+              <Table.Th>{t('Recording')}</Table.Th>
+              <Table.Td>
+                {e.data.recording_link && /^https?:\/\//.test(e.data.recording_link) ? (
+                  <Anchor href={e.data.recording_link} target="_blank" rel="noreferrer">
+                    {t('Open')}
+                  </Anchor>
+                ) : (
+                  <Text c="dimmed">--</Text>
+                )}
+              </Table.Td>
+            </Table.Tr>
+          </Table.Tbody>
+        </Table>
+      </Paper>
+    </Container>
+  );
+}
