@@ -86,9 +86,13 @@ test('an agent creates a contact and starts a conversation with it', async ({ br
   expect(response.status()).toBe(201);
   const started = ((await response.json()) as { data: { uuid: string; state: string } }).data;
   expect(started.state).toBe('outbound-started');
-  // Both modals close; the workstation takes the conversation from the realtime event.
+  // Both modals close; the workstation takes the conversation from the realtime update-conversation event.
   await expect(start).toHaveCount(0);
   await expect(dialog).toHaveCount(0);
+  // spec 000 §4 outbound-started: added, made active; the composer waits for the contact.
+  const list = agent.getByRole('listbox', { name: 'Conversations' });
+  await expect(list.getByRole('option', { name: new RegExp(contactName) })).toHaveAttribute('aria-selected', 'true');
+  await expect(agent.getByText('You can only send messages after client interaction')).toBeVisible();
 
   // Leave the queue as the seed made it for the next specs.
   expect((await agent.request.patch(`/api/v1/conversations/${started.uuid}`, { data: { state: 'closed' } })).status()).toBe(200);
