@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { useMe, useTenant, useWorkspace } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
+import { CustomerPanels } from '../customer/CustomerPanels';
 import { AcceptPanel } from './AcceptPanel';
 import { ChatPanel } from './ChatPanel';
 import { orderConversations } from './conversationEvents';
@@ -105,6 +106,11 @@ export function WorkstationPage() {
           </Center>
         )}
       </Box>
+      {active && (
+        <Box component="aside" aria-label={t('Customer')} w={320} style={{ flexShrink: 0, overflowY: 'auto', minHeight: 0 }}>
+          <CustomerPanels conversation={active} editable showConversationFields />
+        </Box>
+      )}
     </Box>
   );
 }
