@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CountryCode } from 'libphonenumber-js';
+import { INVALID_PHONE, REQUIRED } from './contact-form';
 import { normalizePhone } from './phone';
 
 /** What the start-conversation rules need to know of a channel (the conversation's embedded channel). */
@@ -85,15 +86,15 @@ export function startConversationBody(form: StartConversationForm, channel: Outb
 
 /** Spec 000 §5 new-contact variant: phone valid for the default calling country, name and organization required. */
 export function newContactFormSchema(country: CountryCode) {
-  const required = z.string().trim().min(1, 'Required').max(200);
+  const required = z.string().trim().min(1, REQUIRED).max(200);
   return z.object({
     name: required,
     organization: required,
     phone1: z
       .string()
       .trim()
-      .min(1, 'Required')
-      .refine((v) => v === '' || normalizePhone(v, country) !== null, 'Número de telefone inválido')
+      .min(1, REQUIRED)
+      .refine((v) => v === '' || normalizePhone(v, country) !== null, INVALID_PHONE)
       .transform((v) => normalizePhone(v, country) ?? v),
   });
 }
