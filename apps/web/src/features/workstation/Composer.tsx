@@ -1,13 +1,30 @@
-import type { Conversation, Message, Tenant } from '@atende/contract';
-import { ActionIcon, Alert, Box, CloseButton, Group, Switch, Text, Textarea, Tooltip } from '@mantine/core';
-import { IconBold, IconItalic, IconSend, IconStrikethrough } from '@tabler/icons-react';
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { fillPlaceholders } from '@atende/core';
+import { UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type Conversation, type Message, type Tenant } from '@atende/contract';
+import { ActionIcon, Alert, Box, CloseButton, Combobox, FileButton, Group, Overlay, Switch, Text, Textarea, Tooltip, useCombobox } from '@mantine/core';
+import { IconBold, IconItalic, IconMicrophone, IconPaperclip, IconSend, IconStrikethrough } from '@tabler/icons-react';
+import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { phrase } from '../../i18n/phrase';
 import { useRealtime } from '../../realtime/RealtimeProvider';
+import { useMe } from '../../session/session';
+import { toastError } from '../../ui/toasts';
+import { markdownImages, planOutgoing, typeFromName, UPLOAD_MAX_MB } from './composer/attachmentRules';
+import { attachmentStore } from './composer/attachmentStore';
+import { AttachmentTray } from './composer/AttachmentTray';
+import { CannedOptions } from './composer/CannedOptions';
+import { RecordingBar } from './composer/RecordingBar';
+import { uploadVoice } from './composer/upload';
+import { useAttachments } from './composer/useAttachments';
+import { useCannedSuggestions, type CannedResponse } from './composer/useCannedSuggestions';
+import { useVoiceRecorder } from './composer/useVoiceRecorder';
+import { voiceUploadType } from './composer/voiceRules';
 import { hasTemplateSendError } from './conversationEvents';
 import { drafts, wrapSelection, type Draft } from './drafts';
 import type { Outgoing } from './useSend';
+
+/** Spec 000 §5: recording without microphone permission. */
+export const MICROPHONE_DENIED = phrase('Grant microphone permissions to record voice!');
+const ACCEPTED_FILES = UPLOAD_ALLOWED_TYPES.join(',');
 
 interface Props {
   conversation: Conversation;
@@ -31,6 +48,8 @@ export function composerBlock(conversation: Conversation, connected: boolean): s
  * The message composer (spec 000 §4, §5): Enter sends, Shift+Enter breaks the line, ** _ ~ wrap the
  * selection, notes per conversation (forced when replying to a note), the reply preview cancelled by
  * its button or Escape. The draft of every conversation is kept: switching chats never loses text.
+ * Files come by the paperclip, drag-and-drop or paste; voice notes by the microphone; canned
+ * responses by typing '/' and a few letters.
  */
 export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend }: Props) {
   const { t } = useTranslation();
@@ -47,6 +66,26 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const block = composerBlock(conversation, state === 'connected');
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
+  const me = useMe().data;
+  const files = useAttachments(conversation.uuid);
+  const pending = files.attachments.some((a) => a.status === 'fetching' || a.status === 'uploading');
+  const ready = files.attachments.filter((a) => a.status === 'uploaded');
+  const canSend = !blocked && !pending && (draft.text.trim() !== '' || ready.length > 0);
+  const voice = useVoiceRecorder();
+  const recording = voice.state !== 'idle';
+  const [dragging, setDragging] = useState(false);
+
+  // Canned responses (spec 000 §5): suggestions while the text is '/' and a query; Escape dismisses
+  // them for the text as it is, the next key brings them back.
+  const cannedOn = tenant.config.features.canned_responses === true && !blocked;
+  const matches = useCannedSuggestions(conversation, draft.text, cannedOn);
+  const [dismissedFor, setDismissedFor] = useState<string | null>(null);
+  const cannedOpen = matches.length > 0 && dismissedFor !== draft.text && !recording;
+  const combobox = useCombobox({ opened: cannedOpen, onOpenedChange: (opened) => !opened && setDismissedFor(draft.text) });
+  useEffect(() => {
+    if (cannedOpen) combobox.selectFirstOption();
+  }, [cannedOpen, matches]); // the first suggestion is the one Enter picks
+  const fill = (message: string) => fillPlaceholders(message, { userName: me?.username ?? '', workspaceName: me?.workspace.name ?? '' });
 
   useEffect(() => {
     // The chosen reply lives in the draft too, so it survives switching conversations.
@@ -55,15 +94,47 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   }, [replyTo?.uuid]); // reacting to the chosen message only
 
   const submit = () => {
-    const content = draft.text.trim();
-    if (!content || blocked) return;
-    onSend({ content, internal, replyToUuid: replyTo?.uuid ?? null });
+    if (blocked) return;
+    // Read at the moment of sending: a description typed a moment ago was just flushed into the store.
+    const attached = attachmentStore.list(conversation.uuid);
+    if (attached.some((a) => a.status === 'fetching' || a.status === 'uploading')) return;
+    const sending = attached.filter((a) => a.status === 'uploaded' && a.annex);
+    const outgoing = planOutgoing({
+      text: draft.text,
+      attachments: sending.map((a) => ({ annex: a.annex!, description: a.description })),
+      internal,
+      replyToUuid: replyTo?.uuid ?? null,
+    });
+    if (outgoing.length === 0) return;
+    outgoing.forEach(onSend);
+    files.remove(sending.map((a) => a.id));
     setDraft({ text: '', replyToUuid: null, internal: draft.internal });
     onCancelReply();
   };
 
+  const pickCanned = (uuid: string) => {
+    const picked: CannedResponse | undefined = matches.find((r) => r.uuid === uuid);
+    if (!picked) return;
+    const text = fill(picked.message);
+    setDraft({ ...draft, text });
+    setDismissedFor(text);
+    if (picked.annex) files.addStored({ ...picked.annex, content_type: typeFromName(picked.annex.original_filename), size: 0 });
+    requestAnimationFrame(() => {
+      const el = textarea.current;
+      el?.focus();
+      el?.setSelectionRange(text.length, text.length);
+    });
+  };
+
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (cannedOpen && (e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && !e.nativeEvent.isComposing) {
+      // While suggestions show, Enter and Tab pick one instead of sending (Combobox.Target handles Enter).
+      e.preventDefault();
+      if (combobox.getSelectedOptionIndex() === -1) combobox.selectFirstOption();
+      if (e.key === 'Tab') combobox.clickSelectedOption();
+    } else if (cannedOpen && e.key === 'Escape') {
+      // Combobox.Target closes the list; the reply being written stays.
+    } else if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       submit();
     } else if (e.key === 'Escape' && replyTo) {
@@ -75,6 +146,60 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const cancelReply = () => {
     setDraft({ ...draft, replyToUuid: null });
     onCancelReply();
+  };
+
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = Array.from(e.clipboardData.files);
+    if (pasted.length > 0) {
+      e.preventDefault();
+      if (!blocked) files.addFiles(pasted);
+      return;
+    }
+    // Spec 000 §5: markdown images in pasted text are fetched and re-uploaded as attachments.
+    const { images, rest } = markdownImages(e.clipboardData.getData('text/plain'));
+    if (images.length === 0) return;
+    e.preventDefault();
+    const el = e.currentTarget;
+    const text = draft.text.slice(0, el.selectionStart) + rest + draft.text.slice(el.selectionEnd);
+    setDraft({ ...draft, text });
+    images.forEach(files.addImageFromUrl);
+  };
+
+  const onDrag = (e: DragEvent<HTMLDivElement>) => {
+    if (!e.dataTransfer.types.includes('Files')) return;
+    // Always taken, so a file dropped on a blocked composer is not opened by the browser instead.
+    e.preventDefault();
+    if (e.type === 'dragleave') {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+    } else if (e.type === 'drop') {
+      setDragging(false);
+      if (!blocked) files.addFiles(Array.from(e.dataTransfer.files));
+    } else if (!blocked) {
+      setDragging(true);
+    }
+  };
+
+  const recordVoice = async () => {
+    if (blocked || recording) return;
+    if (!(await voice.start())) toastError(t(MICROPHONE_DENIED));
+  };
+
+  const sendVoice = async () => {
+    const recorded = await voice.confirm();
+    if (!recorded) return;
+    try {
+      if (recorded.size > UPLOAD_MAX_BYTES) {
+        toastError(t('Maximum file size exceeded ({{size}} MB)', { size: UPLOAD_MAX_MB }));
+        return;
+      }
+      const stored = await uploadVoice(recorded, voiceUploadType(recorded.type) ?? 'audio/webm');
+      onSend({ content: '', internal, replyToUuid: replyTo?.uuid ?? null, annexUuid: stored.uuid, voice: true, annex: stored });
+      if (replyTo) cancelReply();
+    } catch {
+      // The shared error handler already showed why the upload failed (spec 000 §8).
+    } finally {
+      voice.done();
+    }
   };
 
   const wrap = (marker: '**' | '_' | '~') => {
@@ -89,7 +214,21 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   };
 
   return (
-    <Box px="md" py="sm" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
+    <Box
+      px="md"
+      py="sm"
+      pos="relative"
+      style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}
+      onDragEnter={onDrag}
+      onDragOver={onDrag}
+      onDragLeave={onDrag}
+      onDrop={onDrag}
+    >
+      {dragging && (
+        <Overlay color="var(--mantine-color-body)" backgroundOpacity={0.85} center zIndex={5} style={{ pointerEvents: 'none', border: '2px dashed var(--mantine-color-blue-5)' }}>
+          <Text fw={500}>{t('Drop files to attach')}</Text>
+        </Overlay>
+      )}
       {block && blocked && (
         <Alert color={block.startsWith('There were') ? 'red' : 'yellow'} py={6} mb="xs" data-testid="composer-block">
           {t(block)}
@@ -108,6 +247,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
           <CloseButton size="sm" aria-label={t('Cancel reply')} onClick={cancelReply} />
         </Group>
       )}
+      <AttachmentTray attachments={files.attachments} disabled={blocked} onRemove={(id) => files.remove([id])} onDescription={files.setDescription} onSubmit={submit} />
       <Group gap={4} mb={4}>
         <Format label={t('Bold')} onClick={() => wrap('**')} icon={<IconBold size={16} />} />
         <Format label={t('Italic')} onClick={() => wrap('_')} icon={<IconItalic size={16} />} />
@@ -126,23 +266,52 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
         )}
       </Group>
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        <Textarea
-          ref={textarea}
-          style={{ flex: 1 }}
-          autosize
-          minRows={1}
-          maxRows={4}
-          styles={{ input: { maxHeight: 100, background: internal ? 'var(--mantine-color-yellow-light)' : undefined } }}
-          placeholder={internal ? t('Write an internal note (the contact does not see it)') : t('Type a message')}
-          aria-label={internal ? t('Internal note') : t('Message')}
-          value={draft.text}
-          disabled={blocked}
-          onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
-          onKeyDown={onKeyDown}
-        />
-        <ActionIcon size="lg" aria-label={t('Send')} onClick={submit} disabled={blocked || draft.text.trim() === ''}>
-          <IconSend size={18} />
-        </ActionIcon>
+        {recording ? (
+          <RecordingBar state={voice.state} elapsedMs={voice.elapsedMs} canConfirm={!blocked} onCancel={voice.cancel} onConfirm={() => void sendVoice()} />
+        ) : (
+          <>
+            <FileButton onChange={files.addFiles} accept={ACCEPTED_FILES} multiple disabled={blocked}>
+              {(props) => (
+                <Tooltip label={t('Attach files')}>
+                  <ActionIcon {...props} variant="subtle" color="gray" size="lg" aria-label={t('Attach files')} disabled={blocked}>
+                    <IconPaperclip size={18} />
+                  </ActionIcon>
+                </Tooltip>
+              )}
+            </FileButton>
+            <Combobox store={combobox} onOptionSubmit={pickCanned} position="top-start" transitionProps={{ duration: 0 }} withinPortal={false}>
+              <Combobox.Target withKeyboardNavigation={cannedOpen} withAriaAttributes={cannedOn}>
+                <Textarea
+                  ref={textarea}
+                  style={{ flex: 1 }}
+                  autosize
+                  minRows={1}
+                  maxRows={4}
+                  styles={{ input: { maxHeight: 100, background: internal ? 'var(--mantine-color-yellow-light)' : undefined } }}
+                  placeholder={internal ? t('Write an internal note (the contact does not see it)') : t('Type a message')}
+                  aria-label={internal ? t('Internal note') : t('Message')}
+                  aria-autocomplete={cannedOn ? 'list' : undefined}
+                  value={draft.text}
+                  disabled={blocked}
+                  onChange={(e) => setDraft({ ...draft, text: e.currentTarget.value })}
+                  onKeyDown={onKeyDown}
+                  onPaste={onPaste}
+                />
+              </Combobox.Target>
+              <Combobox.Dropdown hidden={!cannedOpen}>
+                <CannedOptions matches={matches} fill={fill} />
+              </Combobox.Dropdown>
+            </Combobox>
+            <Tooltip label={t('Record voice')}>
+              <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('Record voice')} onClick={() => void recordVoice()} disabled={blocked} loading={voice.state === 'starting'}>
+                <IconMicrophone size={18} />
+              </ActionIcon>
+            </Tooltip>
+            <ActionIcon size="lg" aria-label={t('Send')} onClick={submit} disabled={!canSend}>
+              <IconSend size={18} />
+            </ActionIcon>
+          </>
+        )}
       </Group>
     </Box>
   );

@@ -1,6 +1,6 @@
 import type { Conversation, Message, User } from '@atende/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useRef } from 'react';
 import { api } from '../../api/client';
 import { optimisticMessage, setStatus, type MessagePage } from './messageCache';
 import { patchListedConversation, storeSentMessages, workstationKeys } from './queries';
@@ -11,6 +11,8 @@ export interface Outgoing {
   replyToUuid: string | null;
   annexUuid?: string;
   voice?: boolean;
+  /** The uploaded file, shown on the optimistic copy until the server's copy replaces it. */
+  annex?: Omit<NonNullable<Message['annex']>, 'service'>;
 }
 
 /** How long a send may take before it is shown as failed (the time-out wrapper of spec 000 §7). */
@@ -40,6 +42,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function useSendMessage(conversation: Conversation, me: User) {
   const queryClient = useQueryClient();
   const key = workstationKeys.messages(conversation.uuid);
+  // Sends are delivered one after another, so several sent at once (attachments, then the text)
+  // reach the server, and the contact, in the order they were sent. `deliver` never rejects.
+  const queue = useRef<Promise<void>>(Promise.resolve());
 
   const deliver = useCallback(
     async (uuid: string, out: Outgoing) => {
@@ -64,9 +69,13 @@ export function useSendMessage(conversation: Conversation, me: User) {
   const send = useCallback(
     (out: Outgoing) => {
       const uuid = crypto.randomUUID();
-      const local = optimisticMessage({ uuid, conversationUuid: conversation.uuid, content: out.content, internal: out.internal, replyToUuid: out.replyToUuid, user: me });
+      const local = {
+        ...optimisticMessage({ uuid, conversationUuid: conversation.uuid, content: out.content, internal: out.internal, replyToUuid: out.replyToUuid, user: me }),
+        annex: out.annex ? { ...out.annex, service: 'local' } : null,
+        voice: out.voice === true,
+      };
       queryClient.setQueryData<MessagePage>(key, (page) => ({ messages: [...(page?.messages ?? []), local], hasMore: page?.hasMore ?? false }));
-      void deliver(uuid, out);
+      queue.current = queue.current.then(() => deliver(uuid, out));
     },
     [conversation.uuid, deliver, key, me, queryClient],
   );

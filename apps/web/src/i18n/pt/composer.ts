@@ -1,3 +1,26 @@
 /** Portuguese phrases of the composer screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptComposer: Record<string, string> = {
+  // attachments (spec 000 §5, §7, §9)
+  'Attach files': 'Anexar arquivos',
+  'Drop files to attach': 'Solte os arquivos para anexar',
+  Attachments: 'Anexos',
+  'Remove {{name}}': 'Remover {{name}}',
+  Description: 'Descrição',
+  'Description of {{name}}': 'Descrição de {{name}}',
+  'Fetching image': 'Buscando imagem',
+  'Uploading {{name}}': 'Enviando {{name}}',
+  Uploaded: 'Enviado',
+  'Upload failed': 'Falha no envio',
+  'Maximum file size exceeded ({{size}} MB)': 'Tamanho máximo de arquivo excedido ({{size}} MB)',
+  '{{type}} is not supported.': '{{type}} não é suportado.',
+  'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.':
+    'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.',
+  // voice recording (spec 000 §4, §5)
+  'Record voice': 'Gravar áudio',
+  'Grant microphone permissions to record voice!': 'Conceda permissão ao microfone para gravar áudio!',
+  Recording: 'Gravando',
+  'Recording time': 'Tempo de gravação',
+  'Cancel recording': 'Cancelar gravação',
+  'Send recording': 'Enviar gravação',
+  'Sending voice message': 'Enviando mensagem de voz',
 };

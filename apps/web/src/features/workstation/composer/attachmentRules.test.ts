@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { imageFileName, markdownImages, planOutgoing, typeFromName, uploadProblem, type SentAnnex } from './attachmentRules';
+
+const annex = (uuid: string): SentAnnex => ({ uuid, content_type: 'image/png', original_filename: `${uuid}.png`, uri: `/api/v1/storage/files/${uuid}`, size: 10 });
+
+describe('uploadProblem', () => {
+  // spec 000 §5, §9: size below 5 MB ('Maximum file size exceeded (N MB)').
+  it('refuses a file over 5 MB with the size message', () => {
+    expect(uploadProblem({ name: 'big.png', size: 5 * 1024 * 1024 + 1, type: 'image/png' })).toEqual({ phrase: 'Maximum file size exceeded ({{size}} MB)', values: { size: 5 } });
+  });
+  it('accepts a file of exactly 5 MB of an allowed type', () => {
+    expect(uploadProblem({ name: 'ok.pdf', size: 5 * 1024 * 1024, type: 'application/pdf' })).toBeNull();
+  });
+  // spec 000 §5: supported type ('{type} is not supported.').
+  it('refuses a type the contract does not allow, naming the type', () => {
+    expect(uploadProblem({ name: 'run.exe', size: 10, type: 'application/x-msdownload' })).toEqual({ phrase: '{{type}} is not supported.', values: { type: 'application/x-msdownload' } });
+  });
+  it('names the file when the browser knows no type', () => {
+    expect(uploadProblem({ name: 'notes.xyz', size: 10, type: '' })).toEqual({ phrase: '{{type}} is not supported.', values: { type: 'notes.xyz' } });
+  });
+  it('ignores type parameters', () => {
+    expect(uploadProblem({ name: 'a.txt', size: 10, type: 'text/plain;charset=utf-8' })).toBeNull();
+  });
+});
+
+describe('markdownImages', () => {
+  // spec 000 §5: pasted markdown images are fetched and re-uploaded.
+  it('takes the images out of pasted text and keeps the rest', () => {
+    const pasted = 'Veja:\n![logo](https://example.com/img/logo.png "Logo")\ne também ![](http://cdn.test/a.jpg?x=1)';
+    expect(markdownImages(pasted)).toEqual({
+      images: [
+        { alt: 'logo', url: 'https://example.com/img/logo.png' },
+        { alt: '', url: 'http://cdn.test/a.jpg?x=1' },
+      ],
+      rest: 'Veja:\n\ne também',
+    });
+  });
+  it('leaves text without images untouched, links included', () => {
+    const text = 'a [link](https://x.test) and ![not an url](relative.png)  ';
+    expect(markdownImages(text)).toEqual({ images: [], rest: text });
+  });
+});
+
+describe('imageFileName', () => {
+  it('uses the last segment of the URL', () => {
+    expect(imageFileName({ alt: 'x', url: 'https://a.test/p/foto%20azul.png?v=2' }, 'image/png')).toBe('foto azul.png');
+  });
+  it('falls back to the alt text and adds the extension of the fetched type', () => {
+    expect(imageFileName({ alt: 'gato', url: 'https://a.test/' }, 'image/jpeg')).toBe('gato.jpg');
+    expect(imageFileName({ alt: '', url: 'https://a.test/render' }, 'image/webp')).toBe('render.webp');
+  });
+});
+
+describe('planOutgoing', () => {
+  it('sends the text alone when nothing is attached', () => {
+    expect(planOutgoing({ text: ' oi ', attachments: [], internal: false, replyToUuid: 'r' })).toEqual([{ content: 'oi', internal: false, replyToUuid: 'r' }]);
+  });
+  it('sends each attachment as its own message with its description, the reply on the first', () => {
+    const out = planOutgoing({ text: '', attachments: [{ annex: annex('a'), description: 'first' }, { annex: annex('b'), description: '' }], internal: true, replyToUuid: 'r' });
+    expect(out.map((o) => [o.annexUuid, o.content, o.replyToUuid, o.internal])).toEqual([
+      ['a', 'first', 'r', true],
+      ['b', '', null, true],
+    ]);
+  });
+  it('puts the typed text on the last attachment when it has no description', () => {
+    const out = planOutgoing({ text: 'segue o arquivo', attachments: [{ annex: annex('a'), description: '' }], internal: false, replyToUuid: null });
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatchObject({ annexUuid: 'a', content: 'segue o arquivo' });
+  });
+  it('sends the typed text after the files when the last one has its own description', () => {
+    const out = planOutgoing({ text: 'texto', attachments: [{ annex: annex('a'), description: 'desc' }], internal: false, replyToUuid: null });
+    expect(out.map((o) => [o.annexUuid, o.content])).toEqual([
+      ['a', 'desc'],
+      [undefined, 'texto'],
+    ]);
+  });
+});
+
+describe('typeFromName', () => {
+  it('guesses the type of a stored file from its extension', () => {
+    expect(typeFromName('Tabela.PDF')).toBe('application/pdf');
+    expect(typeFromName('foto.jpeg')).toBe('image/jpeg');
+    expect(typeFromName('sem-extensao')).toBe('application/octet-stream');
+  });
+});

@@ -1,0 +1,102 @@
+import { UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES } from '@atende/contract';
+import { phrase } from '../../../i18n/phrase';
+import type { Outgoing } from '../useSend';
+
+/** Upload limit in MB as the spec words it (spec 000 §9: 5 MB). */
+export const UPLOAD_MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
+const ALLOWED = new Set<string>(UPLOAD_ALLOWED_TYPES);
+
+export type UploadProblem = { phrase: 'Maximum file size exceeded ({{size}} MB)'; values: { size: number } } | { phrase: '{{type}} is not supported.'; values: { type: string } };
+
+/**
+ * Why a file cannot be uploaded, checked before any byte leaves the browser (spec 000 §5): size
+ * within the limit and a supported type. The server checks both again, against the bytes.
+ */
+export function uploadProblem(file: { name: string; size: number; type: string }): UploadProblem | null {
+  if (file.size > UPLOAD_MAX_BYTES) return { phrase: phrase('Maximum file size exceeded ({{size}} MB)'), values: { size: UPLOAD_MAX_MB } };
+  const type = baseType(file.type);
+  if (!ALLOWED.has(type)) return { phrase: phrase('{{type}} is not supported.'), values: { type: type || file.name } };
+  return null;
+}
+
+/** A MIME type without its parameters: 'audio/webm;codecs=opus' → 'audio/webm'. */
+export function baseType(type: string): string {
+  return (type.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export interface MarkdownImage {
+  alt: string;
+  url: string;
+}
+const MARKDOWN_IMAGE = /!\[([^\]\n]*)\]\((https?:\/\/[^\s)]+)(?:\s+"[^"\n]*")?\)/g;
+
+/**
+ * Markdown images in pasted text (spec 000 §5: fetched and re-uploaded as attachments): the images
+ * and the text that remains once they are taken out.
+ */
+export function markdownImages(text: string): { images: MarkdownImage[]; rest: string } {
+  const images: MarkdownImage[] = [];
+  const rest = text.replace(MARKDOWN_IMAGE, (_, alt: string, url: string) => {
+    images.push({ alt: alt.trim(), url });
+    return '';
+  });
+  return { images, rest: images.length ? rest.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text };
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
+
+/** A file name for an image fetched from a URL: the URL's last segment, else its alt text, with an extension. */
+export function imageFileName(image: MarkdownImage, contentType: string): string {
+  let fromUrl = '';
+  try {
+    fromUrl = decodeURIComponent(new URL(image.url).pathname.split('/').pop() ?? '');
+  } catch {
+    fromUrl = '';
+  }
+  const base = (fromUrl || image.alt || 'image').replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').slice(0, 200);
+  const extension = EXTENSIONS[baseType(contentType)];
+  return extension && !/\.[a-z0-9]{2,5}$/i.test(base) ? `${base}.${extension}` : base;
+}
+
+const BY_EXTENSION: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
+  mp3: 'audio/mpeg', ogg: 'audio/ogg', wav: 'audio/wav', m4a: 'audio/mp4', mp4: 'video/mp4', webm: 'video/webm',
+  pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv',
+};
+
+/** The type of a stored file known only by its name (a canned response's annex): for the chip's preview. */
+export function typeFromName(name: string): string {
+  const extension = /\.([a-z0-9]+)$/i.exec(name)?.[1]?.toLowerCase();
+  return (extension && BY_EXTENSION[extension]) ?? 'application/octet-stream';
+}
+
+/** The uploaded file shown on the optimistic copy of its message. */
+export interface SentAnnex {
+  uuid: string;
+  content_type: string;
+  original_filename: string;
+  uri: string;
+  size: number;
+}
+
+/**
+ * What pressing send sends: each attachment is its own message with its description as the text
+ * (spec 000 §7: annex_uuid + content). The typed text becomes the caption of the last attachment when
+ * that one has no description, and is its own message after the files otherwise, so it reads after
+ * them either way. A reply applies to the first message only.
+ */
+export function planOutgoing(input: {
+  text: string;
+  attachments: readonly { annex: SentAnnex; description: string }[];
+  internal: boolean;
+  replyToUuid: string | null;
+}): Outgoing[] {
+  const text = input.text.trim();
+  const out: Outgoing[] = input.attachments.map((a) => ({ content: a.description.trim(), internal: input.internal, replyToUuid: null, annexUuid: a.annex.uuid, annex: a.annex }));
+  const last = out.at(-1);
+  if (text && last && last.content === '') last.content = text;
+  else if (text) out.push({ content: text, internal: input.internal, replyToUuid: null });
+  const first = out[0];
+  if (first) first.replyToUuid = input.replyToUuid;
+  return out;
+}

@@ -1,0 +1,85 @@
+import { uploadFile, type StoredFileSchema } from '@atende/contract';
+import type { CallInput } from '@atende/sdk';
+import type { z } from 'zod';
+import { api } from '../../../api/client';
+import type { VoiceType } from './voiceRules';
+
+export type StoredFile = z.infer<typeof StoredFileSchema>;
+
+/**
+ * Uploads may take long on a slow line; the shared handler treats a time-out (408) as the end of the
+ * session, so the limit is generous: 5 MB at ~100 kB/s.
+ */
+const UPLOAD_TIMEOUT_MS = 120_000;
+
+// The upload route declares no body schema (multipart or the voice JSON, both checked by the server):
+// the sdk sends a FormData as it is and any other body as JSON.
+const asInput = (body: FormData | object) => ({ body }) as unknown as CallInput<typeof uploadFile>;
+
+/**
+ * fetch over XMLHttpRequest, the one browser API that reports upload progress. The typed client keeps
+ * the rest: path, credentials, error parsing and the shared error handler (spec 000 §8).
+ */
+function fetchWithProgress(onProgress: (fraction: number) => void): typeof fetch {
+  return (input, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open(init?.method ?? 'GET', typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+      xhr.withCredentials = true;
+      for (const [name, value] of Object.entries((init?.headers ?? {}) as Record<string, string>)) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+      xhr.onload = () => {
+        const empty = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+        resolve(new Response(empty ? null : xhr.responseText, { status: xhr.status, statusText: xhr.statusText }));
+      };
+      xhr.onerror = () => reject(new TypeError('Network error'));
+      const signal = init?.signal;
+      if (signal) {
+        if (signal.aborted) return reject(signal.reason as Error);
+        signal.addEventListener('abort', () => {
+          xhr.abort();
+          reject(signal.reason as Error);
+        });
+      }
+      xhr.send((init?.body ?? null) as XMLHttpRequestBodyInit | null);
+    });
+}
+
+/**
+ * One attachment (spec 000 §7: POST /api/v1/storage/files, multipart field "file"), with progress.
+ * Cancelling (the chip removed) is not an error anybody needs to see: it skips the shared handler.
+ */
+export async function uploadAttachment(file: File, options: { onProgress(fraction: number): void; cancel: AbortSignal }): Promise<StoredFile> {
+  const form = new FormData();
+  form.append('file', file, file.name);
+  const shared = api.options.onError;
+  const client = {
+    ...api.options,
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+    fetch: (input: RequestInfo | URL, init?: RequestInit) =>
+      fetchWithProgress(options.onProgress)(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, options.cancel]) : options.cancel }),
+    onError: (...args: Parameters<NonNullable<typeof shared>>) => {
+      if (!options.cancel.aborted) shared?.(...args);
+    },
+  };
+  const res = await api.call(client, uploadFile, asInput(form));
+  return res.data.data;
+}
+
+/** A recorded voice note (spec 000 §7): JSON with the base64 content; the answer's uuid goes on the message. */
+export async function uploadVoice(recording: Blob, contentType: VoiceType): Promise<StoredFile> {
+  const file = await base64Of(recording);
+  const extension = contentType.split('/')[1] ?? 'webm';
+  const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, asInput({ file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` }));
+  return res.data.data;
+}
+
+/** The bytes of a blob as base64, without the data-URL prefix. */
+export function base64Of(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('The recording could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}

@@ -1,0 +1,19 @@
+import { baseType } from './attachmentRules';
+
+/** The recording timer of spec 000 §4: mm:ss, minutes not capped at 59. */
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${String(minutes).padStart(2, '0')}:${String(seconds).padStart(2, '0')}`;
+}
+
+/** Types the voice upload accepts (contract VoiceUploadSchema), in the order a recorder is asked for them. */
+export const VOICE_TYPES = ['audio/webm', 'audio/ogg', 'audio/mp4'] as const;
+export type VoiceType = (typeof VOICE_TYPES)[number];
+
+/** The type a recording is uploaded as: the recorder's type without codecs, if the upload accepts it. */
+export function voiceUploadType(recorderType: string): VoiceType | null {
+  const type = baseType(recorderType);
+  return (VOICE_TYPES as readonly string[]).includes(type) ? (type as VoiceType) : null;
+}
