@@ -241,3 +241,19 @@ test('pausing with active chats: Keep holds them, Return to queue gives them bac
   await expect(agent.getByRole('button', { name: 'Online' })).toBeVisible();
   await agent.context().close();
 });
+
+test('logging out with active chats warns first and returns them to the queue', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent'));
+  const conversation = await accept(agent);
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  await agent.getByRole('button', { name: 'User menu' }).click();
+  await agent.getByRole('menuitem', { name: 'Logout' }).click();
+  const dialog = agent.getByRole('dialog', { name: 'Logout' });
+  await expect(dialog.getByText('You have 1 active chats. Logging out returns them to the queue.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Logout' }).click();
+  await expect(agent).toHaveURL(/\/login/);
+  const after = await supervisor.request.get(`/api/v1/conversations/${conversation.uuid}`);
+  expect(((await after.json()) as { data: { state: string; user: unknown } }).data).toMatchObject({ state: 'waiting', user: null });
+  await agent.context().close();
+  await supervisor.context().close();
+});

@@ -1,12 +1,17 @@
+import type { Conversation } from '@atende/contract';
 import { canUseAdminArea, isAgent, roleCovers, ROLE_LABELS } from '@atende/core';
-import { Avatar, Badge, Box, Group, Indicator, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Badge, Box, Button, Group, Indicator, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconHeadset, IconLayoutDashboard, IconListCheck, IconLogout, IconQrcode, IconUser } from '@tabler/icons-react';
+import { IconHeadset, IconLayoutDashboard, IconListCheck, IconLogout, IconQrcode, IconUser, IconVolume, IconVolumeOff } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe, useTenant } from '../../session/session';
 import { ProfileModal } from '../profile/ProfileModal';
 import { QrLoginModal } from '../profile/QrLoginModal';
+import { setSoundEnabled, soundEnabled } from '../workstation/notify';
+import { workstationKeys } from '../workstation/queries';
 import { initials } from './initials';
 
 const ICON = { size: 16, stroke: 1.6 } as const;
@@ -21,7 +26,17 @@ export function UserMenu() {
   const logout = useLogout();
   const [profileOpen, profile] = useDisclosure(false);
   const [qrOpen, qr] = useDisclosure(false);
+  const [confirmLogout, setConfirmLogout] = useState(false);
+  const [sound, setSound] = useState(soundEnabled);
+  const queryClient = useQueryClient();
   if (!me) return null;
+  const doLogout = async () => {
+    setConfirmLogout(false);
+    await logout();
+    void navigate('/login', { replace: true });
+  };
+  // Spec 000 §4: logging out returns active chats to the queue; the agent is told before.
+  const activeChats = queryClient.getQueryData<Conversation[]>(workstationKeys.offered)?.length ?? 0;
   const roles = me.roles.map((r) => r.name);
   const features = tenant?.config.features ?? {};
   // Spec 002 §6: the first-steps dot is for admins, while the feature is on and not completed.
@@ -82,19 +97,37 @@ export function UserMenu() {
               {t('First steps')}
             </Menu.Item>
           )}
+          {isAgent(roles) && (
+            <Menu.Item
+              role="menuitemcheckbox"
+              aria-checked={sound}
+              closeMenuOnClick={false}
+              leftSection={sound ? <IconVolume {...ICON} /> : <IconVolumeOff {...ICON} />}
+              onClick={() => {
+                setSoundEnabled(!sound);
+                setSound(!sound);
+              }}
+            >
+              {sound ? t('Sound notifications: on') : t('Sound notifications: off')}
+            </Menu.Item>
+          )}
           <Menu.Divider />
-          <Menu.Item
-            color="red"
-            leftSection={<IconLogout {...ICON} />}
-            onClick={async () => {
-              await logout();
-              void navigate('/login', { replace: true });
-            }}
-          >
+          <Menu.Item color="red" leftSection={<IconLogout {...ICON} />} onClick={() => (activeChats > 0 ? setConfirmLogout(true) : void doLogout())}>
             {t('Logout')}
           </Menu.Item>
         </Menu.Dropdown>
       </Menu>
+      <Modal opened={confirmLogout} onClose={() => setConfirmLogout(false)} title={t('Logout')} size={464}>
+        <Text size="sm">{t('You have {{count}} active chats. Logging out returns them to the queue.', { count: activeChats })}</Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={() => setConfirmLogout(false)}>
+            {t('Cancel')}
+          </Button>
+          <Button color="red" onClick={() => void doLogout()}>
+            {t('Logout')}
+          </Button>
+        </Group>
+      </Modal>
       <ProfileModal me={me} opened={profileOpen} onClose={profile.close} />
       <QrLoginModal opened={qrOpen} onClose={qr.close} />
     </>

@@ -118,4 +118,8 @@ export const ptWorkstation: Record<string, string> = {
   Yesterday: 'Ontem',
   '{{date}}': '{{date}}',
   Now: 'Agora',
+  // user menu
+  'Sound notifications: on': 'Notificações sonoras: ativadas',
+  'Sound notifications: off': 'Notificações sonoras: desativadas',
+  'You have {{count}} active chats. Logging out returns them to the queue.': 'Você tem {{count}} atendimentos ativos. Ao sair, eles voltam para a fila.',
 };
