@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
 import { bind } from './bind';
-import { NO_PRESENCE_HOOKS, type AppContext } from './context';
+import type { AppContext } from './context';
 import { InboundService } from './modules/channels-inbound/service';
 import { contactRoutes } from './modules/contacts/routes';
 import { conversationFieldRoutes } from './modules/conversation-fields/routes';
@@ -66,18 +66,13 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await registerOpenApi(app);
 
   const gateway = await createGateway(app, { env, db, redis, log: app.log });
-  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log, presence: NO_PRESENCE_HOOKS };
+  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log };
   registerAuth(app, ctx);
 
   const sessions = new SessionService(ctx);
   const users = new UserService(ctx, sessions);
   const tenants = new TenantService(ctx);
   const conversations = new ConversationService(ctx);
-  ctx.presence = {
-    offline: async (tenantId, userId) => void (await conversations.returnAgentChats(tenantId, userId, 'logoff')),
-    paused: async (tenantId, userId, backToQueue) => void (backToQueue ? await conversations.returnAgentChats(tenantId, userId, 'pause') : undefined),
-    available: (tenantId, userId) => conversations.agentAvailable(tenantId, userId),
-  };
 
   bind(app, health, {}, async () => {
     const [postgres, redisOk] = await Promise.all([

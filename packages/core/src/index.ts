@@ -5,3 +5,4 @@ export * from './distribution';
 export * from './canned';
 export * from './start-conversation';
 export * from './contact-form';
+export * from './tenant-config';

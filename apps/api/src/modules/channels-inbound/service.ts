@@ -1,11 +1,9 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@atende/contract';
-import { countryForCallingCode, normalizePhone } from '@atende/core';
+import { inTransaction, presentMessage, type Effects, type Tx } from '@atende/conversations';
+import { countryForCallingCode, normalizePhone, tenantConfigOf } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
-import { tenantConfigOf } from '../session/session';
-import { inTransaction, type Effects, type Tx } from '../conversations/engine';
-import { presentMessage } from '../conversations/present';
 import type { ConversationService } from '../conversations/service';
 
 export const CUSTOM_CHANNEL_TYPES = new Set(['custom', 'droz', 'API']);

@@ -1,9 +1,9 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
+import { conversationInclude } from '@atende/conversations';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { conversationInclude } from './present';
 import type { ConversationService } from './service';
 
 const STATE_IN: Record<ConversationState, Prisma.ConversationWhereInput['state']> = {

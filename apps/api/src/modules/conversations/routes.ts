@@ -3,12 +3,12 @@ import {
   listContactConversations, listConversationReasons, listConversations, listPauses, replaceConversation, startConversation, updateConversation,
 } from '@atende/contract';
 import { AppError } from '@atende/contract';
+import { acceptNext } from '@atende/conversations';
 import { scoped } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import { ConversationLists } from './lists';
-import { acceptNext } from './queue';
 import type { ConversationService } from './service';
 import { startOutbound } from './start';
 

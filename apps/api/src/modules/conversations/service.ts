@@ -1,14 +1,13 @@
 import { AppError, type Conversation as ConversationDto } from '@atende/contract';
+import {
+  ACTIVE_STATES, activeCount, assignTo, capacityOf, conversationInclude, inTransaction, loadLookups, presentConversation,
+  redistribute, refOf, returnToQueue, type Effects, type Tx, type UserRef,
+} from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { inTransaction, type Effects, type Tx } from './engine';
-import { conversationInclude, loadLookups, presentConversation } from './present';
-import { ACTIVE_STATES, activeCount, assignTo, capacityOf, distribute } from './queue';
-
-type UserRef = { id: number; uuid: string; email: string; username: string };
-const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
+import { mayRead } from './access';
 
 export interface ConversationAction {
   state?: 'waiting' | 'closed';
@@ -32,16 +31,13 @@ export class ConversationService {
   async get(session: Session, id: string): Promise<ConversationDto> {
     const row = await scoped(this.ctx.db, session).conversation.findFirst({ where: { id }, include: conversationInclude });
     if (!row) throw new AppError('not_found', 'Conversation not found');
-    if (!roleCovers(session.roles, 'supervisor') && row.userId !== session.userId) throw new AppError('not_found', 'Conversation not found');
+    if (!(await mayRead(this.ctx.db, session, row))) throw new AppError('not_found', 'Conversation not found');
     return (await this.present([row]))[0]!;
   }
 
   /** Runs distribution for every workspace whose queue changed. */
-  async redistribute(effects: Effects): Promise<void> {
-    for (const [workspaceId, tenantId] of effects.distribute) {
-      // The caller's change is committed; distribution runs again on the next queue change if this one fails.
-      await distribute(this.ctx, tenantId, workspaceId).catch((error: unknown) => this.ctx.log.error({ err: error, workspaceId }, 'distribution failed'));
-    }
+  redistribute(effects: Effects): Promise<void> {
+    return redistribute(this.ctx, effects);
   }
 
   private async me(tx: Tx, session: Session): Promise<UserRef> {
@@ -152,36 +148,4 @@ export class ConversationService {
     if (conv.userId !== null) effects.distribute.set(conv.workspaceId, conv.tenantId);
     void session;
   }
-
-  /** Returns every active chat of an agent to the queue (pause with back_to_queue, logout, forced offline). */
-  async returnAgentChats(tenantId: string, userId: number, reason: 'pause' | 'logoff'): Promise<number> {
-    const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
-      const rows = await tx.$queryRaw<{ id: string }[]>`
-        SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
-      for (const { id } of rows) {
-        const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
-        await returnToQueue(tx, effects, conv, reason, null);
-      }
-      return rows.length;
-    });
-    await this.redistribute(effects);
-    return result;
-  }
-
-  /** An agent became available (signed in, unpaused): give them waiting work if distribution is automatic. */
-  async agentAvailable(tenantId: string, userId: number): Promise<void> {
-    const user = await this.ctx.db.user.findUnique({ where: { id: userId }, select: { workspaceId: true } });
-    if (user) await distribute(this.ctx, tenantId, user.workspaceId);
-  }
-}
-
-/** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
-export async function returnToQueue(tx: Tx, effects: Effects, conv: Prisma.ConversationGetPayload<object>, reason: string, by: UserRef | null): Promise<void> {
-  await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
-  await tx.conversationEvent.create({
-    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
-  });
-  effects.former(conv.id, conv.userId);
-  effects.conversation(conv.id);
-  effects.queueChanged(conv.tenantId, conv.workspaceId);
 }

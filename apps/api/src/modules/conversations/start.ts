@@ -1,11 +1,10 @@
 import { AppError, queues } from '@atende/contract';
+import { inTransaction, presentMessage } from '@atende/conversations';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { nextTicketNumber } from '../channels-inbound/service';
 import { DELIVERABLE_CHANNEL_TYPES } from '../messages/service';
-import { inTransaction } from './engine';
-import { presentMessage } from './present';
 
 /** Channel types an agent may start a conversation on (spec 000 §5). */
 export const OUTBOUND_CHANNEL_TYPES = new Set(['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API']);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, INTERNAL_MESSAGE_TAG, queues, type Message as MessageDto } from '@atende/contract';
+import { conversationAudience, holderUuid, inTransaction, presentMessage } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { conversationAudience, holderUuid, inTransaction } from '../conversations/engine';
-import { presentMessage } from '../conversations/present';
+import { mayRead } from '../conversations/access';
 
 /** Channel types whose agent messages the worker delivers (custom API channel, issue 3). */
 export const DELIVERABLE_CHANNEL_TYPES = new Set(['custom', 'droz', 'API']);
@@ -35,7 +35,7 @@ export class MessageService {
   /** The conversation, if the caller may read it: its agent, or a supervisor-level user. */
   private async readable(session: Session, conversationId: string) {
     const conv = await scoped(this.ctx.db, session).conversation.findFirst({ where: { id: conversationId }, include: { channel: true } });
-    if (!conv || (!roleCovers(session.roles, 'supervisor') && conv.userId !== session.userId)) throw new AppError('not_found', 'Conversation not found');
+    if (!conv || !(await mayRead(this.ctx.db, session, conv))) throw new AppError('not_found', 'Conversation not found');
     return conv;
   }
 
@@ -130,7 +130,9 @@ export class MessageService {
 
   /** Marks the contact's messages read; the unread count is recomputed (spec 000 §4). */
   async markRead(session: Session, conversationId: string, uuids: string[]) {
-    await this.readable(session, conversationId);
+    const readable = await this.readable(session, conversationId);
+    // Reading a colleague's past conversation (journey) does not mark the contact's messages read.
+    if (!roleCovers(session.roles, 'supervisor') && readable.userId !== session.userId) throw new AppError('forbidden', 'This conversation is not assigned to you');
     const { result } = await inTransaction(this.ctx, async (tx, effects) => {
       const updated = await tx.message.updateMany({
         where: { id: { in: uuids }, conversationId, tenantId: session.tenantId, author: 'CONTACT', state: { not: 'read' } },

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
+import { agentAvailable, presentUser, signOffAgent, userInclude } from '@atende/conversations';
 import { dummyPasswordHash, verifyPassword } from '@atende/db';
 import type { AppContext } from '../../context';
-import { presentUser, userInclude } from '../users/present';
 import { LoginThrottle } from './login-throttle';
 import { tenantConfigOf, type Session } from './session';
 import { signSessionToken } from './tokens';
@@ -49,7 +49,7 @@ export class SessionService {
     }
     await this.throttle.recordSuccess(email);
     const started = await this.startSession(matched.id, client);
-    await this.ctx.presence.available(matched.tenantId, matched.id);
+    await agentAvailable(this.ctx, matched.tenantId, matched.id);
     return started;
   }
 
@@ -151,17 +151,11 @@ export class SessionService {
     return ids;
   }
 
-  /** Marks the user offline and tells their browsers and the supervisors' dashboards. */
+  /**
+   * Marks the user offline, tells their browsers and the supervisors' dashboards, and returns their
+   * active chats to the queue (spec 000 §4); the worker does the same when every session expired.
+   */
   async takeUserOffline(tenantId: string, userId: number, by: 'self' | 'supervisor' | 'system'): Promise<void> {
-    const user = await this.ctx.db.user.update({
-      where: { id: userId },
-      data: { isLogged: false, loggedOffBy: by, state: 'offline' },
-      include: userInclude,
-    });
-    const payload = { tenant_uuid: tenantId, user: presentUser(user) };
-    this.ctx.realtime.emit(rooms.user(user.uuid), 'update-user', payload);
-    this.ctx.realtime.emit(rooms.metrics(tenantId), 'update-user', payload);
-    // Spec 000 §4: logout (or being forced offline) returns the agent's active chats to the queue.
-    await this.ctx.presence.offline(tenantId, userId);
+    await signOffAgent(this.ctx, tenantId, userId, by);
   }
 }

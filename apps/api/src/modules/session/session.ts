@@ -1,4 +1,5 @@
-import { AppError, TenantConfigSchema, type Role, type TenantConfig } from '@atende/contract';
+import { AppError, type Role, type TenantConfig } from '@atende/contract';
+import { tenantConfigOf } from '@atende/core';
 import type { Db } from '@atende/db';
 import { verifySessionToken } from './tokens';
 
@@ -14,10 +15,7 @@ export interface Session {
   expiresAt: Date;
 }
 
-export function tenantConfigOf(raw: unknown): TenantConfig {
-  const parsed = TenantConfigSchema.safeParse(raw ?? {});
-  return parsed.success ? parsed.data : TenantConfigSchema.parse({});
-}
+export { tenantConfigOf };
 
 /** Verifies the token and checks, in Postgres, that its session is live and its user still exists. */
 export async function resolveSession(db: Db, token: string, secret: string): Promise<Session> {

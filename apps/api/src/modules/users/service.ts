@@ -1,10 +1,10 @@
 import { AppError, rooms, type Role } from '@atende/contract';
+import { agentAvailable, presentUser, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { hashPassword, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { ClientInfo, SessionService } from '../session/service';
 import type { Session } from '../session/session';
-import { presentUser, userInclude, type UserRow } from './present';
 
 /** The path id of a user: their integer id or their uuid. */
 const byId = (id: string) => (/^\d+$/.test(id) ? { id: Number(id) } : { uuid: id });
@@ -59,9 +59,11 @@ export class UserService {
     }
     const user = await db.user.update({ where: { id: session.userId }, data, include: userInclude });
     const announced = this.announce(user);
-    if (data.state === 'paused') await this.ctx.presence.paused(session.tenantId, session.userId, body.back_to_queue === true);
-    else if (data.state === 'online') await this.ctx.presence.available(session.tenantId, session.userId);
-    else if (data.state === 'offline') await this.ctx.presence.offline(session.tenantId, session.userId);
+    // Spec 000 §4: a pause with back_to_queue, or going offline, returns the active chats to the queue.
+    if (data.state === 'paused') {
+      if (body.back_to_queue === true) await returnAgentChats(this.ctx, session.tenantId, session.userId, 'pause');
+    } else if (data.state === 'online') await agentAvailable(this.ctx, session.tenantId, session.userId);
+    else if (data.state === 'offline') await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
     return announced;
   }
 

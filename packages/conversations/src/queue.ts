@@ -1,8 +1,7 @@
 import { AppError } from '@atende/contract';
-import { acceptSessionRefusal, agentCapacity, isAutoDistribution } from '@atende/core';
+import { acceptSessionRefusal, agentCapacity, isAutoDistribution, tenantConfigOf } from '@atende/core';
 import { Prisma } from '@atende/db';
-import type { AppContext } from '../../context';
-import { tenantConfigOf } from '../session/session';
+import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 
 export const ACTIVE_STATES = ['answered', 'outbound_started', 'closing'] as const;
@@ -67,7 +66,7 @@ export async function capacityOf(tx: Tx, tenantId: string, workspaceId: string):
 }
 
 /** Accept session (on_demand): the caller takes the next waiting conversation (spec 000 §4). */
-export async function acceptNext(ctx: AppContext, tenantId: string, workspaceId: string, userId: number) {
+export async function acceptNext(ctx: ConversationDeps, tenantId: string, workspaceId: string, userId: number) {
   const { result } = await inTransaction(ctx, async (tx, effects) => {
     // One accept at a time per agent: the user row lock serialises them, so capacity holds.
     const [agent] = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string; state: string; currentPauseId: string | null }[]>`
@@ -92,7 +91,7 @@ export async function acceptNext(ctx: AppContext, tenantId: string, workspaceId:
  * fifo to the agent idle longest (oldest last assignment). Only logged-in, online agents of the
  * conversation's sector (or with no sectors) with free capacity are eligible.
  */
-export async function distribute(ctx: AppContext, tenantId: string, workspaceId: string, maxAssignments = 200): Promise<number> {
+export async function distribute(ctx: ConversationDeps, tenantId: string, workspaceId: string, maxAssignments = 200): Promise<number> {
   let assigned = 0;
   for (; assigned < maxAssignments; assigned++) {
     const { result } = await inTransaction(ctx, async (tx, effects) => {

@@ -1,6 +1,6 @@
 import { rooms, type Message as MessageDto } from '@atende/contract';
 import type { Db, Prisma } from '@atende/db';
-import type { AppContext } from '../../context';
+import type { ConversationDeps } from './deps';
 import { conversationInclude, loadLookups, presentConversation } from './present';
 
 export type Tx = Prisma.TransactionClient;
@@ -40,7 +40,7 @@ export async function holderUuid(tx: Tx, userId: number | null): Promise<string 
 }
 
 /** Runs `fn` in one transaction, then emits what it changed (CONVENTIONS: emitted after commit). */
-export async function inTransaction<T>(ctx: AppContext, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
+export async function inTransaction<T>(ctx: ConversationDeps, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
   const effects = new Effects();
   const result = await ctx.db.$transaction((tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
   // The change is committed: a failure to announce it must not turn the answer into an error.
@@ -50,8 +50,11 @@ export async function inTransaction<T>(ctx: AppContext, fn: (tx: Tx, effects: Ef
 }
 
 /** Emits update/new-conversation, new-message and waiting-queue events to their audiences only. */
-export async function announce(ctx: AppContext, effects: Effects): Promise<void> {
+export async function announce(ctx: ConversationDeps, effects: Effects): Promise<void> {
   const db: Db = ctx.db;
+  // The api's emit is synchronous; the worker's appends to a stream: wait for all before returning.
+  const sent: (void | Promise<unknown>)[] = [];
+  const emit: ConversationDeps['realtime']['emit'] = (room, event, payload) => void sent.push(ctx.realtime.emit(room, event, payload));
   const ids = [...new Set([...effects.created, ...effects.updated])];
   if (ids.length) {
     const rows = await db.conversation.findMany({ where: { id: { in: ids } }, include: conversationInclude });
@@ -63,23 +66,24 @@ export async function announce(ctx: AppContext, effects: Effects): Promise<void>
       const conversation = presentConversation(row, lookups);
       const event = effects.created.has(row.id) ? 'new-conversation' : 'update-conversation';
       const payload = { tenant_uuid: row.tenantId, conversation };
-      for (const room of conversationAudience(row.tenantId, row.id, conversation.user?.uuid ?? null)) ctx.realtime.emit(room, event, payload);
+      for (const room of conversationAudience(row.tenantId, row.id, conversation.user?.uuid ?? null)) emit(room, event, payload);
       for (const former of effects.formerHolders.get(row.id) ?? []) {
         const uuid = uuidOf.get(former);
-        if (uuid && uuid !== conversation.user?.uuid) ctx.realtime.emit(rooms.user(uuid), 'update-conversation', payload);
+        if (uuid && uuid !== conversation.user?.uuid) emit(rooms.user(uuid), 'update-conversation', payload);
       }
     }
   }
   for (const m of effects.messages) {
     // Agents and supervisors only: internal notes never reach anything the contact could see.
     for (const room of conversationAudience(m.tenantId, m.conversationId, m.holderUuid, { includeMetrics: false })) {
-      ctx.realtime.emit(room, 'new-message', { tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message });
+      emit(room, 'new-message', { tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message });
     }
   }
   for (const [workspaceId, tenantId] of effects.queues) {
     const quantity = await db.conversation.count({ where: { tenantId, workspaceId, state: 'waiting' } });
-    ctx.realtime.emit(rooms.tenant(tenantId), 'waiting-queue', { tenant_uuid: tenantId, quantity_waiting_queue: quantity });
+    emit(rooms.tenant(tenantId), 'waiting-queue', { tenant_uuid: tenantId, quantity_waiting_queue: quantity });
   }
+  await Promise.all(sent);
 }
 
 /**

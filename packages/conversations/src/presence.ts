@@ -1,0 +1,82 @@
+import { rooms } from '@atende/contract';
+import type { Prisma } from '@atende/db';
+import type { ConversationDeps } from './deps';
+import { inTransaction, type Effects, type Tx } from './engine';
+import { presentUser, userInclude, type UserRow } from './present-user';
+import { distribute } from './queue';
+
+export type UserRef = { id: number; uuid: string; email: string; username: string };
+export const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
+
+/** Why a conversation re-entered the queue, as its enter-queue history entry says (spec 000 §4). */
+export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'transferring-conversation';
+
+/** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
+export async function returnToQueue(tx: Tx, effects: Effects, conv: Prisma.ConversationGetPayload<object>, reason: EnterQueueReason, by: UserRef | null): Promise<void> {
+  await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
+  await tx.conversationEvent.create({
+    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
+  });
+  effects.former(conv.id, conv.userId);
+  effects.conversation(conv.id);
+  effects.queueChanged(conv.tenantId, conv.workspaceId);
+}
+
+/** Runs distribution for every workspace whose queue changed (round_robin and fifo; on_demand does nothing). */
+export async function redistribute(deps: ConversationDeps, effects: Effects): Promise<void> {
+  for (const [workspaceId, tenantId] of effects.distribute) {
+    // The caller's change is committed; distribution runs again on the next queue change if this one fails.
+    await distribute(deps, tenantId, workspaceId).catch((error: unknown) => deps.log.error({ err: error, workspaceId }, 'distribution failed'));
+  }
+}
+
+/**
+ * Returns every active chat of an agent to the queue (pause with back_to_queue, logout, forced
+ * offline, sessions expired), announces it and redistributes. The same call from the api and the worker.
+ */
+export async function returnAgentChats(deps: ConversationDeps, tenantId: string, userId: number, reason: 'pause' | 'logoff'): Promise<number> {
+  const { result, effects } = await inTransaction(deps, async (tx, effects) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
+    for (const { id } of rows) {
+      const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
+      await returnToQueue(tx, effects, conv, reason, null);
+    }
+    return rows.length;
+  });
+  await redistribute(deps, effects);
+  return result;
+}
+
+/** An agent became available (signed in, unpaused): give them waiting work if distribution is automatic. */
+export async function agentAvailable(deps: ConversationDeps, tenantId: string, userId: number): Promise<void> {
+  const user = await deps.db.user.findUnique({ where: { id: userId }, select: { workspaceId: true } });
+  if (user) await distribute(deps, tenantId, user.workspaceId);
+}
+
+/** update-user to the user's own browsers and to the supervisors' dashboards. */
+export async function announceUser(deps: Pick<ConversationDeps, 'realtime'>, tenantId: string, user: UserRow): Promise<void> {
+  const payload = { tenant_uuid: tenantId, user: presentUser(user) };
+  await Promise.all([deps.realtime.emit(rooms.user(user.uuid), 'update-user', payload), deps.realtime.emit(rooms.metrics(tenantId), 'update-user', payload)]);
+}
+
+/**
+ * Signs an agent off (logout of their last session, forced offline, deleted, every session
+ * expired): offline and not logged, announced, and their active chats back in the queue with
+ * reason logoff (spec 000 §4). `onlyIf` narrows which user row may change (the worker's "still
+ * without a live session"); when it matches nothing, nothing happens and false is returned.
+ */
+export async function signOffAgent(
+  deps: ConversationDeps,
+  tenantId: string,
+  userId: number,
+  by: 'self' | 'supervisor' | 'system',
+  onlyIf: Prisma.UserWhereInput = {},
+): Promise<{ signedOff: boolean; returnedConversations: number }> {
+  const { count } = await deps.db.user.updateMany({ where: { ...onlyIf, id: userId, tenantId }, data: { isLogged: false, loggedOffBy: by, state: 'offline' } });
+  if (count === 0) return { signedOff: false, returnedConversations: 0 };
+  const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
+  // Committed: a failed announce must not keep the chats from returning (clients reload on reconnect).
+  await announceUser(deps, tenantId, user).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after sign-off'));
+  return { signedOff: true, returnedConversations: await returnAgentChats(deps, tenantId, userId, 'logoff') };
+}
