@@ -22,10 +22,13 @@ export function JourneyPanel({ conversation }: { conversation: Conversation }) {
   // The History tab of the open conversation: keep the workstation's selection when already there.
   const historyLink = { pathname: '/app', search: location.pathname === '/app' ? location.search : '', hash: 'history' };
 
+  // Previous sessions: the open conversation itself is not one of them.
+  const previous = journey.data?.data.filter((s) => s.data.conversation_uuid !== conversation.uuid);
+
   let body;
   if (journey.isError) body = <ErrorState onRetry={() => void journey.refetch()} />;
-  else if (!journey.data) body = <PanelLoading />;
-  else if (journey.data.data.length === 0) {
+  else if (!previous) body = <PanelLoading />;
+  else if (previous.length === 0) {
     body = (
       <Text size="sm" c="dimmed">
         {t('This customer has no previous sessions')}
@@ -35,7 +38,7 @@ export function JourneyPanel({ conversation }: { conversation: Conversation }) {
     body = (
       <Stack gap="xs">
         <Stack component="ul" gap={8} m={0} p={0} style={{ listStyle: 'none' }}>
-          {journey.data.data.map((s) => {
+          {previous.map((s) => {
             const call = s.event_type === 'call';
             const to =
               call || !s.data.conversation_uuid
