@@ -21,6 +21,8 @@ const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
 await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
 await maintenance.upsertJobScheduler('prune-outbox', { every: 6 * 60 * 60 * 1000 }, { name: 'prune-outbox', data: { kind: 'prune-outbox' } });
 
+// Events for browsers go through the api's relay (the worker has no sockets).
+const realtime = new RealtimeOutbox(connection, env.REDIS_PREFIX);
 const outboxQueues = new QueueRegistry(connection, env.REDIS_PREFIX);
 const dispatcher = new OutboxDispatcher({
   db,
@@ -33,13 +35,13 @@ const dispatcher = new OutboxDispatcher({
 const workers: Worker[] = [
   new Worker(
     queues.maintenance.name,
-    async (job) => runMaintenanceJob({ db, sessionRetentionDays: env.SESSION_RETENTION_DAYS }, job.data),
+    async (job) => runMaintenanceJob({ db, realtime, log: log.child({ component: 'maintenance' }), sessionRetentionDays: env.SESSION_RETENTION_DAYS }, job.data),
     { connection, prefix: bullPrefix(env.REDIS_PREFIX), concurrency: 1 },
   ),
   createChannelDeliveryWorker(
     {
       db,
-      realtime: new RealtimeOutbox(connection, env.REDIS_PREFIX),
+      realtime,
       adapters: channelAdapters(),
       secretsKey: parseSecretsKey(env.CHANNEL_SECRETS_KEY),
       publicUrl: env.PUBLIC_URL,

@@ -1,10 +1,11 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
-import type { Db } from '@atende/db';
+import { returnAgentChats, signOffAgent, type ConversationDeps } from '@atende/conversations';
+import type { Db, Prisma } from '@atende/db';
 
 /** Days a dispatched outbox row is kept. */
 export const OUTBOX_RETENTION_DAYS = 7;
 
-export interface MaintenanceDeps {
+export interface MaintenanceDeps extends ConversationDeps {
   db: Db;
   sessionRetentionDays: number;
 }
@@ -16,16 +17,28 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
     case 'expire-sessions': {
       const cutoff = new Date(Date.now() - deps.sessionRetentionDays * 24 * 3600 * 1000);
       const deleted = await deps.db.userSession.deleteMany({ where: { expiresAt: { lt: cutoff } } });
-      // Users whose every session has expired are no longer logged in.
-      const stale = await deps.db.user.findMany({
-        where: { isLogged: true, sessions: { none: { revokedAt: null, expiresAt: { gt: new Date() } } } },
-        select: { id: true, uuid: true, tenantId: true },
-        take: 1000,
-      });
+      // Users whose every session has expired are no longer logged in: signed off exactly as an api
+      // logout does (spec 000 §4), so their active chats return to the queue with reason logoff.
+      const noLiveSession: Prisma.UserWhereInput = { isLogged: true, sessions: { none: { revokedAt: null, expiresAt: { gt: new Date() } } } };
+      const stale = await deps.db.user.findMany({ where: noLiveSession, select: { id: true, tenantId: true }, take: 1000 });
+      let loggedOffUsers = 0;
+      let returnedConversations = 0;
       for (const u of stale) {
-        await deps.db.user.update({ where: { id: u.id }, data: { isLogged: false, state: 'offline', loggedOffBy: 'system' } });
+        // Checked again in the update: a user who signed in since the lookup stays logged in.
+        const done = await signOffAgent(deps, u.tenantId, u.id, 'system', noLiveSession);
+        if (done.signedOff) loggedOffUsers++;
+        returnedConversations += done.returnedConversations;
       }
-      return { deletedSessions: deleted.count, loggedOffUsers: stale.length };
+      // A run that died between signing a user off and returning their chats left them held by a
+      // user who is not logged in: the retry (or the next run) returns them.
+      const stranded = await deps.db.$queryRaw<{ id: number; tenantId: string }[]>`
+        SELECT u.id, u."tenantId"::text AS "tenantId" FROM "User" u
+        WHERE NOT u."isLogged" AND EXISTS (
+          SELECT 1 FROM "Conversation" c
+          WHERE c."tenantId" = u."tenantId" AND c."userId" = u.id AND c.state = 'answered'::"ConversationState" AND c.type = 'inbound')
+        LIMIT 1000`;
+      for (const u of stranded) returnedConversations += await returnAgentChats(deps, u.tenantId, u.id, 'logoff');
+      return { deletedSessions: deleted.count, loggedOffUsers, returnedConversations };
     }
     case 'prune-outbox': {
       // Dispatched rows are only kept for investigation; undispatched ones are never touched.
