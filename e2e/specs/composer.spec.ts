@@ -1,0 +1,219 @@
+import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { demo, signIn } from './helpers';
+
+// Spec 000 §4, §5, §7, §9: the composer's attachments and voice notes against the started stack.
+// A fake microphone for the whole file (launch options are per browser, so not per test); the
+// permission test starts a browser of its own without it.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+test.use({ launchOptions: { executablePath: CHROMIUM, args: [...BASE_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] } });
+
+const CHANNEL_TOKEN = 'demo-api-channel-token';
+
+interface Listed {
+  uuid: string;
+  contact: { name: string; phone_number: string | null };
+  channel: { uuid: string };
+}
+interface SentMessage {
+  message: string;
+  voice: boolean;
+  author: string;
+  annex: { content_type: string; original_filename: string; uri: string } | null;
+}
+
+/** A 2x2 PNG, built here: signature, IHDR, one zlib-compressed IDAT of grey pixels, IEND. */
+function tinyPng(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of bytes) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, sum]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(2, 0); // width
+  ihdr.writeUInt32BE(2, 4); // height
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit greyscale, no interlace
+  // zlib stored block: each row is a filter byte (0) and two pixels.
+  const raw = Buffer.from([0, 0x80, 0x40, 0, 0x40, 0x80]);
+  let a = 1;
+  let b = 0;
+  for (const byte of raw) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  const adler = Buffer.alloc(4);
+  adler.writeUInt32BE(((b << 16) | a) >>> 0);
+  const idat = Buffer.concat([Buffer.from([0x78, 0x01, 0x01, raw.length, 0, ~raw.length & 0xff, 0xff]), raw, adler]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
+
+async function activeChats(page: Page): Promise<Listed[]> {
+  const res = await page.request.get('/api/v1/conversations/offered/me');
+  expect(res.ok()).toBe(true);
+  return ((await res.json()) as { data: Listed[] }).data;
+}
+
+/** The demo API channel, read by the supervisor (who sees the whole workspace). */
+async function demoChannel(browser: Browser): Promise<string> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signIn(page, demo('supervisor'));
+  await expect(page).not.toHaveURL(/\/login/);
+  const res = await page.request.get('/api/v2/conversations?_limit=1');
+  const channel = ((await res.json()) as { data: Listed[] }).data[0]?.channel.uuid;
+  await context.close();
+  expect(channel).toBeDefined();
+  return channel!;
+}
+
+/** A new contact writes, so a conversation waits whatever earlier specs took; the agent accepts one. */
+async function acceptNew(page: Page, request: APIRequestContext, channel: string): Promise<Listed> {
+  const phone = `+55119${String(Date.now()).slice(-8)}`;
+  const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
+    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
+    data: { contact: { phone, name: `Composer ${phone.slice(-4)}` }, message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' } },
+  });
+  expect(res.status()).toBe(202);
+  const before = new Set((await activeChats(page)).map((c) => c.uuid));
+  await page.getByRole('button', { name: 'Accept session' }).click();
+  let accepted: Listed | undefined;
+  await expect(async () => {
+    accepted = (await activeChats(page)).find((c) => !before.has(c.uuid));
+    expect(accepted).toBeDefined();
+  }).toPass();
+  await expect(page.getByTestId('chat-contact-name')).toHaveText(accepted!.contact.name);
+  return accepted!;
+}
+
+async function agentPage(browser: Browser, permissions: string[] = []): Promise<Page> {
+  // baseURL spelled out: a browser launched by a test does not get the config's context options.
+  const context = await browser.newContext({ baseURL: test.info().project.use.baseURL, locale: 'en-US', permissions });
+  const page = await context.newPage();
+  await signIn(page, demo('agent'));
+  await expect(page.getByRole('listbox', { name: 'Conversations' })).toBeVisible();
+  return page;
+}
+
+async function sentMessages(page: Page, conversation: string): Promise<SentMessage[]> {
+  const res = await page.request.get(`/api/v1/conversations/${conversation}/messages`);
+  return ((await res.json()) as { data: SentMessage[] }).data.filter((m) => m.author === 'USER');
+}
+
+const messages = (page: Page) => page.getByRole('log', { name: 'Messages' });
+const composer = (page: Page) => page.getByRole('textbox', { name: /^(Message|Internal note)$/ });
+
+async function attach(page: Page, files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Attach files' }).click();
+  await (await chooser).setFiles(files);
+}
+
+let channel = '';
+test.beforeAll(async ({ browser }) => {
+  channel = await demoChannel(browser);
+});
+
+test('an attached PNG uploads, takes a description and is sent as an image', async ({ browser, request }) => {
+  const agent = await agentPage(browser);
+  const conversation = await acceptNew(agent, request, channel);
+
+  await attach(agent, [{ name: 'comprovante.png', mimeType: 'image/png', buffer: tinyPng() }]);
+  const chip = agent.getByRole('listitem', { name: 'comprovante.png' });
+  await expect(chip.getByText('Uploaded')).toBeVisible();
+  // spec 000 §9: a 64 px thumbnail.
+  const thumbnail = chip.locator('img');
+  await expect(thumbnail).toHaveJSProperty('width', 64);
+  await chip.getByRole('textbox', { name: 'Description of comprovante.png' }).fill('Segue o comprovante');
+  await composer(agent).fill('Qualquer dúvida, estou aqui.');
+  await composer(agent).press('Enter');
+
+  // The file is its own message with its description; the typed text follows it.
+  await expect(agent.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  const image = messages(agent).getByRole('img', { name: 'comprovante.png' });
+  await expect(image).toBeVisible();
+  await expect(image).toHaveJSProperty('naturalWidth', 2);
+  await expect(messages(agent).getByText('Segue o comprovante')).toBeVisible();
+  await expect(messages(agent).getByText('Qualquer dúvida, estou aqui.')).toBeVisible();
+  await expect(composer(agent)).toHaveValue('');
+  await expect(async () => {
+    const sent = await sentMessages(agent, conversation.uuid);
+    expect(sent.map((m) => [m.message, m.annex?.content_type ?? null])).toEqual([
+      ['Segue o comprovante', 'image/png'],
+      ['Qualquer dúvida, estou aqui.', null],
+    ]);
+  }).toPass();
+  await agent.context().close();
+});
+
+test('a file over 5 MB and an unsupported type are refused before upload; nothing is sent', async ({ browser, request }) => {
+  const agent = await agentPage(browser);
+  const conversation = await acceptNew(agent, request, channel);
+  const uploads: string[] = [];
+  agent.on('request', (r) => r.url().includes('/api/v1/storage/files') && r.method() === 'POST' && uploads.push(r.url()));
+
+  // spec 000 §5, §9: 'Maximum file size exceeded (N MB)' with the 5 MB limit.
+  await attach(agent, [{ name: 'grande.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) }]);
+  await expect(agent.getByText('Maximum file size exceeded (5 MB)')).toBeVisible();
+  // spec 000 §5: '{type} is not supported.'
+  await attach(agent, [{ name: 'programa.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ not really a program') }]);
+  await expect(agent.getByText('application/x-msdownload is not supported.')).toBeVisible();
+
+  await expect(agent.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  await expect(agent.getByRole('button', { name: 'Send' })).toBeDisabled();
+  expect(uploads).toEqual([]);
+  expect(await sentMessages(agent, conversation.uuid)).toEqual([]);
+  await agent.context().close();
+});
+
+test('recording without microphone permission asks for it', async ({ playwright, request }) => {
+  // Chromium's fake media UI accepts every prompt: this browser has none, and its context grants nothing.
+  const plain = await playwright.chromium.launch({ executablePath: CHROMIUM, args: BASE_ARGS });
+  const agent = await agentPage(plain);
+  await acceptNew(agent, request, channel);
+
+  await agent.getByRole('button', { name: 'Record voice' }).click();
+  await expect(agent.getByText('Grant microphone permissions to record voice!')).toBeVisible();
+  await expect(agent.getByRole('timer', { name: 'Recording time' })).toHaveCount(0);
+  await expect(composer(agent)).toBeVisible();
+  await plain.close();
+});
+
+test('with a microphone, a voice note records with its timer and is sent as a voice message', async ({ browser, request }) => {
+  const agent = await agentPage(browser, ['microphone']);
+  const conversation = await acceptNew(agent, request, channel);
+
+  await agent.getByRole('button', { name: 'Record voice' }).click();
+  const timer = agent.getByRole('timer', { name: 'Recording time' });
+  await expect(timer).toHaveText('00:00');
+  await expect(timer).toHaveText(/^00:0[1-9]$/, { timeout: 5_000 });
+  await agent.getByRole('button', { name: 'Send recording' }).click();
+
+  await expect(timer).toHaveCount(0);
+  await expect(messages(agent).getByTestId('message').locator('audio')).toHaveCount(1);
+  await expect(async () => {
+    const sent = await sentMessages(agent, conversation.uuid);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ voice: true, annex: { content_type: 'audio/webm' } });
+  }).toPass();
+
+  // Cancelling a recording sends nothing.
+  await agent.getByRole('button', { name: 'Record voice' }).click();
+  await expect(timer).toBeVisible();
+  await agent.getByRole('button', { name: 'Cancel recording' }).click();
+  await expect(timer).toHaveCount(0);
+  expect(await sentMessages(agent, conversation.uuid)).toHaveLength(1);
+  await agent.context().close();
+});
