@@ -54,7 +54,18 @@ export function BindSelectedText({ text, options, targetOf, apply, onDone }: Pro
   };
 
   return (
-    <Paper withBorder p="xs" radius="md" component="section" aria-labelledby={titleId}>
+    <Paper
+      withBorder
+      p="xs"
+      radius="md"
+      component="section"
+      aria-labelledby={titleId}
+      onKeyDown={(e) => {
+        // Escape discards the text, unless it is closing the field picker's open list.
+        const picker = e.target instanceof HTMLElement && e.target.getAttribute('aria-expanded') === 'true';
+        if (e.key === 'Escape' && !picker) onDone();
+      }}
+    >
       <Stack gap={6}>
         <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
           <Text id={titleId} size="xs" fw={600}>

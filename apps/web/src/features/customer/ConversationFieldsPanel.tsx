@@ -44,7 +44,7 @@ export function ConversationFieldsPanel({ conversation, showControls, onExpand }
     body = (
       <Stack gap="sm">
         {fields.data.map((f) => (
-          <EditFieldRow key={f.field_uuid} conversationUuid={conversation.uuid} field={f} />
+          <EditFieldRow key={`${f.field_uuid}:${f.field_value}`} conversationUuid={conversation.uuid} field={f} />
         ))}
         {definitions.isLoading ? <PanelLoading /> : <AddFieldForm conversationUuid={conversation.uuid} available={available} />}
       </Stack>

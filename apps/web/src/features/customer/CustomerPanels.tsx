@@ -1,6 +1,6 @@
 import type { Conversation } from '@atende/contract';
 import { countryForCallingCode } from '@atende/core';
-import { Accordion, Stack } from '@mantine/core';
+import { Accordion, Stack, VisuallyHidden } from '@mantine/core';
 import { useCallback, useRef, useState, type JSX } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useTenant } from '../../session/session';
@@ -92,6 +92,9 @@ export function CustomerPanels({ conversation, editable, showConversationFields 
 
   return (
     <Stack gap="sm" style={{ minWidth: 0 }} data-testid="customer-panels">
+      <VisuallyHidden aria-live="polite">
+        {selection.text && options.length > 0 ? t('Text selected in the chat: it can be bound to a field in the customer panel.') : ''}
+      </VisuallyHidden>
       {selection.text && options.length > 0 && (
         <BindSelectedText
           key={selection.text}

@@ -50,6 +50,8 @@ export const ptCustomer: Record<string, string> = {
   Append: 'Acrescentar',
   Bind: 'Vincular',
   'Text bound successfully!': 'Texto vinculado com sucesso!',
+  'Text selected in the chat: it can be bound to a field in the customer panel.':
+    'Texto selecionado no chat: ele pode ser vinculado a um campo no painel do cliente.',
   'Text can only be appended to a text field that has a value': 'Só é possível acrescentar texto a um campo de texto preenchido',
 
   // customer journey (spec 000 §2)
