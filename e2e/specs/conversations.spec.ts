@@ -243,9 +243,14 @@ test('pausing with active chats: Keep holds them, Return to queue gives them bac
 });
 
 test('logging out with active chats warns first and returns them to the queue', async ({ browser }) => {
+  // Earlier specs left sessions of this agent open; chats return when the agent's last session ends,
+  // so a supervisor first ends them all (force offline).
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  const users = (await (await supervisor.request.get('/api/v1/users?role=agent')).json()) as { data: { id: number; email: string }[] };
+  const agentId = users.data.find((u) => u.email === demo('agent'))!.id;
+  expect((await supervisor.request.patch(`/api/v1/users/${agentId}`, { data: { state: 'offline' } })).status()).toBe(200);
   const agent = await signedInPage(browser, demo('agent'));
   const conversation = await accept(agent);
-  const supervisor = await signedInPage(browser, demo('supervisor'));
   await agent.getByRole('button', { name: 'User menu' }).click();
   await agent.getByRole('menuitem', { name: 'Logout' }).click();
   const dialog = agent.getByRole('dialog', { name: 'Logout' });
