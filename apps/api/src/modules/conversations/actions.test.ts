@@ -224,6 +224,37 @@ describe('messages (spec 000 §4)', () => {
   });
 });
 
+describe('customer journey access (spec 000 §2)', () => {
+  it("an agent serving a contact reads the contact's finished conversations, and nobody else's", async () => {
+    const old = await acceptedBy('agent', '11966660021');
+    await t.http.post(`/api/v1/conversations/${old}/messages`).set(auth('agent')).send({ content: 'Resolvido!' }).expect(201);
+    await t.http.patch(`/api/v1/conversations/${old}`).set(auth('agent')).send({ state: 'closed' }).expect(200);
+    // agent2 does not serve this contact yet: the old conversation does not exist for them.
+    expect((await t.http.get(`/api/v1/conversations/${old}`).set(auth('agent2'))).status).toBe(404);
+    expect((await t.http.get(`/api/v1/conversations/${old}/messages`).set(auth('agent2'))).status).toBe(404);
+    // The contact writes again (a new message id): a new conversation, accepted by agent2.
+    await inbound(t, channel.id, token, { phone: '11966660021', id: 'm-journey-2', content: 'Voltei' });
+    const taken = await t.http.patch('/api/v1/conversations').set(auth('agent2')).send({ user_id: ids.agent2 });
+    expect(taken.status).toBe(200);
+    const current = taken.body.data.uuid as string;
+    expect(current).not.toBe(old);
+    const conv = await t.http.get(`/api/v1/conversations/${old}`).set(auth('agent2'));
+    expect(conv.status).toBe(200);
+    expect(conv.body.data.state).toBe('closed');
+    const msgs = await t.http.get(`/api/v1/conversations/${old}/messages`).set(auth('agent2'));
+    expect(msgs.status).toBe(200);
+    expect(msgs.body.data.map((m: { message: string }) => m.message)).toContain('Resolvido!');
+    // Reading is not acting: no marking, no sending in the colleague's conversation.
+    const contactMessage = msgs.body.data.find((m: { author: string }) => m.author === 'CONTACT');
+    expect((await t.http.put(`/api/v1/conversations/${old}/messages`).set(auth('agent2')).send({ status: 'read', messages_uuids: [contactMessage.uuid] })).status).toBe(403);
+    expect((await t.http.post(`/api/v1/conversations/${old}/messages`).set(auth('agent2')).send({ content: 'x' })).status).toBeGreaterThanOrEqual(400);
+    // The active conversation of a colleague stays hidden, and another tenant never sees any of it.
+    expect((await t.http.get(`/api/v1/conversations/${current}`).set(auth('agent'))).status).toBe(404);
+    expect((await t.http.get(`/api/v1/conversations/${old}`).set(auth('outsider'))).status).toBe(404);
+    await t.http.patch(`/api/v1/conversations/${current}`).set(auth('agent2')).send({ state: 'closed' }).expect(200);
+  });
+});
+
 describe('presence (spec 000 §4)', () => {
   it('pausing with back_to_queue returns active chats; logout returns them too', async () => {
     const id = await acceptedBy('agent2', '11944440001');
