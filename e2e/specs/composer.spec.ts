@@ -217,3 +217,109 @@ test('with a microphone, a voice note records with its timer and is sent as a vo
   expect(await sentMessages(agent, conversation.uuid)).toHaveLength(1);
   await agent.context().close();
 });
+
+test('canned responses: "/" and a letter lists matches; the keyboard picks one, placeholders filled, its file attached', async ({ browser, request }) => {
+  const agent = await agentPage(browser);
+  const conversation = await acceptNew(agent, request, channel);
+  const me = ((await (await agent.request.get('/api/v1/users/me')).json()) as { data: { username: string; workspace: { name: string } } }).data;
+  // The demo seed has no canned responses: the channel's list is served here; its file is uploaded for real.
+  const upload = await agent.request.post('/api/v1/storage/files', { multipart: { file: { name: 'tabela.png', mimeType: 'image/png', buffer: tinyPng() } } });
+  expect(upload.status()).toBe(201);
+  const stored = ((await upload.json()) as { data: { data: { uuid: string; uri: string } } }).data.data;
+  const canned = (keyword: string, message: string, extra: object = {}) => ({ uuid: crypto.randomUUID(), keyword, message, category: null, annex: null, sector_uuids: [], ...extra });
+  let listed = 0;
+  await agent.route('**/api/v1/channels/*/canned_responses**', (route) => {
+    listed++;
+    return route.fulfill({
+      json: {
+        data: [
+          canned('saudacao', 'Olá! Sou {{user_name}}, da {{workspace_name}}.', { category: { uuid: crypto.randomUUID(), name: 'Abertura', description: null } }),
+          canned('sabado', 'Atendemos aos sábados das 8h às 12h.'),
+          canned('precos', 'Aqui está a tabela de preços.', { annex: { uuid: stored.uuid, original_filename: 'tabela.png', uri: stored.uri } }),
+        ],
+      },
+    });
+  });
+  const list = agent.getByRole('listbox', { name: 'Canned responses' });
+
+  // spec 000 §5: prefix match on the keyword; ArrowDown and Enter pick instead of sending.
+  await composer(agent).fill('/s');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await composer(agent).press('ArrowDown');
+  await composer(agent).press('Enter');
+  await expect(composer(agent)).toHaveValue('Atendemos aos sábados das 8h às 12h.');
+  await expect(list).toBeHidden();
+
+  // Escape closes the list and keeps the text.
+  await composer(agent).fill('/sa');
+  await expect(list.getByRole('option')).toHaveCount(2);
+  await composer(agent).press('Escape');
+  await expect(list).toBeHidden();
+  await expect(composer(agent)).toHaveValue('/sa');
+
+  // Accent- and case-insensitive match on the category; Tab picks; placeholders get the user's and workspace's names.
+  await composer(agent).fill('/ABÉ');
+  await expect(list.getByRole('option')).toHaveCount(1);
+  await composer(agent).press('Tab');
+  await expect(composer(agent)).toHaveValue(`Olá! Sou ${me.username}, da ${me.workspace.name}.`);
+
+  // A canned response with a file attaches it; sending sends the text as the file's caption.
+  await composer(agent).fill('/prec');
+  await composer(agent).press('Enter');
+  await expect(composer(agent)).toHaveValue('Aqui está a tabela de preços.');
+  await expect(agent.getByRole('listitem', { name: 'tabela.png' }).getByText('Uploaded')).toBeVisible();
+  await composer(agent).press('Enter');
+  await expect(messages(agent).getByRole('img', { name: 'tabela.png' })).toBeVisible();
+  await expect(async () => {
+    const sent = await sentMessages(agent, conversation.uuid);
+    expect(sent.map((m) => [m.message, m.annex?.original_filename ?? null])).toEqual([['Aqui está a tabela de preços.', 'tabela.png']]);
+  }).toPass();
+  // Fetched once for the channel and sector, then read from the cache.
+  expect(listed).toBe(1);
+  await agent.context().close();
+});
+
+test('dropped and pasted files attach; pasted markdown images are fetched and re-uploaded, a failing one says why', async ({ browser, request }) => {
+  const agent = await agentPage(browser);
+  const conversation = await acceptNew(agent, request, channel);
+  const png = [...tinyPng()];
+  // Images "elsewhere on the web": one served with CORS, one missing.
+  await agent.route('https://images.example.test/**', (route) =>
+    route.request().url().endsWith('/logo.png')
+      ? route.fulfill({ status: 200, contentType: 'image/png', body: tinyPng(), headers: { 'access-control-allow-origin': '*' } })
+      : route.fulfill({ status: 404, body: 'not found', headers: { 'access-control-allow-origin': '*' } }),
+  );
+
+  // Dropped on the composer.
+  await composer(agent).evaluate((el, bytes) => {
+    const data = new DataTransfer();
+    data.items.add(new File([new Uint8Array(bytes)], 'arrastada.png', { type: 'image/png' }));
+    for (const type of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+  }, png);
+  await expect(agent.getByRole('listitem', { name: 'arrastada.png' }).getByText('Uploaded')).toBeVisible();
+
+  // Pasted text with markdown images: the text stays, the images become attachments.
+  await composer(agent).fill('Veja: ');
+  await composer(agent).evaluate((el: HTMLTextAreaElement) => {
+    el.setSelectionRange(el.value.length, el.value.length);
+    const data = new DataTransfer();
+    data.setData('text/plain', 'nosso logo ![logo](https://images.example.test/logo.png) e ![x](https://images.example.test/sumiu.png)');
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  });
+  await expect(composer(agent)).toHaveValue('Veja: nosso logo e');
+  await expect(agent.getByRole('listitem', { name: 'logo.png' }).getByText('Uploaded')).toBeVisible();
+  // spec 000 §5: the image that could not be fetched.
+  await expect(agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.')).toBeVisible();
+  await expect(agent.getByRole('listitem')).toHaveCount(2);
+
+  // A chip removed is not sent; the rest go, the text as the caption of the last file.
+  await agent.getByRole('button', { name: 'Remove arrastada.png' }).click();
+  await expect(agent.getByRole('listitem', { name: 'arrastada.png' })).toHaveCount(0);
+  await agent.getByRole('button', { name: 'Send' }).click();
+  await expect(messages(agent).getByRole('img', { name: 'logo.png' })).toBeVisible();
+  await expect(async () => {
+    const sent = await sentMessages(agent, conversation.uuid);
+    expect(sent.map((m) => [m.message, m.annex?.original_filename ?? null])).toEqual([['Veja: nosso logo e', 'logo.png']]);
+  }).toPass();
+  await agent.context().close();
+});

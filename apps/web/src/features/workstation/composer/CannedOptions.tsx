@@ -20,12 +20,12 @@ export function CannedOptions({ matches, fill }: Props) {
               /{r.keyword}
             </Text>
             {r.category && (
-              <Text size="xs" c="dimmed">
+              <Text size="xs" opacity={0.7}>
                 {r.category.name}
               </Text>
             )}
             {r.annex && (
-              <Group gap={2} wrap="nowrap" c="dimmed" style={{ minWidth: 0 }}>
+              <Group gap={2} wrap="nowrap" opacity={0.7} style={{ minWidth: 0 }}>
                 <IconPaperclip size={12} aria-hidden />
                 <Text size="xs" truncate>
                   {r.annex.original_filename}
@@ -33,7 +33,8 @@ export function CannedOptions({ matches, fill }: Props) {
               </Group>
             )}
           </Group>
-          <Text size="xs" c="dimmed" lineClamp={2}>
+          {/* Secondary text by opacity, readable on the highlighted option too. */}
+          <Text size="xs" opacity={0.7} lineClamp={2}>
             {fill(r.message)}
           </Text>
         </Combobox.Option>

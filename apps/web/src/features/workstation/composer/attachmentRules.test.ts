@@ -35,6 +35,9 @@ describe('markdownImages', () => {
       rest: 'Veja:\n\ne também',
     });
   });
+  it('closes the gap an image leaves in a line', () => {
+    expect(markdownImages('nosso logo ![logo](https://a.test/l.png) e mais').rest).toBe('nosso logo e mais');
+  });
   it('leaves text without images untouched, links included', () => {
     const text = 'a [link](https://x.test) and ![not an url](relative.png)  ';
     expect(markdownImages(text)).toEqual({ images: [], rest: text });

@@ -40,7 +40,8 @@ export function markdownImages(text: string): { images: MarkdownImage[]; rest: s
     images.push({ alt: alt.trim(), url });
     return '';
   });
-  return { images, rest: images.length ? rest.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text };
+  // Only text that lost an image is tidied: the gap it left, not the spacing the author chose elsewhere.
+  return { images, rest: images.length ? rest.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text };
 }
 
 const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
