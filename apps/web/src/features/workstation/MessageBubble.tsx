@@ -3,6 +3,7 @@ import { ActionIcon, Anchor, Box, Group, Image, Paper, Text, Tooltip } from '@ma
 import { IconArrowBackUp, IconCheck, IconChecks, IconClock, IconFile, IconNote } from '@tabler/icons-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { awaitingAnswer } from './messageCache';
 
 interface Props {
   message: Message;
@@ -64,7 +65,7 @@ function Annex({ message }: { message: Message }) {
 export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo, canReply, onReply, onRetry, onOpenReplied }: Props) {
   const { t } = useTranslation();
   const mine = m.author === 'USER';
-  const faded = m.status === 'sending';
+  const faded = m.status === 'sending' && awaitingAnswer(m.uuid);
   const failed = m.status === 'failed';
   return (
     <Group id={`message-${m.uuid}`} justify={mine ? 'flex-end' : 'flex-start'} gap={4} wrap="nowrap" className="message-row" data-author={m.author} data-testid="message">

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ME, message } from './fixtures.test-support';
-import { applyAck, applySendAnswer, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
+import { applyAck, applySendAnswer, awaitingAnswer, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
 
 describe('message cache', () => {
   it('replaces the optimistic copy by the server copy with the same uuid, never duplicating', () => {
@@ -22,6 +22,18 @@ describe('message cache', () => {
     // A retry of a failed message (same state) does take the new status.
     const failed = { ...stale, status: 'failed' as const };
     expect(upsertMessages({ messages: [failed], hasMore: false }, [stale]).messages[0]!.status).toBe('sending');
+  });
+
+  it('shows only the unanswered optimistic copy as waiting, not the server copy still being delivered', () => {
+    const local = optimisticMessage({ uuid: 'u-3', conversationUuid: 'c', content: 'x', internal: false, replyToUuid: null, user: ME });
+    expect(awaitingAnswer('u-3')).toBe(true);
+    const page = applySendAnswer({ messages: [local], hasMore: false }, [{ ...local, status: 'sending' }]);
+    expect(page.messages[0]!.status).toBe('sending');
+    expect(awaitingAnswer('u-3')).toBe(false);
+    setStatus(page, 'u-3', 'sending');
+    expect(awaitingAnswer('u-3')).toBe(true);
+    setStatus(page, 'u-3', 'failed');
+    expect(awaitingAnswer('u-3')).toBe(false);
   });
 
   it('keeps the failure an ack reported before the send answered', () => {

@@ -7,6 +7,11 @@ export interface MessagePage {
 }
 
 const byTime = (a: Message, b: Message) => Date.parse(a.when) - Date.parse(b.when);
+
+// Optimistic copies still waiting for the send's answer: only these show faded (spec 000 §4). The
+// server's own 'sending' (accepted, delivery to the channel under way) shows the clock tick instead.
+const unanswered = new Set<string>();
+export const awaitingAnswer = (uuid: string): boolean => unanswered.has(uuid);
 const STATE_RANK: Record<Message['state'], number> = { pending: 0, sent: 1, read: 2 };
 
 /**
@@ -47,6 +52,7 @@ export function upsertMessages(page: MessagePage, incoming: readonly Message[]):
  * still 'sending'.
  */
 export function applySendAnswer(page: MessagePage, answer: readonly Message[]): MessagePage {
+  for (const m of answer) unanswered.delete(m.uuid);
   const known = new Map(page.messages.map((m) => [m.uuid, m]));
   return upsertMessages(
     page,
@@ -78,6 +84,9 @@ export function applyAck(page: MessagePage, acks: ServerEventPayload<'messages-a
 
 /** Sets one message's delivery status (the optimistic copy failing, or being retried). */
 export function setStatus(page: MessagePage, uuid: string, status: Message['status']): MessagePage {
+  // 'sending' here is a retry being sent again; 'failed' is the send's final answer.
+  if (status === 'sending') unanswered.add(uuid);
+  else unanswered.delete(uuid);
   return { ...page, messages: page.messages.map((m) => (m.uuid === uuid ? { ...m, status } : m)) };
 }
 
@@ -96,6 +105,7 @@ export function optimisticMessage(input: {
   user: { id: number; uuid: string; username: string };
   now?: Date;
 }): Message {
+  unanswered.add(input.uuid);
   return {
     uuid: input.uuid,
     conversation_uuid: input.conversationUuid,
