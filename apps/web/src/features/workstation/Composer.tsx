@@ -74,6 +74,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
   const [dragging, setDragging] = useState(false);
+  const resetFileInput = useRef<() => void>(null);
 
   // Canned responses (spec 000 §5): suggestions while the text is '/' and a query; Escape dismisses
   // them for the text as it is, the next key brings them back.
@@ -270,7 +271,16 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
           <RecordingBar state={voice.state} elapsedMs={voice.elapsedMs} canConfirm={!blocked} onCancel={voice.cancel} onConfirm={() => void sendVoice()} />
         ) : (
           <>
-            <FileButton onChange={files.addFiles} accept={ACCEPTED_FILES} multiple disabled={blocked}>
+            <FileButton
+              onChange={(chosen) => {
+                files.addFiles(chosen);
+                resetFileInput.current?.(); // the same file can be chosen again after removing it
+              }}
+              resetRef={resetFileInput}
+              accept={ACCEPTED_FILES}
+              multiple
+              disabled={blocked}
+            >
               {(props) => (
                 <Tooltip label={t('Attach files')}>
                   <ActionIcon {...props} variant="subtle" color="gray" size="lg" aria-label={t('Attach files')} disabled={blocked}>
