@@ -57,6 +57,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
       await db.conversationReason.create({ data: { tenantId: tenant.tenantId, name } });
     }
   }
+  await seedDemoCannedResponses(db, tenant);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
     for (const [i, c] of CONTACTS.entries()) {
       const contact = await db.contact.create({ data: { tenantId: tenant.tenantId, name: c.name, phoneNumber: c.phone, organization: c.organization } });
@@ -77,4 +78,24 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
     }
   }
   return { channelId: channel.id };
+}
+
+const CANNED = [
+  { category: 'Greetings', keyword: 'hello', message: 'Olá! Meu nome é {{user_name}}, da {{workspace_name}}. Como posso ajudar?' },
+  { category: 'Greetings', keyword: 'bye', message: 'Obrigado pelo contato! Qualquer dúvida, estamos à disposição.' },
+  { category: 'Orders', keyword: 'tracking', message: 'Seu pedido já foi despachado. Você pode acompanhar a entrega pelo código de rastreio enviado por e-mail.' },
+  { category: 'Billing', keyword: 'invoice', message: 'Vou gerar a segunda via do seu boleto e envio aqui em instantes.' },
+];
+
+/** A few canned responses (type /hello in the composer), every sector. Idempotent by keyword. */
+async function seedDemoCannedResponses(db: Db, tenant: CreatedTenant): Promise<void> {
+  for (const c of CANNED) {
+    if (await db.cannedResponse.findFirst({ where: { tenantId: tenant.tenantId, keyword: c.keyword, deletedAt: null } })) continue;
+    const category =
+      (await db.cannedResponseCategory.findFirst({ where: { tenantId: tenant.tenantId, name: c.category, deletedAt: null } })) ??
+      (await db.cannedResponseCategory.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: c.category } }));
+    await db.cannedResponse.create({
+      data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, keyword: c.keyword, message: c.message, categoryId: category.id, sectorIds: [] },
+    });
+  }
 }
