@@ -23,7 +23,9 @@ export async function freshDatabase(name: string): Promise<string> {
 
 /** Starts the built api (apps/api/dist/server.js; run `pnpm build` first) and waits for its health check. */
 export async function startApi(env: Record<string, string>, port: number): Promise<{ url: string; stop(): Promise<void>; child: ChildProcess }> {
-  const child = spawn(process.execPath, [`${ROOT}apps/api/dist/server.js`], {
+  // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the api alone.
+  const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -43,10 +43,15 @@ export async function holderUuid(tx: Tx, userId: number | null): Promise<string 
 export async function inTransaction<T>(ctx: ConversationDeps, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
   const effects = new Effects();
   const result = await ctx.db.$transaction((tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
+  await announceCommitted(ctx, effects);
+  return { result, effects };
+}
+
+/** Announces a committed change (a transaction's, or a single atomic statement's). */
+export async function announceCommitted(ctx: ConversationDeps, effects: Effects): Promise<void> {
   // The change is committed: a failure to announce it must not turn the answer into an error.
   // Clients reload on reconnect (spec 000 §4), so a missed event is recovered there.
   await announce(ctx, effects).catch((error: unknown) => ctx.log.error({ err: error }, 'realtime announce failed after commit'));
-  return { result, effects };
 }
 
 /** Emits update/new-conversation, new-message and waiting-queue events to their audiences only. */

@@ -1,6 +1,6 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@atende/contract';
-import { inTransaction, presentMessage, type Effects, type Tx } from '@atende/conversations';
+import { announceCommitted, Effects, inTransaction, presentMessage, type Tx } from '@atende/conversations';
 import { countryForCallingCode, normalizePhone, tenantConfigOf } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -62,6 +62,22 @@ export class InboundService {
     const identifier = (input.contact.identifier ?? phone)!;
     const externalId = input.message.id ?? null;
     const messageId = externalId ? messageIdFor(channel.id, externalId) : randomUUID();
+    const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
+    const contactMessage = (conversationId: string, contactId: string, at: Date) =>
+      presentMessage({
+        id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', userId: null, contactId, content, tags: [], state: 'sent', status: null,
+        internal: false, voice: false, replyToId: null, annexId: null, templateMessage: null, interactiveContent: null, externalId, errorMessage: null,
+        createdAt: at, updatedAt: at,
+      });
+
+    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content);
+    if (appended) {
+      const effects = new Effects();
+      if (appended.unarchived || appended.replied) effects.conversation(appended.conversationId);
+      effects.messages.push({ tenantId: channel.tenantId, conversationId: appended.conversationId, holderUuid: appended.holder, message: contactMessage(appended.conversationId, appended.contactId, appended.at) });
+      await announceCommitted(this.ctx, effects);
+      return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
+    }
 
     const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
       // Hot path in plain SQL (few round trips): this endpoint takes every contact message.
@@ -75,7 +91,6 @@ export class InboundService {
       if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
       const conversationId = found?.open ?? (await this.openConversation(tx, effects, channel, contactId));
       const now = new Date();
-      const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
       await tx.$executeRaw`
         INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "createdAt", "updatedAt")
         VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
@@ -95,13 +110,8 @@ export class InboundService {
         await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } } });
       }
       if (conv.unarchived || conv.replied) effects.conversation(conversationId);
-      const message = presentMessage({
-        id: messageId, tenantId: channel.tenantId, conversationId, author: 'CONTACT', userId: null, contactId, content, tags: [], state: 'sent', status: null,
-        internal: false, voice: false, replyToId: null, annexId: null, templateMessage: null, interactiveContent: null, externalId, errorMessage: null,
-        createdAt: now, updatedAt: now,
-      });
       // The agent's list follows new-message itself; the whole conversation is re-sent only when it changed shape.
-      effects.messages.push({ tenantId: channel.tenantId, conversationId, holderUuid: conv.holder, message });
+      effects.messages.push({ tenantId: channel.tenantId, conversationId, holderUuid: conv.holder, message: contactMessage(conversationId, contactId, now) });
       return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
@@ -113,6 +123,47 @@ export class InboundService {
     });
     if (effects) await this.conversations.redistribute(effects);
     return result;
+  }
+
+  /**
+   * The common case in one atomic statement (no transaction round trips): a known contact writing
+   * to their open conversation on this channel. Appends the message and updates the conversation
+   * exactly as the transaction below does; answers null, having changed nothing, when the contact
+   * or the open conversation is new or the message id already exists, so the full path decides.
+   */
+  private async appendToOpenConversation(channel: { id: string; tenantId: string }, identifier: string, messageId: string, externalId: string | null, content: string) {
+    const at = new Date();
+    const [row] = await this.ctx.db.$queryRaw<{ conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; holder: string | null }[]>`
+      WITH target AS (
+        SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
+        FROM "ContactIdentity" ci
+        JOIN "Conversation" c ON c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ci."channelId" AND c."contactId" = ci."contactId" AND c.state <> 'closed'::"ConversationState"
+        JOIN "Workspace" w ON w.id = c."workspaceId"
+        WHERE ci."channelId" = ${channel.id}::uuid AND ci.identifier = ${identifier}
+        ORDER BY c."createdAt" DESC LIMIT 1
+      ), inserted AS (
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "createdAt", "updatedAt")
+        SELECT ${messageId}::uuid, ${channel.tenantId}::uuid, target.id, 'CONTACT'::"MessageAuthor", target."contactId", ${content},
+               ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${at}, ${at}
+        FROM target
+        ON CONFLICT (id) DO NOTHING
+        RETURNING "conversationId", "createdAt"
+      ), updated AS (
+        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = inserted."createdAt", "unreadContactMessages" = c."unreadContactMessages" + 1,
+               archived = CASE WHEN target.archived AND target.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = inserted."createdAt",
+               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
+               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
+        FROM inserted, target WHERE c.id = inserted."conversationId"
+        RETURNING c.id, c."tenantId", c."contactId", c."userId", inserted."createdAt" AS at,
+                  (target.archived AND NOT c.archived) AS unarchived, (target.state = 'outbound-started'::"ConversationState") AS replied
+      ), unarchived AS (
+        INSERT INTO "ConversationEvent" (id, "tenantId", "conversationId", type, detail, at)
+        SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived
+      )
+      SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied,
+             (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder
+      FROM updated`;
+    return row ?? null;
   }
 
   private async contactFor(tx: Tx, channel: { id: string; tenantId: string }, identifier: string, phone: string | null, c: InboundInput['contact']): Promise<string> {

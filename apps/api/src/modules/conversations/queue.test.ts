@@ -43,6 +43,21 @@ describe('custom channel inbound (issue 3)', () => {
     expect(await t.database.db.conversation.count({ where: { contact: { phoneNumber: '+5511988880002' } } })).toBe(1);
   });
 
+  // The common case (known contact, open conversation) runs as one statement: same rules as the first message.
+  it('appends to the open conversation once per message id, also when a delivery races with itself', async () => {
+    const first = await inbound(t, channel.id, token, { phone: '11988880003', id: 'open-1' });
+    const id = first.body.data.conversation_uuid as string;
+    const results = await Promise.all(Array.from({ length: 6 }, () => inbound(t, channel.id, token, { phone: '11988880003', id: 'open-2', content: 'Segunda' })));
+    expect(results.every((r) => r.status === 202 && r.body.data.conversation_uuid === id)).toBe(true);
+    expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
+    const again = await inbound(t, channel.id, token, { phone: '11988880003', id: 'open-1' });
+    expect(again.body.data).toEqual({ ...first.body.data, duplicate: true });
+    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { messages: { orderBy: { createdAt: 'asc' } } } });
+    expect(conv.unreadContactMessages).toBe(2);
+    expect(conv.messages.map((m) => [m.author, m.content, m.externalId])).toEqual([['CONTACT', 'Hello', 'open-1'], ['CONTACT', 'Segunda', 'open-2']]);
+    expect(conv.lastMessageAt).toEqual(conv.messages[1]!.createdAt);
+  });
+
   it('answers 401 for a wrong token or unknown channel and stores nothing; 400 for a bad body', async () => {
     const before = await t.database.db.message.count();
     expect((await inbound(t, channel.id, 'wrong-token', { phone: '11988880003' })).status).toBe(401);
