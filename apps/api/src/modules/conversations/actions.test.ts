@@ -190,6 +190,27 @@ describe('messages (spec 000 §4)', () => {
     expect(a2.events.some((e) => e.payload.conversation_uuid === id || e.payload.conversation?.uuid === id)).toBe(false);
   });
 
+  // The send answers (and announces) from the values it wrote; they must be what is stored.
+  it('answers a send with the message as stored: annex, reply, author and delivery status', async () => {
+    const id = await acceptedBy('agent', '11955550009');
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
+    const file = (await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('file', png, { filename: 'foto.png', contentType: 'image/png' })).body.data.data;
+    const contactMessage = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find((m: { author: string }) => m.author === 'CONTACT');
+    const sent = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: ' Segue a foto ', annex_uuid: file.uuid, reply_to_uuid: contactMessage.uuid });
+    expect(sent.status).toBe(201);
+    const answered = sent.body.data.data[0];
+    expect(answered).toMatchObject({
+      message: 'Segue a foto', author: 'USER', state: 'pending', status: 'sending', reply_to_uuid: contactMessage.uuid, user_id: ids.agent,
+      annex: { uuid: file.uuid, content_type: 'image/png', original_filename: 'foto.png', uri: `/api/v1/storage/files/${file.uuid}` },
+      user: { uuid: acme.users.agent!.uuid },
+    });
+    const listed = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find((m: { uuid: string }) => m.uuid === answered.uuid);
+    expect(listed).toEqual(answered);
+    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id } });
+    expect(conv.lastMessageAt?.toISOString()).toBe(answered.when);
+    await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' }).expect(200);
+  });
+
   it('internal notes are tagged and never queued for the contact; replies to notes must be notes', async () => {
     const id = await acceptedBy('agent', '11955550002');
     const note = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'cliente VIP', internal: true });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, INTERNAL_MESSAGE_TAG, queues, type Message as MessageDto } from '@atende/contract';
-import { conversationAudience, holderUuid, inTransaction, presentMessage } from '@atende/conversations';
+import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -74,13 +74,22 @@ export class MessageService {
     const id = input.uuid ?? randomUUID();
     const internal = input.internal === true;
     if (internal && session.tenantConfig.features.internal_note !== true) throw new AppError('feature_disabled', 'Internal notes are not enabled for this tenant');
-    const { result } = await inTransaction(this.ctx, async (tx, effects) => {
-      const locked = await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Conversation" WHERE id = ${conversationId}::uuid AND "tenantId" = ${session.tenantId}::uuid FOR UPDATE`;
-      if (!locked.length) throw new AppError('not_found', 'Conversation not found');
-      const conv = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId }, include: { channel: true } });
+    // Few round trips (every agent message passes here): the conversation is locked and read with
+    // what the checks and the announcement need in one query, and the new message is presented
+    // from the values written rather than read back.
+    const { result } = await inTransaction(this.ctx, async (tx, effects): Promise<{ existing: true } | { existing: false; message: MessageDto }> => {
+      const [conv] = await tx.$queryRaw<{ userId: number | null; state: string; channelType: string; holder: string | null; author: string | null; existing: boolean }[]>`
+        SELECT c."userId", c.state::text AS state, ch.type AS "channelType",
+               (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder,
+               (SELECT u.username FROM "User" u WHERE u.id = ${session.userId}) AS author,
+               EXISTS (SELECT 1 FROM "Message" m WHERE m.id = ${id}::uuid) AS existing
+        FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId"
+        WHERE c.id = ${conversationId}::uuid AND c."tenantId" = ${session.tenantId}::uuid
+        FOR UPDATE OF c`;
+      if (!conv) throw new AppError('not_found', 'Conversation not found');
       const supervisor = roleCovers(session.roles, 'supervisor');
-      const existing = await tx.message.findUnique({ where: { id } });
-      if (existing) {
+      const resend = async (): Promise<{ existing: true }> => {
+        const existing = await tx.message.findUniqueOrThrow({ where: { id } });
         if (existing.conversationId !== conversationId || existing.tenantId !== session.tenantId || existing.userId !== session.userId) {
           throw new AppError('conflict', 'This message id is already used');
         }
@@ -89,42 +98,54 @@ export class MessageService {
           await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: id } } });
           effects.conversation(conversationId);
         }
-        return id;
-      }
+        return { existing: true };
+      };
+      if (conv.existing) return resend();
       if (conv.userId !== session.userId && !(internal && supervisor)) throw new AppError('forbidden', 'This conversation is not assigned to you');
-      if (conv.state !== 'answered' && conv.state !== 'outbound_started') throw new AppError('conflict', 'Messages can only be sent in an active conversation');
-      if (conv.state === 'outbound_started' && !internal) throw new AppError('conflict', 'You can only send messages after client interaction');
+      // state::text is the database label (outbound-started).
+      if (conv.state !== 'answered' && conv.state !== 'outbound-started') throw new AppError('conflict', 'Messages can only be sent in an active conversation');
+      if (conv.state === 'outbound-started' && !internal) throw new AppError('conflict', 'You can only send messages after client interaction');
       if (input.reply_to_uuid) {
-        const replied = await tx.message.findFirst({ where: { id: input.reply_to_uuid, conversationId } });
+        const replied = await tx.message.findFirst({ where: { id: input.reply_to_uuid, conversationId }, select: { internal: true, author: true } });
         if (!replied) throw new AppError('not_found', 'The message you reply to is not in this conversation');
         // Spec 000 §4: notes can only be answered with a note.
         if (replied.internal && replied.author === 'USER' && !internal) throw new AppError('validation_failed', 'Notas só podem ser respondidas com uma nota');
       }
-      if (input.annex_uuid) {
-        const annex = await tx.storedFile.findFirst({ where: { id: input.annex_uuid, tenantId: session.tenantId } });
-        if (!annex) throw new AppError('not_found', 'Attachment not found');
-      }
-      const deliver = !internal && DELIVERABLE_CHANNEL_TYPES.has(conv.channel.type);
+      const annex = input.annex_uuid ? await tx.storedFile.findFirst({ where: { id: input.annex_uuid, tenantId: session.tenantId } }) : null;
+      if (input.annex_uuid && !annex) throw new AppError('not_found', 'Attachment not found');
+      const deliver = !internal && DELIVERABLE_CHANNEL_TYPES.has(conv.channelType);
       const now = new Date();
-      await tx.message.createMany({
-        data: [{
-          id, tenantId: session.tenantId, conversationId, author: 'USER', userId: session.userId, content: input.content?.trim() ?? '',
-          tags: internal ? [INTERNAL_MESSAGE_TAG] : [], internal, voice: input.voice === true, replyToId: input.reply_to_uuid ?? null,
-          annexId: input.annex_uuid ?? null, state: 'pending', status: deliver ? 'sending' : null, createdAt: now,
-        }],
-        skipDuplicates: true,
-      });
-      if (deliver) {
-        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: id } } });
-      }
-      await tx.conversation.update({ where: { id: conversationId }, data: { lastMessageAt: now } });
-      const row = await tx.message.findUniqueOrThrow({ where: { id } });
-      const annex = row.annexId ? await tx.storedFile.findUnique({ where: { id: row.annexId } }) : null;
-      const author = await tx.user.findUniqueOrThrow({ where: { id: session.userId }, select: { uuid: true, username: true } });
-      effects.messages.push({ tenantId: session.tenantId, conversationId, holderUuid: await holderUuid(tx, conv.userId), message: presentMessage(row, { annex, user: author }) });
-      return id;
+      const row: Prisma.MessageGetPayload<object> = {
+        id, tenantId: session.tenantId, conversationId, author: 'USER', userId: session.userId, contactId: null, content: input.content?.trim() ?? '',
+        tags: internal ? [INTERNAL_MESSAGE_TAG] : [], internal, voice: input.voice === true, replyToId: input.reply_to_uuid ?? null,
+        annexId: input.annex_uuid ?? null, state: 'pending', status: deliver ? 'sending' : null, templateMessage: null, interactiveContent: null,
+        externalId: null, errorMessage: null, createdAt: now, updatedAt: now,
+      };
+      // The message, its delivery job (outbox, same transaction) and the conversation's last activity in one statement.
+      const outboxPayload = JSON.stringify({ tenant_uuid: session.tenantId, message_uuid: id });
+      const [written] = await tx.$queryRaw<{ inserted: boolean }[]>`
+        WITH inserted AS (
+          INSERT INTO "Message" (id, "tenantId", "conversationId", author, "userId", content, tags, internal, voice, "replyToId", "annexId", state, status, "createdAt", "updatedAt")
+          VALUES (${id}::uuid, ${session.tenantId}::uuid, ${conversationId}::uuid, 'USER'::"MessageAuthor", ${session.userId}, ${row.content}, ${row.tags}::text[],
+                  ${internal}, ${row.voice}, ${row.replyToId}::uuid, ${row.annexId}::uuid, 'pending'::"MessageState", ${row.status}, ${now}, ${now})
+          ON CONFLICT (id) DO NOTHING
+          RETURNING id
+        ), queued AS (
+          INSERT INTO "OutboxJob" (id, "tenantId", queue, payload, "createdAt")
+          SELECT gen_random_uuid(), ${session.tenantId}::uuid, ${queues.channelDelivery.name}, ${outboxPayload}::jsonb, ${now} FROM inserted WHERE ${deliver}::boolean
+        ), touched AS (
+          UPDATE "Conversation" SET "lastMessageAt" = ${now}, "updatedAt" = ${now} WHERE id = ${conversationId}::uuid AND EXISTS (SELECT 1 FROM inserted)
+        )
+        SELECT EXISTS (SELECT 1 FROM inserted) AS inserted`;
+      // A send with the same uuid committed while this one waited for the lock (the lock query's
+      // snapshot predates it): answer as for any existing uuid.
+      if (!written?.inserted) return resend();
+      const message = presentMessage(row, { annex, user: { uuid: session.userUuid, username: conv.author ?? '' } });
+      effects.messages.push({ tenantId: session.tenantId, conversationId, holderUuid: conv.holder, message });
+      return { existing: false, message };
     });
-    const message = await this.ctx.db.message.findUniqueOrThrow({ where: { id: result } });
+    if (!result.existing) return result.message;
+    const message = await this.ctx.db.message.findUniqueOrThrow({ where: { id } });
     return (await this.presentMany([message]))[0]!;
   }
 
