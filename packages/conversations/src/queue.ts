@@ -1,13 +1,14 @@
 import { AppError } from '@atende/contract';
 import { acceptSessionRefusal, agentCapacity, isAutoDistribution, tenantConfigOf } from '@atende/core';
-import { Prisma } from '@atende/db';
+import { Prisma, type Db } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 
 export const ACTIVE_STATES = ['answered', 'outbound_started', 'closing'] as const;
 
-export async function activeCount(tx: Tx, userId: number): Promise<number> {
-  return tx.conversation.count({ where: { userId, state: { in: [...ACTIVE_STATES] } } });
+/** The agent's active conversations (tenant first: the tenantId+userId+state index answers it alone). */
+export async function activeCount(tx: Tx, tenantId: string, userId: number): Promise<number> {
+  return tx.conversation.count({ where: { tenantId, userId, state: { in: [...ACTIVE_STATES] } } });
 }
 
 async function sectorsOf(tx: Tx, userId: number): Promise<string[]> {
@@ -42,27 +43,26 @@ export async function assignTo(tx: Tx, effects: Effects, conversationId: string,
   });
   await tx.user.update({ where: { id: user.id }, data: { lastAssignedAt: now } });
   const ref = { id: user.id, uuid: user.uuid, username: user.username, email: user.email };
-  if (how === 'distribution') {
-    await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'offered', detail: { user_uuid: user.uuid, user_email: user.email }, at: now } });
-  }
-  await tx.conversationEvent.create({
-    data: { tenantId: conv.tenantId, conversationId, type: 'associate-user', detail: { user_uuid: user.uuid, user_email: user.email, new_user: ref, done_by: how, ...(doneBy ? { done_by_user: { id: doneBy.id, uuid: doneBy.uuid, username: doneBy.username, email: doneBy.email } } : {}) }, at: now },
+  const events: Prisma.ConversationEventCreateManyInput[] = [];
+  if (how === 'distribution') events.push({ tenantId: conv.tenantId, conversationId, type: 'offered', detail: { user_uuid: user.uuid, user_email: user.email }, at: now });
+  events.push({
+    tenantId: conv.tenantId, conversationId, type: 'associate-user', at: now,
+    detail: { user_uuid: user.uuid, user_email: user.email, new_user: ref, done_by: how, ...(doneBy ? { done_by_user: { id: doneBy.id, uuid: doneBy.uuid, username: doneBy.username, email: doneBy.email } } : {}) },
   });
-  if (!current.timeAnswer) {
-    await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId, type: 'answered', detail: { email: user.email, user_uuid: user.uuid }, at: now } });
-  }
+  if (!current.timeAnswer) events.push({ tenantId: conv.tenantId, conversationId, type: 'answered', detail: { email: user.email, user_uuid: user.uuid }, at: now });
+  await tx.conversationEvent.createMany({ data: events });
   effects.conversation(conversationId);
   effects.queueChanged(conv.tenantId, conv.workspaceId);
   return conv;
 }
 
 /** Capacity of an agent: the workspace's limit within the tenant's agent slots (spec 000 §9). */
-export async function capacityOf(tx: Tx, tenantId: string, workspaceId: string): Promise<{ capacity: number; mode: 'on_demand' | 'round_robin' | 'fifo' }> {
-  const [tenant, workspace] = await Promise.all([
-    tx.tenant.findUniqueOrThrow({ where: { id: tenantId }, select: { config: true } }),
-    tx.workspace.findUniqueOrThrow({ where: { id: workspaceId }, select: { maxConversationPerUser: true, conversationDeliveryMode: true } }),
-  ]);
-  return { capacity: agentCapacity(workspace.maxConversationPerUser, tenantConfigOf(tenant.config).agent.max_slots), mode: workspace.conversationDeliveryMode };
+export async function capacityOf(tx: Tx | Db, tenantId: string, workspaceId: string): Promise<{ capacity: number; mode: 'on_demand' | 'round_robin' | 'fifo' }> {
+  const [row] = await tx.$queryRaw<{ config: unknown; maxConversationPerUser: number; mode: 'on_demand' | 'round_robin' | 'fifo' }[]>`
+    SELECT t.config, w."maxConversationPerUser", w."conversationDeliveryMode"::text AS mode
+    FROM "Workspace" w JOIN "Tenant" t ON t.id = w."tenantId" WHERE w.id = ${workspaceId}::uuid AND t.id = ${tenantId}::uuid`;
+  if (!row) throw new AppError('not_found', 'Workspace not found');
+  return { capacity: agentCapacity(row.maxConversationPerUser, tenantConfigOf(row.config).agent.max_slots), mode: row.mode };
 }
 
 /** Accept session (on_demand): the caller takes the next waiting conversation (spec 000 §4). */
@@ -75,7 +75,7 @@ export async function acceptNext(ctx: ConversationDeps, tenantId: string, worksp
     const { capacity, mode } = await capacityOf(tx, tenantId, workspaceId);
     const sectors = await sectorsOf(tx, userId);
     const waiting = await tx.conversation.count({ where: { tenantId, workspaceId, state: 'waiting' } });
-    const refusal = acceptSessionRefusal({ mode, activeCount: await activeCount(tx, userId), capacity, waiting, paused: agent.state === 'paused' || agent.currentPauseId !== null });
+    const refusal = acceptSessionRefusal({ mode, activeCount: await activeCount(tx, tenantId, userId), capacity, waiting, paused: agent.state === 'paused' || agent.currentPauseId !== null });
     if (refusal) throw new AppError(refusal.code === 'nobody_waiting' ? 'not_found' : 'conflict', refusal.message);
     const next = await lockNextWaiting(tx, tenantId, workspaceId, sectors);
     if (!next) throw new AppError('not_found', 'There are no sessions waiting');
@@ -92,6 +92,8 @@ export async function acceptNext(ctx: ConversationDeps, tenantId: string, worksp
  * conversation's sector (or with no sectors) with free capacity are eligible.
  */
 export async function distribute(ctx: ConversationDeps, tenantId: string, workspaceId: string, maxAssignments = 200): Promise<number> {
+  // on_demand (the default) never distributes: answer without opening a transaction.
+  if (!isAutoDistribution((await capacityOf(ctx.db, tenantId, workspaceId)).mode)) return 0;
   let assigned = 0;
   for (; assigned < maxAssignments; assigned++) {
     const { result } = await inTransaction(ctx, async (tx, effects) => {
@@ -118,7 +120,7 @@ export async function distribute(ctx: ConversationDeps, tenantId: string, worksp
           ORDER BY ${order}
           FOR UPDATE OF u SKIP LOCKED`;
         for (const agent of agents) {
-          if ((await activeCount(tx, agent.id)) >= capacity) continue;
+          if ((await activeCount(tx, tenantId, agent.id)) >= capacity) continue;
           await assignTo(tx, effects, conv.id, agent, 'distribution');
           return true;
         }

@@ -123,7 +123,7 @@ export class ConversationService {
       if (!found) throw new AppError('not_found', 'Agent not found');
       if (!found.isLogged || found.state === 'offline') throw new AppError('conflict', 'This agent is not online');
       const { capacity } = await capacityOf(tx, conv.tenantId, conv.workspaceId);
-      if (found.id !== conv.userId && (await activeCount(tx, found.id)) >= capacity) {
+      if (found.id !== conv.userId && (await activeCount(tx, conv.tenantId, found.id)) >= capacity) {
         throw new AppError('conflict', `This agent already has the maximum of simultaneous conversations (${capacity})`);
       }
       target = found;
