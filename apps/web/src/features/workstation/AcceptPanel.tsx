@@ -5,6 +5,7 @@ import { IconUserPlus } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { isStaleCopy } from './conversationEvents';
 import { workstationKeys } from './queries';
 
 interface Props {
@@ -28,6 +29,7 @@ export function AcceptPanel({ me, tenant, workspace, conversations, waiting, onA
   const accept = useMutation({
     mutationFn: async () => (await api.acceptConversation({ body: { user_id: me.id } })).data,
     onSuccess: (conversation) => {
+      if (isStaleCopy(conversation)) return onAccepted(conversation);
       queryClient.setQueryData<Conversation[]>(workstationKeys.offered, (list) =>
         list?.some((c) => c.uuid === conversation.uuid) ? list.map((c) => (c.uuid === conversation.uuid ? conversation : c)) : [...(list ?? []), conversation],
       );

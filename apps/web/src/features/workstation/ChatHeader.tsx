@@ -10,7 +10,7 @@ import { phrase } from '../../i18n/phrase';
 import { toastSuccess } from '../../ui/toasts';
 import { initials } from '../layout/initials';
 import { FinishModal, TransferModal } from './ActionModals';
-import { applyConversationEvent, hasTemplateSendError } from './conversationEvents';
+import { applyConversationEvent, hasTemplateSendError, isStaleCopy } from './conversationEvents';
 import { workstationKeys } from './queries';
 
 type Action = BodyInput<typeof routes.updateConversation>;
@@ -38,11 +38,13 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
   const act = useMutation({
     mutationFn: async (input: { body: Action; success: string }) => (await api.updateConversation({ params: { id: c.uuid }, body: input.body })).data,
     onSuccess: (updated, input) => {
+      setModal(null);
+      toastSuccess(t(input.success));
+      // A newer copy may already have arrived by the live event.
+      if (isStaleCopy(updated)) return;
       const list = queryClient.getQueryData<Conversation[]>(workstationKeys.offered) ?? [];
       const outcome = applyConversationEvent(list, updated, me.id, c.uuid);
       queryClient.setQueryData(workstationKeys.offered, outcome.list);
-      setModal(null);
-      toastSuccess(t(input.success));
       if (!outcome.list.some((x) => x.uuid === c.uuid)) onLeft();
     },
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyConversationEvent, lastMeaningfulEntry, orderConversations } from './conversationEvents';
+import { applyConversationEvent, isStaleCopy, lastMeaningfulEntry, orderConversations } from './conversationEvents';
 import { conversation, entry, ME, OTHER } from './fixtures.test-support';
 
 const ref = (u: typeof ME) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
@@ -89,5 +89,18 @@ describe('orderConversations', () => {
     const talked = conversation({ time_answer: '2026-11-22T07:00:00.000Z', last_message: { when: '2026-11-22T09:30:00.000Z', tags: [], content: 'x', author: 'CONTACT' } });
     expect(orderConversations([old, recent, talked], []).map((c) => c.uuid)).toEqual([talked.uuid, recent.uuid, old.uuid]);
     expect(orderConversations([old, recent, talked], [old.uuid, 'gone']).map((c) => c.uuid)).toEqual([old.uuid, talked.uuid, recent.uuid]);
+  });
+});
+
+describe('isStaleCopy', () => {
+  it('ignores a copy with less history than one already applied', () => {
+    const c = conversation({ history: [entry('enter-queue'), entry('associate-user')] });
+    expect(isStaleCopy(c)).toBe(false);
+    const returned = { ...c, history: [...c.history, entry('enter-queue')] };
+    expect(isStaleCopy(returned)).toBe(false);
+    // The event of the earlier state arrives late: ignored.
+    expect(isStaleCopy(c)).toBe(true);
+    // Same history (an unread count changed): applied.
+    expect(isStaleCopy({ ...returned, unread_contact_messages: 2 })).toBe(false);
   });
 });

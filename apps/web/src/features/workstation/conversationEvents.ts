@@ -100,3 +100,16 @@ export function orderConversations(list: readonly Conversation[], pinned: readon
   const rest = list.filter((c) => !pinnedSet.has(c.uuid)).sort((a, b) => activity(b) - activity(a));
   return [...pins, ...rest];
 }
+
+// History only grows: its length orders the copies of one conversation. An event that was emitted
+// before the answer of a later action (accept, return, transfer) can arrive after it.
+const versions = new Map<string, number>();
+
+/** True for a copy older than one already applied (it must be ignored); records newer ones. */
+export function isStaleCopy(conversation: Conversation): boolean {
+  const version = conversation.history.length;
+  const seen = versions.get(conversation.uuid) ?? -1;
+  if (version < seen) return true;
+  versions.set(conversation.uuid, version);
+  return false;
+}

@@ -8,7 +8,7 @@ import { phrase } from '../../i18n/phrase';
 import { useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe, useWorkspace } from '../../session/session';
 import { toastInfo } from '../../ui/toasts';
-import { applyConversationEvent, type WorkstationNotice } from './conversationEvents';
+import { applyConversationEvent, isStaleCopy, type WorkstationNotice } from './conversationEvents';
 import { applyAck, applySendAnswer, upsertMessages, type MessagePage } from './messageCache';
 import { notifyUnfocused } from './notify';
 
@@ -87,6 +87,7 @@ export function useWorkstationLiveUpdates(): void {
       void queryClient.invalidateQueries({ queryKey: workstationKeys.offered });
       return;
     }
+    if (isStaleCopy(conversation)) return;
     const outcome = applyConversationEvent(list, conversation, user.id, active);
     queryClient.setQueryData(workstationKeys.offered, outcome.list);
     if (outcome.arrived) void queryClient.invalidateQueries({ queryKey: workstationKeys.messages(conversation.uuid) });
@@ -101,7 +102,10 @@ export function useWorkstationLiveUpdates(): void {
   useServerEvent('new-conversation', onConversation);
 
   useServerEvent('new-message', ({ conversation_uuid, message }) => {
-    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation_uuid), (page) => (page ? upsertMessages(page, [message]) : page));
+    const key = workstationKeys.messages(conversation_uuid);
+    // Messages still loading: the answer may predate this message, so load again once it is in.
+    if (queryClient.getQueryState(key)?.status === 'pending' && queryClient.isFetching({ queryKey: key }) > 0) void queryClient.invalidateQueries({ queryKey: key });
+    queryClient.setQueryData<MessagePage>(key, (page) => (page ? upsertMessages(page, [message]) : page));
     patchListedConversation(queryClient, conversation_uuid, (c) => ({
       ...c,
       last_message: { when: message.when, tags: message.tags, content: message.message, author: message.author },
