@@ -7,7 +7,8 @@ const userRef = { select: { id: true, uuid: true, username: true, email: true } 
 export const conversationInclude = {
   contact: true,
   channel: true,
-  events: { orderBy: { at: 'asc' }, take: 200 },
+  // The latest 200 events (what happened last decides the workstation's handling), shown oldest first.
+  events: { orderBy: { at: 'desc' }, take: 200 },
   messages: { orderBy: { createdAt: 'desc' }, take: 1 },
 } as const satisfies Prisma.ConversationInclude;
 export type ConversationRow = Prisma.ConversationGetPayload<{ include: typeof conversationInclude }>;
@@ -61,7 +62,7 @@ export function presentConversation(c: ConversationRow, lookups: Lookups): Conve
     channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart },
     sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: null } : null,
     conversation_reason_uuid: c.endReasonId,
-    history: c.events.map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
+    history: [...c.events].reverse().map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
     created_at: c.createdAt.toISOString(),
   };
 }

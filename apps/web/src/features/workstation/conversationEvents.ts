@@ -72,7 +72,8 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
     case 'closing': {
       if (listed) return outcome({ list: replaced() });
       const transferredToMe = last?.event === 'transfer' && last.detail.new_user?.id === myUserId;
-      const distributed = conversation.history.at(-1)?.event === 'answered' && conversation.history.some((h) => h.event === 'offered' && h.detail.user_uuid === conversation.user?.uuid);
+      // Entries written in one instant may come in any order: look for the offer, not for the last entry.
+      const distributed = !transferredToMe && conversation.history.some((h) => h.event === 'offered' && h.detail.user_uuid === conversation.user?.uuid);
       return outcome({
         list: [...list, conversation],
         arrived: true,
