@@ -12,6 +12,7 @@ import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 import { LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { CustomerPanels } from '../customer/CustomerPanels';
 import { FinishModal } from './ActionModals';
 import { applyAck, upsertMessages, type MessagePage } from './messageCache';
 import { MessageList } from './MessageList';
@@ -49,7 +50,8 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
     enabled: validId,
     retry: false,
     // Not found, another tenant's or not allowed: the invalid screen, not the error toast.
-    queryFn: async (): Promise<Conversation | null> => (await quietApi.getConversation({ params: { id: conversationId } }).catch(() => null))?.data ?? null,
+    queryFn: async (): Promise<Conversation | null> =>
+      (await quietApi.getConversation({ params: { id: conversationId } }).catch(() => null))?.data ?? null,
   });
   const messages = useMessages(validId && conversation.data ? conversationId : null);
   const live = mode === 'live' && conversation.data?.state !== 'closed';
@@ -60,7 +62,9 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
   });
   useServerEvent('new-message', ({ conversation_uuid, message }) => {
     if (conversation_uuid !== conversationId) return;
-    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationId), (page) => (page ? upsertMessages(page, [message]) : page));
+    queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationId), (page) =>
+      page ? upsertMessages(page, [message]) : page,
+    );
   });
   useServerEvent('messages-ack', ({ conversation_uuid, messages: acks }) => {
     if (conversation_uuid !== conversationId) return;
@@ -80,14 +84,22 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
 
   const finish = useMutation({
     mutationFn: async (reason: string | null) =>
-      (await api.updateConversation({ params: { id: conversationId }, body: { state: 'closed', current_role: 'supervisor', conversation_reason_uuid: reason } })).data,
+      (
+        await api.updateConversation({
+          params: { id: conversationId },
+          body: { state: 'closed', current_role: 'supervisor', conversation_reason_uuid: reason },
+        })
+      ).data,
     onSuccess: (c) => {
       queryClient.setQueryData(['conversations', 'view', conversationId], c);
       setFinishing(false);
       toastSuccess(t('Finished conversation successfully'));
     },
   });
-  const openForeign = useCallback((conv: string, msg: string) => window.open(`/chat-history/reports/${conv}#${msg}`, '_blank', 'noopener'), []);
+  const openForeign = useCallback(
+    (conv: string, msg: string) => window.open(`/chat-history/reports/${conv}#${msg}`, '_blank', 'noopener'),
+    [],
+  );
   const noop = useCallback((_m: Message) => undefined, []);
 
   if (validId && (conversation.isPending || (conversation.data && messages.isPending))) return <LoadingState />;
@@ -105,9 +117,14 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
       </Center>
     );
   }
-  const supervisor = me ? hasAnyRole(me.roles.map((r) => r.name), ['supervisor']) : false;
+  const supervisor = me
+    ? hasAnyRole(
+        me.roles.map((r) => r.name),
+        ['supervisor'],
+      )
+    : false;
   return (
-    <Container size="lg" py="md" style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}>
+    <Container size="xl" py="md" style={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <Group justify="space-between" mb="sm" wrap="nowrap">
         <Group gap="sm" wrap="nowrap">
           <Anchor component={Link} to="/" aria-label={t('Back')}>
@@ -116,7 +133,9 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
           <div>
             <Title order={4}>{c.contact.name}</Title>
             <Text size="xs" c="dimmed">
-              {[c.channel.name, c.sector?.name, `#${c.ticket_number}`, c.user ? t('Agent: {{name}}', { name: c.user.username }) : null].filter(Boolean).join(' · ')}
+              {[c.channel.name, c.sector?.name, `#${c.ticket_number}`, c.user ? t('Agent: {{name}}', { name: c.user.username }) : null]
+                .filter(Boolean)
+                .join(' · ')}
             </Text>
           </div>
           <Badge variant="light" data-testid="conversation-state">
@@ -137,22 +156,33 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
           )}
         </Group>
       </Group>
-      <Paper withBorder radius="md" style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
-        <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-          <MessageList
-            conversation={c}
-            page={messages.data}
-            loading={messages.isLoading}
-            hideNotes={hideNotes}
-            canReply={false}
-            markRead={false}
-            onReply={noop}
-            onRetry={noop}
-            onForeignMessage={openForeign}
-          />
+      <Group align="stretch" gap="md" wrap="nowrap" style={{ flex: 1, minHeight: 0 }}>
+        <Paper
+          withBorder
+          radius="md"
+          style={{ flex: 1, minWidth: 0, minHeight: 0, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}
+        >
+          <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+            <MessageList
+              conversation={c}
+              page={messages.data}
+              loading={messages.isLoading}
+              hideNotes={hideNotes}
+              canReply={false}
+              markRead={false}
+              onReply={noop}
+              onRetry={noop}
+              onForeignMessage={openForeign}
+            />
+          </Box>
+        </Paper>
+        <Box component="aside" aria-label={t('Customer')} w={320} style={{ flexShrink: 0, overflowY: 'auto' }}>
+          <CustomerPanels conversation={c} editable={false} showConversationFields={false} />
         </Box>
-      </Paper>
-      {finishing && <FinishModal opened onClose={() => setFinishing(false)} busy={finish.isPending} onConfirm={(reason) => finish.mutate(reason)} />}
+      </Group>
+      {finishing && (
+        <FinishModal opened onClose={() => setFinishing(false)} busy={finish.isPending} onConfirm={(reason) => finish.mutate(reason)} />
+      )}
     </Container>
   );
 }
