@@ -1,4 +1,4 @@
-import { DEV_CHANNEL_SECRETS_KEY, parseSecretsKey } from '@atende/channels';
+import { DEV_CHANNEL_SECRETS_KEY, DEV_FILE_LINK_SECRET, FILE_LINK_TTL_SECONDS, parseSecretsKey } from '@atende/channels';
 import { z } from 'zod';
 
 // The only reader of process.env in the worker. Defaults work on a developer machine.
@@ -27,6 +27,10 @@ const EnvSchema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** The api's address as seen from outside, for links sent to channels (annex urls). */
   PUBLIC_URL: z.string().url().default('http://localhost:3000'),
+  /** Signs the annex links given to channel receivers (same value as the api's). Required in production. */
+  FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
+  /** How long an annex link stays valid. */
+  FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(FILE_LINK_TTL_SECONDS),
 });
 export type WorkerEnv = z.infer<typeof EnvSchema>;
 
@@ -37,6 +41,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.CHANNEL_SECRETS_KEY === DEV_CHANNEL_SECRETS_KEY) {
     throw new Error('Invalid configuration:\n  CHANNEL_SECRETS_KEY: must be set in production');
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.FILE_LINK_SECRET === DEV_FILE_LINK_SECRET) {
+    throw new Error('Invalid configuration:\n  FILE_LINK_SECRET: must be set in production');
   }
   return parsed.data;
 }

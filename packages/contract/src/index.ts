@@ -67,5 +67,6 @@ export const routes = {
   listChannelCannedResponses: messages.listChannelCannedResponses,
   uploadFile: messages.uploadFile,
   downloadFile: messages.downloadFile,
+  downloadSignedFile: messages.downloadSignedFile,
 } as const;
 export type Routes = typeof routes;

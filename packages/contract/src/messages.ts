@@ -103,6 +103,19 @@ export const downloadFile = route({
   summary: 'Downloads a file with its original name and type (same tenant only).',
   params: UuidParam,
 });
+/**
+ * A file without a session, through a time-limited link the server signed (the annex url given to
+ * channel receivers): HMAC-SHA256 over the file id and `expires` (Unix seconds).
+ */
+export const downloadSignedFile = route({
+  method: 'GET', path: '/api/v1/storage/files/:id/signed', tags: ['storage'], auth: false,
+  summary: 'Downloads a file through a signed, time-limited link (no session): 403 when the link expired or was altered.',
+  params: UuidParam,
+  query: z.object({
+    expires: z.string().regex(/^\d{1,12}$/, 'Must be a Unix time in seconds').transform(Number),
+    signature: z.string().min(1).max(128),
+  }),
+});
 
 export const CannedResponseSchema = z.object({
   uuid: Uuid,

@@ -1,14 +1,41 @@
-import { createReadStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, open, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
 
-/** Where file bytes live. Local disk by default; an S3-compatible driver fits the same interface. */
+/** What a driver is given to keep: whole bytes, or a stream of known length. */
+export type StorageBody = Buffer | Readable;
+
+export interface StoredObject {
+  stream: Readable;
+  size: number;
+}
+
+/**
+ * Where file bytes live: local disk by default, an S3-compatible service by configuration
+ * (STORAGE_DRIVER). `service` is recorded on each StoredFile row, so a file is read back from the
+ * driver that kept it.
+ */
 export interface StorageDriver {
   readonly service: string;
-  put(key: string, bytes: Buffer): Promise<void>;
-  get(key: string): Readable;
+  put(key: string, body: StorageBody, meta: { contentType: string; size: number }): Promise<void>;
+  /** The object's bytes and size, or null when there is no such object. */
+  get(key: string): Promise<StoredObject | null>;
+  /** Removes the object; removing one that is not there is not an error. */
   remove(key: string): Promise<void>;
+}
+
+/** `storage/` at the repository root, wherever the api runs from (src with tsx, dist when built). */
+export function defaultStorageDir(): string {
+  let dir = fileURLToPath(new URL('.', import.meta.url));
+  for (;;) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return join(dir, 'storage');
+    const parent = dirname(dir);
+    if (parent === dir) return resolve('storage');
+    dir = parent;
+  }
 }
 
 export class LocalDiskDriver implements StorageDriver {
@@ -26,14 +53,37 @@ export class LocalDiskDriver implements StorageDriver {
     return full;
   }
 
-  async put(key: string, bytes: Buffer): Promise<void> {
+  async put(key: string, body: StorageBody): Promise<void> {
     const path = this.path(key);
     await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, bytes, { flag: 'wx' });
+    if (Buffer.isBuffer(body)) {
+      await writeFile(path, body, { flag: 'wx' });
+      return;
+    }
+    const handle = await open(path, 'wx');
+    try {
+      await pipeline(body, handle.createWriteStream());
+    } catch (error) {
+      await rm(path, { force: true });
+      throw error;
+    }
   }
 
-  get(key: string): Readable {
-    return createReadStream(this.path(key));
+  async get(key: string): Promise<StoredObject | null> {
+    let handle;
+    try {
+      handle = await open(this.path(key), 'r');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+    try {
+      const { size } = await handle.stat();
+      return { stream: handle.createReadStream(), size };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
   }
 
   async remove(key: string): Promise<void> {

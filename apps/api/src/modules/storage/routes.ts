@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { AppError, downloadFile, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, uploadFile, VoiceUploadSchema } from '@atende/contract';
+import { verifyFileLink } from '@atende/channels';
+import { AppError, downloadFile, downloadSignedFile, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, uploadFile, VoiceUploadSchema } from '@atende/contract';
 import { scoped } from '@atende/db';
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { LocalDiskDriver, type StorageDriver } from './driver';
+import { storageFromEnv, type Storage } from './drivers';
 import { bytesMatchType, safeFilename } from './sniff';
 
 const TOO_BIG = 'Maximum file size exceeded (5 MB)';
@@ -44,9 +44,12 @@ async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; con
   return { bytes: Buffer.from(file, 'base64'), contentType: content_type, filename: safeFilename(filename, `voice.${extension}`) };
 }
 
-/** Uploads and downloads (spec 000 §5, §7): 5 MB, allowed types checked against the bytes, tenant-only. */
-export async function storageRoutes(app: FastifyInstance, ctx: AppContext, driver?: StorageDriver): Promise<void> {
-  const storage = driver ?? new LocalDiskDriver(ctx.env.STORAGE_DIR ?? fileURLToPath(new URL('../../../storage', import.meta.url)));
+/**
+ * Uploads and downloads (spec 000 §5, §7): 5 MB, allowed types checked against the bytes,
+ * tenant-only; and signed, time-limited links for those without a session (channel receivers).
+ */
+export async function storageRoutes(app: FastifyInstance, ctx: AppContext, storage: Storage = storageFromEnv(ctx.env)): Promise<void> {
+  app.addHook('onClose', async () => storage.close());
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
     bind(scope, uploadFile, {}, async ({ session, request }) => ({ data: { data: await store(session, await readUpload(request)) } }));
@@ -60,23 +63,53 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, drive
     if (!bytesMatchType(bytes, contentType)) throw new AppError('unsupported_media_type', `The file's content is not ${contentType}.`);
     const id = randomUUID();
     const key = `${session.tenantId}/${id}`;
-    await storage.put(key, bytes);
-    const row = await ctx.db.storedFile.create({
-      data: { id, tenantId: session.tenantId, originalFilename: filename, contentType, size: bytes.length, service: storage.service, storageKey: key, uploadedById: session.userId },
-    });
+    const driver = storage.writer;
+    await driver.put(key, bytes, { contentType, size: bytes.length });
+    let row;
+    try {
+      row = await ctx.db.storedFile.create({
+        data: { id, tenantId: session.tenantId, originalFilename: filename, contentType, size: bytes.length, service: driver.service, storageKey: key, uploadedById: session.userId },
+      });
+    } catch (error) {
+      // No row, no file: bytes nobody can reach are not kept.
+      await driver.remove(key).catch((cleanup: unknown) => ctx.log.warn({ err: cleanup, key }, 'could not remove an orphaned upload'));
+      throw error;
+    }
     return { uuid: row.id, content_type: row.contentType, original_filename: row.originalFilename, uri: `/api/v1/storage/files/${row.id}`, size: row.size };
+  }
+
+  /** Streams a stored file with its original name and type. */
+  async function sendFile(reply: FastifyReply, row: { id: string; originalFilename: string; contentType: string; service: string; storageKey: string }) {
+    const driver = storage.driverFor(row.service);
+    if (!driver) throw new AppError('unavailable', `This file is kept in ${row.service} storage, which this server is not configured for`);
+    const object = await driver.get(row.storageKey);
+    if (!object) {
+      ctx.log.warn({ fileId: row.id, service: row.service }, 'stored file has no object');
+      throw new AppError('not_found', 'File not found');
+    }
+    const ascii = row.originalFilename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+    reply
+      .header('Content-Type', row.contentType)
+      .header('Content-Length', String(object.size))
+      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.originalFilename)}`)
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'private, max-age=3600');
+    return reply.send(object.stream);
   }
 
   bind(app, downloadFile, {}, async ({ session, params, reply }) => {
     const row = await scoped(ctx.db, session).storedFile.findFirst({ where: { id: params.id } });
     if (!row) throw new AppError('not_found', 'File not found');
-    const ascii = row.originalFilename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-    reply
-      .header('Content-Type', row.contentType)
-      .header('Content-Length', String(row.size))
-      .header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(row.originalFilename)}`)
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'private, max-age=3600');
-    return reply.send(storage.get(row.storageKey));
+    return sendFile(reply, row);
+  });
+
+  // The signature is the permission: it names one file, until `expires`, and only the server can make it.
+  bind(app, downloadSignedFile, {}, async ({ params, query, reply }) => {
+    const link = verifyFileLink(ctx.env.FILE_LINK_SECRET, params.id, query.expires, query.signature);
+    if (link === 'invalid') throw new AppError('forbidden', 'This download link is not valid');
+    if (link === 'expired') throw new AppError('forbidden', 'This download link has expired');
+    const row = await ctx.db.storedFile.findUnique({ where: { id: params.id } });
+    if (!row) throw new AppError('not_found', 'File not found');
+    return sendFile(reply, row);
   });
 }
