@@ -45,6 +45,8 @@ const workers: Worker[] = [
       adapters: channelAdapters(),
       secretsKey: parseSecretsKey(env.CHANNEL_SECRETS_KEY),
       publicUrl: env.PUBLIC_URL,
+      fileLinkSecret: env.FILE_LINK_SECRET,
+      fileLinkTtlSeconds: env.FILE_LINK_TTL_SECONDS,
       log: log.child({ component: 'channel-delivery' }),
     },
     { connection, redisPrefix: env.REDIS_PREFIX, concurrency: env.WORKER_CONCURRENCY },

@@ -1,4 +1,4 @@
-import { decryptCredentials, ChannelDeliveryError, type ChannelTarget, type OutboundMessage } from '@atende/channels';
+import { decryptCredentials, ChannelDeliveryError, signedFileUrl, type ChannelTarget, type OutboundMessage } from '@atende/channels';
 import type { ScopedDb } from '@atende/db';
 
 /** The message row with what delivery needs, as loaded by the processor. */
@@ -17,10 +17,22 @@ export interface LoadedMessage {
   };
 }
 
-/** Public address of a stored file, for the receiving system (annex.url). */
-export const annexUrl = (publicUrl: string, fileId: string) => `${publicUrl.replace(/\/+$/, '')}/api/v1/storage/files/${fileId}`;
+/** How annex links are made: the api's public address, and the secret and lifetime of their signature. */
+export interface AnnexLinks {
+  publicUrl: string;
+  /** FILE_LINK_SECRET, the same value the api verifies with. */
+  secret: string;
+  ttlSeconds?: number;
+}
 
-export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, publicUrl: string): Promise<OutboundMessage> {
+/**
+ * Address of a stored file for the receiving system (annex.url): a signed, time-limited link the
+ * api serves without a session, since a webhook receiver has none.
+ */
+export const annexUrl = (links: AnnexLinks, fileId: string, now = Date.now()) =>
+  signedFileUrl({ publicUrl: links.publicUrl, secret: links.secret, fileId, ttlSeconds: links.ttlSeconds, now });
+
+export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, links: AnnexLinks): Promise<OutboundMessage> {
   const { conversation } = message;
   const [file, identity] = await Promise.all([
     message.annexId ? db.storedFile.findFirst({ where: { id: message.annexId } }) : null,
@@ -30,7 +42,7 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, pu
     uuid: message.id,
     conversationUuid: conversation.id,
     content: message.content,
-    annex: file ? { url: annexUrl(publicUrl, file.id), contentType: file.contentType, originalFilename: file.originalFilename } : null,
+    annex: file ? { url: annexUrl(links, file.id), contentType: file.contentType, originalFilename: file.originalFilename } : null,
     author: message.author,
     createdAt: message.createdAt,
     contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { channelAdapters, signWebhookBody } from '@atende/channels';
+import { channelAdapters, signWebhookBody, verifyFileLink } from '@atende/channels';
 import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/channels/simulator';
 import { queues, RealtimeEnvelopeSchema, rooms, type ChannelDeliveryJob } from '@atende/contract';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -14,6 +14,7 @@ import { createAgentMessage, createDeliveryFixture, eventually, type DeliveryFix
 import { createChannelDeliveryWorker } from './worker';
 
 const secret = 'whsec_test_delivery';
+const fileLinkSecret = 'test-file-link-secret-0123456789-0123456789';
 const secretsKey = randomBytes(32);
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
 // Retries in milliseconds instead of seconds: same attempts (5), injectable delay.
@@ -37,6 +38,7 @@ beforeAll(async () => {
     adapters: channelAdapters({ custom: { timeoutMs: 2_000 } }),
     secretsKey,
     publicUrl: 'https://atende.example',
+    fileLinkSecret,
     log: pino({ level: 'silent' }),
   };
   queue = channelDeliveryQueue(redis, prefix);
@@ -92,11 +94,17 @@ describe('channel delivery: custom API channel', () => {
       event: 'message',
       message: {
         uuid: messageId, conversation_uuid: f.conversationId, content: 'Segue o boleto',
-        annex: { url: `https://atende.example/api/v1/storage/files/${file.id}`, content_type: 'application/pdf', original_filename: 'boleto.pdf' },
+        annex: { url: expect.stringMatching(`^https://atende\\.example/api/v1/storage/files/${file.id}/signed\\?`), content_type: 'application/pdf', original_filename: 'boleto.pdf' },
         author: 'USER', created_at: message.createdAt.toISOString(),
       },
       contact: { uuid: f.contactId, phone_number: '+5511987654321', identifier: expect.stringMatching(/^ext-/) },
     });
+    // The receiver has no session: the annex is a link the api verifies, valid for 24 h.
+    const annex = new URL(request!.body.message.annex!.url);
+    const expires = Number(annex.searchParams.get('expires'));
+    expect(expires * 1000 - Date.now()).toBeGreaterThan(24 * 3600 * 1000 - 60_000);
+    expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600 * 1000);
+    expect(verifyFileLink(fileLinkSecret, file.id, expires, annex.searchParams.get('signature')!)).toBe('valid');
     // spec 000 §3/§4: sent (check tick), no longer sending.
     expect(message).toMatchObject({ state: 'sent', status: null, externalId: 'sim-1', errorMessage: null });
 

@@ -14,6 +14,9 @@ export interface ChannelDeliveryDeps {
   secretsKey: Buffer;
   /** Where the api is reached from outside, for annex links. */
   publicUrl: string;
+  /** FILE_LINK_SECRET and FILE_LINK_TTL_SECONDS: annex links are signed so receivers need no session. */
+  fileLinkSecret: string;
+  fileLinkTtlSeconds?: number;
   log: Logger;
 }
 
@@ -59,7 +62,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     const adapter = deps.adapters.get(channel.type);
     if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
     const target = channelTargetOf(channel, deps.secretsKey);
-    const outbound = await outboundMessageOf(db, message, deps.publicUrl);
+    const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds });
 
     // Recorded before posting: only a still-pending, not-failed message goes out.
     const claimed = await db.message.updateMany({
