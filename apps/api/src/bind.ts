@@ -47,6 +47,7 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
+    ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: Object.fromEntries(
       Object.entries({
         summary: def.summary,

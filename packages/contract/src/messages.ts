@@ -88,6 +88,8 @@ export const UPLOAD_ALLOWED_TYPES = [
 export const StoredFileSchema = z.object({ uuid: Uuid, content_type: z.string(), original_filename: z.string(), uri: z.string(), size: z.number().int() });
 export const uploadFile = route({
   method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
+  // A 5 MB voice note travels as base64 in JSON: about 6.7 MB plus the envelope.
+  bodyLimit: 8 * 1024 * 1024,
   summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
   response: z.object({ data: z.object({ data: StoredFileSchema }) }),
   status: 201,

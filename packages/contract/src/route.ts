@@ -23,6 +23,8 @@ export interface RouteDef {
   status?: 200 | 201 | 202 | 204;
   /** false for the few calls open without a session (login). */
   auth?: boolean;
+  /** Largest request body accepted, in bytes, when a call needs more than the api's 1 MB default. */
+  bodyLimit?: number;
 }
 
 export function route<const T extends RouteDef>(def: T): T {

@@ -143,6 +143,17 @@ describe.each([
     expect(Buffer.compare(down.body as Buffer, OGG)).toBe(0);
   });
 
+  it('accepts a long voice note (4 MB, over the default 1 MB body limit once in base64) and refuses one over 5 MB', async () => {
+    const long = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(4 * 1024 * 1024, 3)]);
+    const res = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: long.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    expect(res.status).toBe(201);
+    expect(res.body.data.data.size).toBe(long.length);
+    const tooLong = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(5 * 1024 * 1024 + 16, 3)]);
+    const refused = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: tooLong.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    expectError(refused, 413);
+    expect(refused.body.error_message).toBe('Maximum file size exceeded (5 MB)');
+  });
+
   it('refuses files over 5 MB, unsupported or spoofed types, empty files and broken bodies, and stores nothing', async () => {
     const before = await t.database.db.storedFile.count();
     const big = await upload(Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), 'big.png', 'image/png');
