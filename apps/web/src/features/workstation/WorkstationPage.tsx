@@ -1,6 +1,6 @@
 import { Box, Button, Center, Stack, Text, Title } from '@mantine/core';
 import { IconMessages, IconPlugConnectedX } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useRealtime } from '../../realtime/RealtimeProvider';
@@ -9,6 +9,7 @@ import { ErrorState, LoadingState } from '../../ui/states';
 import { CustomerPanels } from '../customer/CustomerPanels';
 import { AcceptPanel } from './AcceptPanel';
 import { ChatPanel } from './ChatPanel';
+import { attachmentStore } from './composer/attachmentStore';
 import { orderConversations } from './conversationEvents';
 import { ConversationList } from './ConversationList';
 import { drafts, readPinned, writePinned } from './drafts';
@@ -54,6 +55,8 @@ export function WorkstationPage() {
     return orderConversations(shown, pinned);
   }, [chats.data, archivedOn, archivedView, pinned]);
   const active = chats.data?.find((c) => c.uuid === activeUuid) ?? null;
+  // Spec 000 §2: the customer panel gives its room to the attachments being prepared.
+  const hasAttachments = useSyncExternalStore(attachmentStore.subscribe, () => (activeUuid ? attachmentStore.list(activeUuid).length > 0 : false));
 
   // Drafts of conversations the agent no longer holds are forgotten.
   useEffect(() => {
@@ -106,7 +109,7 @@ export function WorkstationPage() {
           </Center>
         )}
       </Box>
-      {active && (
+      {active && !hasAttachments && (
         <Box component="aside" aria-label={t('Customer')} w={320} style={{ flexShrink: 0, overflowY: 'auto', minHeight: 0 }}>
           <CustomerPanels conversation={active} editable showConversationFields />
         </Box>
