@@ -1,0 +1,119 @@
+/// <reference lib="dom" />
+// The agent workstation in headless chromium (issue 4 "bench/"): (1) initial load of /app for a
+// signed-in agent: bytes transferred (JS and all) and time until the conversation list and the
+// Accept session button are on screen, cold (empty cache) and warm; (2) a contact's message through
+// the custom API channel until its text is rendered in the agent's open chat. Uses the e2e stack
+// (e2e/start-stack.mjs: fresh database from the demo seed, built api serving apps/web/dist, worker).
+// Run `pnpm build` first.
+import { chromium, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { ROOT, report, summarize } from './stack';
+
+const PORT = Number(process.env.BENCH_WEB_PORT ?? 3450);
+const BASE = `http://127.0.0.1:${PORT}`;
+const LOADS = Number(process.env.BENCH_LOADS ?? 10);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
+const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 100);
+
+const stack = spawn('node', ['e2e/start-stack.mjs'], {
+  cwd: ROOT,
+  env: { ...process.env, E2E_PORT: String(PORT), E2E_DATABASE: 'atende_bench_web', E2E_REDIS_PREFIX: 'atende-bench-web:', LOG_LEVEL: 'error' },
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const stopStack = () => new Promise<void>((done) => (stack.exitCode !== null ? done() : (stack.once('exit', () => done()), stack.kill('SIGTERM'))));
+for (let i = 0; ; i++) {
+  if (i > 240) throw new Error('the stack did not start');
+  if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) break;
+  await new Promise((r) => setTimeout(r, 500));
+}
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  // A session cookie for the agent, reused by every load.
+  const login = await browser.newContext();
+  const loginPage = await login.newPage();
+  await loginPage.goto(`${BASE}/login`);
+  await loginPage.getByLabel('Email').fill('agent@demo.atende.dev');
+  await loginPage.getByLabel('Password', { exact: true }).fill('atende123');
+  await loginPage.getByRole('button', { name: 'Sign in' }).click();
+  await loginPage.waitForURL(/\/app/);
+  const storageState = await login.storageState();
+  await login.close();
+
+  /** Loads /app and waits until the workstation is usable; bytes from CDP (as sent, compressed). */
+  async function load(page: Page): Promise<{ ms: number; jsBytes: number; totalBytes: number }> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const types = new Map<string, string>();
+    let jsBytes = 0;
+    let totalBytes = 0;
+    cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
+    cdp.on('Network.loadingFinished', (e) => {
+      totalBytes += e.encodedDataLength;
+      if (types.get(e.requestId) === 'Script') jsBytes += e.encodedDataLength;
+    });
+    const start = Date.now();
+    await page.goto(`${BASE}/app`);
+    await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
+    await page.getByRole('button', { name: 'Accept session' }).waitFor();
+    const ms = Date.now() - start;
+    await cdp.detach();
+    return { ms, jsBytes, totalBytes };
+  }
+
+  const cold: { ms: number; jsBytes: number; totalBytes: number }[] = [];
+  for (let i = 0; i < LOADS; i++) {
+    const context = await browser.newContext({ storageState });
+    cold.push(await load(await context.newPage()));
+    await context.close();
+  }
+  const warmContext = await browser.newContext({ storageState });
+  const warmPage = await warmContext.newPage();
+  await load(warmPage);
+  const warm: { ms: number; jsBytes: number; totalBytes: number }[] = [];
+  for (let i = 0; i < LOADS; i++) warm.push(await load(warmPage));
+
+  // (2) contact message -> rendered in the agent's open chat.
+  const page = warmPage;
+  await page.getByRole('button', { name: 'Accept session' }).click();
+  await page.getByTestId('chat-contact-name').waitFor();
+  const offered = (await (await page.request.get(`${BASE}/api/v1/conversations/offered/me`)).json()) as { data: { channel: { uuid: string }; contact: { phone_number: string } }[] };
+  const conversation = offered.data[0]!;
+  // A MutationObserver stamps when each text appears, so polling latency is not measured.
+  await page.evaluate(() => {
+    const seen = new Map<string, number>();
+    (window as unknown as { __seen: Map<string, number> }).__seen = seen;
+    new MutationObserver(() => {
+      for (const el of Array.from(document.querySelectorAll('[data-bindable-text="true"]'))) {
+        const text = el.textContent ?? '';
+        if (text.startsWith('bench-') && !seen.has(text)) seen.set(text, performance.timeOrigin + performance.now());
+      }
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
+  const sentAt = new Map<string, number>();
+  for (let i = 0; i < MESSAGES; i++) {
+    const text = `bench-${i}-${Date.now()}`;
+    sentAt.set(text, Date.now());
+    const res = await fetch(`${BASE}/api/v1/channels/droz/${conversation.channel.uuid}/messages`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-api-channel-token', 'content-type': 'application/json' },
+      body: JSON.stringify({ contact: { phone: conversation.contact.phone_number }, message: { id: text, content: text } }),
+    });
+    if (res.status !== 202) throw new Error(`inbound answered ${res.status}`);
+    await new Promise((r) => setTimeout(r, PACE_MS));
+  }
+  await page.waitForFunction((n) => (window as unknown as { __seen: Map<string, number> }).__seen.size >= n, MESSAGES, { timeout: 30_000 });
+  const seen = new Map(await page.evaluate(() => [...(window as unknown as { __seen: Map<string, number> }).__seen.entries()]));
+  const render = [...sentAt].map(([text, at]) => seen.get(text)! - at);
+
+  const kb = (n: number) => Math.round(n / 1024);
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  report('workstation-web', {
+    initial_load_cold: { ...summarize(cold.map((c) => c.ms)), js_kb: kb(median(cold.map((c) => c.jsBytes))), total_kb: kb(median(cold.map((c) => c.totalBytes))) },
+    initial_load_warm: { ...summarize(warm.map((c) => c.ms)), js_kb: kb(median(warm.map((c) => c.jsBytes))), total_kb: kb(median(warm.map((c) => c.totalBytes))) },
+    contact_message_to_render: { ...summarize(render), messages: MESSAGES, pace_ms: PACE_MS },
+  });
+} finally {
+  await browser.close();
+  await stopStack();
+}
