@@ -1,16 +1,17 @@
 import { rooms, type Conversation, type Message } from '@atende/contract';
 import { hasAnyRole } from '@atende/core';
-import { Anchor, Badge, Box, Button, Center, Container, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
+import { Anchor, Badge, Box, Button, Container, Group, Paper, Switch, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { api, quietApi } from '../../api/client';
 import { phrase } from '../../i18n/phrase';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 import { LoadingState } from '../../ui/states';
+import { InvalidConversation } from './InvalidConversation';
 import { toastSuccess } from '../../ui/toasts';
 import { CustomerPanels } from '../customer/CustomerPanels';
 import { FinishModal } from './ActionModals';
@@ -39,7 +40,6 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
   const { t } = useTranslation();
   const { conversationId = '' } = useParams();
   const location = useLocation();
-  const navigate = useNavigate();
   const queryClient = useQueryClient();
   const me = useMe().data;
   const [hideNotes, setHideNotes] = useState(false);
@@ -105,17 +105,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
   if (validId && (conversation.isPending || (conversation.data && messages.isPending))) return <LoadingState />;
   const c = conversation.data;
   if (!validId || !c) {
-    return (
-      <Center h="80vh">
-        <Stack align="center">
-          <IconMessageOff size={48} stroke={1.4} aria-hidden />
-          <Title order={3}>{t('This conversation is invalid or has ended')}</Title>
-          <Button variant="light" leftSection={<IconArrowLeft size={16} />} onClick={() => void navigate('/')}>
-            {t('Back')}
-          </Button>
-        </Stack>
-      </Center>
-    );
+    return <InvalidConversation />;
   }
   const supervisor = me
     ? hasAnyRole(

@@ -1,17 +1,16 @@
-import { Anchor, Button, Center, Container, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
+import { Anchor, Container, Paper, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { quietApi } from '../../api/client';
 import { LoadingState } from '../../ui/states';
+import { InvalidConversation } from './InvalidConversation';
 
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
 
 /** /client-journey-call-history/{contactUuid}/{eventUuid} (spec 000 §2): one call of the customer journey. */
 export function JourneyCallPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const { contactUuid = '', eventUuid = '' } = useParams();
   const valid = /^[0-9a-f-]{36}$/i.test(contactUuid) && /^[0-9a-f-]{36}$/i.test(eventUuid);
   const event = useQuery({
@@ -23,17 +22,7 @@ export function JourneyCallPage() {
   if (valid && event.isPending) return <LoadingState />;
   const e = event.data;
   if (!valid || !e) {
-    return (
-      <Center h="80vh">
-        <Stack align="center">
-          <IconMessageOff size={48} stroke={1.4} aria-hidden />
-          <Title order={3}>{t('This conversation is invalid or has ended')}</Title>
-          <Button variant="light" leftSection={<IconArrowLeft size={16} />} onClick={() => void navigate('/')}>
-            {t('Back')}
-          </Button>
-        </Stack>
-      </Center>
-    );
+    return <InvalidConversation />;
   }
   return (
     <Container size="sm" py="xl">
