@@ -86,19 +86,20 @@ export const UPLOAD_ALLOWED_TYPES = [
   'application/zip',
 ] as const;
 export const StoredFileSchema = z.object({ uuid: Uuid, content_type: z.string(), original_filename: z.string(), uri: z.string(), size: z.number().int() });
-export const uploadFile = route({
-  method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
-  // A 5 MB voice note travels as base64 in JSON: about 6.7 MB plus the envelope.
-  bodyLimit: 8 * 1024 * 1024,
-  summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
-  response: z.object({ data: z.object({ data: StoredFileSchema }) }),
-  status: 201,
-});
 export const VoiceUploadSchema = z.strictObject({
   file: z.string().min(1, 'Required').max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, 'Maximum file size exceeded (5 MB)'),
   encoding: z.literal('base64'),
   content_type: z.enum(['audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/wav', 'audio/mp4']).default('audio/webm'),
   filename: z.string().max(255).optional(),
+});
+export const uploadFile = route({
+  method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
+  // A 5 MB voice note travels as base64 in JSON: about 6.7 MB plus the envelope.
+  bodyLimit: 8 * 1024 * 1024,
+  jsonBody: VoiceUploadSchema,
+  summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
+  response: z.object({ data: z.object({ data: StoredFileSchema }) }),
+  status: 201,
 });
 export const downloadFile = route({
   method: 'GET', path: '/api/v1/storage/files/:id', tags: ['storage'],

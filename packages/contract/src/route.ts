@@ -25,6 +25,8 @@ export interface RouteDef {
   auth?: boolean;
   /** Largest request body accepted, in bytes, when a call needs more than the api's 1 MB default. */
   bodyLimit?: number;
+  /** For a multipart route: the JSON body it also takes (checked by its handler), typed for callers. */
+  jsonBody?: z.ZodType;
 }
 
 export function route<const T extends RouteDef>(def: T): T {
@@ -39,4 +41,4 @@ export type BodyOf<R extends RouteDef> = Infer<R['body']>;
 export type ResponseOf<R extends RouteDef> = Infer<R['response']>;
 export type ParamsInput<R extends RouteDef> = Input<R['params']>;
 export type QueryInput<R extends RouteDef> = Input<R['query']>;
-export type BodyInput<R extends RouteDef> = Input<R['body']>;
+export type BodyInput<R extends RouteDef> = R['bodyEncoding'] extends 'multipart' ? FormData | Input<R['jsonBody']> : Input<R['body']>;

@@ -1,5 +1,4 @@
 import { uploadFile, type StoredFileSchema } from '@atende/contract';
-import type { CallInput } from '@atende/sdk';
 import type { z } from 'zod';
 import { api } from '../../../api/client';
 import type { VoiceType } from './voiceRules';
@@ -12,9 +11,6 @@ export type StoredFile = z.infer<typeof StoredFileSchema>;
  */
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-// The upload route declares no body schema (multipart or the voice JSON, both checked by the server):
-// the sdk sends a FormData as it is and any other body as JSON.
-const asInput = (body: FormData | object) => ({ body }) as unknown as CallInput<typeof uploadFile>;
 
 /**
  * fetch over XMLHttpRequest, the one browser API that reports upload progress. The typed client keeps
@@ -62,7 +58,7 @@ export async function uploadAttachment(file: File, options: { onProgress(fractio
       if (!options.cancel.aborted) shared?.(...args);
     },
   };
-  const res = await api.call(client, uploadFile, asInput(form));
+  const res = await api.call(client, uploadFile, { body: form });
   return res.data.data;
 }
 
@@ -70,7 +66,7 @@ export async function uploadAttachment(file: File, options: { onProgress(fractio
 export async function uploadVoice(recording: Blob, contentType: VoiceType): Promise<StoredFile> {
   const file = await base64Of(recording);
   const extension = contentType.split('/')[1] ?? 'webm';
-  const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, asInput({ file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` }));
+  const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, { body: { file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` } });
   return res.data.data;
 }
 
