@@ -22,6 +22,9 @@ const env = {
   TENANT_DOMAIN: `127.0.0.1:${port}`,
   // The demo contact system (agent replies of the demo API channel go there) listens next to the app.
   DEMO_WEBHOOK_PORT: process.env.DEMO_WEBHOOK_PORT ?? String(Number(port) + 1),
+  // The demo WhatsApp provider (360dialog simulator) of the demo "WhatsApp" channel; specs steer it over HTTP.
+  DEMO_WHATSAPP_PORT: process.env.DEMO_WHATSAPP_PORT ?? String(Number(port) + 2),
+  DEMO_WHATSAPP_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`,
 };
 
 function run(command, args) {
@@ -48,6 +51,7 @@ run('pnpm', ['--filter', '@atende/db', 'seed']);
 const children = [spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' })];
 // The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
 children.push(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' }));
+children.push(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' }));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(spawn(process.execPath, [worker], { cwd: root, env, stdio: 'inherit' }));
 

@@ -9,6 +9,8 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   PORT: process.env.PORT ?? '3000',
 };
+// The demo WhatsApp provider (360dialog simulator) posts its webhooks to the demo channel here.
+env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);
@@ -42,11 +44,18 @@ demoContact.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo contact system stopped (${code}); agent replies in the demo API channel will fail delivery.`);
 });
 
+// The demo WhatsApp provider: the demo "WhatsApp" channel submits templates to it; it approves
+// them on request (POST http://127.0.0.1:4011/_simulator/templates/status). Not essential either.
+const demoProvider = pnpmBackground('demo-whatsapp', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], env);
+demoProvider.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo WhatsApp provider stopped (${code}); templates of the demo WhatsApp channel stay PENDING.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

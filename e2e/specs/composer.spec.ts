@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { demo, PASSWORD, signIn } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, PASSWORD, signIn, type Listed } from './helpers';
 
 // Spec 000 §4, §5, §7, §9: the composer's attachments and voice notes against the started stack.
 // A fake microphone for the whole file (launch options are per browser, so not per test); the
@@ -10,11 +10,6 @@ test.use({ launchOptions: { executablePath: CHROMIUM, args: [...BASE_ARGS, '--us
 
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
-interface Listed {
-  uuid: string;
-  contact: { name: string; phone_number: string | null };
-  channel: { uuid: string };
-}
 interface SentMessage {
   message: string;
   voice: boolean;
@@ -60,26 +55,18 @@ function tinyPng(): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
 }
 
-async function activeChats(page: Page): Promise<Listed[]> {
-  const res = await page.request.get('/api/v1/conversations/offered/me');
-  expect(res.ok()).toBe(true);
-  return ((await res.json()) as { data: Listed[] }).data;
-}
-
 /** The demo API channel, read by the supervisor (who sees the whole workspace). */
 async function demoChannel(browser: Browser): Promise<string> {
   const context = await browser.newContext();
   const page = await context.newPage();
   await signIn(page, demo('supervisor'));
   await expect(page).not.toHaveURL(/\/login/);
-  const res = await page.request.get('/api/v2/conversations?_limit=1');
-  const channel = ((await res.json()) as { data: Listed[] }).data[0]?.channel.uuid;
+  const channel = await demoApiChannel(page.request);
   await context.close();
-  expect(channel).toBeDefined();
-  return channel!;
+  return channel;
 }
 
-/** A new contact writes, so a conversation waits whatever earlier specs took; the agent accepts one. */
+/** A new contact writes; the agent takes that contact's conversation (others on the way go back). */
 async function acceptNew(page: Page, request: APIRequestContext, channel: string): Promise<Listed> {
   const phone = `+55119${String(Date.now()).slice(-8)}`;
   const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
@@ -87,15 +74,7 @@ async function acceptNew(page: Page, request: APIRequestContext, channel: string
     data: { contact: { phone, name: `Composer ${phone.slice(-4)}` }, message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' } },
   });
   expect(res.status()).toBe(202);
-  const before = new Set((await activeChats(page)).map((c) => c.uuid));
-  await page.getByRole('button', { name: 'Accept session' }).click();
-  let accepted: Listed | undefined;
-  await expect(async () => {
-    accepted = (await activeChats(page)).find((c) => !before.has(c.uuid));
-    expect(accepted).toBeDefined();
-  }).toPass();
-  await expect(page.getByTestId('chat-contact-name')).toHaveText(accepted!.contact.name);
-  return accepted!;
+  return acceptConversationOf(page, phone);
 }
 
 async function agentPage(browser: Browser, permissions: string[] = []): Promise<Page> {

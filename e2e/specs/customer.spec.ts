@@ -1,16 +1,10 @@
 import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { demo, PASSWORD, screenshot, signedInPage } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, PASSWORD, screenshot, signedInPage, type Listed } from './helpers';
 
 // Spec 000 §2, §4, §5, §8: the customer panels beside the chat of an accepted conversation. Each
 // test has its own contact writing on the demo custom channel "API", so it does not depend on what
 // earlier specs took from the seed's queue, and leaves the queue and the agent as it found them.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
-
-interface Listed {
-  uuid: string;
-  contact: { uuid: string; name: string; phone_number: string | null };
-  channel: { uuid: string };
-}
 
 /** An api session (form-encoded login) for set-up and clean-up. */
 async function apiSession(
@@ -27,7 +21,7 @@ let channel = '';
 test.beforeAll(async ({ playwright, baseURL }) => {
   // The demo API channel, read by the supervisor (who sees the whole workspace).
   const supervisor = await apiSession(playwright, baseURL, 'supervisor');
-  channel = ((await (await supervisor.get('/api/v2/conversations?_limit=1')).json()) as { data: Listed[] }).data[0]!.channel.uuid;
+  channel = await demoApiChannel(supervisor);
   await supervisor.dispose();
 });
 // Specs after this one expect the agent to hold no chats: finish what each test accepted.
@@ -52,35 +46,6 @@ async function newContactWrites(request: APIRequestContext, name: string, conten
   const phone = `+55219${String(Date.now()).slice(-8)}`;
   await contactWrites(request, phone, content, name);
   return phone;
-}
-
-/**
- * Accept session until the agent holds the waiting conversation of `phone` (the queue serves the
- * oldest first): conversations of others taken on the way go back to the queue. Done with the
- * agent's own api calls (PATCH /api/v1/conversations), then the conversation is opened from the list.
- */
-async function acceptConversationOf(page: Page, phone: string): Promise<Listed> {
-  const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
-  const others: string[] = [];
-  let mine: Listed | undefined;
-  for (let i = 0; i < 10 && !mine; i++) {
-    const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
-    expect(res.status()).toBe(200);
-    const chat = ((await res.json()) as { data: Listed }).data;
-    if (chat.contact.phone_number === phone) mine = chat;
-    else others.push(chat.uuid);
-  }
-  for (const uuid of others)
-    expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
-  expect(mine).toBeDefined();
-  // Set-up done behind the screen's back: read the list afresh rather than from the burst of events.
-  await page.reload();
-  await page
-    .getByRole('listbox', { name: 'Conversations' })
-    .getByRole('option', { name: new RegExp(mine!.contact.name) })
-    .click();
-  await expect(page.getByTestId('chat-contact-name')).toHaveText(mine!.contact.name);
-  return mine!;
 }
 
 /** Selects `needle` inside a chat message body, as an agent dragging over it would. */

@@ -1,4 +1,4 @@
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 
 export const PASSWORD = 'atende123';
@@ -31,4 +31,45 @@ export async function openUserMenuItem(page: Page, name: string): Promise<void> 
 /** A screenshot for the README, in e2e/artifacts/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${artifacts}${name}.png` });
+}
+
+/** The demo tenant's custom API channel ("API"), as every signed-in user lists it (GET /api/v1/channels). */
+export async function demoApiChannel(request: APIRequestContext): Promise<string> {
+  const res = await request.get('/api/v1/channels?type=custom&_limit=0');
+  expect(res.ok()).toBe(true);
+  const channel = ((await res.json()) as { data: { uuid: string; name: string }[] }).data.find((c) => c.name === 'API');
+  expect(channel).toBeDefined();
+  return channel!.uuid;
+}
+
+/** A conversation as the lists answer it (the fields the specs read). */
+export interface Listed {
+  uuid: string;
+  contact: { uuid: string; name: string; phone_number: string | null };
+  channel: { uuid: string };
+}
+
+/**
+ * Accept session until the agent holds the waiting conversation of `phone` (the queue serves the
+ * oldest first): conversations of others taken on the way go back to the queue. Done with the
+ * agent's own api calls (PATCH /api/v1/conversations), then the conversation is opened from the list.
+ */
+export async function acceptConversationOf(page: Page, phone: string): Promise<Listed> {
+  const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
+  const others: string[] = [];
+  let mine: Listed | undefined;
+  for (let i = 0; i < 10 && !mine; i++) {
+    const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
+    expect(res.status()).toBe(200);
+    const chat = ((await res.json()) as { data: Listed }).data;
+    if (chat.contact.phone_number === phone) mine = chat;
+    else others.push(chat.uuid);
+  }
+  for (const uuid of others) expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
+  expect(mine).toBeDefined();
+  // Set-up done behind the screen's back: read the list afresh rather than from the burst of events.
+  await page.reload();
+  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(mine!.contact.name) }).click();
+  await expect(page.getByTestId('chat-contact-name')).toHaveText(mine!.contact.name);
+  return mine!;
 }

@@ -1,4 +1,5 @@
-import { DEV_FILE_LINK_SECRET } from '@atende/channels';
+import { DEV_CHANNEL_SECRETS_KEY, DEV_FILE_LINK_SECRET, parseSecretsKey } from '@atende/channels';
+import { refineStorageEnv, StorageEnvSchema } from '@atende/storage';
 import { z } from 'zod';
 
 // The only reader of process.env in the api. Defaults work on a developer machine.
@@ -17,19 +18,20 @@ const EnvSchema = z.object({
   /** Public domain shown in the QR login payload. */
   TENANT_DOMAIN: z.string().default('localhost:3000'),
   WEB_DIST: z.string().optional(),
-  /** Where uploaded files are kept (local disk storage driver). */
-  STORAGE_DIR: z.string().optional(),
-  /** Which storage driver keeps new uploads: local disk, or an S3-compatible service (S3_*). */
-  STORAGE_DRIVER: z.enum(['local', 's3']).default('local'),
-  /** S3-compatible endpoint (MinIO, R2, ...); unset for AWS S3 itself. */
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: z.string().min(1).optional(),
-  /** Both or neither: without them the AWS SDK's default credential chain (IAM role, profile) applies. */
-  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
-  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  /** Bucket in the path (http://host/bucket/key) rather than the host name: MinIO and most self-hosted services. */
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  ...StorageEnvSchema.shape,
+  /** Encrypts channel credentials at rest (same value as the worker's). Required in production. */
+  CHANNEL_SECRETS_KEY: z
+    .string()
+    .default(DEV_CHANNEL_SECRETS_KEY)
+    .refine((v) => {
+      try {
+        return parseSecretsKey(v).length === 32;
+      } catch {
+        return false;
+      }
+    }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
+  /** The api's address as providers and browsers reach it: channel webhook addresses are built on it. */
+  PUBLIC_URL: z.string().url().optional(),
   /** Signs the time-limited file links given to channel receivers (same value as the worker's). Required in production. */
   FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -53,8 +55,7 @@ const EnvSchema = z.object({
   /** Prefix of every Redis key, so test runs on one Redis never meet. */
   REDIS_PREFIX: z.string().default('atende:'),
 })
-  .refine((env) => env.STORAGE_DRIVER !== 's3' || env.S3_BUCKET, { path: ['S3_BUCKET'], message: 'required when STORAGE_DRIVER is s3' })
-  .refine((env) => !env.S3_ACCESS_KEY_ID === !env.S3_SECRET_ACCESS_KEY, { path: ['S3_SECRET_ACCESS_KEY'], message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither' });
+  .superRefine(refineStorageEnv);
 export type Env = z.infer<typeof EnvSchema>;
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
@@ -65,6 +66,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.JWT_SECRET.startsWith('dev-only-secret')) {
     throw new Error('Invalid configuration:\n  JWT_SECRET: must be set in production');
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.CHANNEL_SECRETS_KEY === DEV_CHANNEL_SECRETS_KEY) {
+    throw new Error('Invalid configuration:\n  CHANNEL_SECRETS_KEY: must be set in production');
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.FILE_LINK_SECRET === DEV_FILE_LINK_SECRET) {
     throw new Error('Invalid configuration:\n  FILE_LINK_SECRET: must be set in production');

@@ -1,4 +1,5 @@
 import { DEV_CHANNEL_SECRETS_KEY, DEV_FILE_LINK_SECRET, FILE_LINK_TTL_SECONDS, parseSecretsKey } from '@atende/channels';
+import { refineStorageEnv, StorageEnvSchema } from '@atende/storage';
 import { z } from 'zod';
 
 // The only reader of process.env in the worker. Defaults work on a developer machine.
@@ -23,6 +24,10 @@ const EnvSchema = z.object({
         return false;
       }
     }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
+  /** Campaign sends per second per channel number (provider limit; 0 = no limit), shared by every worker. */
+  CAMPAIGN_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(80),
+  /** Provider webhooks processed at once (queue channel-inbound, separate from campaign sending). */
+  INBOUND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** How often the outbox dispatcher looks for new rows when no NOTIFY woke it. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** The api's address as seen from outside, for links sent to channels (annex urls). */
@@ -31,7 +36,9 @@ const EnvSchema = z.object({
   FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
   /** How long an annex link stays valid. */
   FILE_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(FILE_LINK_TTL_SECONDS),
-});
+  /** Where media of contacts' messages is kept: the same storage settings as the api's. */
+  ...StorageEnvSchema.shape,
+}).superRefine(refineStorageEnv);
 export type WorkerEnv = z.infer<typeof EnvSchema>;
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): WorkerEnv {

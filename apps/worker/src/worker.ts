@@ -1,24 +1,36 @@
 import { channelAdapters, parseSecretsKey } from '@atende/channels';
 import { queues } from '@atende/contract';
 import { createDb } from '@atende/db';
-import { bullPrefix, maintenanceQueue, QueueRegistry, RealtimeOutbox } from '@atende/queue';
+import { bullPrefix, maintenanceQueue, QueueRegistry, RateLimiter, RealtimeOutbox } from '@atende/queue';
+import { storageFromEnv } from '@atende/storage';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { createChannelDeliveryWorker } from './channel-delivery/worker';
 import { loadEnv } from './env';
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { dispatchCampaign } from './campaigns/dispatch';
+import { importSubscribers } from './campaigns/import';
+import { processInbound } from './channel-inbound/processor';
 import { runMaintenanceJob } from './maintenance/processor';
+import { syncTemplate } from './templates/processor';
 import { OutboxDispatcher } from './outbox/loop';
 
 const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, name: 'worker', redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' } });
-// Every job may hold a connection, plus the outbox dispatcher's transaction.
-const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + 3 });
+// Every job may hold a connection (delivery, inbound, template sync, maintenance), plus the outbox dispatcher's transaction.
+const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + env.INBOUND_CONCURRENCY + 12 });
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 
 const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
 // One scheduler entry shared by every worker process: BullMQ keeps a single repeat per id.
 await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
+// Template statuses also arrive by webhook; this catches the ones a lost webhook never told.
+await maintenance.upsertJobScheduler('sync-templates', { every: 15 * 60 * 1000 }, { name: 'sync-templates', data: { kind: 'sync-templates' } });
+// Scheduled campaigns start within 30 s of their start_at.
+await maintenance.upsertJobScheduler('start-scheduled', { every: 30 * 1000 }, { name: 'start-scheduled', data: { kind: 'start-scheduled' } });
+await maintenance.upsertJobScheduler('run-automations', { every: 30 * 1000 }, { name: 'run-automations', data: { kind: 'run-automations' } });
 await maintenance.upsertJobScheduler('prune-outbox', { every: 6 * 60 * 60 * 1000 }, { name: 'prune-outbox', data: { kind: 'prune-outbox' } });
 
 // Events for browsers go through the api's relay (the worker has no sockets).
@@ -32,18 +44,46 @@ const dispatcher = new OutboxDispatcher({
   listenUrl: env.DATABASE_URL,
 });
 
+const adapters = channelAdapters();
+const storage = storageFromEnv(env);
+const limiter = new RateLimiter(connection, env.REDIS_PREFIX);
+// This process, as the holder of campaign sending leases.
+const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+const secretsKey = parseSecretsKey(env.CHANNEL_SECRETS_KEY);
+const templateDeps = { db, realtime, adapters, secretsKey, log: log.child({ component: 'templates' }) };
+const bull = { connection, prefix: bullPrefix(env.REDIS_PREFIX) };
+
 const workers: Worker[] = [
   new Worker(
     queues.maintenance.name,
-    async (job) => runMaintenanceJob({ db, realtime, log: log.child({ component: 'maintenance' }), sessionRetentionDays: env.SESSION_RETENTION_DAYS }, job.data),
-    { connection, prefix: bullPrefix(env.REDIS_PREFIX), concurrency: 1 },
+    async (job) => runMaintenanceJob({ db, realtime, log: log.child({ component: 'maintenance' }), sessionRetentionDays: env.SESSION_RETENTION_DAYS, templates: templateDeps }, job.data),
+    { ...bull, concurrency: 1 },
   ),
+  // Contact messages and delivery statuses: their own queue and concurrency, never behind campaign work.
+  new Worker(queues.channelInbound.name, async (job) => processInbound({ db, realtime, adapters, secretsKey, storage: storage.writer, log: log.child({ component: 'channel-inbound' }) }, job.data), {
+    ...bull,
+    concurrency: env.INBOUND_CONCURRENCY,
+  }),
+  new Worker(queues.subscriberImport.name, async (job) => importSubscribers({ db, realtime, storage: (service) => storage.driverFor(service), log: log.child({ component: 'import' }) }, job.data), {
+    ...bull,
+    concurrency: 1,
+  }),
+  new Worker(
+    queues.campaignDispatch.name,
+    async (job) =>
+      dispatchCampaign({ db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: env.CAMPAIGN_RATE_PER_SECOND, log: log.child({ component: 'campaign-dispatch' }) }, job.data),
+    { ...bull, concurrency: 4 },
+  ),
+  new Worker(queues.templateSync.name, async (job) => syncTemplate(templateDeps, job.data, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }), {
+    ...bull,
+    concurrency: 2,
+  }),
   createChannelDeliveryWorker(
     {
       db,
       realtime,
-      adapters: channelAdapters(),
-      secretsKey: parseSecretsKey(env.CHANNEL_SECRETS_KEY),
+      adapters,
+      secretsKey,
       publicUrl: env.PUBLIC_URL,
       fileLinkSecret: env.FILE_LINK_SECRET,
       fileLinkTtlSeconds: env.FILE_LINK_TTL_SECONDS,
@@ -71,6 +111,7 @@ async function shutdown(signal: string) {
   await Promise.all(workers.map((w) => w.close()));
   await outboxQueues.close();
   await maintenance.close();
+  storage.close();
   await db.$disconnect();
   connection.disconnect();
   clearTimeout(force);

@@ -13,6 +13,22 @@ export interface OutboundMessage {
   author: 'USER' | 'CONTACT' | 'SYSTEM';
   createdAt: Date;
   contact: { uuid: string; phoneNumber: string | null; identifier: string | null };
+  /**
+   * A template message (outbound start, campaigns): the provider's template type with its
+   * parameters. `content` then holds the rendered text, for providers without templates.
+   */
+  template?: OutboundTemplate | null;
+}
+
+export interface OutboundTemplate {
+  name: string;
+  language: string;
+  /** Header parameter: text, or a media link (IMAGE/VIDEO/DOCUMENT). */
+  header: { format: 'TEXT' | 'IMAGE' | 'VIDEO' | 'DOCUMENT'; value: string } | null;
+  /** Body parameters {{1}}, {{2}}, ... in order. */
+  body: string[];
+  /** URL buttons' dynamic suffix, by button index. */
+  urlButtons: { index: number; text: string }[];
 }
 
 /** The channel a message leaves through: its non-secret config and its decrypted credentials. */

@@ -1,16 +1,33 @@
 import type { ChannelAdapter } from './adapter';
 import { CustomChannelAdapter, type CustomChannelAdapterOptions } from './custom/adapter';
+import { WhatsAppCloudAdapter } from './whatsapp/cloud';
+import { WhatsApp360DialogAdapter } from './whatsapp/dialog360';
+import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
+import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 
 export interface ChannelAdapterOptions {
   custom?: CustomChannelAdapterOptions;
+  /** Defaults for the three WhatsApp providers; each provider's own options below win. */
+  whatsapp?: WhatsAppAdapterOptions;
+  whatsappCloud?: WhatsAppAdapterOptions;
+  whatsapp360dialog?: WhatsAppAdapterOptions;
+  whatsappTwilio?: WhatsAppAdapterOptions;
 }
 
-/** Every adapter that can deliver outbound messages today, by the channel types it serves. */
+/**
+ * Every adapter that can deliver outbound messages today, by the channel types it serves ({hash}
+ * provider channels are looked up as '{hash}': core channelKind).
+ */
 export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string, ChannelAdapter> {
   const byType = new Map<string, ChannelAdapter>();
-  for (const adapter of [new CustomChannelAdapter(options.custom)]) {
+  const adapters: ChannelAdapter[] = [
+    new CustomChannelAdapter(options.custom),
+    new WhatsAppCloudAdapter({ ...options.whatsapp, ...options.whatsappCloud }),
+    new WhatsApp360DialogAdapter({ ...options.whatsapp, ...options.whatsapp360dialog }),
+    new WhatsAppTwilioAdapter({ ...options.whatsapp, ...options.whatsappTwilio }),
+  ];
+  for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);
   }
   return byType;
 }
-

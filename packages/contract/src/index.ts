@@ -10,12 +10,41 @@ export * from './health';
 export * from './contacts';
 export * from './conversations';
 export * from './messages';
+export * from './channels';
+export * from './templates';
+export * from './campaigns';
+export * from './reports';
+export * from './sectors';
+export * from './dashboard';
+export * from './surveys';
+export * from './menus';
+export * from './integrations';
+export * from './automations';
+export * from './admin-reports';
+export * from './bots';
+export * from './settings-rules';
+export * from './settings';
+export * from './opening-hours';
 import * as tenants from './tenants';
 import * as users from './users';
 import { health } from './health';
 import * as contacts from './contacts';
 import * as conversations from './conversations';
 import * as messages from './messages';
+import * as channels from './channels';
+import * as templates from './templates';
+import * as campaigns from './campaigns';
+import * as reports from './reports';
+import * as sectors from './sectors';
+import * as dashboard from './dashboard';
+import * as surveys from './surveys';
+import * as menus from './menus';
+import * as integrations from './integrations';
+import * as automations from './automations';
+import * as adminReports from './admin-reports';
+import * as bots from './bots';
+import * as settings from './settings';
+import * as openingHours from './opening-hours';
 
 /** Every route of the api, for the sdk and the OpenAPI document. */
 export const routes = {
@@ -27,6 +56,7 @@ export const routes = {
   updateMe: users.updateMe,
   updateUser: users.updateUser,
   listUsers: users.listUsers,
+  createUser: users.createUser,
   deleteUser: users.deleteUser,
   getLoginQrCode: users.getLoginQrCode,
   getMyTenant: tenants.getMyTenant,
@@ -35,6 +65,8 @@ export const routes = {
   configureTenant: tenants.configureTenant,
   getMyWorkspace: tenants.getMyWorkspace,
   updateMyWorkspace: tenants.updateMyWorkspace,
+  getOpeningHours: openingHours.getOpeningHours,
+  updateOpeningHours: openingHours.updateOpeningHours,
   listConversations: conversations.listConversations,
   getConversation: conversations.getConversation,
   getWaitingQueue: conversations.getWaitingQueue,
@@ -68,5 +100,94 @@ export const routes = {
   uploadFile: messages.uploadFile,
   downloadFile: messages.downloadFile,
   downloadSignedFile: messages.downloadSignedFile,
+  listChannels: channels.listChannels,
+  getChannel: channels.getChannel,
+  createChannel: channels.createChannel,
+  updateChannel: channels.updateChannel,
+  updateChannelToCloudApi: channels.updateChannelToCloudApi,
+  deleteChannel: channels.deleteChannel,
+  listTemplates: templates.listTemplates,
+  listChannelTemplates: templates.listChannelTemplates,
+  createTemplate: templates.createTemplate,
+  updateTemplate: templates.updateTemplate,
+  deleteTemplate: templates.deleteTemplate,
+  listCampaigns: campaigns.listCampaigns,
+  getCampaign: campaigns.getCampaign,
+  createCampaign: campaigns.createCampaign,
+  updateCampaign: campaigns.updateCampaign,
+  deleteCampaign: campaigns.deleteCampaign,
+  setCampaignDesiredState: campaigns.setCampaignDesiredState,
+  listSubscribers: campaigns.listSubscribers,
+  importSubscribers: campaigns.importSubscribers,
+  downloadSubscribersTemplate: campaigns.downloadSubscribersTemplate,
+  updateSubscriber: campaigns.updateSubscriber,
+  deleteSubscriber: campaigns.deleteSubscriber,
+  listDndLists: campaigns.listDndLists,
+  createDndList: campaigns.createDndList,
+  updateDndList: campaigns.updateDndList,
+  deleteDndList: campaigns.deleteDndList,
+  listDndContacts: campaigns.listDndContacts,
+  removeDndContact: campaigns.removeDndContact,
+  addContactToDnd: campaigns.addContactToDnd,
+  campaignSubscribersReport: reports.campaignSubscribersReport,
+  campaignSummaryReport: reports.campaignSummaryReport,
+  listSectors: sectors.listSectors,
+  listDashboardConversations: dashboard.listDashboardConversations,
+  getDashboardStats: dashboard.getDashboardStats,
+  listSectorSla: dashboard.listSectorSla,
+  listSurveys: surveys.listSurveys,
+  getSurvey: surveys.getSurvey,
+  createSurvey: surveys.createSurvey,
+  updateSurvey: surveys.updateSurvey,
+  deleteSurvey: surveys.deleteSurvey,
+  listAutomatedMenus: menus.listAutomatedMenus,
+  createAutomatedMenu: menus.createAutomatedMenu,
+  updateAutomatedMenu: menus.updateAutomatedMenu,
+  deleteAutomatedMenu: menus.deleteAutomatedMenu,
+  listOAuthTokens: integrations.listOAuthTokens,
+  createOAuthToken: integrations.createOAuthToken,
+  deleteOAuthToken: integrations.deleteOAuthToken,
+  getIntegrations: integrations.getIntegrations,
+  updateIntegrations: integrations.updateIntegrations,
+  listAutomations: automations.listAutomations,
+  getAutomation: automations.getAutomation,
+  createAutomation: automations.createAutomation,
+  updateAutomation: automations.updateAutomation,
+  deleteAutomation: automations.deleteAutomation,
+  listAutomationConditions: automations.listAutomationConditions,
+  addAutomationCondition: automations.addAutomationCondition,
+  removeAutomationCondition: automations.removeAutomationCondition,
+  listAutomationOperations: automations.listAutomationOperations,
+  addAutomationOperation: automations.addAutomationOperation,
+  removeAutomationOperation: automations.removeAutomationOperation,
+  agentsProductivityReport: adminReports.agentsProductivityReport,
+  conversationSummaryReport: adminReports.conversationSummaryReport,
+  conversationTrendsReport: adminReports.conversationTrendsReport,
+  conversationMetricsReport: adminReports.conversationMetricsReport,
+  loginHistoryReport: adminReports.loginHistoryReport,
+  chatHistoryReport: adminReports.chatHistoryReport,
+  botsReport: adminReports.botsReport,
+  listBots: bots.listBots,
+  getBot: bots.getBot,
+  createBot: bots.createBot,
+  updateBot: bots.updateBot,
+  deleteBot: bots.deleteBot,
+  createSector: sectors.createSector,
+  updateSector: sectors.updateSector,
+  deleteSector: sectors.deleteSector,
+  createPause: settings.createPause,
+  updatePause: settings.updatePause,
+  deletePause: settings.deletePause,
+  createConversationReason: settings.createConversationReason,
+  updateConversationReason: settings.updateConversationReason,
+  deleteConversationReason: settings.deleteConversationReason,
+  listCannedCategories: settings.listCannedCategories,
+  createCannedCategory: settings.createCannedCategory,
+  updateCannedCategory: settings.updateCannedCategory,
+  deleteCannedCategory: settings.deleteCannedCategory,
+  listCannedResponses: settings.listCannedResponses,
+  createCannedResponse: settings.createCannedResponse,
+  updateCannedResponse: settings.updateCannedResponse,
+  deleteCannedResponse: settings.deleteCannedResponse,
 } as const;
 export type Routes = typeof routes;

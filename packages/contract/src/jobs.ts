@@ -4,14 +4,47 @@ import { z } from 'zod';
 export const queues = {
   maintenance: {
     name: 'maintenance',
-    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') })]),
+    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') }), z.object({ kind: z.literal('sync-templates') }), z.object({ kind: z.literal('start-scheduled') }), z.object({ kind: z.literal('run-automations') })]),
   },
   /** Delivers one agent message to its channel (custom channel webhook, later the providers). */
   channelDelivery: {
     name: 'channel-delivery',
     payload: z.object({ tenant_uuid: z.uuid(), message_uuid: z.uuid() }),
   },
+  /**
+   * One provider webhook delivery, acknowledged by the api and processed by the worker on its own
+   * queue (never behind campaign work). The raw body is kept: the adapter parses it.
+   */
+  channelInbound: {
+    name: 'channel-inbound',
+    payload: z.object({
+      tenant_uuid: z.uuid(),
+      channel_uuid: z.uuid(),
+      content_type: z.string(),
+      raw_body: z.string(),
+      received_at: z.iso.datetime({ offset: true }),
+    }),
+  },
+  /** Submits, edits or deletes one template at its provider; the status it answers is stored. */
+  templateSync: {
+    name: 'template-sync',
+    payload: z.object({ tenant_uuid: z.uuid(), template_uuid: z.uuid(), action: z.enum(['submit', 'edit', 'delete']) }),
+  },
+  /** Reads one uploaded subscribers file into its campaign (spec 001 §4 import task). */
+  subscriberImport: {
+    name: 'subscriber-import',
+    payload: z.object({ tenant_uuid: z.uuid(), campaign_uuid: z.uuid(), file_uuid: z.uuid() }),
+  },
+  /** Sends a running campaign's pending subscribers, run by run (a start bumps the run). */
+  campaignDispatch: {
+    name: 'campaign-dispatch',
+    payload: z.object({ tenant_uuid: z.uuid(), campaign_uuid: z.uuid(), run: z.number().int() }),
+  },
 } as const;
+export type CampaignDispatchJob = z.infer<typeof queues.campaignDispatch.payload>;
+export type SubscriberImportJob = z.infer<typeof queues.subscriberImport.payload>;
 export type MaintenanceJob = z.infer<typeof queues.maintenance.payload>;
 export type ChannelDeliveryJob = z.infer<typeof queues.channelDelivery.payload>;
+export type ChannelInboundJob = z.infer<typeof queues.channelInbound.payload>;
+export type TemplateSyncJob = z.infer<typeof queues.templateSync.payload>;
 export type QueueName = (typeof queues)[keyof typeof queues]['name'];

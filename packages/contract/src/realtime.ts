@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { Uuid } from './common';
 import { ConversationSchema } from './conversations';
 import { MessageSchema } from './messages';
+import { TemplateSchema } from './templates';
+import { CampaignSchema, IMPORT_STATUSES } from './campaigns';
 import { UserSchema } from './users';
 
 /**
@@ -18,6 +20,19 @@ export const serverEvents = {
     tenant_uuid: Uuid,
     conversation_uuid: Uuid,
     messages: z.array(z.object({ uuid: Uuid, state: z.enum(['pending', 'sent', 'read']), status: z.enum(['sending', 'failed']).nullable() })),
+  }),
+  /** A template was created, edited, deleted or changed status at the provider (room campaigns_{tenant}). */
+  'update-template': z.object({ tenant_uuid: Uuid, template: TemplateSchema }),
+  /** A campaign changed (state, counters, import); room campaigns_{tenant}. */
+  'update-campaign': z.object({ tenant_uuid: Uuid, campaign: CampaignSchema }),
+  /** Subscriber import progress of a campaign (spec 001 §4 import task statuses). */
+  'update-campaign-tasks': z.object({
+    tenant_uuid: Uuid,
+    campaign_uuid: Uuid,
+    status: z.enum(IMPORT_STATUSES),
+    imported: z.number().int(),
+    ignored: z.number().int(),
+    imported_with_error: z.number().int(),
   }),
 } as const;
 export type ServerEventName = keyof typeof serverEvents;

@@ -70,25 +70,62 @@ export const NewPasswordSchema = z
   .regex(/\d/, 'Password must contain at least one number')
   .regex(/\p{L}/u, 'Password must contain letters');
 
+/** Spec 002 §5: a user's name has at least 3 letters, and letters and spaces only. */
+export const USER_NAME_MIN_LETTERS = 'Name must have at least 3 letters';
+export const USER_NAME_LETTERS_ONLY = 'Name must contain only letters and spaces';
+export const UserNameSchema = z
+  .string()
+  .trim()
+  .max(120, 'Name must have at most 120 characters')
+  .regex(/^[\p{L} ]*$/u, USER_NAME_LETTERS_ONLY)
+  .refine((name) => (name.match(/\p{L}/gu) ?? []).length >= 3, USER_NAME_MIN_LETTERS);
+/** Spec 002 §5: at least one role. */
+export const AT_LEAST_ONE_ROLE = 'Select at least one role';
+export const UserRolesSchema = z.array(RoleSchema, { message: AT_LEAST_ONE_ROLE }).min(1, AT_LEAST_ONE_ROLE).max(7);
+export const UserEmailSchema = z.string({ message: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254).pipe(z.email({ message: 'Please insert a valid e-mail' }));
+
+export const createUser = route({
+  method: 'POST', path: '/api/v1/users', tags: ['users'],
+  summary:
+    "Creates a user in the caller's workspace (admin). Spec 002 §5: name of 3+ letters and spaces only, a valid email, a password " +
+    '(8+ characters, a number and letters), at least one role; an email already used in the tenant answers 409 "Email already being used".',
+  body: z.strictObject({
+    username: UserNameSchema,
+    email: UserEmailSchema,
+    password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema),
+    roles: UserRolesSchema,
+  }),
+  response: dataOf(UserSchema),
+  status: 201,
+});
+
 export const updateUser = route({
   method: 'PATCH', path: '/api/v1/users/:id', tags: ['users'],
-  summary: 'Changes your own password (password + old_password), or forces a user offline (state offline, supervisor and above).',
+  summary:
+    'One of: your own password (password + old_password); forcing a user offline (state offline, supervisor and above); or editing a ' +
+    "user's username, email and roles (admin; the rules of POST /api/v1/users). Role changes take effect at the user's next sign-in.",
   params: UserIdParam,
   body: z
     .strictObject({
       password: NewPasswordSchema.optional(),
       old_password: z.string().max(512).optional(),
       state: z.literal('offline').optional(),
+      username: UserNameSchema.optional(),
+      email: UserEmailSchema.optional(),
+      roles: UserRolesSchema.optional(),
     })
     .superRefine((body, ctx) => {
+      const profile = body.username !== undefined || body.email !== undefined || body.roles !== undefined;
       if (body.password !== undefined && !body.old_password) {
         ctx.addIssue({ code: 'custom', path: ['old_password'], message: 'Current password is required' });
       }
-      if (body.password === undefined && body.state === undefined) {
+      if (body.password === undefined && body.state === undefined && !profile) {
         ctx.addIssue({ code: 'custom', path: [], message: 'Missing parameters' });
       }
       if (body.password !== undefined && body.state !== undefined) {
         ctx.addIssue({ code: 'custom', path: ['state'], message: 'Change the password or the state, not both' });
+      } else if (profile && (body.password !== undefined || body.state !== undefined)) {
+        ctx.addIssue({ code: 'custom', path: [], message: 'Change the password, the state or the profile, one at a time' });
       }
     }),
   response: dataOf(UserSchema),

@@ -9,7 +9,7 @@ export type UserRef = { id: number; uuid: string; email: string; username: strin
 export const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
 
 /** Why a conversation re-entered the queue, as its enter-queue history entry says (spec 000 §4). */
-export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'transferring-conversation';
+export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'transferring-conversation' | 'custom_action';
 
 /** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
 export async function returnToQueue(tx: Tx, effects: Effects, conv: Prisma.ConversationGetPayload<object>, reason: EnterQueueReason, by: UserRef | null): Promise<void> {

@@ -19,7 +19,8 @@ export function presentUser(u: UserRow): UserDto {
     is_logged: u.isLogged,
     logged_off_by: u.loggedOffBy,
     state: u.state,
-    current_pause: u.currentPause && !u.currentPause.deletedAt ? { uuid: u.currentPause.id, description: u.currentPause.description } : null,
+    // A pause deleted while the agent is on it still names the state they are in, so they can leave it.
+    current_pause: u.currentPause ? { uuid: u.currentPause.id, description: u.currentPause.description } : null,
     logged_at: u.loggedAt ? u.loggedAt.toISOString() : null,
   };
 }

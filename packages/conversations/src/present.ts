@@ -68,7 +68,7 @@ export function presentConversation(c: ConversationRow, lookups: Lookups): Conve
 }
 
 type MessageRow = Prisma.MessageGetPayload<object>;
-type AnnexRow = { id: string; contentType: string; originalFilename: string; size: number; service: string };
+export type AnnexRow = { id: string; contentType: string; originalFilename: string; size: number; service: string };
 
 export function presentMessage(m: MessageRow, extras: { annex?: AnnexRow | null; user?: { uuid: string; username: string } | null } = {}): MessageDto {
   return {

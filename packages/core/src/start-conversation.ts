@@ -22,6 +22,14 @@ export function isHashChannelType(type: string): boolean {
   return /^[0-9a-f]{24,64}$/i.test(type);
 }
 
+/**
+ * The type a channel is handled as: every {hash} provider channel (whatever its digest) as '{hash}',
+ * the name its adapter and rules are registered under; other types as they are.
+ */
+export function channelKind(type: string): string {
+  return isHashChannelType(type) ? '{hash}' : type;
+}
+
 /** Spec 000 §5: only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are offered. */
 export function canStartConversationOn(type: string): boolean {
   return type === 'whatsapp_360dialog' || type === 'whatsapp_web' || isHashChannelType(type) || CUSTOM_CHANNEL_TYPES.includes(type);

@@ -8,3 +8,4 @@ export * as enums from '../generated/prisma/enums';
 export { ensureTenant, ALL_FEATURES_ON, type TenantSpec, type CreatedTenant } from './fixtures';
 export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
 export { DEMO_CHANNEL_TOKEN } from './demo-conversations';
+export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';

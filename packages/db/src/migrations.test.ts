@@ -64,6 +64,12 @@ describe('migrations', () => {
         ticketAnnounce: true, ticketMessage: 'm', deletedAt: now,
       },
     });
+    const hours = await db.openingHours.create({
+      data: {
+        tenantId: tenant.id, workspaceId: ws.id, enabled: true, timezone: 'America/Sao_Paulo',
+        days: [{ weekday: 'monday', ranges: [{ start: '08:00', end: '18:00' }] }], outOfHoursMessage: 'Closed', createdAt: now,
+      },
+    });
     const login = await db.loginHistory.create({
       data: { tenantId: tenant.id, userId: user.id, event: 'login', ip: '::1', userAgent: 'ua', at: now },
     });
@@ -74,6 +80,10 @@ describe('migrations', () => {
     expect(await db.userSession.findUniqueOrThrow({ where: { id: session.id } })).toMatchObject({ roles: ['admin'], revokedReason: 'logout', ip: '1.2.3.4', expiresAt: now });
     expect(await db.pause.findUniqueOrThrow({ where: { id: pause.id } })).toMatchObject({ description: 'Lunch', deletedAt: now });
     expect(await db.sector.findUniqueOrThrow({ where: { id: sector.id } })).toMatchObject({ slaFirstResponseSeconds: 60, ticketMessage: 'm' });
+    expect(await db.openingHours.findUniqueOrThrow({ where: { workspaceId: ws.id } })).toMatchObject({
+      id: hours.id, tenantId: tenant.id, enabled: true, timezone: 'America/Sao_Paulo', outOfHoursMessage: 'Closed', createdAt: now,
+      days: [{ weekday: 'monday', ranges: [{ start: '08:00', end: '18:00' }] }],
+    });
     expect(await db.loginHistory.findUniqueOrThrow({ where: { id: login.id } })).toMatchObject({ event: 'login', at: now });
   });
 
@@ -105,7 +115,7 @@ describe('migrations', () => {
       data: {
         tenantId: t, workspaceId: ws.id, contactId: contact.id, channelId: channel.id, sectorId: sector.id, userId: user.id, state: 'outbound_started',
         type: 'outbound', archived: true, priority: 5, ticketNumber: 8, unreadContactMessages: 2, contactInteracted: true, lastMessageAt: now,
-        timeJoin: now, timeAnswer: now, closedAt: now, endedBy: 'agent', endReasonId: sector.id,
+        timeJoin: now, timeAnswer: now, closedAt: now, endedBy: 'agent', endReasonId: sector.id, outOfHoursRepliedAt: now,
       },
     });
     const event = await db.conversationEvent.create({ data: { tenantId: t, conversationId: conv.id, type: 'transfer', detail: { old_user: 'a' }, at: now } });
@@ -124,13 +134,49 @@ describe('migrations', () => {
     const reason = await db.conversationReason.create({ data: { tenantId: t, name: 'Solved', deletedAt: now } });
     const fieldDef = await db.conversationFieldDefinition.create({ data: { tenantId: t, name: 'Order', deletedAt: now } });
     await db.conversationFieldValue.create({ data: { conversationId: conv.id, fieldId: fieldDef.id, tenantId: t, value: '123' } });
+    const template = await db.outboundTemplate.create({
+      data: {
+        tenantId: t, channelId: channel.id, name: 'welcome_1', language: 'pt_BR', category: 'MARKETING', status: 'PENDING', components: [{ type: 'BODY', text: 'Hi {{1}}' }],
+        externalId: 'tpl-1', rejectedReason: 'r', syncPending: 'submit', syncError: 'e', deletedAt: now, createdAt: now,
+      },
+    });
+    const live = await db.outboundTemplate.create({ data: { tenantId: t, channelId: channel.id, name: 'live_1', language: 'pt_BR', category: 'UTILITY', status: 'APPROVED', components: [] } });
+    const campaign = await db.campaign.create({
+      data: {
+        tenantId: t, workspaceId: ws.id, name: 'Black Friday', mode: 'broadcast', state: 'failed', desiredState: 'running', channelId: channel.id, templateId: live.id,
+        entrySectorId: sector.id, config: { default_action: { action: 'end_with_message' } }, isPublic: false, startAt: now, startedAt: now,
+        scheduledStartErrors: ['Template is not approved'], createdById: user.id, importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, deletedAt: now, createdAt: now,
+      },
+    });
+    const dnd = await db.dndList.create({ data: { tenantId: t, name: 'Opt-out', deletedAt: now, createdAt: now } });
+    await db.dndContact.create({ data: { dndListId: dnd.id, contactId: contact.id, tenantId: t, createdAt: now } });
+    await db.campaignDndList.create({ data: { campaignId: campaign.id, dndListId: dnd.id } });
+    const subscriber = await db.campaignSubscriber.create({
+      data: {
+        tenantId: t, campaignId: campaign.id, contactId: contact.id, name: 'C', phoneNumber: '+5511999990000', parameters: ['a', 'b'], state: 'completed', errorMessage: 'e',
+        externalId: 'wamid.2', sentAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id, createdAt: now,
+      },
+    });
     const outbox = await db.outboxJob.create({ data: { tenantId: t, queue: 'q', payload: { a: 1 }, createdAt: now, dispatchedAt: now } });
 
     expect(await db.userSector.count({ where: { userId: user.id, sectorId: sector.id } })).toBe(1);
     expect(await db.contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ customerId: 42, fields: { plan: 'gold' }, livechatCustomFields: { cpf: '1' }, deletedAt: now, profileImage: 'http://i' });
     expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ templateRequiredOnOutboundStart: true, entrySectorId: sector.id, credentialsEncrypted: 'enc', enabled: false });
+    expect(await db.outboundTemplate.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({
+      name: 'welcome_1', language: 'pt_BR', category: 'MARKETING', status: 'PENDING', components: [{ type: 'BODY', text: 'Hi {{1}}' }], externalId: 'tpl-1',
+      rejectedReason: 'r', syncPending: 'submit', syncError: 'e', deletedAt: now, createdAt: now,
+    });
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      mode: 'broadcast', state: 'failed', desiredState: 'running', entrySectorId: sector.id, isPublic: false, scheduledStartErrors: ['Template is not approved'],
+      importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, startAt: now, startedAt: now, deletedAt: now, config: { default_action: { action: 'end_with_message' } },
+    });
+    expect(await db.dndContact.count({ where: { dndListId: dnd.id, contactId: contact.id } })).toBe(1);
+    expect(await db.campaignDndList.count({ where: { campaignId: campaign.id, dndListId: dnd.id } })).toBe(1);
+    expect(await db.campaignSubscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).toMatchObject({
+      parameters: ['a', 'b'], state: 'completed', errorMessage: 'e', externalId: 'wamid.2', sentAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id,
+    });
     expect(await db.contactIdentity.findUniqueOrThrow({ where: { id: identity.id } })).toMatchObject({ identifier: '+5511999990000' });
-    expect(await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ state: 'outbound_started', priority: 5, ticketNumber: 8, contactInteracted: true, endReasonId: sector.id, timeAnswer: now });
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ state: 'outbound_started', priority: 5, ticketNumber: 8, contactInteracted: true, endReasonId: sector.id, timeAnswer: now, outOfHoursRepliedAt: now });
     expect((await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM "Conversation" WHERE id = ${conv.id}::uuid`)[0]?.state).toBe('outbound-started');
     expect(await db.conversationEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ type: 'transfer', detail: { old_user: 'a' }, at: now });
     expect(await db.message.findUniqueOrThrow({ where: { id: msg.id } })).toMatchObject({ tags: ['internal-message'], state: 'read', voice: true, interactiveContent: { type: 'button' }, externalId: 'wamid.1' });
@@ -139,6 +185,82 @@ describe('migrations', () => {
     expect(await db.conversationReason.findUniqueOrThrow({ where: { id: reason.id } })).toMatchObject({ name: 'Solved' });
     expect(await db.conversationFieldValue.findUniqueOrThrow({ where: { conversationId_fieldId: { conversationId: conv.id, fieldId: fieldDef.id } } })).toMatchObject({ value: '123' });
     expect(await db.outboxJob.findUniqueOrThrow({ where: { id: outbox.id } })).toMatchObject({ payload: { a: 1 }, dispatchedAt: now });
+  });
+
+  it('match schema.prisma for surveys and their runs, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const tenant = await db.tenant.findFirstOrThrow({ where: { name: 'T' } });
+    const ws = await db.workspace.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const sector = await db.sector.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const conv = await db.conversation.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const survey = await db.survey.create({
+      data: {
+        tenantId: tenant.id, workspaceId: ws.id, name: 'NPS', question: 'How was it?', options: ['Good', 'Bad'], greetingMessage: 'Thanks!', sectorIds: [sector.id],
+        enabled: false, deletedAt: now, createdAt: now,
+      },
+    });
+    const run = await db.surveyRun.create({
+      data: {
+        tenantId: tenant.id, surveyId: survey.id, conversationId: conv.id, contactId: conv.contactId, channelId: conv.channelId, sectorId: sector.id, userId: conv.userId,
+        state: 'answered', answerIndex: 1, answer: 'Bad', sentAt: now, expiresAt: now, answeredAt: now,
+      },
+    });
+    expect(await db.survey.findUniqueOrThrow({ where: { id: survey.id } })).toMatchObject({ options: ['Good', 'Bad'], sectorIds: [sector.id], enabled: false, deletedAt: now, greetingMessage: 'Thanks!' });
+    expect(await db.surveyRun.findUniqueOrThrow({ where: { id: run.id } })).toMatchObject({ state: 'answered', answerIndex: 1, answer: 'Bad', expiresAt: now, answeredAt: now, sectorId: sector.id });
+  });
+
+  it('match schema.prisma for automated menus and their channel and conversation columns, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const tenant = await db.tenant.findFirstOrThrow({ where: { name: 'T' } });
+    const ws = await db.workspace.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    const menu = await db.automatedMenu.create({
+      data: {
+        tenantId: tenant.id, workspaceId: ws.id, name: 'Welcome', message: 'Hi', invalidOptionMessage: 'Pick one', answers: [{ key: '1', label: 'Sales' }],
+        enabled: false, deletedAt: now, createdAt: now,
+      },
+    });
+    const conv = await db.conversation.findFirstOrThrow({ where: { tenantId: tenant.id } });
+    await db.channel.update({ where: { id: conv.channelId }, data: { entryMenuId: menu.id } });
+    await db.conversation.update({ where: { id: conv.id }, data: { botMenuId: menu.id } });
+    expect(await db.automatedMenu.findUniqueOrThrow({ where: { id: menu.id } })).toMatchObject({ invalidOptionMessage: 'Pick one', answers: [{ key: '1', label: 'Sales' }], enabled: false, deletedAt: now });
+    expect((await db.channel.findUniqueOrThrow({ where: { id: conv.channelId } })).entryMenuId).toBe(menu.id);
+    expect((await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).botMenuId).toBe(menu.id);
+  });
+
+  it('match schema.prisma for api tokens, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const user = await db.user.findFirstOrThrow();
+    const token = await db.apiToken.create({
+      data: {
+        tenantId: user.tenantId, workspaceId: user.workspaceId, userId: user.id, clientName: 'Zapier', clientId: 'cli_1', tokenHash: 'a'.repeat(64), tokenPrefix: 'atd_abcd',
+        roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, createdAt: now,
+      },
+    });
+    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({ clientId: 'cli_1', roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, tokenPrefix: 'atd_abcd' });
+  });
+
+  it('match schema.prisma for automations, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const conv = await db.conversation.findFirstOrThrow();
+    const t = conv.tenantId;
+    const automation = await db.automation.create({
+      data: { tenantId: t, workspaceId: conv.workspaceId, name: 'Auto close', trigger: 'contact_inactive', minutes: 30, enabled: false, deletedAt: now, createdAt: now },
+    });
+    await db.automationCondition.create({ data: { tenantId: t, automationId: automation.id, field: 'sector', operator: 'not_equals', value: 'x', createdAt: now } });
+    await db.automationOperation.create({ data: { tenantId: t, automationId: automation.id, type: 'send_message', value: 'Bye', position: 2, createdAt: now } });
+    await db.automationRun.create({ data: { automationId: automation.id, conversationId: conv.id, episode: now, tenantId: t, at: now } });
+    const read = await db.automation.findUniqueOrThrow({ where: { id: automation.id }, include: { conditions: true, operations: true } });
+    expect(read).toMatchObject({ trigger: 'contact_inactive', minutes: 30, enabled: false, deletedAt: now });
+    expect(read.conditions[0]).toMatchObject({ field: 'sector', operator: 'not_equals', value: 'x' });
+    expect(read.operations[0]).toMatchObject({ type: 'send_message', value: 'Bye', position: 2 });
+    expect(await db.automationRun.count({ where: { automationId: automation.id, conversationId: conv.id, episode: now } })).toBe(1);
+  });
+
+  it('match schema.prisma for bots, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const ws = await db.workspace.findFirstOrThrow();
+    const bot = await db.bot.create({ data: { tenantId: ws.tenantId, workspaceId: ws.id, name: 'Helper', nodes: [{ id: 's', type: 'start' }], deletedAt: now, createdAt: now } });
+    expect(await db.bot.findUniqueOrThrow({ where: { id: bot.id } })).toMatchObject({ name: 'Helper', nodes: [{ id: 's', type: 'start' }], deletedAt: now, createdAt: now });
   });
 
   it('confines a scoped client to its tenant', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { resolveSession, type Session } from '../modules/session/session';
 import { tokenFrom } from '../modules/session/tokens';
+import { isApiToken, resolveApiToken } from '../modules/session/api-tokens';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +23,8 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
     try {
-      request.session = await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);
+      // An integration's API token (spec 002 §7 /api/v1/oauth/tokens) or a user's session token.
+      request.session = isApiToken(token) ? await resolveApiToken(ctx.db, token) : await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);
     } catch (error) {
       if (error instanceof AppError) request.sessionError = error;
       else throw error;

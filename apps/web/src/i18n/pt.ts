@@ -4,10 +4,21 @@
  * typecheck` fails when a translated phrase has no entry here (scripts/check-i18n.ts).
  */
 import { ptComposer } from './pt/composer';
+import { ptPeople } from './pt/people';
 import { ptCustomer } from './pt/customer';
 import { ptPhonebook } from './pt/phonebook';
+import { ptTemplates } from './pt/templates';
+import { ptCampaigns } from './pt/campaigns';
 import { ptViews } from './pt/views';
+import { ptDashboard } from './pt/dashboard';
+import { ptSurveys } from './pt/surveys';
+import { ptMenus } from './pt/menus';
+import { ptIntegrations } from './pt/integrations';
+import { ptAutomations } from './pt/automations';
+import { ptReports } from './pt/reports';
+import { ptBots } from './pt/bots';
 import { ptWorkstation } from './pt/workstation';
+import { ptSettings } from './pt/settings';
 
 const ptShared: Record<string, string> = {
   // brand and shared states
@@ -213,4 +224,4 @@ const ptShared: Record<string, string> = {
 };
 
 /** Each screen family keeps its phrases in its own file under ./pt/. */
-export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews };
+export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots };

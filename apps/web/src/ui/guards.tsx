@@ -21,7 +21,13 @@ export function RequireRole({ roles, children }: { roles: readonly Role[]; child
   const me = useMe();
   if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
   if (!me.data) return <LoadingState />;
-  if (!hasAnyRole(me.data.roles.map((r) => r.name), roles)) return <Refuse message={NO_PERMISSION} />;
+  if (
+    !hasAnyRole(
+      me.data.roles.map((r) => r.name),
+      roles,
+    )
+  )
+    return <Refuse message={NO_PERMISSION} />;
   return <>{children}</>;
 }
 

@@ -1,4 +1,5 @@
 import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** Every page has these three states (CONVENTIONS "Web app"). */
@@ -36,4 +37,20 @@ export function ErrorState({ onRetry }: { onRetry?: () => void }) {
       )}
     </Alert>
   );
+}
+
+/** A list query's three states, or its rows when it has some (the settings lists all read this way). */
+export function ListStates<T>({
+  query,
+  empty,
+  children,
+}: {
+  query: { isPending: boolean; isError: boolean; data?: T[]; refetch(): unknown };
+  empty: string;
+  children(rows: T[]): ReactNode;
+}) {
+  if (query.isPending) return <LoadingState />;
+  if (query.isError || !query.data) return <ErrorState onRetry={() => void query.refetch()} />;
+  if (query.data.length === 0) return <EmptyState text={empty} />;
+  return <>{children(query.data)}</>;
 }

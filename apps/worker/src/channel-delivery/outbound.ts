@@ -1,5 +1,22 @@
 import { decryptCredentials, ChannelDeliveryError, signedFileUrl, type ChannelTarget, type OutboundMessage } from '@atende/channels';
 import type { ScopedDb } from '@atende/db';
+import { z } from 'zod';
+
+/** Message.templateMessage as the api stores it. */
+const StoredTemplateSchema = z.object({
+  name: z.string(),
+  language: z.string(),
+  body: z.array(z.string()).default([]),
+  header: z.object({ format: z.enum(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT']), value: z.string() }).nullable().default(null),
+  url_buttons: z.array(z.object({ index: z.number().int(), text: z.string() })).default([]),
+});
+
+function templateOf(stored: unknown): OutboundMessage['template'] {
+  const parsed = StoredTemplateSchema.safeParse(stored);
+  if (!parsed.success) return null;
+  const t = parsed.data;
+  return { name: t.name, language: t.language, body: t.body, header: t.header, urlButtons: t.url_buttons };
+}
 
 /** The message row with what delivery needs, as loaded by the processor. */
 export interface LoadedMessage {
@@ -8,6 +25,8 @@ export interface LoadedMessage {
   author: 'USER' | 'CONTACT' | 'SYSTEM';
   annexId: string | null;
   createdAt: Date;
+  /** Set when the message is a template (outbound start, campaigns): {name, language, body, header, url_buttons}. */
+  templateMessage: unknown;
   conversation: {
     id: string;
     contactId: string;
@@ -46,6 +65,7 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
     author: message.author,
     createdAt: message.createdAt,
     contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },
+    template: message.templateMessage ? templateOf(message.templateMessage) : null,
   };
 }
 

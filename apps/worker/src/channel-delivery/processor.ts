@@ -1,3 +1,4 @@
+import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
 import { INTERNAL_MESSAGE_TAG, queues, rooms } from '@atende/contract';
 import { scoped, type Db, type ScopedDb } from '@atende/db';
@@ -59,7 +60,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
   const ack = { tenantId: job.tenant_uuid, conversationId: message.conversationId, messageId: message.id };
   try {
     const channel = message.conversation.channel;
-    const adapter = deps.adapters.get(channel.type);
+    const adapter = deps.adapters.get(channelKind(channel.type));
     if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
     const target = channelTargetOf(channel, deps.secretsKey);
     const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds });
@@ -101,11 +102,11 @@ function errorMessageOf(error: unknown): string {
 }
 
 /** messages-ack to the conversation's live room and to the agent it is assigned to now. */
-async function emitMessagesAck(
-  deps: ChannelDeliveryDeps,
+export async function emitMessagesAck(
+  deps: Pick<ChannelDeliveryDeps, 'realtime'>,
   db: ScopedDb,
   ack: { tenantId: string; conversationId: string; messageId: string },
-  state: 'pending' | 'sent',
+  state: 'pending' | 'sent' | 'read',
   status: 'failed' | null,
 ): Promise<void> {
   const payload = {

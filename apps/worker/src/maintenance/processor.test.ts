@@ -15,7 +15,9 @@ let deps: MaintenanceDeps;
 beforeAll(async () => {
   t = await createTestDatabase();
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
-  deps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), log: pino({ level: 'silent' }), sessionRetentionDays: 30 };
+  const realtime = new RealtimeOutbox(redis, prefix);
+  const log = pino({ level: 'silent' });
+  deps = { db: t.db, realtime, log, sessionRetentionDays: 30, templates: { db: t.db, realtime, log, adapters: new Map(), secretsKey: Buffer.alloc(32) } };
 });
 afterAll(async () => {
   await redis?.del(realtimeOutboxStream(prefix));

@@ -1,6 +1,8 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
-import { returnAgentChats, signOffAgent, type ConversationDeps } from '@atende/conversations';
+import { returnAgentChats, runAutomations, signOffAgent, type ConversationDeps } from '@atende/conversations';
 import type { Db, Prisma } from '@atende/db';
+import { startScheduled } from '../campaigns/schedule';
+import { reconcileTemplates, type TemplateSyncDeps } from '../templates/processor';
 
 /** Days a dispatched outbox row is kept. */
 export const OUTBOX_RETENTION_DAYS = 7;
@@ -8,6 +10,8 @@ export const OUTBOX_RETENTION_DAYS = 7;
 export interface MaintenanceDeps extends ConversationDeps {
   db: Db;
   sessionRetentionDays: number;
+  /** For template reconciliation with the providers. */
+  templates: TemplateSyncDeps;
 }
 
 /** Periodic housekeeping; every step is idempotent, so a retried or duplicated job is harmless. */
@@ -46,5 +50,11 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
       const deleted = await deps.db.outboxJob.deleteMany({ where: { dispatchedAt: { lt: cutoff } } });
       return { deletedOutboxRows: deleted.count };
     }
+    case 'sync-templates':
+      return reconcileTemplates(deps.templates);
+    case 'start-scheduled':
+      return startScheduled(deps);
+    case 'run-automations':
+      return runAutomations(deps);
   }
 }

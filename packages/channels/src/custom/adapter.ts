@@ -1,4 +1,5 @@
 import { ChannelDeliveryError, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
+import { describeNetworkError, isTransientStatus, readCapped } from '../http';
 import { SIGNATURE_HEADER, signWebhookBody, verifyWebhookBody } from '../signature';
 import { CustomChannelConfigSchema, CustomChannelCredentialsSchema, type CustomWebhookBody } from './payload';
 
@@ -50,24 +51,6 @@ function webhookSecretOf(credentials: ChannelTarget['credentials']): string {
   return parsed.data.webhook_secret;
 }
 
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.byteLength;
-    if (size >= MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
-}
-
 function externalIdFrom(text: string): string | null {
   try {
     const body: unknown = JSON.parse(text);
@@ -80,8 +63,6 @@ function externalIdFrom(text: string): string | null {
   return null;
 }
 
-/** 408 and 429 say "later"; every other 4xx says the request itself is wrong. */
-const isTransientStatus = (status: number) => status >= 500 || status === 408 || status === 429;
 
 /**
  * The custom API channel: each agent message is POSTed as JSON to the channel's webhook_url,
@@ -124,7 +105,7 @@ export class CustomChannelAdapter implements ChannelAdapter {
     }
     let text: string;
     try {
-      text = await readCapped(response);
+      text = (await readCapped(response, MAX_RESPONSE_BYTES)).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
     } catch (error) {
       throw new ChannelDeliveryError('transient', `Webhook answer interrupted: ${describeNetworkError(error)}`, response.status);
     }
@@ -141,9 +122,4 @@ export class CustomChannelAdapter implements ChannelAdapter {
   verifySignature({ rawBody, headers, secret }: SignatureInput): boolean {
     return verifyWebhookBody(rawBody, headers[SIGNATURE_HEADER], secret);
   }
-}
-
-function describeNetworkError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message ?? 'network error';
 }

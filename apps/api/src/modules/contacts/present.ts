@@ -6,8 +6,8 @@ type ContactRow = Prisma.ContactGetPayload<object>;
 const strings = (value: unknown): Record<string, string> =>
   value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {};
 
-/** Contact of spec 000 §3: phone1 is the contact's phone number; DND lists arrive with campaigns. */
-export function presentContact(c: ContactRow, conversationCount: number): ContactDto {
+/** Contact of spec 000 §3: phone1 is the contact's phone number; dnd_list the DND lists it is on. */
+export function presentContact(c: ContactRow, conversationCount: number, dndLists: { uuid: string; name: string }[] = []): ContactDto {
   return {
     uuid: c.id,
     name: c.name,
@@ -28,7 +28,7 @@ export function presentContact(c: ContactRow, conversationCount: number): Contac
     profile_image: c.profileImage,
     fields: strings(c.fields),
     livechat_custom_fields: strings(c.livechatCustomFields),
-    dnd_list: [],
+    dnd_list: dndLists,
     last_conversations_count: conversationCount,
     created_at: c.createdAt.toISOString(),
   };

@@ -69,7 +69,18 @@ export class ContactService {
     const db = this.db(session);
     const row = await db.contact.findFirst({ where: { id, deletedAt: null } });
     if (!row) throw new AppError('not_found', 'Contact not found');
-    return presentContact(row, await db.conversation.count({ where: { contactId: id } }));
+    const [count, dnd] = await Promise.all([db.conversation.count({ where: { contactId: id } }), this.dndLists(session, [id])]);
+    return presentContact(row, count, dnd.get(id));
+  }
+
+  /** The DND lists of these contacts (spec 001 consult by number). */
+  private async dndLists(session: Session, contactIds: string[]): Promise<Map<string, { uuid: string; name: string }[]>> {
+    const rows = contactIds.length
+      ? await this.ctx.db.dndContact.findMany({ where: { tenantId: session.tenantId, contactId: { in: contactIds }, list: { deletedAt: null } }, include: { list: true }, orderBy: { createdAt: 'asc' } })
+      : [];
+    const byContact = new Map<string, { uuid: string; name: string }[]>();
+    for (const r of rows) byContact.set(r.contactId, [...(byContact.get(r.contactId) ?? []), { uuid: r.list.id, name: r.list.name }]);
+    return byContact;
   }
 
   get(session: Session, id: string) {
@@ -116,8 +127,9 @@ export class ContactService {
     const counts = rows.length
       ? await db.conversation.groupBy({ by: ['contactId'], where: { contactId: { in: rows.map((r) => r.id) } }, _count: { _all: true } })
       : [];
+    const dnd = await this.dndLists(session, rows.map((r) => r.id));
     return {
-      data: rows.map((r) => presentContact(r, counts.find((c) => c.contactId === r.id)?._count._all ?? 0)),
+      data: rows.map((r) => presentContact(r, counts.find((c) => c.contactId === r.id)?._count._all ?? 0, dnd.get(r.id))),
       pagination: { total, limit: q._limit, offset: q._offset },
     };
   }

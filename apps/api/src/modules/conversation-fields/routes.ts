@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
+import { presentCannedResponses } from '../settings/canned';
 
 /** Conversation fields (spec 000 §3, §5) and the composer's canned responses (spec 000 §7). */
 export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -57,21 +58,6 @@ export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): 
       where: { workspaceId: channel.workspaceId, deletedAt: null, ...(query.sector_uuid ? { OR: [{ sectorIds: { isEmpty: true } }, { sectorIds: { has: query.sector_uuid } }] } : {}) },
       orderBy: { keyword: 'asc' },
     });
-    const categories = await db(session).cannedResponseCategory.findMany({ where: { id: { in: rows.map((r) => r.categoryId).filter((v): v is string => v !== null) } } });
-    const annexes = await db(session).storedFile.findMany({ where: { id: { in: rows.map((r) => r.annexId).filter((v): v is string => v !== null) } } });
-    return {
-      data: rows.map((r) => {
-        const category = categories.find((c) => c.id === r.categoryId && !c.deletedAt);
-        const annex = annexes.find((a) => a.id === r.annexId);
-        return {
-          uuid: r.id,
-          keyword: r.keyword,
-          message: r.message,
-          category: category ? { uuid: category.id, name: category.name, description: category.description } : null,
-          annex: annex ? { uuid: annex.id, original_filename: annex.originalFilename, uri: `/api/v1/storage/files/${annex.id}` } : null,
-          sector_uuids: r.sectorIds,
-        };
-      }),
-    };
+    return { data: await presentCannedResponses(db(session), rows) };
   });
 }

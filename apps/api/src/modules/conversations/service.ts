@@ -2,6 +2,7 @@ import { AppError, type Conversation as ConversationDto } from '@atende/contract
 import {
   ACTIVE_STATES, activeCount, assignTo, capacityOf, conversationInclude, inTransaction, loadLookups, presentConversation,
   redistribute, refOf, returnToQueue, type Effects, type Tx, type UserRef,
+  sendSurveyOnFinish,
 } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
@@ -96,6 +97,7 @@ export class ConversationService {
         const endedBy = body.current_role === 'supervisor' && supervisor ? 'supervisor' : conv.userId === session.userId ? 'agent' : supervisor ? 'supervisor' : 'agent';
         await tx.conversation.update({ where: { id }, data: { state: 'closed', closedAt: now, endedBy, endReasonId: reason?.id ?? null } });
         await event('closed', { ended_by: endedBy, end_reason: reason ? { uuid: reason.id, name: reason.name } : null, done_by_user: refOf(me), done_by_role: endedBy });
+        await sendSurveyOnFinish(tx, effects, conv, conv.contactInteracted, now);
         if (conv.state === 'waiting') effects.queueChanged(conv.tenantId, conv.workspaceId);
         else if (conv.userId !== null) effects.distribute.set(conv.workspaceId, conv.tenantId);
       }

@@ -1,13 +1,32 @@
 import { AppError, queues } from '@atende/contract';
-import { inTransaction, presentMessage } from '@atende/conversations';
+import { inTransaction, nextTicketNumber, presentMessage, presentTemplate, templateInclude, type Tx } from '@atende/conversations';
+import { canStartConversationOn, isTemplateRequiredOnStart, renderTemplateText, templateTypeOf } from '@atende/core';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { nextTicketNumber } from '../channels-inbound/service';
-import { DELIVERABLE_CHANNEL_TYPES } from '../messages/service';
+import { isDeliverable } from '../messages/service';
 
-/** Channel types an agent may start a conversation on (spec 000 §5). */
-export const OUTBOUND_CHANNEL_TYPES = new Set(['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API']);
+
+/**
+ * The approved standard template an agent starts with (spec 000 §5: media or interactive templates
+ * are listed but cannot be chosen), rendered with its parameters; kept on the message for the
+ * provider's template send.
+ */
+async function templateMessage(tx: Tx, tenantId: string, channelId: string, templateId: string, parameters: string[]) {
+  const row = await tx.outboundTemplate.findFirst({ where: { id: templateId, tenantId, channelId, deletedAt: null }, include: templateInclude });
+  if (!row) throw new AppError('not_found', 'Template not found');
+  const template = presentTemplate(row);
+  if (template.config.status !== 'APPROVED') throw new AppError('validation_failed', 'Only approved templates can be used', [{ path: 'template_uuid', message: 'Only approved templates can be used' }]);
+  if (templateTypeOf(template.config.components) !== 'standard') {
+    throw new AppError('validation_failed', 'Media or interactive templates cannot start a conversation', [{ path: 'template_uuid', message: 'Media or interactive templates cannot start a conversation' }]);
+  }
+  const body = template.config.components.find((c) => c.type === 'BODY');
+  const text = renderTemplateText(body?.text ?? '', parameters);
+  if (/\{\{\d+\}\}/.test(text)) {
+    throw new AppError('validation_failed', 'Fill in every template parameter', [{ path: 'template_parameters', message: 'Fill in every template parameter' }]);
+  }
+  return { text, stored: { uuid: template.uuid, name: template.name, language: template.config.language, body: parameters, header: null, url_buttons: [] } };
+}
 
 /** Starts an outbound conversation (spec 000 §5 Start conversation rules). */
 export async function startOutbound(
@@ -22,12 +41,11 @@ export async function startOutbound(
     const channel = await tx.channel.findFirst({ where: { id: body.channel_uuid, tenantId: session.tenantId, deletedAt: null } });
     if (!channel) throw new AppError('not_found', 'Channel not found');
     if (!channel.enabled) throw new AppError('conflict', 'This channel is disabled');
-    if (!OUTBOUND_CHANNEL_TYPES.has(channel.type)) throw new AppError('validation_failed', 'Conversations cannot be started on this channel');
-    const templateRequired = channel.type === 'whatsapp_360dialog' || channel.templateRequiredOnOutboundStart;
+    if (!canStartConversationOn(channel.type)) throw new AppError('validation_failed', 'Conversations cannot be started on this channel');
+    const templateRequired = isTemplateRequiredOnStart({ type: channel.type, template_required_on_outbound_start: channel.templateRequiredOnOutboundStart });
     if (templateRequired && !body.template_uuid) throw new AppError('validation_failed', 'Template is required', [{ path: 'template_uuid', message: 'Template is required' }]);
-    // Templates arrive with the WhatsApp template manager (issue 5).
-    if (body.template_uuid) throw new AppError('not_found', 'Template not found');
-    const text = body.initial_message?.trim() ?? '';
+    const template = body.template_uuid ? await templateMessage(tx, session.tenantId, channel.id, body.template_uuid, body.template_parameters ?? []) : null;
+    const text = template?.text ?? body.initial_message?.trim() ?? '';
     if (!text) throw new AppError('validation_failed', 'Initial message is required', [{ path: 'initial_message', message: 'Initial message is required' }]);
     await tx.$queryRaw`SELECT id FROM "Contact" WHERE id = ${contact.id}::uuid FOR UPDATE`;
     const open = await tx.conversation.findFirst({ where: { tenantId: session.tenantId, contactId: contact.id, channelId: channel.id, state: { not: 'closed' } } });
@@ -42,9 +60,11 @@ export async function startOutbound(
     });
     await tx.conversationEvent.create({ data: { tenantId: session.tenantId, conversationId: conv.id, type: 'associate-user', detail: { user_uuid: me.uuid, user_email: me.email, done_by: 'outbound' } } });
     const messageId = randomUUID();
-    const deliver = DELIVERABLE_CHANNEL_TYPES.has(channel.type);
+    const deliver = isDeliverable(channel.type);
     const first = await tx.message.create({
-      data: { id: messageId, tenantId: session.tenantId, conversationId: conv.id, author: 'USER', userId: me.id, content: text, tags: [], state: 'pending', status: deliver ? 'sending' : null, createdAt: now },
+      data: { id: messageId, tenantId: session.tenantId, conversationId: conv.id, author: 'USER', userId: me.id, content: text, tags: [], state: 'pending', status: deliver ? 'sending' : null, createdAt: now,
+        ...(template ? { templateMessage: template.stored } : {}),
+      },
     });
     if (deliver) await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: messageId } } });
     effects.conversation(conv.id, true);

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, INTERNAL_MESSAGE_TAG, queues, type Message as MessageDto } from '@atende/contract';
 import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
-import { roleCovers } from '@atende/core';
+import { channelKind, roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { mayRead } from '../conversations/access';
 
 /** Channel types whose agent messages the worker delivers (custom API channel, issue 3). */
-export const DELIVERABLE_CHANNEL_TYPES = new Set(['custom', 'droz', 'API']);
+/** Channel types with an adapter in the worker (custom API channel, WhatsApp providers). */
+const DELIVERABLE_CHANNEL_TYPES = new Set(['custom', 'droz', 'API', 'whatsapp_cloud', '{hash}', 'whatsapp_360dialog', 'whatsapp_twilio']);
+export const isDeliverable = (type: string) => DELIVERABLE_CHANNEL_TYPES.has(channelKind(type));
 
 export interface SendInput {
   uuid?: string;
@@ -113,7 +115,7 @@ export class MessageService {
       }
       const annex = input.annex_uuid ? await tx.storedFile.findFirst({ where: { id: input.annex_uuid, tenantId: session.tenantId } }) : null;
       if (input.annex_uuid && !annex) throw new AppError('not_found', 'Attachment not found');
-      const deliver = !internal && DELIVERABLE_CHANNEL_TYPES.has(conv.channelType);
+      const deliver = !internal && isDeliverable(conv.channelType);
       const now = new Date();
       const row: Prisma.MessageGetPayload<object> = {
         id, tenantId: session.tenantId, conversationId, author: 'USER', userId: session.userId, contactId: null, content: input.content?.trim() ?? '',

@@ -118,6 +118,8 @@ export class SessionService {
 
   /** Ends the caller's session (spec 000 §4: the agent's active chats return to the queue). */
   async logout(session: Session, client: ClientInfo): Promise<void> {
+    // An integration has no sign-in to end, and must not sign its creator out: its token is revoked in the settings.
+    if (session.apiToken) throw new AppError('bad_request', 'API tokens are revoked in the integrations settings, not signed out');
     await this.revokeSessions({ id: session.sessionId }, 'logout', async () => {
       const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
       await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });

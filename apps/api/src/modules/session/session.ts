@@ -13,6 +13,8 @@ export interface Session {
   roles: Role[];
   tenantConfig: TenantConfig;
   expiresAt: Date;
+  /** Set when the caller is an integration's API token (sessionId is then the token's id). */
+  apiToken?: true;
 }
 
 export { tenantConfigOf };

@@ -7,30 +7,32 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { storageFromEnv, type Storage } from './drivers';
-import { bytesMatchType, safeFilename } from './sniff';
+import { bytesMatchType, safeFilename, storageFromEnv, type Storage } from '@atende/storage';
 
 const TOO_BIG = 'Maximum file size exceeded (5 MB)';
 const ALLOWED = new Set<string>(UPLOAD_ALLOWED_TYPES);
 
-async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
-  if (request.isMultipart()) {
-    let file;
-    try {
-      file = await request.file();
-    } catch {
-      throw new AppError('bad_request', 'The multipart body could not be read');
-    }
-    if (!file || file.fieldname !== 'file') throw new AppError('validation_failed', 'The multipart field "file" is required');
-    let bytes: Buffer;
-    try {
-      bytes = await file.toBuffer();
-    } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', TOO_BIG);
-      throw new AppError('bad_request', 'The file could not be read');
-    }
-    return { bytes, contentType: file.mimetype.split(';')[0]!.trim().toLowerCase(), filename: safeFilename(file.filename) };
+/** The multipart field "file" of a request, whole, with its declared type and a safe name. */
+export async function readMultipartFile(request: FastifyRequest, tooBig: string): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
+  let file;
+  try {
+    file = await request.file();
+  } catch {
+    throw new AppError('bad_request', 'The multipart body could not be read');
   }
+  if (!file || file.fieldname !== 'file') throw new AppError('validation_failed', 'The multipart field "file" is required');
+  let bytes: Buffer;
+  try {
+    bytes = await file.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', tooBig);
+    throw new AppError('bad_request', 'The file could not be read');
+  }
+  return { bytes, contentType: file.mimetype.split(';')[0]!.trim().toLowerCase(), filename: safeFilename(file.filename) };
+}
+
+async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
+  if (request.isMultipart()) return readMultipartFile(request, TOO_BIG);
   // Voice notes arrive as JSON with base64 content (spec 000 §7).
   const parsed = VoiceUploadSchema.safeParse(request.body);
   if (!parsed.success) {

@@ -10,7 +10,7 @@ import { DeleteObjectCommand, GetObjectCommand, S3Client } from '@aws-sdk/client
 import type { Response, Test } from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
-import { storageFromEnv } from './drivers';
+import { storageFromEnv } from '@atende/storage';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
 const OGG = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(32, 2)]);

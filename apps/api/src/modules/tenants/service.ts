@@ -16,8 +16,12 @@ const presentWorkspace = (w: WorkspaceRow): WorkspaceDto => ({
   max_conversation_per_user: w.maxConversationPerUser,
   conversation_delivery_mode: w.conversationDeliveryMode,
   archived_conversation_behavior_on_new_messages: w.archivedConversationBehaviorOnNewMessages === 'keep_archived' ? 'keep_archived' : 'unarchive',
-  integrations: (w.integrations ?? {}) as Record<string, unknown>,
+  // The sealed tokens of droz and Zapier never leave the server (GET /api/v1/workspaces/me/integrations tells whether they are set).
+  integrations: Object.fromEntries(Object.entries((w.integrations ?? {}) as Record<string, unknown>).filter(([k]) => k !== 'sealed_tokens')),
 });
+
+/** Integrations with their own checked endpoint (PUT /api/v1/workspaces/me/integrations): not writable here. */
+const MANAGED_INTEGRATIONS = ['droz', 'zapier', 'voice_phone', 'sealed_tokens'];
 
 /** Holds the tenant_admin role itself: the one role whose reach crosses tenants (spec 000 §6 "tenants section"). */
 const managesEveryTenant = (session: Session): boolean => session.roles.includes('tenant_admin');
@@ -97,6 +101,11 @@ export class TenantService {
   ) {
     if (patch.integrations && !roleCovers(session.roles, 'admin')) {
       throw new AppError('forbidden', 'Only admins can change integrations');
+    }
+    const managed = Object.keys(patch.integrations ?? {}).find((k) => MANAGED_INTEGRATIONS.includes(k));
+    if (managed) {
+      const message = `Change ${managed} through /api/v1/workspaces/me/integrations`;
+      throw new AppError('validation_failed', message, [{ path: `integrations.${managed}`, message }]);
     }
     const db = scoped(this.ctx.db, session);
     const current = await db.workspace.findFirst({ where: { id: session.workspaceId } });

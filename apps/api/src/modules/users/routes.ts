@@ -1,4 +1,4 @@
-import { deleteUser, getLoginQrCode, getMe, listUsers, updateMe, updateUser } from '@atende/contract';
+import { createUser, deleteUser, getLoginQrCode, getMe, listUsers, updateMe, updateUser } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import { clientInfo } from '../session/routes';
@@ -12,8 +12,10 @@ export function userRoutes(app: FastifyInstance, users: UserService, sessions: S
     if (body.password !== undefined) {
       return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '', clientInfo(request)) };
     }
-    return { data: await users.forceOffline(session, params.id) };
+    if (body.state !== undefined) return { data: await users.forceOffline(session, params.id) };
+    return { data: await users.update(session, params.id, body) };
   });
+  bind(app, createUser, { roles: ['admin'] }, async ({ session, body }) => ({ data: await users.create(session, body) }));
   bind(app, listUsers, { roles: ['supervisor'] }, async ({ session, query }) => ({ data: await users.list(session, query.role) }));
   bind(app, deleteUser, { roles: ['admin'] }, async ({ session, params }) => {
     await users.remove(session, params.id);

@@ -1,7 +1,7 @@
 import { AppError, rooms, type Role } from '@atende/contract';
 import { agentAvailable, presentUser, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
-import { hashPassword, scoped } from '@atende/db';
+import { hashPassword, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { ClientInfo, SessionService } from '../session/service';
 import type { Session } from '../session/session';
@@ -95,6 +95,83 @@ export class UserService {
     return presentUser(await this.find(session, id));
   }
 
+  /** Spec 002 §6: managing users is for admin and owner (owner covers admin). */
+  private assertUserAdmin(session: Session) {
+    if (!roleCovers(session.roles, 'admin')) throw new AppError('forbidden', 'You do not have permission to do this');
+  }
+
+  /**
+   * Who may hand out which role. tenant_admin reaches every tenant of the platform, so an admin or
+   * owner of one tenant can neither grant nor take it away: only a caller who already holds it may
+   * (the platform's operators). owner is granted and taken only by an owner, as only an owner may
+   * remove one (remove below).
+   */
+  private assertMayChangeRoles(session: Session, before: readonly Role[], after: readonly Role[]) {
+    const changed = [...before.filter((r) => !after.includes(r)), ...after.filter((r) => !before.includes(r))];
+    if (changed.includes('tenant_admin') && !session.roles.includes('tenant_admin')) {
+      throw new AppError('forbidden', 'You cannot grant or remove the tenant_admin role');
+    }
+    if (changed.includes('owner') && !session.roles.includes('owner')) {
+      throw new AppError('forbidden', 'Only an owner can grant or remove the owner role');
+    }
+  }
+
+  /** Spec 002 §5 / §8: an email used by another live user of the tenant answers 'Email already being used'. */
+  private async assertEmailFree(session: Session, email: string, exceptUserId?: number) {
+    const db = this.db(session);
+    const holders = await db.user.findMany({ where: { email, ...(exceptUserId ? { NOT: { id: exceptUserId } } : {}) }, select: { id: true, deletedAt: true } });
+    if (holders.some((u) => u.deletedAt === null)) throw new AppError('conflict', 'Email already being used');
+    // A removed user keeps their history but gives their email back: (tenant, email) is unique.
+    for (const u of holders) await db.user.update({ where: { id: u.id }, data: { email: `removed-${u.id}-${email}`.slice(0, 254) } });
+  }
+
+  private emailTaken(error: unknown): never {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new AppError('conflict', 'Email already being used');
+    throw error;
+  }
+
+  /** Creates a user in the caller's workspace (spec 002 §5 rules are in the contract). */
+  async create(session: Session, body: { username: string; email: string; password: string; roles: Role[] }) {
+    this.assertUserAdmin(session);
+    const roles = [...new Set(body.roles)];
+    this.assertMayChangeRoles(session, [], roles);
+    await this.assertEmailFree(session, body.email);
+    const passwordHash = await hashPassword(body.password);
+    const user = await this.db(session)
+      .user.create({
+        data: { tenantId: session.tenantId, workspaceId: session.workspaceId, username: body.username, email: body.email, passwordHash, roles },
+        include: userInclude,
+      })
+      .catch((error: unknown) => this.emailTaken(error));
+    return presentUser(user);
+  }
+
+  /**
+   * Edits a user's name, email and roles. The user's live sessions keep the roles they signed in
+   * with (UserSession.roles): a role change takes effect at their next session (spec 000 §6, 002 §4).
+   */
+  async update(session: Session, id: string, body: { username?: string; email?: string; roles?: Role[] }) {
+    this.assertUserAdmin(session);
+    const user = await this.find(session, id);
+    const before = user.roles as Role[];
+    if (before.includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', 'Only an owner can edit an owner');
+    const roles = body.roles ? [...new Set(body.roles)] : undefined;
+    if (roles) {
+      this.assertMayChangeRoles(session, before, roles);
+      // An admin cannot lock themselves out of user management.
+      if (user.id === session.userId && !roleCovers(roles, 'admin')) throw new AppError('bad_request', 'You cannot remove your own admin role');
+    }
+    if (body.email !== undefined && body.email !== user.email) await this.assertEmailFree(session, body.email, user.id);
+    const updated = await this.db(session)
+      .user.update({
+        where: { id: user.id },
+        data: { ...(body.username !== undefined ? { username: body.username } : {}), ...(body.email !== undefined ? { email: body.email } : {}), ...(roles ? { roles } : {}) },
+        include: userInclude,
+      })
+      .catch((error: unknown) => this.emailTaken(error));
+    return this.announce(updated);
+  }
+
   async list(session: Session, role?: Role) {
     const users = await this.db(session).user.findMany({
       where: { deletedAt: null, workspaceId: session.workspaceId, ...(role ? { roles: { has: role } } : {}) },
@@ -106,6 +183,7 @@ export class UserService {
 
   /** Removes a user; their history stays, their sessions end. */
   async remove(session: Session, id: string) {
+    this.assertUserAdmin(session);
     const user = await this.find(session, id);
     if (user.id === session.userId) throw new AppError('bad_request', 'You cannot remove yourself');
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {

@@ -1,11 +1,16 @@
 import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../ui/states';
+import { SectorSlaBoard } from './SectorSlaBoard';
+import { useDashboardLive } from './dashboardQueries';
 
-/** Omnichannel panel (flag omnichannel_dashboard): its own header with a clock and date updated every 100 ms and a BETA badge (spec 002 §2). */
+/**
+ * Omnichannel panel (flag omnichannel_dashboard): its own header with a clock and date updated every
+ * 100 ms and a BETA badge, and each sector's SLA status kept live (spec 002 §2).
+ */
 export function OmnichannelDashboardPage() {
   const { t, i18n } = useTranslation();
+  useDashboardLive();
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
     const id = setInterval(() => setNow(new Date()), 100);
@@ -30,7 +35,7 @@ export function OmnichannelDashboardPage() {
           </Stack>
         </Group>
       </Paper>
-      <EmptyState text={t('No data found')} />
+      <SectorSlaBoard />
     </Stack>
   );
 }

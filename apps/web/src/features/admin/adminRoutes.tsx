@@ -1,51 +1,73 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '../../ui/guards';
+import { CampaignReportPage } from '../campaigns/CampaignReportPage';
 import { campaignRoutes } from '../campaigns/campaignRoutes';
+import { AdminReportPage } from '../reports/AdminReportPage';
+import { REPORT_DEFINITIONS } from '../reports/definitions';
+import { BotEditorPage } from '../bots/BotEditorPage';
+import { BotsPage } from '../bots/BotsPage';
+import { AutomationsPage } from '../automations/AutomationsPage';
+import { IntegrationsPage } from '../integrations/IntegrationsPage';
+import { ChannelSettingsPage } from '../menus/ChannelSettingsPage';
+import { MenusPage } from '../menus/MenusPage';
+import { ConversationFieldsPage } from '../surveys/ConversationFieldsPage';
+import { SurveysReportPage } from '../surveys/SurveysReportPage';
+import { SurveyResultPage } from '../surveys/SurveyResultPage';
+import { SurveysPage } from '../surveys/SurveysPage';
+import { ContactsPage } from '../contacts/ContactsPage';
+import { OpeningHoursPage } from '../settings/OpeningHoursPage';
+import { UsersPage } from '../settings/users/UsersPage';
+import { WorkspaceSettingsPage } from '../settings/WorkspaceSettingsPage';
 import { TenantDetailPage } from '../tenants/TenantDetailPage';
 import { TenantsPage } from '../tenants/TenantsPage';
+import { CannedResponsesPage } from '../settings/CannedResponsesPage';
+import { ConversationReasonsPage } from '../settings/ConversationReasonsPage';
+import { PausesPage } from '../settings/PausesPage';
+import { SectorsPage } from '../settings/SectorsPage';
 import { AdminIndex } from './AdminIndex';
 import { FirstStepsPage } from './FirstStepsPage';
 import { HubPage, type HubLink } from './HubPage';
 import { OmnichannelDashboardPage } from './OmnichannelDashboardPage';
-import { SectionPage } from './SectionPage';
 
-const section = (title: string) => <SectionPage title={title} />;
 
 /** Reports children and their guards (spec 002 §2). */
 const REPORTS: (HubLink & { element: RouteObject['element'] })[] = [
-  { path: 'chat-history', title: 'Chat history', element: section('Chat history') },
-  { path: 'agents-productivity', title: 'Agents productivity', element: section('Agents productivity') },
-  { path: 'session-rate', title: 'Session rate', element: section('Session rate') },
-  { path: 'session-rate-by-agent', title: 'Session rate by agent', element: section('Session rate by agent') },
-  { path: 'session-volume-trends', title: 'Session volume trends', element: section('Session volume trends') },
-  { path: 'session-metrics', title: 'Session metrics', flags: ['session_metrics_report'], element: <Guard flags={['session_metrics_report']}>{section('Session metrics')}</Guard> },
+  { path: 'chat-history', title: 'Chat history', element: <AdminReportPage report={REPORT_DEFINITIONS['chat-history']} /> },
+  { path: 'agents-productivity', title: 'Agents productivity', element: <AdminReportPage report={REPORT_DEFINITIONS['agents-productivity']} /> },
+  { path: 'session-rate', title: 'Session rate', element: <AdminReportPage report={REPORT_DEFINITIONS['session-rate']} /> },
+  { path: 'session-rate-by-agent', title: 'Session rate by agent', element: <AdminReportPage report={REPORT_DEFINITIONS['session-rate-by-agent']} /> },
+  { path: 'session-volume-trends', title: 'Session volume trends', element: <AdminReportPage report={REPORT_DEFINITIONS['session-volume-trends']} /> },
+  { path: 'session-metrics', title: 'Session metrics', flags: ['session_metrics_report'], element: <Guard flags={['session_metrics_report']}><AdminReportPage report={REPORT_DEFINITIONS['session-metrics']} /></Guard> },
   {
     path: 'campaigns', title: 'Campaigns', roles: ['campaign_manager'], flags: ['outbound_campaign'],
-    element: <Guard roles={['campaign_manager']} flags={['outbound_campaign']}>{section('Campaigns')}</Guard>,
+    element: <Guard roles={['campaign_manager']} flags={['outbound_campaign']}><CampaignReportPage /></Guard>,
   },
-  { path: 'bots', title: 'Bots', flags: ['bots_report'], element: <Guard flags={['bots_report']}>{section('Bots')}</Guard> },
-  { path: 'surveys', title: 'Surveys', flags: ['surveys_report'], element: <Guard flags={['surveys_report']}>{section('Surveys')}</Guard> },
-  { path: 'login-history', title: 'Login history', roles: ['manager'], element: <Guard roles={['manager']}>{section('Login history')}</Guard> },
+  { path: 'bots', title: 'Bots', flags: ['bots_report'], element: <Guard flags={['bots_report']}><AdminReportPage report={REPORT_DEFINITIONS.bots} /></Guard> },
+  { path: 'surveys', title: 'Surveys', flags: ['surveys_report'], element: <Guard flags={['surveys_report']}><SurveysReportPage /></Guard> },
+  { path: 'login-history', title: 'Login history', roles: ['manager'], element: <Guard roles={['manager']}><AdminReportPage report={REPORT_DEFINITIONS['login-history']} /></Guard> },
 ];
 
-/** Settings children and their guards (spec 002 §2); the hub shows the cards the spec lists. */
+/** Settings children and their guards (spec 002 §2); the hub shows the cards the spec lists, plus Sectors (spec 002 §3, §7). */
 const SETTINGS: (HubLink & { element: RouteObject['element'] })[] = [
-  { path: 'automations', title: 'Automations', element: section('Automations') },
-  { path: 'surveys', title: 'Surveys', element: section('Surveys') },
-  { path: 'integrations', title: 'System integrations', roles: ['admin'], element: <Guard roles={['admin']}>{section('System integrations')}</Guard> },
-  { path: 'opening-hours', title: 'Opening hours', element: section('Opening hours') },
-  { path: 'automated-menu', title: 'Automated menu', element: section('Automated menu') },
-  { path: 'pauses', title: 'Pauses', element: section('Pauses') },
-  { path: 'canned-responses', title: 'Canned responses', flags: ['canned_responses'], element: <Guard flags={['canned_responses']}>{section('Canned responses')}</Guard> },
-  { path: 'workspace', title: 'Workspace', element: section('Workspace') },
-  { path: 'bots', title: 'Bots', roles: ['admin'], flags: ['bots_interface'], element: <Guard roles={['admin']} flags={['bots_interface']}>{section('Bots')}</Guard> },
+  { path: 'automations', title: 'Automations', element: <AutomationsPage /> },
+  { path: 'surveys', title: 'Surveys', element: <SurveysPage /> },
+  { path: 'integrations', title: 'System integrations', roles: ['admin'], element: <Guard roles={['admin']}><IntegrationsPage /></Guard> },
+  { path: 'opening-hours', title: 'Opening hours', element: <OpeningHoursPage /> },
+  { path: 'automated-menu', title: 'Automated menu', element: <MenusPage /> },
+  { path: 'pauses', title: 'Pauses', element: <PausesPage /> },
+  { path: 'sectors', title: 'Sectors', element: <SectorsPage /> },
+  { path: 'canned-responses', title: 'Canned responses', flags: ['canned_responses'], element: <Guard flags={['canned_responses']}><CannedResponsesPage /></Guard> },
+  { path: 'workspace', title: 'Workspace', element: <WorkspaceSettingsPage /> },
+  // Spec 002 §5 user rules; managing users is for admin and owner (§6), as the api enforces.
+  { path: 'users', title: 'Users', roles: ['admin'], element: <Guard roles={['admin']}><UsersPage /></Guard> },
+  { path: 'bots', title: 'Bots', roles: ['admin'], flags: ['bots_interface'], element: <Guard roles={['admin']} flags={['bots_interface']}><BotsPage /></Guard> },
 ];
 const SETTINGS_HIDDEN: RouteObject[] = [
-  { path: 'bots/bot-editor/:id', element: <Guard roles={['admin']} flags={['bots_interface']}>{section('Bot editor')}</Guard> },
-  { path: 'conversation-fields', element: <Guard flags={['conversation_fields']}>{section('Conversation fields')}</Guard> },
-  { path: 'surveys/:id', element: section('Surveys') },
-  { path: 'workspace/channels/:id', element: section('Channels') },
-  { path: 'conversation-reasons', element: <Guard roles={['admin']}>{section('Conversation reasons')}</Guard> },
+  { path: 'bots/bot-editor/:id', element: <Guard roles={['admin']} flags={['bots_interface']}><BotEditorPage /></Guard> },
+  { path: 'conversation-fields', element: <Guard flags={['conversation_fields']}><ConversationFieldsPage /></Guard> },
+  { path: 'surveys/:id', element: <SurveyResultPage /> },
+  { path: 'workspace/channels/:id', element: <ChannelSettingsPage /> },
+  { path: 'conversation-reasons', element: <Guard roles={['admin']}><ConversationReasonsPage /></Guard> },
 ];
 
 /** Children of /admin (spec 002 §2). The area itself is guarded by AdminLayout. */
@@ -64,7 +86,7 @@ export const adminRoutes: RouteObject[] = [
       ...REPORTS.map(({ path, element }) => ({ path, element })),
     ],
   },
-  { path: 'contacts', element: <Guard roles={['supervisor']}>{section('Contacts')}</Guard> },
+  { path: 'contacts', element: <Guard roles={['supervisor']}><ContactsPage /></Guard> },
   {
     path: 'tenants',
     element: <Guard roles={['tenant_admin']} />,

@@ -1,6 +1,10 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '../../ui/guards';
-import { SectionPage } from '../admin/SectionPage';
+import { TemplatesPage } from '../templates/TemplatesPage';
+import { CampaignReportPage } from './CampaignReportPage';
+import { CampaignsPage } from './CampaignsPage';
+import { DndListsPage } from './DndListsPage';
+import { SubscribersPage } from './SubscribersPage';
 
 /**
  * Campaign routes under /admin/campaigns and /app/campaigns (spec 002 §2): role campaign_manager
@@ -10,12 +14,17 @@ export const campaignRoutes: RouteObject[] = [
   {
     element: <Guard roles={['campaign_manager']} flags={['outbound_campaign']} />,
     children: [
-      { index: true, element: <SectionPage title="Campaigns" /> },
-      { path: ':id/subscribers', element: <SectionPage title="Subscribers" /> },
-      { path: 'dnd-list', element: <SectionPage title="DND list" /> },
+      { index: true, element: <CampaignsPage /> },
+      { path: ':id/subscribers', element: <SubscribersPage /> },
+      { path: 'report', element: <CampaignReportPage /> },
+      { path: 'dnd-list', element: <DndListsPage /> },
       {
         path: 'whatsapp-templates',
-        element: <Guard flags={['whatsapp_template_management']}><SectionPage title="WhatsApp templates" empty="No templates found" /></Guard>,
+        element: (
+          <Guard flags={['whatsapp_template_management']}>
+            <TemplatesPage />
+          </Guard>
+        ),
       },
     ],
   },

@@ -1,17 +1,17 @@
 import type { Contact } from '@atende/contract';
 import { formatPhoneForDisplay } from '@atende/core';
-import { Button, Group, Modal, Pagination, Select, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Button, Group, Modal, Stack, Table, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { NewContactForm } from './NewContactForm';
 import { useContacts } from './queries';
 import { phonebookFilters, type PhonebookFilters } from './searchFilters';
 
-/** Spec 000 §9: page sizes 10, 20, 40 (default 10); searches debounced by 500 ms. */
-const PAGE_SIZES = ['10', '20', '40'];
+/** Searches debounced by 500 ms (spec 000 §9). */
 const SEARCH_DEBOUNCE_MS = 500;
 
 interface PhonebookModalProps {
@@ -124,28 +124,7 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
               </Table.Tbody>
             </Table>
           )}
-          {contacts.data && total > 0 && (
-            <Group justify="space-between">
-              <Group gap="xs">
-                <Select
-                  aria-label={t('Rows per page')}
-                  data={PAGE_SIZES}
-                  value={String(limit)}
-                  w={90}
-                  allowDeselect={false}
-                  comboboxProps={{ withinPortal: true }}
-                  onChange={(value) => {
-                    setLimit(Number(value ?? 10));
-                    setPage(1);
-                  }}
-                />
-                <Text size="sm" c="dimmed">
-                  {t('Total: {{count}}', { count: total })}
-                </Text>
-              </Group>
-              <Pagination total={Math.max(1, Math.ceil(total / limit))} value={page} onChange={setPage} aria-label={t('Pages')} size="sm" />
-            </Group>
-          )}
+          {contacts.data && total > 0 && <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} />}
         </Stack>
       )}
     </Modal>

@@ -1,4 +1,4 @@
-import { isFeatureOn, type Contact, type Conversation } from '@atende/contract';
+import { isFeatureOn, type Contact, type Conversation, type Template } from '@atende/contract';
 import {
   formatPhoneForDisplay,
   isTemplateRequiredOnStart,
@@ -10,13 +10,14 @@ import {
 } from '@atende/core';
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useStartChannels } from './queries';
+import { StartTemplateFields, templateParametersComplete } from './StartTemplateFields';
 
 interface StartConversationModalProps {
   contact: Contact | null;
@@ -30,7 +31,7 @@ interface StartConversationModalProps {
 /** Start-conversation modal of spec 000 §5 (POST /api/v1/contacts/{id}/conversations). */
 export function StartConversationModal({ contact, opened, onClose, onStarted, stackId }: StartConversationModalProps) {
   const { t } = useTranslation();
-  const channels = useStartChannels(opened && contact ? contact.uuid : null);
+  const channels = useStartChannels(opened && contact !== null);
   return (
     <Modal
       opened={opened}
@@ -75,11 +76,22 @@ function StartForm({
   });
   const channel = channels.find((c) => c.uuid === form.watch('channel_uuid'));
   const templateRequired = channel ? isTemplateRequiredOnStart(channel) : false;
+  const [parameters, setParameters] = useState<string[]>([]);
+  const [templates, setTemplates] = useState<Template[]>([]);
+  const [parametersError, setParametersError] = useState<string | undefined>();
+  const onTemplates = useCallback((list: Template[]) => setTemplates(list), []);
+  const setTemplate = useCallback((uuid: string) => form.setValue('template_uuid', uuid, { shouldValidate: form.formState.isSubmitted }), [form]);
   const submit = form.handleSubmit(async (values) => {
     if (!channel) return;
+    const template = templates.find((x) => x.uuid === values.template_uuid);
+    if (templateRequired && !templateParametersComplete(template, parameters)) {
+      setParametersError(t('Fill in every template parameter'));
+      return;
+    }
+    setParametersError(undefined);
     try {
       // Failures ('Fail to create conversation', an open conversation on the channel) are toasted by the shared handler.
-      const { data } = await api.startConversation({ params: { id: contact.uuid }, body: startConversationBody(values, channel) });
+      const { data } = await api.startConversation({ params: { id: contact.uuid }, body: startConversationBody(values, channel, templateRequired ? parameters : []) });
       onStarted(data);
     } catch {
       // already shown by the shared handler; the form stays open to try again
@@ -110,7 +122,11 @@ function StartForm({
               placeholder={t('Select a channel')}
               data={channels.map((c) => ({ value: c.uuid, label: c.name }))}
               value={field.value || null}
-              onChange={(value) => field.onChange(value ?? '')}
+              onChange={(value) => {
+                field.onChange(value ?? '');
+                form.setValue('template_uuid', '');
+                setParameters([]);
+              }}
               onBlur={field.onBlur}
               ref={field.ref}
               error={err('channel_uuid')}
@@ -120,13 +136,17 @@ function StartForm({
           )}
         />
         {channel && templateRequired && (
-          <>
-            {/* Templates arrive with the template manager; until then none is approved (spec 000 §5). */}
-            <Select label={t('Template')} required data={[]} value={null} disabled error={err('template_uuid')} />
-            <Alert color="yellow" role="status">
-              {t('There are no approved templates, request registration to the admin')}
-            </Alert>
-          </>
+          <StartTemplateFields
+            key={channel.uuid}
+            channelUuid={channel.uuid}
+            value={form.watch('template_uuid')}
+            onChange={setTemplate}
+            parameters={parameters}
+            onParametersChange={setParameters}
+            error={err('template_uuid')}
+            parametersError={parametersError}
+            onTemplates={onTemplates}
+          />
         )}
         {channel && !templateRequired && (
           <Textarea

@@ -1,4 +1,4 @@
-import type { Conversation } from '@atende/contract';
+import type { Template } from '@atende/contract';
 import { channelsForOutboundStart, type OutboundChannel } from '@atende/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -14,7 +14,8 @@ export interface ContactPage {
 export const phonebookKeys = {
   all: ['contacts'] as const,
   list: (page: ContactPage) => ['contacts', 'list', page] as const,
-  startChannels: (contactUuid: string) => ['conversations', 'start-channels', contactUuid] as const,
+  startChannels: ['channels', 'outbound-start'] as const,
+  startTemplates: (channelUuid: string) => ['templates', 'outbound-start', channelUuid] as const,
 };
 
 /** GET /api/v1/contacts with the phonebook's filters and page (spec 000 §7). */
@@ -28,28 +29,22 @@ export function useContacts(page: ContactPage, enabled: boolean) {
   });
 }
 
-/** How far back the agent's own conversations are read to find the channels they work on. */
-const OWN_CONVERSATIONS_SCANNED = 100;
-const CONTACT_CONVERSATIONS_SCANNED = 40;
-
-/**
- * Channels a conversation with the contact can be started on. The api has no channel list an agent
- * may call, so they are the channels seen in the contact's conversations and in the agent's own
- * (GET /api/v1/contacts/{id}/conversations and GET /api/v2/conversations, which also hold the active
- * ones), filtered by the spec 000 §5 rules.
- */
-export function useStartChannels(contactUuid: string | null) {
+/** Channels a conversation can be started on (GET /api/v1/channels, spec 000 §5 rules). */
+export function useStartChannels(enabled: boolean) {
   return useQuery({
-    queryKey: phonebookKeys.startChannels(contactUuid ?? 'none'),
-    enabled: contactUuid !== null,
+    queryKey: phonebookKeys.startChannels,
+    enabled,
     staleTime: 30_000,
-    queryFn: async (): Promise<OutboundChannel[]> => {
-      const [ofContact, own] = await Promise.all([
-        api.listContactConversations({ params: { id: contactUuid! }, query: { _limit: CONTACT_CONVERSATIONS_SCANNED } }),
-        api.listConversations({ query: { _limit: OWN_CONVERSATIONS_SCANNED } }),
-      ]);
-      const channelOf = (c: Conversation): OutboundChannel => c.channel;
-      return channelsForOutboundStart([...ofContact.data, ...own.data].map(channelOf));
-    },
+    queryFn: async (): Promise<OutboundChannel[]> => channelsForOutboundStart((await api.listChannels({ query: { _limit: 0, enabled: true } })).data),
+  });
+}
+
+/** A channel's approved templates, for a conversation that must start with one (spec 000 §5). */
+export function useStartTemplates(channelUuid: string | null) {
+  return useQuery({
+    queryKey: phonebookKeys.startTemplates(channelUuid ?? 'none'),
+    enabled: channelUuid !== null,
+    staleTime: 30_000,
+    queryFn: async (): Promise<Template[]> => (await api.listChannelTemplates({ params: { id: channelUuid! }, query: { status: 'approved', _limit: 0 } })).data,
   });
 }

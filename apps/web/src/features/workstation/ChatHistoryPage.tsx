@@ -1,17 +1,15 @@
 import { formatPhoneForDisplay } from '@atende/core';
-import { Anchor, Group, Pagination, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Anchor, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useMe } from '../../session/session';
+import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { formatDuration, todayBounds } from './dayHistory';
 import { workstationKeys } from './queries';
-
-/** Spec 000 §9: page sizes 10, 20, 40, default 10. */
-const PAGE_SIZES = ['10', '20', '40'];
 
 /** Who ended a chat (spec 000 §4 close reasons), as shown. */
 const ENDED_BY: Record<string, string> = { agent: 'Agent', supervisor: 'Supervisor', system: 'System', contact: 'Customer' };
@@ -90,20 +88,7 @@ export function ChatHistoryPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-          <Group justify="space-between">
-            <Select
-              aria-label={t('Rows per page')}
-              data={PAGE_SIZES}
-              value={String(limit)}
-              w={90}
-              allowDeselect={false}
-              onChange={(value) => {
-                setLimit(Number(value ?? 10));
-                setPage(1);
-              }}
-            />
-            <Pagination total={Math.max(1, Math.ceil(total / limit))} value={page} onChange={setPage} aria-label={t('Pages')} />
-          </Group>
+          <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} size="md" />
         </>
       )}
     </Stack>

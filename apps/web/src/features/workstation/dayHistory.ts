@@ -5,6 +5,5 @@ export function todayBounds(now = new Date()): { start: string; end: string } {
   return { start: start.toISOString(), end: end.toISOString() };
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-export const formatDuration = (seconds: number) => `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
+export { formatHms as formatDuration } from '@atende/core';
 

@@ -22,6 +22,12 @@ export const ptPhonebook: Record<string, string> = {
   Template: 'Template',
   'Template is required': 'O template é obrigatório',
   'There are no approved templates, request registration to the admin': 'Não há templates aprovados, solicite o cadastro ao administrador',
+  'Select a template': 'Selecione um template',
+  'Parameter {{n}}': 'Parâmetro {{n}}',
+  'Fill in every template parameter': 'Preencha todos os parâmetros do template',
+  'Message preview': 'Prévia da mensagem',
+  'Only approved templates can be used': 'Apenas templates aprovados podem ser usados',
+  'Media or interactive templates cannot start a conversation': 'Templates de mídia ou interativos não podem iniciar uma conversa',
   'Initial message': 'Mensagem inicial',
   'Initial message is required': 'A mensagem inicial é obrigatória',
   // server answers of POST /api/v1/contacts/{id}/conversations, shown by the shared handler

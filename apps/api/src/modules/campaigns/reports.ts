@@ -1,0 +1,77 @@
+import { campaignSubscribersReport, campaignSummaryReport, type CampaignReportRow, type QueryOf } from '@atende/contract';
+import { hasAnyRole } from '@atende/core';
+import { Prisma } from '@atende/db';
+import type { FastifyInstance } from 'fastify';
+import { bind, type Access } from '../../bind';
+import type { AppContext } from '../../context';
+import { exportFormat, reportRange, sendExport } from '../reports/export';
+import type { Session } from '../session/session';
+
+type Query = QueryOf<typeof campaignSubscribersReport>;
+const COLUMNS: (keyof CampaignReportRow)[] = ['campaign_name', 'name', 'phone_number', 'state', 'error_message', 'template', 'sent_at', 'replied_at', 'reply_action', 'reply_text', 'conversation_uuid'];
+const EXPORT_MAX_ROWS = 200_000;
+
+/** Spec 001 §5 rules for the campaign report (its one text filter is the conversation field's value). */
+export const campaignReportRange = (query: Pick<Query, 'start' | 'end' | 'timezone' | 'conversation_field_value'>, now = new Date()) =>
+  reportRange(query, { Value: query.conversation_field_value }, now);
+
+export function reportRoutes(app: FastifyInstance, ctx: AppContext, access: Access): void {
+  function where(session: Session, query: Query): Prisma.Sql {
+    const { from, to } = campaignReportRange(query);
+    const campaigns = query.campaigns ?? query['campaigns[]'] ?? [];
+    const admin = hasAnyRole(session.roles, ['admin']);
+    return Prisma.sql`s."tenantId" = ${session.tenantId}::uuid AND c."workspaceId" = ${session.workspaceId}::uuid AND c."deletedAt" IS NULL
+      AND COALESCE(s."sentAt", s."createdAt") >= ${from} AND COALESCE(s."sentAt", s."createdAt") < ${to}
+      ${admin ? Prisma.empty : Prisma.sql`AND (c."createdById" = ${session.userId} OR c."isPublic")`}
+      ${campaigns.length ? Prisma.sql`AND c.id = ANY(${campaigns}::uuid[])` : Prisma.empty}
+      ${query.state ? Prisma.sql`AND s.state = ${query.state}` : Prisma.empty}
+      ${query.template_uuid ? Prisma.sql`AND c."templateId" = ${query.template_uuid}::uuid` : Prisma.empty}
+      ${query.conversation_field_key && query.conversation_field_value
+        ? Prisma.sql`AND EXISTS (SELECT 1 FROM "ConversationFieldValue" v JOIN "ConversationFieldDefinition" d ON d.id = v."fieldId"
+                     WHERE v."conversationId" = s."conversationId" AND d.name = ${query.conversation_field_key} AND v.value ILIKE ${`%${query.conversation_field_value}%`})`
+        : Prisma.empty}`;
+  }
+
+  async function rows(filter: Prisma.Sql, limit: number, offset: number): Promise<CampaignReportRow[]> {
+    const found = await ctx.db.$queryRaw<
+      { campaign_name: string; name: string; phone_number: string; state: string; error_message: string | null; template: string; sent_at: Date | null; replied_at: Date | null; reply_action: string | null; reply_text: string | null; conversation_uuid: string | null; fields: Record<string, string> | null }[]
+    >`SELECT c.name AS campaign_name, s.name, s."phoneNumber" AS phone_number, s.state, s."errorMessage" AS error_message, t.name AS template, s."sentAt" AS sent_at,
+             s."repliedAt" AS replied_at, s."replyAction" AS reply_action, s."replyText" AS reply_text, s."conversationId"::text AS conversation_uuid,
+             (SELECT jsonb_object_agg(d.name, v.value) FROM "ConversationFieldValue" v JOIN "ConversationFieldDefinition" d ON d.id = v."fieldId" WHERE v."conversationId" = s."conversationId") AS fields
+      FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId" JOIN "OutboundTemplate" t ON t.id = c."templateId"
+      WHERE ${filter}
+      ORDER BY COALESCE(s."sentAt", s."createdAt") DESC, s.id LIMIT ${limit} OFFSET ${offset}`;
+    return found.map((r) => ({
+      ...r,
+      state: r.state as CampaignReportRow['state'],
+      sent_at: r.sent_at?.toISOString() ?? null,
+      replied_at: r.replied_at?.toISOString() ?? null,
+      conversation_field_values: r.fields ?? {},
+    }));
+  }
+
+  bind(app, campaignSubscribersReport, access, async ({ session, query, request, reply }) => {
+    // Checked before any query starts: a bad filter is one 400, nothing left running.
+    const filter = where(session, query);
+    if (query._limit === 0) {
+      return sendExport(reply, 'campaign-report', exportFormat(query.format, request.headers.accept), COLUMNS, await rows(filter, EXPORT_MAX_ROWS, 0));
+    }
+    const [data, [count]] = await Promise.all([
+      rows(filter, query._limit, query._offset),
+      ctx.db.$queryRaw<{ total: number }[]>`SELECT count(*)::int AS total FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId" WHERE ${filter}`,
+    ]);
+    return { data, pagination: { total: count?.total ?? 0, limit: query._limit, offset: query._offset } };
+  });
+
+  bind(app, campaignSummaryReport, access, async ({ session, query }) => {
+    const per = await ctx.db.$queryRaw<{ uuid: string; name: string; subscribers_count: number; sent_count: number; error_count: number; completed_count: number }[]>`
+      SELECT c.id::text AS uuid, c.name, count(*)::int AS subscribers_count,
+             count(*) FILTER (WHERE s.state IN ('sent', 'completed'))::int AS sent_count,
+             count(*) FILTER (WHERE s.state = 'error')::int AS error_count,
+             count(*) FILTER (WHERE s.state = 'completed')::int AS completed_count
+      FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId"
+      WHERE ${where(session, query)} GROUP BY c.id, c.name ORDER BY c.name`;
+    const sum = (k: 'subscribers_count' | 'sent_count' | 'error_count' | 'completed_count') => per.reduce((n, r) => n + r[k], 0);
+    return { data: { subscribers_count: sum('subscribers_count'), sent_count: sum('sent_count'), error_count: sum('error_count'), completed_count: sum('completed_count'), campaigns: per } };
+  });
+}

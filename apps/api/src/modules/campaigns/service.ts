@@ -1,0 +1,197 @@
+import {
+  AppError, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type listCampaigns, type QueryOf, type ReplyAction,
+  type updateCampaign,
+} from '@atende/contract';
+import { announceCampaign, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import { hasAnyRole, isTemplateChannel } from '@atende/core';
+import { scoped, type Prisma } from '@atende/db';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+
+type Tx = Prisma.TransactionClient;
+const fail = (path: string, message: string) => new AppError('validation_failed', message, [{ path, message }]);
+
+export const START_MESSAGES = {
+  notApproved: 'Você só poderá iniciar a campanha se o modelo estiver aprovado.',
+  noSubscribers: 'There are no valid subscribers for this campaign',
+  templateDeleted: 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.',
+  editDeleted: 'Você não pode editar uma campanha que usa um template que foi deletado.',
+  deleteRunning: 'Você não pode deletar uma campanha que está rodando.',
+} as const;
+
+export class CampaignService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private db(session: Session) {
+    return scoped(this.ctx.db, session);
+  }
+
+  /** Campaigns the caller sees: their own, public ones, and every one for admins (spec 001 §6). */
+  private visible(session: Session): Prisma.CampaignWhereInput {
+    const base: Prisma.CampaignWhereInput = { workspaceId: session.workspaceId, deletedAt: null };
+    return hasAnyRole(session.roles, ['admin']) ? base : { ...base, OR: [{ createdById: session.userId }, { isPublic: true }] };
+  }
+
+  async row(session: Session, id: string): Promise<CampaignRow> {
+    const row = await this.db(session).campaign.findFirst({ where: { id, ...this.visible(session) }, include: campaignInclude });
+    if (!row) throw new AppError('not_found', 'Campaign not found');
+    return row;
+  }
+
+  async present(session: Session, rows: CampaignRow[]): Promise<Campaign[]> {
+    // Rows are the tenant's already; the lookups go by their ids.
+    const lookups = await campaignLookups(this.ctx.db, rows);
+    return rows.map((r) => presentCampaign(r, lookups));
+  }
+
+  async list(session: Session, query: QueryOf<typeof listCampaigns>) {
+    const where: Prisma.CampaignWhereInput = {
+      ...this.visible(session),
+      ...(query.only_my_campaigns ? { createdById: session.userId } : {}),
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.name ? { name: { contains: query.name, mode: 'insensitive' as const } } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.db(session).campaign.findMany({ where, include: campaignInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      this.db(session).campaign.count({ where }),
+    ]);
+    return { data: await this.present(session, rows), pagination: { total, limit: query._limit, offset: query._offset } };
+  }
+
+  async get(session: Session, id: string): Promise<Campaign> {
+    return (await this.present(session, [await this.row(session, id)]))[0]!;
+  }
+
+  /** Spec 001 §3, §5: one action per quick-reply button of the template, each pointing at things that exist. */
+  private async checkConfig(tx: Tx, session: Session, config: CampaignConfig, buttons: string[]): Promise<void> {
+    const unknown = Object.keys(config.reply_actions).filter((k) => !buttons.includes(k));
+    if (unknown.length) throw fail('config.reply_actions', `The template has no button ${unknown.join(', ')}`);
+    for (const button of buttons) if (!config.reply_actions[button]) throw fail(`config.reply_actions.${button}`, 'Action is required');
+    const actions: [string, ReplyAction][] = [[DEFAULT_ACTION, config.default_action], ...Object.entries(config.reply_actions)];
+    for (const [key, action] of actions) {
+      if (action.action === 'chatbot_outbound') throw fail(`config.${key}`, 'Chatbot actions are not available: this workspace has no bots');
+      if (action.action === 'transfer_to_sector') {
+        const sector = await tx.sector.findFirst({ where: { id: action.sector_uuid, tenantId: session.tenantId, deletedAt: null } });
+        if (!sector) throw fail(`config.${key}.sector_uuid`, 'Sector not found');
+      }
+      if (action.action === 'end_dnd') {
+        const found = await tx.dndList.count({ where: { id: { in: action.dnd_list }, tenantId: session.tenantId, deletedAt: null } });
+        if (found !== new Set(action.dnd_list).size) throw fail(`config.${key}.dnd_list`, 'Do not disturb list not found');
+      }
+    }
+  }
+
+  /** The payload's DND lists: existing ones checked, new ones (uuid null) created. */
+  private async dndLists(tx: Tx, session: Session, lists: { uuid: string | null; name: string }[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const list of lists) {
+      if (list.uuid) {
+        const found = await tx.dndList.findFirst({ where: { id: list.uuid, tenantId: session.tenantId, deletedAt: null } });
+        if (!found) throw fail('dnd_list', 'Do not disturb list not found');
+        ids.push(found.id);
+      } else {
+        ids.push((await tx.dndList.create({ data: { tenantId: session.tenantId, name: list.name } })).id);
+      }
+    }
+    return [...new Set(ids)];
+  }
+
+  private async entrySector(tx: Tx, session: Session, uuid: string | null | undefined): Promise<string | null | undefined> {
+    if (uuid === undefined || uuid === null) return uuid;
+    const sector = await tx.sector.findFirst({ where: { id: uuid, tenantId: session.tenantId, deletedAt: null } });
+    if (!sector) throw fail('inbound_entrypoint', 'Entry point not found');
+    return sector.id;
+  }
+
+  private startAt(value: string | null | undefined): Date | null | undefined {
+    if (value === undefined || value === null) return value;
+    const at = new Date(value);
+    if (at.getTime() <= Date.now()) throw fail('start_at', 'The schedule must be in the future');
+    return at;
+  }
+
+  async create(session: Session, body: BodyOf<typeof createCampaign>): Promise<Campaign> {
+    const id = await this.ctx.db.$transaction(async (tx) => {
+      const channel = await tx.channel.findFirst({ where: { id: body.channel_uuid, tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null } });
+      if (!channel || !isTemplateChannel(channel.type)) throw fail('channel_uuid', 'Channel is required');
+      const templateRow = await tx.outboundTemplate.findFirst({ where: { id: body.whatsapp_template_uuid, channelId: channel.id, deletedAt: null }, include: templateInclude });
+      if (!templateRow) throw fail('whatsapp_template_uuid', 'Please, select a template');
+      const template = presentTemplate(templateRow);
+      if (template.config.status !== 'APPROVED') throw fail('whatsapp_template_uuid', START_MESSAGES.notApproved);
+      await this.checkConfig(tx, session, body.config, quickReplies(template.config.components));
+      const dnd = await this.dndLists(tx, session, body.dnd_list);
+      const startAt = this.startAt(body.start_at) ?? null;
+      const created = await tx.campaign.create({
+        data: {
+          tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name, mode: body.mode, channelId: channel.id, templateId: templateRow.id,
+          entrySectorId: (await this.entrySector(tx, session, body.inbound_entrypoint)) ?? null, config: body.config, isPublic: body.public,
+          startAt, state: startAt ? 'scheduled' : 'stopped', desiredState: startAt ? 'scheduled' : 'stopped', createdById: session.userId,
+          dndLists: { create: dnd.map((dndListId) => ({ dndListId })) },
+        },
+      });
+      return created.id;
+    });
+    await announceCampaign(this.ctx, id);
+    return this.get(session, id);
+  }
+
+  async update(session: Session, id: string, body: BodyOf<typeof updateCampaign>): Promise<Campaign> {
+    if (body.campaignUuid && body.campaignUuid !== id) throw fail('campaignUuid', 'The campaign in the body is not the one in the path');
+    const current = await this.row(session, id);
+    if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.editDeleted);
+    await this.ctx.db.$transaction(async (tx) => {
+      const template = presentTemplate((await tx.outboundTemplate.findUniqueOrThrow({ where: { id: current.templateId }, include: templateInclude })));
+      if (body.config) await this.checkConfig(tx, session, body.config, quickReplies(template.config.components));
+      const data: Prisma.CampaignUpdateInput = { mode: body.mode, isPublic: body.public, ...(body.config ? { config: body.config } : {}) };
+      const sector = await this.entrySector(tx, session, body.inbound_entrypoint);
+      if (sector !== undefined) data.entrySectorId = sector;
+      if (body.start_at !== undefined) {
+        // Spec 001 §4: once started, the schedule is settled.
+        if (current.startedAt) throw fail('start_at', 'The schedule cannot change once the campaign started');
+        const startAt = this.startAt(body.start_at);
+        data.startAt = startAt;
+        if (current.state !== 'running') Object.assign(data, startAt ? { state: 'scheduled', desiredState: 'scheduled' } : { state: 'stopped', desiredState: 'stopped' });
+      }
+      if (body.dnd_list) {
+        const dnd = await this.dndLists(tx, session, body.dnd_list);
+        await tx.campaignDndList.deleteMany({ where: { campaignId: id } });
+        await tx.campaignDndList.createMany({ data: dnd.map((dndListId) => ({ campaignId: id, dndListId })) });
+      }
+      await tx.campaign.update({ where: { id }, data });
+    });
+    await announceCampaign(this.ctx, id);
+    return this.get(session, id);
+  }
+
+  async remove(session: Session, id: string): Promise<void> {
+    const current = await this.row(session, id);
+    if (current.state === 'running' || current.desiredState === 'running') throw new AppError('conflict', START_MESSAGES.deleteRunning);
+    await this.db(session).campaign.update({ where: { id: current.id }, data: { deletedAt: new Date(), desiredState: 'stopped' } });
+  }
+
+  /** Spec 001 §4 Start rules; the worker's dispatcher does the sending, stop takes effect within seconds. */
+  async setDesiredState(session: Session, id: string, desired: 'running' | 'stopped'): Promise<Campaign> {
+    const current = await this.row(session, id);
+    if (desired === 'running') {
+      if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.templateDeleted);
+      if (current.template.status.toUpperCase() !== 'APPROVED') throw new AppError('unprocessable', START_MESSAGES.notApproved);
+      const [campaign] = await this.present(session, [current]);
+      if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
+    }
+    await this.ctx.db.$transaction(async (tx) => {
+      if (desired === 'running') {
+        const updated = await tx.campaign.update({ where: { id }, data: { desiredState: 'running', runNumber: { increment: 1 }, scheduledStartErrors: [] } });
+        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.campaignDispatch.name, payload: { tenant_uuid: session.tenantId, campaign_uuid: id, run: updated.runNumber } } });
+      } else {
+        await tx.campaign.update({ where: { id }, data: { desiredState: 'stopped', ...(current.state !== 'running' ? { state: 'stopped' } : {}) } });
+      }
+    });
+    await announceCampaign(this.ctx, id);
+    return this.get(session, id);
+  }
+}
+
+/** The texts of a template's quick-reply buttons: the keys of its reply actions. */
+function quickReplies(components: { type: string; buttons?: { type: string; text: string }[] }[]): string[] {
+  return components.flatMap((c) => (c.type === 'BUTTONS' ? (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text) : []));
+}

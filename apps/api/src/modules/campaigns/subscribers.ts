@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
+  type SubscriberImportJob,
+} from '@atende/contract';
+import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
+import { templateParameterCount } from '@atende/core';
+import type { Prisma } from '@atende/db';
+import type { Storage } from '@atende/storage';
+import multipart from '@fastify/multipart';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance } from 'fastify';
+import { bind, type Access } from '../../bind';
+import type { AppContext } from '../../context';
+import { readMultipartFile } from '../storage/routes';
+import type { CampaignService } from './service';
+
+export const IMPORT_MESSAGES = {
+  notCsv: 'File parameter must be a csv file',
+  columns: 'Invalid file! It must have at least name and phone',
+  templateDeleted: 'Não é possível importar assinantes para uma campanha que teve seu template deletado',
+  tooBig: 'Maximum file size exceeded (5 MB)',
+  busy: 'An import is already in progress for this campaign',
+  onlyPending: 'Only subscribers with pending state can be deleted',
+  notEditable: 'Only pending, error or completed subscribers can be edited',
+} as const;
+
+const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values']);
+const EDITABLE = new Set(['pending', 'error', 'completed']);
+
+/** The first line of a CSV, its columns lower-cased (the worker reads the rest). */
+function headerOf(bytes: Buffer): string[] {
+  const text = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
+  const line = text.split(/\r?\n/)[0] ?? '';
+  const delimiter = line.includes(';') && !line.includes(',') ? ';' : ',';
+  return line.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+}
+
+type SubscriberRow = Prisma.CampaignSubscriberGetPayload<object>;
+const present = (s: SubscriberRow): Subscriber => ({
+  uuid: s.id,
+  contact: { uuid: s.contactId ?? s.id, name: s.name, phone_number: s.phoneNumber },
+  state: s.state as Subscriber['state'],
+  parameters: s.parameters,
+  error_message: s.errorMessage,
+  sent_at: s.sentAt?.toISOString() ?? null,
+  replied_at: s.repliedAt?.toISOString() ?? null,
+});
+
+/** Spec 001 §2, §4, §5, §7: a campaign's subscribers, their import and its template file. */
+export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, campaigns: CampaignService, storage: Storage, access: Access): Promise<void> {
+  const findSubscriber = async (tenantId: string, campaignId: string, id: string) => {
+    const row = await ctx.db.campaignSubscriber.findFirst({ where: { tenantId, campaignId, OR: [{ contactId: id }, { id }] } });
+    if (!row) throw new AppError('not_found', 'Subscriber not found');
+    return row;
+  };
+
+  bind(app, listSubscribers, access, async ({ session, params, query }) => {
+    await campaigns.row(session, params.id);
+    const states = query.states ?? query['states[]'];
+    const where: Prisma.CampaignSubscriberWhereInput = { tenantId: session.tenantId, campaignId: params.id, ...(states?.length ? { state: { in: states } } : {}) };
+    const [rows, total] = await Promise.all([
+      ctx.db.campaignSubscriber.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      ctx.db.campaignSubscriber.count({ where }),
+    ]);
+    return { data: rows.map(present), pagination: { total, limit: query._limit, offset: query._offset } };
+  });
+
+  bind(app, updateSubscriber, access, async ({ session, params, body }) => {
+    await campaigns.row(session, params.id);
+    const row = await findSubscriber(session.tenantId, params.id, params.contact);
+    if (!EDITABLE.has(row.state)) throw new AppError('unprocessable', IMPORT_MESSAGES.notEditable);
+    if (!EDITABLE.has(body.state)) throw new AppError('validation_failed', IMPORT_MESSAGES.notEditable, [{ path: 'state', message: IMPORT_MESSAGES.notEditable }]);
+    // Only a row still in the state read is changed: a sender that took it meanwhile wins.
+    const changed = await ctx.db.campaignSubscriber.updateMany({ where: { id: row.id, state: row.state }, data: { state: body.state, ...(body.state === 'pending' ? { errorMessage: null } : {}) } });
+    if (changed.count === 0) throw new AppError('conflict', 'The subscriber changed meanwhile; reload and try again');
+    await announceCampaign(ctx, params.id);
+    return { data: present(await ctx.db.campaignSubscriber.findUniqueOrThrow({ where: { id: row.id } })) };
+  });
+
+  bind(app, deleteSubscriber, access, async ({ session, params }) => {
+    await campaigns.row(session, params.id);
+    const row = await findSubscriber(session.tenantId, params.id, params.contact);
+    const removed = await ctx.db.campaignSubscriber.deleteMany({ where: { id: row.id, state: 'pending' } });
+    if (removed.count === 0) throw new AppError('unprocessable', IMPORT_MESSAGES.onlyPending);
+    await announceCampaign(ctx, params.id);
+    return { data: { ok: true as const } };
+  });
+
+  bind(app, downloadSubscribersTemplate, access, async ({ session, params, request, reply }) => {
+    const campaign = await campaigns.row(session, params.id);
+    const template = presentTemplate(await ctx.db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
+    const header = ['name', 'phone', ...Array.from({ length: templateParameterCount(template.config.components) }, (_, i) => String(i + 1))];
+    const example = ['Maria Silva', '+55 11 98765-4321', ...header.slice(2).map((n) => `parameter ${n}`)];
+    const base = `subscribers-${campaign.name.replace(/[^\w-]+/g, '_').slice(0, 40) || 'campaign'}`;
+    const accept = String(request.headers.accept ?? '');
+    if (/excel|spreadsheet/.test(accept)) {
+      const workbook = new ExcelJS.Workbook();
+      const sheet = workbook.addWorksheet('subscribers');
+      sheet.addRow(header);
+      sheet.addRow(example);
+      const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+      return reply
+        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-disposition', `attachment; filename="${base}.xlsx"`)
+        .send(bytes);
+    }
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${base}.csv"`).send(stringify([header, example]));
+  });
+
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: SUBSCRIBERS_FILE_MAX_BYTES, files: 1, fields: 2, parts: 3 } });
+    bind(scope, importSubscribers, access, async ({ session, params, request, reply }) => {
+      const campaign = await campaigns.row(session, params.id);
+      if (campaign.template.deletedAt) throw new AppError('unprocessable', IMPORT_MESSAGES.templateDeleted);
+      if (campaign.importStatus === 'pending' || campaign.importStatus === 'in_progress') throw new AppError('conflict', IMPORT_MESSAGES.busy);
+      if (!request.isMultipart()) throw new AppError('validation_failed', IMPORT_MESSAGES.notCsv);
+      const file = await readMultipartFile(request, IMPORT_MESSAGES.tooBig);
+      const named = /\.csv$/i.test(file.filename);
+      if (!CSV_TYPES.has(file.contentType) && !(named && file.contentType === 'application/vnd.ms-excel')) throw new AppError('unsupported_media_type', IMPORT_MESSAGES.notCsv);
+      const bytes = file.bytes;
+      const columns = headerOf(bytes);
+      if (!columns.includes('name') || !columns.includes('phone')) throw new AppError('validation_failed', IMPORT_MESSAGES.columns);
+      const id = randomUUID();
+      const key = `${session.tenantId}/${id}`;
+      await storage.writer.put(key, bytes, { contentType: 'text/csv', size: bytes.length });
+      const payload: SubscriberImportJob = { tenant_uuid: session.tenantId, campaign_uuid: campaign.id, file_uuid: id };
+      // The file, the task and its job together: the worker picks it up once committed.
+      const started = await ctx.db.$transaction(async (tx) => {
+        const claimed = await tx.campaign.updateMany({
+          where: { id: campaign.id, OR: [{ importStatus: null }, { importStatus: 'done' }] },
+          data: { importStatus: 'pending', importSummary: { imported: 0, ignored: 0, imported_with_error: 0 } },
+        });
+        if (claimed.count === 0) return false;
+        await tx.storedFile.create({
+          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || 'subscribers.csv', contentType: 'text/csv', size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId },
+        });
+        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.subscriberImport.name, payload } });
+        return true;
+      });
+      if (!started) {
+        await storage.writer.remove(key).catch(() => undefined);
+        throw new AppError('conflict', IMPORT_MESSAGES.busy);
+      }
+      await announceCampaign(ctx, campaign.id);
+      reply.status(202);
+      return { data: { import_status: 'pending' as const } };
+    });
+  });
+}

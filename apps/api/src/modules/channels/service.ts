@@ -1,0 +1,225 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import {
+  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, WHATSAPP_PROVIDER_TYPES, type BodyOf, type Channel, type createChannel, type listChannels, type QueryOf,
+  type updateChannel,
+} from '@atende/contract';
+import { channelKind } from '@atende/core';
+import { scoped, type Prisma } from '@atende/db';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+
+type ChannelRow = Prisma.ChannelGetPayload<object>;
+type Fields = Record<string, string>;
+
+const CUSTOM_TYPES = new Set(['custom', 'droz', 'API']);
+const PROVIDER_TYPES = new Set<string>(WHATSAPP_PROVIDER_TYPES);
+/** Types that can carry messages today: a channel of another type would accept nothing and send nothing. */
+const SUPPORTED_TYPES = new Set([...CUSTOM_TYPES, ...PROVIDER_TYPES]);
+
+/** What each provider needs before a message can leave (settings and credentials together). */
+const REQUIRED: Record<string, readonly (readonly string[])[]> = {
+  whatsapp_cloud: [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  '{hash}': [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  whatsapp_360dialog: [['api_key'], ['webhook_secret']],
+  whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
+};
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newSecret = () => randomBytes(24).toString('base64url');
+
+function pick(source: Record<string, unknown>, keys: readonly string[]): Fields {
+  const out: Fields = {};
+  for (const key of keys) {
+    const value = source[key];
+    if (typeof value === 'string' && value.trim() !== '') out[key] = value.trim();
+  }
+  return out;
+}
+
+function checkUrl(settings: Fields, key: 'base_url' | 'webhook_url'): void {
+  const value = settings[key];
+  if (value === undefined) return;
+  let ok = false;
+  try {
+    const url = new URL(value);
+    ok = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new AppError('validation_failed', 'Invalid URL', [{ path: key, message: 'Invalid URL' }]);
+}
+
+/** Every provider field present, or a 422 naming the first missing ones. */
+function checkComplete(type: string, settings: Fields, secrets: Fields): void {
+  const missing = (REQUIRED[type] ?? []).filter((anyOf) => !anyOf.some((k) => settings[k] ?? secrets[k])).map((anyOf) => anyOf.join(' or '));
+  if (missing.length) {
+    throw new AppError('validation_failed', `Missing channel settings: ${missing.join(', ')}`, missing.map((m) => ({ path: m.split(' or ')[0]!, message: 'This field is required' })));
+  }
+}
+
+export class ChannelService {
+  private readonly key: Buffer;
+
+  constructor(private readonly ctx: AppContext) {
+    this.key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
+  }
+
+  private db(session: Session) {
+    return scoped(this.ctx.db, session);
+  }
+
+  /** The address providers post their webhooks to. */
+  webhookUrl(publicUrl: string, row: Pick<ChannelRow, 'id' | 'type'>): string | null {
+    if (PROVIDER_TYPES.has(channelKind(row.type))) return `${publicUrl}/api/v1/channels/${row.id}/webhook`;
+    if (CUSTOM_TYPES.has(row.type)) return `${publicUrl}/api/v1/channels/droz/${row.id}/messages`;
+    return null;
+  }
+
+  private async present(session: Session, rows: ChannelRow[], publicUrl: string): Promise<Channel[]> {
+    const sectorIds = [...new Set(rows.map((r) => r.entrySectorId).filter((v): v is string => v !== null))];
+    const menuIds = [...new Set(rows.map((r) => r.entryMenuId).filter((v): v is string => v !== null))];
+    const [sectors, menus] = await Promise.all([
+      sectorIds.length ? this.db(session).sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
+      menuIds.length ? this.db(session).automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true } }) : [],
+    ]);
+    return rows.map((row) => {
+      const config = (row.config ?? {}) as Record<string, unknown>;
+      const sector = sectors.find((s) => s.id === row.entrySectorId);
+      const menu = menus.find((m) => m.id === row.entryMenuId);
+      return {
+        uuid: row.id,
+        name: row.name,
+        type: row.type,
+        enabled: row.enabled,
+        template_required_on_outbound_start: row.templateRequiredOnOutboundStart,
+        entry_point: menu ? { uuid: menu.id, name: menu.name, type: 'menu' as const } : sector ? { uuid: sector.id, name: sector.name, type: 'sector' as const } : null,
+        settings: pick(config, CHANNEL_SETTING_FIELDS),
+        credentials_set: Array.isArray(config.credentials_set) ? config.credentials_set.filter((v): v is string => typeof v === 'string') : [],
+        api_version: row.type === 'whatsapp_360dialog' ? (config.api_version === 'cloud' ? 'cloud' : 'onpremise') : null,
+        webhook_url: this.webhookUrl(publicUrl, row),
+        created_at: row.createdAt.toISOString(),
+      };
+    });
+  }
+
+  private async row(session: Session, id: string): Promise<ChannelRow> {
+    const row = await this.db(session).channel.findFirst({ where: { id, workspaceId: session.workspaceId, deletedAt: null } });
+    if (!row) throw new AppError('not_found', 'Channel not found');
+    return row;
+  }
+
+  /**
+   * The columns an entry point sets: a sector (and no menu), or an enabled automated menu (the sector
+   * stays as it was); null or '' clears both; undefined changes nothing.
+   */
+  private async entryPoint(
+    session: Session,
+    uuid: string | null | undefined,
+    type: 'sector' | 'menu' = 'sector',
+  ): Promise<{ entrySectorId?: string | null; entryMenuId?: string | null }> {
+    if (uuid === undefined) return {};
+    if (uuid === null || uuid === '') return { entrySectorId: null, entryMenuId: null };
+    const notFound = () => new AppError('validation_failed', 'Entry point not found', [{ path: 'entry_point', message: 'Entry point not found' }]);
+    if (type === 'menu') {
+      const menu = await this.db(session).automatedMenu.findFirst({ where: { id: uuid, workspaceId: session.workspaceId, deletedAt: null, enabled: true }, select: { id: true } });
+      if (!menu) throw notFound();
+      return { entryMenuId: menu.id };
+    }
+    const sector = await this.db(session).sector.findFirst({ where: { id: uuid, deletedAt: null }, select: { id: true } });
+    if (!sector) throw notFound();
+    return { entrySectorId: sector.id, entryMenuId: null };
+  }
+
+  async list(session: Session, query: QueryOf<typeof listChannels>, publicUrl: string) {
+    const types = query.type?.split(',').map((t) => t.trim()).filter(Boolean);
+    const where: Prisma.ChannelWhereInput = {
+      workspaceId: session.workspaceId,
+      deletedAt: null,
+      ...(types?.length ? { type: { in: types } } : {}),
+      ...(query.enabled !== undefined ? { enabled: query.enabled } : {}),
+    };
+    const [rows, total] = await Promise.all([
+      this.db(session).channel.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      this.db(session).channel.count({ where }),
+    ]);
+    return { data: await this.present(session, rows, publicUrl), pagination: { total, limit: query._limit, offset: query._offset } };
+  }
+
+  async get(session: Session, id: string, publicUrl: string): Promise<Channel> {
+    return (await this.present(session, [await this.row(session, id)], publicUrl))[0]!;
+  }
+
+  async create(session: Session, body: BodyOf<typeof createChannel>, publicUrl: string) {
+    if (!SUPPORTED_TYPES.has(channelKind(body.type))) throw new AppError('validation_failed', 'This channel type cannot be created yet', [{ path: 'type', message: 'This channel type cannot be created yet' }]);
+    const settings = pick(body, CHANNEL_SETTING_FIELDS);
+    const secrets = pick(body, CHANNEL_SECRET_FIELDS);
+    checkUrl(settings, 'base_url');
+    checkUrl(settings, 'webhook_url');
+    // 360dialog does not sign its webhooks: a token of ours, sent back as a header, proves them.
+    let shownOnce: string | null = null;
+    if (body.type === 'whatsapp_360dialog' && !secrets.webhook_secret) shownOnce = secrets.webhook_secret = newSecret();
+    if (CUSTOM_TYPES.has(body.type) && settings.webhook_url && !secrets.webhook_secret) secrets.webhook_secret = newSecret();
+    checkComplete(channelKind(body.type), settings, secrets);
+    const inboundToken = CUSTOM_TYPES.has(body.type) ? newSecret() : null;
+    const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    const row = await this.db(session).channel.create({
+      data: {
+        tenantId: session.tenantId,
+        workspaceId: session.workspaceId,
+        name: body.name,
+        type: body.type,
+        enabled: body.enabled ?? true,
+        templateRequiredOnOutboundStart: body.template_required_on_outbound_start ?? false,
+        entrySectorId: entry.entrySectorId ?? null,
+        entryMenuId: entry.entryMenuId ?? null,
+        config: { ...settings, credentials_set: Object.keys(secrets).sort(), ...(body.type === 'whatsapp_360dialog' ? { api_version: 'onpremise' } : {}) },
+        inboundTokenHash: inboundToken ? hashToken(inboundToken) : null,
+        credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null,
+      },
+    });
+    return { data: (await this.present(session, [row], publicUrl))[0]!, inbound_token: inboundToken ?? shownOnce };
+  }
+
+  async update(session: Session, id: string, body: BodyOf<typeof updateChannel>, publicUrl: string): Promise<Channel> {
+    const row = await this.row(session, id);
+    const config = { ...((row.config ?? {}) as Record<string, unknown>) };
+    const settings = { ...pick(config, CHANNEL_SETTING_FIELDS), ...pick(body.settings ?? {}, CHANNEL_SETTING_FIELDS) };
+    // An empty setting removes it.
+    for (const [k, v] of Object.entries(body.settings ?? {})) if (v === '') delete settings[k];
+    checkUrl(settings, 'base_url');
+    checkUrl(settings, 'webhook_url');
+    const stored = row.credentialsEncrypted ? pick(decryptCredentials(row.credentialsEncrypted, this.key), CHANNEL_SECRET_FIELDS) : {};
+    const secrets = { ...stored, ...pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS) };
+    checkComplete(channelKind(row.type), settings, secrets);
+    const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
+    const updated = await this.db(session).channel.update({
+      where: { id: row.id },
+      data: {
+        name: body.name,
+        enabled: body.enabled,
+        templateRequiredOnOutboundStart: body.template_required_on_outbound_start,
+        ...entry,
+        config: { ...config, ...settings, credentials_set: Object.keys(secrets).sort() },
+        ...(body.credentials ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
+      },
+    });
+    return (await this.present(session, [updated], publicUrl))[0]!;
+  }
+
+  /** 360dialog on-premise → Cloud API: the adapter then uses the Cloud API paths. Idempotent. */
+  async toCloudApi(session: Session, id: string, publicUrl: string): Promise<Channel> {
+    const row = await this.row(session, id);
+    if (row.type !== 'whatsapp_360dialog') throw new AppError('unprocessable', 'Only 360dialog channels can move to the Cloud API');
+    const config = { ...((row.config ?? {}) as Record<string, unknown>), api_version: 'cloud' };
+    const updated = await this.db(session).channel.update({ where: { id: row.id }, data: { config } });
+    return (await this.present(session, [updated], publicUrl))[0]!;
+  }
+
+  /** Soft delete: conversations and messages of the channel stay readable. */
+  async remove(session: Session, id: string): Promise<void> {
+    const row = await this.row(session, id);
+    await this.db(session).channel.update({ where: { id: row.id }, data: { deletedAt: new Date(), enabled: false } });
+  }
+}

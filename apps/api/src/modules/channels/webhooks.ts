@@ -1,0 +1,63 @@
+import { channelKind } from '@atende/core';
+import { channelAdapters, decryptCredentials, isWhatsAppAdapter, parseSecretsKey, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
+import { AppError, queues, UuidParam, type ChannelInboundJob } from '@atende/contract';
+import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context';
+import { publicUrlOf } from './routes';
+
+/**
+ * Provider webhooks (issue 5): GET answers the Cloud API's verify-token handshake; POST checks the
+ * provider's signature on the exact bytes received, stores the delivery for the worker's
+ * channel-inbound queue (outbox row, committed before answering) and answers 200 at once.
+ * A signature that cannot be verified gets 401 and nothing is stored.
+ */
+export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters()): FastifyPluginAsync {
+  const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
+
+  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: WhatsAppAdapter }> {
+    const parsed = UuidParam.safeParse(request.params);
+    if (!parsed.success) throw new AppError('not_found', 'Channel not found');
+    const row = await ctx.db.channel.findFirst({ where: { id: parsed.data.id, deletedAt: null } });
+    const adapter = row ? adapters.get(channelKind(row.type)) : undefined;
+    if (!row || !adapter || !isWhatsAppAdapter(adapter)) throw new AppError('not_found', 'Channel not found');
+    let credentials: Record<string, unknown> | null = null;
+    try {
+      credentials = row.credentialsEncrypted ? decryptCredentials(row.credentialsEncrypted, key) : null;
+    } catch {
+      // Unreadable credentials verify nothing: the request is refused below like a bad signature.
+      credentials = null;
+    }
+    return { channel: { uuid: row.id, type: row.type, config: row.config, credentials, tenantId: row.tenantId }, adapter };
+  }
+
+  return async (app: FastifyInstance) => {
+    // Signatures cover the exact bytes sent: every body stays a string here, JSON or form-encoded.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
+
+    app.get('/api/v1/channels/:id/webhook', async (request, reply) => {
+      const { channel, adapter } = await target(request);
+      const challenge = adapter.verifyHandshake(request.query as Record<string, string | undefined>, channel);
+      if (challenge === null) throw new AppError('forbidden', 'Invalid verify token');
+      return reply.type('text/plain').send(challenge);
+    });
+
+    app.post('/api/v1/channels/:id/webhook', async (request, reply) => {
+      const { channel, adapter } = await target(request);
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      const url = `${publicUrlOf(ctx, request)}${request.url}`;
+      if (!channel.credentials || !adapter.verifyWebhook({ rawBody, headers: request.headers, url }, channel)) {
+        throw new AppError('unauthorized', 'Invalid signature');
+      }
+      const payload: ChannelInboundJob = {
+        tenant_uuid: channel.tenantId,
+        channel_uuid: channel.uuid,
+        content_type: String(request.headers['content-type'] ?? 'application/json').slice(0, 200),
+        raw_body: rawBody,
+        received_at: new Date().toISOString(),
+      };
+      await ctx.db.outboxJob.create({ data: { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload } });
+      return reply.code(200).send({ ok: true });
+    });
+  };
+}

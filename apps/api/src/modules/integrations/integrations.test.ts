@@ -1,0 +1,100 @@
+import type { OAuthToken } from '@atende/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing';
+
+let t: TestApp;
+let acme: Awaited<ReturnType<TestApp['tenant']>>;
+const tokens: Record<string, string> = {};
+const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
+
+beforeAll(async () => {
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
+  acme = await t.tenant('Integra', { users: { admin: ['admin'], manager: ['manager'], agent: ['agent'] } });
+  await t.tenant('IntegraOther', { users: { admin: ['admin'] } });
+  for (const name of ['admin', 'manager', 'agent']) tokens[name] = await t.login(`${name}@integra.test`);
+  tokens.outsider = await t.login('admin@integraother.test');
+});
+afterAll(() => t.close());
+
+describe('API tokens (spec 002 §3, §7 /api/v1/oauth/tokens)', () => {
+  let created: OAuthToken;
+  let secret: string;
+
+  it('lets an admin create a token shown once, which then works as a bearer with the admin roles', async () => {
+    const blank = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: ' ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error_message).toContain('Client name is required');
+    expect((await t.http.post('/api/v1/oauth/tokens').set(auth('manager')).send({ client_name: 'Zapier' })).status).toBe(403);
+    const res = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Zapier' });
+    expect(res.status).toBe(201);
+    created = res.body.data;
+    secret = res.body.access_token;
+    expect(secret).toMatch(/^atd_/);
+    expect(created).toMatchObject({ client_name: 'Zapier', roles: ['admin'], last_used_at: null, token_prefix: secret.slice(0, 10) });
+    const listed = await t.http.get('/api/v1/oauth/tokens').set(auth('admin'));
+    expect(JSON.stringify(listed.body)).not.toContain(secret);
+    expect(await t.database.db.apiToken.count({ where: { tokenHash: secret } })).toBe(0);
+
+    const me = await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${secret}` });
+    expect(me.status).toBe(200);
+    expect(me.body.data.email).toBe('admin@integra.test');
+    const used = await t.http.get(`/api/v1/oauth/tokens?client_id=${created.client_id}`).set(auth('admin'));
+    expect(used.body.data).toHaveLength(1);
+    expect(used.body.data[0].last_used_at).not.toBeNull();
+    expect((await t.http.get('/api/v1/oauth/tokens?client_name=zap').set(auth('admin'))).body.data).toHaveLength(1);
+    expect((await t.http.get('/api/v1/oauth/tokens?client_name=droz').set(auth('admin'))).body.data).toHaveLength(0);
+  });
+
+  it('refuses a made-up token, signing out with a token, and tokens making tokens', async () => {
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: 'Bearer atd_made-up' })).status).toBe(401);
+    const logout = await t.http.post('/api/v1/logout').set({ Authorization: `Bearer ${secret}` });
+    expect(logout.status).toBe(400);
+    // The admin who made the token is still signed in, and the token still works.
+    expect((await t.http.get('/api/v1/users/me').set(auth('admin'))).body.data.is_logged).toBe(true);
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${secret}` })).status).toBe(200);
+    expect((await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${secret}` }).send({ client_name: 'x' })).status).toBe(403);
+  });
+
+  it('revokes at once; other tenants cannot see or revoke', async () => {
+    expect((await t.http.get('/api/v1/oauth/tokens').set(auth('outsider'))).body.data).toEqual([]);
+    expect((await t.http.delete(`/api/v1/oauth/tokens/${created.uuid}`).set(auth('outsider'))).status).toBe(404);
+    expect((await t.http.delete(`/api/v1/oauth/tokens/${created.uuid}`).set(auth('admin'))).status).toBe(200);
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${secret}` })).status).toBe(401);
+    expect((await t.http.get('/api/v1/oauth/tokens').set(auth('admin'))).body.data).toEqual([]);
+    expect((await t.http.delete(`/api/v1/oauth/tokens/${created.uuid}`).set(auth('admin'))).status).toBe(404);
+  });
+});
+
+describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)', () => {
+  it('stores the tokens sealed and never returns them; an integration needs its token or URL to be on', async () => {
+    const off = await t.http.get('/api/v1/workspaces/me/integrations').set(auth('admin'));
+    expect(off.body.data).toEqual({ droz: { enabled: false, token_set: false }, zapier: { enabled: false, token_set: false }, voice_phone: { enabled: false, url: null } });
+    const missing = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: true } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual([{ path: 'zapier.token', message: 'Enter the API token to turn this integration on' }]);
+    const on = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: true, token: 'zap-secret-123' }, droz: { token: 'droz-secret' } });
+    expect(on.body.data).toMatchObject({ zapier: { enabled: true, token_set: true }, droz: { enabled: false, token_set: true } });
+    const row = await t.database.db.workspace.findUniqueOrThrow({ where: { id: acme.workspaceId } });
+    expect(JSON.stringify(row.integrations)).not.toContain('zap-secret-123');
+    const ws = await t.http.get('/api/v1/workspaces/me').set(auth('admin'));
+    expect(JSON.stringify(ws.body)).not.toContain('sealed_tokens');
+    expect((await t.http.patch('/api/v1/workspaces/me').set(auth('admin')).send({ integrations: { zapier: { enabled: false } } })).status).toBe(400);
+    // Removing the token of an integration that is on is refused; turning it off first works.
+    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { token: '' } })).status).toBe(400);
+    const cleared = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: false, token: '' } });
+    expect(cleared.body.data.zapier).toEqual({ enabled: false, token_set: false });
+    expect(cleared.body.data.droz).toEqual({ enabled: false, token_set: true });
+  });
+
+  it('wants an https voice-phone URL; admins only', async () => {
+    const bad = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'javascript:alert(1)' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_message).toBe('The URL must start with https://');
+    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'not a url' } })).body.error_message).toBe('Invalid URL');
+    const ok = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://phone.example.com/embed' } });
+    expect(ok.body.data.voice_phone).toEqual({ enabled: true, url: 'https://phone.example.com/embed' });
+    expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('manager'))).status).toBe(403);
+    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('agent')).send({})).status).toBe(403);
+    expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('outsider'))).body.data.voice_phone).toEqual({ enabled: false, url: null });
+  });
+});

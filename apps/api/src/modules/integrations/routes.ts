@@ -1,0 +1,133 @@
+import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import {
+  AppError, createOAuthToken, deleteOAuthToken, getIntegrations, listOAuthTokens, updateIntegrations, type Integrations, type OAuthToken,
+} from '@atende/contract';
+import { scoped, type Prisma } from '@atende/db';
+import type { FastifyInstance } from 'fastify';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import { hashApiToken, newApiToken } from '../session/api-tokens';
+import type { Session } from '../session/session';
+
+/** How Workspace.integrations is stored: flags and the voice-phone URL in clear, the tokens sealed together. */
+interface StoredIntegrations {
+  droz?: { enabled?: boolean };
+  zapier?: { enabled?: boolean };
+  voice_phone?: { enabled?: boolean; url?: string | null };
+  /** AES-256-GCM sealed { droz?: token, zapier?: token } (the channel credentials' key). */
+  sealed_tokens?: string;
+}
+const TOKEN_INTEGRATIONS = ['droz', 'zapier'] as const;
+
+/** A voice-phone URL the browser may embed: absolute https (http only for localhost, in development). */
+function checkVoiceUrl(url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('validation_failed', 'Invalid URL', [{ path: 'voice_phone.url', message: 'Invalid URL' }]);
+  }
+  const local = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1';
+  if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) {
+    throw new AppError('validation_failed', 'The URL must start with https://', [{ path: 'voice_phone.url', message: 'The URL must start with https://' }]);
+  }
+}
+
+/** Integrations settings (spec 002 §2 settings/integrations, §3, §7 /api/v1/oauth/tokens): admins only. */
+export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = (session: Session) => scoped(ctx.db, session);
+  const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
+
+  type TokenRow = Prisma.ApiTokenGetPayload<object>;
+  async function presentTokens(session: Session, rows: TokenRow[]): Promise<OAuthToken[]> {
+    const users = await db(session).user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.userId))] } }, select: { id: true, username: true } });
+    return rows.map((r) => ({
+      uuid: r.id,
+      client_name: r.clientName,
+      client_id: r.clientId,
+      token_prefix: r.tokenPrefix,
+      roles: r.roles,
+      created_by: users.find((u) => u.id === r.userId) ?? null,
+      created_at: r.createdAt.toISOString(),
+      last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    }));
+  }
+
+  bind(app, listOAuthTokens, { roles: ['admin'] }, async ({ session, query }) => {
+    const rows = await db(session).apiToken.findMany({
+      where: {
+        workspaceId: session.workspaceId, revokedAt: null,
+        ...(query.client_name ? { clientName: { contains: query.client_name, mode: 'insensitive' } } : {}),
+        ...(query.client_id ? { clientId: query.client_id } : {}),
+      },
+      orderBy: { createdAt: 'desc' },
+    });
+    return { data: await presentTokens(session, rows) };
+  });
+
+  bind(app, createOAuthToken, { roles: ['admin'] }, async ({ session, body }) => {
+    if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot create API tokens');
+    const { token, clientId } = newApiToken();
+    const row = await db(session).apiToken.create({
+      data: {
+        tenantId: session.tenantId, workspaceId: session.workspaceId, userId: session.userId, clientName: body.client_name, clientId,
+        tokenHash: hashApiToken(token), tokenPrefix: token.slice(0, 10), roles: session.roles,
+      },
+    });
+    return { data: (await presentTokens(session, [row]))[0]!, access_token: token };
+  });
+
+  bind(app, deleteOAuthToken, { roles: ['admin'] }, async ({ session, params }) => {
+    const row = await db(session).apiToken.findFirst({ where: { id: params.id, workspaceId: session.workspaceId, revokedAt: null } });
+    if (!row) throw new AppError('not_found', 'Token not found');
+    await db(session).apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+    return { data: { uuid: row.id } };
+  });
+
+  async function stored(session: Session): Promise<{ id: string; value: StoredIntegrations; tokens: Record<string, string> }> {
+    const ws = await db(session).workspace.findFirstOrThrow({ where: { id: session.workspaceId }, select: { id: true, integrations: true } });
+    const value = (ws.integrations && typeof ws.integrations === 'object' ? ws.integrations : {}) as StoredIntegrations;
+    const tokens = value.sealed_tokens ? (decryptCredentials(value.sealed_tokens, key) as Record<string, string>) : {};
+    return { id: ws.id, value, tokens };
+  }
+  const present = (value: StoredIntegrations, tokens: Record<string, string>): Integrations => ({
+    droz: { enabled: value.droz?.enabled === true, token_set: !!tokens.droz },
+    zapier: { enabled: value.zapier?.enabled === true, token_set: !!tokens.zapier },
+    voice_phone: { enabled: value.voice_phone?.enabled === true, url: value.voice_phone?.url ?? null },
+  });
+
+  bind(app, getIntegrations, { roles: ['admin'] }, async ({ session }) => {
+    const { value, tokens } = await stored(session);
+    return { data: present(value, tokens) };
+  });
+
+  bind(app, updateIntegrations, { roles: ['admin'] }, async ({ session, body }) => {
+    const current = await stored(session);
+    const tokens = { ...current.tokens };
+    const next: StoredIntegrations = { ...current.value };
+    for (const name of TOKEN_INTEGRATIONS) {
+      const change = body[name];
+      if (!change) continue;
+      if (change.token !== undefined) {
+        if (change.token === '') delete tokens[name];
+        else tokens[name] = change.token;
+      }
+      const enabled = change.enabled ?? next[name]?.enabled === true;
+      if (enabled && !tokens[name]) {
+        const message = 'Enter the API token to turn this integration on';
+        throw new AppError('validation_failed', message, [{ path: `${name}.token`, message }]);
+      }
+      next[name] = { enabled };
+    }
+    if (body.voice_phone) {
+      const url = body.voice_phone.url === undefined ? (next.voice_phone?.url ?? null) : body.voice_phone.url || null;
+      if (url) checkVoiceUrl(url);
+      const enabled = body.voice_phone.enabled ?? next.voice_phone?.enabled === true;
+      if (enabled && !url) throw new AppError('validation_failed', 'Enter the URL to turn this integration on', [{ path: 'voice_phone.url', message: 'Enter the URL to turn this integration on' }]);
+      next.voice_phone = { enabled, url };
+    }
+    next.sealed_tokens = Object.keys(tokens).length ? encryptCredentials(tokens, key) : undefined;
+    await ctx.db.workspace.update({ where: { id: current.id }, data: { integrations: JSON.parse(JSON.stringify(next)) as Prisma.InputJsonValue } });
+    return { data: present(next, tokens) };
+  });
+}

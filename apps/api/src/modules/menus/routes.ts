@@ -1,0 +1,119 @@
+import {
+  AppError, createAutomatedMenu, deleteAutomatedMenu, listAutomatedMenus, MenuAnswerSchema, updateAutomatedMenu, type AutomatedMenu, type MenuAnswer,
+} from '@atende/contract';
+import { menuIssues } from '@atende/core';
+import { scoped, type Prisma } from '@atende/db';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+
+type MenuRow = Prisma.AutomatedMenuGetPayload<object>;
+const storedAnswers = z.array(MenuAnswerSchema);
+
+/** Automated menus (spec 002 §3-§5, §7 /api/v1/automated-menus): supervisors read, admins write. */
+export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = (session: Session) => scoped(ctx.db, session);
+
+  async function present(session: Session, rows: MenuRow[]): Promise<AutomatedMenu[]> {
+    const channels = rows.length
+      ? await db(session).channel.findMany({ where: { entryMenuId: { in: rows.map((r) => r.id) }, deletedAt: null }, select: { id: true, name: true, entryMenuId: true } })
+      : [];
+    return rows.map((r) => ({
+      uuid: r.id,
+      name: r.name,
+      message: r.message,
+      invalid_option_message: r.invalidOptionMessage,
+      answers: storedAnswers.catch([]).parse(r.answers),
+      enabled: r.enabled,
+      channels: channels.filter((c) => c.entryMenuId === r.id).map((c) => ({ uuid: c.id, name: c.name })),
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+
+  async function find(session: Session, id: string): Promise<MenuRow> {
+    const row = await db(session).automatedMenu.findFirst({ where: { id, workspaceId: session.workspaceId, deletedAt: null } });
+    if (!row) throw new AppError('not_found', 'Menu not found');
+    return row;
+  }
+
+  /** The spec's rules, then every sector and menu an answer points to must exist here (and not be the menu itself). */
+  async function check(session: Session, input: { name: string; message: string; invalid_option_message: string; answers: MenuAnswer[] }, self: string | null) {
+    const issues = menuIssues(input);
+    if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
+    for (const [i, answer] of input.answers.entries()) {
+      const path = `answers.${i}.action`;
+      if (answer.action.type === 'transfer_to_sector') {
+        const sector = await db(session).sector.count({ where: { id: answer.action.sector_uuid!, workspaceId: session.workspaceId, deletedAt: null } });
+        if (!sector) throw new AppError('validation_failed', 'Sector not found', [{ path, message: 'Sector not found' }]);
+      }
+      if (answer.action.type === 'go_to_menu') {
+        const target = answer.action.menu_uuid!;
+        const menu = target !== self && (await db(session).automatedMenu.count({ where: { id: target, workspaceId: session.workspaceId, deletedAt: null } }));
+        if (!menu) throw new AppError('validation_failed', 'Menu not found', [{ path, message: 'Menu not found' }]);
+      }
+    }
+  }
+  const clean = (answers: MenuAnswer[]) =>
+    answers.map((a) => ({
+      key: a.key.trim(),
+      label: a.label.trim(),
+      action: {
+        type: a.action.type,
+        ...(a.action.type === 'transfer_to_sector' ? { sector_uuid: a.action.sector_uuid } : {}),
+        ...(a.action.type === 'go_to_menu' ? { menu_uuid: a.action.menu_uuid } : {}),
+        ...(a.action.message?.trim() ? { message: a.action.message.trim() } : {}),
+      },
+    }));
+
+  bind(app, listAutomatedMenus, { roles: ['supervisor'] }, async ({ session }) => {
+    const rows = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { name: 'asc' } });
+    return { data: await present(session, rows) };
+  });
+
+  bind(app, createAutomatedMenu, { roles: ['admin'] }, async ({ session, body }) => {
+    await check(session, body, null);
+    const row = await ctx.db.automatedMenu.create({
+      data: {
+        tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name.trim(), message: body.message.trim(),
+        invalidOptionMessage: body.invalid_option_message.trim(), answers: clean(body.answers), enabled: body.enabled,
+      },
+    });
+    return { data: (await present(session, [row]))[0]! };
+  });
+
+  bind(app, updateAutomatedMenu, { roles: ['admin'] }, async ({ session, params, body }) => {
+    const current = await find(session, params.id);
+    const next = {
+      name: body.name ?? current.name,
+      message: body.message ?? current.message,
+      invalid_option_message: body.invalid_option_message ?? current.invalidOptionMessage,
+      answers: body.answers ?? storedAnswers.catch([]).parse(current.answers),
+    };
+    await check(session, next, current.id);
+    if (body.enabled === false && current.enabled) {
+      const bound = await db(session).channel.count({ where: { entryMenuId: current.id, deletedAt: null } });
+      if (bound) throw new AppError('conflict', 'Menus used by channels cannot be disabled', [{ path: 'enabled', message: 'Menus used by channels cannot be disabled' }]);
+    }
+    const row = await ctx.db.automatedMenu.update({
+      where: { id: current.id },
+      data: {
+        name: next.name.trim(), message: next.message.trim(), invalidOptionMessage: next.invalid_option_message.trim(), answers: clean(next.answers),
+        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
+      },
+    });
+    return { data: (await present(session, [row]))[0]! };
+  });
+
+  bind(app, deleteAutomatedMenu, { roles: ['admin'] }, async ({ session, params }) => {
+    const current = await find(session, params.id);
+    const bound = await db(session).channel.count({ where: { entryMenuId: current.id, deletedAt: null } });
+    if (bound) throw new AppError('conflict', 'Menus used by channels cannot be deleted');
+    const referring = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null, id: { not: current.id } }, select: { name: true, answers: true } });
+    const from = referring.find((m) => storedAnswers.catch([]).parse(m.answers).some((a) => a.action.type === 'go_to_menu' && a.action.menu_uuid === current.id));
+    if (from) throw new AppError('conflict', `The menu "${from.name}" leads to this menu`);
+    await ctx.db.automatedMenu.update({ where: { id: current.id }, data: { deletedAt: new Date(), enabled: false } });
+    return { data: { uuid: current.id } };
+  });
+}

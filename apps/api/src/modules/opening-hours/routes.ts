@@ -1,0 +1,39 @@
+import { AppError, getOpeningHours, OpeningHoursSchema, updateOpeningHours, WEEKDAYS, type OpeningHours } from '@atende/contract';
+import { DEFAULT_OPENING_HOURS } from '@atende/core';
+import { scoped } from '@atende/db';
+import type { FastifyInstance } from 'fastify';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import type { Session } from '../session/session';
+
+/** The workspace's opening hours (spec 002 §3, §5); the out-of-hours reply is sent by @atende/conversations replyOutOfHours. */
+export function openingHoursRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const db = (session: Session) => scoped(ctx.db, session);
+
+  async function read(session: Session): Promise<OpeningHours> {
+    const row = await db(session).openingHours.findFirst({ where: { workspaceId: session.workspaceId } });
+    if (!row) return DEFAULT_OPENING_HOURS;
+    const days = OpeningHoursSchema.shape.days.safeParse(row.days);
+    return {
+      enabled: row.enabled,
+      timezone: row.timezone,
+      days: days.success ? days.data : DEFAULT_OPENING_HOURS.days,
+      out_of_hours_message: row.outOfHoursMessage,
+    };
+  }
+
+  bind(app, getOpeningHours, { roles: ['supervisor'] }, async ({ session }) => ({ data: await read(session) }));
+  // Changing when the workspace answers is a manager's call, as the rest of the workspace settings (PATCH /workspaces/me).
+  bind(app, updateOpeningHours, { roles: ['manager'] }, async ({ session, body }) => {
+    const ws = await db(session).workspace.findFirst({ where: { id: session.workspaceId }, select: { id: true } });
+    if (!ws) throw new AppError('not_found', 'Workspace not found');
+    const days = [...body.days].sort((a, b) => WEEKDAYS.indexOf(a.weekday) - WEEKDAYS.indexOf(b.weekday));
+    const data = { enabled: body.enabled, timezone: body.timezone, days, outOfHoursMessage: body.out_of_hours_message };
+    await db(session).openingHours.upsert({
+      where: { workspaceId: ws.id },
+      create: { ...data, tenantId: session.tenantId, workspaceId: ws.id },
+      update: data,
+    });
+    return { data: await read(session) };
+  });
+}

@@ -1,0 +1,118 @@
+import { AppError, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
+import { stringify } from 'csv-stringify/sync';
+import ExcelJS from 'exceljs';
+import type { FastifyReply } from 'fastify';
+import { PassThrough, Readable } from 'node:stream';
+
+const invalid = (message: string, path: string) => new AppError('validation_failed', message, [{ path, message }]);
+
+/** An IANA zone Intl knows, else UTC (a browser's odd zone never fails a report). */
+export function safeZone(zone: string | undefined): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone ?? 'UTC' });
+    return zone ?? 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Midnight of `day` in `zone`, as an instant (the zone's offset on that day); an impossible day (2026-02-30) is invalid. */
+function startOfDay(day: string, zone: string): Date {
+  const utc = new Date(`${day}T00:00:00.000Z`);
+  if (Number.isNaN(utc.getTime()) || utc.toISOString().slice(0, 10) !== day) return new Date(Number.NaN);
+  const shown = new Date(utc.toLocaleString('en-US', { timeZone: zone }));
+  const asUtc = new Date(utc.toLocaleString('en-US', { timeZone: 'UTC' }));
+  return new Date(utc.getTime() - (shown.getTime() - asUtc.getTime()));
+}
+
+/**
+ * Spec 001 §5 filter rules shared by every report: both dates, none in the future, under 31 days,
+ * text filters of 3+ characters. The range ends at the end of the caller's last day.
+ */
+export function reportRange(
+  query: { start?: string; end?: string; timezone?: string },
+  textFilters: Record<string, string | undefined> = {},
+  now = new Date(),
+): { from: Date; to: Date; zone: string } {
+  if (!query.start) throw invalid(REPORT_MESSAGES.startRequired, 'start');
+  if (!query.end) throw invalid(REPORT_MESSAGES.endRequired, 'end');
+  const zone = safeZone(query.timezone);
+  const from = startOfDay(query.start, zone);
+  const endStart = startOfDay(query.end, zone);
+  if (Number.isNaN(from.getTime())) throw invalid(REPORT_MESSAGES.startRequired, 'start');
+  if (Number.isNaN(endStart.getTime())) throw invalid(REPORT_MESSAGES.endRequired, 'end');
+  if (from > now) throw invalid(REPORT_MESSAGES.startFuture, 'start');
+  if (endStart > now) throw invalid(REPORT_MESSAGES.endFuture, 'end');
+  if (endStart < from) throw invalid(REPORT_MESSAGES.order, 'end');
+  if ((endStart.getTime() - from.getTime()) / 86_400_000 >= REPORT_MAX_DAYS) throw invalid(REPORT_MESSAGES.range, 'end');
+  for (const [label, value] of Object.entries(textFilters)) {
+    if (value && value.length < MIN_FILTER_LENGTH) throw invalid(`Filter ${label} should have at least ${MIN_FILTER_LENGTH} characters`, label);
+  }
+  return { from, to: new Date(endStart.getTime() + 86_400_000), zone };
+}
+
+/**
+ * A cell a spreadsheet would run as a formula (= + - @, tab, CR first) is made plain text. A plain
+ * signed number (an E.164 phone +5511..., a negative figure) runs nothing and is left as it is.
+ */
+export const neutralise = (value: string): string => (/^[=+\-@\t\r]/.test(value) && !/^[+-]\d+(\.\d+)?$/.test(value) ? `'${value}` : value);
+
+export type ExportFormat = 'csv' | 'excel' | 'json';
+
+/** The export asked for: `format`, else the Accept header (CSV, Excel), else JSON. */
+export function exportFormat(format: ExportFormat | undefined, accept: string | undefined): ExportFormat {
+  if (format) return format;
+  const a = String(accept ?? '');
+  return /csv/.test(a) ? 'csv' : /excel|spreadsheet/.test(a) ? 'excel' : 'json';
+}
+
+/** Rows written between two yields to the event loop: a long export never stalls the other requests. */
+const CHUNK = 1_000;
+const breath = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The rows as text: JSON as they are, else a header of `columns` then one line of neutralised cells per row. */
+async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], data: R[]): AsyncGenerator<string> {
+  for (let i = 0; i < data.length; i += CHUNK) {
+    const slice = data.slice(i, i + CHUNK);
+    if (format === 'json') yield (i === 0 ? '[' : ',') + slice.map((r) => JSON.stringify(r)).join(',');
+    else yield stringify(i === 0 ? [[...columns], ...slice.map((r) => cells(columns, r))] : slice.map((r) => cells(columns, r)));
+    await breath();
+  }
+  if (format === 'json') yield data.length === 0 ? '[]' : ']';
+  else if (data.length === 0) yield stringify([[...columns]]);
+}
+const cells = (columns: readonly string[], r: object) => columns.map((c) => neutralise(String((r as Record<string, unknown>)[c] ?? '')));
+
+/**
+ * Sends report rows as a download, streamed: JSON as they are, CSV (csv-stringify) and Excel (the
+ * exceljs streaming writer, inline strings) as a header of `columns` then one line per row, every
+ * text cell neutralised against formula injection. The rows are written a thousand at a time with a
+ * yield between, so an export of 100,000 rows neither holds the workbook in memory nor blocks the api
+ * (the in-memory workbook took 22 s and 1.4 GB for 78,000 chat history rows).
+ */
+export function sendExport<R extends object>(reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[]) {
+  const file = `${name}-${new Date().toISOString().slice(0, 10)}`;
+  if (format !== 'excel') {
+    const type = format === 'json' ? 'application/json' : 'text/csv; charset=utf-8';
+    return reply
+      .header('content-type', type)
+      .header('content-disposition', `attachment; filename="${file}.${format}"`)
+      .send(Readable.from(lines(format, columns, data)));
+  }
+  const out = new PassThrough();
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const sheet = workbook.addWorksheet('report');
+  void (async () => {
+    sheet.addRow([...columns]).commit();
+    for (const [i, row] of data.entries()) {
+      sheet.addRow(cells(columns, row)).commit();
+      if (i % CHUNK === CHUNK - 1) await breath();
+    }
+    sheet.commit();
+    await workbook.commit();
+  })().catch((err: unknown) => out.destroy(err instanceof Error ? err : new Error(String(err))));
+  return reply
+    .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+    .header('content-disposition', `attachment; filename="${file}.xlsx"`)
+    .send(out);
+}

@@ -1,0 +1,46 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { API_TOKEN_PREFIX, AppError, type Role } from '@atende/contract';
+import type { Db } from '@atende/db';
+import { tenantConfigOf, type Session } from './session';
+
+/** How often the last-use time of a token is written (not on every request). */
+const LAST_USE_RESOLUTION_MS = 60_000;
+/** API tokens do not expire by time; they live until revoked. Session.expiresAt then reads far ahead. */
+const NEVER = new Date('9999-12-31T00:00:00.000Z');
+
+export const hashApiToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const isApiToken = (token: string) => token.startsWith(API_TOKEN_PREFIX);
+
+/** A new secret token (prefix + 40 random base62-ish characters) and a public client id. */
+export function newApiToken(): { token: string; clientId: string } {
+  return { token: `${API_TOKEN_PREFIX}${randomBytes(30).toString('base64url')}`, clientId: `cli_${randomBytes(12).toString('hex')}` };
+}
+
+/**
+ * The session an API token stands for: its creator, with the roles stored on the token, while the
+ * token is not revoked and the creator still exists. Refused tokens answer 401 like a bad session.
+ */
+export async function resolveApiToken(db: Db, token: string): Promise<Session> {
+  const [row] = await db.$queryRaw<
+    { id: string; tenantId: string; roles: Role[]; revokedAt: Date | null; lastUsedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
+  >`SELECT k.id, k."tenantId", k.roles::text[] AS roles, k."revokedAt", k."lastUsedAt",
+           u.id AS "userId", u.uuid::text AS "userUuid", k."workspaceId", u."deletedAt", t.config
+    FROM "ApiToken" k JOIN "User" u ON u.id = k."userId" JOIN "Tenant" t ON t.id = k."tenantId"
+    WHERE k."tokenHash" = ${hashApiToken(token)}`;
+  if (!row || row.revokedAt || row.deletedAt) throw new AppError('unauthorized', 'Invalid API token');
+  const now = Date.now();
+  if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USE_RESOLUTION_MS) {
+    await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+  }
+  return {
+    sessionId: row.id,
+    userId: row.userId,
+    userUuid: row.userUuid,
+    tenantId: row.tenantId,
+    workspaceId: row.workspaceId,
+    roles: row.roles,
+    tenantConfig: tenantConfigOf(row.config),
+    expiresAt: NEVER,
+    apiToken: true,
+  };
+}

@@ -1,0 +1,20 @@
+import { createTemplate, deleteTemplate, listChannelTemplates, listTemplates, updateTemplate } from '@atende/contract';
+import type { FastifyInstance } from 'fastify';
+import { bind, type Access } from '../../bind';
+import type { TemplateService } from './service';
+
+/**
+ * Templates (spec 002 §7). Everyone may list them (agents pick an approved one to start a
+ * conversation); the template manager's changes need campaign_manager and its feature flag.
+ */
+export function templateRoutes(app: FastifyInstance, templates: TemplateService): void {
+  const manage: Access = { roles: ['campaign_manager'], flag: 'whatsapp_template_management' };
+  bind(app, listTemplates, {}, async ({ session, query }) => templates.list(session, query));
+  bind(app, listChannelTemplates, {}, async ({ session, params, query }) => templates.list(session, { ...query, channel_uuid: params.id }));
+  bind(app, createTemplate, manage, async ({ session, params, body }) => ({ data: await templates.create(session, params.id, body) }));
+  bind(app, updateTemplate, manage, async ({ session, params, body }) => ({ data: await templates.update(session, params.id, body) }));
+  bind(app, deleteTemplate, manage, async ({ session, params }) => {
+    await templates.remove(session, params.id);
+    return { data: { ok: true as const } };
+  });
+}

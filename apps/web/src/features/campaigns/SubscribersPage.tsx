@@ -1,0 +1,215 @@
+import { SUBSCRIBER_STATES, SUBSCRIBERS_FILE_MAX_BYTES, type Subscriber } from '@atende/contract';
+import { ActionIcon, Alert, Anchor, Button, FileButton, Group, MultiSelect, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { IconDownload, IconEdit, IconTrash, IconUpload } from '@tabler/icons-react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api } from '../../api/client';
+import { PagedFooter } from '../../ui/PagedFooter';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { toastError, toastSuccess } from '../../ui/toasts';
+import { SUBSCRIBER_STATE_LABEL } from './phrases';
+import { campaignKeys, useCampaign, useLiveCampaigns } from './queries';
+import { EDITABLE_STATES, SubscriberEditModal } from './SubscriberEditModal';
+
+/** Downloads the import template (CSV or Excel), named by the server's content-disposition. */
+async function downloadTemplate(campaignId: string, accept: string, failed: string) {
+  const res = await fetch(`/api/v1/campaign/${campaignId}/subscribers/template`, { headers: { accept }, credentials: 'include' });
+  if (!res.ok) return toastError(failed);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'subscribers';
+  const url = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement('a'), { href: url, download: name });
+  a.click();
+  URL.revokeObjectURL(url);
+}
+
+/** A campaign's subscribers (spec 001 §2): state filter, table with parameters, import with progress, template downloads. */
+export function SubscribersPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  useLiveCampaigns();
+  const campaign = useCampaign(id);
+  const [states, setStates] = useState<string[]>([]);
+  const [limit, setLimit] = useState(10);
+  const [page, setPage] = useState(1);
+  const subscribers = useQuery({
+    queryKey: campaignKeys.subscribers(id, states, limit, page),
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      api.listSubscribers({
+        params: { id },
+        query: { states: states as Subscriber['state'][], _limit: limit, _offset: (page - 1) * limit },
+      }),
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+  const upload = useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('file', file);
+      return api.importSubscribers({ params: { id }, body: form });
+    },
+    onSuccess: refresh,
+  });
+  const [editing, setEditing] = useState<Subscriber | null>(null);
+  const remove = useMutation({
+    mutationFn: (s: Subscriber) => api.deleteSubscriber({ params: { id, contact: s.uuid } }),
+    onSuccess: () => {
+      toastSuccess(t('Subscriber removed successfully'));
+      refresh();
+    },
+  });
+  const c = campaign.data;
+  const importing = c?.import_status === 'pending' || c?.import_status === 'in_progress';
+  const params = Math.max(0, ...(subscribers.data?.data.map((s) => s.parameters.length) ?? [0]));
+  const total = subscribers.data?.pagination.total ?? 0;
+  const pick = (file: File | null) => {
+    if (!file) return;
+    if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') return toastError(t('File parameter must be a csv file'));
+    if (file.size > SUBSCRIBERS_FILE_MAX_BYTES) return toastError(t('Maximum file size exceeded (5 MB)'));
+    upload.mutate(file);
+  };
+
+  return (
+    <Stack>
+      <Anchor component={Link} to="../.." relative="path" size="sm">
+        ← {t('Campaigns')}
+      </Anchor>
+      <Group justify="space-between">
+        <Title order={3}>{c ? t('Subscribers of {{name}}', { name: c.name }) : t('Subscribers')}</Title>
+        <Group>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => void downloadTemplate(id, 'text/csv', t('Download failed. Please try again.'))}
+          >
+            {t('Template (CSV)')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            onClick={() => void downloadTemplate(id, 'application/vnd.ms-excel', t('Download failed. Please try again.'))}
+          >
+            {t('Template (Excel)')}
+          </Button>
+          <FileButton onChange={pick} accept="text/csv,.csv">
+            {(props) => (
+              <Tooltip
+                label={t('Não é possível importar assinantes para uma campanha que teve seu template deletado')}
+                disabled={!c?.template.deleted}
+              >
+                <Button
+                  {...props}
+                  leftSection={<IconUpload size={16} />}
+                  loading={upload.isPending || importing}
+                  disabled={!c || c.template.deleted}
+                >
+                  {t('Import subscribers')}
+                </Button>
+              </Tooltip>
+            )}
+          </FileButton>
+        </Group>
+      </Group>
+      {c?.import_status && (
+        <Alert color={importing ? 'blue' : 'green'} role="status" aria-label={t('Import')}>
+          {importing
+            ? t('Importing subscribers')
+            : t('Import finished: {{imported}} imported, {{ignored}} ignored, {{errors}} with errors', {
+                imported: c.import_summary?.imported ?? 0,
+                ignored: c.import_summary?.ignored ?? 0,
+                errors: c.import_summary?.imported_with_error ?? 0,
+              })}
+        </Alert>
+      )}
+      <MultiSelect
+        label={t('State')}
+        w={420}
+        data={SUBSCRIBER_STATES.map((s) => ({ value: s, label: t(SUBSCRIBER_STATE_LABEL[s]) }))}
+        value={states}
+        onChange={(v) => {
+          setStates(v);
+          setPage(1);
+        }}
+        clearable
+        comboboxProps={{ withinPortal: true }}
+      />
+      {subscribers.isPending ? (
+        <LoadingState />
+      ) : subscribers.isError ? (
+        <ErrorState onRetry={() => void subscribers.refetch()} />
+      ) : subscribers.data.data.length === 0 ? (
+        <EmptyState text={t('There are no subscribers.')} />
+      ) : (
+        <Table striped aria-label={t('Subscribers')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('Name')}</Table.Th>
+              <Table.Th>{t('Phone')}</Table.Th>
+              <Table.Th>{t('State')}</Table.Th>
+              {Array.from({ length: params }, (_, i) => (
+                <Table.Th key={i}>{t('Parameter {{n}}', { n: i + 1 })}</Table.Th>
+              ))}
+              <Table.Th>{t('Actions')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {subscribers.data.data.map((s) => (
+              <Table.Tr key={s.uuid}>
+                <Table.Td>{s.contact.name}</Table.Td>
+                <Table.Td>{s.contact.phone_number}</Table.Td>
+                <Table.Td>
+                  <Text size="sm">{t(SUBSCRIBER_STATE_LABEL[s.state])}</Text>
+                  {s.state === 'error' && s.error_message && (
+                    <Text size="xs" c="red">
+                      {t(s.error_message)}
+                    </Text>
+                  )}
+                </Table.Td>
+                {Array.from({ length: params }, (_, i) => (
+                  <Table.Td key={i}>{s.parameters[i] ?? ''}</Table.Td>
+                ))}
+                <Table.Td>
+                  <Group gap={4} wrap="nowrap">
+                    <ActionIcon
+                      variant="subtle"
+                      disabled={!(EDITABLE_STATES as readonly string[]).includes(s.state)}
+                      aria-label={t('Edit {{name}}', { name: s.contact.name })}
+                      onClick={() => setEditing(s)}
+                    >
+                      <IconEdit size={16} />
+                    </ActionIcon>
+                    <Tooltip label={s.state === 'pending' ? t('Delete') : t('Only subscribers with pending state can be deleted')}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        disabled={s.state !== 'pending'}
+                        aria-label={t('Delete {{name}}', { name: s.contact.name })}
+                        onClick={() => remove.mutate(s)}
+                      >
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {subscribers.data && total > 0 && <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} />}
+      {editing && (
+        <SubscriberEditModal
+          campaignId={id}
+          subscriber={editing}
+          onClose={() => setEditing(null)}
+          onSaved={() => {
+            setEditing(null);
+            refresh();
+          }}
+        />
+      )}
+    </Stack>
+  );
+}

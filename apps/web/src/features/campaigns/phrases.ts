@@ -1,0 +1,49 @@
+import { phrase } from '../../i18n/phrase';
+
+/** Labels shown by value (campaign and subscriber states, reply actions) and server messages shown by the screens. */
+export const STATE_LABEL = {
+  running: phrase('Running'),
+  stopped: phrase('Stopped'),
+  scheduled: phrase('Scheduled'),
+  failed: phrase('Failed'),
+} as const;
+export const SUBSCRIBER_STATE_LABEL = {
+  pending: phrase('Pending'),
+  scheduled: phrase('Sending'),
+  sent: phrase('Sent'),
+  dnd: phrase('Do not disturb'),
+  completed: phrase('Completed'),
+  error: phrase('Error'),
+} as const;
+export const ACTION_LABEL = {
+  end_dnd: phrase('Add to do not disturb lists'),
+  transfer_to_sector: phrase('Transfer to a sector'),
+  chatbot_outbound: phrase('Hand over to a bot'),
+  end_with_message: phrase('End with a message'),
+} as const;
+export const CAMPAIGN_PHRASES = [
+  phrase('Stop'),
+  phrase('Start'),
+  phrase('Stopping'),
+  phrase('Starting'),
+  phrase('Você só poderá iniciar a campanha se o modelo estiver aprovado.'),
+  phrase('There are no valid subscribers for this campaign'),
+  phrase('Você não pode iniciar uma campanha que usa um modelo que foi deletado.'),
+  phrase('Name is required'),
+  phrase('Name must have less than 80 characters'),
+  phrase('Channel is required'),
+  phrase('A data de agendamento é obrigatória.'),
+  phrase('Please, select a template'),
+  phrase('Action is required'),
+  phrase('This field is required'),
+  phrase('Campaign successfully created'),
+  phrase('Campaign successfully edited'),
+  phrase('Edit campaign'),
+  phrase('Add campaign'),
+  phrase('Save'),
+  phrase('Create campaign'),
+  phrase('File parameter must be a csv file'),
+  phrase('Invalid file! It must have at least name and phone'),
+  phrase('Não é possível importar assinantes para uma campanha que teve seu template deletado'),
+  phrase('Only subscribers with pending state can be deleted'),
+] as const;

@@ -1,0 +1,77 @@
+import { rooms, type Campaign } from '@atende/contract';
+import { isTemplateChannel } from '@atende/core';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../api/client';
+import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
+import { useMe } from '../../session/session';
+
+export interface CampaignFilters {
+  only_my_campaigns: boolean;
+  state?: Campaign['state'];
+  name?: string;
+  limit: number;
+  offset: number;
+}
+
+export const campaignKeys = {
+  all: ['campaigns'] as const,
+  list: (f: CampaignFilters) => ['campaigns', 'list', f] as const,
+  one: (id: string) => ['campaigns', 'one', id] as const,
+  subscribers: (id: string, states: string[], limit: number, offset: number) =>
+    ['campaigns', 'subscribers', id, states, limit, offset] as const,
+  lookups: ['campaigns', 'lookups'] as const,
+  templates: (channel: string) => ['campaigns', 'templates', channel] as const,
+};
+
+export function useCampaigns(f: CampaignFilters) {
+  return useQuery({
+    queryKey: campaignKeys.list(f),
+    placeholderData: keepPreviousData,
+    queryFn: () =>
+      api.listCampaigns({
+        query: { only_my_campaigns: f.only_my_campaigns, state: f.state, name: f.name || undefined, _limit: f.limit, _offset: f.offset },
+      }),
+  });
+}
+
+export function useCampaign(id: string) {
+  return useQuery({ queryKey: campaignKeys.one(id), queryFn: async () => (await api.getCampaign({ params: { id } })).data });
+}
+
+/** Channels (spec 001 §3: 360dialog, {hash}, WhatsApp Web, custom), sectors and DND lists for the wizard. */
+export function useWizardLookups() {
+  return useQuery({
+    queryKey: campaignKeys.lookups,
+    staleTime: 30_000,
+    queryFn: async () => {
+      const [channels, sectors, lists] = await Promise.all([
+        api.listChannels({ query: { _limit: 0, _offset: 0 } }),
+        api.listSectors({ query: { _limit: 0, _offset: 0 } }),
+        api.listDndLists({ query: { _limit: 0 } }),
+      ]);
+      return { channels: channels.data.filter((c) => isTemplateChannel(c.type)), sectors: sectors.data, lists: lists.data };
+    },
+  });
+}
+
+/** A channel's approved templates (the only ones a campaign may use). */
+export function useApprovedTemplates(channel: string) {
+  return useQuery({
+    queryKey: campaignKeys.templates(channel),
+    enabled: channel !== '',
+    queryFn: async () => (await api.listChannelTemplates({ params: { id: channel }, query: { status: 'approved', _limit: 0 } })).data,
+  });
+}
+
+/** update-campaign and update-campaign-tasks from campaigns_{tenant}: lists and screens follow live. */
+export function useLiveCampaigns(): void {
+  const me = useMe().data;
+  const queryClient = useQueryClient();
+  useRoom(me ? rooms.campaigns(me.workspace.tenant.uuid) : null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: campaignKeys.all });
+  useServerEvent('update-campaign', ({ campaign }) => {
+    queryClient.setQueryData(campaignKeys.one(campaign.uuid), campaign);
+    refresh();
+  });
+  useServerEvent('update-campaign-tasks', refresh);
+}

@@ -1,0 +1,64 @@
+import { Anchor, Button, Group, Select, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { api } from '../../api/client';
+import { ErrorState, LoadingState } from '../../ui/states';
+import { toastSuccess } from '../../ui/toasts';
+import { menuKeys } from './MenusPage';
+
+/**
+ * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
+ * point, where sectors and menus are listed together (a disabled menu cannot be chosen).
+ */
+export function ChannelSettingsPage() {
+  const { t } = useTranslation();
+  const { id = '' } = useParams();
+  const queryClient = useQueryClient();
+  const channel = useQuery({ queryKey: ['channels', id], queryFn: async () => (await api.getChannel({ params: { id } })).data });
+  const sectors = useQuery({ queryKey: ['sectors', 'all'], queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
+  const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
+  const [name, setName] = useState('');
+  const [enabled, setEnabled] = useState(true);
+  const [entry, setEntry] = useState<string | null>(null);
+  useEffect(() => {
+    if (!channel.data) return;
+    setName(channel.data.name);
+    setEnabled(channel.data.enabled);
+    setEntry(channel.data.entry_point ? `${channel.data.entry_point.type}:${channel.data.entry_point.uuid}` : null);
+  }, [channel.data]);
+  const save = useMutation({
+    mutationFn: () => {
+      const [type, uuid] = entry ? (entry.split(':') as ['sector' | 'menu', string]) : ['sector' as const, null];
+      return api.updateChannel({ params: { id }, body: { name: name.trim(), enabled, entry_point: uuid, entry_point_type: type } });
+    },
+    onSuccess: () => {
+      toastSuccess(t('Channel edited successfully'));
+      void queryClient.invalidateQueries({ queryKey: ['channels'] });
+      void queryClient.invalidateQueries({ queryKey: menuKeys.all });
+    },
+  });
+  if (channel.isPending) return <LoadingState />;
+  if (channel.isError) return <ErrorState onRetry={() => void channel.refetch()} />;
+  const options = [
+    { group: t('Sectors'), items: (sectors.data ?? []).map((s) => ({ value: `sector:${s.uuid}`, label: s.name })) },
+    { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },
+  ];
+  return (
+    <Stack maw={560}>
+      <Anchor component={Link} to="../../../automated-menu" relative="path" size="sm">
+        ← {t('Automated menu')}
+      </Anchor>
+      <Title order={3}>{channel.data.name}</Title>
+      <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={name.trim() ? undefined : t('Required')} />
+      <Select label={t('Entry point')} description={t('Where new conversations of this channel start')} data={options} value={entry} onChange={setEntry} clearable placeholder={t('Workspace queue')} />
+      <Switch label={t('Enabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+      <Group>
+        <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
+          {t('Save')}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}

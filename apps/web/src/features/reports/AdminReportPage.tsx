@@ -1,0 +1,163 @@
+import type { ReportTable } from '@atende/contract';
+import { reportFilterIssues } from '@atende/core';
+import { Alert, Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { api } from '../../api/client';
+import { BarChart } from '../../ui/BarChart';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { useIssueText } from '../../ui/useRuleForm';
+
+export type ReportFilter = 'sector' | 'agent' | 'channel' | 'contact';
+export interface ReportDefinition {
+  title: string;
+  /** The api path; the same query with `format` is the download. */
+  path: string;
+  load(query: Record<string, string>): Promise<ReportTable>;
+  filters: ReportFilter[];
+  types?: { value: string; label: string }[];
+  /** Columns whose values are English phrases to translate (weekday names, outcomes). */
+  translated?: string[];
+  /** Draw the rows as bars: the first column labels them, `value` is the column drawn. */
+  chart?: { value: string };
+}
+
+const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'contact', 'report_type'] as const;
+
+/**
+ * One admin report (spec 002 §2 reports): filters kept in the query string, the spec 001 §5 rules
+ * checked before asking (an error disables Generate and the downloads), the table, optional bars,
+ * and CSV / Excel / JSON downloads of the same query.
+ */
+export function AdminReportPage({ report }: { report: ReportDefinition }) {
+  const { t } = useTranslation();
+  const [params, setParams] = useSearchParams();
+  const today = iso(new Date());
+  const draft = Object.fromEntries(PARAMS.map((k) => [k, params.get(k) ?? ''])) as Record<(typeof PARAMS)[number], string>;
+  if (!draft.start) draft.start = iso(new Date(Date.now() - 6 * 86_400_000));
+  if (!draft.end) draft.end = today;
+  if (!draft.report_type && report.types) draft.report_type = report.types[0]!.value;
+  const [asked, setAsked] = useState<Record<string, string> | null>(null);
+  const issues = reportFilterIssues({ start: draft.start, end: draft.end, text: report.filters.includes('contact') ? { contact: draft.contact } : {} }, today);
+  const errorOf = useIssueText(issues);
+  const set = (key: (typeof PARAMS)[number], value: string | null) => {
+    const next = new URLSearchParams(params);
+    for (const [k, v] of Object.entries({ ...draft, [key]: value ?? '' })) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    setParams(next, { replace: true });
+  };
+  const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  const query = { ...Object.fromEntries(Object.entries(draft).filter(([, v]) => v)), timezone };
+  const sectors = useQuery({ queryKey: ['sectors', 'all'], enabled: report.filters.includes('sector'), queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
+  const agents = useQuery({ queryKey: ['users', 'agent'], enabled: report.filters.includes('agent'), queryFn: async () => (await api.listUsers({ query: { role: 'agent' } })).data });
+  const channels = useQuery({ queryKey: ['channels', 'all'], enabled: report.filters.includes('channel'), queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data });
+  const result = useQuery({ queryKey: ['reports', report.path, asked], enabled: asked !== null, retry: false, queryFn: () => report.load(asked!) });
+  const download = (format: 'csv' | 'excel' | 'json') => `${report.path}?${new URLSearchParams({ ...query, format }).toString()}`;
+  const blocked = issues.length > 0;
+
+  return (
+    <Stack>
+      <Anchor component={Link} to=".." relative="path" size="sm">
+        ← {t('Reports')}
+      </Anchor>
+      <Title order={3}>{t(report.title)}</Title>
+      {report.types && (
+        <SegmentedControl
+          w="fit-content"
+          aria-label={t('Report type')}
+          value={draft.report_type}
+          onChange={(v) => set('report_type', v)}
+          data={report.types.map((o) => ({ value: o.value, label: t(o.label) }))}
+        />
+      )}
+      <Group align="flex-start">
+        <TextInput type="date" label={t('Start date')} value={draft.start} max={today} onChange={(e) => set('start', e.currentTarget.value)} error={errorOf('start')} />
+        <TextInput type="date" label={t('End date')} value={draft.end} max={today} onChange={(e) => set('end', e.currentTarget.value)} error={errorOf('end')} />
+        {report.filters.includes('sector') && (
+          <Select label={t('Sector')} clearable data={(sectors.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))} value={draft.sector_uuid || null} onChange={(v) => set('sector_uuid', v)} />
+        )}
+        {report.filters.includes('agent') && (
+          <Select label={t('Agent')} clearable searchable data={(agents.data ?? []).map((u) => ({ value: String(u.id), label: u.username }))} value={draft.user_id || null} onChange={(v) => set('user_id', v)} />
+        )}
+        {report.filters.includes('channel') && (
+          <Select label={t('Channel')} clearable data={(channels.data ?? []).map((c) => ({ value: c.uuid, label: c.name }))} value={draft.channel_uuid || null} onChange={(v) => set('channel_uuid', v)} />
+        )}
+        {report.filters.includes('contact') && (
+          <TextInput label={t('Contact')} value={draft.contact} onChange={(e) => set('contact', e.currentTarget.value)} error={errorOf('contact')} />
+        )}
+      </Group>
+      <Group>
+        {/* Spec 001 §5: the buttons say why they are disabled (a disabled button gets no hover: the span does). */}
+        <Tooltip label={t('Fix all the errors before generating this report')} disabled={!blocked}>
+          <span>
+            <Button disabled={blocked} onClick={() => setAsked(query)}>
+              {t('Generate')}
+            </Button>
+          </span>
+        </Tooltip>
+        {(['csv', 'excel', 'json'] as const).map((format) => (
+          <Tooltip key={format} label={t('Fix all the errors before downloading this report')} disabled={!blocked}>
+            <span>
+              <Button component="a" href={blocked ? undefined : download(format)} download variant="default" disabled={blocked} data-disabled={blocked || undefined}>
+                {t('Download {{format}}', { format: format === 'excel' ? 'Excel' : format.toUpperCase() })}
+              </Button>
+            </span>
+          </Tooltip>
+        ))}
+      </Group>
+      {asked === null ? (
+        <Text c="dimmed">{t('Choose the filters and generate the report.')}</Text>
+      ) : result.isPending ? (
+        <LoadingState />
+      ) : result.isError ? (
+        <ErrorState onRetry={() => void result.refetch()} />
+      ) : result.data.rows.length === 0 ? (
+        <EmptyState text={t('No data found')} />
+      ) : (
+        <>
+          {report.chart && (
+            <BarChart
+              label={t(report.title)}
+              bars={result.data.rows.map((r) => ({ label: t(String(r[result.data.columns[0]!.key] ?? '')), value: Number(r[report.chart!.value] ?? 0) }))}
+            />
+          )}
+          {result.data.truncated && <Alert color="yellow">{t('Only the first 500 rows are shown; the downloads have them all.')}</Alert>}
+          <Table striped highlightOnHover aria-label={t(report.title)}>
+            <Table.Thead>
+              <Table.Tr>
+                {result.data.columns.map((c) => (
+                  <Table.Th key={c.key}>{t(c.label)}</Table.Th>
+                ))}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.data.rows.map((row, i) => (
+                <Table.Tr key={i}>
+                  {result.data.columns.map((c) => (
+                    <Table.Td key={c.key}>
+                      {c.key === 'conversation_uuid' && row[c.key] ? (
+                        // Spec 001 §2: a report row opens its conversation's history in a new tab.
+                        <Anchor component={Link} to={`/chat-history/reports/${String(row[c.key])}`} target="_blank">
+                          {String(row[c.key])}
+                        </Anchor>
+                      ) : report.translated?.includes(c.key) ? (
+                        t(String(row[c.key]))
+                      ) : (
+                        String(row[c.key] ?? '--')
+                      )}
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,125 @@
+import { createUser, ROLES, type Role, type User } from '@atende/contract';
+import { ROLE_LABELS } from '@atende/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { PasswordField } from '../../../ui/PasswordField';
+import { toastSuccess } from '../../../ui/toasts';
+import { useCreateUser, useEditUser } from './queries';
+
+// One validation, two sides: the contract's rules of POST /api/v1/users (spec 002 §5).
+const createSchema = createUser.body;
+// Editing keeps the password out (it is the user's own, changed in their profile).
+const editSchema = z.object(createUser.body.shape).omit({ password: true });
+type Values = z.input<typeof createSchema>;
+
+/**
+ * The roles this admin may hand out, as the api decides (users/service.ts): tenant_admin only by
+ * one who holds it, owner only by an owner.
+ */
+export function grantableRoles(myRoles: readonly Role[]): Role[] {
+  return ROLES.filter((r) => (r === 'tenant_admin' ? myRoles.includes('tenant_admin') : r === 'owner' ? myRoles.includes('owner') : true));
+}
+
+interface Props {
+  /** The user being edited, or null to create one. */
+  user: User | null;
+  myRoles: readonly Role[];
+  onClose(): void;
+}
+
+/** Create or edit a user (md modal): name, email, password on create only, roles as checkboxes. */
+export function UserFormModal({ user, myRoles, onClose }: Props) {
+  const { t } = useTranslation();
+  const editing = user !== null;
+  const form = useForm<Values>({
+    resolver: zodResolver(editing ? (editSchema as unknown as typeof createSchema) : createSchema),
+    defaultValues: { username: user?.username ?? '', email: user?.email ?? '', password: '', roles: user?.roles.map((r) => r.name) ?? [] },
+    mode: 'onSubmit',
+  });
+  const create = useCreateUser();
+  const edit = useEditUser(user?.uuid ?? '');
+  // Roles the user already holds stay visible (checked) even when this admin could not grant them.
+  const offered = ROLES.filter((r) => grantableRoles(myRoles).includes(r) || user?.roles.some((h) => h.name === r));
+
+  const submit = form.handleSubmit(async (values) => {
+    const body = { username: values.username, email: values.email, roles: values.roles as Role[] };
+    try {
+      if (editing) await edit.mutateAsync(body);
+      else await create.mutateAsync({ ...body, password: values.password });
+      toastSuccess(editing ? t('User updated successfully') : t('User created successfully'));
+      onClose();
+    } catch {
+      // The shared handler already showed the server's message (e.g. 'Email already being used').
+    }
+  });
+  const err = (name: keyof Values) => {
+    const message = form.formState.errors[name]?.message;
+    return message ? t(message) : undefined;
+  };
+  const saving = form.formState.isSubmitting;
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      size="md"
+      title={editing ? t('Edit user') : t('New user')}
+      closeButtonProps={{ 'aria-label': t('Close') }}
+    >
+      <form onSubmit={submit} noValidate aria-label={editing ? t('Edit user') : t('New user')}>
+        <Stack>
+          <TextInput
+            label={t('Name')}
+            withAsterisk
+            {...form.register('username')}
+            error={err('username')}
+            data-autofocus
+            autoComplete="off"
+          />
+          <TextInput label={t('Email')} withAsterisk type="email" {...form.register('email')} error={err('email')} autoComplete="off" />
+          {!editing && (
+            <PasswordField
+              label={t('Password')}
+              withAsterisk
+              autoComplete="new-password"
+              {...form.register('password')}
+              error={err('password')}
+            />
+          )}
+          <Controller
+            control={form.control}
+            name="roles"
+            render={({ field, fieldState }) => (
+              <Checkbox.Group
+                label={t('Roles')}
+                // Spec 002 §4: the user's open sessions keep the roles they signed in with.
+                description={editing ? t('Role changes take effect the next time the user signs in.') : undefined}
+                withAsterisk
+                value={field.value as string[]}
+                onChange={field.onChange}
+                error={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+              >
+                <SimpleGrid cols={2} mt="xs" spacing="xs">
+                  {offered.map((role) => (
+                    <Checkbox key={role} value={role} label={t(ROLE_LABELS[role] ?? role)} />
+                  ))}
+                </SimpleGrid>
+              </Checkbox.Group>
+            )}
+          />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose} disabled={saving}>
+              {t('Cancel')}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {t('Save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

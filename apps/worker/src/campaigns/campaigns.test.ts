@@ -1,0 +1,288 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { channelAdapters, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { ensureTenant } from '@atende/db';
+import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
+import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
+import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
+import { Redis } from 'ioredis';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dispatchCampaign, type DispatchDeps } from './dispatch';
+import { importSubscribers, type ImportDeps } from './import';
+import { startScheduled } from './schedule';
+
+const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
+const secretsKey = parseSecretsKey(Buffer.alloc(32, 9).toString('base64'));
+const credentials = { api_key: 'k-360', webhook_secret: 'hook' };
+let t: TestDatabase;
+let redis: Redis;
+let sim: WhatsAppSimulator;
+let storageDir: string;
+let storage: StorageDriver;
+let importDeps: ImportDeps;
+let deps: (owner?: string, rate?: number) => DispatchDeps;
+let tenant: Awaited<ReturnType<typeof ensureTenant>>;
+let channelId: string;
+let templateId: string;
+let dndPhone: string;
+
+beforeAll(async () => {
+  t = await createTestDatabase();
+  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+  storageDir = await mkdtemp(join(tmpdir(), 'atende-campaigns-'));
+  storage = new LocalDiskDriver(storageDir);
+  sim = await startWhatsAppSimulator({ provider: '360dialog', credentials });
+  const realtime = new RealtimeOutbox(redis, prefix);
+  const log = pino({ level: 'silent' });
+  importDeps = { db: t.db, realtime, storage: () => storage, log };
+  const adapters = channelAdapters();
+  const limiter = new RateLimiter(redis, prefix);
+  deps = (owner = 'worker-a', rate = 0) => ({ db: t.db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: rate, log, batchSize: 20 });
+  tenant = await ensureTenant(t.db, { name: 'Campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'campaigns.test', password: 'x1234567', sectors: ['Vendas'] });
+  const channel = await t.db.channel.create({
+    data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
+  });
+  channelId = channel.id;
+  const template = await t.db.outboundTemplate.create({
+    data: {
+      tenantId: tenant.tenantId, channelId, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Olá {{1}}, sua oferta: {{2}}' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] }],
+    },
+  });
+  templateId = template.id;
+  dndPhone = '+5511977776666';
+  const contact = await t.db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Não perturbe', phoneNumber: dndPhone } });
+  const list = await t.db.dndList.create({ data: { tenantId: tenant.tenantId, name: 'Opt-out' } });
+  await t.db.dndContact.create({ data: { dndListId: list.id, contactId: contact.id, tenantId: tenant.tenantId } });
+});
+afterAll(async () => {
+  await sim?.close();
+  await redis?.del(realtimeOutboxStream(prefix));
+  redis?.disconnect();
+  await t?.drop();
+  await rm(storageDir, { recursive: true, force: true });
+});
+
+async function newCampaign(name: string, options: { withDnd?: boolean } = {}) {
+  const lists = options.withDnd ? await t.db.dndList.findMany({ where: { tenantId: tenant.tenantId } }) : [];
+  return t.db.campaign.create({
+    data: {
+      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id,
+      config: { default_action: { action: 'end_with_message' }, reply_actions: {} }, dndLists: { create: lists.map((l) => ({ dndListId: l.id })) },
+    },
+  });
+}
+async function importCsv(campaignId: string, csv: string) {
+  const id = randomUUID();
+  const key = `${tenant.tenantId}/${id}`;
+  await storage.put(key, Buffer.from(csv), { contentType: 'text/csv', size: Buffer.byteLength(csv) });
+  await t.db.storedFile.create({ data: { id, tenantId: tenant.tenantId, originalFilename: 's.csv', contentType: 'text/csv', size: Buffer.byteLength(csv), service: storage.service, storageKey: key } });
+  return importSubscribers(importDeps, { tenant_uuid: tenant.tenantId, campaign_uuid: campaignId, file_uuid: id });
+}
+async function start(campaignId: string) {
+  const c = await t.db.campaign.update({ where: { id: campaignId }, data: { desiredState: 'running', runNumber: { increment: 1 } } });
+  return { tenant_uuid: tenant.tenantId, campaign_uuid: campaignId, run: c.runNumber };
+}
+const phones = (n: number, base: number) => Array.from({ length: n }, (_, i) => `+55119${String(base + i).padStart(8, '0')}`);
+const sentTo = () => sim.sent().filter((s) => s.answeredStatus === 200).map((s) => String(s.body.to));
+
+describe('subscriber import (spec 001 §4-§5)', () => {
+  it('keeps valid rows, ignores duplicates, records bad rows with their reason and marks DND contacts', async () => {
+    const campaign = await newCampaign('Import', { withDnd: true });
+    const csv = [
+      'Name;Phone;1;2',
+      'Ana;(11) 98888-0001;Ana;10% off',
+      'Bruno;+55 11 98888-0002;Bruno;frete grátis',
+      'Bruno again;11988880002;Bruno;dup',
+      'Carla;123;Carla;x',
+      'Davi;11988880004;Davi;',
+      `Nina;${dndPhone};Nina;y`,
+      '=cmd|calc;11988880005;=1+1;@SUM(A1)',
+    ].join('\n');
+    const counters = await importCsv(campaign.id, csv);
+    expect(counters).toEqual({ imported: 4, ignored: 1, imported_with_error: 2 });
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
+    expect(rows.map((r) => [r.name, r.phoneNumber, r.state, r.errorMessage])).toEqual([
+      ['Nina', dndPhone, 'dnd', null],
+      ['Ana', '+5511988880001', 'pending', null],
+      ['Bruno', '+5511988880002', 'pending', null],
+      ['Davi', '+5511988880004', 'error', 'Parameter 2 is required'],
+      ['=cmd|calc', '+5511988880005', 'pending', null],
+      ['Carla', '123', 'error', 'Número de telefone inválido'],
+    ]);
+    expect(rows[1]!.parameters).toEqual(['Ana', '10% off']);
+    const done = await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
+    expect(done).toMatchObject({ importStatus: 'done', importSummary: { imported: 4, ignored: 1, imported_with_error: 2 } });
+    const events = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+')).map(([, f]) => JSON.parse(f[1]!) as { event: string; payload: { status?: string } });
+    expect(events.filter((e) => e.event === 'update-campaign-tasks').map((e) => e.payload.status)).toContain('done');
+  });
+});
+
+describe('sending (spec 001, issue 6 exactly once)', () => {
+  it('sends the template to every pending subscriber once, with its parameters, then stops', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Send');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(45, 1000).map((p, i) => `C${i},${p},C${i},P${i}`)].join('\n'));
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    expect(sentTo().sort()).toEqual(phones(45, 1000).map((p) => p.slice(1)).sort());
+    const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as { template: { components: { parameters: { text: string }[] }[] } };
+    expect(first.template.components[0]!.parameters.map((p) => p.text)).toEqual(['C0', 'P0']);
+    const states = await t.db.campaignSubscriber.groupBy({ by: ['state'], where: { campaignId: campaign.id }, _count: { _all: true } });
+    expect(states).toEqual([{ state: 'sent', _count: { _all: 45 } }]);
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'stopped', desiredState: 'stopped', dispatchOwner: null });
+  });
+
+  it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Crash');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(60, 2000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    const job = await start(campaign.id);
+    // Worker A claimed 20 subscribers, sent 10 of them, then died holding an expired lease.
+    const claimed = await t.db.$queryRaw<{ id: string; phoneNumber: string; parameters: string[] }[]>`
+      UPDATE "CampaignSubscriber" SET state = 'scheduled' WHERE id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaign.id}::uuid ORDER BY "createdAt", id LIMIT 20)
+      RETURNING id, "phoneNumber", parameters`;
+    const { subscriberMessage } = await import('./dispatch');
+    const template = (await import('@atende/conversations')).presentTemplate(await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: templateId }, include: { channel: { select: { id: true, name: true, type: true } } } }));
+    const adapter = channelAdapters().get('whatsapp_360dialog')!;
+    const target = { uuid: channelId, type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentials };
+    for (const s of claimed.slice(0, 10)) await adapter.send(subscriberMessage(template, s, campaign.id), target);
+    await t.db.campaign.update({ where: { id: campaign.id }, data: { dispatchOwner: 'worker-a', dispatchLeaseUntil: new Date(Date.now() - 1000) } });
+
+    const [b, c] = await Promise.allSettled([dispatchCampaign(deps('worker-b'), job), dispatchCampaign(deps('worker-c'), job)]);
+    const outcomes = [b, c].map((r) => (r.status === 'fulfilled' ? r.value : 'busy'));
+    expect(outcomes.sort()).toEqual(['busy', 'done']);
+    expect(new Set(sentTo()).size).toBe(60);
+    expect(sentTo()).toHaveLength(60);
+    // The 10 already sent went again under the same key and were dropped by the provider.
+    expect(sim.duplicatesDropped()).toBe(10);
+  });
+
+  it('stops within a batch when told, and a new start finishes the rest without repeats', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Stop');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(80, 3000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    const job = await start(campaign.id);
+    const running = dispatchCampaign(deps('worker-a', 20), job);
+    await new Promise((r) => setTimeout(r, 600));
+    await t.db.campaign.update({ where: { id: campaign.id }, data: { desiredState: 'stopped' } });
+    const began = Date.now();
+    expect(await running).toBe('stopped');
+    expect(Date.now() - began).toBeLessThan(3000);
+    const partial = sentTo().length;
+    expect(partial).toBeGreaterThan(0);
+    expect(partial).toBeLessThan(80);
+    expect(await t.db.campaignSubscriber.count({ where: { campaignId: campaign.id, state: 'scheduled' } })).toBe(0);
+    expect(await dispatchCampaign(deps('worker-a'), await start(campaign.id))).toBe('done');
+    expect(sentTo()).toHaveLength(80);
+    expect(new Set(sentTo()).size).toBe(80);
+  });
+
+  it('holds the rate limit, and an old run never sends after a restart', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Rate');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(30, 4000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    const stale = await start(campaign.id);
+    const job = await start(campaign.id);
+    expect(await dispatchCampaign(deps(), stale)).toBe('superseded');
+    const began = Date.now();
+    expect(await dispatchCampaign(deps('worker-a', 20), job)).toBe('done');
+    // 30 sends at 20/s with a burst of 20: at least half a second.
+    expect(Date.now() - began).toBeGreaterThanOrEqual(450);
+    expect(sentTo()).toHaveLength(30);
+  });
+
+  it('records provider refusals per subscriber and goes on', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Refused');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(5, 5000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    sim.failNext(1, 400);
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
+    expect(rows.filter((r) => r.state === 'error').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog answered 400')]);
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(4);
+  });
+});
+
+describe('scheduling', () => {
+  it('starts a due campaign once, and fails one that cannot start with its reasons', async () => {
+    const ok = await newCampaign('Scheduled ok');
+    await importCsv(ok.id, 'name,phone,1,2\nAna,11988889999,a,b');
+    const empty = await newCampaign('Scheduled empty');
+    const past = new Date(Date.now() - 1000);
+    await t.db.campaign.updateMany({ where: { id: { in: [ok.id, empty.id] } }, data: { state: 'scheduled', desiredState: 'scheduled', startAt: past } });
+    const [first, second] = await Promise.all([startScheduled(importDeps), startScheduled(importDeps)]);
+    expect(first.started + second.started).toBe(1);
+    expect(first.failed + second.failed).toBe(1);
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: ok.id } })).toMatchObject({ desiredState: 'running', runNumber: 1 });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: empty.id } })).toMatchObject({ state: 'failed', scheduledStartErrors: ['There are no valid subscribers for this campaign'] });
+    expect(await t.db.outboxJob.count({ where: { queue: 'campaign-dispatch', tenantId: tenant.tenantId } })).toBe(1);
+  });
+});
+
+describe('reply actions (spec 001 §3)', () => {
+  it('runs the pressed button’s action, or the default one, once per subscriber', async () => {
+    const { InboundReceiver, runReplyAction } = await import('@atende/conversations');
+    const realtime = new RealtimeOutbox(redis, prefix);
+    const conversationDeps = { db: t.db, realtime, log: pino({ level: 'silent' }) };
+    const sector = tenant.sectors[0]!;
+    const list = await t.db.dndList.create({ data: { tenantId: tenant.tenantId, name: 'Sair da lista' } });
+    const campaign = await t.db.campaign.create({
+      data: {
+        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Replies', channelId, templateId, createdById: tenant.users.manager!.id,
+        config: {
+          default_action: { action: 'end_with_message', message: 'Obrigado!' },
+          reply_actions: { Quero: { action: 'transfer_to_sector', sector_uuid: sector.id, message: 'Já te atendemos' }, Sair: { action: 'end_dnd', dnd_list: [list.id], message: 'Removido' } },
+        },
+      },
+    });
+    const [p1, p2, p3] = phones(3, 6000);
+    await t.db.campaignSubscriber.createMany({ data: [p1!, p2!, p3!].map((phoneNumber) => ({ tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber, state: 'sent', sentAt: new Date() })) });
+    const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
+    const receiver = new InboundReceiver(conversationDeps);
+    const reply = async (phone: string, id: string, button: string | null, text: string) => {
+      const got = await receiver.receive(channel, { contact: { phone }, message: { id, content: text } });
+      return { got, outcome: await runReplyAction(conversationDeps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button, text }) };
+    };
+
+    const transfer = await reply(p1!, 'r1', 'Quero', 'Quero');
+    expect(transfer.outcome).toMatchObject({ action: 'transfer_to_sector', replyAction: 'Quero' });
+    const moved = await t.db.conversation.findUniqueOrThrow({ where: { id: transfer.got.conversation_uuid } });
+    expect(moved).toMatchObject({ sectorId: sector.id, state: 'waiting' });
+    expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER' } })).toMatchObject({ content: 'Já te atendemos', state: 'pending' });
+
+    const dnd = await reply(p2!, 'r2', 'Sair', 'Sair');
+    const closed = await t.db.conversation.findUniqueOrThrow({ where: { id: dnd.got.conversation_uuid } });
+    expect(closed).toMatchObject({ state: 'closed', endedBy: 'system' });
+    expect(await t.db.dndContact.count({ where: { dndListId: list.id, contactId: closed.contactId } })).toBe(1);
+
+    const fallback = await reply(p3!, 'r3', null, 'Oi, quem é?');
+    expect(fallback.outcome).toMatchObject({ action: 'end_with_message', replyAction: 'reply' });
+    const subscribers = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
+    expect(subscribers.map((s) => [s.state, s.replyAction, s.replyText])).toEqual([
+      ['completed', 'Quero', 'Quero'],
+      ['completed', 'Sair', 'Sair'],
+      ['completed', 'reply', 'Oi, quem é?'],
+    ]);
+    // A second answer (or a repeated webhook) runs nothing again.
+    expect((await reply(p1!, 'r4', 'Quero', 'Quero')).outcome).toBeNull();
+  });
+});
+
+describe('do-not-disturb at send time', () => {
+  it('never sends to a contact put on one of the campaign’s DND lists after the import', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Late DND', { withDnd: true });
+    const [late, other] = phones(2, 7000);
+    await importCsv(campaign.id, `name,phone,1,2\nTarde,${late},a,b\nOutro,${other},a,b`);
+    const list = (await t.db.campaignDndList.findFirstOrThrow({ where: { campaignId: campaign.id } })).dndListId;
+    const contact = await t.db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Tarde', phoneNumber: late! } });
+    await t.db.dndContact.create({ data: { dndListId: list, contactId: contact.id, tenantId: tenant.tenantId } });
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    expect(sentTo()).toEqual([other!.slice(1)]);
+    expect((await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id, phoneNumber: late } })).state).toBe('dnd');
+  });
+});

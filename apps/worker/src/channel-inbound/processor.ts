@@ -1,0 +1,164 @@
+import { channelKind } from '@atende/core';
+import { ChannelDeliveryError, decryptCredentials, isWhatsAppAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type WhatsAppAdapter } from '@atende/channels';
+import { queues } from '@atende/contract';
+import { announceTemplate, applyTemplateStatus, InboundReceiver, messageIdFor, runReplyAction, type AnnexRow, type ConversationDeps } from '@atende/conversations';
+import { safeFilename, type StorageDriver } from '@atende/storage';
+import { randomUUID } from 'node:crypto';
+import { scoped, type Db } from '@atende/db';
+import type { RealtimeOutbox } from '@atende/queue';
+import type { Logger } from 'pino';
+import { emitMessagesAck } from '../channel-delivery/processor';
+
+export interface ChannelInboundDeps {
+  db: Db;
+  realtime: Pick<RealtimeOutbox, 'emit'>;
+  adapters: Map<string, ChannelAdapter>;
+  secretsKey: Buffer;
+  /** Where contacts' media is kept (the storage writer the api also reads from). */
+  storage: StorageDriver;
+  log: Logger;
+}
+
+/** WhatsApp's own ceiling for media a contact can send. */
+export const INBOUND_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
+
+export interface InboundOutcome {
+  messages: number;
+  statuses: number;
+  templates: number;
+  ignored: number;
+}
+
+const ERROR_MESSAGE_MAX = 500;
+/** The order delivery states move in: a late 'delivered' never undoes 'read'. */
+const RANK = { sent: 1, delivered: 2, read: 3 } as const;
+
+/**
+ * Downloads a contact's media from the provider's own hosts (the adapter refuses any other) and
+ * keeps it as a StoredFile. A permanent failure (refused host, too big) answers null: the message
+ * is still taken, saying its media was lost; a transient one throws so the job is retried.
+ */
+async function keepMedia(deps: ChannelInboundDeps, adapter: WhatsAppAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | null> {
+  let file: { bytes: Buffer; contentType: string; filename: string | null };
+  try {
+    file = await adapter.fetchMedia(media, target, INBOUND_MEDIA_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof ChannelDeliveryError && error.kind === 'permanent') {
+      deps.log.warn({ channelId: target.uuid, reason: error.message }, 'inbound media not downloaded');
+      return null;
+    }
+    throw error;
+  }
+  const id = randomUUID();
+  const key = `${tenantId}/${id}`;
+  const contentType = (file.contentType.split(';')[0] ?? 'application/octet-stream').trim().slice(0, 120) || 'application/octet-stream';
+  const originalFilename = safeFilename(file.filename ?? media.filename ?? undefined, `media-${id.slice(0, 8)}`);
+  await deps.storage.put(key, file.bytes, { contentType, size: file.bytes.length });
+  try {
+    return await deps.db.storedFile.create({
+      data: { id, tenantId, originalFilename, contentType, size: file.bytes.length, service: deps.storage.service, storageKey: key },
+      select: { id: true, contentType: true, originalFilename: true, size: true, service: true },
+    });
+  } catch (error) {
+    await deps.storage.remove(key).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** One provider status update of an outbound message: state, failure and messages-ack. */
+async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId: string, event: Extract<InboundEvent, { kind: 'status' }>): Promise<boolean> {
+  const db = scoped(deps.db, { tenantId });
+  const message = await db.message.findFirst({
+    where: { externalId: event.externalId, author: { not: 'CONTACT' }, conversation: { channelId } },
+    select: { id: true, conversationId: true, state: true, status: true, interactiveContent: true },
+  });
+  if (!message) return false;
+  const ack = { tenantId, conversationId: message.conversationId, messageId: message.id };
+  if (event.status === 'failed') {
+    if (message.status === 'failed') return false;
+    const reason = event.error ? `${event.error.code}: ${event.error.title}` : 'The provider could not deliver this message';
+    await db.message.updateMany({ where: { id: message.id, state: { not: 'read' } }, data: { status: 'failed', errorMessage: reason.slice(0, ERROR_MESSAGE_MAX) } });
+    await emitMessagesAck(deps, db, ack, message.state === 'pending' ? 'pending' : 'sent', 'failed');
+    return true;
+  }
+  const delivery = (message.interactiveContent as { delivery?: keyof typeof RANK } | null)?.delivery;
+  if (delivery && RANK[delivery] >= RANK[event.status]) return false;
+  const state = event.status === 'read' ? 'read' : 'sent';
+  await db.message.updateMany({
+    where: { id: message.id },
+    data: { state, status: null, errorMessage: null, interactiveContent: { ...((message.interactiveContent as object | null) ?? {}), delivery: event.status } },
+  });
+  await emitMessagesAck(deps, db, ack, state, null);
+  return true;
+}
+
+/**
+ * One verified provider webhook delivery (queue channel-inbound): contact messages enter
+ * conversations exactly like the custom channel's (idempotent by the provider's message id),
+ * status updates move our messages' state, template status changes reach open template lists.
+ * A malformed body is dropped (logged); a failure of ours throws so BullMQ retries.
+ */
+export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Promise<InboundOutcome> {
+  const job = queues.channelInbound.payload.parse(raw);
+  const outcome: InboundOutcome = { messages: 0, statuses: 0, templates: 0, ignored: 0 };
+  const [channel] = await deps.db.$queryRaw<
+    { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; config: unknown; credentialsEncrypted: string | null; tenantConfig: unknown }[]
+  >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c.config, c."credentialsEncrypted", t.config AS "tenantConfig"
+    FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${job.channel_uuid}::uuid AND c."tenantId" = ${job.tenant_uuid}::uuid`;
+  const adapter = channel ? deps.adapters.get(channelKind(channel.type)) : undefined;
+  if (!channel || !adapter || !isWhatsAppAdapter(adapter)) return { ...outcome, ignored: 1 };
+  const target: ChannelTarget = {
+    uuid: channel.id, type: channel.type, config: channel.config, credentials: channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null,
+  };
+  let events: InboundEvent[];
+  try {
+    events = adapter.parseWebhook({ rawBody: job.raw_body, contentType: job.content_type }, target);
+  } catch (error) {
+    if (error instanceof ChannelDeliveryError) {
+      deps.log.warn({ channelId: channel.id, reason: error.message }, 'webhook body not understood; dropped');
+      return { ...outcome, ignored: 1 };
+    }
+    throw error;
+  }
+  const conversationDeps: ConversationDeps = { db: deps.db, realtime: deps.realtime, log: deps.log };
+  const receiver = new InboundReceiver(conversationDeps);
+  for (const event of events) {
+    if (event.kind === 'message') {
+      if (!channel.enabled) {
+        outcome.ignored++;
+        continue;
+      }
+      // A retried job must not download (and keep) the media of a message already stored.
+      const known = await deps.db.message.count({ where: { id: messageIdFor(channel.id, event.externalId) } });
+      const annex = event.media && !known ? await keepMedia(deps, adapter, target, channel.tenantId, event.media) : null;
+      const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
+      const lost = event.media && !known && !annex ? '[The media of this message could not be downloaded]' : '';
+      const received = await receiver.receive(channel, {
+        contact: { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) },
+        message: {
+          id: event.externalId,
+          content: [text, lost].filter(Boolean).join('\n'),
+          ...(annex ? { annex } : {}),
+          ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
+        },
+      });
+      outcome.messages++;
+      // An answer to a campaign runs its reply action (once: a repeated delivery is a duplicate).
+      if (!received.duplicate) {
+        await runReplyAction(conversationDeps, {
+          tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '',
+        });
+      }
+    } else if (event.kind === 'status') {
+      if (await applyStatus(deps, channel.tenantId, channel.id, event)) outcome.statuses++;
+      else outcome.ignored++;
+    } else {
+      const changed = await applyTemplateStatus(deps.db, channel.id, event);
+      if (changed) {
+        await announceTemplate(deps, changed);
+        outcome.templates++;
+      } else outcome.ignored++;
+    }
+  }
+  return outcome;
+}

@@ -1,0 +1,179 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demo, screenshot, signedInPage } from './helpers';
+
+/**
+ * A campaign end to end (issue 6) on the demo "WhatsApp" channel, whose provider is the 360dialog
+ * simulator of the e2e stack (E2E_PORT + 2): the template is approved there, the sends arrive there,
+ * and a contact's button reply comes from there.
+ */
+const PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 2}`;
+const CHANNEL = '3600d1a1-0000-4000-8000-000000000360';
+
+async function approvedTemplate(page: Page, name: string) {
+  const created = await page.request.post(`/api/v1/channels/${CHANNEL}/outbound_templates`, {
+    data: {
+      name, category: 'MARKETING', language: 'pt_BR',
+      components: [
+        { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  // The worker submits it; the provider approves it.
+  await expect.poll(async () => (await page.request.post(`${PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } })).status(), { timeout: 15_000 }).toBe(204);
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/channels/${CHANNEL}/outbound_templates?status=approved`)).json()) as { data: { name: string }[] }).data.map((t) => t.name))
+    .toContain(name);
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('dialog').getByRole('textbox', { name: label }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('a campaign is built, fed, sent, answered and reported', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await signedInPage(browser, demo('campaigns'));
+  const suffix = Date.now() % 100_000;
+  const templateName = `oferta_${suffix}`;
+  await approvedTemplate(page, templateName);
+  const phones = [`+55119${String(70_000_000 + suffix).padStart(8, '0')}`, `+55119${String(71_000_000 + suffix).padStart(8, '0')}`, `+55119${String(72_000_000 + suffix).padStart(8, '0')}`];
+
+  // The wizard: data, template, button actions.
+  await page.goto('/admin/campaigns');
+  await page.getByRole('button', { name: 'Add campaign' }).click();
+  const wizard = page.getByRole('dialog');
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await expect(wizard.getByText('Name is required')).toBeVisible();
+  await expect(wizard.getByText('Channel is required')).toBeVisible();
+  const name = `Oferta ${suffix}`;
+  await wizard.getByRole('textbox', { name: 'Name' }).fill(name);
+  await choose(page, 'Channel', 'WhatsApp');
+  await choose(page, 'Inbound entry point', 'Sales');
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await expect(wizard.getByText('Please, select a template')).toBeVisible();
+  await wizard.getByRole('radio', { name: templateName }).check();
+  await wizard.getByRole('button', { name: 'Next' }).click();
+  await wizard.getByRole('button', { name: 'Create campaign' }).click();
+  await expect(wizard.getByText('Action is required').first()).toBeVisible();
+  await choose(page, 'Action for Quero', 'Transfer to a sector');
+  await choose(page, 'Sector for Quero', 'Sales');
+  await wizard.getByRole('textbox', { name: 'Message for Quero' }).fill('Um consultor já vai falar com você.');
+  await choose(page, 'Action for Sair', 'End with a message');
+  await choose(page, 'Action for Default action', 'End with a message');
+  await screenshot(page, 'campaign-wizard-actions');
+  await wizard.getByRole('button', { name: 'Create campaign' }).click();
+  await expect(page.getByText('Campaign successfully created')).toBeVisible();
+
+  // Subscribers: a CSV import, with its summary.
+  const row = page.getByRole('table', { name: 'Campaigns' }).getByRole('row', { name: new RegExp(name) });
+  await expect(row.getByRole('button', { name: `Start ${name}` })).toBeDisabled();
+  await row.getByRole('link', { name: `Subscribers of ${name}` }).click();
+  const csv = ['name,phone,1', `Ana,${phones[0]},Ana`, `Bruno,${phones[1]},Bruno`, `Carla,${phones[2]},Carla`, 'Sem telefone,123,X'].join('\n');
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import subscribers' }).click();
+  await (await chooser).setFiles({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByText('Import finished: 3 imported, 0 ignored, 1 with errors')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('table', { name: 'Subscribers' }).getByRole('row')).toHaveCount(5);
+  await screenshot(page, 'campaign-subscribers');
+
+  // Start: the provider receives one template message per valid subscriber.
+  await page.goto('/admin/campaigns');
+  await row.getByRole('button', { name: `Start ${name}` }).click();
+  await expect
+    .poll(async () => ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.filter((s) => phones.some((p) => p.slice(1) === s.body.to)).length, { timeout: 20_000 })
+    .toBe(3);
+  await expect(row.getByRole('button', { name: `Start ${name}` })).toBeVisible({ timeout: 15_000 });
+
+  // A contact presses "Quero": a conversation opens in the Sales queue.
+  const inbound = await page.request.post(`${PROVIDER}/_simulator/inbound`, { data: { from: phones[0], button: { text: 'Quero', payload: 'Quero' } } });
+  expect(inbound.status()).toBe(200);
+  const today = new Date().toISOString().slice(0, 10);
+  const reportQuery = `start=${today}&end=${today}&timezone=UTC`;
+  let conversation = '';
+  await expect
+    .poll(async () => {
+      const report = (await (await page.request.get(`/api/v1/reports/campaign/subscribers?${reportQuery}&state=completed`)).json()) as { data: { phone_number: string; conversation_uuid: string | null }[] };
+      conversation = report.data.find((r) => r.phone_number === phones[0])?.conversation_uuid ?? '';
+      return conversation;
+    }, { timeout: 20_000 })
+    .not.toBe('');
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  const opened = (await (await supervisor.request.get(`/api/v1/conversations/${conversation}`)).json()) as { data: { sector: { name: string } | null; state: string } };
+  expect(opened.data).toMatchObject({ state: 'waiting', sector: { name: 'Sales' } });
+  // Leave the queue as the seed made it for the next specs.
+  expect((await supervisor.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).status()).toBe(200);
+  await supervisor.context().close();
+
+  // The report and its CSV export show the rows.
+  await page.goto(`/admin/campaigns/report?${reportQuery}`);
+  const history = page.getByRole('table', { name: 'History' });
+  await expect(history.getByRole('row', { name: new RegExp(phones[0]!.replace('+', '\\+')) })).toContainText('Quero');
+  await expect(page.getByRole('table', { name: 'Summary' }).getByRole('row', { name: new RegExp(name) })).toBeVisible();
+  await screenshot(page, 'campaign-report');
+  await expect(page.getByRole('img', { name: 'Summary chart' })).toBeVisible();
+  const exported = await page.request.get(`/api/v1/reports/campaign/subscribers?${reportQuery}&_limit=0&format=csv`);
+  expect(exported.headers()['content-type']).toContain('text/csv');
+  const text = await exported.text();
+  for (const phone of phones) expect(text).toContain(phone);
+
+  // A failed row can be edited: the save stays off until the state changes.
+  await page.goto('/admin/campaigns');
+  await page.getByRole('table', { name: 'Campaigns' }).getByRole('row', { name: new RegExp(name) }).getByRole('link', { name: `Subscribers of ${name}` }).click();
+  await page.getByRole('button', { name: 'Edit Sem telefone' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit subscriber' });
+  await expect(edit.getByText('Número de telefone inválido')).toBeVisible();
+  await expect(edit.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await edit.getByRole('textbox', { name: 'State' }).click();
+  await page.getByRole('option', { name: 'Completed', exact: true }).click();
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Subscriber edited successfully')).toBeVisible();
+  await page.context().close();
+});
+
+test('do-not-disturb lists: a new list, a new contact linked to it, consulted and taken off again', async ({ browser }) => {
+  const page = await signedInPage(browser, demo('campaigns'));
+  await page.goto('/admin/campaigns/dnd-list');
+  const list = `Não perturbe ${Date.now() % 100_000}`;
+  await page.getByRole('button', { name: 'New list' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('dialog').getByText('This field is required')).toBeVisible();
+  await page.getByRole('dialog').getByRole('textbox', { name: 'Name' }).fill(list);
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Lista criada com sucesso')).toBeVisible();
+
+  const phone = `119${String(60_000_000 + (Date.now() % 1_000_000)).padStart(8, '0')}`;
+  await page.getByRole('button', { name: 'Add contact to lists' }).click();
+  const link = page.getByRole('dialog');
+  await link.getByRole('button', { name: 'Save' }).click();
+  await expect(link.getByText('Número de telefone é obrigatório')).toBeVisible();
+  await expect(link.getByText('Deve ser escolhida pelo menos uma lista')).toBeVisible();
+  await link.getByRole('textbox', { name: 'Phone' }).fill('123');
+  await link.getByRole('button', { name: 'Save' }).click();
+  await expect(link.getByText('Número de telefone inválido')).toBeVisible();
+  await link.getByRole('textbox', { name: 'Phone' }).fill(phone);
+  await link.getByRole('textbox', { name: 'Phone' }).blur();
+  await link.getByRole('textbox', { name: 'Name' }).fill('Otávio');
+  await link.getByRole('textbox', { name: 'Organization' }).fill('Otávio ME');
+  await link.getByRole('textbox', { name: 'Lists' }).fill(list.slice(0, 8));
+  await page.getByRole('option', { name: list }).click();
+  await link.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Contato adicionado às listas com sucesso')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Do not disturb lists' }).getByRole('row', { name: new RegExp(`${list}\\s*1`) })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Consult Do Not Disturb Lists' }).click();
+  const consult = page.getByRole('dialog');
+  await consult.getByRole('textbox', { name: 'Phone' }).fill('11900000000');
+  await consult.getByRole('button', { name: 'Search' }).click();
+  await expect(consult.getByText('Subscriber not found')).toBeVisible();
+  await consult.getByRole('textbox', { name: 'Phone' }).fill(`+55${phone}`);
+  await consult.getByRole('button', { name: 'Search' }).click();
+  await expect(consult.getByText('Otávio')).toBeVisible();
+  await consult.getByRole('button', { name: `Remove from ${list}` }).click();
+  await expect(consult.getByText(/can be used by several campaigns/)).toBeVisible();
+  await consult.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(consult.getByText('This subscriber is not in any Dnd lists')).toBeVisible();
+  await page.context().close();
+});

@@ -1,0 +1,108 @@
+import { timingSafeEqual } from 'node:crypto';
+import { ChannelDeliveryError } from './adapter';
+
+/** Outbound HTTP of the adapters: time-limited, capped, never following redirects. */
+
+/** 408 and 429 say "later"; every other 4xx says the request itself is wrong. */
+export const isTransientStatus = (status: number) => status >= 500 || status === 408 || status === 429;
+
+export function describeNetworkError(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message ?? 'network error';
+}
+
+/** The body's first `max` bytes, so a misbehaving server cannot make us buffer megabytes. */
+export async function readCapped(response: Response, max: number): Promise<Buffer> {
+  if (!response.body) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      break;
+    }
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface HttpAnswer {
+  status: number;
+  bytes: Buffer;
+  headers: Headers;
+  text(): string;
+  json(): unknown;
+}
+
+/**
+ * One request to a provider. Network failures and time-outs throw a transient ChannelDeliveryError
+ * naming `what`; any HTTP answer is returned for the caller to judge.
+ */
+export async function request(
+  fetchImpl: typeof fetch,
+  url: string | URL,
+  init: RequestInit & { timeoutMs: number; maxBytes?: number },
+  what: string,
+): Promise<HttpAnswer> {
+  const { timeoutMs, maxBytes = 256 * 1024, ...rest } = init;
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+  } catch (error) {
+    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+    throw new ChannelDeliveryError('transient', `${what} unreachable: ${reason}`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readCapped(response, maxBytes);
+  } catch (error) {
+    throw new ChannelDeliveryError('transient', `${what} answer interrupted: ${describeNetworkError(error)}`, response.status);
+  }
+  if (bytes.length > maxBytes) throw new ChannelDeliveryError('permanent', `${what} answered more than ${maxBytes} bytes`, response.status);
+  return {
+    status: response.status,
+    bytes,
+    headers: response.headers,
+    text: () => bytes.toString('utf8'),
+    json: () => {
+      try {
+        return JSON.parse(bytes.toString('utf8')) as unknown;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** Equal strings, compared in constant time; false for a missing value. */
+export function sameSecret(given: unknown, expected: unknown): boolean {
+  if (typeof given !== 'string' || typeof expected !== 'string' || expected.length === 0) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * Whether a media address may be fetched: http(s) only, on one of `hosts` (exact, or a subdomain
+ * of an entry written '.example.com'), and over https unless `allowHttp` (a local simulator).
+ */
+export function allowedMediaUrl(raw: string, hosts: readonly string[], allowHttp: boolean): URL | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && !(allowHttp && url.protocol === 'http:')) return null;
+  if (url.username || url.password) return null;
+  const host = url.host.toLowerCase();
+  const hostname = url.hostname.toLowerCase();
+  const ok = hosts.some((h) => (h.startsWith('.') ? hostname.endsWith(h) : host === h || hostname === h));
+  return ok ? url : null;
+}

@@ -1,0 +1,8 @@
+/**
+ * The demo WhatsApp provider's defaults (demo-provider.ts, a 360dialog simulator), shared with the
+ * seed's demo channel so both sides agree without configuration. Constants only: importing this
+ * file starts nothing.
+ */
+export const DEMO_WHATSAPP_PORT_DEFAULT = 4011;
+export const DEMO_WHATSAPP_API_KEY_DEFAULT = 'demo-360-api-key';
+export const DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT = 'demo-360-webhook-secret';

@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './common';
+import { route } from './route';
+import { TEMPLATE_STATUSES } from './templates';
+
+/** Spec 001 §3-§5: campaigns, reply actions, subscribers and do-not-disturb lists. */
+export const CAMPAIGN_STATES = ['running', 'stopped', 'scheduled', 'failed'] as const;
+export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+export const SUBSCRIBER_STATES = ['pending', 'scheduled', 'sent', 'dnd', 'completed', 'error'] as const;
+export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
+export const IMPORT_STATUSES = ['pending', 'in_progress', 'done'] as const;
+export const REPLY_ACTIONS = ['end_dnd', 'transfer_to_sector', 'chatbot_outbound', 'end_with_message'] as const;
+export const DEFAULT_ACTION = 'DEFAULT_ACTION';
+export const CAMPAIGN_NAME_MAX = 80;
+/** Spec 001 §5 / §9: the subscribers file. */
+export const SUBSCRIBERS_FILE_MAX_BYTES = 5_242_880;
+
+const message = z.string().trim().max(4096);
+export const ReplyActionSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('end_dnd'), dnd_list: z.array(Uuid).min(1, 'This field is required'), message: message.min(1, 'This field is required') }),
+  z.object({ action: z.literal('transfer_to_sector'), sector_uuid: Uuid, message: message.optional() }),
+  z.object({ action: z.literal('chatbot_outbound'), bot_uuid: Uuid, message: message.optional() }),
+  z.object({ action: z.literal('end_with_message'), message: message.optional() }),
+]);
+export type ReplyAction = z.infer<typeof ReplyActionSchema>;
+export const CampaignConfigSchema = z.object({
+  default_action: ReplyActionSchema,
+  /** By the template button's text. */
+  reply_actions: z.record(z.string().max(25), ReplyActionSchema).default({}),
+});
+export type CampaignConfig = z.infer<typeof CampaignConfigSchema>;
+
+export const CampaignSchema = z.object({
+  uuid: Uuid,
+  name: z.string(),
+  mode: z.enum(['conversation', 'broadcast']),
+  state: z.enum(CAMPAIGN_STATES),
+  desired_state: z.enum(CAMPAIGN_STATES),
+  channel: z.object({ uuid: Uuid, name: z.string(), type: z.string() }),
+  template: z.object({ uuid: Uuid, name: z.string(), deleted: z.boolean(), config: z.object({ status: z.enum(TEMPLATE_STATUSES) }) }),
+  valid_subscriber_count: z.number().int(),
+  inbound_entrypoint: z.object({ uuid: Uuid, name: z.string(), type: z.literal('sector'), enabled: z.boolean() }).nullable(),
+  dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
+  config: CampaignConfigSchema,
+  public: z.boolean(),
+  start_at: IsoDate.nullable(),
+  started_at: IsoDate.nullable(),
+  scheduled_start_errors: z.array(z.string()),
+  import_status: z.enum(IMPORT_STATUSES).nullable(),
+  import_summary: z.object({ imported: z.number().int(), ignored: z.number().int(), imported_with_error: z.number().int() }).nullable(),
+  created_by: z.object({ uuid: Uuid, username: z.string() }).nullable(),
+  created_at: IsoDate,
+});
+export type Campaign = z.infer<typeof CampaignSchema>;
+
+/** A DND list of the payload: an existing one by uuid, or a new one (uuid null) by name. */
+const DndRef = z.object({ uuid: Uuid.nullable(), name: z.string().trim().min(1, 'This field is required').max(120) });
+const campaignFields = {
+  mode: z.enum(['conversation', 'broadcast']).default('conversation'),
+  inbound_entrypoint: Uuid.nullable().optional(),
+  dnd_list: z.array(DndRef).max(50).default([]),
+  config: CampaignConfigSchema,
+  public: z.boolean().default(true),
+  start_at: IsoDate.nullable().optional(),
+};
+export const CampaignCreateSchema = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(CAMPAIGN_NAME_MAX, 'Name must have less than 80 characters'),
+  channel_uuid: z.uuid({ message: 'Channel is required' }),
+  whatsapp_template_uuid: z.uuid({ message: 'Please, select a template' }),
+  ...campaignFields,
+});
+export const CampaignUpdateSchema = z.strictObject({
+  mode: campaignFields.mode.optional(),
+  inbound_entrypoint: campaignFields.inbound_entrypoint,
+  dnd_list: z.array(DndRef).max(50).optional(),
+  config: CampaignConfigSchema.optional(),
+  public: z.boolean().optional(),
+  start_at: campaignFields.start_at,
+  /** Sent by the wizard; must match the path. */
+  campaignUuid: Uuid.optional(),
+});
+
+export const listCampaigns = route({
+  method: 'GET', path: '/api/v1/campaign', tags: ['campaigns'],
+  summary: "Campaigns of the workspace: the caller's own and the public ones (only_my_campaigns narrows to the caller's); state and name filters.",
+  query: PageQuery.extend({
+    only_my_campaigns: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').optional(),
+    state: z.enum(CAMPAIGN_STATES, { message: 'Invalid state' }).optional(),
+    name: z.string().trim().max(80).optional(),
+  }),
+  response: pageOf(CampaignSchema),
+});
+export const getCampaign = route({ method: 'GET', path: '/api/v1/campaign/:id', tags: ['campaigns'], summary: 'One campaign.', params: UuidParam, response: dataOf(CampaignSchema) });
+export const createCampaign = route({
+  method: 'POST', path: '/api/v1/campaign', tags: ['campaigns'],
+  summary: 'Creates a campaign (spec 001 §3, §5): an approved template of the channel, reply actions for its buttons, DND lists (new ones created), optional schedule.',
+  body: CampaignCreateSchema,
+  response: dataOf(CampaignSchema),
+  status: 201,
+});
+export const updateCampaign = route({
+  method: 'PATCH', path: '/api/v1/campaign/:id', tags: ['campaigns'],
+  summary: 'Edits a campaign: name, channel and template are locked; the schedule is locked once the campaign started.',
+  params: UuidParam,
+  body: CampaignUpdateSchema,
+  response: dataOf(CampaignSchema),
+});
+export const deleteCampaign = route({
+  method: 'DELETE', path: '/api/v1/campaign/:id', tags: ['campaigns'],
+  summary: 'Deletes a campaign that is not running.',
+  params: UuidParam,
+  response: Ok,
+});
+export const setCampaignDesiredState = route({
+  method: 'POST', path: '/api/v1/campaign/:id/desired_state', tags: ['campaigns'],
+  summary: 'Starts (running) or stops (stopped) a campaign; starting needs an approved, not deleted template and valid subscribers.',
+  params: UuidParam,
+  body: z.object({ desired_state: z.enum(['running', 'stopped'], { message: 'Invalid desired state' }) }),
+  response: dataOf(CampaignSchema),
+});
+
+export const SubscriberSchema = z.object({
+  uuid: Uuid,
+  contact: z.object({ uuid: Uuid, name: z.string(), phone_number: z.string() }),
+  state: z.enum(SUBSCRIBER_STATES),
+  parameters: z.array(z.string()),
+  error_message: z.string().nullable(),
+  sent_at: IsoDate.nullable(),
+  replied_at: IsoDate.nullable(),
+});
+export type Subscriber = z.infer<typeof SubscriberSchema>;
+const statesQuery = z
+  .union([z.enum(SUBSCRIBER_STATES), z.array(z.enum(SUBSCRIBER_STATES))])
+  .transform((v) => (Array.isArray(v) ? v : [v]))
+  .optional();
+export const listSubscribers = route({
+  method: 'GET', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'],
+  summary: 'Subscribers of a campaign, filtered by states (states or states[], repeated).',
+  params: UuidParam,
+  query: PageQuery.extend({ states: statesQuery, 'states[]': statesQuery }),
+  response: pageOf(SubscriberSchema),
+});
+export const importSubscribers = route({
+  method: 'POST', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'], bodyEncoding: 'multipart',
+  summary: 'Imports subscribers from a CSV file (text/csv, 5 MB at most, columns name and phone plus numbered parameters); progress arrives as update-campaign-tasks.',
+  params: UuidParam,
+  bodyLimit: SUBSCRIBERS_FILE_MAX_BYTES + 64 * 1024,
+  response: z.object({ data: z.object({ import_status: z.enum(IMPORT_STATUSES) }) }),
+  status: 202,
+});
+export const downloadSubscribersTemplate = route({
+  method: 'GET', path: '/api/v1/campaign/:id/subscribers/template', tags: ['campaigns'],
+  summary: "The import file's template for this campaign's template parameters, as CSV or Excel (Accept header).",
+  params: UuidParam,
+});
+export const SubscriberParams = z.object({ id: Uuid, contact: Uuid });
+export const updateSubscriber = route({
+  method: 'POST', path: '/api/v1/campaign/:id/subscribers/:contact', tags: ['campaigns'],
+  summary: 'Changes a subscriber (pending, error or completed ones only): its state.',
+  params: SubscriberParams,
+  body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }) }),
+  response: dataOf(SubscriberSchema),
+});
+export const deleteSubscriber = route({
+  method: 'DELETE', path: '/api/v1/campaign/:id/subscribers/:contact', tags: ['campaigns'],
+  summary: 'Removes a pending subscriber.',
+  params: SubscriberParams,
+  response: Ok,
+});
+
+export const DndListSchema = z.object({ uuid: Uuid, name: z.string(), contact_count: z.number().int() });
+export type DndList = z.infer<typeof DndListSchema>;
+export const listDndLists = route({
+  method: 'GET', path: '/api/v1/dnd', tags: ['dnd'], summary: 'Do-not-disturb lists.',
+  query: PageQuery.extend({ name: z.string().trim().max(120).optional() }),
+  response: pageOf(DndListSchema),
+});
+export const createDndList = route({
+  method: 'POST', path: '/api/v1/dnd', tags: ['dnd'], summary: 'Creates a do-not-disturb list.',
+  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120) }),
+  response: dataOf(DndListSchema),
+  status: 201,
+});
+export const updateDndList = route({
+  method: 'PATCH', path: '/api/v1/dnd/:id', tags: ['dnd'], summary: 'Renames a do-not-disturb list.',
+  params: UuidParam,
+  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120) }),
+  response: dataOf(DndListSchema),
+});
+export const deleteDndList = route({
+  method: 'DELETE', path: '/api/v1/dnd/:id', tags: ['dnd'],
+  summary: 'Deletes a do-not-disturb list: campaigns stop consulting it; refused while a running campaign uses it.',
+  params: UuidParam,
+  response: Ok,
+});
+export const listDndContacts = route({
+  method: 'GET', path: '/api/v1/dnd/:id/contacts', tags: ['dnd'], summary: 'Contacts of a do-not-disturb list.',
+  params: UuidParam,
+  query: PageQuery.extend({ name: z.string().trim().max(200).optional(), phone_number: z.string().trim().max(32).optional() }),
+  response: pageOf(z.object({ uuid: Uuid, name: z.string(), phone_number: z.string().nullable() })),
+});
+export const removeDndContact = route({
+  method: 'DELETE', path: '/api/v1/dnd/:id/contacts/:contact', tags: ['dnd'], summary: 'Takes a contact off a do-not-disturb list.',
+  params: SubscriberParams,
+  response: Ok,
+});
+export const addContactToDnd = route({
+  method: 'POST', path: '/api/v1/contacts/:id/dnd', tags: ['dnd'], summary: 'Adds a contact to do-not-disturb lists.',
+  params: UuidParam,
+  body: z.object({ dnd_list: z.array(Uuid).min(1, 'Deve ser escolhida pelo menos uma lista').max(100) }),
+  response: dataOf(z.object({ uuid: Uuid, name: z.string(), dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })) })),
+});

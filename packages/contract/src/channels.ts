@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { IsoDate, Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './common';
+import { route } from './route';
+
+/** Spec 002 §3: every channel type. `{hash}` is a WhatsApp Business API provider speaking the Cloud API. */
+export const CHANNEL_TYPES = [
+  'custom', 'droz', 'email', 'livechat', 'sms', 'telegram', 'whatsapp', 'whatsapp_cloud', 'whatsapp_lion', 'whatsapp_twilio',
+  'whatsapp_360dialog', '{hash}', 'whatsapp_web', 'instagram', 'messenger', 'API',
+] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+/** Spec 000 §1: the {hash} provider's channels are typed by a hexadecimal digest (24 to 64 digits). */
+export const HASH_CHANNEL_TYPE = /^[0-9a-f]{24,64}$/i;
+/** Types with a provider adapter and signed webhooks (issue 5); '{hash}' stands for every hash type. */
+export const WHATSAPP_PROVIDER_TYPES = ['whatsapp_cloud', '{hash}', 'whatsapp_360dialog', 'whatsapp_twilio'] as const;
+export type WhatsAppProviderType = (typeof WHATSAPP_PROVIDER_TYPES)[number];
+
+/** Credential fields a channel may hold, by name; their values are write-only (never returned). */
+export const CHANNEL_SECRET_FIELDS = ['access_token', 'app_secret', 'verify_token', 'api_key', 'auth_token', 'webhook_secret'] as const;
+/** Non-secret provider settings kept in the channel's config. */
+export const CHANNEL_SETTING_FIELDS = ['base_url', 'webhook_url', 'phone_number_id', 'waba_id', 'account_sid', 'from_number', 'messaging_service_sid'] as const;
+
+const secretText = z.string().trim().min(1).max(2000);
+const settingText = z.string().trim().max(2000);
+const formBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+
+export const ChannelSecretsSchema = z.object(Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<(typeof CHANNEL_SECRET_FIELDS)[number], z.ZodOptional<typeof secretText>>);
+export const ChannelSettingsSchema = z.object(Object.fromEntries(CHANNEL_SETTING_FIELDS.map((f) => [f, settingText.optional()])) as Record<(typeof CHANNEL_SETTING_FIELDS)[number], z.ZodOptional<typeof settingText>>);
+
+export const ChannelSchema = z.object({
+  uuid: Uuid,
+  name: z.string(),
+  type: z.string(),
+  enabled: z.boolean(),
+  template_required_on_outbound_start: z.boolean(),
+  /** Where the channel's new conversations enter: a sector's queue or an automated menu; null for the workspace queue. */
+  entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(['sector', 'menu']) }).nullable(),
+  /** Non-secret provider settings (base_url, phone_number_id, ...). */
+  settings: z.record(z.string(), z.string()),
+  /** Names of the credentials stored (encrypted); their values are never returned. */
+  credentials_set: z.array(z.string()),
+  /** 360dialog: 'onpremise' until update_to_cloud_api moves the channel to the Cloud API. */
+  api_version: z.enum(['onpremise', 'cloud']).nullable(),
+  /** The address to give the provider for its webhooks (inbound messages and status updates). */
+  webhook_url: z.string().nullable(),
+  created_at: IsoDate,
+});
+export type Channel = z.infer<typeof ChannelSchema>;
+
+export const listChannels = route({
+  method: 'GET', path: '/api/v1/channels', tags: ['channels'],
+  summary: 'Channels of the workspace; `_limit=0` answers all of them (spec 001 wizard lists).',
+  query: PageQuery.extend({
+    type: z.string().max(400).optional().describe('comma-separated channel types'),
+    enabled: formBoolean.optional(),
+  }),
+  response: pageOf(ChannelSchema),
+});
+export const getChannel = route({
+  method: 'GET', path: '/api/v1/channels/:id', tags: ['channels'],
+  summary: 'One channel (credentials never included).',
+  params: UuidParam,
+  response: dataOf(ChannelSchema),
+});
+export const createChannel = route({
+  method: 'POST', path: '/api/v1/channels', tags: ['channels'], bodyEncoding: 'form',
+  summary: 'Creates a channel (form-encoded, spec 002 §7). Provider credentials are stored encrypted; a custom channel answers its inbound token once.',
+  body: z.object({
+    name: z.string().trim().min(1, 'Required').max(120),
+    type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: 'Invalid channel type' }),
+    entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
+    /** Spec 002 §7: the entry point's type, sector unless told. */
+    entry_point_type: z.enum(['sector', 'menu'], { message: 'Invalid entry point type' }).optional(),
+    enabled: formBoolean.optional(),
+    template_required_on_outbound_start: formBoolean.optional(),
+    ...ChannelSettingsSchema.shape,
+    ...ChannelSecretsSchema.shape,
+  }),
+  response: z.object({ data: ChannelSchema, inbound_token: z.string().nullable() }),
+  status: 201,
+});
+export const updateChannel = route({
+  method: 'PATCH', path: '/api/v1/channels/:id', tags: ['channels'],
+  summary: 'Edits a channel; credentials given replace the stored ones, absent ones are kept.',
+  params: UuidParam,
+  body: z.strictObject({
+    name: z.string().trim().min(1, 'Required').max(120).optional(),
+    enabled: z.boolean().optional(),
+    template_required_on_outbound_start: z.boolean().optional(),
+    entry_point: z.uuid({ message: 'Invalid entry point' }).nullable().optional(),
+    entry_point_type: z.enum(['sector', 'menu'], { message: 'Invalid entry point type' }).optional(),
+    settings: ChannelSettingsSchema.strict().optional(),
+    credentials: ChannelSecretsSchema.strict().optional(),
+  }),
+  response: dataOf(ChannelSchema),
+});
+export const updateChannelToCloudApi = route({
+  method: 'POST', path: '/api/v1/channels/:id/update_to_cloud_api', tags: ['channels'],
+  summary: 'Moves a 360dialog channel from the on-premise API to the Cloud API (idempotent).',
+  params: UuidParam,
+  body: z.object({}).optional(),
+  response: dataOf(ChannelSchema),
+});
+export const deleteChannel = route({
+  method: 'DELETE', path: '/api/v1/channels/:id', tags: ['channels'],
+  summary: 'Removes a channel; its conversations and messages are kept.',
+  params: UuidParam,
+  response: Ok,
+});

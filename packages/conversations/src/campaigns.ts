@@ -1,0 +1,79 @@
+import { CampaignConfigSchema, rooms, TEMPLATE_STATUSES, type Campaign, type TemplateStatus } from '@atende/contract';
+import type { Db, Prisma } from '@atende/db';
+import type { ConversationDeps } from './deps';
+
+/** What a campaign answer needs loaded with the row. */
+export const campaignInclude = {
+  channel: { select: { id: true, name: true, type: true } },
+  template: { select: { id: true, name: true, status: true, deletedAt: true } },
+  dndLists: { include: { list: { select: { id: true, name: true } } } },
+} as const;
+export type CampaignRow = Prisma.CampaignGetPayload<{ include: typeof campaignInclude }>;
+
+export interface CampaignLookups {
+  validCounts: Map<string, number>;
+  sectors: Map<string, string>;
+  creators: Map<number, { uuid: string; username: string }>;
+}
+
+/** Subscribers a campaign can still reach: not on a DND list, not failed. */
+export const VALID_SUBSCRIBER_STATES = ['pending', 'scheduled', 'sent', 'completed'];
+
+const upper = (status: string): TemplateStatus => {
+  const s = status.toUpperCase();
+  return (TEMPLATE_STATUSES as readonly string[]).includes(s) ? (s as TemplateStatus) : 'PENDING';
+};
+const IMPORT = new Set(['pending', 'in_progress', 'done']);
+
+export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Campaign {
+  const summary = row.importSummary as { imported?: number; ignored?: number; imported_with_error?: number } | null;
+  const config = CampaignConfigSchema.safeParse(row.config);
+  return {
+    uuid: row.id,
+    name: row.name,
+    mode: row.mode === 'broadcast' ? 'broadcast' : 'conversation',
+    state: row.state as Campaign['state'],
+    desired_state: row.desiredState as Campaign['desired_state'],
+    channel: { uuid: row.channel.id, name: row.channel.name, type: row.channel.type },
+    template: { uuid: row.template.id, name: row.template.name, deleted: row.template.deletedAt !== null, config: { status: row.template.deletedAt ? 'DELETED' : upper(row.template.status) } },
+    valid_subscriber_count: lookups.validCounts.get(row.id) ?? 0,
+    inbound_entrypoint: row.entrySectorId && lookups.sectors.has(row.entrySectorId) ? { uuid: row.entrySectorId, name: lookups.sectors.get(row.entrySectorId)!, type: 'sector', enabled: true } : null,
+    dnd_list: row.dndLists.map((d) => ({ uuid: d.list.id, name: d.list.name })),
+    config: config.success ? config.data : { default_action: { action: 'end_with_message' }, reply_actions: {} },
+    public: row.isPublic,
+    start_at: row.startAt?.toISOString() ?? null,
+    started_at: row.startedAt?.toISOString() ?? null,
+    scheduled_start_errors: row.scheduledStartErrors,
+    import_status: row.importStatus && IMPORT.has(row.importStatus) ? (row.importStatus as Campaign['import_status']) : null,
+    import_summary: summary ? { imported: summary.imported ?? 0, ignored: summary.ignored ?? 0, imported_with_error: summary.imported_with_error ?? 0 } : null,
+    created_by: lookups.creators.get(row.createdById) ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/** The counts and names campaign answers need, for a page of rows in three queries. */
+export async function campaignLookups(db: Db | Prisma.TransactionClient, rows: CampaignRow[]): Promise<CampaignLookups> {
+  const ids = rows.map((r) => r.id);
+  const sectorIds = [...new Set(rows.map((r) => r.entrySectorId).filter((v): v is string => v !== null))];
+  const creatorIds = [...new Set(rows.map((r) => r.createdById))];
+  const [counts, sectors, creators] = await Promise.all([
+    ids.length
+      ? db.campaignSubscriber.groupBy({ by: ['campaignId'], where: { campaignId: { in: ids }, state: { in: VALID_SUBSCRIBER_STATES } }, _count: { _all: true } })
+      : [],
+    sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
+    creatorIds.length ? db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, uuid: true, username: true } }) : [],
+  ]);
+  return {
+    validCounts: new Map(counts.map((c) => [c.campaignId, c._count._all])),
+    sectors: new Map(sectors.map((s) => [s.id, s.name])),
+    creators: new Map(creators.map((u) => [u.id, { uuid: u.uuid, username: u.username }])),
+  };
+}
+
+/** Tells open campaign screens (room campaigns_{tenant}) that a campaign changed. */
+export async function announceCampaign(deps: Pick<ConversationDeps, 'db' | 'realtime'>, campaignId: string): Promise<void> {
+  const row = await deps.db.campaign.findUnique({ where: { id: campaignId }, include: campaignInclude });
+  if (!row || row.deletedAt) return;
+  const campaign = presentCampaign(row, await campaignLookups(deps.db, [row]));
+  await deps.realtime.emit(rooms.campaigns(row.tenantId), 'update-campaign', { tenant_uuid: row.tenantId, campaign });
+}

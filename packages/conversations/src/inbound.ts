@@ -1,0 +1,316 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { AppError } from '@atende/contract';
+import { countryForCallingCode, normalizePhone, tenantConfigOf } from '@atende/core';
+import { Prisma } from '@atende/db';
+import type { ConversationDeps } from './deps';
+import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
+import { replyOutOfHours } from './out-of-hours';
+import { redistribute } from './presence';
+import { presentMessage, type AnnexRow } from './present';
+import { answerPendingSurvey } from './surveys';
+import { entryMenu, runMenuStep, sendMenu } from './menus';
+
+/** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
+export function messageIdFor(channelId: string, externalId: string): string {
+  const h = createHash('sha256').update(`${channelId}:${externalId}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((parseInt(h.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${h.slice(18, 20)}-${h.slice(20, 32)}`;
+}
+
+export interface InboundInput {
+  contact: { phone?: string; identifier?: string; name?: string; email?: string };
+  message: {
+    id?: string;
+    content?: string;
+    annex_url?: string;
+    /** The StoredFile of this tenant already holding the message's media (provider webhooks). */
+    annex?: AnnexRow;
+    /** What a contact pressed (a template's quick reply): kept on the message for reply actions. */
+    interactive?: { type: 'button'; text: string; payload: string | null; context_id: string | null };
+  };
+}
+
+/** Next ticket number of a tenant, taken in the caller's transaction. */
+export async function nextTicketNumber(tx: Tx, tenantId: string): Promise<number> {
+  const [row] = await tx.$queryRaw<{ ticketCounter: number }[]>`
+    UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = ${tenantId}::uuid RETURNING "ticketCounter"`;
+  if (!row) throw new AppError('not_found', 'Tenant not found');
+  return row.ticketCounter;
+}
+
+/** The channel a contact's message arrived on, already authenticated by its caller. */
+export interface InboundChannel {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  entrySectorId: string | null;
+  /** An automated menu greeting new conversations (state bot) instead of the queue. */
+  entryMenuId?: string | null;
+  tenantConfig: unknown;
+}
+
+export interface InboundResult {
+  conversation_uuid: string;
+  message_uuid: string;
+  duplicate: boolean;
+}
+
+/**
+ * A contact's message on any channel (custom API channel requests, provider webhooks processed by
+ * the worker): finds or creates the contact, appends to their open conversation on this channel or
+ * opens one in the entry sector's queue, and runs distribution. Idempotent by the provider's
+ * message id. Runs in the api and in the worker alike.
+ */
+export class InboundReceiver {
+  constructor(private readonly ctx: ConversationDeps) {}
+
+  async receive(channel: InboundChannel, input: InboundInput): Promise<InboundResult> {
+    const country = countryForCallingCode(tenantConfigOf(channel.tenantConfig).default_country_code);
+    const phone = input.contact.phone ? normalizePhone(input.contact.phone, country) : null;
+    if (input.contact.phone && !phone && !input.contact.identifier)
+      throw new AppError('validation_failed', 'Número de telefone inválido', [
+        { path: 'contact.phone', message: 'Número de telefone inválido' },
+      ]);
+    const identifier = (input.contact.identifier ?? phone)!;
+    const externalId = input.message.id ?? null;
+    const messageId = externalId ? messageIdFor(channel.id, externalId) : randomUUID();
+    const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
+    const annexId = input.message.annex?.id ?? null;
+    const interactive = input.message.interactive ?? null;
+    const interactiveJson = interactive ? JSON.stringify(interactive) : null;
+    const contactMessage = (conversationId: string, contactId: string, at: Date) =>
+      presentMessage(
+        {
+          id: messageId,
+          tenantId: channel.tenantId,
+          conversationId,
+          author: 'CONTACT',
+          userId: null,
+          contactId,
+          content,
+          tags: [],
+          state: 'sent',
+          status: null,
+          internal: false,
+          voice: false,
+          replyToId: null,
+          annexId,
+          templateMessage: null,
+          interactiveContent: interactive,
+          externalId,
+          errorMessage: null,
+          createdAt: at,
+          updatedAt: at,
+        },
+        { annex: input.message.annex ?? null },
+      );
+
+    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson);
+    if (appended) {
+      const effects = new Effects();
+      if (appended.unarchived || appended.replied) effects.conversation(appended.conversationId);
+      effects.messages.push({
+        tenantId: channel.tenantId,
+        conversationId: appended.conversationId,
+        holderUuid: appended.holder,
+        message: contactMessage(appended.conversationId, appended.contactId, appended.at),
+      });
+      await announceCommitted(this.ctx, effects);
+      if (appended.bot) await runMenuStep(this.ctx, appended.conversationId, content);
+      await this.outOfHours(appended.conversationId);
+      return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
+    }
+    // No open conversation: the message may answer the survey sent when the last one was finished.
+    const surveyAnswer = await answerPendingSurvey(this.ctx, { tenantId: channel.tenantId, channelId: channel.id, identifier, messageId, externalId, content });
+    if (surveyAnswer) return { conversation_uuid: surveyAnswer.conversationId, message_uuid: messageId, duplicate: surveyAnswer.duplicate };
+
+    const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
+      // Hot path in plain SQL (few round trips): this endpoint takes every contact message.
+      const contactId = await this.contactFor(tx, channel, identifier, phone, input.contact);
+      // One inbound message at a time per contact: their row lock keeps a single open conversation.
+      const [found] = await tx.$queryRaw<{ dup: string | null; open: string | null }[]>`
+        SELECT (SELECT m."conversationId" FROM "Message" m WHERE m.id = ${messageId}::uuid) AS dup,
+               (SELECT c.id FROM "Conversation" c WHERE c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ${channel.id}::uuid
+                  AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
+        FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
+      if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
+      const opened = found?.open ? null : await this.openConversation(tx, effects, channel, contactId);
+      const conversationId = found?.open ?? opened!.id;
+      const menu = opened?.menu ?? null;
+      const now = new Date();
+      await tx.$executeRaw`
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", "createdAt", "updatedAt")
+        VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
+                ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${now}, ${now})`;
+      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; bot: boolean; holder: string | null }[]>`
+        WITH before AS (SELECT c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
+                        JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
+        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = ${now}, "unreadContactMessages" = c."unreadContactMessages" + 1,
+               archived = CASE WHEN before.archived AND before.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${now},
+               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
+               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
+        FROM before WHERE c.id = ${conversationId}::uuid
+        RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived, (before.state = 'outbound-started'::"ConversationState") AS replied,
+                  (before.state = 'bot'::"ConversationState") AS bot,
+                  (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
+      if (!conv) throw new AppError('not_found', 'Conversation not found');
+      // The menu answers the contact's first message, so it follows it.
+      if (menu) {
+        await sendMenu(tx, effects, { tenantId: channel.tenantId, conversationId }, menu, new Date(now.getTime() + 1));
+      }
+      if (conv.unarchived) {
+        await tx.conversationEvent.create({
+          data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } },
+        });
+      }
+      if (conv.unarchived || conv.replied) effects.conversation(conversationId);
+      // The agent's list follows new-message itself; the whole conversation is re-sent only when it changed shape.
+      effects.messages.push({
+        tenantId: channel.tenantId,
+        conversationId,
+        holderUuid: conv.holder,
+        message: contactMessage(conversationId, contactId, now),
+      });
+      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !opened };
+    }).catch(async (error: unknown) => {
+      // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
+      if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2002' || error.code === 'P2010') && externalId) {
+        const row = await this.ctx.db.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
+        if (row) return { result: { conversation_uuid: row.conversationId, message_uuid: messageId, duplicate: true }, effects: null };
+      }
+      throw error;
+    });
+    if (effects) await redistribute(this.ctx, effects);
+    // A reply to a menu already talking to the contact (the greeting itself went out with the new conversation).
+    if ('menuStep' in result && result.menuStep) await runMenuStep(this.ctx, result.conversation_uuid, content);
+    if (!result.duplicate) await this.outOfHours(result.conversation_uuid);
+    return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid, duplicate: result.duplicate };
+  }
+
+  /** Spec 002 §3: the out-of-hours reply; the contact's message is already stored, so a failure here is only logged. */
+  private async outOfHours(conversationId: string): Promise<void> {
+    await replyOutOfHours(this.ctx, conversationId).catch((error: unknown) => this.ctx.log.error({ err: error, conversationId }, 'out-of-hours reply failed'));
+  }
+
+  /**
+   * The common case in one atomic statement (no transaction round trips): a known contact writing
+   * to their open conversation on this channel. Appends the message and updates the conversation
+   * exactly as the transaction below does; answers null, having changed nothing, when the contact
+   * or the open conversation is new or the message id already exists, so the full path decides.
+   */
+  private async appendToOpenConversation(
+    channel: { id: string; tenantId: string },
+    identifier: string,
+    messageId: string,
+    externalId: string | null,
+    content: string,
+    annexId: string | null,
+    interactiveJson: string | null,
+  ) {
+    const at = new Date();
+    const [row] = await this.ctx.db.$queryRaw<
+      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; holder: string | null }[]
+    >`
+      WITH target AS (
+        SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
+        FROM "ContactIdentity" ci
+        JOIN "Conversation" c ON c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ci."channelId" AND c."contactId" = ci."contactId" AND c.state <> 'closed'::"ConversationState"
+        JOIN "Workspace" w ON w.id = c."workspaceId"
+        WHERE ci."channelId" = ${channel.id}::uuid AND ci.identifier = ${identifier}
+        ORDER BY c."createdAt" DESC LIMIT 1
+      ), inserted AS (
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", "createdAt", "updatedAt")
+        SELECT ${messageId}::uuid, ${channel.tenantId}::uuid, target.id, 'CONTACT'::"MessageAuthor", target."contactId", ${content},
+               ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${at}, ${at}
+        FROM target
+        ON CONFLICT (id) DO NOTHING
+        RETURNING "conversationId", "createdAt"
+      ), updated AS (
+        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = inserted."createdAt", "unreadContactMessages" = c."unreadContactMessages" + 1,
+               archived = CASE WHEN target.archived AND target.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = inserted."createdAt",
+               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
+               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
+        FROM inserted, target WHERE c.id = inserted."conversationId"
+        RETURNING c.id, c."tenantId", c."contactId", c."userId", inserted."createdAt" AS at,
+                  (target.archived AND NOT c.archived) AS unarchived, (target.state = 'outbound-started'::"ConversationState") AS replied,
+                  (target.state = 'bot'::"ConversationState") AS bot
+      ), unarchived AS (
+        INSERT INTO "ConversationEvent" (id, "tenantId", "conversationId", type, detail, at)
+        SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived
+      )
+      SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot,
+             (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder
+      FROM updated`;
+    return row ?? null;
+  }
+
+  private async contactFor(
+    tx: Tx,
+    channel: { id: string; tenantId: string },
+    identifier: string,
+    phone: string | null,
+    c: InboundInput['contact'],
+  ): Promise<string> {
+    const [known] = await tx.$queryRaw<{ contactId: string }[]>`
+      SELECT "contactId" FROM "ContactIdentity" WHERE "channelId" = ${channel.id}::uuid AND identifier = ${identifier}`;
+    if (known) return known.contactId;
+    const byPhone = phone
+      ? await tx.contact.findFirst({ where: { tenantId: channel.tenantId, phoneNumber: phone, deletedAt: null }, select: { id: true } })
+      : null;
+    const contactId =
+      byPhone?.id ??
+      (
+        await tx.contact.create({
+          data: {
+            tenantId: channel.tenantId,
+            name: c.name?.trim() || phone || identifier,
+            phoneNumber: phone,
+            email: c.email?.trim().toLowerCase() || null,
+          },
+        })
+      ).id;
+    await tx.$executeRaw`
+      INSERT INTO "ContactIdentity" (id, "tenantId", "channelId", identifier, "contactId")
+      VALUES (gen_random_uuid(), ${channel.tenantId}::uuid, ${channel.id}::uuid, ${identifier}, ${contactId}::uuid)
+      ON CONFLICT ("channelId", identifier) DO NOTHING`;
+    const identity = await tx.contactIdentity.findUniqueOrThrow({ where: { channelId_identifier: { channelId: channel.id, identifier } } });
+    return identity.contactId;
+  }
+
+  private async openConversation(
+    tx: Tx,
+    effects: Effects,
+    channel: { id: string; tenantId: string; workspaceId: string; entrySectorId: string | null; entryMenuId?: string | null },
+    contactId: string,
+  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null }> {
+    const open = await tx.conversation.findFirst({
+      where: { tenantId: channel.tenantId, channelId: channel.id, contactId, state: { not: 'closed' } },
+      orderBy: { createdAt: 'desc' },
+      select: { id: true },
+    });
+    if (open) return { id: open.id, menu: null };
+    const ticketNumber = await nextTicketNumber(tx, channel.tenantId);
+    // Spec 002 §3, §7: a channel whose entry point is an enabled automated menu greets with it (state bot).
+    const menu = await entryMenu(tx, channel.tenantId, channel.entryMenuId);
+    const conv = await tx.conversation.create({
+      data: {
+        tenantId: channel.tenantId,
+        workspaceId: channel.workspaceId,
+        contactId,
+        channelId: channel.id,
+        sectorId: menu ? null : channel.entrySectorId,
+        state: menu ? 'bot' : 'waiting',
+        botMenuId: menu?.id ?? null,
+        ticketNumber,
+      },
+    });
+    effects.conversation(conv.id, true);
+    if (menu) {
+      return { id: conv.id, menu };
+    }
+    await tx.conversationEvent.create({
+      data: { tenantId: channel.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' } },
+    });
+    effects.queueChanged(channel.tenantId, channel.workspaceId);
+    return { id: conv.id, menu: null };
+  }
+}

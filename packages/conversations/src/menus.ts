@@ -1,0 +1,69 @@
+import { MenuAnswerSchema, type MenuAnswer } from '@atende/contract';
+import { matchMenuAnswer, menuPrompt } from '@atende/core';
+import type { ConversationDeps } from './deps';
+import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
+import { redistribute } from './presence';
+import { sendSystemText } from './system-text';
+
+const answersOf = (json: unknown): MenuAnswer[] => MenuAnswerSchema.array().catch([]).parse(json);
+
+/** The enabled menu a channel greets new conversations with, if any. */
+export async function entryMenu(tx: Tx, tenantId: string, menuId: string | null | undefined) {
+  if (!menuId) return null;
+  return tx.automatedMenu.findFirst({ where: { id: menuId, tenantId, enabled: true, deletedAt: null } });
+}
+
+/** Sends a menu's message and answers to the contact (tag "menu"). */
+export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: string; conversationId: string }, menu: { message: string; answers: unknown }, at: Date) {
+  await sendSystemText(tx, effects, target, menuPrompt(menu.message, answersOf(menu.answers)), at, ['menu']);
+}
+
+/**
+ * The contact wrote to a conversation an automated menu is holding (state bot): their reply picks
+ * an answer whose action runs (spec 002 §4: terminal actions end the menu), or the invalid-option
+ * message and the menu are sent again. The conversation row is locked, so two quick replies run
+ * one after the other. A menu deleted meanwhile hands the conversation to the queue.
+ */
+export async function runMenuStep(ctx: ConversationDeps, conversationId: string, reply: string): Promise<void> {
+  const { effects } = await inTransaction(ctx, async (tx, effects) => {
+    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; state: string; entrySectorId: string | null }[]>`
+      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c.state::text AS state, ch."entrySectorId"
+      FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" WHERE c.id = ${conversationId}::uuid FOR UPDATE OF c`;
+    if (!conv || conv.state !== 'bot') return;
+    const target = { tenantId: conv.tenantId, conversationId: conv.id };
+    const now = new Date();
+    const toQueue = async (sectorId: string | null, detail: Record<string, unknown>) => {
+      await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', sectorId, botMenuId: null, timeJoin: now } });
+      await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'menu', ...detail } } });
+      effects.queueChanged(conv.tenantId, conv.workspaceId);
+    };
+    const menu = conv.botMenuId ? await tx.automatedMenu.findFirst({ where: { id: conv.botMenuId, tenantId: conv.tenantId, deletedAt: null } }) : null;
+    effects.conversation(conv.id);
+    if (!menu) return toQueue(conv.entrySectorId, { reason: 'menu_removed' });
+    const answers = answersOf(menu.answers);
+    const index = matchMenuAnswer(answers, reply);
+    if (index === -1) {
+      await sendSystemText(tx, effects, target, menu.invalidOptionMessage, now, ['menu']);
+      return sendMenu(tx, effects, target, menu, new Date(now.getTime() + 1));
+    }
+    const answer = answers[index]!;
+    const detail = { menu_uuid: menu.id, answer: answer.key };
+    if (answer.action.message) await sendSystemText(tx, effects, target, answer.action.message, now, ['menu']);
+    const later = new Date(now.getTime() + 1);
+    if (answer.action.type === 'transfer_to_sector') {
+      const sector = await tx.sector.findFirst({ where: { id: answer.action.sector_uuid ?? undefined, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } });
+      return toQueue(sector?.id ?? conv.entrySectorId, detail);
+    }
+    if (answer.action.type === 'end_conversation') {
+      await tx.conversation.update({ where: { id: conv.id }, data: { state: 'closed', closedAt: now, endedBy: 'bot', botMenuId: null } });
+      await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'closed', detail: { ended_by: 'bot', ...detail } } });
+      return;
+    }
+    const next = answer.action.type === 'go_to_menu' ? await entryMenu(tx, conv.tenantId, answer.action.menu_uuid) : null;
+    if (!next) return toQueue(conv.entrySectorId, { ...detail, reason: 'menu_unavailable' });
+    await tx.conversation.update({ where: { id: conv.id }, data: { botMenuId: next.id } });
+    await sendMenu(tx, effects, target, next, later);
+  });
+  await announceCommitted(ctx, effects);
+  await redistribute(ctx, effects);
+}

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { OpeningHoursSchema, queues } from '@atende/contract';
+import { isWithinOpeningHours } from '@atende/core';
+import type { ConversationDeps } from './deps';
+import { holderUuid, inTransaction } from './engine';
+import { presentMessage } from './present';
+
+/** The tag the out-of-hours reply carries, so history and tests can tell it from an agent's message. */
+export const OUT_OF_HOURS_TAG = 'out_of_hours';
+
+/**
+ * Spec 002 §3: a contact writing outside the workspace's opening hours (while they are enabled)
+ * gets the out-of-hours message back, once per conversation. It travels the normal outbound path
+ * (a USER message without an agent, plus a channel-delivery job in the same transaction, as reply
+ * actions do); the conversation itself is left alone, so it still enters or stays in the queue.
+ * Answers the reply's message id, or null when none was due.
+ */
+export async function replyOutOfHours(deps: ConversationDeps, conversationId: string, at = new Date()): Promise<string | null> {
+  // One indexed read on every contact message; nothing more unless a reply may be due.
+  const [row] = await deps.db.$queryRaw<{ timezone: string; days: unknown; message: string }[]>`
+    SELECT oh.timezone, oh.days, oh."outOfHoursMessage" AS message
+    FROM "Conversation" c JOIN "OpeningHours" oh ON oh."workspaceId" = c."workspaceId" AND oh.enabled
+    WHERE c.id = ${conversationId}::uuid AND c."outOfHoursRepliedAt" IS NULL AND c.state <> 'closed'::"ConversationState"`;
+  if (!row) return null;
+  const days = OpeningHoursSchema.shape.days.safeParse(row.days);
+  if (!days.success || !row.message.trim() || isWithinOpeningHours({ timezone: row.timezone, days: days.data }, at)) return null;
+  const { result } = await inTransaction(deps, async (tx, effects) => {
+    // Claimed atomically: two messages racing in the same conversation send one reply.
+    const claimed = await tx.conversation.updateManyAndReturn({
+      where: { id: conversationId, outOfHoursRepliedAt: null },
+      data: { outOfHoursRepliedAt: at },
+      select: { id: true, tenantId: true, userId: true },
+    });
+    const conv = claimed[0];
+    if (!conv) return null;
+    const id = randomUUID();
+    const message = await tx.message.create({
+      data: {
+        id,
+        tenantId: conv.tenantId,
+        conversationId,
+        author: 'USER',
+        content: row.message.trim(),
+        tags: [OUT_OF_HOURS_TAG],
+        state: 'pending',
+        status: 'sending',
+        createdAt: new Date(),
+      },
+    });
+    await tx.outboxJob.create({
+      data: { tenantId: conv.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: conv.tenantId, message_uuid: id } },
+    });
+    effects.messages.push({
+      tenantId: conv.tenantId,
+      conversationId,
+      holderUuid: await holderUuid(tx, conv.userId),
+      message: presentMessage(message),
+    });
+    return id;
+  });
+  return result;
+}

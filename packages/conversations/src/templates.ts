@@ -1,0 +1,75 @@
+import { rooms, TEMPLATE_STATUSES, TemplateComponentSchema, type Template, type TemplateCategory, type TemplateStatus } from '@atende/contract';
+import type { Db, Prisma } from '@atende/db';
+import type { ConversationDeps } from './deps';
+
+/**
+ * Outbound templates as the api answers them and as the live 'update-template' event carries them,
+ * and the status changes providers report (webhook or reconciliation), shared by api and worker.
+ */
+export const templateInclude = { channel: { select: { id: true, name: true, type: true } } } as const;
+export type TemplateRow = Prisma.OutboundTemplateGetPayload<{ include: typeof templateInclude }>;
+
+const storedComponents = TemplateComponentSchema.array().catch([]);
+const upper = (status: string): TemplateStatus => {
+  const s = status.toUpperCase();
+  return (TEMPLATE_STATUSES as readonly string[]).includes(s) ? (s as TemplateStatus) : 'PENDING';
+};
+
+export function presentTemplate(row: TemplateRow): Template {
+  return {
+    uuid: row.id,
+    name: row.name,
+    channel: { uuid: row.channel.id, name: row.channel.name, type: row.channel.type },
+    config: {
+      category: row.category as TemplateCategory,
+      language: row.language,
+      // Spec 002 §3: the status is upper-cased on read, whatever a provider stored.
+      status: upper(row.status),
+      components: storedComponents.parse(row.components),
+      rejected_reason: row.rejectedReason,
+    },
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+/** Tells the tenant's open template lists (room campaigns_{tenant}) that a template changed. */
+export async function announceTemplate(deps: Pick<ConversationDeps, 'realtime'>, row: TemplateRow): Promise<void> {
+  await deps.realtime.emit(rooms.campaigns(row.tenantId), 'update-template', { tenant_uuid: row.tenantId, template: presentTemplate(row) });
+}
+
+export interface ProviderTemplateStatus {
+  externalId: string | null;
+  name: string;
+  language: string | null;
+  status: TemplateStatus;
+  reason: string | null;
+}
+
+/**
+ * Applies a status a provider reported for one of a channel's templates (matched by provider id,
+ * else by name and language). Answers the changed row, or null when nothing changed (unknown
+ * template, same status: duplicate webhooks and reconciliation passes change nothing).
+ */
+export async function applyTemplateStatus(db: Db, channelId: string, report: ProviderTemplateStatus): Promise<TemplateRow | null> {
+  const byName: Prisma.OutboundTemplateWhereInput = { name: report.name, ...(report.language ? { language: report.language } : {}) };
+  const row = await db.outboundTemplate.findFirst({
+    where: { channelId, deletedAt: null, OR: [...(report.externalId ? [{ externalId: report.externalId }] : []), byName] },
+    orderBy: { createdAt: 'desc' },
+  });
+  if (!row) return null;
+  const deleted = report.status === 'DELETED';
+  if (row.status === report.status && (row.rejectedReason ?? null) === (report.reason ?? null) && !deleted) return null;
+  // A template waiting for its own submission keeps PENDING until the provider answers that call.
+  if (row.syncPending === 'submit' || row.syncPending === 'edit') return null;
+  return db.outboundTemplate.update({
+    where: { id: row.id },
+    data: {
+      status: report.status,
+      rejectedReason: report.reason,
+      externalId: row.externalId ?? report.externalId,
+      ...(deleted ? { deletedAt: new Date() } : {}),
+    },
+    include: templateInclude,
+  });
+}

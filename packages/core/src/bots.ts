@@ -1,0 +1,125 @@
+import type { FieldIssue } from './text-rules';
+
+/** Bot flow nodes of spec 002 §3: Start, HTTP, Options menu, Prompts, Router with conditions, Set variables, End, transfer. */
+export const BOT_NODE_TYPES = ['start', 'http', 'options', 'prompt', 'router', 'set_variables', 'transfer', 'end'] as const;
+export type BotNodeType = (typeof BOT_NODE_TYPES)[number];
+/** Spec 002 §9: a bot's HTTP request gives up after 5 s unless told otherwise. */
+export const BOT_HTTP_TIMEOUT_DEFAULT_S = 5;
+
+export interface BotNode {
+  id: string;
+  type: BotNodeType;
+  /** The text the bot sends (options, prompt, transfer, end). */
+  text?: string;
+  /** Options menu: each option is a handle of its own. */
+  options?: { key: string; label: string; next?: string | null }[];
+  invalid_option_message?: string;
+  /** Prompt: the variable the answer goes to. */
+  variable?: string;
+  /** HTTP: the request, and where to go on failure. */
+  url?: string;
+  method?: 'GET' | 'POST';
+  timeout_seconds?: number;
+  error_text?: string;
+  on_error?: string | null;
+  /** Router: the first condition whose expression holds decides; else `next`. */
+  conditions?: { expression: string; next?: string | null }[];
+  /** Set variables. */
+  variables?: { name: string; value: string }[];
+  /** Transfer: the sector the conversation enters. */
+  sector_uuid?: string | null;
+  /** The default handle: where the flow goes after this node. */
+  next?: string | null;
+}
+
+export const BOT_MESSAGES = {
+  nameRequired: 'Name is required',
+  oneStart: 'The flow needs exactly one Start',
+  textRequired: 'Text is required',
+  invalidOption: 'The invalid option message is required',
+  optionKeyRequired: 'The option key is required',
+  optionKeyUnique: 'Option keys must be unique',
+  optionsRequired: 'Add at least one option',
+  promptNamed: 'Name the variable of this prompt',
+  variableNamed: 'Every variable needs a name',
+  urlRequired: 'URL is required',
+  urlInvalid: 'Invalid URL',
+  errorText: 'The error text is required',
+  timeout: 'The timeout must be between 1 and 30 seconds',
+  conditionExpression: 'Every condition needs an expression',
+  sectorRequired: 'Sector is required',
+  notConnected: 'Connect this handle to a node',
+  unknownTarget: 'This handle leads to a node that does not exist',
+} as const;
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Every broken rule of a bot flow (spec 002 §5 "Bot flow"), with the path of the field: required
+ * texts, unique option keys, named prompts and variables, URL and error text of HTTP nodes, condition
+ * expressions, a sector for transfers, and every handle connected to a node that exists (End and
+ * Transfer have no outgoing handle).
+ */
+export function botFlowIssues(name: string, nodes: BotNode[]): FieldIssue[] {
+  const issues: FieldIssue[] = [];
+  const push = (path: string, message: string) => issues.push({ path, message });
+  if (!name.trim()) push('name', BOT_MESSAGES.nameRequired);
+  if (nodes.filter((n) => n.type === 'start').length !== 1) push('nodes', BOT_MESSAGES.oneStart);
+  const ids = new Set(nodes.map((n) => n.id));
+  const handle = (path: string, target: string | null | undefined) => {
+    if (!target) push(path, BOT_MESSAGES.notConnected);
+    else if (!ids.has(target)) push(path, BOT_MESSAGES.unknownTarget);
+  };
+  nodes.forEach((node, i) => {
+    const at = `nodes.${i}`;
+    const needsText = node.type === 'options' || node.type === 'prompt' || node.type === 'end';
+    if (needsText && !node.text?.trim()) push(`${at}.text`, BOT_MESSAGES.textRequired);
+    switch (node.type) {
+      case 'options': {
+        if (!node.invalid_option_message?.trim()) push(`${at}.invalid_option_message`, BOT_MESSAGES.invalidOption);
+        const options = node.options ?? [];
+        if (options.length === 0) push(`${at}.options`, BOT_MESSAGES.optionsRequired);
+        const seen = new Set<string>();
+        options.forEach((o, j) => {
+          const key = o.key.trim().toLowerCase();
+          if (!key) push(`${at}.options.${j}.key`, BOT_MESSAGES.optionKeyRequired);
+          else if (seen.has(key)) push(`${at}.options.${j}.key`, BOT_MESSAGES.optionKeyUnique);
+          seen.add(key);
+          handle(`${at}.options.${j}.next`, o.next);
+        });
+        return;
+      }
+      case 'prompt':
+        if (!node.variable || !NAME.test(node.variable)) push(`${at}.variable`, BOT_MESSAGES.promptNamed);
+        return handle(`${at}.next`, node.next);
+      case 'http': {
+        if (!node.url?.trim()) push(`${at}.url`, BOT_MESSAGES.urlRequired);
+        else if (!/^https?:\/\/[^\s]+$/i.test(node.url.trim())) push(`${at}.url`, BOT_MESSAGES.urlInvalid);
+        const timeout = node.timeout_seconds ?? BOT_HTTP_TIMEOUT_DEFAULT_S;
+        if (!Number.isInteger(timeout) || timeout < 1 || timeout > 30) push(`${at}.timeout_seconds`, BOT_MESSAGES.timeout);
+        if (!node.error_text?.trim()) push(`${at}.error_text`, BOT_MESSAGES.errorText);
+        handle(`${at}.on_error`, node.on_error);
+        return handle(`${at}.next`, node.next);
+      }
+      case 'router':
+        (node.conditions ?? []).forEach((c, j) => {
+          if (!c.expression.trim()) push(`${at}.conditions.${j}.expression`, BOT_MESSAGES.conditionExpression);
+          handle(`${at}.conditions.${j}.next`, c.next);
+        });
+        return handle(`${at}.next`, node.next);
+      case 'set_variables':
+        (node.variables ?? []).forEach((v, j) => {
+          if (!NAME.test(v.name)) push(`${at}.variables.${j}.name`, BOT_MESSAGES.variableNamed);
+        });
+        return handle(`${at}.next`, node.next);
+      case 'transfer':
+        if (!node.sector_uuid) push(`${at}.sector_uuid`, BOT_MESSAGES.sectorRequired);
+        return;
+      case 'end':
+        return;
+      case 'start':
+        return handle(`${at}.next`, node.next);
+    }
+  });
+  return issues;
+}
