@@ -14,6 +14,7 @@ import { Button, Fieldset, Group, Stack, Textarea, TextInput } from '@mantine/co
 import { useEffect, useMemo, type ChangeEvent } from 'react';
 import { useForm, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { keepFocusOnPress } from '../../ui/keepFocus';
 import { toastSuccess } from '../../ui/toasts';
 import type { BindField } from './bindTargets';
 import { CONTACT_FIELD_LABELS } from './fieldLabels';
@@ -140,7 +141,7 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
             <Button variant="default" size="xs" onClick={onDone} disabled={saving}>
               {t('Cancel')}
             </Button>
-            <Button type="submit" size="xs" loading={saving}>
+            <Button type="submit" size="xs" loading={saving} onMouseDown={keepFocusOnPress}>
               {t('Save')}
             </Button>
           </Group>

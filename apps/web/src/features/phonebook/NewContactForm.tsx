@@ -14,6 +14,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { keepFocusOnPress } from '../../ui/keepFocus';
 import { toastError, toastSuccess } from '../../ui/toasts';
 import { phonebookKeys } from './queries';
 
@@ -78,7 +79,7 @@ export function NewContactForm({
           <Button variant="default" onClick={onCancel}>
             {t('Cancel')}
           </Button>
-          <Button type="submit" loading={form.formState.isSubmitting}>
+          <Button type="submit" loading={form.formState.isSubmitting} onMouseDown={keepFocusOnPress}>
             {t('Save')}
           </Button>
         </Group>
