@@ -28,6 +28,13 @@ const EnvSchema = z.object({
   CAMPAIGN_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(80),
   /** Provider webhooks processed at once (queue channel-inbound, separate from campaign sending). */
   INBOUND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
+  /** Bot HTTP nodes may call private and loopback addresses (development, tests); never in production. */
+  BOT_HTTP_ALLOW_PRIVATE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Bot steps run at once (queue bot-step; each may wait on an HTTP node's timeout). */
+  BOT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** How often the outbox dispatcher looks for new rows when no NOTIFY woke it. */
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(250),
   /** The api's address as seen from outside, for links sent to channels (annex urls). */

@@ -6,6 +6,7 @@ import { storageFromEnv } from '@atende/storage';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
+import { botHttp, runBotSteps } from '@atende/conversations';
 import { createChannelDeliveryWorker } from './channel-delivery/worker';
 import { loadEnv } from './env';
 import { randomBytes } from 'node:crypto';
@@ -20,7 +21,7 @@ import { OutboxDispatcher } from './outbox/loop';
 const env = loadEnv();
 const log = pino({ level: env.LOG_LEVEL, name: 'worker', redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' } });
 // Every job may hold a connection (delivery, inbound, template sync, maintenance), plus the outbox dispatcher's transaction.
-const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + env.INBOUND_CONCURRENCY + 12 });
+const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + env.INBOUND_CONCURRENCY + env.BOT_CONCURRENCY + 12 });
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 
 const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
@@ -52,6 +53,7 @@ const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 const secretsKey = parseSecretsKey(env.CHANNEL_SECRETS_KEY);
 const templateDeps = { db, realtime, adapters, secretsKey, log: log.child({ component: 'templates' }) };
 const bull = { connection, prefix: bullPrefix(env.REDIS_PREFIX) };
+const bots = botHttp({ allowPrivate: env.BOT_HTTP_ALLOW_PRIVATE });
 
 const workers: Worker[] = [
   new Worker(
@@ -63,6 +65,11 @@ const workers: Worker[] = [
   new Worker(queues.channelInbound.name, async (job) => processInbound({ db, realtime, adapters, secretsKey, storage: storage.writer, log: log.child({ component: 'channel-inbound' }) }, job.data), {
     ...bull,
     concurrency: env.INBOUND_CONCURRENCY,
+  }),
+  // Bot flows: their own queue, so an HTTP node waiting on its timeout never holds contact messages back.
+  new Worker(queues.botStep.name, async (job) => runBotSteps({ db, realtime, log: log.child({ component: 'bot' }) }, bots, job.data.conversation_uuid), {
+    ...bull,
+    concurrency: env.BOT_CONCURRENCY,
   }),
   new Worker(queues.subscriberImport.name, async (job) => importSubscribers({ db, realtime, storage: (service) => storage.driverFor(service), log: log.child({ component: 'import' }) }, job.data), {
     ...bull,

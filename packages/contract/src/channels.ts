@@ -33,7 +33,7 @@ export const ChannelSchema = z.object({
   enabled: z.boolean(),
   template_required_on_outbound_start: z.boolean(),
   /** Where the channel's new conversations enter: a sector's queue or an automated menu; null for the workspace queue. */
-  entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(['sector', 'menu']) }).nullable(),
+  entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(['sector', 'menu', 'bot']) }).nullable(),
   /** Non-secret provider settings (base_url, phone_number_id, ...). */
   settings: z.record(z.string(), z.string()),
   /** Names of the credentials stored (encrypted); their values are never returned. */
@@ -69,7 +69,7 @@ export const createChannel = route({
     type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: 'Invalid channel type' }),
     entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
     /** Spec 002 §7: the entry point's type, sector unless told. */
-    entry_point_type: z.enum(['sector', 'menu'], { message: 'Invalid entry point type' }).optional(),
+    entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
     enabled: formBoolean.optional(),
     template_required_on_outbound_start: formBoolean.optional(),
     ...ChannelSettingsSchema.shape,
@@ -87,7 +87,7 @@ export const updateChannel = route({
     enabled: z.boolean().optional(),
     template_required_on_outbound_start: z.boolean().optional(),
     entry_point: z.uuid({ message: 'Invalid entry point' }).nullable().optional(),
-    entry_point_type: z.enum(['sector', 'menu'], { message: 'Invalid entry point type' }).optional(),
+    entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
     settings: ChannelSettingsSchema.strict().optional(),
     credentials: ChannelSecretsSchema.strict().optional(),
   }),

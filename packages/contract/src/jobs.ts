@@ -25,6 +25,14 @@ export const queues = {
       received_at: z.iso.datetime({ offset: true }),
     }),
   },
+  /**
+   * Runs a bot flow on the contact messages of one conversation it has not read yet (written in
+   * the same transaction as the message, so no message is left unanswered).
+   */
+  botStep: {
+    name: 'bot-step',
+    payload: z.object({ tenant_uuid: z.uuid(), conversation_uuid: z.uuid() }),
+  },
   /** Submits, edits or deletes one template at its provider; the status it answers is stored. */
   templateSync: {
     name: 'template-sync',
@@ -46,5 +54,6 @@ export type SubscriberImportJob = z.infer<typeof queues.subscriberImport.payload
 export type MaintenanceJob = z.infer<typeof queues.maintenance.payload>;
 export type ChannelDeliveryJob = z.infer<typeof queues.channelDelivery.payload>;
 export type ChannelInboundJob = z.infer<typeof queues.channelInbound.payload>;
+export type BotStepJob = z.infer<typeof queues.botStep.payload>;
 export type TemplateSyncJob = z.infer<typeof queues.templateSync.payload>;
 export type QueueName = (typeof queues)[keyof typeof queues]['name'];

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError } from '@atende/contract';
+import { AppError, queues } from '@atende/contract';
 import { countryForCallingCode, normalizePhone, tenantConfigOf } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
@@ -8,6 +8,7 @@ import { replyOutOfHours } from './out-of-hours';
 import { redistribute } from './presence';
 import { presentMessage, type AnnexRow } from './present';
 import { answerPendingSurvey } from './surveys';
+import { entryBot, queueBotStep } from './bots';
 import { entryMenu, runMenuStep, sendMenu } from './menus';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
@@ -45,6 +46,8 @@ export interface InboundChannel {
   entrySectorId: string | null;
   /** An automated menu greeting new conversations (state bot) instead of the queue. */
   entryMenuId?: string | null;
+  /** A bot greeting new conversations (state bot), when no menu does. */
+  entryBotId?: string | null;
   tenantConfig: unknown;
 }
 
@@ -115,7 +118,7 @@ export class InboundReceiver {
         message: contactMessage(appended.conversationId, appended.contactId, appended.at),
       });
       await announceCommitted(this.ctx, effects);
-      if (appended.bot) await runMenuStep(this.ctx, appended.conversationId, content);
+      if (appended.bot && !appended.botFlow) await runMenuStep(this.ctx, appended.conversationId, content);
       await this.outOfHours(appended.conversationId);
       return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
     }
@@ -141,7 +144,7 @@ export class InboundReceiver {
         INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", "createdAt", "updatedAt")
         VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
                 ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${now}, ${now})`;
-      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; bot: boolean; holder: string | null }[]>`
+      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null }[]>`
         WITH before AS (SELECT c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
                         JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
         UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = ${now}, "unreadContactMessages" = c."unreadContactMessages" + 1,
@@ -150,13 +153,15 @@ export class InboundReceiver {
                state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
         FROM before WHERE c.id = ${conversationId}::uuid
         RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived, (before.state = 'outbound-started'::"ConversationState") AS replied,
-                  (before.state = 'bot'::"ConversationState") AS bot,
+                  (before.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow",
                   (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
       if (!conv) throw new AppError('not_found', 'Conversation not found');
       // The menu answers the contact's first message, so it follows it.
       if (menu) {
         await sendMenu(tx, effects, { tenantId: channel.tenantId, conversationId }, menu, new Date(now.getTime() + 1));
       }
+      // A bot reads the message in the worker (its HTTP nodes may take seconds); the job commits with it.
+      if (conv.bot && conv.botFlow && !opened) await queueBotStep(tx, channel.tenantId, conversationId);
       if (conv.unarchived) {
         await tx.conversationEvent.create({
           data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } },
@@ -170,7 +175,7 @@ export class InboundReceiver {
         holderUuid: conv.holder,
         message: contactMessage(conversationId, contactId, now),
       });
-      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !opened };
+      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !conv.botFlow && !opened };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
       if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2002' || error.code === 'P2010') && externalId) {
@@ -208,7 +213,7 @@ export class InboundReceiver {
   ) {
     const at = new Date();
     const [row] = await this.ctx.db.$queryRaw<
-      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; holder: string | null }[]
+      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null }[]
     >`
       WITH target AS (
         SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
@@ -232,12 +237,17 @@ export class InboundReceiver {
         FROM inserted, target WHERE c.id = inserted."conversationId"
         RETURNING c.id, c."tenantId", c."contactId", c."userId", inserted."createdAt" AS at,
                   (target.archived AND NOT c.archived) AS unarchived, (target.state = 'outbound-started'::"ConversationState") AS replied,
-                  (target.state = 'bot'::"ConversationState") AS bot
+                  (target.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow"
+      ), bot_step AS (
+        -- A bot reads the message in the worker: its job commits with the message (the outbox).
+        INSERT INTO "OutboxJob" (id, "tenantId", queue, payload, "createdAt")
+        SELECT gen_random_uuid(), updated."tenantId", ${queues.botStep.name}, jsonb_build_object('tenant_uuid', updated."tenantId", 'conversation_uuid', updated.id), updated.at
+        FROM updated WHERE updated.bot AND updated."botFlow"
       ), unarchived AS (
         INSERT INTO "ConversationEvent" (id, "tenantId", "conversationId", type, detail, at)
         SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived
       )
-      SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot,
+      SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot, updated."botFlow",
              (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder
       FROM updated`;
     return row ?? null;
@@ -279,38 +289,43 @@ export class InboundReceiver {
   private async openConversation(
     tx: Tx,
     effects: Effects,
-    channel: { id: string; tenantId: string; workspaceId: string; entrySectorId: string | null; entryMenuId?: string | null },
+    channel: { id: string; tenantId: string; workspaceId: string; entrySectorId: string | null; entryMenuId?: string | null; entryBotId?: string | null },
     contactId: string,
-  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null }> {
+  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null; bot: boolean }> {
     const open = await tx.conversation.findFirst({
       where: { tenantId: channel.tenantId, channelId: channel.id, contactId, state: { not: 'closed' } },
       orderBy: { createdAt: 'desc' },
       select: { id: true },
     });
-    if (open) return { id: open.id, menu: null };
+    if (open) return { id: open.id, menu: null, bot: false };
     const ticketNumber = await nextTicketNumber(tx, channel.tenantId);
     // Spec 002 §3, §7: a channel whose entry point is an enabled automated menu greets with it (state bot).
     const menu = await entryMenu(tx, channel.tenantId, channel.entryMenuId);
+    // Else a bot may greet it (its first step runs in the worker, queued with the message).
+    const bot = menu ? null : await entryBot(tx, channel.tenantId, channel.entryBotId);
     const conv = await tx.conversation.create({
       data: {
         tenantId: channel.tenantId,
         workspaceId: channel.workspaceId,
         contactId,
         channelId: channel.id,
-        sectorId: menu ? null : channel.entrySectorId,
-        state: menu ? 'bot' : 'waiting',
+        sectorId: menu || bot ? null : channel.entrySectorId,
+        state: menu || bot ? 'bot' : 'waiting',
         botMenuId: menu?.id ?? null,
+        botId: bot?.id ?? null,
         ticketNumber,
       },
     });
     effects.conversation(conv.id, true);
-    if (menu) {
-      return { id: conv.id, menu };
+    if (menu) return { id: conv.id, menu, bot: false };
+    if (bot) {
+      await queueBotStep(tx, channel.tenantId, conv.id);
+      return { id: conv.id, menu: null, bot: true };
     }
     await tx.conversationEvent.create({
       data: { tenantId: channel.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' } },
     });
     effects.queueChanged(channel.tenantId, channel.workspaceId);
-    return { id: conv.id, menu: null };
+    return { id: conv.id, menu: null, bot: false };
   }
 }

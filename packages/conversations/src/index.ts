@@ -15,3 +15,5 @@ export * from './system-text';
 export * from './menus';
 export * from './automations';
 export * from './out-of-hours';
+export * from './bots';
+export * from './bot-http';

@@ -26,10 +26,11 @@ export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: str
  */
 export async function runMenuStep(ctx: ConversationDeps, conversationId: string, reply: string): Promise<void> {
   const { effects } = await inTransaction(ctx, async (tx, effects) => {
-    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; state: string; entrySectorId: string | null }[]>`
-      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c.state::text AS state, ch."entrySectorId"
+    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; botId: string | null; state: string; entrySectorId: string | null }[]>`
+      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c."botId", c.state::text AS state, ch."entrySectorId"
       FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" WHERE c.id = ${conversationId}::uuid FOR UPDATE OF c`;
-    if (!conv || conv.state !== 'bot') return;
+    // A bot flow's conversation is the worker's (bots.ts runBotSteps).
+    if (!conv || conv.state !== 'bot' || conv.botId) return;
     const target = { tenantId: conv.tenantId, conversationId: conv.id };
     const now = new Date();
     const toQueue = async (sectorId: string | null, detail: Record<string, unknown>) => {

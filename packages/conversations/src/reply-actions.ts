@@ -3,6 +3,7 @@ import type { ConversationDeps } from './deps';
 import { announceCommitted, inTransaction } from './engine';
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
+import { handToBot } from './bots';
 import { announceCampaign } from './campaigns';
 
 export interface ReplyInput {
@@ -27,7 +28,7 @@ export interface ReplyOutcome {
  * A subscriber answered a campaign (spec 001 §1, §3): the latest campaign sent to this phone on this
  * channel and not yet answered runs the pressed button's action (or DEFAULT_ACTION): end_dnd adds
  * the contact to the lists, transfer_to_sector puts the conversation in the sector's queue,
- * end_with_message ends it; each sends its message through the channel. Broadcast campaigns close
+ * chatbot_outbound hands it to a bot, end_with_message ends it; each sends its message through the channel. Broadcast campaigns close
  * the conversation after their message. The subscriber becomes completed with what was answered.
  * Runs once per subscriber (the first answer), so a repeated webhook changes nothing.
  */
@@ -59,7 +60,10 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
     }
     const message = action.message?.trim();
     if (message) await sendSystemText(tx, effects, { tenantId: input.tenantId, conversationId: conversation.id }, message, now);
-    const ends = action.action === 'end_dnd' || action.action === 'end_with_message' || (campaign.mode === 'broadcast' && action.action !== 'transfer_to_sector');
+    // chatbot_outbound: the bot talks to the contact from its Start, after the message (a job of the worker).
+    if (action.action === 'chatbot_outbound' && conversation.state !== 'closed') await handToBot(tx, effects, conversation, action.bot_uuid, new Date(now.getTime() + 1));
+    const handedOn = action.action === 'transfer_to_sector' || action.action === 'chatbot_outbound';
+    const ends = action.action === 'end_dnd' || action.action === 'end_with_message' || (campaign.mode === 'broadcast' && !handedOn);
     if (ends && conversation.state !== 'closed') {
       await tx.conversation.update({ where: { id: conversation.id }, data: { state: 'closed', closedAt: now, endedBy: 'system' } });
       await tx.conversationEvent.create({ data: { tenantId: input.tenantId, conversationId: conversation.id, type: 'closed', detail: { ended_by: 'system', done_by: 'campaign', reply_action: action.action } } });

@@ -1,3 +1,4 @@
+import { parseBotExpression } from './bot-flow';
 import type { FieldIssue } from './text-rules';
 
 /** Bot flow nodes of spec 002 §3: Start, HTTP, Options menu, Prompts, Router with conditions, Set variables, End, transfer. */
@@ -47,6 +48,7 @@ export const BOT_MESSAGES = {
   errorText: 'The error text is required',
   timeout: 'The timeout must be between 1 and 30 seconds',
   conditionExpression: 'Every condition needs an expression',
+  expressionInvalid: 'Invalid expression: compare values with == != > >= < <= contains, joined by && or ||',
   sectorRequired: 'Sector is required',
   notConnected: 'Connect this handle to a node',
   unknownTarget: 'This handle leads to a node that does not exist',
@@ -104,6 +106,7 @@ export function botFlowIssues(name: string, nodes: BotNode[]): FieldIssue[] {
       case 'router':
         (node.conditions ?? []).forEach((c, j) => {
           if (!c.expression.trim()) push(`${at}.conditions.${j}.expression`, BOT_MESSAGES.conditionExpression);
+          else if (!parseBotExpression(c.expression)) push(`${at}.conditions.${j}.expression`, BOT_MESSAGES.expressionInvalid);
           handle(`${at}.conditions.${j}.next`, c.next);
         });
         return handle(`${at}.next`, node.next);

@@ -261,6 +261,11 @@ describe('migrations', () => {
     const ws = await db.workspace.findFirstOrThrow();
     const bot = await db.bot.create({ data: { tenantId: ws.tenantId, workspaceId: ws.id, name: 'Helper', nodes: [{ id: 's', type: 'start' }], deletedAt: now, createdAt: now } });
     expect(await db.bot.findUniqueOrThrow({ where: { id: bot.id } })).toMatchObject({ name: 'Helper', nodes: [{ id: 's', type: 'start' }], deletedAt: now, createdAt: now });
+    const conv = await db.conversation.findFirstOrThrow({ where: { tenantId: ws.tenantId } });
+    await db.channel.update({ where: { id: conv.channelId }, data: { entryBotId: bot.id } });
+    await db.conversation.update({ where: { id: conv.id }, data: { botId: bot.id, botNodeId: 'ask', botVars: { name: 'Ana' }, botCursor: now, botRevision: 3 } });
+    expect((await db.channel.findUniqueOrThrow({ where: { id: conv.channelId } })).entryBotId).toBe(bot.id);
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ botId: bot.id, botNodeId: 'ask', botVars: { name: 'Ana' }, botCursor: now, botRevision: 3 });
   });
 
   it('confines a scoped client to its tenant', async () => {

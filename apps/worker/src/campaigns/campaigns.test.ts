@@ -270,6 +270,43 @@ describe('reply actions (spec 001 §3)', () => {
     // A second answer (or a repeated webhook) runs nothing again.
     expect((await reply(p1!, 'r4', 'Quero', 'Quero')).outcome).toBeNull();
   });
+
+  it('chatbot_outbound hands the conversation to the bot, which greets the subscriber from its Start', async () => {
+    const { InboundReceiver, runReplyAction, runBotSteps, botHttp } = await import('@atende/conversations');
+    const conversationDeps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), log: pino({ level: 'silent' }) };
+    const bot = await t.db.bot.create({
+      data: {
+        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Offers',
+        nodes: [
+          { id: 's', type: 'start', next: 'ask' },
+          { id: 'ask', type: 'options', text: 'Which plan?', invalid_option_message: 'Pick 1', options: [{ key: '1', label: 'Gold', next: 'bye' }] },
+          { id: 'bye', type: 'end', text: 'Done!' },
+        ],
+      },
+    });
+    const campaign = await t.db.campaign.create({
+      data: {
+        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'To the bot', channelId, templateId, createdById: tenant.users.manager!.id, mode: 'broadcast',
+        config: { default_action: { action: 'chatbot_outbound', bot_uuid: bot.id, message: 'Um momento' }, reply_actions: {} },
+      },
+    });
+    const [phone] = phones(1, 7000);
+    await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber: phone!, state: 'sent', sentAt: new Date() } });
+    const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
+    const got = await new InboundReceiver(conversationDeps).receive(channel, { contact: { phone: phone! }, message: { id: 'bot-r1', content: 'Tenho interesse' } });
+    const outcome = await runReplyAction(conversationDeps, { tenantId: tenant.tenantId, channelId, phone: phone!, conversationId: got.conversation_uuid, button: null, text: 'Tenho interesse' });
+    expect(outcome).toMatchObject({ action: 'chatbot_outbound' });
+    // Broadcast does not close it: the bot talks now, from a job queued with the hand-over.
+    expect(await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).toMatchObject({ state: 'bot', botId: bot.id });
+    expect(await t.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: got.conversation_uuid } } })).toBe(1);
+    await runBotSteps(conversationDeps, botHttp({ allowPrivate: false }), got.conversation_uuid);
+    const texts = await t.db.message.findMany({ where: { conversationId: got.conversation_uuid }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true } });
+    expect(texts).toEqual([
+      { author: 'CONTACT', content: 'Tenho interesse' },
+      { author: 'USER', content: 'Um momento' },
+      { author: 'USER', content: 'Which plan?\n\n1 - Gold' },
+    ]);
+  });
 });
 
 describe('do-not-disturb at send time', () => {

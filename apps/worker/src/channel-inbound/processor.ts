@@ -102,8 +102,8 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   const job = queues.channelInbound.payload.parse(raw);
   const outcome: InboundOutcome = { messages: 0, statuses: 0, templates: 0, ignored: 0 };
   const [channel] = await deps.db.$queryRaw<
-    { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; config: unknown; credentialsEncrypted: string | null; tenantConfig: unknown }[]
-  >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c.config, c."credentialsEncrypted", t.config AS "tenantConfig"
+    { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null; config: unknown; credentialsEncrypted: string | null; tenantConfig: unknown }[]
+  >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c.config, c."credentialsEncrypted", t.config AS "tenantConfig"
     FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${job.channel_uuid}::uuid AND c."tenantId" = ${job.tenant_uuid}::uuid`;
   const adapter = channel ? deps.adapters.get(channelKind(channel.type)) : undefined;
   if (!channel || !adapter || !isWhatsAppAdapter(adapter)) return { ...outcome, ignored: 1 };

@@ -47,8 +47,11 @@ describe('bots (spec 002 §2 settings/bots, §5 flow rules, §8 messages)', () =
     expect(await t.database.db.bot.count({ where: { tenantId: acme.tenantId } })).toBe(1);
   });
 
-  it('is for admins with bots_interface; other tenants get 404', async () => {
-    expect((await t.http.get('/api/v1/bots').set(auth('manager'))).status).toBe(403);
+  it('is for admins with bots_interface (campaign managers only list them); other tenants get 404', async () => {
+    // A manager is also a campaign manager: they pick bots for campaign reply actions, nothing more.
+    expect((await t.http.get('/api/v1/bots').set(auth('manager'))).body.data.map((b: Bot) => b.name)).toEqual(['Support bot']);
+    expect((await t.http.get(`/api/v1/bots/${bot.uuid}`).set(auth('manager'))).status).toBe(403);
+    expect((await t.http.post('/api/v1/bots').set(auth('manager')).send({ name: 'x', nodes: flow() })).status).toBe(403);
     expect((await t.http.get(`/api/v1/bots/${bot.uuid}`).set(auth('outsider'))).status).toBe(404);
     expect((await t.http.delete(`/api/v1/bots/${bot.uuid}`).set(auth('outsider'))).status).toBe(404);
     await t.database.db.tenant.update({ where: { id: acme.tenantId }, data: { config: { features: { ...ALL_ON, bots_interface: false } } } });

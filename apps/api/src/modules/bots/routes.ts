@@ -8,6 +8,8 @@ import type { Session } from '../session/session';
 
 type Row = Prisma.BotGetPayload<object>;
 const access: Access = { roles: ['admin'], flag: 'bots_interface' };
+/** Campaign managers pick a bot for the chatbot_outbound reply action: they list bots, nothing more. */
+const listAccess: Access = { roles: ['admin', 'campaign_manager'], flag: 'bots_interface' };
 const present = (r: Row): Bot => ({
   uuid: r.id,
   name: r.name,
@@ -37,7 +39,7 @@ export function botRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
   }
 
-  bind(app, listBots, access, async ({ session }) => ({
+  bind(app, listBots, listAccess, async ({ session }) => ({
     data: (await db(session).bot.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { name: 'asc' } })).map(present),
   }));
   bind(app, getBot, access, async ({ session, params }) => ({ data: present(await find(session, params.id)) }));
@@ -56,6 +58,9 @@ export function botRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   bind(app, deleteBot, access, async ({ session, params }) => {
     const current = await find(session, params.id);
+    // Spec 002 §8: a bot greeting a channel's conversations stays until the channel changes.
+    const bound = await db(session).channel.count({ where: { entryBotId: current.id, deletedAt: null } });
+    if (bound) throw new AppError('conflict', 'Some channels depend on this bot');
     await db(session).bot.update({ where: { id: current.id }, data: { deletedAt: new Date() } });
     return { data: { uuid: current.id } };
   });

@@ -63,7 +63,7 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
       [{ config: { default_action: { action: 'end_with_message' }, reply_actions: { Quero: { action: 'end_with_message' } } } }, 'Action is required'],
       [{ config: { default_action: { action: 'end_with_message' }, reply_actions: { Quero: { action: 'end_with_message' }, Sair: { action: 'end_with_message' }, Talvez: { action: 'end_with_message' } } } }, 'The template has no button Talvez'],
       [{ config: { default_action: { action: 'end_dnd', dnd_list: [], message: 'x' }, reply_actions: {} } }, 'This field is required'],
-      [{ config: { default_action: { action: 'chatbot_outbound', bot_uuid: acme.sectors[0]!.id }, reply_actions: { Quero: { action: 'end_with_message' }, Sair: { action: 'end_with_message' } } } }, 'Chatbot actions are not available: this workspace has no bots'],
+      [{ config: { default_action: { action: 'chatbot_outbound', bot_uuid: acme.sectors[0]!.id }, reply_actions: { Quero: { action: 'end_with_message' }, Sair: { action: 'end_with_message' } } } }, 'Bot not found'],
       [{ start_at: '2020-01-01T00:00:00.000Z' }, 'The schedule must be in the future'],
     ];
     for (const [overrides, message] of cases) {

@@ -69,7 +69,10 @@ export class CampaignService {
     for (const button of buttons) if (!config.reply_actions[button]) throw fail(`config.reply_actions.${button}`, 'Action is required');
     const actions: [string, ReplyAction][] = [[DEFAULT_ACTION, config.default_action], ...Object.entries(config.reply_actions)];
     for (const [key, action] of actions) {
-      if (action.action === 'chatbot_outbound') throw fail(`config.${key}`, 'Chatbot actions are not available: this workspace has no bots');
+      if (action.action === 'chatbot_outbound') {
+        const bot = await tx.bot.findFirst({ where: { id: action.bot_uuid, workspaceId: session.workspaceId, deletedAt: null } });
+        if (!bot) throw fail(`config.${key}.bot_uuid`, 'Bot not found');
+      }
       if (action.action === 'transfer_to_sector') {
         const sector = await tx.sector.findFirst({ where: { id: action.sector_uuid, tenantId: session.tenantId, deletedAt: null } });
         if (!sector) throw fail(`config.${key}.sector_uuid`, 'Sector not found');

@@ -17,8 +17,8 @@ export class InboundService {
   private async channel(channelId: string, authorization: string | undefined) {
     const token = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '';
     const [channel] = await this.ctx.db.$queryRaw<
-      { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; inboundTokenHash: string | null; tenantConfig: unknown }[]
-    >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."inboundTokenHash", t.config AS "tenantConfig"
+      { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null; inboundTokenHash: string | null; tenantConfig: unknown }[]
+    >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c."inboundTokenHash", t.config AS "tenantConfig"
       FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${channelId}::uuid AND c."deletedAt" IS NULL`;
     const expected = Buffer.from(channel?.inboundTokenHash ?? '0'.repeat(64), 'hex');
     const given = Buffer.from(hashToken(token || 'no-token'), 'hex');

@@ -79,21 +79,28 @@ export class ChannelService {
   private async present(session: Session, rows: ChannelRow[], publicUrl: string): Promise<Channel[]> {
     const sectorIds = [...new Set(rows.map((r) => r.entrySectorId).filter((v): v is string => v !== null))];
     const menuIds = [...new Set(rows.map((r) => r.entryMenuId).filter((v): v is string => v !== null))];
-    const [sectors, menus] = await Promise.all([
+    const botIds = [...new Set(rows.map((r) => r.entryBotId).filter((v): v is string => v !== null))];
+    const [sectors, menus, bots] = await Promise.all([
       sectorIds.length ? this.db(session).sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
       menuIds.length ? this.db(session).automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true } }) : [],
+      botIds.length ? this.db(session).bot.findMany({ where: { id: { in: botIds }, deletedAt: null }, select: { id: true, name: true } }) : [],
     ]);
     return rows.map((row) => {
       const config = (row.config ?? {}) as Record<string, unknown>;
       const sector = sectors.find((s) => s.id === row.entrySectorId);
       const menu = menus.find((m) => m.id === row.entryMenuId);
+      const bot = bots.find((b) => b.id === row.entryBotId);
       return {
         uuid: row.id,
         name: row.name,
         type: row.type,
         enabled: row.enabled,
         template_required_on_outbound_start: row.templateRequiredOnOutboundStart,
-        entry_point: menu ? { uuid: menu.id, name: menu.name, type: 'menu' as const } : sector ? { uuid: sector.id, name: sector.name, type: 'sector' as const } : null,
+        entry_point: menu
+          ? { uuid: menu.id, name: menu.name, type: 'menu' as const }
+          : bot
+            ? { uuid: bot.id, name: bot.name, type: 'bot' as const }
+            : sector ? { uuid: sector.id, name: sector.name, type: 'sector' as const } : null,
         settings: pick(config, CHANNEL_SETTING_FIELDS),
         credentials_set: Array.isArray(config.credentials_set) ? config.credentials_set.filter((v): v is string => typeof v === 'string') : [],
         api_version: row.type === 'whatsapp_360dialog' ? (config.api_version === 'cloud' ? 'cloud' : 'onpremise') : null,
@@ -110,25 +117,31 @@ export class ChannelService {
   }
 
   /**
-   * The columns an entry point sets: a sector (and no menu), or an enabled automated menu (the sector
-   * stays as it was); null or '' clears both; undefined changes nothing.
+   * The columns an entry point sets: a sector (and no menu or bot), or an enabled automated menu or
+   * a bot (the sector stays as it was, for whom they hand over); null or '' clears all; undefined
+   * changes nothing.
    */
   private async entryPoint(
     session: Session,
     uuid: string | null | undefined,
-    type: 'sector' | 'menu' = 'sector',
-  ): Promise<{ entrySectorId?: string | null; entryMenuId?: string | null }> {
+    type: 'sector' | 'menu' | 'bot' = 'sector',
+  ): Promise<{ entrySectorId?: string | null; entryMenuId?: string | null; entryBotId?: string | null }> {
     if (uuid === undefined) return {};
-    if (uuid === null || uuid === '') return { entrySectorId: null, entryMenuId: null };
+    if (uuid === null || uuid === '') return { entrySectorId: null, entryMenuId: null, entryBotId: null };
     const notFound = () => new AppError('validation_failed', 'Entry point not found', [{ path: 'entry_point', message: 'Entry point not found' }]);
     if (type === 'menu') {
       const menu = await this.db(session).automatedMenu.findFirst({ where: { id: uuid, workspaceId: session.workspaceId, deletedAt: null, enabled: true }, select: { id: true } });
       if (!menu) throw notFound();
-      return { entryMenuId: menu.id };
+      return { entryMenuId: menu.id, entryBotId: null };
+    }
+    if (type === 'bot') {
+      const bot = await this.db(session).bot.findFirst({ where: { id: uuid, workspaceId: session.workspaceId, deletedAt: null }, select: { id: true } });
+      if (!bot) throw notFound();
+      return { entryBotId: bot.id, entryMenuId: null };
     }
     const sector = await this.db(session).sector.findFirst({ where: { id: uuid, deletedAt: null }, select: { id: true } });
     if (!sector) throw notFound();
-    return { entrySectorId: sector.id, entryMenuId: null };
+    return { entrySectorId: sector.id, entryMenuId: null, entryBotId: null };
   }
 
   async list(session: Session, query: QueryOf<typeof listChannels>, publicUrl: string) {
@@ -173,6 +186,7 @@ export class ChannelService {
         templateRequiredOnOutboundStart: body.template_required_on_outbound_start ?? false,
         entrySectorId: entry.entrySectorId ?? null,
         entryMenuId: entry.entryMenuId ?? null,
+        entryBotId: entry.entryBotId ?? null,
         config: { ...settings, credentials_set: Object.keys(secrets).sort(), ...(body.type === 'whatsapp_360dialog' ? { api_version: 'onpremise' } : {}) },
         inboundTokenHash: inboundToken ? hashToken(inboundToken) : null,
         credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null,

@@ -70,6 +70,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const stepNumber = step === 'data' ? 1 : step === 'template' ? 2 : editing ? 2 : 3;
   const lists = (lookups.data?.lists ?? []).map((l) => ({ value: l.uuid, label: l.name }));
   const sectors = (lookups.data?.sectors ?? []).map((x) => ({ value: x.uuid, label: x.name }));
+  const bots = (lookups.data?.bots ?? []).map((b) => ({ value: b.uuid, label: b.name }));
 
   return (
     <Modal
@@ -197,7 +198,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
                 <Select
                   aria-label={t('Action for {{key}}', { key: key === DEFAULT_ACTION ? t('Default action') : key })}
                   placeholder={t('Action')}
-                  data={REPLY_ACTIONS.map((r) => ({ value: r, label: t(ACTION_LABEL[r]), disabled: r === 'chatbot_outbound' }))}
+                  data={REPLY_ACTIONS.map((r) => ({ value: r, label: t(ACTION_LABEL[r]), disabled: r === 'chatbot_outbound' && bots.length === 0 }))}
                   value={a.action || null}
                   onChange={(v) => setAction(key, { action: (v ?? '') as ActionState['action'], subAction: [] })}
                   error={err(`${key}.action`)}
@@ -208,6 +209,17 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
                     aria-label={t('Sector for {{key}}', { key })}
                     placeholder={t('Sector')}
                     data={sectors}
+                    value={a.subAction[0] ?? null}
+                    onChange={(v) => setAction(key, { subAction: v ? [v] : [] })}
+                    error={err(`${key}.subAction`)}
+                    comboboxProps={{ withinPortal: true }}
+                  />
+                )}
+                {a.action === 'chatbot_outbound' && (
+                  <Select
+                    aria-label={t('Bot for {{key}}', { key })}
+                    placeholder={t('Bot')}
+                    data={bots}
                     value={a.subAction[0] ?? null}
                     onChange={(v) => setAction(key, { subAction: v ? [v] : [] })}
                     error={err(`${key}.subAction`)}

@@ -6,11 +6,12 @@ import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { botKeys } from '../bots/BotsPage';
 import { menuKeys } from './MenusPage';
 
 /**
  * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
- * point, where sectors and menus are listed together (a disabled menu cannot be chosen).
+ * point, where sectors, menus and bots are listed together (a disabled menu cannot be chosen).
  */
 export function ChannelSettingsPage() {
   const { t } = useTranslation();
@@ -19,6 +20,7 @@ export function ChannelSettingsPage() {
   const channel = useQuery({ queryKey: ['channels', id], queryFn: async () => (await api.getChannel({ params: { id } })).data });
   const sectors = useQuery({ queryKey: ['sectors', 'all'], queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
   const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
+  const bots = useQuery({ queryKey: botKeys.all, queryFn: async () => (await api.listBots({})).data });
   const [name, setName] = useState('');
   const [enabled, setEnabled] = useState(true);
   const [entry, setEntry] = useState<string | null>(null);
@@ -30,7 +32,7 @@ export function ChannelSettingsPage() {
   }, [channel.data]);
   const save = useMutation({
     mutationFn: () => {
-      const [type, uuid] = entry ? (entry.split(':') as ['sector' | 'menu', string]) : ['sector' as const, null];
+      const [type, uuid] = entry ? (entry.split(':') as ['sector' | 'menu' | 'bot', string]) : ['sector' as const, null];
       return api.updateChannel({ params: { id }, body: { name: name.trim(), enabled, entry_point: uuid, entry_point_type: type } });
     },
     onSuccess: () => {
@@ -44,6 +46,7 @@ export function ChannelSettingsPage() {
   const options = [
     { group: t('Sectors'), items: (sectors.data ?? []).map((s) => ({ value: `sector:${s.uuid}`, label: s.name })) },
     { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },
+    { group: t('Bots'), items: (bots.data ?? []).map((b) => ({ value: `bot:${b.uuid}`, label: b.name })) },
   ];
   return (
     <Stack maw={560}>

@@ -53,6 +53,8 @@ export const ptCampaigns: Record<string, string> = {
   Schedule: 'Agendar',
   Scheduled: 'Agendada',
   'Sector for {{key}}': 'Setor para {{key}}',
+  'Bot for {{key}}': 'Bot para {{key}}',
+  Bot: 'Bot',
   'Send date': 'Data de envio',
   Sending: 'Enviando',
   'Sent at': 'Enviado em',

@@ -1,0 +1,141 @@
+import { BotNodeSchema, queues } from '@atende/contract';
+import { runBotFlow, type BotHttp, type BotOutcome, type BotVars } from '@atende/core';
+import { Prisma } from '@atende/db';
+import type { ConversationDeps } from './deps';
+import { inTransaction, type Effects, type Tx } from './engine';
+import { redistribute } from './presence';
+import { sendSystemText } from './system-text';
+
+/** The enabled bot a channel greets new conversations with, if any. */
+export async function entryBot(tx: Tx, tenantId: string, botId: string | null | undefined) {
+  if (!botId) return null;
+  return tx.bot.findFirst({ where: { id: botId, tenantId, deletedAt: null }, select: { id: true } });
+}
+
+/** Queues a bot step for a conversation, in the caller's transaction (the outbox relays it). */
+export async function queueBotStep(tx: Tx, tenantId: string, conversationId: string): Promise<void> {
+  await tx.outboxJob.create({ data: { tenantId, queue: queues.botStep.name, payload: { tenant_uuid: tenantId, conversation_uuid: conversationId } } });
+}
+
+/**
+ * Hands a conversation to a bot from its Start (a campaign's chatbot_outbound reply action): state
+ * bot, the contact messages so far already read, and a step queued that greets the contact.
+ */
+export async function handToBot(tx: Tx, effects: Effects, conversation: { id: string; tenantId: string; workspaceId: string }, botId: string, at: Date): Promise<void> {
+  await tx.conversation.update({
+    where: { id: conversation.id },
+    data: { state: 'bot', botId, botMenuId: null, botNodeId: null, botVars: {}, botCursor: at, botRevision: { increment: 1 }, userId: null, sectorId: null },
+  });
+  await queueBotStep(tx, conversation.tenantId, conversation.id);
+  effects.conversation(conversation.id);
+  effects.queueChanged(conversation.tenantId, conversation.workspaceId);
+}
+
+interface BotConversation {
+  id: string;
+  tenantId: string;
+  workspaceId: string;
+  state: string;
+  botId: string | null;
+  botNodeId: string | null;
+  botVars: unknown;
+  botCursor: Date | null;
+  botRevision: number;
+  entrySectorId: string | null;
+  contactName: string;
+  contactPhone: string | null;
+}
+
+const varsOf = (json: unknown): BotVars => (json && typeof json === 'object' && !Array.isArray(json) ? (json as BotVars) : {});
+/** Variables are kept small: a huge HTTP answer is not stored whole. */
+const MAX_VARS_BYTES = 64 * 1024;
+
+async function read(ctx: ConversationDeps, conversationId: string): Promise<BotConversation | null> {
+  const [row] = await ctx.db.$queryRaw<BotConversation[]>`
+    SELECT c.id, c."tenantId", c."workspaceId", c.state::text AS state, c."botId", c."botNodeId", c."botVars", c."botCursor", c."botRevision",
+           ch."entrySectorId", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
+    FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" JOIN "Contact" ct ON ct.id = c."contactId"
+    WHERE c.id = ${conversationId}::uuid`;
+  return row ?? null;
+}
+
+/**
+ * What a bot says and decides for the contact messages it has not read yet (spec 002 §3 flows):
+ * the flow runs outside any transaction (its HTTP nodes may take seconds), then its texts and its
+ * new state are written in one transaction if nobody moved the conversation meanwhile (the
+ * revision); otherwise the step is computed again from the new state. A transfer puts the
+ * conversation in the node's sector queue (the channel's entry sector if that one is gone), an End
+ * closes it, a flow that cannot go on hands the contact to the entry sector's queue.
+ */
+export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversationId: string): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    const conv = await read(ctx, conversationId);
+    if (!conv || conv.state !== 'bot' || !conv.botId) return;
+    const pending = await ctx.db.message.findMany({
+      where: { conversationId, author: 'CONTACT', ...(conv.botCursor ? { createdAt: { gt: conv.botCursor } } : {}) },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { content: true, createdAt: true },
+      take: 50,
+    });
+    if (conv.botNodeId !== null && pending.length === 0) return;
+    const bot = await ctx.db.bot.findFirst({ where: { id: conv.botId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, nodes: true } });
+
+    const texts: string[] = [];
+    let outcome: BotOutcome = { kind: 'broken', reason: 'missing_node' };
+    let state: { nodeId: string | null; vars: BotVars } = { nodeId: conv.botNodeId, vars: { ...varsOf(conv.botVars), contact: { name: conv.contactName, phone: conv.contactPhone } } };
+    let cursor = conv.botCursor;
+    const log: { url: string; status: number | null; error: string | null }[] = [];
+    if (bot) {
+      const nodes = BotNodeSchema.array().catch([]).parse(bot.nodes);
+      // A flow not started yet is woken by what the contact wrote; it does not answer it.
+      const inputs = state.nodeId === null ? [pending.at(-1) ?? { content: '', createdAt: cursor }] : pending;
+      for (const input of inputs) {
+        const run = await runBotFlow(nodes, state, input.content, http);
+        texts.push(...run.texts);
+        log.push(...run.http);
+        outcome = run.outcome;
+        cursor = state.nodeId === null ? (pending.at(-1)?.createdAt ?? cursor) : input.createdAt;
+        if (outcome.kind !== 'wait') break;
+        state = { nodeId: outcome.nodeId, vars: run.vars };
+      }
+      if (outcome.kind === 'wait') state = { ...state, nodeId: outcome.nodeId };
+    }
+    for (const call of log) if (call.error) ctx.log.error({ conversationId, url: call.url, status: call.status, reason: call.error }, 'bot HTTP request failed');
+
+    const { result: committed, effects } = await inTransaction(ctx, async (tx, effects) => {
+      const [now] = await tx.$queryRaw<{ botRevision: number; state: string }[]>`
+        SELECT "botRevision", state::text AS state FROM "Conversation" WHERE id = ${conv.id}::uuid FOR UPDATE`;
+      if (!now || now.botRevision !== conv.botRevision || now.state !== 'bot') return false;
+      const target = { tenantId: conv.tenantId, conversationId: conv.id };
+      const at = Date.now();
+      for (const [i, text] of texts.entries()) await sendSystemText(tx, effects, target, text, new Date(at + i), ['bot']);
+      const when = new Date(at);
+      const leave = { botId: null, botNodeId: null, botVars: {}, botCursor: cursor, botRevision: { increment: 1 } };
+      const detail = { event: 'bot', bot_uuid: conv.botId };
+      if (outcome.kind === 'wait') {
+        const { contact: _contact, ...vars } = state.vars;
+        const stored = JSON.stringify(vars).length > MAX_VARS_BYTES ? { ...vars, response: null } : vars;
+        await tx.conversation.update({
+          where: { id: conv.id },
+          data: { botNodeId: state.nodeId, botVars: stored as Prisma.InputJsonObject, botCursor: cursor, botRevision: { increment: 1 } },
+        });
+      } else if (outcome.kind === 'end') {
+        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'closed', closedAt: when, endedBy: 'bot' } });
+        await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'closed', detail: { ended_by: 'bot', bot_uuid: conv.botId } } });
+        effects.conversation(conv.id);
+      } else {
+        const wanted = outcome.kind === 'transfer' ? outcome.sectorUuid : null;
+        const sector = wanted ? await tx.sector.findFirst({ where: { id: wanted, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } }) : null;
+        const reason = !bot ? 'bot_removed' : outcome.kind === 'broken' ? outcome.reason : undefined;
+        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'waiting', sectorId: sector?.id ?? conv.entrySectorId, timeJoin: when } });
+        await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...detail, ...(reason ? { reason } : {}) } } });
+        effects.conversation(conv.id);
+        effects.queueChanged(conv.tenantId, conv.workspaceId);
+      }
+      return true;
+    });
+    if (committed) await redistribute(ctx, effects);
+    if (committed && outcome.kind !== 'wait') return;
+  }
+  ctx.log.error({ conversationId }, 'bot step gave up after 20 rounds');
+}
