@@ -109,12 +109,16 @@ test('the demo admin searches a contact, pages the list and edits it with the cu
   await expect(dialog.getByLabel('Phone 1')).toHaveAttribute('readonly', '');
   await dialog.getByLabel('Organization').fill('');
   await dialog.getByLabel('Email').fill('bad-email');
-  await dialog.getByRole('button', { name: 'Save' }).click();
+  // Leaving Organization showed its message (validated once touched); pressing Save checks the rest.
   await expect(dialog.getByText('Required')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog.getByText('Please insert a valid e-mail')).toBeVisible();
   await dialog.getByLabel('Organization').fill('Globex');
   await dialog.getByLabel('Email').fill('Cliente@Example.com');
   await expect(dialog.getByLabel('Email')).toHaveValue('cliente@example.com');
+  // The messages go as the fields are corrected, before Save is pressed.
+  await expect(dialog.getByText('Required')).toBeHidden();
+  await expect(dialog.getByText('Please insert a valid e-mail')).toBeHidden();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Contact successfully updated')).toBeVisible();
   await expect(dialog).toBeHidden();

@@ -120,6 +120,9 @@ test('an agent reads and edits the customer details with the spec 000 §5 rules'
   await form.getByLabel('Phone 2').fill('(11) 3333-4444');
   await form.getByLabel('Customer ID').fill('4711');
   await form.getByLabel('City/Department').fill('Campinas');
+  // The messages go as the fields are corrected, before Save is pressed.
+  await expect(form.getByText('Required', { exact: true })).toHaveCount(0);
+  await expect(form.getByText('Campo aceita somente números')).toBeHidden();
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(agent.getByText('Contact successfully updated')).toBeVisible();
 

@@ -30,3 +30,41 @@ test('an admin creates an API token shown once, another system uses it, and revo
   await admin.getByRole('button', { name: 'Save' }).click();
   await expect(admin.getByText('The URL must start with https://')).toBeVisible();
 });
+
+// Spec 000 §2, 002 §3: the voice-phone URL an admin sets becomes the 350x555 phone of the agent panel header.
+test('an admin turns the voice phone on; agents get it in their header, and it goes away when turned off', async ({ browser, baseURL }) => {
+  const admin = await signedInPage(browser, demo('admin'));
+  // The app's own health answer stands in for the provider's page (http is allowed for local addresses only).
+  const phoneUrl = `${baseURL}/api/health`;
+  try {
+    await admin.goto('/admin/settings/integrations');
+    await admin.getByRole('textbox', { name: 'Voice phone URL' }).fill(phoneUrl);
+    await admin.getByRole('switch', { name: 'Voice phone' }).check();
+    await admin.getByRole('button', { name: 'Save' }).click();
+    await expect(admin.getByText('Integrations saved')).toBeVisible();
+
+    const agent = await signedInPage(browser, demo('agent'));
+    await agent.goto('/app');
+    const button = agent.getByRole('button', { name: 'Voice phone' });
+    await button.click();
+    const frame = agent.locator('iframe[title="Voice phone"]');
+    await expect(frame).toBeVisible();
+    await expect(frame).toHaveAttribute('width', '350');
+    await expect(frame).toHaveAttribute('height', '555');
+    await expect(agent.frameLocator('iframe[title="Voice phone"]').locator('body')).toContainText('"status":"ok"');
+    // Closing the dropdown keeps the phone loaded (a call goes on); opening shows the same one.
+    await button.click();
+    await expect(frame).toBeHidden();
+    await expect(agent.locator('iframe[title="Voice phone"]')).toHaveCount(1);
+    await button.click();
+    await expect(frame).toBeVisible();
+    await agent.context().close();
+  } finally {
+    const off = await admin.request.put('/api/v1/workspaces/me/integrations', { data: { voice_phone: { enabled: false, url: null } } });
+    expect(off.ok()).toBe(true);
+  }
+  const later = await signedInPage(browser, demo('agent'));
+  await later.goto('/app');
+  await expect(later.getByRole('button', { name: 'Phonebook' })).toBeVisible();
+  await expect(later.getByRole('button', { name: 'Voice phone' })).toHaveCount(0);
+});

@@ -14,6 +14,14 @@ const EnvSchema = z.object({
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** Origins allowed to open the realtime socket, comma separated; the api's own origin is always allowed. */
+  /**
+   * The voice-phone provider's domains (comma-separated; a URL on one of them or a subdomain). Empty:
+   * any https URL. The embed is shown only for a URL on them (spec 000 §2).
+   */
+  VOICE_PHONE_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((d) => d.trim().toLowerCase().replace(/^\.+/, '')).filter(Boolean)),
   ALLOWED_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173'),
   /** Public domain shown in the QR login payload. */
   TENANT_DOMAIN: z.string().default('localhost:3000'),

@@ -148,6 +148,7 @@ export const routes = {
   createOAuthToken: integrations.createOAuthToken,
   deleteOAuthToken: integrations.deleteOAuthToken,
   getIntegrations: integrations.getIntegrations,
+  getVoicePhone: integrations.getVoicePhone,
   updateIntegrations: integrations.updateIntegrations,
   listAutomations: automations.listAutomations,
   getAutomation: automations.getAutomation,

@@ -65,3 +65,16 @@ export const updateIntegrations = route({
   summary: 'Turns integrations on or off and sets their token or URL (admin). An integration cannot be on without its token or URL.',
   body: IntegrationsUpdateBody, response: z.object({ data: IntegrationsSchema }),
 });
+
+/** Spec 000 §2: the voice-phone embed of the agent panel header, for any signed-in user. */
+export const VoicePhoneSchema = z.object({
+  /** On, with a URL on the provider's domains: the header shows the phone (350x555). */
+  enabled: z.boolean(),
+  url: z.string().nullable(),
+});
+export type VoicePhone = z.infer<typeof VoicePhoneSchema>;
+export const getVoicePhone = route({
+  method: 'GET', path: '/api/v1/workspaces/me/voice_phone', tags: ['integrations'],
+  summary: "The voice-phone embed of the agent panel: enabled only when the integration is on and its URL is on the provider's domains (VOICE_PHONE_DOMAINS).",
+  response: z.object({ data: VoicePhoneSchema }),
+});

@@ -8,7 +8,7 @@ const tokens: Record<string, string> = {};
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000', VOICE_PHONE_DOMAINS: 'example.com, .voip.test' });
   acme = await t.tenant('Integra', { users: { admin: ['admin'], manager: ['manager'], agent: ['agent'] } });
   await t.tenant('IntegraOther', { users: { admin: ['admin'] } });
   for (const name of ['admin', 'manager', 'agent']) tokens[name] = await t.login(`${name}@integra.test`);
@@ -96,5 +96,22 @@ describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)',
     expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('manager'))).status).toBe(403);
     expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('agent')).send({})).status).toBe(403);
     expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('outsider'))).body.data.voice_phone).toEqual({ enabled: false, url: null });
+  });
+
+  it("shows the embed to every user of the workspace only while it is on and on the provider's domains", async () => {
+    const foreign = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://example.com.evil.net/embed' } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error_message).toBe("The URL must be on the voice-phone provider's domains: example.com, voip.test");
+    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { url: 'https://pbx.voip.test/agent' } })).status).toBe(200);
+    const seen = await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'));
+    expect(seen.status).toBe(200);
+    expect(seen.body.data).toEqual({ enabled: true, url: 'https://pbx.voip.test/agent' });
+    expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('outsider'))).body.data).toEqual({ enabled: false, url: null });
+    expect((await t.http.get('/api/v1/workspaces/me/voice_phone')).status).toBe(401);
+    // A URL saved before the provider's domains changed is not embedded.
+    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { integrations: { voice_phone: { enabled: true, url: 'https://old-provider.net/phone' } } } });
+    expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
+    await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: false, url: 'https://pbx.voip.test/agent' } });
+    expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
   });
 });

@@ -1,6 +1,6 @@
 import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import {
-  AppError, createOAuthToken, deleteOAuthToken, getIntegrations, listOAuthTokens, updateIntegrations, type Integrations, type OAuthToken,
+  AppError, createOAuthToken, deleteOAuthToken, getIntegrations, getVoicePhone, listOAuthTokens, updateIntegrations, type Integrations, type OAuthToken,
 } from '@atende/contract';
 import { scoped, type Prisma } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
@@ -19,8 +19,20 @@ interface StoredIntegrations {
 }
 const TOKEN_INTEGRATIONS = ['droz', 'zapier'] as const;
 
-/** A voice-phone URL the browser may embed: absolute https (http only for localhost, in development). */
-function checkVoiceUrl(url: string): void {
+/** Whether a URL's host is one of the provider's domains or under one (no domains: any host). */
+export function onVoiceDomains(url: string, domains: readonly string[]): boolean {
+  if (domains.length === 0) return true;
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return domains.some((d) => host === d || host.endsWith(`.${d}`));
+}
+
+/** A voice-phone URL the browser may embed: absolute https (http only for localhost, in development), on the provider's domains. */
+function checkVoiceUrl(url: string, domains: readonly string[]): void {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -30,6 +42,10 @@ function checkVoiceUrl(url: string): void {
   const local = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1';
   if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) {
     throw new AppError('validation_failed', 'The URL must start with https://', [{ path: 'voice_phone.url', message: 'The URL must start with https://' }]);
+  }
+  if (!onVoiceDomains(url, domains)) {
+    const message = `The URL must be on the voice-phone provider's domains: ${domains.join(', ')}`;
+    throw new AppError('validation_failed', message, [{ path: 'voice_phone.url', message }]);
   }
 }
 
@@ -101,6 +117,14 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: present(value, tokens) };
   });
 
+  // Spec 000 §2: every signed-in user's header asks; the domains are checked again (they may have changed since).
+  bind(app, getVoicePhone, {}, async ({ session }) => {
+    const phone = (await stored(session)).value.voice_phone;
+    const url = phone?.url ?? null;
+    const enabled = phone?.enabled === true && url !== null && onVoiceDomains(url, ctx.env.VOICE_PHONE_DOMAINS);
+    return { data: { enabled, url: enabled ? url : null } };
+  });
+
   bind(app, updateIntegrations, { roles: ['admin'] }, async ({ session, body }) => {
     const current = await stored(session);
     const tokens = { ...current.tokens };
@@ -121,7 +145,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
     if (body.voice_phone) {
       const url = body.voice_phone.url === undefined ? (next.voice_phone?.url ?? null) : body.voice_phone.url || null;
-      if (url) checkVoiceUrl(url);
+      if (url) checkVoiceUrl(url, ctx.env.VOICE_PHONE_DOMAINS);
       const enabled = body.voice_phone.enabled ?? next.voice_phone?.enabled === true;
       if (enabled && !url) throw new AppError('validation_failed', 'Enter the URL to turn this integration on', [{ path: 'voice_phone.url', message: 'Enter the URL to turn this integration on' }]);
       next.voice_phone = { enabled, url };

@@ -91,12 +91,12 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
     return message ? t(message) : undefined;
   };
   const email = form.register('email');
-  // Spec 000 §5: the e-mail is lowercased as it is typed.
+  // Spec 000 §5: the e-mail is lowercased as it is typed. (An email input has no selection API:
+  // setSelectionRange throws there, which once left the form without the typed value.)
   const lowercase = (e: ChangeEvent<HTMLInputElement>) => {
     const input = e.currentTarget;
-    const { selectionStart, selectionEnd } = input;
-    input.value = input.value.toLowerCase();
-    input.setSelectionRange(selectionStart, selectionEnd);
+    const lower = input.value.toLowerCase();
+    if (lower !== input.value) input.value = lower;
     void email.onChange(e);
   };
   const saving = form.formState.isSubmitting;

@@ -8,6 +8,7 @@ import { Navigate, Outlet } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { PauseControl } from '../pauses/PauseControl';
+import { VoicePhoneButton } from '../integrations/VoicePhoneButton';
 import { PhonebookButton } from '../phonebook/PhonebookButton';
 import { externalSystem } from '../workstation/externalSystem';
 import { useActiveChats, useWaitingQueue, useWorkstationLiveUpdates } from '../workstation/queries';
@@ -69,6 +70,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
             <ConnectionStatus />
             <PauseControl me={me} activeChats={activeChats} />
             <PhonebookButton tenant={tenant} />
+            <VoicePhoneButton />
             <LoggedTime since={me.logged_at} />
             <UserMenu />
           </Group>
