@@ -62,6 +62,6 @@ export const chatHistoryReport = route({
 });
 export const botsReport = route({
   method: 'GET', path: '/api/v1/reports/bots', tags: ['reports'],
-  summary: 'Automated menus: per menu and answer, the conversations it handed to a sector or ended (flag bots_report).',
+  summary: 'Automated menus and bot flows: per menu and answer (bots: per bot), the conversations handed to a sector or ended (flag bots_report).',
   query: AdminReportQuery, response: table,
 });

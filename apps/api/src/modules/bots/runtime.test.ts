@@ -195,6 +195,19 @@ describe('a bot talking to contacts', () => {
   });
 });
 
+describe('the bots report', () => {
+  it('counts, per bot, the conversations it sent to the queue or ended', async () => {
+    const day = (d: Date) => d.toISOString().slice(0, 10);
+    const range = `start=${day(new Date(Date.now() - 86_400_000))}&end=${day(new Date())}&timezone=UTC`;
+    const res = await t.http.get(`/api/v1/reports/bots?${range}`).set({ Authorization: `Bearer ${admin}` });
+    expect(res.status).toBe(200);
+    expect(res.body.data.rows).toEqual([
+      { menu: 'Orders', answer: null, outcome: 'Ended', conversations: 2 },
+      { menu: 'Orders', answer: null, outcome: 'Sent to the queue', conversations: 5 },
+    ]);
+  });
+});
+
 describe('bot HTTP requests', () => {
   it('refuse private and loopback addresses unless allowed, and other schemes', async () => {
     const strict = botHttp({ allowPrivate: false });

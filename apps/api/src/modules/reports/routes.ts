@@ -265,15 +265,26 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
       { key: 'outcome', label: 'Outcome' },
       { key: 'conversations', label: 'Conversations' },
     ], async (limit) => {
-      // The menu's last step is recorded on the conversation's history: into the queue (enter-queue) or ended (closed).
+      // The last step of a menu or a bot flow is recorded on the conversation's history: into the
+      // queue (enter-queue) or ended (closed); a menu's with the answer that led there.
       const rows = await ctx.db.$queryRaw<{ menu: string; answer: string | null; type: string; conversations: bigint }[]>`
-        SELECT m.name AS menu, e.detail->>'answer' AS answer, e.type, count(DISTINCT e."conversationId") AS conversations
-        FROM "ConversationEvent" e
-        JOIN "Conversation" c ON c.id = e."conversationId"
-        JOIN "AutomatedMenu" m ON m.id::text = e.detail->>'menu_uuid'
-        WHERE e."tenantId" = ${session.tenantId}::uuid AND e.type IN ('enter-queue', 'closed') AND e.at >= ${from} AND e.at < ${to}
-          AND e.detail ? 'menu_uuid' AND ${s}
-        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3 LIMIT ${limit}`;
+        SELECT menu, answer, type, conversations FROM (
+          SELECT m.name AS menu, e.detail->>'answer' AS answer, e.type, count(DISTINCT e."conversationId") AS conversations
+          FROM "ConversationEvent" e
+          JOIN "Conversation" c ON c.id = e."conversationId"
+          JOIN "AutomatedMenu" m ON m.id::text = e.detail->>'menu_uuid'
+          WHERE e."tenantId" = ${session.tenantId}::uuid AND e.type IN ('enter-queue', 'closed') AND e.at >= ${from} AND e.at < ${to}
+            AND e.detail ? 'menu_uuid' AND ${s}
+          GROUP BY 1, 2, 3
+          UNION ALL
+          SELECT b.name, NULL, e.type, count(DISTINCT e."conversationId")
+          FROM "ConversationEvent" e
+          JOIN "Conversation" c ON c.id = e."conversationId"
+          JOIN "Bot" b ON b.id::text = e.detail->>'bot_uuid'
+          WHERE e."tenantId" = ${session.tenantId}::uuid AND e.type IN ('enter-queue', 'closed') AND e.at >= ${from} AND e.at < ${to}
+            AND e.detail ? 'bot_uuid' AND ${s}
+          GROUP BY 1, 2, 3
+        ) t ORDER BY 1, 2 NULLS FIRST, 3 LIMIT ${limit}`;
       return rows.map((r) => ({ menu: r.menu, answer: r.answer, outcome: r.type === 'closed' ? 'Ended' : 'Sent to the queue', conversations: n(r.conversations) }));
     });
   });
