@@ -16,17 +16,25 @@ export type ConversationRow = Prisma.ConversationGetPayload<{ include: typeof co
 export interface Lookups {
   users: Map<number, { id: number; uuid: string; username: string; email: string }>;
   sectors: Map<string, { id: string; name: string }>;
+  /** The enabled survey of each sector (a sector has at most one). */
+  surveys: Map<string, string>;
 }
 
-/** Loads the users and sectors the rows refer to, in two queries. */
-export async function loadLookups(db: Prisma.TransactionClient | { user: Prisma.TransactionClient['user']; sector: Prisma.TransactionClient['sector'] }, rows: ConversationRow[]): Promise<Lookups> {
+/** Loads the users, sectors and sectors' surveys the rows refer to, in three parallel queries. */
+export async function loadLookups(
+  db: Prisma.TransactionClient | { user: Prisma.TransactionClient['user']; sector: Prisma.TransactionClient['sector']; survey: Prisma.TransactionClient['survey'] },
+  rows: ConversationRow[],
+): Promise<Lookups> {
   const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
   const sectorIds = [...new Set(rows.map((r) => r.sectorId).filter((v): v is string => v !== null))];
-  const [users, sectors] = await Promise.all([
+  const [users, sectors, surveys] = await Promise.all([
     userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, ...userRef }) : [],
     sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
+    sectorIds.length ? db.survey.findMany({ where: { sectorIds: { hasSome: sectorIds }, enabled: true, deletedAt: null }, select: { id: true, sectorIds: true } }) : [],
   ]);
-  return { users: new Map(users.map((u) => [u.id, u])), sectors: new Map(sectors.map((s) => [s.id, s])) };
+  const surveyOf = new Map<string, string>();
+  for (const survey of surveys) for (const sector of survey.sectorIds) if (!surveyOf.has(sector)) surveyOf.set(sector, survey.id);
+  return { users: new Map(users.map((u) => [u.id, u])), sectors: new Map(sectors.map((s) => [s.id, s])), surveys: surveyOf };
 }
 
 const STATE_OUT = { outbound_started: 'outbound-started' } as const;
@@ -60,7 +68,7 @@ export function presentConversation(c: ConversationRow, lookups: Lookups): Conve
     },
     user: user ? { id: user.id, uuid: user.uuid, username: user.username, email: user.email } : null,
     channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart },
-    sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: null } : null,
+    sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: lookups.surveys.get(sector.id) ?? null } : null,
     conversation_reason_uuid: c.endReasonId,
     history: [...c.events].reverse().map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
     created_at: c.createdAt.toISOString(),

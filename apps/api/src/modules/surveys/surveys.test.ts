@@ -93,6 +93,8 @@ describe('surveys: sent when a conversation of the sector is finished', () => {
   it('asks the contact, records the numbered answer on the finished conversation and thanks them', async () => {
     const survey = (await t.http.get('/api/v1/surveys').set(auth('admin'))).body.data[0] as Survey;
     const id = await finishedConversation('11944440001');
+    // The conversation's sector names its survey (spec 000 §3 sector.survey_uuid).
+    expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('admin'))).body.data.sector).toMatchObject({ uuid: sectorId, survey_uuid: survey.uuid });
     const asked = await messagesOf(id);
     expect(asked.at(-1)).toMatchObject({ author: 'USER', content: 'How did we do?\n\n1. Great\n2. Okay\n3. Bad', tags: ['survey'], state: 'pending' });
     // The question is delivered like any reply: an outbox job for channel delivery.
