@@ -204,22 +204,11 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
                   error={err(`${key}.action`)}
                   comboboxProps={{ withinPortal: true }}
                 />
-                {a.action === 'transfer_to_sector' && (
+                {(a.action === 'transfer_to_sector' || a.action === 'chatbot_outbound') && (
                   <Select
-                    aria-label={t('Sector for {{key}}', { key })}
-                    placeholder={t('Sector')}
-                    data={sectors}
-                    value={a.subAction[0] ?? null}
-                    onChange={(v) => setAction(key, { subAction: v ? [v] : [] })}
-                    error={err(`${key}.subAction`)}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                )}
-                {a.action === 'chatbot_outbound' && (
-                  <Select
-                    aria-label={t('Bot for {{key}}', { key })}
-                    placeholder={t('Bot')}
-                    data={bots}
+                    aria-label={a.action === 'chatbot_outbound' ? t('Bot for {{key}}', { key }) : t('Sector for {{key}}', { key })}
+                    placeholder={a.action === 'chatbot_outbound' ? t('Bot') : t('Sector')}
+                    data={a.action === 'chatbot_outbound' ? bots : sectors}
                     value={a.subAction[0] ?? null}
                     onChange={(v) => setAction(key, { subAction: v ? [v] : [] })}
                     error={err(`${key}.subAction`)}
