@@ -202,6 +202,26 @@ test('with a microphone, a voice note records with its timer and is sent as a vo
   await agent.getByRole('button', { name: 'Cancel recording' }).click();
   await expect(timer).toHaveCount(0);
   expect(await sentMessages(agent, conversation.uuid)).toHaveLength(1);
+
+  // Cancelled while the browser is still granting the microphone: it never starts recording, and
+  // the microphone it got is let go.
+  await agent.evaluate(() => {
+    const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    const slow = async (constraints?: MediaStreamConstraints) => {
+      const stream = await original(constraints);
+      (window as unknown as { lastStream: MediaStream }).lastStream = stream;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return stream;
+    };
+    navigator.mediaDevices.getUserMedia = slow;
+  });
+  await agent.getByRole('button', { name: 'Record voice' }).click();
+  await agent.getByRole('button', { name: 'Cancel recording' }).click();
+  await expect
+    .poll(() => agent.evaluate(() => (window as unknown as { lastStream?: MediaStream }).lastStream?.getTracks().every((track) => track.readyState === 'ended') ?? false), { timeout: 5000 })
+    .toBe(true);
+  await expect(timer).toHaveCount(0);
+  expect(await sentMessages(agent, conversation.uuid)).toHaveLength(1);
   await agent.context().close();
 });
 

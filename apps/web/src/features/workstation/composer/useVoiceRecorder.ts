@@ -20,6 +20,8 @@ export function useVoiceRecorder() {
   const [state, setState] = useState<RecorderState>('idle');
   const [elapsedMs, setElapsedMs] = useState(0);
   const current = useRef<Recording | null>(null);
+  /** Bumped by cancel and unmount: a start still waiting for the microphone then lets it go. */
+  const attempt = useRef(0);
 
   useEffect(() => {
     if (state !== 'recording') return;
@@ -31,6 +33,7 @@ export function useVoiceRecorder() {
 
   useEffect(
     () => () => {
+      attempt.current += 1;
       const rec = current.current;
       current.current = null;
       if (rec) {
@@ -44,14 +47,20 @@ export function useVoiceRecorder() {
   /** Asks for the microphone and starts; false when there is no permission (or no microphone). */
   const start = useCallback(async (): Promise<boolean> => {
     if (current.current) return true;
+    const mine = ++attempt.current;
     setState('starting');
     let stream: MediaStream;
     try {
       if (!navigator.mediaDevices?.getUserMedia || typeof MediaRecorder === 'undefined') throw new Error('recording unsupported');
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
     } catch {
-      setState('idle');
+      if (mine === attempt.current) setState('idle');
       return false;
+    }
+    // Cancelled (or unmounted) while the browser was granting the microphone: never record.
+    if (mine !== attempt.current) {
+      stopTracks(stream);
+      return true;
     }
     const mimeType = VOICE_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
     const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
@@ -66,6 +75,7 @@ export function useVoiceRecorder() {
   }, []);
 
   const cancel = useCallback(() => {
+    attempt.current += 1;
     const rec = current.current;
     current.current = null;
     if (rec) {
