@@ -14,3 +14,4 @@ export * from './text-rules';
 export * from './report-filters';
 export * from './opening-hours';
 export * from './bots';
+export * from './livechat';
