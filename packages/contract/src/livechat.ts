@@ -144,7 +144,8 @@ export const sendLivechatMessage = route({
   method: 'POST', path: '/api/v1/livechat/messages', tags: ['livechat'], auth: false,
   summary: "A visitor's message (Authorization: Bearer <visitor token>); idempotent by id. Enters the queue like any channel's.",
   body: z.strictObject({
-    id: z.string().trim().min(1).max(200),
+    /** The widget's own id of the message (kept with the visitor's id, so at most 120 characters). */
+    id: z.string().trim().min(1).max(120),
     content: z.string().trim().min(1, 'Write a message').max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
     /** When given, must be the token's channel (a widget never talks to another channel with its token). */
     channel_uuid: Uuid.optional(),
