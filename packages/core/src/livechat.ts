@@ -1,3 +1,4 @@
+import type { FieldIssue } from './text-rules';
 import { LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, type LivechatAppearance } from '@atende/contract';
 
 /** A custom field as the pre-chat form and the api check it (spec 002 §3: label, max length, validator regex). */
@@ -10,10 +11,7 @@ export interface LivechatFieldRule {
   validator_message: string | null;
 }
 
-export interface FieldProblem {
-  path: string;
-  message: string;
-}
+type FieldProblem = FieldIssue;
 
 /**
  * The visitor's value for one custom field: the message to show, or null when it is fine. A

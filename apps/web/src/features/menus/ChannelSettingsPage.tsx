@@ -6,11 +6,13 @@ import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { AppearanceSection } from '../livechat/AppearanceSection';
 import { menuKeys } from './MenusPage';
 
 /**
  * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
- * point, where sectors and menus are listed together (a disabled menu cannot be chosen).
+ * point, where sectors and menus are listed together (a disabled menu cannot be chosen); livechat
+ * channels add their appearance and embed code.
  */
 export function ChannelSettingsPage() {
   const { t } = useTranslation();
@@ -45,8 +47,9 @@ export function ChannelSettingsPage() {
     { group: t('Sectors'), items: (sectors.data ?? []).map((s) => ({ value: `sector:${s.uuid}`, label: s.name })) },
     { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },
   ];
+  const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
-    <Stack maw={560}>
+    <Stack maw={livechat ? 1100 : 560}>
       <Anchor component={Link} to="../../../automated-menu" relative="path" size="sm">
         ← {t('Automated menu')}
       </Anchor>
@@ -59,6 +62,7 @@ export function ChannelSettingsPage() {
           {t('Save')}
         </Button>
       </Group>
+      {livechat && <AppearanceSection key={livechat.uuid} channel={livechat} />}
     </Stack>
   );
 }
