@@ -215,3 +215,14 @@ describe('livechat public api (issue 7)', () => {
     expect((await t.http.get('/api/v1/channels').set(visitor(token))).status).toBe(401);
   });
 });
+
+describe('livechat rate limits', () => {
+  // Last in the file: it uses up this IP's session allowance.
+  it('refuses a client IP that starts too many sessions with 429, before any work', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 32; i++) statuses.push((await startSession({ name: 'Spam', custom_fields: {} }, '00000000-0000-4000-8000-000000000000')).status);
+    expect(statuses.at(-1)).toBe(429);
+    expect(statuses.filter((s) => s === 404).length).toBeLessThanOrEqual(30);
+    expect((await t.http.get(`/api/v1/livechat/${channelId}/config`)).status).toBe(200);
+  });
+});
