@@ -88,6 +88,8 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
     const body = JSON.stringify(await res.json());
     expect(body).not.toContain('"status":"failed"');
   }).toPass();
+  // Leave the agent's workstation as the other specs expect it: the visitor's conversation finished.
+  expect((await agent.request.patch(`/api/v1/conversations/${conversation.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
   await visitorContext.close();
   await agent.context().close();
   await admin.context().close();

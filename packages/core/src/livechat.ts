@@ -1,5 +1,5 @@
-import type { FieldIssue } from './text-rules';
 import { LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, type LivechatAppearance } from '@atende/contract';
+import type { FieldIssue } from './text-rules';
 
 /** A custom field as the pre-chat form and the api check it (spec 002 §3: label, max length, validator regex). */
 export interface LivechatFieldRule {

@@ -178,6 +178,11 @@ describe('livechat public api (issue 7)', () => {
     expect(first.status).toBe(200);
     expect(first.body.data.map((m: { from: string; content: string }) => [m.from, m.content])).toEqual([['visitor', 'Oi, preciso de ajuda']]);
     const after = first.body.data[0].created_at as string;
+    // Nothing new: the request is held for the whole wait, then answers what the visitor already has.
+    const quietStart = Date.now();
+    const quiet = await t.http.get(`/api/v1/livechat/messages?after=${encodeURIComponent(after)}&wait=1`).set(visitor(token));
+    expect(Date.now() - quietStart).toBeGreaterThanOrEqual(900);
+    expect(quiet.body.data).toHaveLength(1);
     // Long polling: the request waits for the reply instead of answering at once.
     const started = Date.now();
     const held = t.http.get(`/api/v1/livechat/messages?after=${encodeURIComponent(after)}&wait=10`).set(visitor(token)).then((r) => r);
