@@ -115,6 +115,8 @@ export const LivechatMessageSchema = z.object({
   /** visitor: written in the widget; agent: an agent's reply; system: menus, out-of-hours, surveys. */
   from: z.enum(['visitor', 'agent', 'system']),
   content: z.string(),
+  /** An attachment (an agent's file or voice note): a time-limited link that needs no session. */
+  annex: z.object({ url: z.string(), content_type: z.string(), filename: z.string() }).nullable(),
   agent_name: z.string().nullable(),
   created_at: IsoDate,
 });

@@ -202,6 +202,19 @@ describe('livechat public api (issue 7)', () => {
     ]);
   });
 
+  it("gives the visitor an agent's attachment as a signed link", async () => {
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0f1c7a20000000049454e44ae426082', 'hex');
+    const up = await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('file', png, { filename: 'boleto.png', contentType: 'image/png' });
+    expect(up.status).toBe(201);
+    const sent = await t.http.post(`/api/v1/conversations/${conversationId}/messages`).set(auth('agent')).send({ annex_uuid: up.body.data.data.uuid });
+    expect(sent.status).toBe(201);
+    const list = await t.http.get('/api/v1/livechat/messages').set(visitor(token));
+    const annex = list.body.data.at(-1).annex as { url: string; content_type: string; filename: string };
+    expect(annex).toMatchObject({ content_type: 'image/png', filename: 'boleto.png' });
+    expect(annex.url).toMatch(/^https:\/\/atende\.example\/api\/v1\/storage\/files\/[\w-]+\/signed\?/);
+    expect((await t.http.get(annex.url.replace('https://atende.example', ''))).status).toBe(200);
+  });
+
   it('refuses calls without a valid visitor token of this channel (401)', async () => {
     const other = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Site 2', type: 'livechat' });
     const otherToken = (await startSession({ name: 'Bia', custom_fields: {} }, other.body.data.uuid)).body.data.visitor_token as string;

@@ -24,6 +24,6 @@ export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   bind(app, listLivechatMessages, {}, async ({ query, request }) => {
     await limit.hit('read', request.ip);
-    return { data: await livechat.list(request.headers.authorization, query, () => request.raw.destroyed || request.socket.destroyed) };
+    return { data: await livechat.list(request.headers.authorization, query, publicUrlOf(ctx, request), () => request.raw.destroyed || request.socket.destroyed) };
   });
 }

@@ -33,6 +33,7 @@ export class LivechatService {
     return row;
   }
 
+  /** A file of the storage module as a signed link (images of the appearance, attachments), an https address as itself. */
   private imageUrl(publicUrl: string, ref: string | null): string | null {
     if (!ref) return null;
     if (!Uuid.safeParse(ref).success) return ref;
@@ -102,7 +103,7 @@ export class LivechatService {
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
   }
 
-  private async messagesOf(tenantId: string, channelId: string, contactId: string, after: Date | null): Promise<LivechatMessage[]> {
+  private async messagesOf(tenantId: string, channelId: string, contactId: string, after: Date | null, publicUrl: string): Promise<LivechatMessage[]> {
     const rows = await this.ctx.db.message.findMany({
       where: {
         tenantId,
@@ -114,14 +115,23 @@ export class LivechatService {
       },
       orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
       take: 200,
-      select: { id: true, author: true, content: true, createdAt: true, userId: true },
+      select: { id: true, author: true, content: true, createdAt: true, userId: true, annexId: true },
     });
+    const annexIds = [...new Set(rows.map((r) => r.annexId).filter((v): v is string => v !== null))];
+    const files = annexIds.length
+      ? await this.ctx.db.storedFile.findMany({ where: { tenantId, id: { in: annexIds } }, select: { id: true, contentType: true, originalFilename: true } })
+      : [];
+    const annexOf = (id: string | null) => {
+      const file = id ? files.find((f) => f.id === id) : undefined;
+      return file ? { url: this.imageUrl(publicUrl, file.id)!, content_type: file.contentType, filename: file.originalFilename } : null;
+    };
     const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
     const users = userIds.length ? await this.ctx.db.user.findMany({ where: { tenantId, id: { in: userIds } }, select: { id: true, username: true } }) : [];
     return rows.map((r) => ({
       uuid: r.id,
       from: r.author === 'CONTACT' ? ('visitor' as const) : r.author === 'USER' ? ('agent' as const) : ('system' as const),
       content: r.content,
+      annex: annexOf(r.annexId),
       agent_name: r.author === 'USER' ? (users.find((u) => u.id === r.userId)?.username ?? null) : null,
       created_at: r.createdAt.toISOString(),
     }));
@@ -132,12 +142,17 @@ export class LivechatService {
    * until a message newer than `after` exists or the wait ends, so agent replies show at once
    * without a socket, on any api node.
    */
-  async list(authorization: string | undefined, query: { after?: string; wait: number; channel_uuid?: string }, gone: () => boolean): Promise<LivechatMessage[]> {
+  async list(
+    authorization: string | undefined,
+    query: { after?: string; wait: number; channel_uuid?: string },
+    publicUrl: string,
+    gone: () => boolean,
+  ): Promise<LivechatMessage[]> {
     const { channel, contactId } = await this.visitor(authorization, query.channel_uuid);
     const after = query.after ? new Date(query.after) : null;
     const deadline = Date.now() + query.wait * 1000;
     for (;;) {
-      const messages = await this.messagesOf(channel.tenantId, channel.id, contactId, after);
+      const messages = await this.messagesOf(channel.tenantId, channel.id, contactId, after, publicUrl);
       // `after` is inclusive (two messages may share a millisecond): the one the widget already has is not news.
       const fresh = after ? messages.filter((m) => m.created_at !== after.toISOString()) : messages;
       if (fresh.length > 0 || Date.now() >= deadline || gone()) return messages;

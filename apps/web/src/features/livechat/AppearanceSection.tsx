@@ -8,7 +8,7 @@ import { toastSuccess } from '../../ui/toasts';
 import { useRuleForm } from '../../ui/useRuleForm';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { adminImageUrl, ImageField } from './ImageField';
-import { WidgetBubble, WidgetHeader, type WidgetLook } from './WidgetHeader';
+import { WidgetBubble, WidgetHeader, type WidgetLook } from './WidgetLook';
 
 /**
  * Spec 002 §3 "Livechat channel appearance" on the channel's settings page: theme colours, header

@@ -4,7 +4,7 @@ import { ApiError } from '@atende/sdk';
 import { IconSend } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WidgetBubble, type WidgetLook } from './WidgetHeader';
+import { WidgetBubble, type WidgetLook } from './WidgetLook';
 import { mergeMessages, widgetApi } from './widgetApi';
 
 const WAIT_SECONDS = 20;
@@ -58,7 +58,7 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
     try {
       const res = await widgetApi.send(token, channelUuid, crypto.randomUUID(), content);
       setText('');
-      setMessages((current) => mergeMessages(current, [{ uuid: res.data.message_uuid, from: 'visitor', content, agent_name: null, created_at: new Date().toISOString() }]));
+      setMessages((current) => mergeMessages(current, [{ uuid: res.data.message_uuid, from: 'visitor', content, annex: null, agent_name: null, created_at: new Date().toISOString() }]));
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) onSessionEnded();
       else setOffline(true);
@@ -81,7 +81,7 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
             </Text>
           )}
           {messages.map((m) => (
-            <WidgetBubble key={m.uuid} mine={m.from === 'visitor'} look={look} author={m.agent_name}>
+            <WidgetBubble key={m.uuid} mine={m.from === 'visitor'} look={look} author={m.agent_name} annex={m.annex}>
               {m.content}
             </WidgetBubble>
           ))}

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { ChatView } from './ChatView';
 import { PreChatForm } from './PreChatForm';
-import { WidgetHeader, type WidgetLook } from './WidgetHeader';
+import { WidgetHeader, type WidgetLook } from './WidgetLook';
 import { visitorTokenStore, widgetApi } from './widgetApi';
 
 /**

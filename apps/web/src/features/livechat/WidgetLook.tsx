@@ -1,4 +1,5 @@
-import { Avatar, Group, Image, Text } from '@mantine/core';
+import { Anchor, Avatar, Group, Image, Text } from '@mantine/core';
+import type { LivechatMessage } from '@atende/contract';
 
 export interface WidgetLook {
   title: string;
@@ -22,7 +23,19 @@ export function WidgetHeader({ look }: { look: WidgetLook }) {
 }
 
 /** One message bubble: the visitor's on the right in the theme colour, the agents' on the left. */
-export function WidgetBubble({ mine, look, children, author }: { mine: boolean; look: WidgetLook; children: string; author?: string | null }) {
+export function WidgetBubble({
+  mine,
+  look,
+  children,
+  author,
+  annex = null,
+}: {
+  mine: boolean;
+  look: WidgetLook;
+  children: string;
+  author?: string | null;
+  annex?: LivechatMessage['annex'];
+}) {
   return (
     <Group justify={mine ? 'flex-end' : 'flex-start'} align="flex-end" gap={6} wrap="nowrap">
       {!mine && look.avatarUrl && <Avatar src={look.avatarUrl} size={24} radius="xl" />}
@@ -43,10 +56,24 @@ export function WidgetBubble({ mine, look, children, author }: { mine: boolean; 
             {author}
           </Text>
         )}
-        <Text size="sm" c="inherit">
-          {children}
-        </Text>
+        {annex && <Attachment annex={annex} />}
+        {children && (
+          <Text size="sm" c="inherit">
+            {children}
+          </Text>
+        )}
       </div>
     </Group>
+  );
+}
+
+/** An agent's file in the widget: images and voice notes play inline, other files are a link. */
+function Attachment({ annex }: { annex: NonNullable<LivechatMessage['annex']> }) {
+  if (annex.content_type.startsWith('image/')) return <Image src={annex.url} alt={annex.filename} maw={220} radius="sm" />;
+  if (annex.content_type.startsWith('audio/')) return <audio controls src={annex.url} aria-label={annex.filename} style={{ maxWidth: 220 }} />;
+  return (
+    <Anchor href={annex.url} target="_blank" rel="noreferrer" size="sm" c="inherit" underline="always">
+      {annex.filename}
+    </Anchor>
   );
 }
