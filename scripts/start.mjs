@@ -74,6 +74,7 @@ await waitForHttp(`http://127.0.0.1:${env.PORT}/api/health`, 120_000);
 const demo = JSON.parse(readFileSync(`${root}prisma/demo-users.json`, 'utf8'));
 console.log(`
   Atende is running at ${url}   (API docs: ${url}/api/docs)
+  Demo livechat widget: ${url}/livechat/517e0c4a-0000-4000-8000-00000000c4a7
 
   Demo logins (password ${demo.password}):
 ${Object.entries(demo.users).map(([local, roles]) => `    ${`${local}@${demo.domain}`.padEnd(30)} ${roles.join(', ')}`).join('\n')}

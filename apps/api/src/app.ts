@@ -14,6 +14,7 @@ import { campaignRoutes } from './modules/campaigns/routes';
 import { channelRoutes } from './modules/channels/routes';
 import { ChannelService } from './modules/channels/service';
 import { channelWebhookRoutes } from './modules/channels/webhooks';
+import { livechatRoutes } from './modules/livechat/routes';
 import { templateRoutes } from './modules/templates/routes';
 import { TemplateService } from './modules/templates/service';
 import { contactRoutes } from './modules/contacts/routes';
@@ -107,6 +108,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await storageRoutes(app, ctx);
   messageRoutes(app, new MessageService(ctx), new InboundService(ctx));
   channelRoutes(app, ctx, new ChannelService(ctx));
+  livechatRoutes(app, ctx);
   templateRoutes(app, new TemplateService(ctx));
   await campaignRoutes(app, ctx);
   dashboardRoutes(app, new DashboardService(ctx));

@@ -42,6 +42,10 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** Signs the time-limited file links given to channel receivers (same value as the worker's). Required in production. */
   FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
+  /** Signs livechat visitor tokens (public widget sessions). Required in production. */
+  LIVECHAT_TOKEN_SECRET: z.string().min(32).default('dev-only-livechat-secret-change-me-dev-only'),
+  /** How long a livechat visitor token lasts (the widget then starts a new session). */
+  LIVECHAT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
@@ -77,6 +81,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.CHANNEL_SECRETS_KEY === DEV_CHANNEL_SECRETS_KEY) {
     throw new Error('Invalid configuration:\n  CHANNEL_SECRETS_KEY: must be set in production');
+  }
+  if (parsed.data.NODE_ENV === 'production' && parsed.data.LIVECHAT_TOKEN_SECRET.startsWith('dev-only-')) {
+    throw new Error('Invalid configuration:\n  LIVECHAT_TOKEN_SECRET: must be set in production');
   }
   if (parsed.data.NODE_ENV === 'production' && parsed.data.FILE_LINK_SECRET === DEV_FILE_LINK_SECRET) {
     throw new Error('Invalid configuration:\n  FILE_LINK_SECRET: must be set in production');

@@ -43,6 +43,12 @@ const SUPERVISORS = ['supervisor', 'manager', 'admin'] as const;
 
 /** Routes of spec 000 §2 and 002 §2 with their guards. */
 export const router = createBrowserRouter([
+  // The public livechat widget (issue 7): no session, no agent error handling; its own chunk.
+  {
+    path: '/livechat/:channelUuid',
+    errorElement: <RouteErrorPage />,
+    lazy: async () => ({ Component: (await import('./features/livechat/LivechatWidgetPage')).LivechatWidgetPage }),
+  },
   {
     element: <Root />,
     errorElement: <RouteErrorPage />,

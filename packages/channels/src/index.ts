@@ -3,6 +3,7 @@ export { DEV_CHANNEL_SECRETS_KEY, parseSecretsKey, encryptSecret, decryptSecret,
 export { signWebhookBody, verifyWebhookBody, SIGNATURE_HEADER, TIMESTAMP_HEADER } from './signature';
 export { CustomChannelAdapter, CUSTOM_CHANNEL_TYPES, customWebhookBody, webhookUrlOf, type CustomChannelAdapterOptions } from './custom/adapter';
 export { CustomWebhookBodySchema, CustomChannelConfigSchema, CustomChannelCredentialsSchema, type CustomWebhookBody } from './custom/payload';
+export { LivechatAdapter } from './livechat/adapter';
 export { channelAdapters, type ChannelAdapterOptions } from './registry';
 export { DEV_FILE_LINK_SECRET, FILE_LINK_TTL_SECONDS, fileLinkSignature, signedFilePath, signedFileUrl, verifyFileLink } from './file-link';
 export {

@@ -1,5 +1,6 @@
 import type { ChannelAdapter } from './adapter';
 import { CustomChannelAdapter, type CustomChannelAdapterOptions } from './custom/adapter';
+import { LivechatAdapter } from './livechat/adapter';
 import { WhatsAppCloudAdapter } from './whatsapp/cloud';
 import { WhatsApp360DialogAdapter } from './whatsapp/dialog360';
 import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
@@ -22,6 +23,7 @@ export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string
   const byType = new Map<string, ChannelAdapter>();
   const adapters: ChannelAdapter[] = [
     new CustomChannelAdapter(options.custom),
+    new LivechatAdapter(),
     new WhatsAppCloudAdapter({ ...options.whatsapp, ...options.whatsappCloud }),
     new WhatsApp360DialogAdapter({ ...options.whatsapp, ...options.whatsapp360dialog }),
     new WhatsAppTwilioAdapter({ ...options.whatsapp, ...options.whatsappTwilio }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDate, Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './common';
+import { LivechatAppearanceSchema } from './livechat';
 import { route } from './route';
 
 /** Spec 002 §3: every channel type. `{hash}` is a WhatsApp Business API provider speaking the Cloud API. */
@@ -42,6 +43,8 @@ export const ChannelSchema = z.object({
   api_version: z.enum(['onpremise', 'cloud']).nullable(),
   /** The address to give the provider for its webhooks (inbound messages and status updates). */
   webhook_url: z.string().nullable(),
+  /** Livechat channels (spec 002 §3 "Livechat channel appearance"): theme_data, widget_settings, custom_fields; null for other types. */
+  appearance: LivechatAppearanceSchema.nullable(),
   created_at: IsoDate,
 });
 export type Channel = z.infer<typeof ChannelSchema>;
@@ -90,6 +93,8 @@ export const updateChannel = route({
     entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
     settings: ChannelSettingsSchema.strict().optional(),
     credentials: ChannelSecretsSchema.strict().optional(),
+    /** Livechat channels only: the whole appearance, replacing the stored one. */
+    appearance: LivechatAppearanceSchema.optional(),
   }),
   response: dataOf(ChannelSchema),
 });

@@ -11,6 +11,7 @@ export * from './contacts';
 export * from './conversations';
 export * from './messages';
 export * from './channels';
+export * from './livechat';
 export * from './templates';
 export * from './campaigns';
 export * from './reports';
@@ -27,6 +28,7 @@ export * from './settings';
 export * from './opening-hours';
 import * as tenants from './tenants';
 import * as users from './users';
+import * as livechat from './livechat';
 import { health } from './health';
 import * as contacts from './contacts';
 import * as conversations from './conversations';
@@ -106,6 +108,10 @@ export const routes = {
   updateChannel: channels.updateChannel,
   updateChannelToCloudApi: channels.updateChannelToCloudApi,
   deleteChannel: channels.deleteChannel,
+  getLivechatConfig: livechat.getLivechatConfig,
+  startLivechatSession: livechat.startLivechatSession,
+  sendLivechatMessage: livechat.sendLivechatMessage,
+  listLivechatMessages: livechat.listLivechatMessages,
   listTemplates: templates.listTemplates,
   listChannelTemplates: templates.listChannelTemplates,
   createTemplate: templates.createTemplate,

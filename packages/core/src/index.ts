@@ -15,3 +15,4 @@ export * from './report-filters';
 export * from './opening-hours';
 export * from './bots';
 export * from './bot-flow';
+export * from './livechat';

@@ -1,6 +1,7 @@
 import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from './client';
+import { seedDemoLivechat } from './demo-livechat';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
 
@@ -60,6 +61,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
   }
   await seedDemoCannedResponses(db, tenant);
   await seedDemoWhatsApp(db, tenant, support?.id ?? null);
+  await seedDemoLivechat(db, tenant, support?.id ?? null);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
     for (const [i, c] of CONTACTS.entries()) {
       const contact = await db.contact.create({ data: { tenantId: tenant.tenantId, name: c.name, phoneNumber: c.phone, organization: c.organization } });

@@ -9,3 +9,4 @@ export { ensureTenant, ALL_FEATURES_ON, type TenantSpec, type CreatedTenant } fr
 export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
 export { DEMO_CHANNEL_TOKEN } from './demo-conversations';
 export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';
+export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';

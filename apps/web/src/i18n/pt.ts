@@ -19,6 +19,7 @@ import { ptReports } from './pt/reports';
 import { ptBots } from './pt/bots';
 import { ptWorkstation } from './pt/workstation';
 import { ptSettings } from './pt/settings';
+import { ptLivechat } from './pt/livechat';
 
 const ptShared: Record<string, string> = {
   // brand and shared states
@@ -224,4 +225,4 @@ const ptShared: Record<string, string> = {
 };
 
 /** Each screen family keeps its phrases in its own file under ./pt/. */
-export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots };
+export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat };

@@ -211,3 +211,15 @@ describe('channel delivery: custom API channel', () => {
     expect(sim.rejected).toHaveLength(0);
   });
 });
+
+describe('channel delivery: livechat channel (issue 7)', () => {
+  it('marks an agent reply sent by storing it: nothing is posted and no delivery failure is recorded', async () => {
+    const livechat = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey, channelType: 'livechat' });
+    const messageId = await createAgentMessage(t.db, livechat);
+    const { state, job } = await deliver(messageId, livechat.tenantId);
+    expect(state).toBe('completed');
+    expect(job.returnvalue).toEqual({ outcome: 'sent', externalId: null });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ state: 'sent', status: null, errorMessage: null });
+    expect(sim.requests).toHaveLength(0);
+  });
+});

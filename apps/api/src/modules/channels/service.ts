@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import {
-  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, WHATSAPP_PROVIDER_TYPES, type BodyOf, type Channel, type createChannel, type listChannels, type QueryOf,
-  type updateChannel,
+  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, Uuid, WHATSAPP_PROVIDER_TYPES, type BodyOf, type Channel,
+  type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
 } from '@atende/contract';
 import { channelKind } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
@@ -15,7 +15,18 @@ type Fields = Record<string, string>;
 const CUSTOM_TYPES = new Set(['custom', 'droz', 'API']);
 const PROVIDER_TYPES = new Set<string>(WHATSAPP_PROVIDER_TYPES);
 /** Types that can carry messages today: a channel of another type would accept nothing and send nothing. */
-const SUPPORTED_TYPES = new Set([...CUSTOM_TYPES, ...PROVIDER_TYPES]);
+const SUPPORTED_TYPES = new Set([...CUSTOM_TYPES, ...PROVIDER_TYPES, 'livechat']);
+
+/** A livechat channel's appearance as stored in Channel.config (theme_data, widget_settings, custom_fields), defaults filling gaps. */
+export function appearanceOf(config: unknown): LivechatAppearance {
+  const c = (config ?? {}) as Record<string, unknown>;
+  const parsed = LivechatAppearanceSchema.safeParse({
+    theme_data: c.theme_data ?? DEFAULT_LIVECHAT_APPEARANCE.theme_data,
+    widget_settings: c.widget_settings ?? DEFAULT_LIVECHAT_APPEARANCE.widget_settings,
+    custom_fields: c.custom_fields ?? [],
+  });
+  return parsed.success ? parsed.data : DEFAULT_LIVECHAT_APPEARANCE;
+}
 
 /** What each provider needs before a message can leave (settings and credentials together). */
 const REQUIRED: Record<string, readonly (readonly string[])[]> = {
@@ -105,6 +116,7 @@ export class ChannelService {
         credentials_set: Array.isArray(config.credentials_set) ? config.credentials_set.filter((v): v is string => typeof v === 'string') : [],
         api_version: row.type === 'whatsapp_360dialog' ? (config.api_version === 'cloud' ? 'cloud' : 'onpremise') : null,
         webhook_url: this.webhookUrl(publicUrl, row),
+        appearance: row.type === 'livechat' ? appearanceOf(row.config) : null,
         created_at: row.createdAt.toISOString(),
       };
     });
@@ -187,7 +199,12 @@ export class ChannelService {
         entrySectorId: entry.entrySectorId ?? null,
         entryMenuId: entry.entryMenuId ?? null,
         entryBotId: entry.entryBotId ?? null,
-        config: { ...settings, credentials_set: Object.keys(secrets).sort(), ...(body.type === 'whatsapp_360dialog' ? { api_version: 'onpremise' } : {}) },
+        config: {
+          ...settings,
+          credentials_set: Object.keys(secrets).sort(),
+          ...(body.type === 'whatsapp_360dialog' ? { api_version: 'onpremise' } : {}),
+          ...(body.type === 'livechat' ? { ...DEFAULT_LIVECHAT_APPEARANCE, widget_settings: { ...DEFAULT_LIVECHAT_APPEARANCE.widget_settings, title: body.name.slice(0, 60) } } : {}),
+        },
         inboundTokenHash: inboundToken ? hashToken(inboundToken) : null,
         credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null,
       },
@@ -207,6 +224,7 @@ export class ChannelService {
     const secrets = { ...stored, ...pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS) };
     checkComplete(channelKind(row.type), settings, secrets);
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
     for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
     const updated = await this.db(session).channel.update({
       where: { id: row.id },
@@ -220,6 +238,22 @@ export class ChannelService {
       },
     });
     return (await this.present(session, [updated], publicUrl))[0]!;
+  }
+
+  /** Spec 002 §3: only livechat channels have an appearance; its images are files of this tenant or https addresses. */
+  private async checkedAppearance(session: Session, row: ChannelRow, appearance: LivechatAppearance): Promise<LivechatAppearance> {
+    if (row.type !== 'livechat') throw new AppError('validation_failed', 'Only livechat channels have an appearance', [{ path: 'appearance', message: 'Only livechat channels have an appearance' }]);
+    const images = (['logo', 'avatar', 'background_image'] as const).filter((k) => {
+      const value = appearance.widget_settings[k];
+      return value !== null && Uuid.safeParse(value).success;
+    });
+    for (const key of images) {
+      const file = await this.db(session).storedFile.findFirst({ where: { id: appearance.widget_settings[key]! }, select: { contentType: true } });
+      if (!file || !file.contentType.startsWith('image/')) {
+        throw new AppError('validation_failed', 'Use an uploaded image', [{ path: `appearance.widget_settings.${key}`, message: 'Use an uploaded image' }]);
+      }
+    }
+    return appearance;
   }
 
   /** 360dialog on-premise → Cloud API: the adapter then uses the Cloud API paths. Idempotent. */

@@ -7,11 +7,13 @@ import { api } from '../../api/client';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { botKeys } from '../bots/BotsPage';
+import { AppearanceSection } from '../livechat/AppearanceSection';
 import { menuKeys } from './MenusPage';
 
 /**
  * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
- * point, where sectors, menus and bots are listed together (a disabled menu cannot be chosen).
+ * point, where sectors, menus and bots are listed together (a disabled menu cannot be chosen);
+ * livechat channels add their appearance and embed code.
  */
 export function ChannelSettingsPage() {
   const { t } = useTranslation();
@@ -48,8 +50,9 @@ export function ChannelSettingsPage() {
     { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },
     { group: t('Bots'), items: (bots.data ?? []).map((b) => ({ value: `bot:${b.uuid}`, label: b.name })) },
   ];
+  const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
-    <Stack maw={560}>
+    <Stack maw={livechat ? 1100 : 560}>
       <Anchor component={Link} to="../../../automated-menu" relative="path" size="sm">
         ← {t('Automated menu')}
       </Anchor>
@@ -62,6 +65,7 @@ export function ChannelSettingsPage() {
           {t('Save')}
         </Button>
       </Group>
+      {livechat && <AppearanceSection key={livechat.uuid} channel={livechat} />}
     </Stack>
   );
 }

@@ -1,0 +1,29 @@
+import { getLivechatConfig, listLivechatMessages, sendLivechatMessage, startLivechatSession } from '@atende/contract';
+import type { FastifyInstance } from 'fastify';
+import { bind } from '../../bind';
+import type { AppContext } from '../../context';
+import { publicUrlOf } from '../channels/routes';
+import { LivechatRateLimit } from './rate-limit';
+import { LivechatService } from './service';
+
+/** The livechat widget's public calls (issue 7): no user session, rate-limited per client IP. */
+export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const livechat = new LivechatService(ctx);
+  const limit = new LivechatRateLimit(ctx.redis, ctx.env.REDIS_PREFIX);
+  bind(app, getLivechatConfig, {}, async ({ params, request }) => {
+    await limit.hit('config', request.ip);
+    return { data: await livechat.config(params.channel_uuid, publicUrlOf(ctx, request)) };
+  });
+  bind(app, startLivechatSession, {}, async ({ params, body, request }) => {
+    await limit.hit('session', request.ip);
+    return { data: await livechat.startSession(params.channel_uuid, body) };
+  });
+  bind(app, sendLivechatMessage, {}, async ({ body, request }) => {
+    await limit.hit('send', request.ip);
+    return { data: await livechat.send(request.headers.authorization, body) };
+  });
+  bind(app, listLivechatMessages, {}, async ({ query, request }) => {
+    await limit.hit('read', request.ip);
+    return { data: await livechat.list(request.headers.authorization, query, publicUrlOf(ctx, request), () => request.raw.destroyed || request.socket.destroyed) };
+  });
+}

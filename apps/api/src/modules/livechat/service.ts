@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { signedFileUrl } from '@atende/channels';
+import { AppError, INTERNAL_MESSAGE_TAG, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type startLivechatSession } from '@atende/contract';
+import { InboundReceiver } from '@atende/conversations';
+import { livechatFieldsProblems, livechatFieldValues } from '@atende/core';
+import type { AppContext } from '../../context';
+import { appearanceOf } from '../channels/service';
+import { signVisitorToken, verifyVisitorToken, type VisitorClaims } from './visitor-token';
+
+/** How a livechat visitor is known to the channel (ContactIdentity.identifier). */
+export const visitorIdentifier = (visitorId: string) => `livechat:${visitorId}`;
+
+const POLL_INTERVAL_MS = 400;
+const IMAGE_LINK_TTL_SECONDS = 24 * 3600;
+
+/**
+ * The public side of livechat channels (issue 7): the widget's appearance, visitor sessions from
+ * the pre-chat form, and visitor messages, which enter through the same InboundReceiver as every
+ * other channel so queue, distribution, menus and out-of-hours behave alike. No user session here:
+ * the channel uuid is public, a visitor is who holds a visitor token.
+ */
+export class LivechatService {
+  private readonly receiver: InboundReceiver;
+
+  constructor(private readonly ctx: AppContext) {
+    this.receiver = new InboundReceiver(ctx);
+  }
+
+  /** An enabled, not deleted livechat channel; anything else is 404 (the widget shows nothing). */
+  private async channel(channelId: string) {
+    const row = await this.ctx.db.channel.findFirst({ where: { id: channelId, type: 'livechat', enabled: true, deletedAt: null } });
+    if (!row) throw new AppError('not_found', 'Channel not found');
+    return row;
+  }
+
+  /** A file of the storage module as a signed link (images of the appearance, attachments), an https address as itself. */
+  private imageUrl(publicUrl: string, ref: string | null): string | null {
+    if (!ref) return null;
+    if (!Uuid.safeParse(ref).success) return ref;
+    return signedFileUrl({ publicUrl, secret: this.ctx.env.FILE_LINK_SECRET, fileId: ref, ttlSeconds: IMAGE_LINK_TTL_SECONDS });
+  }
+
+  async config(channelId: string, publicUrl: string): Promise<LivechatPublicConfig> {
+    const row = await this.channel(channelId);
+    const appearance = appearanceOf(row.config);
+    const w = appearance.widget_settings;
+    return {
+      channel_uuid: row.id,
+      name: row.name,
+      theme_data: appearance.theme_data,
+      widget_settings: {
+        title: w.title,
+        logo_url: this.imageUrl(publicUrl, w.logo),
+        avatar_url: this.imageUrl(publicUrl, w.avatar),
+        background_url: this.imageUrl(publicUrl, w.background_image),
+        audio_recording_allowed: w.audio_recording_allowed,
+      },
+      custom_fields: appearance.custom_fields,
+    };
+  }
+
+  /** The pre-chat form: custom fields checked by the channel's rules (400 naming each), then a new visitor contact. */
+  async startSession(channelId: string, body: BodyOf<typeof startLivechatSession>) {
+    const row = await this.channel(channelId);
+    const fields = appearanceOf(row.config).custom_fields;
+    const problems = livechatFieldsProblems(fields, body.custom_fields);
+    if (problems.length) throw new AppError('validation_failed', problems[0]!.message, problems);
+    const visitorId = randomUUID();
+    const email = body.email?.trim().toLowerCase() || null;
+    await this.ctx.db.$transaction(async (tx) => {
+      const contact = await tx.contact.create({
+        data: { tenantId: row.tenantId, name: body.name, email, livechatCustomFields: livechatFieldValues(fields, body.custom_fields) },
+      });
+      await tx.contactIdentity.create({ data: { tenantId: row.tenantId, channelId: row.id, identifier: visitorIdentifier(visitorId), contactId: contact.id } });
+    });
+    const token = signVisitorToken(this.ctx.env.LIVECHAT_TOKEN_SECRET, { channelId: row.id, visitorId, tenantId: row.tenantId }, this.ctx.env.LIVECHAT_TOKEN_TTL_SECONDS);
+    return { visitor_token: token, visitor_id: visitorId };
+  }
+
+  /** The token's visitor on a channel that still takes chats; a token for another channel than the one named is refused. */
+  private async visitor(authorization: string | undefined, channelUuid: string | undefined) {
+    const claims: VisitorClaims = verifyVisitorToken(this.ctx.env.LIVECHAT_TOKEN_SECRET, authorization);
+    if (channelUuid !== undefined && channelUuid !== claims.channelId) throw new AppError('unauthorized', 'This chat session belongs to another channel');
+    const row = await this.ctx.db.channel.findFirst({ where: { id: claims.channelId, tenantId: claims.tenantId, type: 'livechat', deletedAt: null } });
+    if (!row) throw new AppError('unauthorized', 'Invalid or expired chat session');
+    if (!row.enabled) throw new AppError('forbidden', 'This channel is disabled');
+    const identity = await this.ctx.db.contactIdentity.findUnique({
+      where: { channelId_identifier: { channelId: row.id, identifier: visitorIdentifier(claims.visitorId) } },
+      select: { contactId: true, contact: { select: { name: true } } },
+    });
+    if (!identity) throw new AppError('unauthorized', 'Invalid or expired chat session');
+    return { channel: row, claims, contactId: identity.contactId, name: identity.contact.name };
+  }
+
+  async send(authorization: string | undefined, body: { id: string; content: string; channel_uuid?: string }) {
+    const { channel, claims, name } = await this.visitor(authorization, body.channel_uuid);
+    const tenant = await this.ctx.db.tenant.findUniqueOrThrow({ where: { id: channel.tenantId }, select: { config: true } });
+    const result = await this.receiver.receive(
+      { id: channel.id, tenantId: channel.tenantId, workspaceId: channel.workspaceId, entrySectorId: channel.entrySectorId, entryMenuId: channel.entryMenuId, entryBotId: channel.entryBotId, tenantConfig: tenant.config },
+      // The visitor's own message id, scoped to them: two visitors' "1" are different messages.
+      { contact: { identifier: visitorIdentifier(claims.visitorId), name }, message: { id: `${claims.visitorId}:${body.id}`, content: body.content } },
+    );
+    return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
+  }
+
+  private async messagesOf(tenantId: string, channelId: string, contactId: string, after: Date | null, publicUrl: string): Promise<LivechatMessage[]> {
+    const rows = await this.ctx.db.message.findMany({
+      where: {
+        tenantId,
+        conversation: { channelId, contactId },
+        // Notes are for colleagues only (spec 000): never shown to the contact.
+        internal: false,
+        NOT: { tags: { has: INTERNAL_MESSAGE_TAG } },
+        ...(after ? { createdAt: { gte: after } } : {}),
+      },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      take: 200,
+      select: { id: true, author: true, content: true, createdAt: true, userId: true, annexId: true },
+    });
+    const annexIds = [...new Set(rows.map((r) => r.annexId).filter((v): v is string => v !== null))];
+    const files = annexIds.length
+      ? await this.ctx.db.storedFile.findMany({ where: { tenantId, id: { in: annexIds } }, select: { id: true, contentType: true, originalFilename: true } })
+      : [];
+    const annexOf = (id: string | null) => {
+      const file = id ? files.find((f) => f.id === id) : undefined;
+      return file ? { url: this.imageUrl(publicUrl, file.id)!, content_type: file.contentType, filename: file.originalFilename } : null;
+    };
+    const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
+    const users = userIds.length ? await this.ctx.db.user.findMany({ where: { tenantId, id: { in: userIds } }, select: { id: true, username: true } }) : [];
+    return rows.map((r) => ({
+      uuid: r.id,
+      from: r.author === 'CONTACT' ? ('visitor' as const) : r.author === 'USER' ? ('agent' as const) : ('system' as const),
+      content: r.content,
+      annex: annexOf(r.annexId),
+      agent_name: r.author === 'USER' ? (users.find((u) => u.id === r.userId)?.username ?? null) : null,
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+
+  /**
+   * The visitor's messages; with `wait`, long polling: the request is held (checking every 400 ms)
+   * until a message newer than `after` exists or the wait ends, so agent replies show at once
+   * without a socket, on any api node.
+   */
+  async list(
+    authorization: string | undefined,
+    query: { after?: string; wait: number; channel_uuid?: string },
+    publicUrl: string,
+    gone: () => boolean,
+  ): Promise<LivechatMessage[]> {
+    const { channel, contactId } = await this.visitor(authorization, query.channel_uuid);
+    const after = query.after ? new Date(query.after) : null;
+    const deadline = Date.now() + query.wait * 1000;
+    for (;;) {
+      const messages = await this.messagesOf(channel.tenantId, channel.id, contactId, after, publicUrl);
+      // `after` is inclusive (two messages may share a millisecond): the one the widget already has is not news.
+      const fresh = after ? messages.filter((m) => m.created_at !== after.toISOString()) : messages;
+      if (fresh.length > 0 || Date.now() >= deadline || gone()) return messages;
+      await new Promise((resolve) => setTimeout(resolve, POLL_INTERVAL_MS));
+    }
+  }
+}

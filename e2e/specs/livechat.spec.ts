@@ -1,0 +1,96 @@
+import { expect, test, type Page } from '@playwright/test';
+import { demo, signedInPage, type Listed } from './helpers';
+
+/** The demo tenant's livechat channel "Site" (packages/db/src/demo-livechat.ts). */
+const SITE = '517e0c4a-0000-4000-8000-00000000c4a7';
+
+/** Accept session until the agent holds the conversation of the contact named `name`; others taken on the way go back. */
+async function acceptConversationNamed(page: Page, name: string): Promise<Listed> {
+  const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
+  const others: string[] = [];
+  let mine: Listed | undefined;
+  for (let i = 0; i < 10 && !mine; i++) {
+    const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
+    expect(res.status()).toBe(200);
+    const chat = ((await res.json()) as { data: Listed }).data;
+    if (chat.contact.name === name) mine = chat;
+    else others.push(chat.uuid);
+  }
+  for (const uuid of others) expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
+  expect(mine).toBeDefined();
+  return mine!;
+}
+
+// Issue 7, spec 002 §3 "Livechat channel appearance": the admin styles the widget and adds a custom
+// field with a validator; a website visitor chats through the widget and sees the agent's reply live.
+test('an admin sets the livechat appearance; a visitor chats through the widget and sees the agent reply live', async ({ browser }) => {
+  // Three browsers (admin, visitor, agent) in one story.
+  test.setTimeout(60_000);
+  const stamp = Date.now();
+  const title = `Loja Demo ${stamp}`;
+  const admin = await signedInPage(browser, demo('admin'));
+  await admin.goto(`/admin/settings/workspace/channels/${SITE}`);
+  await expect(admin.getByRole('heading', { name: 'Appearance' })).toBeVisible();
+  await admin.getByRole('textbox', { name: 'Header title' }).fill(title);
+  // The live preview follows the form.
+  await expect(admin.getByTestId('livechat-preview').getByTestId('livechat-header')).toContainText(title);
+  await admin.getByRole('button', { name: 'Add field' }).click();
+  const field = admin.getByRole('group', { name: 'Custom field 2' });
+  await field.getByRole('textbox', { name: 'Key' }).fill('cpf');
+  await field.getByRole('textbox', { name: 'Label' }).fill('CPF');
+  await field.getByRole('textbox', { name: 'Maximum length' }).fill('14');
+  await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('(');
+  await admin.getByRole('button', { name: 'Save appearance' }).click();
+  // The api's rule, checked in the form first.
+  await expect(field.getByText('The validator is not a valid regular expression')).toBeVisible();
+  await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}');
+  await field.getByRole('textbox', { name: 'Message when invalid' }).fill('Use o formato 000.000.000-00');
+  await field.getByRole('checkbox', { name: 'Required' }).check();
+  await admin.getByRole('button', { name: 'Save appearance' }).click();
+  await expect(admin.getByText('Appearance saved')).toBeVisible();
+  await expect(admin.getByTestId('livechat-snippet')).toContainText(`/livechat/${SITE}`);
+
+  // The visitor: another browser, no session.
+  const visitorContext = await browser.newContext({ locale: 'en-US' });
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(`/livechat/${SITE}`);
+  await expect(visitor.getByTestId('livechat-header')).toContainText(title);
+  const name = `Visitante ${stamp}`;
+  await visitor.getByRole('textbox', { name: 'Name' }).fill(name);
+  await visitor.getByRole('textbox', { name: 'CPF' }).fill('12345678901');
+  await visitor.getByRole('button', { name: 'Start chat' }).click();
+  await expect(visitor.getByText('Use o formato 000.000.000-00')).toBeVisible();
+  await visitor.getByRole('textbox', { name: 'CPF' }).fill('123.456.789-01');
+  await visitor.getByRole('button', { name: 'Start chat' }).click();
+  const box = visitor.getByRole('textbox', { name: 'Type a message' });
+  await box.fill('Olá, quero saber do meu pedido');
+  await box.press('Enter');
+  const log = visitor.getByRole('log', { name: 'Messages' });
+  await expect(log.getByText('Olá, quero saber do meu pedido')).toBeVisible();
+
+  // The agent accepts the visitor's conversation and answers from the workstation.
+  const agent = await signedInPage(browser, demo('agent'));
+  const conversation = await acceptConversationNamed(agent, name);
+  expect(conversation.channel.uuid).toBe(SITE);
+  await agent.goto('/app');
+  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  await expect(agent.getByTestId('chat-contact-name')).toHaveText(name);
+  const composer = agent.getByRole('textbox', { name: /^(Message|Internal note)$/ });
+  await composer.fill(`Olá ${name}, já verifico!`);
+  await composer.press('Enter');
+
+  // The visitor sees the reply without reloading.
+  await expect(log.getByText(`Olá ${name}, já verifico!`)).toBeVisible({ timeout: 5_000 });
+  await expect(log.getByText('Olá, quero saber do meu pedido')).toBeVisible();
+  // Delivered by storing: the agent's message is marked sent, never failed.
+  await expect(async () => {
+    const res = await agent.request.get(`/api/v1/conversations/${conversation.uuid}/messages?_limit=20`);
+    const body = JSON.stringify(await res.json());
+    expect(body).not.toContain('"status":"failed"');
+  }).toPass();
+  // Leave the agent's workstation as the other specs expect it: the visitor's conversation finished.
+  expect((await agent.request.patch(`/api/v1/conversations/${conversation.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
+  await visitorContext.close();
+  await agent.context().close();
+  await admin.context().close();
+});

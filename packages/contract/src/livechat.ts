@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { IsoDate, Uuid, dataOf } from './common';
+import { MESSAGE_CONTENT_MAX } from './messages';
+import { route } from './route';
+
+/** Spec 002 §3 "Livechat channel appearance": limits of the admin form and of the api. */
+export const LIVECHAT_TITLE_MAX = 60;
+export const LIVECHAT_FIELD_MAX_LENGTH = 2000;
+export const LIVECHAT_VALIDATOR_MAX = 200;
+export const LIVECHAT_CUSTOM_FIELDS_MAX = 20;
+
+/**
+ * Why a custom field's validator cannot be used, or null. Patterns are written by admins but run
+ * on visitors' input in the api: they must compile, stay short, and not nest quantifiers (the
+ * shape of catastrophic backtracking, e.g. `(a+)+`); the input they run on is capped as well.
+ */
+export function livechatValidatorProblem(pattern: string): string | null {
+  if (pattern.length > LIVECHAT_VALIDATOR_MAX) return `The validator must have at most ${LIVECHAT_VALIDATOR_MAX} characters`;
+  try {
+    new RegExp(pattern);
+  } catch {
+    return 'The validator is not a valid regular expression';
+  }
+  if (/\((?:[^()\\]|\\.)*(?:[+*]|\{\d+,\d*\})(?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,\d*\})/.test(pattern)) return 'The validator must not repeat a repeated group';
+  return null;
+}
+
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour as #rrggbb');
+/** An uploaded file of the storage module (its uuid) or an https address. */
+const imageRef = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => Uuid.safeParse(v).success || /^https:\/\/[^\s/$.?#][^\s]*$/i.test(v), 'Use an uploaded file or an https:// address')
+  .nullable();
+
+export const LivechatThemeSchema = z.strictObject({
+  /** Header, visitor bubbles and buttons. */
+  primary_color: hexColor,
+  /** Text on the primary colour. */
+  text_color: hexColor,
+  /** Chat area behind the messages. */
+  background_color: hexColor,
+});
+export const LivechatWidgetSettingsSchema = z.strictObject({
+  title: z.string().trim().min(1, 'The title is required').max(LIVECHAT_TITLE_MAX, `The title must have at most ${LIVECHAT_TITLE_MAX} characters`),
+  logo: imageRef,
+  avatar: imageRef,
+  background_image: imageRef,
+  audio_recording_allowed: z.boolean(),
+});
+export const LivechatCustomFieldSchema = z.strictObject({
+  key: z.string().trim().min(1, 'The key is required').max(60).regex(/^[A-Za-z0-9_]+$/, 'Use only letters, digits and _ in the key'),
+  label: z.string().trim().min(1, 'The label is required').max(120),
+  required: z.boolean().default(false),
+  max_length: z.number().int('Use a whole number').min(1, 'Use a maximum length from 1 to 2000').max(LIVECHAT_FIELD_MAX_LENGTH, 'Use a maximum length from 1 to 2000'),
+  /** A regular expression the whole value must match; null for none. */
+  validator: z
+    .string()
+    .max(LIVECHAT_VALIDATOR_MAX, `The validator must have at most ${LIVECHAT_VALIDATOR_MAX} characters`)
+    .nullable()
+    .default(null)
+    .superRefine((v, ctx) => {
+      const problem = v ? livechatValidatorProblem(v) : null;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  /** Shown to the visitor when the validator does not match. */
+  validator_message: z.string().trim().max(200).nullable().default(null),
+});
+export type LivechatCustomField = z.infer<typeof LivechatCustomFieldSchema>;
+
+/** Spec 002 §3: the channel fields theme_data, widget_settings and custom_fields of a livechat channel. */
+export const LivechatAppearanceSchema = z
+  .strictObject({
+    theme_data: LivechatThemeSchema,
+    widget_settings: LivechatWidgetSettingsSchema,
+    custom_fields: z.array(LivechatCustomFieldSchema).max(LIVECHAT_CUSTOM_FIELDS_MAX, `At most ${LIVECHAT_CUSTOM_FIELDS_MAX} custom fields`),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    value.custom_fields.forEach((field, index) => {
+      const key = field.key.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['custom_fields', index, 'key'], message: 'The key is already used by another field' });
+      seen.add(key);
+    });
+  });
+export type LivechatAppearance = z.infer<typeof LivechatAppearanceSchema>;
+
+export const DEFAULT_LIVECHAT_APPEARANCE: LivechatAppearance = {
+  theme_data: { primary_color: '#1c7ed6', text_color: '#ffffff', background_color: '#f8f9fa' },
+  widget_settings: { title: 'Chat', logo: null, avatar: null, background_image: null, audio_recording_allowed: false },
+  custom_fields: [],
+};
+
+/** What the widget receives: images as addresses it can load without a session. */
+export const LivechatPublicConfigSchema = z.object({
+  channel_uuid: Uuid,
+  name: z.string(),
+  theme_data: LivechatThemeSchema,
+  widget_settings: z.object({
+    title: z.string(),
+    logo_url: z.string().nullable(),
+    avatar_url: z.string().nullable(),
+    background_url: z.string().nullable(),
+    audio_recording_allowed: z.boolean(),
+  }),
+  custom_fields: z.array(
+    z.object({ key: z.string(), label: z.string(), required: z.boolean(), max_length: z.number().int(), validator: z.string().nullable(), validator_message: z.string().nullable() }),
+  ),
+});
+export type LivechatPublicConfig = z.infer<typeof LivechatPublicConfigSchema>;
+
+export const LivechatMessageSchema = z.object({
+  uuid: Uuid,
+  /** visitor: written in the widget; agent: an agent's reply; system: menus, out-of-hours, surveys. */
+  from: z.enum(['visitor', 'agent', 'system']),
+  content: z.string(),
+  /** An attachment (an agent's file or voice note): a time-limited link that needs no session. */
+  annex: z.object({ url: z.string(), content_type: z.string(), filename: z.string() }).nullable(),
+  agent_name: z.string().nullable(),
+  created_at: IsoDate,
+});
+export type LivechatMessage = z.infer<typeof LivechatMessageSchema>;
+
+const ChannelUuidParam = z.object({ channel_uuid: z.uuid({ message: 'Channel not found' }) });
+
+export const getLivechatConfig = route({
+  method: 'GET', path: '/api/v1/livechat/:channel_uuid/config', tags: ['livechat'], auth: false,
+  summary: "The widget's appearance (public: enabled livechat channels only, else 404).",
+  params: ChannelUuidParam,
+  response: dataOf(LivechatPublicConfigSchema),
+});
+export const startLivechatSession = route({
+  method: 'POST', path: '/api/v1/livechat/:channel_uuid/sessions', tags: ['livechat'], auth: false,
+  summary: "Starts a visitor's session from the pre-chat form; custom fields are checked against the channel's. Answers the visitor token (Bearer for the calls below).",
+  params: ChannelUuidParam,
+  body: z.strictObject({
+    name: z.string().trim().min(1, 'Your name is required').max(120, 'Your name must have at most 120 characters'),
+    email: z.union([z.literal(''), z.email({ message: 'Invalid email' }).max(254)]).optional(),
+    custom_fields: z.record(z.string().max(60), z.string().max(LIVECHAT_FIELD_MAX_LENGTH * 2)).default({}),
+  }),
+  response: dataOf(z.object({ visitor_token: z.string(), visitor_id: Uuid })),
+  status: 201,
+});
+export const sendLivechatMessage = route({
+  method: 'POST', path: '/api/v1/livechat/messages', tags: ['livechat'], auth: false,
+  summary: "A visitor's message (Authorization: Bearer <visitor token>); idempotent by id. Enters the queue like any channel's.",
+  body: z.strictObject({
+    /** The widget's own id of the message (kept with the visitor's id, so at most 120 characters). */
+    id: z.string().trim().min(1).max(120),
+    content: z.string().trim().min(1, 'Write a message').max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
+    /** When given, must be the token's channel (a widget never talks to another channel with its token). */
+    channel_uuid: Uuid.optional(),
+  }),
+  response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid })),
+  status: 202,
+});
+export const listLivechatMessages = route({
+  method: 'GET', path: '/api/v1/livechat/messages', tags: ['livechat'], auth: false,
+  summary:
+    "The visitor's messages (never internal notes), oldest first. `after` (a created_at) answers only newer ones; `wait` (seconds) holds the request until one arrives (long polling).",
+  query: z.object({
+    after: IsoDate.optional(),
+    wait: z.coerce.number().int().min(0).max(25).default(0),
+    channel_uuid: Uuid.optional(),
+  }),
+  response: dataOf(z.array(LivechatMessageSchema)),
+});
