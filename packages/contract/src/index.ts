@@ -111,6 +111,7 @@ export const routes = {
   getLivechatConfig: livechat.getLivechatConfig,
   startLivechatSession: livechat.startLivechatSession,
   sendLivechatMessage: livechat.sendLivechatMessage,
+  sendLivechatVoice: livechat.sendLivechatVoice,
   listLivechatMessages: livechat.listLivechatMessages,
   listTemplates: templates.listTemplates,
   listChannelTemplates: templates.listChannelTemplates,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IsoDate, Uuid, dataOf } from './common';
-import { MESSAGE_CONTENT_MAX } from './messages';
+import { MESSAGE_CONTENT_MAX, VoiceUploadSchema } from './messages';
 import { route } from './route';
 
 /** Spec 002 §3 "Livechat channel appearance": limits of the admin form and of the api. */
@@ -150,6 +150,21 @@ export const sendLivechatMessage = route({
     id: z.string().trim().min(1).max(120),
     content: z.string().trim().min(1, 'Write a message').max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
     /** When given, must be the token's channel (a widget never talks to another channel with its token). */
+    channel_uuid: Uuid.optional(),
+  }),
+  response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid })),
+  status: 202,
+});
+export const sendLivechatVoice = route({
+  method: 'POST', path: '/api/v1/livechat/voice', tags: ['livechat'], auth: false,
+  summary:
+    "A visitor's voice note (Authorization: Bearer <visitor token>) as JSON with base64 content, at most 5 MB; only where the channel's appearance allows audio recording. Idempotent by id.",
+  bodyLimit: 8 * 1024 * 1024,
+  body: z.strictObject({
+    id: z.string().trim().min(1).max(120),
+    file: VoiceUploadSchema.shape.file,
+    encoding: z.literal('base64'),
+    content_type: VoiceUploadSchema.shape.content_type,
     channel_uuid: Uuid.optional(),
   }),
   response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid })),

@@ -215,6 +215,38 @@ describe('livechat public api (issue 7)', () => {
     expect((await t.http.get(annex.url.replace('https://atende.example', ''))).status).toBe(200);
   });
 
+  it("takes the visitor's voice note where the appearance allows audio, stores it once and shows it to the agent", async () => {
+    const webm = Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3]), Buffer.alloc(64, 1)]).toString('base64');
+    const files = () => t.database.db.storedFile.count({ where: { tenantId: acme.tenantId } });
+    const before = await files();
+    const bad = [
+      [{ id: 'v-x', file: 'not base64!', encoding: 'base64', content_type: 'audio/webm' }, 400],
+      [{ id: 'v-x', file: Buffer.from('plain text, not audio').toString('base64'), encoding: 'base64', content_type: 'audio/webm' }, 415],
+      [{ id: 'v-x', file: webm, encoding: 'base64', content_type: 'video/mp4' }, 400],
+    ] as const;
+    for (const [body, status] of bad) expect((await t.http.post('/api/v1/livechat/voice').set(visitor(token)).send(body)).status, JSON.stringify(body).slice(0, 60)).toBe(status);
+    expect((await t.http.post('/api/v1/livechat/voice').send({ id: 'v-1', file: webm, encoding: 'base64', content_type: 'audio/webm' })).status).toBe(401);
+    expect(await files()).toBe(before);
+
+    const res = await t.http.post('/api/v1/livechat/voice').set(visitor(token)).send({ id: 'v-1', file: webm, encoding: 'base64', content_type: 'audio/webm', channel_uuid: channelId });
+    expect(res.status).toBe(202);
+    expect(res.body.data.conversation_uuid).toBe(conversationId);
+    const again = await t.http.post('/api/v1/livechat/voice').set(visitor(token)).send({ id: 'v-1', file: webm, encoding: 'base64', content_type: 'audio/webm' });
+    expect(again.body.data).toEqual(res.body.data);
+    expect(await files()).toBe(before + 1);
+    const messages = await t.http.get(`/api/v1/conversations/${conversationId}/messages`).set(auth('admin'));
+    expect(messages.body.data.at(-1)).toMatchObject({ uuid: res.body.data.message_uuid, author: 'CONTACT', annex: { content_type: 'audio/webm' } });
+    const listed = await t.http.get('/api/v1/livechat/messages').set(visitor(token));
+    expect(listed.body.data.at(-1)).toMatchObject({ from: 'visitor', annex: { content_type: 'audio/webm' } });
+
+    // Audio turned off in the appearance: no more voice notes.
+    await t.http.patch(`/api/v1/channels/${channelId}`).set(auth('admin')).send({ appearance: { ...appearance, widget_settings: { ...appearance.widget_settings, audio_recording_allowed: false } } });
+    const off = await t.http.post('/api/v1/livechat/voice').set(visitor(token)).send({ id: 'v-2', file: webm, encoding: 'base64', content_type: 'audio/webm' });
+    expect(off.status).toBe(403);
+    expect(off.body.error_message).toBe('Voice messages are not allowed in this chat');
+    await t.http.patch(`/api/v1/channels/${channelId}`).set(auth('admin')).send({ appearance });
+  });
+
   it('refuses calls without a valid visitor token of this channel (401)', async () => {
     const other = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Site 2', type: 'livechat' });
     const otherToken = (await startSession({ name: 'Bia', custom_fields: {} }, other.body.data.uuid)).body.data.visitor_token as string;

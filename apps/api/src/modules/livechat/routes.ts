@@ -1,4 +1,5 @@
-import { getLivechatConfig, listLivechatMessages, sendLivechatMessage, startLivechatSession } from '@atende/contract';
+import { getLivechatConfig, listLivechatMessages, sendLivechatMessage, sendLivechatVoice, startLivechatSession } from '@atende/contract';
+import { storageFromEnv } from '@atende/storage';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -21,6 +22,13 @@ export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   bind(app, sendLivechatMessage, {}, async ({ body, request }) => {
     await limit.hit('send', request.ip);
     return { data: await livechat.send(request.headers.authorization, body) };
+  });
+  // Visitors' voice notes are kept where agents' uploads are.
+  const storage = storageFromEnv(ctx.env);
+  app.addHook('onClose', async () => storage.close());
+  bind(app, sendLivechatVoice, {}, async ({ body, request }) => {
+    await limit.hit('send', request.ip);
+    return { data: await livechat.sendVoice(request.headers.authorization, body, storage.writer) };
   });
   bind(app, listLivechatMessages, {}, async ({ query, request }) => {
     await limit.hit('read', request.ip);

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { signedFileUrl } from '@atende/channels';
-import { AppError, INTERNAL_MESSAGE_TAG, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type startLivechatSession } from '@atende/contract';
-import { InboundReceiver } from '@atende/conversations';
+import { AppError, INTERNAL_MESSAGE_TAG, UPLOAD_MAX_BYTES, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type sendLivechatVoice, type startLivechatSession } from '@atende/contract';
+import { InboundReceiver, messageIdFor } from '@atende/conversations';
+import { bytesMatchType, type StorageDriver } from '@atende/storage';
 import { livechatFieldsProblems, livechatFieldValues } from '@atende/core';
 import type { AppContext } from '../../context';
 import { appearanceOf } from '../channels/service';
 import { signVisitorToken, verifyVisitorToken, type VisitorClaims } from './visitor-token';
+
+type StorageWriter = Pick<StorageDriver, 'put' | 'remove' | 'service'>;
 
 /** How a livechat visitor is known to the channel (ContactIdentity.identifier). */
 export const visitorIdentifier = (visitorId: string) => `livechat:${visitorId}`;
@@ -99,6 +102,46 @@ export class LivechatService {
       { id: channel.id, tenantId: channel.tenantId, workspaceId: channel.workspaceId, entrySectorId: channel.entrySectorId, entryMenuId: channel.entryMenuId, entryBotId: channel.entryBotId, tenantConfig: tenant.config },
       // The visitor's own message id, scoped to them: two visitors' "1" are different messages.
       { contact: { identifier: visitorIdentifier(claims.visitorId), name }, message: { id: `${claims.visitorId}:${body.id}`, content: body.content } },
+    );
+    return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
+  }
+
+  /**
+   * A visitor's voice note, where the channel's appearance allows audio recording: the bytes are
+   * checked (5 MB, an audio type that matches its content), stored like an agent's upload and sent
+   * through the InboundReceiver as the message's annex. A repeated id answers the first message
+   * without storing the file again.
+   */
+  async sendVoice(authorization: string | undefined, body: BodyOf<typeof sendLivechatVoice>, writer: StorageWriter) {
+    const { channel, claims, name } = await this.visitor(authorization, body.channel_uuid);
+    if (!appearanceOf(channel.config).widget_settings.audio_recording_allowed) throw new AppError('forbidden', 'Voice messages are not allowed in this chat');
+    const externalId = `${claims.visitorId}:${body.id}`;
+    const known = await this.ctx.db.message.findUnique({ where: { id: messageIdFor(channel.id, externalId) }, select: { id: true, conversationId: true } });
+    if (known) return { conversation_uuid: known.conversationId, message_uuid: known.id };
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.file) || body.file.length % 4 !== 0) throw new AppError('validation_failed', 'file: not valid base64');
+    const bytes = Buffer.from(body.file, 'base64');
+    if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
+    if (bytes.length > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', 'Maximum file size exceeded (5 MB)');
+    if (!bytesMatchType(bytes, body.content_type)) throw new AppError('unsupported_media_type', `The file's content is not ${body.content_type}.`);
+    const id = randomUUID();
+    const key = `${channel.tenantId}/${id}`;
+    const filename = `voice.${body.content_type.split('/')[1] ?? 'webm'}`;
+    await writer.put(key, bytes, { contentType: body.content_type, size: bytes.length });
+    try {
+      await this.ctx.db.storedFile.create({
+        data: { id, tenantId: channel.tenantId, originalFilename: filename, contentType: body.content_type, size: bytes.length, service: writer.service, storageKey: key, uploadedById: null },
+      });
+    } catch (error) {
+      await writer.remove(key).catch((cleanup: unknown) => this.ctx.log.warn({ err: cleanup, key }, 'could not remove an orphaned upload'));
+      throw error;
+    }
+    const tenant = await this.ctx.db.tenant.findUniqueOrThrow({ where: { id: channel.tenantId }, select: { config: true } });
+    const result = await this.receiver.receive(
+      { id: channel.id, tenantId: channel.tenantId, workspaceId: channel.workspaceId, entrySectorId: channel.entrySectorId, entryMenuId: channel.entryMenuId, entryBotId: channel.entryBotId, tenantConfig: tenant.config },
+      {
+        contact: { identifier: visitorIdentifier(claims.visitorId), name },
+        message: { id: externalId, annex: { id, contentType: body.content_type, originalFilename: filename, size: bytes.length, service: writer.service } },
+      },
     );
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
   }

@@ -1,9 +1,13 @@
 import { ActionIcon, Group, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
 import type { LivechatMessage, LivechatPublicConfig } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
-import { IconSend } from '@tabler/icons-react';
+import { IconMicrophone, IconSend } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordingBar } from '../workstation/composer/RecordingBar';
+import { useVoiceRecorder } from '../workstation/composer/useVoiceRecorder';
+import { base64Of, voiceUploadType } from '../workstation/composer/voiceRules';
+import { UPLOAD_MAX_BYTES } from '@atende/contract';
 import { WidgetBubble, type WidgetLook } from './WidgetLook';
 import { mergeMessages, widgetApi } from './widgetApi';
 
@@ -19,6 +23,10 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
   const last = useRef<string | undefined>(undefined);
   const viewport = useRef<HTMLDivElement>(null);
   const channelUuid = config.channel_uuid;
+  // The appearance's "audio recording allowed": the visitor may send voice notes.
+  const audio = config.widget_settings.audio_recording_allowed;
+  const voice = useVoiceRecorder();
+  const [notice, setNotice] = useState<string | null>(null);
 
   useEffect(() => {
     let stopped = false;
@@ -67,6 +75,24 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
     }
   };
 
+  const recordVoice = async () => {
+    setNotice(null);
+    if (!(await voice.start())) setNotice(t('Grant microphone permissions to record voice!'));
+  };
+  const sendVoice = async () => {
+    const recorded = await voice.confirm();
+    if (!recorded) return;
+    try {
+      if (recorded.size > UPLOAD_MAX_BYTES) return setNotice(t('Maximum file size exceeded ({{size}} MB)', { size: 5 }));
+      await widgetApi.voice(token, channelUuid, crypto.randomUUID(), await base64Of(recorded), voiceUploadType(recorded.type) ?? 'audio/webm');
+    } catch (error) {
+      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) onSessionEnded();
+      else setOffline(true);
+    } finally {
+      voice.done();
+    }
+  };
+
   const background = config.widget_settings.background_url;
   return (
     <Stack gap={0} style={{ flex: 1, minHeight: 0 }}>
@@ -87,31 +113,47 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
           ))}
         </Stack>
       </ScrollArea>
+      {notice && (
+        <Text size="xs" c="red" px="sm" role="alert">
+          {notice}
+        </Text>
+      )}
       {offline && (
         <Text size="xs" c="red" px="sm">
           {t('Reconnecting...')}
         </Text>
       )}
       <Group p="xs" gap="xs" wrap="nowrap" align="flex-end" style={{ borderTop: '1px solid #dee2e6' }}>
-        <Textarea
-          style={{ flex: 1 }}
-          autosize
-          maxRows={4}
-          maxLength={4096}
-          placeholder={t('Type a message')}
-          aria-label={t('Type a message')}
-          value={text}
-          onChange={(e) => setText(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              void send();
-            }
-          }}
-        />
-        <ActionIcon size="lg" aria-label={t('Send')} loading={sending} onClick={() => void send()} style={{ background: config.theme_data.primary_color, color: config.theme_data.text_color }}>
-          <IconSend size={18} />
-        </ActionIcon>
+        {voice.state !== 'idle' ? (
+          <RecordingBar state={voice.state} elapsedMs={voice.elapsedMs} canConfirm onCancel={voice.cancel} onConfirm={() => void sendVoice()} />
+        ) : (
+          <>
+            <Textarea
+              style={{ flex: 1 }}
+              autosize
+              maxRows={4}
+              maxLength={4096}
+              placeholder={t('Type a message')}
+              aria-label={t('Type a message')}
+              value={text}
+              onChange={(e) => setText(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && !e.shiftKey) {
+                  e.preventDefault();
+                  void send();
+                }
+              }}
+            />
+            {audio && (
+              <ActionIcon size="lg" variant="subtle" color="gray" aria-label={t('Record voice')} onClick={() => void recordVoice()}>
+                <IconMicrophone size={18} />
+              </ActionIcon>
+            )}
+            <ActionIcon size="lg" aria-label={t('Send')} loading={sending} onClick={() => void send()} style={{ background: config.theme_data.primary_color, color: config.theme_data.text_color }}>
+              <IconSend size={18} />
+            </ActionIcon>
+          </>
+        )}
       </Group>
     </Stack>
   );

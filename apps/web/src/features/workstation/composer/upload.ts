@@ -1,7 +1,7 @@
 import { uploadFile, type StoredFileSchema } from '@atende/contract';
 import type { z } from 'zod';
 import { api } from '../../../api/client';
-import type { VoiceType } from './voiceRules';
+import { base64Of, type VoiceType } from './voiceRules';
 
 export type StoredFile = z.infer<typeof StoredFileSchema>;
 
@@ -68,14 +68,4 @@ export async function uploadVoice(recording: Blob, contentType: VoiceType): Prom
   const extension = contentType.split('/')[1] ?? 'webm';
   const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, { body: { file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` } });
   return res.data.data;
-}
-
-/** The bytes of a blob as base64, without the data-URL prefix. */
-export function base64Of(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
-    reader.onerror = () => reject(reader.error ?? new Error('The recording could not be read'));
-    reader.readAsDataURL(blob);
-  });
 }

@@ -17,3 +17,13 @@ export function voiceUploadType(recorderType: string): VoiceType | null {
   const type = baseType(recorderType);
   return (VOICE_TYPES as readonly string[]).includes(type) ? (type as VoiceType) : null;
 }
+
+/** The bytes of a blob as base64, without the data-URL prefix. */
+export function base64Of(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result).replace(/^data:[^,]*,/, ''));
+    reader.onerror = () => reject(reader.error ?? new Error('The recording could not be read'));
+    reader.readAsDataURL(blob);
+  });
+}
