@@ -1,6 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
 import { demo, signedInPage, type Listed } from './helpers';
 
+// A fake microphone for the file's browser (visitors' voice notes).
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+test.use({ launchOptions: { executablePath: CHROMIUM, args: [...BASE_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] } });
+
 /** The demo tenant's livechat channel "Site" (packages/db/src/demo-livechat.ts). */
 const SITE = '517e0c4a-0000-4000-8000-00000000c4a7';
 
@@ -93,4 +98,45 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await visitorContext.close();
   await agent.context().close();
   await admin.context().close();
+});
+
+// Spec 002 §3 "audio recording allowed": with it on, the visitor records a voice note in the widget
+// and the agent gets it as an audio message; with it off the widget has no record button.
+test('a visitor sends a voice note where the appearance allows audio recording', async ({ browser, baseURL }) => {
+  const admin = await signedInPage(browser, demo('admin'));
+  const channel = ((await (await admin.request.get(`/api/v1/channels/${SITE}`)).json()) as { data: { appearance: { widget_settings: Record<string, unknown> } & Record<string, unknown> } }).data;
+  const original = channel.appearance;
+  const withAudio = (on: boolean) => ({ ...original, custom_fields: [], widget_settings: { ...original.widget_settings, audio_recording_allowed: on } });
+  const visitorContext = await browser.newContext({ locale: 'en-US', baseURL, permissions: ['microphone'] });
+  try {
+    expect((await admin.request.patch(`/api/v1/channels/${SITE}`, { data: { appearance: withAudio(false) } })).ok()).toBe(true);
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(`/livechat/${SITE}`);
+    const name = `Voz ${Date.now()}`;
+    await visitor.getByRole('textbox', { name: 'Name' }).fill(name);
+    await visitor.getByRole('button', { name: 'Start chat' }).click();
+    await expect(visitor.getByRole('textbox', { name: 'Type a message' })).toBeVisible();
+    await expect(visitor.getByRole('button', { name: 'Record voice' })).toHaveCount(0);
+
+    expect((await admin.request.patch(`/api/v1/channels/${SITE}`, { data: { appearance: withAudio(true) } })).ok()).toBe(true);
+    await visitor.reload();
+    await visitor.getByRole('button', { name: 'Record voice' }).click();
+    const timer = visitor.getByRole('timer', { name: 'Recording time' });
+    await expect(timer).toHaveText(/^00:0[1-9]$/, { timeout: 5_000 });
+    await visitor.getByRole('button', { name: 'Send recording' }).click();
+    await expect(timer).toHaveCount(0);
+    const log = visitor.getByRole('log', { name: 'Messages' });
+    await expect(log.locator('audio')).toHaveCount(1);
+
+    // The agent side: the visitor's conversation holds the audio message.
+    const open = ((await (await admin.request.get('/api/v1/dashboard/conversations')).json()) as { data: { uuid: string; contact: { name: string | null } }[] }).data;
+    const conversation = open.find((c) => c.contact.name === name)!.uuid;
+    const messages = ((await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as { data: { author: string; annex: { content_type: string } | null }[] }).data;
+    expect(messages.at(-1)).toMatchObject({ author: 'CONTACT', annex: { content_type: 'audio/webm' } });
+    expect((await admin.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).ok()).toBe(true);
+  } finally {
+    await visitorContext.close();
+    expect((await admin.request.patch(`/api/v1/channels/${SITE}`, { data: { appearance: original } })).ok()).toBe(true);
+    await admin.context().close();
+  }
 });
