@@ -19,7 +19,7 @@ interface StoredIntegrations {
 }
 const TOKEN_INTEGRATIONS = ['droz', 'zapier'] as const;
 
-/** Whether a URL's host is one of the provider's domains or under one (no domains: any host). */
+/** Whether a URL's host is one of the provider's domains or under one (with no domains set, every host passes). */
 export function onVoiceDomains(url: string, domains: readonly string[]): boolean {
   if (domains.length === 0) return true;
   let host: string;
