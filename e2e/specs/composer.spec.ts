@@ -1,12 +1,10 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, PASSWORD, signIn, type Listed } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, PASSWORD, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
 
 // Spec 000 §4, §5, §7, §9: the composer's attachments and voice notes against the started stack.
 // A fake microphone for the whole file (launch options are per browser, so not per test); the
 // permission test starts a browser of its own without it.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-test.use({ launchOptions: { executablePath: CHROMIUM, args: [...BASE_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] } });
+test.use({ launchOptions: FAKE_MICROPHONE_LAUNCH });
 
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
@@ -167,7 +165,7 @@ test('a file over 5 MB and an unsupported type are refused before upload; nothin
 
 test('recording without microphone permission asks for it', async ({ playwright, request }) => {
   // Chromium's fake media UI accepts every prompt: this browser has none, and its context grants nothing.
-  const plain = await playwright.chromium.launch({ executablePath: CHROMIUM, args: BASE_ARGS });
+  const plain = await playwright.chromium.launch(PLAIN_LAUNCH);
   const agent = await agentPage(plain);
   await acceptNew(agent, request, channel);
 

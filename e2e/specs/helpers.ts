@@ -50,11 +50,11 @@ export interface Listed {
 }
 
 /**
- * Accept session until the agent holds the waiting conversation of `phone` (the queue serves the
- * oldest first): conversations of others taken on the way go back to the queue. Done with the
- * agent's own api calls (PATCH /api/v1/conversations), then the conversation is opened from the list.
+ * Accept session until the agent holds the waiting conversation `wanted` picks (the queue serves
+ * the oldest first): conversations of others taken on the way go back to the queue. Done with the
+ * agent's own api calls (PATCH /api/v1/conversations); the screen is left as it is.
  */
-export async function acceptConversationOf(page: Page, phone: string): Promise<Listed> {
+export async function takeConversation(page: Page, wanted: (chat: Listed) => boolean): Promise<Listed> {
   const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
   const others: string[] = [];
   let mine: Listed | undefined;
@@ -62,14 +62,28 @@ export async function acceptConversationOf(page: Page, phone: string): Promise<L
     const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
     expect(res.status()).toBe(200);
     const chat = ((await res.json()) as { data: Listed }).data;
-    if (chat.contact.phone_number === phone) mine = chat;
+    if (wanted(chat)) mine = chat;
     else others.push(chat.uuid);
   }
   for (const uuid of others) expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
   expect(mine).toBeDefined();
-  // Set-up done behind the screen's back: read the list afresh rather than from the burst of events.
-  await page.reload();
-  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(mine!.contact.name) }).click();
-  await expect(page.getByTestId('chat-contact-name')).toHaveText(mine!.contact.name);
   return mine!;
 }
+
+/** takeConversation for the contact with `phone`, then the conversation is opened from the list. */
+export async function acceptConversationOf(page: Page, phone: string): Promise<Listed> {
+  const mine = await takeConversation(page, (chat) => chat.contact.phone_number === phone);
+  // Set-up done behind the screen's back: read the list afresh rather than from the burst of events.
+  await page.reload();
+  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(mine.contact.name) }).click();
+  await expect(page.getByTestId('chat-contact-name')).toHaveText(mine.contact.name);
+  return mine;
+}
+
+/** Debian's chromium as the config launches it (the closed network needs these flags). */
+export const PLAIN_LAUNCH = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+};
+/** The same with a fake microphone that grants every prompt (launch options are per browser, so per file). */
+export const FAKE_MICROPHONE_LAUNCH = { ...PLAIN_LAUNCH, args: [...PLAIN_LAUNCH.args, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] };

@@ -1,30 +1,11 @@
-import { expect, test, type Page } from '@playwright/test';
-import { demo, signedInPage, type Listed } from './helpers';
+import { expect, test } from '@playwright/test';
+import { demo, FAKE_MICROPHONE_LAUNCH, signedInPage, takeConversation } from './helpers';
 
 // A fake microphone for the file's browser (visitors' voice notes).
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const BASE_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-test.use({ launchOptions: { executablePath: CHROMIUM, args: [...BASE_ARGS, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] } });
+test.use({ launchOptions: FAKE_MICROPHONE_LAUNCH });
 
 /** The demo tenant's livechat channel "Site" (packages/db/src/demo-livechat.ts). */
 const SITE = '517e0c4a-0000-4000-8000-00000000c4a7';
-
-/** Accept session until the agent holds the conversation of the contact named `name`; others taken on the way go back. */
-async function acceptConversationNamed(page: Page, name: string): Promise<Listed> {
-  const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
-  const others: string[] = [];
-  let mine: Listed | undefined;
-  for (let i = 0; i < 10 && !mine; i++) {
-    const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
-    expect(res.status()).toBe(200);
-    const chat = ((await res.json()) as { data: Listed }).data;
-    if (chat.contact.name === name) mine = chat;
-    else others.push(chat.uuid);
-  }
-  for (const uuid of others) expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
-  expect(mine).toBeDefined();
-  return mine!;
-}
 
 // Issue 7, spec 002 §3 "Livechat channel appearance": the admin styles the widget and adds a custom
 // field with a validator; a website visitor chats through the widget and sees the agent's reply live.
@@ -75,7 +56,7 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
 
   // The agent accepts the visitor's conversation and answers from the workstation.
   const agent = await signedInPage(browser, demo('agent'));
-  const conversation = await acceptConversationNamed(agent, name);
+  const conversation = await takeConversation(agent, (chat) => chat.contact.name === name);
   expect(conversation.channel.uuid).toBe(SITE);
   await agent.goto('/app');
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
