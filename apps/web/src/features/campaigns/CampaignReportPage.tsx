@@ -12,7 +12,6 @@ import { SUBSCRIBER_STATE_LABEL } from './phrases';
 import { SummaryChart } from './SummaryChart';
 import { useTenant } from '../../session/session';
 
-const iso = (d: Date) => d.toISOString().slice(0, 10);
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const pct = (part: number, whole: number) => (whole === 0 ? '--' : `${((part / whole) * 100).toFixed(2)}%`);
 
@@ -23,8 +22,10 @@ const pct = (part: number, whole: number) => (whole === 0 ? '--' : `${((part / w
 export function CampaignReportPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
-  const start = params.get('start') ?? iso(new Date(Date.now() - 86_400_000));
-  const end = params.get('end') ?? iso(new Date());
+  // The default range is yesterday and today in the user's zone: the UTC date is already tomorrow
+  // on a Brazilian evening, which the date rules call "in the future" (issue 14 item 3).
+  const start = params.get('start') ?? localDay(new Date(Date.now() - 86_400_000));
+  const end = params.get('end') ?? localDay(new Date());
   const campaigns = params.get('campaigns')?.split(',').filter(Boolean) ?? [];
   const state = params.get('state');
   const templateUuid = params.get('template_uuid');

@@ -51,12 +51,24 @@ function actionOf(a: ReplyAction): ActionState {
   return { action: a.action, subAction: [], message: a.message ?? '' };
 }
 
+/**
+ * A stored UTC instant as the value of a `datetime-local` input, in the browser's time zone: the
+ * input shows and gives back local wall time, so reading the UTC digits would shift the schedule
+ * by the zone's offset on every save (issue 14 item 3).
+ */
+export function localDateTimeInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
 export function wizardOf(campaign: Campaign): WizardState {
   return {
     name: campaign.name,
     channel_uuid: campaign.channel.uuid,
     schedule: campaign.start_at !== null,
-    start_at: campaign.start_at ? campaign.start_at.slice(0, 16) : '',
+    start_at: campaign.start_at ? localDateTimeInput(campaign.start_at) : '',
     dnd_list: campaign.dnd_list.map((d) => d.uuid),
     inbound_entrypoint: campaign.inbound_entrypoint?.uuid ?? '',
     public: campaign.public,
