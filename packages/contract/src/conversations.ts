@@ -8,7 +8,7 @@ export const ConversationStateSchema = z.enum(CONVERSATION_STATES);
 export type ConversationState = z.infer<typeof ConversationStateSchema>;
 
 /** History event types shown as system messages (spec 000 §4). */
-export const HISTORY_EVENTS = ['answered', 'associate-user', 'archived', 'unarchived', 'closed', 'enter-queue', 'new-priority', 'offered', 'transfer'] as const;
+export const HISTORY_EVENTS = ['answered', 'associate-user', 'archived', 'unarchived', 'closed', 'enter-queue', 'new-priority', 'offered', 'transfer', 'campaign-reply'] as const;
 export const HistoryEventSchema = z.enum(HISTORY_EVENTS);
 /** Enter-queue reasons (spec 000 §4). */
 export const ENTER_QUEUE_REASONS = ['new-conversation', 'pause', 'custom_action', 'update-conversation', 'logoff', 'transferring-conversation'] as const;
@@ -39,6 +39,10 @@ export const HistoryEntrySchema = z.object({
     end_reason: z.object({ uuid: Uuid, name: z.string() }).nullable().optional(),
     old: z.number().int().nullable().optional(),
     new: z.number().int().optional(),
+    /** campaign-reply: the campaign answered, its reply action and whether it ran (issue 14 item 2). */
+    campaign_name: z.string().optional(),
+    reply_action: z.string().optional(),
+    executed: z.boolean().optional(),
   }),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhoneForDisplay, isStrictE164, normalizePhone } from './phone';
+import { formatPhoneForDisplay, isStrictE164, normalizePhone, phoneVariants } from './phone';
 
 // spec 000 §5: phone numbers valid for the default calling country (BR), normalised to international format.
 describe('phone numbers', () => {
@@ -23,5 +23,18 @@ describe('phone numbers', () => {
     expect(formatPhoneForDisplay('+5511999990000')).toBe('(11) 99999-0000');
     expect(formatPhoneForDisplay('abc')).toBe('abc');
     expect(formatPhoneForDisplay(null)).toBe('--');
+  });
+});
+
+// Issue 14 item 1: WhatsApp writes Brazilian mobiles without the ninth digit; both forms are one phone.
+describe('phoneVariants', () => {
+  it('gives a Brazilian mobile with and without its ninth digit', () => {
+    expect(phoneVariants('+5511987650123')).toEqual(['+5511987650123', '+551187650123']);
+    expect(phoneVariants('+551187650123')).toEqual(['+551187650123', '+5511987650123']);
+  });
+  it('leaves landlines and other countries alone', () => {
+    expect(phoneVariants('+551133334444')).toEqual(['+551133334444']);
+    expect(phoneVariants('+14155550123')).toEqual(['+14155550123']);
+    expect(phoneVariants('not a phone')).toEqual(['not a phone']);
   });
 });

@@ -36,3 +36,20 @@ export function formatPhoneForDisplay(value: string | null | undefined): string 
   const parsed = parsePhoneNumberFromString(value);
   return parsed && parsed.isValid() ? parsed.formatNational() : value;
 }
+
+/**
+ * The forms one phone takes on WhatsApp: a Brazilian mobile is written by WhatsApp without the ninth
+ * digit ('+55 11 8765-0123' for '+55 11 98765-0123'), so a reply must match a subscriber stored
+ * either way (issue 14 item 1). Other numbers have the one form.
+ */
+export function phoneVariants(e164: string): string[] {
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed || parsed.countryCallingCode !== '55') return [e164];
+  const national = String(parsed.nationalNumber);
+  const area = national.slice(0, 2);
+  const subscriber = national.slice(2);
+  // 11 digits with a leading 9: the mobile with its ninth digit; 10 digits starting 6-9: without it.
+  if (subscriber.length === 9 && subscriber.startsWith('9')) return [e164, `+55${area}${subscriber.slice(1)}`];
+  if (subscriber.length === 8 && /^[6-9]/.test(subscriber)) return [e164, `+55${area}9${subscriber}`];
+  return [e164];
+}

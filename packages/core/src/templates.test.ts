@@ -5,6 +5,7 @@ import {
   TEMPLATE_LANGUAGES,
   isTemplateChannel,
   renderTemplateText,
+  templateBodyFor,
   templateIssues,
   templateStatusTone,
   templateTypeOf,
@@ -168,5 +169,13 @@ describe('template helpers', () => {
     expect(withoutUnusedExamples(kept)).toEqual(kept);
     const image = input([header({ format: 'IMAGE', example: { header_text: ['x'], header_handle: ['h'] } }), body('x')]);
     expect(withoutUnusedExamples(image).components[0]).toEqual({ type: 'HEADER', format: 'IMAGE', example: { header_handle: ['h'] } });
+  });
+});
+
+describe('templateBodyFor', () => {
+  it('fills the body with the subscriber’s body parameters, after a header parameter', () => {
+    const components = [header({ format: 'TEXT', text: 'Oi {{1}}' }), body('Olá {{1}}, seu pedido {{2}}')];
+    expect(templateBodyFor(components, ['Cabeçalho', 'Ana', '123'])).toBe('Olá Ana, seu pedido 123');
+    expect(templateBodyFor([footer('x')], [])).toBe('');
   });
 });

@@ -201,4 +201,12 @@ export function templateParameterSlots(components: readonly TemplateComponent[])
   return slots;
 }
 
+/** The body a subscriber received: the template's body with the body slots of their parameters. */
+export function templateBodyFor(components: readonly TemplateComponent[], parameters: readonly string[]): string {
+  const body = components.find((c) => c.type === 'BODY');
+  if (body?.type !== 'BODY') return '';
+  const values = templateParameterSlots(components).flatMap((slot, i) => (slot.part === 'body' ? [parameters[i] ?? ''] : []));
+  return renderTemplateText(body.text, values);
+}
+
 export const templateParameterCount = (components: readonly TemplateComponent[]): number => templateParameterSlots(components).length;

@@ -252,7 +252,7 @@ describe('reply actions (spec 001 §3)', () => {
     expect(transfer.outcome).toMatchObject({ action: 'transfer_to_sector', replyAction: 'Quero' });
     const moved = await t.db.conversation.findUniqueOrThrow({ where: { id: transfer.got.conversation_uuid } });
     expect(moved).toMatchObject({ sectorId: sector.id, state: 'waiting' });
-    expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER' } })).toMatchObject({ content: 'Já te atendemos', state: 'pending' });
+    expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER', state: 'pending' } })).toMatchObject({ content: 'Já te atendemos' });
 
     const dnd = await reply(p2!, 'r2', 'Sair', 'Sair');
     const closed = await t.db.conversation.findUniqueOrThrow({ where: { id: dnd.got.conversation_uuid } });
@@ -302,6 +302,8 @@ describe('reply actions (spec 001 §3)', () => {
     await runBotSteps(conversationDeps, botHttp({ allowPrivate: false }), got.conversation_uuid);
     const texts = await t.db.message.findMany({ where: { conversationId: got.conversation_uuid }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true } });
     expect(texts).toEqual([
+      // The template the subscriber received comes first (issue 14 item 2); this one had no parameters.
+      { author: 'USER', content: 'Olá {{1}}, sua oferta: {{2}}' },
       { author: 'CONTACT', content: 'Tenho interesse' },
       { author: 'USER', content: 'Um momento' },
       { author: 'USER', content: 'Which plan?\n\n1 - Gold' },

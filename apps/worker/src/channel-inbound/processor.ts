@@ -146,7 +146,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       // An answer to a campaign runs its reply action (once: a repeated delivery is a duplicate).
       if (!received.duplicate) {
         await runReplyAction(conversationDeps, {
-          tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '',
+          tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '', contextExternalId: event.contextExternalId,
         });
       }
     } else if (event.kind === 'status') {

@@ -202,7 +202,7 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
               return (
                 <Center key={item.id} my={6}>
                   <Badge variant="light" color="gray" radius="sm" tt="none" fw={400} data-testid="system-message" style={{ whiteSpace: 'normal', height: 'auto' }}>
-                    {t(item.phrase.key, item.phrase.values)}
+                    {t(item.phrase.key, { ...item.phrase.values, ...Object.fromEntries(Object.entries(item.phrase.phraseValues ?? {}).map(([k, v]) => [k, t(v)])) })}
                   </Badge>
                 </Center>
               );

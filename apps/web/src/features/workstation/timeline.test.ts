@@ -22,6 +22,20 @@ describe('systemPhrase (spec 000 §4)', () => {
       values: { by: 'Ana', sector: 'Vendas' },
     });
   });
+
+  // Issue 14 items 2 and 10: a campaign's transfer named as such (it showed "Transferred by ? to the sector ?").
+  it('names a campaign transfer and a campaign reply that was only shown', () => {
+    expect(systemPhrase(entry('transfer', { done_by: 'campaign', new_sector: { uuid: ME.uuid, name: 'Vendas' } }))).toEqual({
+      key: 'Transferred by the campaign to the sector {{sector}}',
+      values: { sector: 'Vendas' },
+    });
+    expect(systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_with_message', executed: false }))).toEqual({
+      key: 'The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open',
+      values: { campaign: 'Black Friday', action: 'end_with_message' },
+      phraseValues: { action: 'End with a message' },
+    });
+    expect(systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_dnd', executed: true }))?.key).toBe('The contact answered the campaign {{campaign}}');
+  });
 });
 
 describe('buildTimeline', () => {

@@ -5,6 +5,8 @@ import { phrase } from '../../i18n/phrase';
 export interface Phrase {
   key: string;
   values?: Record<string, string | number>;
+  /** Values that are themselves phrases, translated before they are put in. */
+  phraseValues?: Record<string, string>;
 }
 
 const who = (user: { username?: string; email?: string } | null | undefined) => user?.username || user?.email || '?';
@@ -16,6 +18,22 @@ const ENTER_QUEUE_REASONS: Record<string, string> = {
   'update-conversation': phrase('The conversation was returned to the queue'),
   logoff: phrase('The conversation returned to the queue because the agent logged off'),
 };
+
+/** A campaign's reply actions as the campaign wizard names them. */
+const REPLY_ACTIONS: Record<string, string> = {
+  end_dnd: phrase('Add to do not disturb lists'),
+  transfer_to_sector: phrase('Transfer to a sector'),
+  chatbot_outbound: phrase('Hand over to a bot'),
+  end_with_message: phrase('End with a message'),
+};
+
+/** Who transferred: the user, else the campaign or automation that did it. */
+function transferredBy(d: HistoryEntry['detail']): Phrase | null {
+  if (d.done_by_user) return null;
+  if (d.done_by === 'campaign') return { key: phrase('Transferred by the campaign to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
+  if (d.done_by === 'automation' || d.custom_action_name) return { key: phrase('Transferred by an automation to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
+  return null;
+}
 
 /**
  * The system message for one history event (spec 000 §4), or null when the event is not shown
@@ -53,7 +71,17 @@ export function systemPhrase(entry: HistoryEntry): Phrase | null {
       return { key: phrase('Conversation prioritised') };
     case 'offered':
       return { key: phrase('Conversation offered to {{user}}'), values: { user: d.user_email ?? d.email ?? '?' } };
+    case 'campaign-reply': {
+      const values = { campaign: d.campaign_name ?? '?', action: d.reply_action ?? '' };
+      const action = REPLY_ACTIONS[values.action];
+      if (d.executed) return { key: phrase('The contact answered the campaign {{campaign}}'), values };
+      return action
+        ? { key: phrase('The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open'), values, phraseValues: { action } }
+        : { key: phrase('The contact answered the campaign {{campaign}}'), values };
+    }
     case 'transfer': {
+      const bySystem = transferredBy(d);
+      if (bySystem) return bySystem;
       const sector = d.new_sector?.name ?? '?';
       if (d.new_user) return { key: phrase('Transferred by {{by}} to {{user}} ({{sector}})'), values: { by: who(d.done_by_user), user: who(d.new_user), sector } };
       return { key: phrase('Transferred by {{by}} to the sector {{sector}}'), values: { by: who(d.done_by_user), sector } };

@@ -114,6 +114,11 @@ export const ptWorkstation: Record<string, string> = {
   'Conversation offered to {{user}}': 'Conversa oferecida a {{user}}',
   'Transferred by {{by}} to {{user}} ({{sector}})': 'Transferida por {{by}} para {{user}} ({{sector}})',
   'Transferred by {{by}} to the sector {{sector}}': 'Transferida por {{by}} para o setor {{sector}}',
+  'Transferred by the campaign to the sector {{sector}}': 'Transferida pela campanha para o setor {{sector}}',
+  'Transferred by an automation to the sector {{sector}}': 'Transferida por uma automação para o setor {{sector}}',
+  'The contact answered the campaign {{campaign}}': 'O contato respondeu à campanha {{campaign}}',
+  'The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open':
+    'O contato respondeu à campanha {{campaign}}; a ação "{{action}}" não foi executada porque a conversa já estava aberta',
   Today: 'Hoje',
   Yesterday: 'Ontem',
   '{{date}}': '{{date}}',
