@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   unsupported_media_type: 415,
   unprocessable: 422,
   rate_limited: 429,
+  subscriber_parameter_missing: 422,
+  subscriber_already_sent: 409,
   internal: 500,
   unavailable: 503,
 } as const;
@@ -29,6 +31,8 @@ export const ErrorBodySchema = z.object({
   code: ErrorCodeSchema,
   /** Field-level problems of a validation failure: path and message. */
   fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Values of the message, for clients that word it themselves from `code` (the web's catalogue). */
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   request_id: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -40,6 +44,7 @@ export class AppError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly fields?: { path: string; message: string }[],
+    readonly params?: Record<string, string | number>,
   ) {
     super(message);
     this.name = 'AppError';

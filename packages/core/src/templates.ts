@@ -209,4 +209,10 @@ export function templateBodyFor(components: readonly TemplateComponent[], parame
   return renderTemplateText(body.text, values);
 }
 
+/** The 1-based number of the first parameter a subscriber lacks (empty or absent), or null. */
+export function missingParameter(parameters: readonly string[], needed: number): number | null {
+  for (let i = 0; i < needed; i++) if (!parameters[i]?.trim()) return i + 1;
+  return null;
+}
+
 export const templateParameterCount = (components: readonly TemplateComponent[]): number => templateParameterSlots(components).length;

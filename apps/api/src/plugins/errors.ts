@@ -20,7 +20,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       reply.status(status).type('application/json; charset=utf-8').send({ ...body, request_id: request.id });
 
     if (error instanceof AppError) {
-      return send(error.status, { error_message: error.message, code: error.code, fields: error.fields });
+      return send(error.status, { error_message: error.message, code: error.code, fields: error.fields, params: error.params });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = WHERE[(error as { validationContext?: string }).validationContext ?? 'body'] ?? 'body';

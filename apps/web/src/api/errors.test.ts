@@ -20,4 +20,10 @@ describe('errorText', () => {
   it('does not show the transport error of a failed network call', () => {
     expect(errorText(new ApiError(0, 'network', 'Network error'), t)).toBe('t:Something went wrong');
   });
+  // The error catalogue: a catalogued code is worded by the web in the UI language, with the server's values.
+  it('words a catalogued code itself, with the values the server sent', () => {
+    const tWith = ((key: string, values?: Record<string, unknown>) => `t:${key}:${JSON.stringify(values ?? {})}`) as unknown as TFunction;
+    const body = { error_message: 'Parameter 3 is required', code: 'subscriber_parameter_missing', params: { n: 3 } };
+    expect(errorText(new ApiError(422, 'subscriber_parameter_missing', body.error_message, body), tWith)).toBe('t:Parameter {{n}} is required:{"n":3}');
+  });
 });

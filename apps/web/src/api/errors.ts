@@ -1,5 +1,16 @@
+import { ErrorBodySchema, type ErrorCode } from '@atende/contract';
 import type { ApiError } from '@atende/sdk';
 import type { TFunction } from 'i18next';
+import { phrase } from '../i18n/phrase';
+
+/**
+ * The error catalogue: a server failure with one of these codes is worded here, in the UI's language,
+ * from the code and the values the server sent (`params`), not from the server's English text.
+ */
+export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
+  subscriber_parameter_missing: phrase('Parameter {{n}} is required'),
+  subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
+};
 
 /** Server messages the spec lists as translated (spec 000 §8 / 002 §8); they have entries in pt.ts. */
 export const KNOWN_SERVER_MESSAGES = [
@@ -22,6 +33,11 @@ export const SESSION_ENDED = 'Credenciais inválidas';
  * 'Something went wrong'.
  */
 export function errorText(error: ApiError, t: TFunction): string {
+  const catalogued = error.code in ERROR_TEXTS ? ERROR_TEXTS[error.code as ErrorCode] : undefined;
+  if (catalogued) {
+    const body = ErrorBodySchema.safeParse(error.body);
+    return t(catalogued, body.success ? body.data.params : undefined);
+  }
   if (hasServerMessage(error)) return t(error.message);
   if (error.status === 400) return t('Missing parameters');
   if (error.status === 403) return t('Invalid credentials');

@@ -127,6 +127,28 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
     expect((xlsx.body as Buffer).subarray(0, 2).toString()).toBe('PK');
   });
 
+  // Issue 14 item 6: putting a subscriber back to pending re-checks it; nobody is sent the campaign twice.
+  it('refuses to queue again a subscriber who got the campaign, or one whose parameter is still missing', async () => {
+    const db = t.database.db;
+    const make = (phone: string, data: { parameters: string[]; state: string; sentAt?: Date; errorMessage?: string }) =>
+      db.campaignSubscriber.create({ data: { tenantId: acme.tenantId, campaignId: id, name: 'S', phoneNumber: phone, ...data } });
+    const missing = await make('+5511988886601', { parameters: [''], state: 'error', errorMessage: 'Parameter 1 is required' });
+    const answered = await make('+5511988886602', { parameters: ['Ana'], state: 'completed', sentAt: new Date() });
+    const refusedByProvider = await make('+5511988886603', { parameters: ['Bia'], state: 'error', errorMessage: 'Recipient is not a valid WhatsApp user' });
+    const toPending = (subscriber: { id: string }) => t.http.post(`/api/v1/campaign/${id}/subscribers/${subscriber.id}`).set(auth('campaigns')).send({ state: 'pending' });
+
+    const stillMissing = await toPending(missing);
+    expect(stillMissing.status).toBe(422);
+    expect(stillMissing.body).toMatchObject({ code: 'subscriber_parameter_missing', error_message: 'Parameter 1 is required', params: { n: 1 } });
+    const again = await toPending(answered);
+    expect(again.status).toBe(409);
+    expect(again.body.code).toBe('subscriber_already_sent');
+    expect((await toPending(refusedByProvider)).body.data.state).toBe('pending');
+    expect((await db.campaignSubscriber.findUniqueOrThrow({ where: { id: missing.id } })).state).toBe('error');
+    expect((await db.campaignSubscriber.findUniqueOrThrow({ where: { id: answered.id } })).state).toBe('completed');
+    await db.campaignSubscriber.deleteMany({ where: { id: { in: [missing.id, answered.id, refusedByProvider.id] } } });
+  });
+
   it('edits error/pending/completed subscribers, deletes pending ones only, and starts once there are valid ones', async () => {
     const db = t.database.db;
     await db.campaign.update({ where: { id }, data: { importStatus: 'done' } });

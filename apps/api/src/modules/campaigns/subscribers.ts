@@ -4,7 +4,7 @@ import {
   type SubscriberImportJob,
 } from '@atende/contract';
 import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
-import { templateParameterCount } from '@atende/core';
+import { missingParameter, templateParameterCount } from '@atende/core';
 import type { Prisma } from '@atende/db';
 import type { Storage } from '@atende/storage';
 import multipart from '@fastify/multipart';
@@ -72,6 +72,16 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
     const row = await findSubscriber(session.tenantId, params.id, params.contact);
     if (!EDITABLE.has(row.state)) throw new AppError('unprocessable', IMPORT_MESSAGES.notEditable);
     if (!EDITABLE.has(body.state)) throw new AppError('validation_failed', IMPORT_MESSAGES.notEditable, [{ path: 'state', message: IMPORT_MESSAGES.notEditable }]);
+    if (body.state === 'pending' && row.state !== 'pending') {
+      // Issue 14 item 6: a subscriber who got the campaign is never queued again (the provider would
+      // take the same idempotency key as a send already made), and one back from an error must now
+      // have every parameter the template needs.
+      if (row.sentAt || row.state === 'completed') throw new AppError('subscriber_already_sent', 'This subscriber already received the campaign: it cannot be sent it again');
+      const campaign = await campaigns.row(session, params.id);
+      const template = await ctx.db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude });
+      const missing = missingParameter(row.parameters, templateParameterCount(presentTemplate(template).config.components));
+      if (missing !== null) throw new AppError('subscriber_parameter_missing', `Parameter ${missing} is required`, [{ path: 'parameters', message: `Parameter ${missing} is required` }], { n: missing });
+    }
     // Only a row still in the state read is changed: a sender that took it meanwhile wins.
     const changed = await ctx.db.campaignSubscriber.updateMany({ where: { id: row.id, state: row.state }, data: { state: body.state, ...(body.state === 'pending' ? { errorMessage: null } : {}) } });
     if (changed.count === 0) throw new AppError('conflict', 'The subscriber changed meanwhile; reload and try again');

@@ -105,4 +105,6 @@ export const ptCampaigns: Record<string, string> = {
   'Conversation field': 'Campo da conversa',
   'Filter {{label}} should have at least {{min}} characters': 'O filtro {{label}} deve ter pelo menos {{min}} caracteres',
   'Summary chart': 'Gráfico do resumo',
+  'Parameter {{n}} is required': 'O parâmetro {{n}} é obrigatório',
+  'This subscriber already received the campaign: it cannot be sent it again': 'Este assinante já recebeu a campanha: ela não pode ser enviada de novo',
 };
