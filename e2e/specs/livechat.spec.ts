@@ -28,7 +28,7 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('(');
   await admin.getByRole('button', { name: 'Save appearance' }).click();
   // The api's rule, checked in the form first.
-  await expect(field.getByText('The validator is not a valid regular expression')).toBeVisible();
+  await expect(field.getByText('The validator is not a valid regular expression (back-references and lookarounds are not supported)')).toBeVisible();
   await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}');
   await field.getByRole('textbox', { name: 'Message when invalid' }).fill('Use o formato 000.000.000-00');
   await field.getByRole('checkbox', { name: 'Required' }).check();

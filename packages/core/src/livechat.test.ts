@@ -30,11 +30,25 @@ describe('livechat appearance rules', () => {
   it('accepts the default appearance', () => {
     expect(livechatAppearanceProblems(DEFAULT_LIVECHAT_APPEARANCE)).toEqual([]);
   });
-  it('refuses validators that do not compile, are too long or nest quantifiers', () => {
-    expect(livechatValidatorProblem('[a-')).toBe('The validator is not a valid regular expression');
+  it('refuses validators that do not compile for RE2 or are too long', () => {
+    const invalid = 'The validator is not a valid regular expression (back-references and lookarounds are not supported)';
+    expect(livechatValidatorProblem('[a-')).toBe(invalid);
+    expect(livechatValidatorProblem('(a)\\1')).toBe(invalid);
+    expect(livechatValidatorProblem('a(?=b)')).toBe(invalid);
     expect(livechatValidatorProblem('a'.repeat(201))).toMatch(/at most 200/);
-    expect(livechatValidatorProblem('(a+)+$')).toBe('The validator must not repeat a repeated group');
     expect(livechatValidatorProblem('\\d{3}(\\.\\d{3}){2}')).toBeNull();
+  });
+  // Issue 12 item 2: these passed the old nested-quantifier filter, and 28 characters stalled the api
+  // for 1.7 s on a backtracking engine; 2,000 would never end. RE2 answers in linear time.
+  it('runs catastrophic-backtracking patterns on 2,000-character values, with the right answer', () => {
+    const field = (validator: string) => ({ ...cpf, max_length: 2000, validator, validator_message: 'bad' });
+    const long = `${'a'.repeat(1999)}!`;
+    for (const pattern of ['((a+))+', '(a|a)*', '(a|aa)+', '(.*a){12}']) {
+      expect(livechatValidatorProblem(pattern)).toBeNull();
+      expect(livechatFieldProblem(field(pattern), long)).toBe('bad');
+    }
+    expect(livechatFieldProblem(field('(a|aa)+'), 'a'.repeat(2000))).toBeNull();
+    expect(livechatFieldProblem(field('(.*a){12}'), 'a'.repeat(2000))).toBeNull();
   });
   it('names each bad field by its path', () => {
     const bad = {

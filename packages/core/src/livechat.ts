@@ -1,4 +1,4 @@
-import { LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, type LivechatAppearance } from '@atende/contract';
+import { LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, matchesUserPattern, type LivechatAppearance } from '@atende/contract';
 import type { FieldIssue } from './text-rules';
 
 /** A custom field as the pre-chat form and the api check it (spec 002 §3: label, max length, validator regex). */
@@ -24,8 +24,8 @@ export function livechatFieldProblem(field: LivechatFieldRule, raw: string | und
   const max = Math.min(field.max_length, LIVECHAT_FIELD_MAX_LENGTH);
   if (value.length > max) return `${field.label} must have at most ${max} characters`;
   if (field.validator && livechatValidatorProblem(field.validator) === null) {
-    const matches = new RegExp(`^(?:${field.validator})$`).test(value.slice(0, max));
-    if (!matches) return field.validator_message?.trim() || `${field.label} is invalid`;
+    // The whole value must match (RE2, linear time: issue 12 item 2).
+    if (!matchesUserPattern(field.validator, value.slice(0, max))) return field.validator_message?.trim() || `${field.label} is invalid`;
   }
   return null;
 }

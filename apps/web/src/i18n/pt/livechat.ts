@@ -47,7 +47,7 @@ export const ptLivechat: Record<string, string> = {
   'Use a maximum length from 1 to 2000': 'Use um tamanho máximo de 1 a 2000',
   'Use a whole number': 'Use um número inteiro',
   'The validator must have at most 200 characters': 'O validador deve ter no máximo 200 caracteres',
-  'The validator is not a valid regular expression': 'O validador não é uma expressão regular válida',
-  'The validator must not repeat a repeated group': 'O validador não pode repetir um grupo já repetido',
+  'The validator is not a valid regular expression (back-references and lookarounds are not supported)':
+    'O validador não é uma expressão regular válida (referências anteriores e lookarounds não são aceitos)',
   'At most 20 custom fields': 'No máximo 20 campos personalizados',
 };
