@@ -16,3 +16,34 @@ export function checkRequiredText(issues: FieldIssue[], path: string, value: str
   if (!value.trim()) issues.push({ path, message: requiredMessage });
   else if (value.length > max) issues.push({ path, message: maxCharactersMessage(max) });
 }
+
+// Code-unit regexes (no u flag): NUL, a high surrogate not followed by a low one, a low one alone.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** Text Postgres cannot store: NUL (text and jsonb refuse it) and unpaired UTF-16 surrogates (jsonb refuses them). */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** The text with NULs dropped and unpaired surrogates replaced by U+FFFD, so Postgres can store it. */
+export function storableText(value: string): string {
+  return UNSTORABLE.test(value) ? value.replace(UNSTORABLE_ALL, (c) => (c === '\u0000' ? '' : '\uFFFD')) : value;
+}
+
+/**
+ * Every string (and object key) of a provider's parsed message made storable: one bad character in
+ * one message of a webhook must not lose it nor the messages beside it (issue 12 item 4). The value
+ * itself comes back when nothing needed cleaning.
+ */
+export function storableStrings<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return storableText(value) as T;
+  if (depth > 32 || value === null || typeof value !== 'object' || value instanceof Date || value instanceof Uint8Array) return value;
+  if (Array.isArray(value)) {
+    const items = value.map((item: unknown) => storableStrings(item, depth + 1));
+    return items.some((item, i) => item !== value[i]) ? (items as T) : value;
+  }
+  const entries = Object.entries(value);
+  const cleaned = entries.map(([k, v]) => [storableText(k), storableStrings(v, depth + 1)] as const);
+  return cleaned.some(([k, v], i) => k !== entries[i]![0] || v !== entries[i]![1]) ? (Object.fromEntries(cleaned) as T) : value;
+}

@@ -1,4 +1,5 @@
 import { AppError } from '@atende/contract';
+import { isStorableText } from '@atende/core';
 import type { FastifyInstance } from 'fastify';
 
 // Guards on raw input that the contract's schemas do not express, each of which otherwise ends
@@ -39,12 +40,6 @@ export function registerJsonBody(app: FastifyInstance): void {
   });
 }
 
-/** Text Postgres cannot store: NUL (text and jsonb refuse it) and unpaired UTF-16 surrogates (jsonb refuses them). */
-export function isStorableText(value: string): boolean {
-  return !UNSTORABLE.test(value);
-}
-// Code-unit regex (no u flag): NUL, a high surrogate not followed by a low one, a low one alone.
-const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** The first string (or object key) of a parsed body or query that Postgres could not store. */
 function findUnstorable(value: unknown, depth = 0): string | undefined {

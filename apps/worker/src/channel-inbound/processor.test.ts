@@ -87,6 +87,16 @@ async function delivered(count = 1) {
   expect(captured.length).toBe(count);
   return captured.splice(0, count);
 }
+/** One Cloud API webhook carrying several messages of one contact, processed twice (a retried job). */
+async function cloudWebhook(phone: string, parts: Record<string, unknown>[]) {
+  const waId = phone.replace(/^\+/, '');
+  const messages = parts.map((part, i) => ({ from: waId, id: `wamid.multi-${waId}-${i}`, timestamp: String(Math.floor(Date.now() / 1000) + i), ...part }));
+  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '5511900000000', phone_number_id: 'p' }, contacts: [{ profile: { name: 'Multi' }, wa_id: waId }], messages };
+  const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'waba', changes: [{ field: 'messages', value }] }] });
+  const delivery = { body, contentType: 'application/json' };
+  expect(await processInbound(deps, job(delivery))).toMatchObject({ messages: parts.length });
+  expect(await processInbound(deps, job(delivery))).toMatchObject({ messages: parts.length });
+}
 async function emitted(): Promise<RealtimeEnvelope[]> {
   const entries = await redis.xrange(realtimeOutboxStream(prefix), '-', '+');
   return entries.map(([, fields]) => RealtimeEnvelopeSchema.parse(JSON.parse(fields[1]!)));
@@ -135,6 +145,21 @@ describe('channel-inbound: provider webhooks into conversations', () => {
     await sim.sendStatus('wamid.out-2', 'failed', { code: '131026', title: 'Message undeliverable' });
     await processInbound(deps, job((await delivered())[0]!));
     expect(await t.db.message.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({ status: 'failed', errorMessage: '131026: Message undeliverable' });
+  });
+
+  // Issue 12 item 4: a NUL or an unpaired surrogate in one message of a webhook failed the whole job
+  // five times and lost the messages after it. Each message is cleaned and stored, once.
+  it('stores every message of a webhook when one holds characters Postgres refuses, even in a button payload', async () => {
+    const phone = '+5511977770001';
+    await cloudWebhook(phone, [
+      { type: 'text', text: { body: 'primeira' } },
+      { type: 'text', text: { body: 'seg\u0000unda \ud800fim' } },
+      { type: 'button', button: { text: 'Sim\u0000', payload: 'p\udc00' } },
+    ]);
+    const contact = await t.db.contact.findFirstOrThrow({ where: { tenantId, phoneNumber: phone } });
+    const stored = await t.db.message.findMany({ where: { tenantId, author: 'CONTACT', contactId: contact.id }, orderBy: { createdAt: 'asc' } });
+    expect(stored.map((m) => m.content)).toEqual(['primeira', 'segunda \ufffdfim', 'Sim']);
+    expect(stored[2]!.interactiveContent).toMatchObject({ type: 'button', text: 'Sim', payload: 'p\ufffd' });
   });
 
   it('drops a body it cannot read without failing the job', async () => {

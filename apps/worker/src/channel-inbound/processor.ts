@@ -1,4 +1,4 @@
-import { channelKind } from '@atende/core';
+import { channelKind, storableStrings } from '@atende/core';
 import { ChannelDeliveryError, decryptCredentials, isWhatsAppAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type WhatsAppAdapter } from '@atende/channels';
 import { queues } from '@atende/contract';
 import { announceTemplate, applyTemplateStatus, InboundReceiver, messageIdFor, runReplyAction, type AnnexRow, type ConversationDeps } from '@atende/conversations';
@@ -122,11 +122,11 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   }
   const conversationDeps: ConversationDeps = { db: deps.db, realtime: deps.realtime, log: deps.log };
   const receiver = new InboundReceiver(conversationDeps);
-  for (const event of events) {
+  const handleEvent = async (event: InboundEvent): Promise<void> => {
     if (event.kind === 'message') {
       if (!channel.enabled) {
         outcome.ignored++;
-        continue;
+        return;
       }
       // A retried job must not download (and keep) the media of a message already stored.
       const known = await deps.db.message.count({ where: { id: messageIdFor(channel.id, event.externalId) } });
@@ -159,6 +159,21 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         outcome.templates++;
       } else outcome.ignored++;
     }
+  };
+  // One message that cannot be stored must not lose the others of the same webhook (issue 12 item 4):
+  // each event is cleaned of what Postgres refuses and handled on its own; a failure is logged and
+  // the job fails after the rest are stored, so a retry (idempotent by message id) tries it again.
+  let failure: unknown = null;
+  for (const raw of events) {
+    const event = storableStrings(raw);
+    if (event !== raw) deps.log.warn({ channelId: channel.id, externalId: event.kind === 'message' ? event.externalId : undefined }, 'inbound event had characters that cannot be stored; cleaned');
+    try {
+      await handleEvent(event);
+    } catch (error) {
+      failure ??= error;
+      deps.log.error({ err: error, channelId: channel.id, kind: event.kind }, 'inbound event failed; the others of the webhook go on');
+    }
   }
+  if (failure) throw failure;
   return outcome;
 }
