@@ -17,6 +17,7 @@ if (file) {
     }
   }).observe({ entryTypes: ['gc'] });
   let since = performance.now();
+  let cpuBefore = process.cpuUsage();
   const ms = (ns) => Math.round(ns / 1e4) / 100;
   process.on('SIGUSR2', () => {
     const memory = process.memoryUsage();
@@ -24,7 +25,7 @@ if (file) {
       seconds: Math.round(performance.now() - since) / 1000,
       event_loop_delay: { p50_ms: ms(delay.percentile(50)), p99_ms: ms(delay.percentile(99)), max_ms: ms(delay.max), mean_ms: ms(delay.mean) },
       gc: { count: gc.count, total_ms: Math.round(gc.total_ms * 10) / 10, max_ms: Math.round(gc.max_ms * 10) / 10 },
-      cpu_ms: Math.round(process.cpuUsage().user / 1000 + process.cpuUsage().system / 1000),
+      cpu_ms: Math.round((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000),
       rss_mb: Math.round(memory.rss / 1048576),
       heap_used_mb: Math.round(memory.heapUsed / 1048576),
       external_mb: Math.round(memory.external / 1048576),
@@ -36,5 +37,6 @@ if (file) {
     delay.reset();
     gc = { count: 0, total_ms: 0, max_ms: 0 };
     since = performance.now();
+    cpuBefore = process.cpuUsage();
   });
 }
