@@ -71,6 +71,11 @@ try {
   // Let the api settle (session lookups done, buffers released) before reading its memory.
   await new Promise((r) => setTimeout(r, 3000));
   const connected = await api.probe();
+  if (process.env.BENCH_HEAP_SNAPSHOT) {
+    // With BENCH_API_NODE_ARGS="--heapsnapshot-signal=SIGUSR1": what the connected sockets hold, for DevTools.
+    api.child.kill('SIGUSR1');
+    await new Promise((r) => setTimeout(r, Number(process.env.BENCH_HEAP_SNAPSHOT) * 1000));
+  }
 
   arrivals = [];
   broadcastAt = performance.now();
@@ -91,6 +96,7 @@ try {
     api_rss_idle_mb: idle.rss_mb,
     api_rss_connected_mb: connected.rss_mb,
     api_rss_after_broadcast_mb: after.rss_mb,
+    api_heap_used_idle_mb: idle.heap_used_mb,
     api_heap_used_connected_mb: connected.heap_used_mb,
     per_socket_kb: Math.round(((connected.rss_mb - idle.rss_mb) * 1024) / CLIENTS),
     rss_budget_mb: BUDGET_MB,

@@ -26,7 +26,7 @@ export async function freshDatabase(name: string): Promise<string> {
 /** Starts the built api (apps/api/dist/server.js; run `pnpm build` first) and waits for its health check. */
 export interface ApiProbe {
   seconds: number;
-  event_loop_delay: { p50_ms: number; p99_ms: number; max_ms: number; mean_ms: number };
+  event_loop_delay: { p50_ms: number; p99_ms: number; max_ms: number };
   gc: { count: number; total_ms: number; max_ms: number };
   cpu_ms: number;
   rss_mb: number;

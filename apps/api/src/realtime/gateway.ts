@@ -129,10 +129,6 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     };
     socket.on('join', handle('join'));
     socket.on('leave', handle('leave'));
-    // The upgrade request (an IncomingMessage and what it references) would otherwise live as long
-    // as the socket; everything needed from it is in socket.handshake by now (issue 13 item 2:
-    // 10,000 sockets on one process).
-    (socket.conn as unknown as { request: unknown }).request = null;
   });
 
   const realtime: Realtime = {

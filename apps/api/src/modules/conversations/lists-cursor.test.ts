@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, ApiError } from '@atende/sdk';
+import { ApiError, conversationPages, createClient } from '@atende/sdk';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel } from './fixtures';
 
@@ -131,6 +131,9 @@ describe('conversation list by keyset cursor', () => {
     const second = await api.listConversations({ query: { _limit: 4, cursor: first.pagination.next_cursor! } });
     expect(second.data).toHaveLength(2);
     expect(second.pagination.next_cursor).toBeNull();
+    const pages: number[] = [];
+    for await (const page of conversationPages(api, { _limit: 4 })) pages.push(page.length);
+    expect(pages).toEqual([4, 2]);
     const error = await api.listConversations({ query: { cursor: 'x.y.z' } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('invalid_cursor');
