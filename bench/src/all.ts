@@ -68,12 +68,15 @@ function resultsSince(startedMs: number): Record<string, unknown> {
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
 const full = process.env.BENCH_SCALE === 'full';
 const timeoutS = Number(process.env.BENCH_TIMEOUT_S ?? 900);
-const benches = discoverBenches().filter((b) => !only || only.includes(b));
+const found = discoverBenches();
+const benches = found.filter((b) => !only || only.includes(b));
+for (const name of only ?? []) if (!found.includes(name)) console.warn(`bench all: no benchmark named ${name} in bench/src`);
 mkdirSync(RESULTS, { recursive: true });
 const outcomes: BenchOutcome[] = [];
 for (const name of benches) {
   // The caller's own BENCH_* settings win over the small sizes.
   const small = full ? {} : Object.fromEntries(Object.entries(SMALL[name] ?? {}).filter(([k]) => process.env[k] === undefined));
+  const overridden = Object.fromEntries(Object.keys(SMALL[name] ?? {}).flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k]!]] : [])));
   const started = Date.now();
   const loadBefore = loadAverage();
   console.log(`\n=== bench ${name} ${Object.entries(small).map(([k, v]) => `${k}=${v}`).join(' ')} (load ${loadBefore})`);
@@ -84,7 +87,7 @@ for (const name of benches) {
     seconds: Math.round((Date.now() - started) / 100) / 10,
     load_average_before: loadBefore,
     load_average_after: loadAverage(),
-    settings: small,
+    settings: { ...small, ...overridden },
     results: resultsSince(started),
   });
 }

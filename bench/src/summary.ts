@@ -16,7 +16,7 @@ export interface Summary {
 }
 
 // The figures a reader compares: latencies, ratios to a baseline, rates, memory, budgets.
-const HEADLINE = /(p50_ms|p99_ms|ratio|per_s|rss.*_mb|_mb$|within_budget|over_budget|seconds|delivered|connected|http_errors|rows|kb|messages)$/;
+const HEADLINE = /(p50_ms|p99_ms|ratio\w*|per_s|_mb|within_budget|over_budget|seconds|delivered|connected|connected_agents|http_errors|rows|kb|messages)$/;
 const SKIP = /(^|\.)(count|max_ms|p90_ms|mean_ms|load_average_1m|seed_seconds)$/;
 
 /** Flattens a result into `path: value` pairs, keeping the headline figures only. */
