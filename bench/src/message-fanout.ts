@@ -5,7 +5,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { freshDatabase, report, startApi, summarize } from './stack';
+import { freshDatabase, loadAverage, report, startApi, summarize } from './stack';
 
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -88,6 +88,8 @@ async function run(agents: number) {
     }
     const total = RATE * SECONDS;
     const errors: number[] = [];
+    await api.probe(); // starts the api's event-loop and GC figures at the measured phase
+    const loadBefore = loadAverage();
     const start = performance.now();
     const inflight: Promise<void>[] = [];
     for (let n = 0; n < total; n++) {
@@ -111,6 +113,7 @@ async function run(agents: number) {
     const sendSeconds = (performance.now() - start) / 1000;
     const deadline = Date.now() + 15_000;
     while (latencies.length < total - errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const probe = await api.probe();
     return {
       connected_agents: agents,
       target_rate_per_s: RATE,
@@ -119,6 +122,12 @@ async function run(agents: number) {
       delivered: latencies.length,
       http_errors: errors.length,
       post_to_new_message: summarize(latencies),
+      api_event_loop_delay: probe.event_loop_delay,
+      api_gc: probe.gc,
+      api_cpu_ms: probe.cpu_ms,
+      api_rss_mb: probe.rss_mb,
+      load_average_before: loadBefore,
+      load_average_after: loadAverage(),
     };
   } finally {
     for (const s of sockets) s.disconnect();

@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { ensureDatabase, runMigrations, seedDemo, createDb } from '@atende/db';
 
@@ -22,12 +24,37 @@ export async function freshDatabase(name: string): Promise<string> {
 }
 
 /** Starts the built api (apps/api/dist/server.js; run `pnpm build` first) and waits for its health check. */
-export async function startApi(env: Record<string, string>, port: number): Promise<{ url: string; stop(): Promise<void>; child: ChildProcess }> {
+export interface ApiProbe {
+  seconds: number;
+  event_loop_delay: { p50_ms: number; p99_ms: number; max_ms: number };
+  gc: { count: number; total_ms: number; max_ms: number };
+  cpu_ms: number;
+  rss_mb: number;
+  heap_used_mb: number;
+  external_mb: number;
+  array_buffers_mb: number;
+}
+
+export interface StartedApi {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+  /** What the api saw of itself (event-loop delay, GC, memory) since the previous call (bench/src/probe.mjs). */
+  probe(): Promise<ApiProbe>;
+}
+
+/** The machine's 1-minute load average: other work on the shared cores skews every figure. */
+export const loadAverage = (): number => +loadavg()[0]!.toFixed(2);
+
+export async function startApi(env: Record<string, string>, defaultPort: number): Promise<StartedApi> {
+  // BENCH_API_PORT moves the api off its default port (several stacks share one machine).
+  const port = Number(process.env.BENCH_API_PORT ?? defaultPort);
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the api alone.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
+  const probeFile = join(mkdtempSync(join(tmpdir(), 'atende-probe-')), 'probe.json');
+  const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -41,9 +68,22 @@ export async function startApi(env: Record<string, string>, port: number): Promi
     if (Date.now() > deadline) throw new Error('api did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
+  async function probe(): Promise<ApiProbe> {
+    rmSync(probeFile, { force: true });
+    child.kill('SIGUSR2');
+    const until = Date.now() + 10_000;
+    while (!existsSync(probeFile)) {
+      if (Date.now() > until) throw new Error('the api probe did not answer');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 20));
+    return JSON.parse(readFileSync(probeFile, 'utf8')) as ApiProbe;
+  }
+  await probe();
   return {
     url,
     child,
+    probe,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());
@@ -75,7 +115,9 @@ export function summarize(samples: number[]) {
 }
 
 /** Prints the figures and writes them to bench/results/<name>.json. */
-export function report(name: string, result: unknown): void {
+export function report(name: string, figures: unknown): void {
+  // Every result carries the load average at its end: the cores are shared, so figures need it beside them.
+  const result = figures && typeof figures === 'object' && !Array.isArray(figures) ? { ...figures, load_average_1m: loadAverage() } : figures;
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(`${ROOT}bench/results/${name}.json`, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${name}: ${JSON.stringify(result, null, 2)}\n`);

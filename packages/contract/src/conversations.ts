@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dataOf, IsoDate, PageQuery, pageOf, Uuid, UuidParam } from './common';
+import { dataOf, IsoDate, PageQuery, pageOf, Pagination, Uuid, UuidParam } from './common';
 import { ContactSchema } from './contacts';
 import { route } from './route';
 
@@ -89,8 +89,13 @@ export const listConversations = route({
     archived: z.enum(['true', 'false']).transform((v) => v === 'true').optional(),
     start: IsoDate.optional(),
     end: IsoDate.optional(),
+    /** Keyset paging: `pagination.next_cursor` of the previous page; stable under inserts, cost flat with depth. */
+    cursor: z.string().min(1).max(200).optional(),
   }),
-  response: pageOf(ConversationSchema),
+  response: z.object({
+    data: z.array(ConversationSchema),
+    pagination: Pagination.extend({ next_cursor: z.string().nullable() }),
+  }),
 });
 export const getConversation = route({
   method: 'GET', path: '/api/v1/conversations/:id', tags: ['conversations'], summary: 'One conversation with its history.',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
+  invalid_cursor: 400,
   wrong_current_password: 400,
   unauthorized: 401,
   invalid_credentials: 401,

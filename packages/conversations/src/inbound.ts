@@ -119,7 +119,7 @@ export class InboundReceiver {
       });
       await announceCommitted(this.ctx, effects);
       if (appended.bot && !appended.botFlow) await runMenuStep(this.ctx, appended.conversationId, content);
-      await this.outOfHours(appended.conversationId);
+      if (appended.hoursMayReply) await this.outOfHours(appended.conversationId);
       return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
     }
     // No open conversation: the message may answer the survey sent when the last one was finished.
@@ -213,7 +213,7 @@ export class InboundReceiver {
   ) {
     const at = new Date();
     const [row] = await this.ctx.db.$queryRaw<
-      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null }[]
+      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null; hoursMayReply: boolean }[]
     >`
       WITH target AS (
         SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
@@ -235,7 +235,7 @@ export class InboundReceiver {
                -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
                state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
         FROM inserted, target WHERE c.id = inserted."conversationId"
-        RETURNING c.id, c."tenantId", c."contactId", c."userId", inserted."createdAt" AS at,
+        RETURNING c.id, c."tenantId", c."contactId", c."userId", c."workspaceId", c."outOfHoursRepliedAt", inserted."createdAt" AS at,
                   (target.archived AND NOT c.archived) AS unarchived, (target.state = 'outbound-started'::"ConversationState") AS replied,
                   (target.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow"
       ), bot_step AS (
@@ -248,7 +248,9 @@ export class InboundReceiver {
         SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived
       )
       SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot, updated."botFlow",
-             (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder
+             (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder,
+             -- Whether an out-of-hours reply may be due: saves its own query on every other message.
+             (updated."outOfHoursRepliedAt" IS NULL AND EXISTS (SELECT 1 FROM "OpeningHours" oh WHERE oh."workspaceId" = updated."workspaceId" AND oh.enabled)) AS "hoursMayReply"
       FROM updated`;
     return row ?? null;
   }

@@ -13,6 +13,18 @@ export const conversationInclude = {
 } as const satisfies Prisma.ConversationInclude;
 export type ConversationRow = Prisma.ConversationGetPayload<{ include: typeof conversationInclude }>;
 
+/** What presentConversation reads of a row: a ConversationRow, or the list's one-statement page (api list-page.ts). */
+export type PresentableConversation = Pick<
+  ConversationRow,
+  | 'id' | 'state' | 'archived' | 'type' | 'priority' | 'ticketNumber' | 'unreadContactMessages' | 'contactInteracted' | 'timeJoin'
+  | 'timeAnswer' | 'closedAt' | 'endedBy' | 'endReasonId' | 'createdAt' | 'userId' | 'sectorId'
+> & {
+  contact: Pick<ConversationRow['contact'], 'id' | 'name' | 'phoneNumber' | 'email' | 'organization' | 'profileImage'>;
+  channel: Pick<ConversationRow['channel'], 'id' | 'type' | 'name' | 'templateRequiredOnOutboundStart'>;
+  events: Pick<ConversationRow['events'][number], 'id' | 'at' | 'type' | 'detail'>[];
+  messages: Pick<ConversationRow['messages'][number], 'createdAt' | 'tags' | 'content' | 'internal' | 'author'>[];
+};
+
 export interface Lookups {
   users: Map<number, { id: number; uuid: string; username: string; email: string }>;
   sectors: Map<string, { id: string; name: string }>;
@@ -38,9 +50,9 @@ export async function loadLookups(
 }
 
 const STATE_OUT = { outbound_started: 'outbound-started' } as const;
-export const stateOut = (s: ConversationRow['state']): ConversationDto['state'] => (s === 'outbound_started' ? STATE_OUT[s] : s);
+export const stateOut = (s: PresentableConversation['state']): ConversationDto['state'] => (s === 'outbound_started' ? STATE_OUT[s] : s);
 
-export function presentConversation(c: ConversationRow, lookups: Lookups): ConversationDto {
+export function presentConversation(c: PresentableConversation, lookups: Lookups): ConversationDto {
   const user = c.userId !== null ? lookups.users.get(c.userId) ?? null : null;
   const sector = c.sectorId ? lookups.sectors.get(c.sectorId) ?? null : null;
   const last = c.messages[0];

@@ -68,7 +68,7 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     expect(mine.body.pagination.total).toBe(1);
     expect(mine.body.data[0].user.uuid).toBe(me.uuid);
     const all = await t.http.get('/api/v2/conversations?_limit=1').set(auth('supervisor'));
-    expect(all.body.pagination).toEqual({ total: 2, limit: 1, offset: 0 });
+    expect(all.body.pagination).toEqual({ total: 2, limit: 1, offset: 0, next_cursor: expect.any(String) });
     expect(all.body.data).toHaveLength(1);
     const waiting = await t.http.get('/api/v2/conversations?state=waiting').set(auth('supervisor'));
     expect(waiting.body.data.map((c: { state: string }) => c.state)).toEqual(['waiting']);

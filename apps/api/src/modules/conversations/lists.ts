@@ -1,12 +1,14 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
-import { conversationInclude } from '@atende/conversations';
+import { conversationInclude, presentConversation } from '@atende/conversations';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
+import { CursorCodec } from './cursor';
+import { countConversations, loadPage, type ListFilter } from './list-page';
 import type { ConversationService } from './service';
 
-const STATE_IN: Record<ConversationState, Prisma.ConversationWhereInput['state']> = {
+const STATE_IN: Record<ConversationState, string> = {
   waiting: 'waiting', bot: 'bot', answered: 'answered', 'outbound-started': 'outbound_started', closing: 'closing', closed: 'closed',
 };
 
@@ -21,34 +23,52 @@ export interface ListQuery {
   archived?: boolean;
   start?: string;
   end?: string;
+  cursor?: string;
 }
 
 export class ConversationLists {
+  private readonly cursors: CursorCodec;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly conversations: ConversationService,
-  ) {}
+  ) {
+    this.cursors = new CursorCodec(ctx.env.JWT_SECRET);
+  }
 
-  /** /api/v2/conversations: agents see their own; supervisors the workspace (indexes: tenantId+createdAt, tenantId+userId+state). */
+  /**
+   * /api/v2/conversations: agents see their own; supervisors the workspace. Newest first, by
+   * `_offset` (spec) or by keyset `cursor` (issue 13 item 6): the page is one SQL statement and the
+   * exact total an index-only count, run side by side.
+   */
   async list(session: Session, q: ListQuery) {
     const supervisor = roleCovers(session.roles, 'supervisor');
     if (!supervisor && q.user_id !== undefined && q.user_id !== session.userId) throw new AppError('forbidden', 'You can only list your own conversations');
-    const where: Prisma.ConversationWhereInput = {
+    if (q.cursor !== undefined && q._offset > 0) throw new AppError('validation_failed', 'Use either cursor or _offset, not both');
+    const after = q.cursor !== undefined ? this.cursors.decode(session.workspaceId, q.cursor) : undefined;
+    const filter: ListFilter = {
+      tenantId: session.tenantId,
       workspaceId: session.workspaceId,
-      ...(supervisor ? (q.user_id !== undefined ? { userId: q.user_id } : {}) : { userId: session.userId }),
-      ...(q.state?.length ? { state: { in: q.state.map((s) => STATE_IN[s]) as never } } : {}),
-      ...(q.sector_uuid ? { sectorId: q.sector_uuid } : {}),
-      ...(q.contact_uuid ? { contactId: q.contact_uuid } : {}),
-      ...(q.channel_uuid ? { channelId: q.channel_uuid } : {}),
-      ...(q.archived !== undefined ? { archived: q.archived } : {}),
-      ...(q.start || q.end ? { createdAt: { ...(q.start ? { gte: new Date(q.start) } : {}), ...(q.end ? { lte: new Date(q.end) } : {}) } } : {}),
+      userId: supervisor ? q.user_id : session.userId,
+      states: q.state?.map((s) => STATE_IN[s]),
+      sectorId: q.sector_uuid,
+      contactId: q.contact_uuid,
+      channelId: q.channel_uuid,
+      archived: q.archived,
+      start: q.start ? new Date(q.start) : undefined,
+      end: q.end ? new Date(q.end) : undefined,
     };
-    const db = scoped(this.ctx.db, session);
-    const [total, rows] = await Promise.all([
-      db.conversation.count({ where }),
-      q._limit === 0 ? [] : db.conversation.findMany({ where, include: conversationInclude, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: q._limit, skip: q._offset }),
+    const [total, page] = await Promise.all([
+      countConversations(this.ctx.db, filter),
+      q._limit === 0 ? { rows: [], lookups: undefined } : loadPage(this.ctx.db, filter, { take: q._limit + 1, offset: q._offset, after }),
     ]);
-    return { data: await this.conversations.present(rows), pagination: { total, limit: q._limit, offset: q._offset } };
+    const rows = page.rows.slice(0, q._limit);
+    const last = rows[rows.length - 1];
+    const nextCursor = page.rows.length > q._limit && last ? this.cursors.encode(session.workspaceId, last) : null;
+    return {
+      data: page.lookups ? rows.map((r) => presentConversation(r, page.lookups)) : [],
+      pagination: { total, limit: q._limit, offset: q._offset, next_cursor: nextCursor },
+    };
   }
 
   async offeredToMe(session: Session) {

@@ -13,4 +13,7 @@ export const ptViews: Record<string, string> = {
   Queue: 'Fila',
   Recording: 'Gravação',
   'Open the chat history of {{name}}': 'Abrir o histórico do atendimento de {{name}}',
+  // conversation list keyset paging (invalid_cursor)
+  'This page link is no longer valid: reload the list from its first page': 'Este link de página não é mais válido: recarregue a lista a partir da primeira página',
+  'Use either cursor or _offset, not both': 'Use cursor ou _offset, não ambos',
 };
