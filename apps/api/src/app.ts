@@ -46,6 +46,7 @@ import { frameworkErrors, registerErrorHandler } from './plugins/errors';
 import { registerJsonBody, registerTextGuard } from './plugins/input-guards';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { createGateway, type Io } from './realtime/gateway';
 
 export interface BuiltApp {
@@ -79,6 +80,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   registerJsonBody(app);
   registerTextGuard(app);
   await app.register(cookie);
+  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);
 

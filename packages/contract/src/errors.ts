@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   session_expired: 401,
   forbidden: 403,
+  origin_not_allowed: 403,
   feature_disabled: 403,
   not_found: 404,
   method_not_allowed: 405,

@@ -4,6 +4,7 @@ import type { AppContext } from '../context';
 import { resolveSession, type Session } from '../modules/session/session';
 import { tokenFrom } from '../modules/session/tokens';
 import { isApiToken, resolveApiToken } from '../modules/session/api-tokens';
+import { allowedOrigins, assertSameOriginWrite } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -16,12 +17,15 @@ declare module 'fastify' {
 
 /** Resolves the session of every /api request from its bearer token or cookie. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
+  const allowed = allowedOrigins(ctx.env.ALLOWED_ORIGINS);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionError', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
+    // Issue 12 item 6: a cookie-authenticated write must come from one of our pages (CSRF).
+    assertSameOriginWrite(request, allowed, !request.headers.authorization);
     try {
       // An integration's API token (spec 002 §7 /api/v1/oauth/tokens) or a user's session token.
       request.session = isApiToken(token) ? await resolveApiToken(ctx.db, token) : await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);

@@ -19,6 +19,7 @@ import type { Db } from '@atende/db';
 import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
 import { sessionRoom, type Realtime } from './emit';
+import { allowedOrigins, originAllowed } from '../plugins/security-headers';
 
 type SocketData = { session: Session };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -30,19 +31,6 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     if (k === name) return decodeURIComponent(v.join('='));
   }
   return undefined;
-}
-
-/**
- * Browsers always send Origin; a missing one is a non-browser client (sdk), authenticated by token.
- * A browser origin must be listed or be the api's own; anything unparsable (e.g. the opaque
- * origin 'null' of sandboxed frames) is refused rather than thrown inside the upgrade handler.
- */
-export function originAllowed(origin: string | undefined, host: string | undefined, allowed: ReadonlySet<string>): boolean {
-  if (origin === undefined) return true;
-  if (allowed.has(origin)) return true;
-  if (!host || !URL.canParse(origin)) return false;
-  const url = new URL(origin);
-  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
 }
 
 /** Which named rooms a session may join (spec 000 §7). */
@@ -71,7 +59,7 @@ export interface GatewayDeps {
  */
 export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Promise<{ io: Io; realtime: Realtime; close(): Promise<void> }> {
   const { env, db, redis, log } = deps;
-  const allowed = new Set(env.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean));
+  const allowed = allowedOrigins(env.ALLOWED_ORIGINS);
   const io: Io = new Server(app.server, {
     path: '/socket',
     serveClient: false,
