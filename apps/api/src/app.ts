@@ -47,6 +47,7 @@ import { registerJsonBody, registerTextGuard } from './plugins/input-guards';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { REDIS_REQUEST_TIMEOUT_MS, requestRedis, serviceUnavailable, within } from './redis-requests';
 import { createGateway, type Io } from './realtime/gateway';
 
 export interface BuiltApp {
@@ -85,7 +86,9 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await registerOpenApi(app);
 
   const gateway = await createGateway(app, { env, db, redis, log: app.log });
-  const ctx: AppContext = { env, db, redis, realtime: gateway.realtime, log: app.log };
+  // Requests use a connection that fails fast while Redis is down (issue 12 item 7).
+  const fastRedis = await requestRedis(redis);
+  const ctx: AppContext = { env, db, redis: fastRedis, realtime: gateway.realtime, log: app.log };
   registerAuth(app, ctx);
 
   const sessions = new SessionService(ctx);
@@ -94,10 +97,13 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   const conversations = new ConversationService(ctx);
 
   bind(app, health, {}, async () => {
+    // Each dependency gets a second at most: a health check that hangs tells a load balancer nothing.
     const [postgres, redisOk] = await Promise.all([
-      db.$queryRaw`SELECT 1`.then(() => true, () => false),
-      redis.ping().then((r) => r === 'PONG', () => false),
+      within(db.$queryRaw`SELECT 1`.then(() => true), REDIS_REQUEST_TIMEOUT_MS, false),
+      within(fastRedis.ping().then((r) => r === 'PONG'), REDIS_REQUEST_TIMEOUT_MS, false),
     ]);
+    if (!postgres) throw serviceUnavailable('postgres');
+    if (!redisOk) throw serviceUnavailable('redis');
     return { status: 'ok' as const, postgres, redis: redisOk, version: '0.1.0' };
   });
   sessionRoutes(app, ctx, sessions);
@@ -127,6 +133,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await registerWeb(app, dist);
 
   app.addHook('onClose', async () => {
+    fastRedis.disconnect();
     await gateway.close();
   });
   return { app, io: gateway.io, ctx };

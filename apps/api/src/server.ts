@@ -7,6 +7,8 @@ const env = loadEnv();
 const db = createDb(env.DATABASE_URL, { poolSize: 20 });
 const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 const { app } = await buildApp({ env, db, redis });
+// ioredis reconnects by itself; an outage is logged (once per attempt) rather than thrown.
+redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
 
 let closing = false;
 async function shutdown(signal: string) {

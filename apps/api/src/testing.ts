@@ -77,6 +77,8 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
     ...overrides,
   });
   const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+  // Outage tests stop Redis under the app: reconnection attempts are expected, not failures.
+  redis.on('error', () => undefined);
   const built = await buildApp({ env, db: database.db, redis });
   await built.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = built.app.server.address() as AddressInfo;

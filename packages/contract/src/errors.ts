@@ -23,6 +23,7 @@ export const ERROR_STATUS = {
   subscriber_already_sent: 409,
   internal: 500,
   unavailable: 503,
+  dependency_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);

@@ -1,6 +1,7 @@
 import { AppError, type ErrorBody } from '@atende/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isRedisUnavailable, serviceUnavailable } from '../redis-requests';
 
 const WHERE: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
 
@@ -19,6 +20,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
       reply.status(status).type('application/json; charset=utf-8').send({ ...body, request_id: request.id });
 
+    // Redis down or too slow: a clear 503 at once, never a hang nor a 500 (issue 12 item 7).
+    if (isRedisUnavailable(error)) {
+      const unavailable = serviceUnavailable('redis');
+      return send(unavailable.status, { error_message: unavailable.message, code: unavailable.code, params: unavailable.params });
+    }
     if (error instanceof AppError) {
       return send(error.status, { error_message: error.message, code: error.code, fields: error.fields, params: error.params });
     }

@@ -20,6 +20,7 @@ import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
 import { sessionRoom, type Realtime } from './emit';
 import { allowedOrigins, originAllowed } from '../plugins/security-headers';
+import { within } from '../redis-requests';
 
 type SocketData = { session: Session };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -129,7 +130,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
       // answered, while disconnectSockets acts locally at once. A round trip on the same connection
       // plus one macrotask lets every earlier emit reach local sockets first; other processes get
       // both in stream order.
-      await redis.ping().catch(() => undefined);
+      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
+      await within(redis.ping(), 1000, 'PONG');
       await new Promise((resolve) => setImmediate(resolve));
       io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
     },
@@ -178,6 +180,7 @@ export async function startOutboxRelay(io: Io, redis: Redis, prefix: string, log
   const group = 'api';
   const consumer = `${hostname()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const reader = redis.duplicate();
+  reader.on('error', (error: Error) => log.warn({ err: error }, 'realtime relay: redis connection error'));
   let running = true;
 
   try {

@@ -27,6 +27,7 @@ const ptShared: Record<string, string> = {
   'Loading...': 'Carregando...',
   'No data found': 'Nenhum dado encontrado',
   'Something went wrong': 'Algo deu errado',
+  'The service is unavailable for a moment; try again shortly': 'O serviço está indisponível por um momento; tente novamente em instantes',
   'This request comes from a site that is not allowed to act on this account': 'Esta requisição vem de um site que não tem permissão para agir nesta conta',
   'The data could not be loaded.': 'Não foi possível carregar os dados.',
   'Try again': 'Tentar novamente',
