@@ -47,9 +47,13 @@ const EnvSchema = z.object({
   /** How long a livechat visitor token lasts (the widget then starts a new session). */
   LIVECHAT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 24 * 3600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
-  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** Failed sign-ins of one account from one IP before each next try waits (1 s, doubling). */
+  LOGIN_FREE_ATTEMPTS_PER_PAIR: z.coerce.number().int().min(1).default(5),
+  /** Failed sign-ins from one IP over all accounts before that IP is refused for the window. */
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().min(1).default(500),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  /** The longest wait between two tries of one account from one IP. */
+  LOGIN_MAX_DELAY_SECONDS: z.coerce.number().int().min(1).default(900),
   /**
    * Which peers may set X-Forwarded-For (Fastify trustProxy): 'false' (default: the api is reached
    * directly), 'true', or a comma-separated list of the proxies' addresses/CIDRs (e.g. the nginx

@@ -26,6 +26,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return send(unavailable.status, { error_message: unavailable.message, code: unavailable.code, params: unavailable.params });
     }
     if (error instanceof AppError) {
+      const retryAfter = error.params?.retry_after_seconds;
+      if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
       return send(error.status, { error_message: error.message, code: error.code, fields: error.fields, params: error.params });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

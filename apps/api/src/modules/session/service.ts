@@ -19,9 +19,10 @@ export class SessionService {
 
   constructor(private readonly ctx: AppContext) {
     this.throttle = new LoginThrottle(ctx.redis, ctx.env.REDIS_PREFIX, {
-      perAccount: ctx.env.LOGIN_MAX_ATTEMPTS_PER_ACCOUNT,
+      freePerPair: ctx.env.LOGIN_FREE_ATTEMPTS_PER_PAIR,
       perIp: ctx.env.LOGIN_MAX_ATTEMPTS_PER_IP,
       windowSeconds: ctx.env.LOGIN_WINDOW_SECONDS,
+      maxDelaySeconds: ctx.env.LOGIN_MAX_DELAY_SECONDS,
     });
   }
 
@@ -41,13 +42,16 @@ export class SessionService {
     if (candidates.length === 0) await verifyPassword(await dummyPasswordHash(), password);
     if (!matched) {
       await this.throttle.recordFailure(email, client.ip);
-      const first = candidates[0];
-      if (first) {
-        await this.ctx.db.loginHistory.create({ data: { tenantId: first.tenantId, userId: first.id, event: 'login_failed', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+      // The same e-mail may be a user of several tenants and no password matched: the attempt was on
+      // each of those accounts, so each tenant's login history shows it (never another tenant's).
+      if (candidates.length > 0) {
+        await this.ctx.db.loginHistory.createMany({
+          data: candidates.map((user) => ({ tenantId: user.tenantId, userId: user.id, event: 'login_failed', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) })),
+        });
       }
       throw new AppError('invalid_credentials', 'Invalid email or password');
     }
-    await this.throttle.recordSuccess(email);
+    await this.throttle.recordSuccess(email, client.ip);
     const started = await this.startSession(matched.id, client);
     await agentAvailable(this.ctx, matched.tenantId, matched.id);
     return started;

@@ -6,7 +6,7 @@ let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '3' });
+  t = await startTestApp({ LOGIN_FREE_ATTEMPTS_PER_PAIR: '3' });
   acme = await t.tenant('Acme');
 });
 afterAll(() => t.close());
@@ -48,7 +48,7 @@ describe('POST /api/v1/login', () => {
     expect(huge.status).toBe(400);
   });
 
-  it('rate-limits failed attempts per account with 429, even for the right password', async () => {
+  it('makes an account that failed from this IP wait (429), even for the right password', async () => {
     for (let i = 0; i < 3; i++) {
       const res = await t.http.post('/api/v1/login').type('form').send({ email: 'manager@acme.test', password: 'bad' });
       expect(res.status).toBe(401);
@@ -56,6 +56,23 @@ describe('POST /api/v1/login', () => {
     const blocked = await t.http.post('/api/v1/login').type('form').send({ email: 'manager@acme.test', password: 'secret123' });
     expect(blocked.status).toBe(429);
     expect(blocked.body.code).toBe('rate_limited');
+  });
+});
+
+// Issue 12 (Low): a failed sign-in with an e-mail that is a user of two tenants belongs to both
+// accounts' histories, never only to the first tenant found.
+describe('failed sign-ins in the login history', () => {
+  it('records a failed attempt on a shared e-mail in the history of each tenant that has it', async () => {
+    const beta = await t.tenant('Beta');
+    const db = t.database.db;
+    const acmeUser = await db.user.findUniqueOrThrow({ where: { id: acme.users.agent2!.id } });
+    const twin = await db.user.create({
+      data: { tenantId: beta.tenantId, workspaceId: beta.workspaceId, email: acmeUser.email, username: 'Twin', passwordHash: acmeUser.passwordHash, roles: ['agent'] },
+    });
+    const failed = await t.http.post('/api/v1/login').type('form').send({ email: acmeUser.email, password: 'nobody-has-this' });
+    expect(failed.status).toBe(401);
+    const rows = await db.loginHistory.findMany({ where: { event: 'login_failed', userId: { in: [acmeUser.id, twin.id] } } });
+    expect(rows.map((r) => [r.tenantId, r.userId]).sort()).toEqual([[acme.tenantId, acmeUser.id], [beta.tenantId, twin.id]].sort());
   });
 });
 

@@ -12,7 +12,7 @@ const meStatus = async (token: string) => (await t.http.get('/api/v1/users/me').
 const liveSessions = (userId: number) => t.database.db.userSession.count({ where: { userId, revokedAt: null } });
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_ACCOUNT: '3' });
+  t = await startTestApp({ LOGIN_FREE_ATTEMPTS_PER_PAIR: '3' });
   acme = await t.tenant('Acme', {
     users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], pw: ['agent'], pw2: ['agent'], pw3: ['agent'], supervisor: ['supervisor'], admin: ['admin'] },
   });
