@@ -3,9 +3,11 @@ import { z } from 'zod';
 export const Uuid = z.uuid();
 export const IsoDate = z.iso.datetime({ offset: true });
 
+/** The most rows one page holds; `_limit=0` ("all", spec 001 §7) gets this many. */
+export const PAGE_LIMIT_MAX = 1000;
 /** `_limit` / `_offset` paging of every list the spec pages (page sizes 10, 20, 40; default 10). */
 export const PageQuery = z.object({
-  _limit: z.coerce.number().int().min(0).max(1000).default(10),
+  _limit: z.coerce.number().int().min(0).max(PAGE_LIMIT_MAX).default(10),
   _offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
 });
 export const Pagination = z.object({ total: z.number().int(), limit: z.number().int(), offset: z.number().int() });

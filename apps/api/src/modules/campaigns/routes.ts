@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import { CampaignService } from './service';
 import { reportRoutes } from './reports';
 import { subscriberRoutes } from './subscribers';
+import { pageWindow } from '../../paging';
 
 /** Campaigns, subscribers and DND lists (spec 001 §7): campaign_manager with outbound_campaign on. */
 export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, storage: Storage = storageFromEnv(ctx.env)): Promise<void> {
@@ -36,7 +37,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
   bind(app, listDndLists, access, async ({ session, query }) => {
     const where: Prisma.DndListWhereInput = { tenantId: session.tenantId, deletedAt: null, ...(query.name ? { name: { contains: query.name, mode: 'insensitive' as const } } : {}) };
     const [rows, total] = await Promise.all([
-      ctx.db.dndList.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], include: { _count: { select: { contacts: true } } }, ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      ctx.db.dndList.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], include: { _count: { select: { contacts: true } } }, ...pageWindow(query) }),
       ctx.db.dndList.count({ where }),
     ]);
     return { data: rows.map((r) => ({ uuid: r.id, name: r.name, contact_count: r._count.contacts })), pagination: { total, limit: query._limit, offset: query._offset } };
@@ -72,7 +73,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
       },
     };
     const [rows, total] = await Promise.all([
-      ctx.db.dndContact.findMany({ where, include: { contact: true }, orderBy: [{ createdAt: 'desc' }, { contactId: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      ctx.db.dndContact.findMany({ where, include: { contact: true }, orderBy: [{ createdAt: 'desc' }, { contactId: 'asc' }], ...pageWindow(query) }),
       ctx.db.dndContact.count({ where }),
     ]);
     return { data: rows.map((r) => ({ uuid: r.contact.id, name: r.contact.name, phone_number: r.contact.phoneNumber })), pagination: { total, limit: query._limit, offset: query._offset } };

@@ -7,6 +7,7 @@ import { hasAnyRole, isTemplateChannel } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
+import { pageWindow } from '../../paging';
 
 type Tx = Prisma.TransactionClient;
 const fail = (path: string, message: string) => new AppError('validation_failed', message, [{ path, message }]);
@@ -52,7 +53,7 @@ export class CampaignService {
       ...(query.name ? { name: { contains: query.name, mode: 'insensitive' as const } } : {}),
     };
     const [rows, total] = await Promise.all([
-      this.db(session).campaign.findMany({ where, include: campaignInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      this.db(session).campaign.findMany({ where, include: campaignInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...pageWindow(query) }),
       this.db(session).campaign.count({ where }),
     ]);
     return { data: await this.present(session, rows), pagination: { total, limit: query._limit, offset: query._offset } };

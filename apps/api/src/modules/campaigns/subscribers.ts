@@ -15,6 +15,7 @@ import { bind, type Access } from '../../bind';
 import type { AppContext } from '../../context';
 import { readMultipartFile } from '../storage/routes';
 import type { CampaignService } from './service';
+import { pageWindow } from '../../paging';
 
 export const IMPORT_MESSAGES = {
   notCsv: 'File parameter must be a csv file',
@@ -61,7 +62,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
     const states = query.states ?? query['states[]'];
     const where: Prisma.CampaignSubscriberWhereInput = { tenantId: session.tenantId, campaignId: params.id, ...(states?.length ? { state: { in: states } } : {}) };
     const [rows, total] = await Promise.all([
-      ctx.db.campaignSubscriber.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      ctx.db.campaignSubscriber.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], ...pageWindow(query) }),
       ctx.db.campaignSubscriber.count({ where }),
     ]);
     return { data: rows.map(present), pagination: { total, limit: query._limit, offset: query._offset } };

@@ -8,6 +8,7 @@ import { channelKind } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
+import { pageWindow } from '../../paging';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
 type Fields = Record<string, string>;
@@ -165,7 +166,7 @@ export class ChannelService {
       ...(query.enabled !== undefined ? { enabled: query.enabled } : {}),
     };
     const [rows, total] = await Promise.all([
-      this.db(session).channel.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}) }),
+      this.db(session).channel.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...pageWindow(query) }),
       this.db(session).channel.count({ where }),
     ]);
     return { data: await this.present(session, rows, publicUrl), pagination: { total, limit: query._limit, offset: query._offset } };

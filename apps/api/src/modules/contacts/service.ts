@@ -4,6 +4,7 @@ import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { presentContact } from './present';
+import { pageWindow } from '../../paging';
 
 const INVALID_PHONE = 'Número de telefone inválido';
 
@@ -153,7 +154,7 @@ export class ContactService {
     const where: Prisma.ConversationWhereInput = { contactId: id, ...(eventId ? { id: eventId } : {}) };
     const [total, rows] = await Promise.all([
       db.conversation.count({ where }),
-      db.conversation.findMany({ where, include: { channel: true }, orderBy: { createdAt: 'desc' }, take: q._limit || undefined, skip: q._offset }),
+      db.conversation.findMany({ where, include: { channel: true }, orderBy: { createdAt: 'desc' }, ...pageWindow(q) }),
     ]);
     const sectors = await db.sector.findMany({ where: { id: { in: rows.map((r) => r.sectorId).filter((v): v is string => v !== null) } } });
     const reasons = await db.conversationReason.findMany({ where: { id: { in: rows.map((r) => r.endReasonId).filter((v): v is string => v !== null) } } });

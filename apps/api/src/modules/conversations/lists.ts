@@ -7,6 +7,7 @@ import type { Session } from '../session/session';
 import { CursorCodec } from './cursor';
 import { countConversations, loadPage, type ListFilter } from './list-page';
 import type { ConversationService } from './service';
+import { pageWindow } from '../../paging';
 
 const STATE_IN: Record<ConversationState, string> = {
   waiting: 'waiting', bot: 'bot', answered: 'answered', 'outbound-started': 'outbound_started', closing: 'closing', closed: 'closed',
@@ -116,7 +117,7 @@ export class ConversationLists {
     const where: Prisma.ConversationWhereInput = { userId, state: 'closed', closedAt: { gte: start, lte: end } };
     const [total, rows] = await Promise.all([
       db.conversation.count({ where }),
-      db.conversation.findMany({ where, include: { contact: true, channel: true }, orderBy: { closedAt: 'desc' }, take: q._limit || undefined, skip: q._offset }),
+      db.conversation.findMany({ where, include: { contact: true, channel: true }, orderBy: { closedAt: 'desc' }, ...pageWindow(q) }),
     ]);
     const ids = rows.map((r) => r.id);
     const counts = ids.length

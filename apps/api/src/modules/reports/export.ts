@@ -52,10 +52,13 @@ export function reportRange(
 }
 
 /**
- * A cell a spreadsheet would run as a formula (= + - @, tab, CR first) is made plain text. A plain
- * signed number (an E.164 phone +5511..., a negative figure) runs nothing and is left as it is.
+ * A cell a spreadsheet could run as a formula is made plain text: one starting with = + - @ (or their
+ * full-width forms ＝ ＋ － ＠), with ; (some locales' separator, DDE), with a tab, CR or LF, with spaces
+ * before any of those, or with a quote before them (issue 12, Low). A plain signed number (an E.164
+ * phone +5511..., a negative figure) runs nothing and is left as it is.
  */
-export const neutralise = (value: string): string => (/^[=+\-@\t\r]/.test(value) && !/^[+-]\d+(\.\d+)?$/.test(value) ? `'${value}` : value);
+const FORMULA_START = /^[\s"']*[=+\-@;\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/;
+export const neutralise = (value: string): string => (FORMULA_START.test(value) && !/^[+-]\d+(\.\d+)?$/.test(value) ? `'${value}` : value);
 
 export type ExportFormat = 'csv' | 'excel' | 'json';
 

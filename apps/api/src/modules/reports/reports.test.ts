@@ -259,6 +259,12 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
       '+5511987654321', '-12.5', "'=1+1", "'+1+cmd|calc", "'-2-3", "'@SUM(A1)", "'\tx", 'plain',
     ]);
   });
+  // Issue 12 (Low): the forms the first rule missed.
+  it('neutralises formulas behind a semicolon, spaces, tabs, new lines, quotes, and in full-width characters', () => {
+    const sneaky = [';=1+1', ' =cmd|calc', '\t=1+1', '\n=1', '"=HYPERLINK(1)"', "'=1+1", '\uFF1D1+1', '\uFF0B1', '\uFF0D1', '\uFF20SUM(A1)', '  @x'];
+    for (const cell of sneaky) expect(neutralise(cell), JSON.stringify(cell)).toBe(`'${cell}`);
+    expect(['Ana; Bia', 'a = b', '+55 11 98765-4321'].map(neutralise)).toEqual(["Ana; Bia", 'a = b', "'+55 11 98765-4321"]);
+  });
 
   it('the Accept header picks the download when format is absent (the campaign report\'s rule)', async () => {
     const csv = await t.http.get(`/api/v1/reports/agents/productivity?${range}`).set(auth('supervisor')).set('Accept', 'text/csv');

@@ -18,6 +18,7 @@ import { bind, type Access } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { alreadyUsed, softDeleted } from './unique';
+import { pageWindow } from '../../paging';
 
 type CannedRow = Prisma.CannedResponseGetPayload<object>;
 
@@ -150,7 +151,7 @@ export function cannedRoutes(app: FastifyInstance, ctx: AppContext): void {
       db(session).cannedResponse.findMany({
         where,
         orderBy: [{ keyword: 'asc' }, { id: 'asc' }],
-        ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}),
+        ...pageWindow(query),
       }),
       db(session).cannedResponse.count({ where }),
     ]);

@@ -5,6 +5,7 @@ import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { alreadyUsed, softDeleted } from './unique';
+import { pageWindow } from '../../paging';
 
 type SectorRow = Prisma.SectorGetPayload<object>;
 const present = (r: SectorRow): Sector => ({
@@ -42,7 +43,7 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
       db(session).sector.findMany({
         where,
         orderBy: [{ name: 'asc' }, { id: 'asc' }],
-        ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}),
+        ...pageWindow(query),
       }),
       db(session).sector.count({ where }),
     ]);

@@ -4,6 +4,7 @@ import { AUTHENTICATION_EDIT_MESSAGE, channelKind, isTemplateChannel, templateIs
 import { Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
+import { pageWindow } from '../../paging';
 
 /** Channel types whose templates a provider reviews; on the others a template is usable at once. */
 const REVIEWED_TYPES = new Set(['whatsapp_360dialog', '{hash}', 'whatsapp_cloud']);
@@ -36,7 +37,7 @@ export class TemplateService {
     };
     const [rows, total] = await Promise.all([
       this.db(session).outboundTemplate.findMany({
-        where, include: templateInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...(query._limit > 0 ? { take: query._limit, skip: query._offset } : {}),
+        where, include: templateInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...pageWindow(query),
       }),
       this.db(session).outboundTemplate.count({ where }),
     ]);
