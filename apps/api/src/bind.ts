@@ -8,6 +8,11 @@ import type { Session } from './modules/session/session';
 export interface Access {
   roles?: readonly Role[];
   flag?: FeatureFlag;
+  /**
+   * A privileged write (users, roles, tenants, tokens): the caller's roles are read again from the
+   * database, since a web session keeps the roles it started with until the next one (issue 12 item 3).
+   */
+  fresh?: boolean;
 }
 
 export interface HandlerInput<R extends RouteDef> {
@@ -70,6 +75,11 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
       }
       if (def.auth === false) return;
       if (!request.session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
+      if (access.fresh && request.storedRoles) {
+        const roles = await request.storedRoles();
+        if (!roles) throw new AppError('unauthorized', 'Sign in to continue');
+        request.session = { ...request.session, roles };
+      }
       authorize(request.session, access);
     },
     handler: async (request, reply) => {

@@ -1,4 +1,4 @@
-import { AppError } from '@atende/contract';
+import { AppError, type Role } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { resolveSession, type Session } from '../modules/session/session';
@@ -12,6 +12,8 @@ declare module 'fastify' {
     session: Session | null;
     /** Why the token was refused, answered when the route needs a session. */
     sessionError: AppError | null;
+    /** The caller's roles as stored now (null once removed), for privileged writes (issue 12 item 3). */
+    storedRoles: (() => Promise<Role[] | null>) | null;
   }
 }
 
@@ -20,12 +22,18 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const allowed = allowedOrigins(ctx.env.ALLOWED_ORIGINS);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionError', null);
+  app.decorateRequest('storedRoles', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
     // Issue 12 item 6: a cookie-authenticated write must come from one of our pages (CSRF).
     assertSameOriginWrite(request, allowed, !request.headers.authorization);
+    request.storedRoles = async () => {
+      if (!request.session) return null;
+      const user = await ctx.db.user.findUnique({ where: { id: request.session.userId }, select: { roles: true, deletedAt: true } });
+      return user && !user.deletedAt ? user.roles : null;
+    };
     try {
       // An integration's API token (spec 002 §7 /api/v1/oauth/tokens) or a user's session token.
       request.session = isApiToken(token) ? await resolveApiToken(ctx.db, token) : await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);

@@ -65,6 +65,23 @@ describe('API tokens (spec 002 §3, §7 /api/v1/oauth/tokens)', () => {
   });
 });
 
+describe('API tokens follow their creator (issue 12 item 3)', () => {
+  it('a demoted creator token loses admin at once; a removed creator token stops', async () => {
+    await t.tenant('TokenOwner', { users: { boss: ['admin'], other: ['admin'] } });
+    const boss = await t.login('boss@tokenowner.test');
+    const made = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${boss}` }).send({ client_name: 'Zapier' });
+    expect(made.status).toBe(201);
+    const bearer = { Authorization: `Bearer ${made.body.access_token}` };
+    expect((await t.http.get('/api/v1/oauth/tokens').set(bearer)).status).toBe(200);
+    // Demoted to agent by a direct change (as the users API does): the token is an agent now.
+    await t.database.db.user.updateMany({ where: { email: 'boss@tokenowner.test' }, data: { roles: ['agent'] } });
+    expect((await t.http.get('/api/v1/oauth/tokens').set(bearer)).status).toBe(403);
+    expect((await t.http.get('/api/v1/users/me').set(bearer)).status).toBe(200);
+    await t.database.db.user.updateMany({ where: { email: 'boss@tokenowner.test' }, data: { deletedAt: new Date() } });
+    expect((await t.http.get('/api/v1/users/me').set(bearer)).status).toBe(401);
+  });
+});
+
 describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)', () => {
   it('stores the tokens sealed and never returns them; an integration needs its token or URL to be on', async () => {
     const off = await t.http.get('/api/v1/workspaces/me/integrations').set(auth('admin'));

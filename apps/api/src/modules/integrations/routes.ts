@@ -81,7 +81,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: await presentTokens(session, rows) };
   });
 
-  bind(app, createOAuthToken, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, createOAuthToken, { roles: ['admin'], fresh: true }, async ({ session, body }) => {
     if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot create API tokens');
     const { token, clientId } = newApiToken();
     const row = await db(session).apiToken.create({
@@ -93,7 +93,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: (await presentTokens(session, [row]))[0]!, access_token: token };
   });
 
-  bind(app, deleteOAuthToken, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteOAuthToken, { roles: ['admin'], fresh: true }, async ({ session, params }) => {
     const row = await db(session).apiToken.findFirst({ where: { id: params.id, workspaceId: session.workspaceId, revokedAt: null } });
     if (!row) throw new AppError('not_found', 'Token not found');
     await db(session).apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });

@@ -17,17 +17,18 @@ export function newApiToken(): { token: string; clientId: string } {
 }
 
 /**
- * The session an API token stands for: its creator, with the roles stored on the token, while the
- * token is not revoked and the creator still exists. Refused tokens answer 401 like a bad session.
+ * The session an API token stands for: its creator with the creator's CURRENT roles, read on every
+ * use (issue 12 item 3: a demoted user's tokens lose the roles at once, a removed user's stop), while
+ * the token is not revoked. Refused tokens answer 401 like a bad session.
  */
 export async function resolveApiToken(db: Db, token: string): Promise<Session> {
   const [row] = await db.$queryRaw<
     { id: string; tenantId: string; roles: Role[]; revokedAt: Date | null; lastUsedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
-  >`SELECT k.id, k."tenantId", k.roles::text[] AS roles, k."revokedAt", k."lastUsedAt",
+  >`SELECT k.id, k."tenantId", u.roles::text[] AS roles, k."revokedAt", k."lastUsedAt",
            u.id AS "userId", u.uuid::text AS "userUuid", k."workspaceId", u."deletedAt", t.config
     FROM "ApiToken" k JOIN "User" u ON u.id = k."userId" JOIN "Tenant" t ON t.id = k."tenantId"
     WHERE k."tokenHash" = ${hashApiToken(token)}`;
-  if (!row || row.revokedAt || row.deletedAt) throw new AppError('unauthorized', 'Invalid API token');
+  if (!row || row.revokedAt || row.deletedAt || row.roles.length === 0) throw new AppError('unauthorized', 'Invalid API token');
   const now = Date.now();
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USE_RESOLUTION_MS) {
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });

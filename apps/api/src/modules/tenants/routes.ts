@@ -7,7 +7,7 @@ export function tenantRoutes(app: FastifyInstance, tenants: TenantService): void
   bind(app, getMyTenant, {}, async ({ session }) => ({ data: await tenants.mine(session) }));
   bind(app, listTenants, { roles: ['tenant_admin'] }, async ({ session }) => ({ data: await tenants.list(session) }));
   bind(app, getTenant, {}, async ({ session, params }) => ({ data: await tenants.get(session, params.id) }));
-  bind(app, configureTenant, { roles: ['tenant_admin', 'admin'] }, async ({ session, params, body }) => ({
+  bind(app, configureTenant, { roles: ['tenant_admin', 'admin'], fresh: true }, async ({ session, params, body }) => ({
     data: await tenants.configure(session, params.id, body),
   }));
   bind(app, getMyWorkspace, {}, async ({ session }) => ({ data: await tenants.myWorkspace(session) }));

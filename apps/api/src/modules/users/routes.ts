@@ -8,16 +8,16 @@ import type { UserService } from './service';
 export function userRoutes(app: FastifyInstance, users: UserService, sessions: SessionService): void {
   bind(app, getMe, {}, async ({ session }) => ({ data: await users.me(session) }));
   bind(app, updateMe, {}, async ({ session, body }) => ({ data: await users.updateMe(session, body) }));
-  bind(app, updateUser, {}, async ({ session, params, body, request }) => {
+  bind(app, updateUser, { fresh: true }, async ({ session, params, body, request }) => {
     if (body.password !== undefined) {
       return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '', clientInfo(request)) };
     }
     if (body.state !== undefined) return { data: await users.forceOffline(session, params.id) };
     return { data: await users.update(session, params.id, body) };
   });
-  bind(app, createUser, { roles: ['admin'] }, async ({ session, body }) => ({ data: await users.create(session, body) }));
+  bind(app, createUser, { roles: ['admin'], fresh: true }, async ({ session, body }) => ({ data: await users.create(session, body) }));
   bind(app, listUsers, { roles: ['supervisor'] }, async ({ session, query }) => ({ data: await users.list(session, query.role) }));
-  bind(app, deleteUser, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteUser, { roles: ['admin'], fresh: true }, async ({ session, params }) => {
     await users.remove(session, params.id);
     return { data: { ok: true as const } };
   });

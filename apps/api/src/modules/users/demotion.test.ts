@@ -1,0 +1,28 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../testing';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
+  await t.tenant('Demote', { users: { boss: ['admin'], chief: ['admin'] } });
+});
+afterAll(() => t.close());
+
+// Issue 12 item 3: a web session keeps its roles until the next one, but privileged writes re-read them.
+describe('privileged writes after a demotion', () => {
+  it('an admin demoted to agent cannot create admins or tokens with the old session', async () => {
+    const boss = { Authorization: `Bearer ${await t.login('boss@demote.test')}` };
+    const chief = { Authorization: `Bearer ${await t.login('chief@demote.test')}` };
+    const newAdmin = (email: string) => ({ username: 'New Admin', email, password: 'abc12345', roles: ['admin'] });
+    expect((await t.http.post('/api/v1/users').set(boss).send(newAdmin('first@demote.test'))).status).toBe(201);
+    const bossRow = await t.database.db.user.findFirstOrThrow({ where: { email: 'boss@demote.test' } });
+    const demoted = await t.http.patch(`/api/v1/users/${bossRow.uuid}`).set(chief).send({ roles: ['agent'] });
+    expect(demoted.status).toBe(200);
+    const attempt = await t.http.post('/api/v1/users').set(boss).send(newAdmin('second@demote.test'));
+    expect(attempt.status).toBe(403);
+    expect(await t.database.db.user.count({ where: { email: 'second@demote.test' } })).toBe(0);
+    expect((await t.http.post('/api/v1/oauth/tokens').set(boss).send({ client_name: 'Late' })).status).toBe(403);
+    // The admin who was not demoted still can.
+    expect((await t.http.post('/api/v1/users').set(chief).send(newAdmin('third@demote.test'))).status).toBe(201);
+  });
+});
