@@ -16,7 +16,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   // Generous: a loaded CI machine runs the stack and the browser on two cores.
-  timeout: 60_000,
+  timeout: 90_000,
   expect: { timeout: 15_000 },
   reporter: [['list']],
   use: {
