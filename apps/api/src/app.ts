@@ -47,6 +47,7 @@ import { registerJsonBody, registerTextGuard } from './plugins/input-guards';
 import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { registerSecurityHeaders } from './plugins/security-headers';
+import { requestLogSerializer } from './plugins/log-safe';
 import { REDIS_REQUEST_TIMEOUT_MS, requestRedis, serviceUnavailable, within } from './redis-requests';
 import { createGateway, type Io } from './realtime/gateway';
 
@@ -65,7 +66,7 @@ const REDACT = [
 export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promise<BuiltApp> {
   const { env, db, redis } = deps;
   const app = Fastify({
-    logger: { level: env.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' } },
+    logger: { level: env.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: requestLogSerializer } },
     genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,

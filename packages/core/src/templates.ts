@@ -14,6 +14,7 @@ export const TEMPLATE_LIMITS = { header: 60, footer: 60, body: 1024, buttonLabel
 export const TEMPLATE_CHANNEL_TYPES = ['whatsapp_360dialog', '{hash}', 'whatsapp_web', 'custom'] as const;
 export const isTemplateChannel = (type: string): boolean =>
   (TEMPLATE_CHANNEL_TYPES as readonly string[]).includes(channelKind(type)) || CUSTOM_CHANNEL_TYPES.includes(type);
+export const TEMPLATE_URL_HTTPS = 'The button URL must start with https://';
 export const TEMPLATE_NAME_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 export const TEMPLATE_LANGUAGES = [
   'af', 'sq', 'ar', 'az', 'bn', 'bg', 'ca', 'zh_CN', 'zh_HK', 'zh_TW', 'hr', 'cs', 'da', 'nl', 'en', 'en_GB', 'en_US', 'et', 'fil', 'fi', 'fr', 'ka', 'de', 'el', 'gu',
@@ -129,6 +130,8 @@ function buttonIssues(buttons: readonly TemplateButton[]): TemplateIssue[] {
     if (b.type === 'URL') {
       if (blank(b.url)) issues.push({ path: `buttons.${i}.url`, message: REQUIRED });
       else if (b.url!.length > TEMPLATE_LIMITS.url) issues.push({ path: `buttons.${i}.url`, message: '2000 characters maximum' });
+      // Customers tap it on their phone: only an https page, never javascript:, data: or plain http (issue 12, Low).
+      else if (!/^https:\/\/[^\s/?#]+/i.test(b.url!.trim())) issues.push({ path: `buttons.${i}.url`, message: TEMPLATE_URL_HTTPS });
     }
     if (b.type === 'PHONE_NUMBER') {
       if (blank(b.phone_number)) issues.push({ path: `buttons.${i}.phone_number`, message: REQUIRED });

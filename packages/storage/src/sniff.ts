@@ -44,6 +44,8 @@ export function bytesMatchType(bytes: Buffer, declared: string): boolean {
 /** A file name safe to store and to send back: no path, no control characters, at most 255 characters. */
 export function safeFilename(name: string | undefined, fallback = 'file'): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f"]/g, '').replace(/^\.+/, '').trim();
+  // Control characters, quotes, and the bidi controls that make 'invoice\u202Efdp.exe' read as
+  // 'invoiceexe.pdf' (issue 12, Low).
+  const clean = base.replace(/[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/^\.+/, '').trim();
   return (clean || fallback).slice(0, 255);
 }

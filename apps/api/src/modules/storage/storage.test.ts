@@ -113,6 +113,13 @@ describe.each([
     await backend.stop();
   });
 
+  // Issue 12 (Low): a right-to-left override makes 'invoice\u202Egnp.exe' read as 'invoiceexe.png'.
+  it('strips bidi control characters from uploaded file names', async () => {
+    const res = await upload(PNG, 'fatura\u202Egnp.exe\u2066\u200f.png', 'image/png');
+    expect(res.status).toBe(201);
+    expect(res.body.data.data.original_filename).toBe('faturagnp.exe.png');
+  });
+
   it(`keeps an upload in ${backend.name} storage and downloads it with its name and type, to the same tenant only`, async () => {
     const res = await upload(PNG, '../../etc/Foto do cliente.png', 'image/png');
     expect(res.status).toBe(201);

@@ -82,6 +82,7 @@ export const ptTemplates: Record<string, string> = {
   'Only one button of each call to action type': 'Apenas um botão de cada tipo de chamada para ação',
   '25 characters maximum': 'Máximo de 25 caracteres',
   '2000 characters maximum': 'Máximo de 2000 caracteres',
+  'The button URL must start with https://': 'A URL do botão deve começar com https://',
   '20 characters maximum': 'Máximo de 20 caracteres',
   'There is already a template with this name and language on this channel': 'Já existe um template com este nome e idioma neste canal',
   'The category of a template cannot be changed': 'A categoria de um template não pode ser alterada',
