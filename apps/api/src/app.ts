@@ -82,7 +82,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   registerJsonBody(app);
   registerTextGuard(app);
   await app.register(cookie);
-  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE });
+  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE, production: env.NODE_ENV === 'production' });
   await app.register(formbody, { bodyLimit: 64 * 1024 });
   await registerOpenApi(app);
 

@@ -9,18 +9,21 @@ const FRAMABLE = /^\/livechat\/[^/?#]+\/?(?:[?#]|$)/;
  * The web app's Content-Security-Policy (issue 12 item 6): scripts only from our origin, never
  * inline; styles may be inline because Mantine writes its CSS variables in a style tag; images
  * also from https (livechat logos and avatars may be https addresses) and blob/data (previews);
- * the voice-phone embed is an https iframe. Only the widget page may be framed, by any site.
+ * the composer fetches pasted markdown images from their sites; the voice-phone embed is an
+ * iframe. Outside production (local simulators, test pages) those may be plain http too. Only the
+ * widget page may be framed, by any site.
  */
-export function contentSecurityPolicy(path: string): string {
+export function contentSecurityPolicy(path: string, production = true): string {
+  const remote = production ? 'https:' : 'https: http:';
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    `img-src 'self' data: blob: ${remote}`,
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
-    'frame-src https:',
+    `connect-src 'self' ${remote}`,
+    `frame-src ${remote}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -63,7 +66,7 @@ export function assertSameOriginWrite(request: FastifyRequest, allowed: Readonly
 }
 
 /** Security headers on every answer (@fastify/helmet), and the web app's CSP on its pages. */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; production: boolean }): Promise<void> {
   await app.register(helmet, {
     // Set per page below: only HTML needs it, and the widget page differs.
     contentSecurityPolicy: false,
@@ -77,7 +80,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) {
       const path = request.url;
-      reply.header('content-security-policy', contentSecurityPolicy(path));
+      reply.header('content-security-policy', contentSecurityPolicy(path, options.production));
       if (!FRAMABLE.test(path)) reply.header('x-frame-options', 'DENY');
     }
     return payload;
