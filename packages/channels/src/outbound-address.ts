@@ -87,3 +87,10 @@ export class OutboundRefusedError extends Error {
 
 export const isOutboundRefused = (error: unknown): error is OutboundRefusedError =>
   error instanceof Error && (error as Partial<OutboundRefusedError>).outboundRefused === true;
+
+/** The refusal behind a failed request (thrown directly, or as the cause of fetch's 'fetch failed'). */
+export function refusalOf(error: unknown): OutboundRefusedError | null {
+  if (isOutboundRefused(error)) return error;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return isOutboundRefused(cause) ? cause : null;
+}

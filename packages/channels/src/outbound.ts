@@ -3,7 +3,7 @@ import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import { addressAllowed, OutboundRefusedError, outboundPolicy, refusedAddressReason, type OutboundPolicy } from './outbound-address';
+import { addressAllowed, isOutboundRefused, OutboundRefusedError, outboundPolicy, refusedAddressReason, type OutboundPolicy } from './outbound-address';
 
 /**
  * The one HTTP client for every server-side request to a user-given address (issue 12 item 1):
@@ -111,6 +111,7 @@ function once(url: URL, init: RequestInit, payload: string | Buffer | undefined,
     });
     req.on('error', (error) => {
       if (signal.aborted) return reject(signal.reason);
+      if (isOutboundRefused(error)) return reject(error);
       reject(new TypeError('fetch failed', { cause: error }));
     });
     req.end(payload);

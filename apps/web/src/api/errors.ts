@@ -9,6 +9,7 @@ import { phrase } from '../i18n/phrase';
  */
 export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   subscriber_parameter_missing: phrase('Parameter {{n}} is required'),
+  outbound_address_not_allowed: phrase('This address is not allowed: it points to this server or a private network'),
   subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
 };
 
