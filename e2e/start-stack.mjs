@@ -20,8 +20,8 @@ const env = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,
   TENANT_DOMAIN: `127.0.0.1:${port}`,
-  // Bot HTTP nodes of the specs call a local server.
-  BOT_HTTP_ALLOW_PRIVATE: 'true',
+  // Bot HTTP nodes, the demo simulators and the specs' receivers listen on this machine (issue 12 item 1).
+  OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
   // The demo contact system (agent replies of the demo API channel go there) listens next to the app.
   DEMO_WEBHOOK_PORT: process.env.DEMO_WEBHOOK_PORT ?? String(Number(port) + 1),
   // The demo WhatsApp provider (360dialog simulator) of the demo "WhatsApp" channel; specs steer it over HTTP.

@@ -11,6 +11,8 @@ const env = {
 };
 // The demo WhatsApp provider (360dialog simulator) posts its webhooks to the demo channel here.
 env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
+// The demo simulators listen on this machine; production lists no private host (issue 12 item 1).
+env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localhost';
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);

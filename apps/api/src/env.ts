@@ -26,6 +26,11 @@ const EnvSchema = z.object({
   /** Public domain shown in the QR login payload. */
   TENANT_DOMAIN: z.string().default('localhost:3000'),
   WEB_DIST: z.string().optional(),
+  /**
+   * Private addresses server-side requests to user-given URLs may reach (issue 12 item 1): comma-separated
+   * host names, IPs and CIDRs. Empty: public addresses only (production); the demo sets 127.0.0.1,localhost.
+   */
+  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   ...StorageEnvSchema.shape,
   /** Encrypts channel credentials at rest (same value as the worker's). Required in production. */
   CHANNEL_SECRETS_KEY: z

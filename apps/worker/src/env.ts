@@ -28,11 +28,11 @@ const EnvSchema = z.object({
   CAMPAIGN_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(80),
   /** Provider webhooks processed at once (queue channel-inbound, separate from campaign sending). */
   INBOUND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
-  /** Bot HTTP nodes may call private and loopback addresses (development, tests); never in production. */
-  BOT_HTTP_ALLOW_PRIVATE: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  /**
+   * Private addresses server-side requests to user-given URLs may reach (issue 12 item 1): comma-separated
+   * host names, IPs and CIDRs. Empty: public addresses only (production); the demo sets 127.0.0.1,localhost.
+   */
+  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
   /** Bot steps run at once (queue bot-step; each may wait on an HTTP node's timeout). */
   BOT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** How often the outbox dispatcher looks for new rows when no NOTIFY woke it. */

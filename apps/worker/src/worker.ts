@@ -1,4 +1,4 @@
-import { channelAdapters, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, outboundClient, parseSecretsKey } from '@atende/channels';
 import { queues } from '@atende/contract';
 import { createDb } from '@atende/db';
 import { bullPrefix, maintenanceQueue, QueueRegistry, RateLimiter, RealtimeOutbox } from '@atende/queue';
@@ -45,7 +45,8 @@ const dispatcher = new OutboxDispatcher({
   listenUrl: env.DATABASE_URL,
 });
 
-const adapters = channelAdapters();
+const outbound = outboundClient({ allowHosts: env.OUTBOUND_ALLOW_HOSTS });
+const adapters = channelAdapters({ outbound });
 const storage = storageFromEnv(env);
 const limiter = new RateLimiter(connection, env.REDIS_PREFIX);
 // This process, as the holder of campaign sending leases.
@@ -53,7 +54,7 @@ const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 const secretsKey = parseSecretsKey(env.CHANNEL_SECRETS_KEY);
 const templateDeps = { db, realtime, adapters, secretsKey, log: log.child({ component: 'templates' }) };
 const bull = { connection, prefix: bullPrefix(env.REDIS_PREFIX) };
-const bots = botHttp({ allowPrivate: env.BOT_HTTP_ALLOW_PRIVATE });
+const bots = botHttp({ allowHosts: env.OUTBOUND_ALLOW_HOSTS });
 
 const workers: Worker[] = [
   new Worker(

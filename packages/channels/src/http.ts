@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ChannelDeliveryError } from './adapter';
+import { refusalOf } from './outbound-address';
 
-/** Outbound HTTP of the adapters: time-limited, capped, never following redirects. */
+/** Outbound HTTP of the adapters (through the guarded client, outbound.ts): time-limited, capped, never following redirects. */
 
 /** 408 and 429 say "later"; every other 4xx says the request itself is wrong. */
 export const isTransientStatus = (status: number) => status >= 500 || status === 408 || status === 429;
@@ -53,6 +54,8 @@ export async function request(
   try {
     response = await fetchImpl(url, { ...rest, redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
   } catch (error) {
+    const refused = refusalOf(error);
+    if (refused) throw new ChannelDeliveryError('permanent', `${what} address refused: ${refused.message}`);
     const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
     throw new ChannelDeliveryError('transient', `${what} unreachable: ${reason}`);
   }
@@ -106,3 +109,6 @@ export function allowedMediaUrl(raw: string, hosts: readonly string[], allowHttp
   const ok = hosts.some((h) => (h.startsWith('.') ? hostname.endsWith(h) : host === h || hostname === h));
   return ok ? url : null;
 }
+
+/** A provider's error text, shortened and stripped of control characters before it is stored. */
+export const cleanProviderText = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);

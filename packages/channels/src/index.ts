@@ -17,3 +17,6 @@ export { parseCloudWebhook } from './whatsapp/cloud-webhook';
 export { WhatsAppSettingsSchema, WhatsAppSecretsSchema, type WhatsAppSettings, type WhatsAppSecrets } from './whatsapp/settings';
 export type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
 export { DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT } from './whatsapp/demo-defaults';
+export { outboundClient, checkOutboundUrl, outboundUrl, statusLine, type OutboundClient, type OutboundOptions } from './outbound';
+export { outboundPolicy, refusedAddressReason, addressAllowed, isOutboundRefused, refusalOf, OutboundRefusedError, type OutboundPolicy } from './outbound-address';
+export { readCapped } from './http';

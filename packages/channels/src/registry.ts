@@ -3,10 +3,13 @@ import { CustomChannelAdapter, type CustomChannelAdapterOptions } from './custom
 import { LivechatAdapter } from './livechat/adapter';
 import { WhatsAppCloudAdapter } from './whatsapp/cloud';
 import { WhatsApp360DialogAdapter } from './whatsapp/dialog360';
+import type { OutboundClient } from './outbound';
 import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
 import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 
 export interface ChannelAdapterOptions {
+  /** The guarded client of every adapter (OUTBOUND_ALLOW_HOSTS); strict (public addresses only) by default. */
+  outbound?: OutboundClient;
   custom?: CustomChannelAdapterOptions;
   /** Defaults for the three WhatsApp providers; each provider's own options below win. */
   whatsapp?: WhatsAppAdapterOptions;
@@ -22,11 +25,11 @@ export interface ChannelAdapterOptions {
 export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string, ChannelAdapter> {
   const byType = new Map<string, ChannelAdapter>();
   const adapters: ChannelAdapter[] = [
-    new CustomChannelAdapter(options.custom),
+    new CustomChannelAdapter({ outbound: options.outbound, ...options.custom }),
     new LivechatAdapter(),
-    new WhatsAppCloudAdapter({ ...options.whatsapp, ...options.whatsappCloud }),
-    new WhatsApp360DialogAdapter({ ...options.whatsapp, ...options.whatsapp360dialog }),
-    new WhatsAppTwilioAdapter({ ...options.whatsapp, ...options.whatsappTwilio }),
+    new WhatsAppCloudAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappCloud }),
+    new WhatsApp360DialogAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsapp360dialog }),
+    new WhatsAppTwilioAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappTwilio }),
   ];
   for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);

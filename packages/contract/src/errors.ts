@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
+  /** A URL the server would call points to loopback, a private network or metadata (issue 12 item 1). */
+  outbound_address_not_allowed: 400,
   invalid_cursor: 400,
   wrong_current_password: 400,
   unauthorized: 401,

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCampaign, type DispatchDeps } from './dispatch';
 import { importSubscribers, type ImportDeps } from './import';
 import { startScheduled } from './schedule';
+// The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
+const LOCAL_OUTBOUND = outboundClient({ allowHosts: '127.0.0.1,localhost' });
 
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
 const secretsKey = parseSecretsKey(Buffer.alloc(32, 9).toString('base64'));
@@ -39,7 +41,7 @@ beforeAll(async () => {
   const realtime = new RealtimeOutbox(redis, prefix);
   const log = pino({ level: 'silent' });
   importDeps = { db: t.db, realtime, storage: () => storage, log };
-  const adapters = channelAdapters();
+  const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   const limiter = new RateLimiter(redis, prefix);
   deps = (owner = 'worker-a', rate = 0) => ({ db: t.db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: rate, log, batchSize: 20 });
   tenant = await ensureTenant(t.db, { name: 'Campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'campaigns.test', password: 'x1234567', sectors: ['Vendas'] });
@@ -147,7 +149,7 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
       RETURNING id, "phoneNumber", parameters`;
     const { subscriberMessage } = await import('./dispatch');
     const template = (await import('@atende/conversations')).presentTemplate(await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: templateId }, include: { channel: { select: { id: true, name: true, type: true } } } }));
-    const adapter = channelAdapters().get('whatsapp_360dialog')!;
+    const adapter = channelAdapters({ outbound: LOCAL_OUTBOUND }).get('whatsapp_360dialog')!;
     const target = { uuid: channelId, type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentials };
     for (const s of claimed.slice(0, 10)) await adapter.send(subscriberMessage(template, s, campaign.id), target);
     await t.db.campaign.update({ where: { id: campaign.id }, data: { dispatchOwner: 'worker-a', dispatchLeaseUntil: new Date(Date.now() - 1000) } });
@@ -299,7 +301,7 @@ describe('reply actions (spec 001 §3)', () => {
     // Broadcast does not close it: the bot talks now, from a job queued with the hand-over.
     expect(await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).toMatchObject({ state: 'bot', botId: bot.id });
     expect(await t.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: got.conversation_uuid } } })).toBe(1);
-    await runBotSteps(conversationDeps, botHttp({ allowPrivate: false }), got.conversation_uuid);
+    await runBotSteps(conversationDeps, botHttp({ allowHosts: '' }), got.conversation_uuid);
     const texts = await t.db.message.findMany({ where: { conversationId: got.conversation_uuid }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true } });
     expect(texts).toEqual([
       // The template the subscriber received comes first (issue 14 item 2); this one had no parameters.

@@ -26,7 +26,7 @@ const children: ChildProcess[] = [];
 
 function startWorker(): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', WORKER], {
-    env: { ...process.env, DATABASE_URL: t.url, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', CAMPAIGN_RATE_PER_SECOND: '400', OUTBOX_POLL_MS: '50', NODE_ENV: 'test' },
+    env: { ...process.env, DATABASE_URL: t.url, REDIS_PREFIX: prefix, LOG_LEVEL: 'silent', CAMPAIGN_RATE_PER_SECOND: '400', OUTBOX_POLL_MS: '50', NODE_ENV: 'test', OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);

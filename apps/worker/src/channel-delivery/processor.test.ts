@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { channelAdapters, signWebhookBody, verifyFileLink } from '@atende/channels';
+import { channelAdapters, outboundClient, signWebhookBody, verifyFileLink } from '@atende/channels';
 import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/channels/simulator';
 import { queues, RealtimeEnvelopeSchema, rooms, type ChannelDeliveryJob } from '@atende/contract';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -12,6 +12,8 @@ import { dispatchOutboxBatch } from '../outbox/dispatcher';
 import { deliverMessage, type ChannelDeliveryDeps } from './processor';
 import { createAgentMessage, createDeliveryFixture, eventually, type DeliveryFixture } from './testing';
 import { createChannelDeliveryWorker } from './worker';
+// The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
+const LOCAL_OUTBOUND = outboundClient({ allowHosts: '127.0.0.1,localhost' });
 
 const secret = 'whsec_test_delivery';
 const fileLinkSecret = 'test-file-link-secret-0123456789-0123456789';
@@ -35,7 +37,7 @@ beforeAll(async () => {
   deps = {
     db: t.db,
     realtime: new RealtimeOutbox(redis, prefix),
-    adapters: channelAdapters({ custom: { timeoutMs: 2_000 } }),
+    adapters: channelAdapters({ outbound: LOCAL_OUTBOUND, custom: { timeoutMs: 2_000 } }),
     secretsKey,
     publicUrl: 'https://atende.example',
     fileLinkSecret,
@@ -141,7 +143,7 @@ describe('channel delivery: custom API channel', () => {
     expect(sim.requests).toHaveLength(1);
     // spec 000 §4: failed, offered to the agent for retry.
     expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
-      state: 'pending', status: 'failed', errorMessage: expect.stringContaining('Webhook answered 400'),
+      state: 'pending', status: 'failed', errorMessage: 'Webhook answered HTTP 400 Bad Request',
     });
     const acks = await acksFor(messageId);
     expect(acks).toHaveLength(2);

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { RealtimeEnvelopeSchema, type ChannelInboundJob, type RealtimeEnvelope } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
@@ -15,6 +15,8 @@ import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { reconcileTemplates, syncTemplate, type TemplateSyncDeps } from '../templates/processor';
 import { processInbound, type ChannelInboundDeps } from './processor';
+// The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
+const LOCAL_OUTBOUND = outboundClient({ allowHosts: '127.0.0.1,localhost' });
 
 /**
  * Provider webhooks end to end in the worker: the 360dialog simulator posts its real webhooks to a
@@ -53,7 +55,7 @@ beforeAll(async () => {
   sim = await startWhatsAppSimulator({ provider: '360dialog', credentials, webhookUrl: `http://127.0.0.1:${port}/webhook` });
   const realtime = new RealtimeOutbox(redis, prefix);
   const log = pino({ level: 'silent' });
-  const adapters = channelAdapters();
+  const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   deps = { db: t.db, realtime, adapters, secretsKey, storage: new LocalDiskDriver(storageDir), log };
   templateDeps = { db: t.db, realtime, adapters, secretsKey, log };
   const tenant = await ensureTenant(t.db, { name: 'Inbound', users: { agent: ['agent'] }, emailDomain: 'inbound.test', password: 'x1234567' });

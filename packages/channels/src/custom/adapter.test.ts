@@ -5,6 +5,7 @@ import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage } from '
 import { signWebhookBody } from '../signature';
 import { CustomChannelAdapter } from './adapter';
 import { startCustomChannelSimulator, type CustomChannelSimulator } from './simulator';
+import { ATTACK_HOSTS, LOCAL_OUTBOUND } from '../test-outbound';
 
 const secret = 'adapter-secret';
 let sim: CustomChannelSimulator;
@@ -25,7 +26,7 @@ const message: OutboundMessage = {
   createdAt: new Date('2026-03-04T05:06:07.000Z'),
   contact: { uuid: '7d3c1a52-2a6f-4a0e-8f1e-0c3a6b9f7e03', phoneNumber: '+5511988887777', identifier: 'ext-42' },
 };
-const adapter = new CustomChannelAdapter({ timeoutMs: 300 });
+const adapter = new CustomChannelAdapter({ timeoutMs: 300, outbound: LOCAL_OUTBOUND });
 const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as ChannelDeliveryError);
 
 describe('custom channel adapter', () => {
@@ -82,6 +83,30 @@ describe('custom channel adapter', () => {
       expect(sim.requests).toHaveLength(0);
     } finally {
       redirector.close();
+    }
+  });
+
+  it('refuses webhook URLs on loopback, private or metadata addresses without the allowlist, sending nothing', async () => {
+    const strict = new CustomChannelAdapter({ timeoutMs: 300 });
+    const port = new URL(sim.webhookUrl).port;
+    for (const host of ATTACK_HOSTS) {
+      const error = await failure(strict.send(message, { ...channel, config: { webhook_url: `http://${host}:${port}/webhook` } }));
+      expect([error.kind, error.message]).toEqual(['permanent', expect.stringContaining('refused')]);
+    }
+    expect(sim.requests).toHaveLength(0);
+    // The allowlisted simulator still gets the message.
+    expect(await adapter.send(message, channel)).toEqual({ externalId: 'sim-1' });
+  });
+
+  it("stores only a status line of a failed answer, never the receiver's body", async () => {
+    const leaky = createServer((_req, res) => res.writeHead(502, 'internal-admin-panel').end('root:x:0:0 internal secret page'));
+    await new Promise<void>((r) => leaky.listen(0, '127.0.0.1', r));
+    const { port } = leaky.address() as AddressInfo;
+    try {
+      const error = await failure(adapter.send(message, { ...channel, config: { webhook_url: `http://127.0.0.1:${port}/` } }));
+      expect([error.kind, error.message]).toEqual(['transient', 'Webhook answered HTTP 502 Bad Gateway']);
+    } finally {
+      leaky.close();
     }
   });
 

@@ -1,5 +1,7 @@
 import { ChannelDeliveryError, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
 import { describeNetworkError, isTransientStatus, readCapped } from '../http';
+import { outboundClient, statusLine, type OutboundClient } from '../outbound';
+import { refusalOf } from '../outbound-address';
 import { SIGNATURE_HEADER, signWebhookBody, verifyWebhookBody } from '../signature';
 import { CustomChannelConfigSchema, CustomChannelCredentialsSchema, type CustomWebhookBody } from './payload';
 
@@ -10,7 +12,9 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 
 export interface CustomChannelAdapterOptions {
   timeoutMs?: number;
-  /** Injected in tests; the global fetch otherwise. */
+  /** The guarded client deliveries go through (OUTBOUND_ALLOW_HOSTS); strict by default. */
+  outbound?: OutboundClient;
+  /** Replaces the outbound client's fetch (tests that count calls). */
   fetch?: typeof fetch;
 }
 
@@ -76,7 +80,7 @@ export class CustomChannelAdapter implements ChannelAdapter {
 
   constructor(options: CustomChannelAdapterOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetch = options.fetch ?? globalThis.fetch;
+    this.fetch = options.fetch ?? (options.outbound ?? outboundClient()).fetch;
   }
 
   async send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult> {
@@ -100,6 +104,8 @@ export class CustomChannelAdapter implements ChannelAdapter {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
+      const refused = refusalOf(error);
+      if (refused) throw new ChannelDeliveryError('permanent', `Webhook address refused: ${refused.message}`);
       const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describeNetworkError(error);
       throw new ChannelDeliveryError('transient', `Webhook unreachable: ${reason}`);
     }
@@ -114,9 +120,8 @@ export class CustomChannelAdapter implements ChannelAdapter {
     if (status >= 300 && status < 400) {
       throw new ChannelDeliveryError('permanent', `Webhook answered a redirect (${status}); configure the final address`, status);
     }
-    const detail = text.trim().slice(0, 200);
-    const message_ = `Webhook answered ${status}${detail ? `: ${detail}` : ''}`;
-    throw new ChannelDeliveryError(isTransientStatus(status) ? 'transient' : 'permanent', message_, status);
+    // Only the status line: the body is the receiver's, and an error is shown to the channel's admins.
+    throw new ChannelDeliveryError(isTransientStatus(status) ? 'transient' : 'permanent', `Webhook answered ${statusLine(status)}`, status);
   }
 
   verifySignature({ rawBody, headers, secret }: SignatureInput): boolean {

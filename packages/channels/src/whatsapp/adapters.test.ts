@@ -6,6 +6,8 @@ import { contentTypeOf, deliveryErrorOf, outboundMessage as message, useHarness 
 import type { SimulatedProvider } from './simulator';
 import { WhatsAppTwilioAdapter } from './twilio';
 import type { WhatsAppAdapter } from './types';
+import type { WhatsAppAdapterOptions } from './provider-adapter';
+import { ATTACK_HOSTS, LOCAL_OUTBOUND } from '../test-outbound';
 
 /**
  * What every WhatsApp adapter does the same way, each against its provider's simulator over real
@@ -23,15 +25,15 @@ interface Case {
 }
 const cases: Case[] = [
   {
-    provider: 'cloud', adapter: new WhatsAppCloudAdapter({ timeoutMs: 2000 }), webhookSecret: 'app_secret', apiSecret: 'access_token',
+    provider: 'cloud', adapter: new WhatsAppCloudAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND }), webhookSecret: 'app_secret', apiSecret: 'access_token',
     credentials: { access_token: 'EAAG-token', app_secret: 'app-secret', verify_token: 'verify-me' }, settings: { phone_number_id: '1055', waba_id: '2077' },
   },
   {
-    provider: '360dialog', adapter: new WhatsApp360DialogAdapter({ timeoutMs: 2000 }), webhookSecret: 'webhook_secret', apiSecret: 'api_key',
+    provider: '360dialog', adapter: new WhatsApp360DialogAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND }), webhookSecret: 'webhook_secret', apiSecret: 'api_key',
     credentials: { api_key: 'k-360', webhook_secret: 'hook-secret' }, settings: { api_version: 'cloud' },
   },
   {
-    provider: 'twilio', adapter: new WhatsAppTwilioAdapter({ timeoutMs: 2000 }), webhookSecret: 'auth_token', apiSecret: 'auth_token',
+    provider: 'twilio', adapter: new WhatsAppTwilioAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND }), webhookSecret: 'auth_token', apiSecret: 'auth_token',
     credentials: { account_sid: 'AC123', auth_token: 'twilio-token' }, settings: { account_sid: 'AC123', from_number: '+5511900000000' },
   },
 ];
@@ -99,6 +101,22 @@ describe.each(cases)('$provider adapter against its simulator', ({ provider, ada
     ]);
     await h.sim.sendInbound({ from: '+5511988887777', button: { text: 'Sim', payload: 'yes' }, contextId: 'ctx-1' });
     expect((await h.nextEvents()).events[0]).toMatchObject({ kind: 'message', button: { text: 'Sim', payload: 'yes' }, contextExternalId: 'ctx-1' });
+  });
+
+  it('refuses a base_url on a loopback, private or metadata address, and media from it, without the allowlist', async () => {
+    const strict = new (adapter.constructor as new (options: WhatsAppAdapterOptions) => WhatsAppAdapter)({ timeoutMs: 2000 });
+    const port = new URL(h.sim.baseUrl).port;
+    for (const host of ATTACK_HOSTS) {
+      const channel = { ...h.channel, config: { ...h.channel.config as object, base_url: `http://${host}:${port}` } };
+      const error = await deliveryErrorOf(strict.send(message(), channel));
+      expect([error.kind, error.message]).toEqual(['permanent', expect.stringContaining('refused')]);
+      if (strict.supportsTemplates) expect((await deliveryErrorOf(strict.listTemplates(channel))).message).toContain('refused');
+    }
+    expect(h.sim.sent()).toEqual([]);
+    await h.sim.sendInbound({ from: '+5511988887777', media: { contentType: 'application/pdf', filename: 'x.pdf', bytes: Buffer.from('internal'), caption: '' } });
+    const [event] = (await h.nextEvents()).events;
+    if (event?.kind !== 'message' || !event.media) throw new Error('no media parsed');
+    expect((await deliveryErrorOf(strict.fetchMedia(event.media, h.channel, 1024))).message).toContain('refused');
   });
 
   it("downloads an inbound message's media from the provider, size-capped", async () => {

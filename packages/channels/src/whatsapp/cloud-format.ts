@@ -1,6 +1,7 @@
 import { TEMPLATE_STATUSES, type TemplateCategory, type TemplateStatus } from '@atende/contract';
 import { ChannelDeliveryError, type OutboundMessage, type OutboundTemplate } from '../adapter';
-import { isTransientStatus, type HttpAnswer } from '../http';
+import { cleanProviderText, isTransientStatus, type HttpAnswer } from '../http';
+import { statusLine } from '../outbound';
 import type { ProviderTemplate, TemplateDefinition } from './types';
 
 /**
@@ -93,11 +94,12 @@ export function providerFailure(provider: string, answer: HttpAnswer): ChannelDe
   for (const t of [body?.error?.message, body?.error?.error_data?.details, onPremise?.title, onPremise?.details, body?.meta?.developer_message]) {
     if (typeof t === 'string' && t && !texts.some((earlier) => earlier.includes(t))) texts.push(t);
   }
-  const text = texts.join(': ') || answer.text().trim().slice(0, 200);
+  // Only the provider's documented error fields; never the raw body (it may come from an internal service).
+  const text = cleanProviderText(texts.join(': '));
   // Graph messages already start with "(#code)".
   const detail = code === undefined || text.startsWith(`(#${String(code)})`) ? text : `(#${String(code)}) ${text}`;
   const kind = isTransientStatus(answer.status) || THROTTLING_CODES.has(Number(code)) ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, `${provider} answered ${answer.status}${detail ? `: ${detail}` : ''}`, answer.status);
+  return new ChannelDeliveryError(kind, detail ? `${provider} answered ${answer.status}: ${detail}` : `${provider} answered ${statusLine(answer.status)}`, answer.status);
 }
 
 /** A template as the provider lists it ({id, name, language, status, category, rejected_reason}). */

@@ -3,15 +3,16 @@ import { channelAdapters } from '../registry';
 import { hubSignature, WhatsAppCloudAdapter } from './cloud';
 import { templateStatusOf } from './cloud-format';
 import { deliveryErrorOf, outboundMessage as message, useHarness } from './simulator-harness';
+import { LOCAL_OUTBOUND } from '../test-outbound';
 
 /** The WhatsApp Cloud API adapter against the Cloud API simulator: what is particular to Meta's API. */
-const adapter = new WhatsAppCloudAdapter({ timeoutMs: 2000 });
+const adapter = new WhatsAppCloudAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND });
 const credentials = { access_token: 'EAAG-token', app_secret: 'app-secret', verify_token: 'verify-me' };
 const h = useHarness({ provider: 'cloud', adapter, credentials, settings: { phone_number_id: '1055', waba_id: '2077' } });
 
 describe('WhatsApp Cloud API adapter', () => {
   it('serves whatsapp_cloud and {hash} channels', () => {
-    const adapters = channelAdapters();
+    const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
     expect(adapters.get('whatsapp_cloud')).toBeInstanceOf(WhatsAppCloudAdapter);
     expect(adapters.get('{hash}')).toBeInstanceOf(WhatsAppCloudAdapter);
   });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DIALOG360_WEBHOOK_HEADER, WhatsApp360DialogAdapter } from './dialog360';
 import { deliveryErrorOf, outboundMessage as message, useHarness } from './simulator-harness';
+import { LOCAL_OUTBOUND } from '../test-outbound';
 
 /** The 360dialog adapter against the 360dialog simulator: on-premise and Cloud API channels, templates. */
-const adapter = new WhatsApp360DialogAdapter({ timeoutMs: 2000 });
+const adapter = new WhatsApp360DialogAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND });
 const credentials = { api_key: 'k-360', webhook_secret: 'hook-secret' };
 // No api_version: a channel stays on the on-premise API until update_to_cloud_api.
 const onPremise = useHarness({ provider: '360dialog', adapter, credentials, settings: {}, webhookFormat: 'onpremise' });

@@ -1,10 +1,13 @@
 import { ChannelDeliveryError, type OutboundMessage } from '../adapter';
+import { outboundClient, type OutboundClient } from '../outbound';
 
 /** What every WhatsApp provider adapter takes (channelAdapters options, per provider). */
 export interface WhatsAppAdapterOptions {
   /** Per provider call; media downloads get three times as long. */
   timeoutMs?: number;
-  /** Injected in tests; the global fetch otherwise. */
+  /** The guarded client every provider call (messages, templates, media) goes through; strict by default. */
+  outbound?: OutboundClient;
+  /** Replaces the outbound client's fetch (tests that count calls). */
   fetch?: typeof fetch;
 }
 
@@ -17,7 +20,7 @@ export abstract class ProviderAdapter {
 
   constructor(options: WhatsAppAdapterOptions = {}) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.fetchImpl = options.fetch ?? globalThis.fetch;
+    this.fetchImpl = options.fetch ?? (options.outbound ?? outboundClient()).fetch;
   }
 }
 

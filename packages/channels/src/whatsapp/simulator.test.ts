@@ -3,13 +3,14 @@ import type { ChannelTarget } from '../adapter';
 import { WhatsApp360DialogAdapter } from './dialog360';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from './simulator';
 import { deliveryErrorOf, outboundMessage as message, startWebhookCapture, type WebhookCapture } from './simulator-harness';
+import { LOCAL_OUTBOUND } from '../test-outbound';
 
 /**
  * The simulator steered over HTTP, as the demo, benches and e2e do from another process
  * (/_simulator/*), and its answers as the providers give them.
  */
 const credentials = { api_key: 'demo-key', webhook_secret: 'demo-secret' };
-const adapter = new WhatsApp360DialogAdapter({ timeoutMs: 2000 });
+const adapter = new WhatsApp360DialogAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND });
 let sim: WhatsAppSimulator;
 let hooks: WebhookCapture;
 let channel: ChannelTarget;

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { deliveryErrorOf, outboundMessage as message, useHarness } from './simulator-harness';
 import { twilioSignature, WhatsAppTwilioAdapter } from './twilio';
 import type { ProviderOutboundTemplate } from './types';
+import { LOCAL_OUTBOUND } from '../test-outbound';
 
 /** The Twilio adapter against the Twilio simulator: form-encoded API, signed form webhooks, no template management. */
-const adapter = new WhatsAppTwilioAdapter({ timeoutMs: 2000 });
+const adapter = new WhatsAppTwilioAdapter({ timeoutMs: 2000, outbound: LOCAL_OUTBOUND });
 const credentials = { account_sid: 'AC123', auth_token: 'twilio-token' };
 const h = useHarness({ provider: 'twilio', adapter, credentials, settings: { account_sid: 'AC123', from_number: '+5511900000000' } });
 

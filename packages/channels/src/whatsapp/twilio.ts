@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type OutboundTemplate, type SendResult, type SignatureInput } from '../adapter';
-import { headerValue, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
+import { cleanProviderText, headerValue, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
+import { statusLine } from '../outbound';
 import { downloadMedia, mediaHostsOf } from './media';
 import { ProviderAdapter, recipientOf } from './provider-adapter';
 import { baseUrlOf, needed, secretsOf, settingsOf } from './settings';
@@ -31,10 +32,11 @@ const DELIVERY_STATUS: Record<string, 'sent' | 'delivered' | 'read' | 'failed' |
 /** A non-2xx answer ({code, message, more_info, status}) as a ChannelDeliveryError naming Twilio's code and text. */
 function twilioFailure(answer: HttpAnswer, what = 'Twilio'): ChannelDeliveryError {
   const body = answer.json() as { code?: unknown; message?: unknown } | null;
-  const text = typeof body?.message === 'string' ? body.message : answer.text().trim().slice(0, 200);
-  const detail = [body?.code !== undefined ? `(#${String(body.code)})` : '', text].filter(Boolean).join(' ');
+  // Twilio's documented error message only; never the raw body.
+  const text = cleanProviderText(typeof body?.message === 'string' ? body.message : '');
+  const detail = [typeof body?.code === 'number' ? `(#${String(body.code)})` : '', text].filter(Boolean).join(' ');
   const kind = isTransientStatus(answer.status) || body?.code === 20429 ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, `${what} answered ${answer.status}${detail ? `: ${detail}` : ''}`, answer.status);
+  return new ChannelDeliveryError(kind, detail ? `${what} answered ${answer.status}: ${detail}` : `${what} answered ${statusLine(answer.status)}`, answer.status);
 }
 
 /** The template's Content SID when the worker passed one (ProviderOutboundTemplate.externalId). */

@@ -58,6 +58,37 @@ describe('channels api (issue 5)', () => {
     expect(await t.database.db.channel.count({ where: { tenantId: acme.tenantId } })).toBe(1);
   });
 
+  it('refuses at save time a webhook_url or base_url on loopback, private or metadata addresses (issue 12 item 1)', async () => {
+    const refused = (res: { status: number; body: { code?: string; error_message?: string } }) => {
+      expect([res.status, res.body.code]).toEqual([400, 'outbound_address_not_allowed']);
+      expect(res.body.error_message).toBe('This address is not allowed: it points to this server or a private network');
+    };
+    const before = await t.database.db.channel.count({ where: { tenantId: acme.tenantId } });
+    for (const host of ['127.0.0.1', '[::1]', '0.0.0.0', '2130706433', '0x7f000001', '169.254.169.254', '[::ffff:127.0.0.1]', '[::7f00:1]', 'localhost', '10.0.0.8']) {
+      refused(await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Hook', type: 'custom', webhook_url: `http://${host}:8080/hook` }));
+      refused(await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ ...cloudForm, base_url: `http://${host}/graph` }));
+    }
+    expect(await t.database.db.channel.count({ where: { tenantId: acme.tenantId } })).toBe(before);
+    const custom = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Hook', type: 'custom', webhook_url: 'https://8.8.8.8/hook' });
+    expect(custom.status).toBe(201);
+    refused(await t.http.patch(`/api/v1/channels/${custom.body.data.uuid}`).set(auth('admin')).send({ settings: { webhook_url: 'http://169.254.169.254/latest/meta-data/' } }));
+    expect((await t.database.db.channel.findUniqueOrThrow({ where: { id: custom.body.data.uuid } })).config).toMatchObject({ webhook_url: 'https://8.8.8.8/hook' });
+    expect((await t.http.patch(`/api/v1/channels/${custom.body.data.uuid}`).set(auth('admin')).send({ settings: { webhook_url: 'https://1.1.1.1/hook' } })).status).toBe(200);
+    await t.http.delete(`/api/v1/channels/${custom.body.data.uuid}`).set(auth('admin'));
+  });
+
+  it('accepts a local address listed in OUTBOUND_ALLOW_HOSTS', async () => {
+    const local = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost' }, { shareWith: t });
+    try {
+      const res = await local.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Local hook', type: 'custom', webhook_url: 'http://localhost:8080/hook' });
+      expect(res.status).toBe(201);
+      expect((await local.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'Meta', type: 'custom', webhook_url: 'http://169.254.169.254/' })).body.code).toBe('outbound_address_not_allowed');
+      await local.http.delete(`/api/v1/channels/${res.body.data.uuid}`).set(auth('admin'));
+    } finally {
+      await local.close();
+    }
+  });
+
   it('generates the 360dialog webhook token and shows it once; update_to_cloud_api moves it to the Cloud API', async () => {
     const created = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: '360', type: 'whatsapp_360dialog', api_key: 'k-360' });
     expect(created.status).toBe(201);

@@ -7,6 +7,7 @@ import {
 import { channelKind } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
+import { assertOutboundUrl } from '../../outbound-url';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
 
@@ -75,6 +76,14 @@ export class ChannelService {
 
   constructor(private readonly ctx: AppContext) {
     this.key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
+  }
+
+  /** The server calls these addresses (deliveries, provider API): refused ones answer 400 now. */
+  private async checkAddresses(settings: Fields, keys: ReadonlyArray<'base_url' | 'webhook_url'>): Promise<void> {
+    for (const key of keys) {
+      const value = settings[key];
+      if (value) await assertOutboundUrl(value, this.ctx.env.OUTBOUND_ALLOW_HOSTS, key);
+    }
   }
 
   private db(session: Session) {
@@ -182,6 +191,7 @@ export class ChannelService {
     const secrets = pick(body, CHANNEL_SECRET_FIELDS);
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
+    await this.checkAddresses(settings, ['base_url', 'webhook_url']);
     // 360dialog does not sign its webhooks: a token of ours, sent back as a header, proves them.
     let shownOnce: string | null = null;
     if (body.type === 'whatsapp_360dialog' && !secrets.webhook_secret) shownOnce = secrets.webhook_secret = newSecret();
@@ -221,6 +231,8 @@ export class ChannelService {
     for (const [k, v] of Object.entries(body.settings ?? {})) if (v === '') delete settings[k];
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
+    // Only the addresses this change sets: the connect-time check guards the stored ones.
+    await this.checkAddresses(settings, (['base_url', 'webhook_url'] as const).filter((k) => body.settings?.[k]));
     const stored = row.credentialsEncrypted ? pick(decryptCredentials(row.credentialsEncrypted, this.key), CHANNEL_SECRET_FIELDS) : {};
     const secrets = { ...stored, ...pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS) };
     checkComplete(channelKind(row.type), settings, secrets);

@@ -1,5 +1,5 @@
 import { channelKind } from '@atende/core';
-import { channelAdapters, decryptCredentials, isWhatsAppAdapter, parseSecretsKey, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
+import { channelAdapters, decryptCredentials, outboundClient, isWhatsAppAdapter, parseSecretsKey, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
 import { AppError, queues, UuidParam, type ChannelInboundJob } from '@atende/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -11,7 +11,7 @@ import { publicUrlOf } from './routes';
  * channel-inbound queue (outbox row, committed before answering) and answers 200 at once.
  * A signature that cannot be verified gets 401 and nothing is stored.
  */
-export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters()): FastifyPluginAsync {
+export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters({ outbound: outboundClient({ allowHosts: ctx.env.OUTBOUND_ALLOW_HOSTS }) })): FastifyPluginAsync {
   const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
 
   async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: WhatsAppAdapter }> {

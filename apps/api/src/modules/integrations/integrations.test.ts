@@ -115,6 +115,26 @@ describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)',
     expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('outsider'))).body.data.voice_phone).toEqual({ enabled: false, url: null });
   });
 
+  it('refuses a voice-phone URL on loopback, private or metadata addresses, unless listed (issue 12 item 1)', async () => {
+    const open = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' }, { shareWith: t });
+    try {
+      for (const host of ['127.0.0.1', '[::1]', '0.0.0.0', '2130706433', '0x7f000001', '169.254.169.254', '[::ffff:127.0.0.1]', '[::7f00:1]', 'localhost']) {
+        const res = await open.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: `https://${host}/phone` } });
+        expect([res.status, res.body.code, res.body.error_message]).toEqual([400, 'outbound_address_not_allowed', 'This address is not allowed: it points to this server or a private network']);
+      }
+      expect((await open.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://8.8.8.8/phone' } })).status).toBe(200);
+    } finally {
+      await open.close();
+    }
+    const demo = await startTestApp({ OUTBOUND_ALLOW_HOSTS: 'localhost' }, { shareWith: t });
+    try {
+      // Outside production a listed local address passes (the demo); production wants https (not tested here: its login needs production secrets).
+      expect((await demo.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { url: 'http://localhost:8080/phone' } })).status).toBe(200);
+    } finally {
+      await demo.close();
+    }
+  });
+
   it("shows the embed to every user of the workspace only while it is on and on the provider's domains", async () => {
     const foreign = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://example.com.evil.net/embed' } });
     expect(foreign.status).toBe(400);

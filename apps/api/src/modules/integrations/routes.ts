@@ -6,6 +6,7 @@ import { scoped, type Prisma } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
+import { assertOutboundUrl } from '../../outbound-url';
 import { hashApiToken, newApiToken } from '../session/api-tokens';
 import type { Session } from '../session/session';
 
@@ -31,8 +32,12 @@ export function onVoiceDomains(url: string, domains: readonly string[]): boolean
   return domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
-/** A voice-phone URL the browser may embed: absolute https (http only for localhost, in development), on the provider's domains. */
-function checkVoiceUrl(url: string, domains: readonly string[]): void {
+/**
+ * A voice-phone URL the browser may embed: absolute https (http only for localhost outside
+ * production), on the provider's domains, and not a loopback/private address (issue 12 item 1).
+ */
+async function checkVoiceUrl(url: string, env: AppContext['env']): Promise<void> {
+  const domains = env.VOICE_PHONE_DOMAINS;
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -40,13 +45,14 @@ function checkVoiceUrl(url: string, domains: readonly string[]): void {
     throw new AppError('validation_failed', 'Invalid URL', [{ path: 'voice_phone.url', message: 'Invalid URL' }]);
   }
   const local = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1';
-  if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:')) {
+  if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:' && env.NODE_ENV !== 'production')) {
     throw new AppError('validation_failed', 'The URL must start with https://', [{ path: 'voice_phone.url', message: 'The URL must start with https://' }]);
   }
   if (!onVoiceDomains(url, domains)) {
     const message = `The URL must be on the voice-phone provider's domains: ${domains.join(', ')}`;
     throw new AppError('validation_failed', message, [{ path: 'voice_phone.url', message }]);
   }
+  await assertOutboundUrl(url, env.OUTBOUND_ALLOW_HOSTS, 'voice_phone.url');
 }
 
 /** Integrations settings (spec 002 §2 settings/integrations, §3, §7 /api/v1/oauth/tokens): admins only. */
@@ -145,7 +151,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
     if (body.voice_phone) {
       const url = body.voice_phone.url === undefined ? (next.voice_phone?.url ?? null) : body.voice_phone.url || null;
-      if (url) checkVoiceUrl(url, ctx.env.VOICE_PHONE_DOMAINS);
+      if (url) await checkVoiceUrl(url, ctx.env);
       const enabled = body.voice_phone.enabled ?? next.voice_phone?.enabled === true;
       if (enabled && !url) throw new AppError('validation_failed', 'Enter the URL to turn this integration on', [{ path: 'voice_phone.url', message: 'Enter the URL to turn this integration on' }]);
       next.voice_phone = { enabled, url };

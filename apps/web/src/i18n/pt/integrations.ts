@@ -34,4 +34,5 @@ export const ptIntegrations: Record<string, string> = {
   'Enter the URL to turn this integration on': 'Informe a URL para ativar esta integração',
   'The URL must start with https://': 'A URL deve começar com https://',
   'Invalid URL': 'URL inválida',
+  'This address is not allowed: it points to this server or a private network': 'Este endereço não é permitido: ele aponta para este servidor ou para uma rede privada',
 };
