@@ -34,8 +34,12 @@ describe('provider webhooks (issue 5)', () => {
     const signature = `sha256=${createHmac('sha256', 'app-secret').update(body).digest('hex')}`;
     expect((await post(cloud, { 'x-hub-signature-256': signature }, body.replace('Oi', 'Tchau'))).status).toBe(401);
     expect((await post(cloud, { 'x-hub-signature-256': 'sha256=00' })).status).toBe(401);
-    expect((await post('00000000-0000-4000-8000-000000000000', { 'x-atende-webhook-token': 'hook-secret' })).status).toBe(404);
-    expect((await post('not-a-uuid', {})).status).toBe(404);
+    // Issue 12 (Low): an unknown channel answers exactly like a bad signature (no channel-id oracle).
+    const badSignature = await post(dialog, { 'x-atende-webhook-token': 'wrong' });
+    for (const unknown of [await post('00000000-0000-4000-8000-000000000000', { 'x-atende-webhook-token': 'hook-secret' }), await post('not-a-uuid', {})]) {
+      expect(unknown.status).toBe(badSignature.status);
+      expect({ ...unknown.body, request_id: undefined }).toEqual({ ...badSignature.body, request_id: undefined });
+    }
     expect(await inboundJobs()).toEqual([]);
   });
 
@@ -58,5 +62,8 @@ describe('provider webhooks (issue 5)', () => {
     expect(ok.text).toBe('1158201444');
     const wrong = await t.http.get(`/api/v1/channels/${cloud}/webhook`).query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'nope', 'hub.challenge': '1' });
     expect(wrong.status).toBe(403);
+    const unknown = await t.http.get('/api/v1/channels/00000000-0000-4000-8000-000000000000/webhook').query({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '1' });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body.error_message).toBe(wrong.body.error_message);
   });
 });

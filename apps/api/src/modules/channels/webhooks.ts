@@ -14,12 +14,16 @@ import { publicUrlOf } from './routes';
 export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters({ outbound: outboundClient({ allowHosts: ctx.env.OUTBOUND_ALLOW_HOSTS }) })): FastifyPluginAsync {
   const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
 
-  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: WhatsAppAdapter }> {
+  /**
+   * The channel a webhook names, or null. An unknown channel is refused exactly like a bad signature
+   * (or verify token) by the callers, so the endpoint tells nobody which channel ids exist (issue 12, Low).
+   */
+  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: WhatsAppAdapter } | null> {
     const parsed = UuidParam.safeParse(request.params);
-    if (!parsed.success) throw new AppError('not_found', 'Channel not found');
+    if (!parsed.success) return null;
     const row = await ctx.db.channel.findFirst({ where: { id: parsed.data.id, deletedAt: null } });
     const adapter = row ? adapters.get(channelKind(row.type)) : undefined;
-    if (!row || !adapter || !isWhatsAppAdapter(adapter)) throw new AppError('not_found', 'Channel not found');
+    if (!row || !adapter || !isWhatsAppAdapter(adapter)) return null;
     let credentials: Record<string, unknown> | null = null;
     try {
       credentials = row.credentialsEncrypted ? decryptCredentials(row.credentialsEncrypted, key) : null;
@@ -36,19 +40,20 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
     app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1024 * 1024 }, (_request, body, done) => done(null, body));
 
     app.get('/api/v1/channels/:id/webhook', async (request, reply) => {
-      const { channel, adapter } = await target(request);
-      const challenge = adapter.verifyHandshake(request.query as Record<string, string | undefined>, channel);
+      const found = await target(request);
+      const challenge = found ? found.adapter.verifyHandshake(request.query as Record<string, string | undefined>, found.channel) : null;
       if (challenge === null) throw new AppError('forbidden', 'Invalid verify token');
       return reply.type('text/plain').send(challenge);
     });
 
     app.post('/api/v1/channels/:id/webhook', async (request, reply) => {
-      const { channel, adapter } = await target(request);
+      const found = await target(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
       const url = `${publicUrlOf(ctx, request)}${request.url}`;
-      if (!channel.credentials || !adapter.verifyWebhook({ rawBody, headers: request.headers, url }, channel)) {
+      if (!found || !found.channel.credentials || !found.adapter.verifyWebhook({ rawBody, headers: request.headers, url }, found.channel)) {
         throw new AppError('unauthorized', 'Invalid signature');
       }
+      const { channel } = found;
       const payload: ChannelInboundJob = {
         tenant_uuid: channel.tenantId,
         channel_uuid: channel.uuid,
