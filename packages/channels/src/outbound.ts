@@ -131,7 +131,7 @@ export function outboundClient(options: OutboundOptions = {}): OutboundClient {
     let payload = bodyOf(init.body);
     let headers = init.headers;
     for (let hop = 0; ; hop++) {
-      const response = await once(url, { ...init, method, headers, body: payload }, payload, policy, signal, maxBytes);
+      const response = await once(url, { ...init, method, headers, body: payload === undefined ? null : init.body }, payload, policy, signal, maxBytes);
       const location = response.headers.get('location');
       if (init.redirect === 'manual' || response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response;
       await response.body?.cancel();
