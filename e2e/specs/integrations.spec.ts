@@ -7,11 +7,17 @@ test('an admin creates an API token shown once, another system uses it, and revo
   await admin.goto('/admin/settings/integrations');
   const name = `E2E CRM ${Date.now()}`;
   await admin.getByRole('textbox', { name: 'Client name' }).fill(name);
+  // Issue 12 item 3: a token lives the install's default (90 days) unless the admin picks another lifetime.
+  await expect(admin.getByRole('textbox', { name: 'Expires in' })).toHaveValue('90 days');
+  await admin.getByRole('textbox', { name: 'Expires in' }).click();
+  await admin.getByRole('option', { name: '7 days', exact: true }).click();
   await admin.getByRole('button', { name: 'Create token' }).click();
   const token = (await admin.getByTestId('new-api-token').innerText()).trim();
   expect(token).toMatch(/^atd_/);
   await admin.getByRole('dialog', { name: 'Your new token' }).getByRole('button', { name: 'Close' }).click();
-  await expect(admin.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: name })).toBeVisible();
+  const row = admin.getByRole('table', { name: 'API tokens' }).getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  await expect(row).toContainText(new Date(Date.now() + 7 * 86_400_000).toLocaleDateString('en-US'));
 
   // The other system: no cookie, only the bearer.
   const crm = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${token}` } });

@@ -51,6 +51,10 @@ const EnvSchema = z.object({
   LIVECHAT_TOKEN_SECRET: z.string().min(32).default('dev-only-livechat-secret-change-me-dev-only'),
   /** How long a livechat visitor token lasts (the widget then starts a new session). */
   LIVECHAT_TOKEN_TTL_SECONDS: z.coerce.number().int().min(300).default(30 * 24 * 3600),
+  /** How long a new API token lasts when its creator does not choose (days). */
+  API_TOKEN_DEFAULT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** The longest lifetime an API token may be given (days). */
+  API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Failed sign-ins of one account from one IP before each next try waits (1 s, doubling). */
   LOGIN_FREE_ATTEMPTS_PER_PAIR: z.coerce.number().int().min(1).default(5),

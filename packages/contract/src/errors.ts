@@ -7,6 +7,8 @@ export const ERROR_STATUS = {
   /** A URL the server would call points to loopback, a private network or metadata (issue 12 item 1). */
   outbound_address_not_allowed: 400,
   invalid_cursor: 400,
+  /** A new API token asked to live longer than the install allows (params.max_days). */
+  api_token_lifetime_too_long: 400,
   wrong_current_password: 400,
   unauthorized: 401,
   invalid_credentials: 401,

@@ -17,18 +17,28 @@ export const OAuthTokenSchema = z.object({
   created_by: z.object({ id: z.number().int(), username: z.string() }).nullable(),
   created_at: IsoDate,
   last_used_at: IsoDate.nullable(),
+  /** Refused from then on: a new token must be created before. */
+  expires_at: IsoDate,
 });
 export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
 
 export const listOAuthTokens = route({
   method: 'GET', path: '/api/v1/oauth/tokens', tags: ['integrations'], summary: "The workspace's live API tokens, filtered by client_name or client_id (admin).",
   query: z.object({ client_name: z.string().trim().max(80).optional(), client_id: z.string().trim().max(64).optional() }),
-  response: z.object({ data: z.array(OAuthTokenSchema) }),
+  response: z.object({
+    data: z.array(OAuthTokenSchema),
+    /** The install's token lifetimes (days): the default for a new token and the longest allowed. */
+    lifetime: z.object({ default_days: z.number().int(), max_days: z.number().int() }),
+  }),
 });
 export const createOAuthToken = route({
   method: 'POST', path: '/api/v1/oauth/tokens', tags: ['integrations'], status: 201,
-  summary: 'Creates an API token acting with the caller\'s roles (admin). `access_token` is shown only in this answer: send it as "Authorization: Bearer".',
-  body: z.object({ client_name: z.string().trim().min(1, 'Client name is required').max(80, '80 characters maximum') }),
+  summary: 'Creates an API token acting with the caller\'s current roles until it expires, is revoked or the caller changes their password (admin). `access_token` is shown only in this answer: send it as "Authorization: Bearer".',
+  body: z.object({
+    client_name: z.string().trim().min(1, 'Client name is required').max(80, '80 characters maximum'),
+    /** Lifetime in days: the install's default when absent, at most its maximum (400 above it). */
+    expires_in_days: z.number().int('Enter a whole number of days').min(1, 'At least 1 day').max(3650, 'At most 3650 days').optional(),
+  }),
   response: z.object({ data: OAuthTokenSchema, access_token: z.string() }),
 });
 export const deleteOAuthToken = route({

@@ -233,10 +233,10 @@ describe('migrations', () => {
     const token = await db.apiToken.create({
       data: {
         tenantId: user.tenantId, workspaceId: user.workspaceId, userId: user.id, clientName: 'Zapier', clientId: 'cli_1', tokenHash: 'a'.repeat(64), tokenPrefix: 'atd_abcd',
-        roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, createdAt: now,
+        roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, createdAt: now, expiresAt: now,
       },
     });
-    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({ clientId: 'cli_1', roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, tokenPrefix: 'atd_abcd' });
+    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({ clientId: 'cli_1', roles: ['admin', 'agent'], lastUsedAt: now, revokedAt: now, expiresAt: now, tokenPrefix: 'atd_abcd' });
   });
 
   it('match schema.prisma for automations, every field set', async () => {

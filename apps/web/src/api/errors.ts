@@ -12,6 +12,7 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   dependency_unavailable: phrase('The service is unavailable for a moment; try again shortly'),
   origin_not_allowed: phrase('This request comes from a site that is not allowed to act on this account'),
   outbound_address_not_allowed: phrase('This address is not allowed: it points to this server or a private network'),
+  api_token_lifetime_too_long: phrase('A token can last at most {{max_days}} days'),
   subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
 };
 

@@ -1,6 +1,6 @@
 import type { OAuthToken } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../testing';
+import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -8,7 +8,7 @@ const tokens: Record<string, string> = {};
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000', VOICE_PHONE_DOMAINS: 'example.com, .voip.test' });
+  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000', VOICE_PHONE_DOMAINS: 'example.com, .voip.test', API_TOKEN_DEFAULT_DAYS: '30', API_TOKEN_MAX_DAYS: '90' });
   acme = await t.tenant('Integra', { users: { admin: ['admin'], manager: ['manager'], agent: ['agent'] } });
   await t.tenant('IntegraOther', { users: { admin: ['admin'] } });
   for (const name of ['admin', 'manager', 'agent']) tokens[name] = await t.login(`${name}@integra.test`);
@@ -79,6 +79,62 @@ describe('API tokens follow their creator (issue 12 item 3)', () => {
     expect((await t.http.get('/api/v1/users/me').set(bearer)).status).toBe(200);
     await t.database.db.user.updateMany({ where: { email: 'boss@tokenowner.test' }, data: { deletedAt: new Date() } });
     expect((await t.http.get('/api/v1/users/me').set(bearer)).status).toBe(401);
+  });
+});
+
+describe('API tokens expire and end with a password change (issue 12 item 3)', () => {
+  const days = (iso: string) => Math.round((Date.parse(iso) - Date.now()) / 86_400_000);
+
+  it('lasts the default lifetime, or the chosen one up to the maximum; above it is a clear 400', async () => {
+    const listed = await t.http.get('/api/v1/oauth/tokens').set(auth('admin'));
+    expect(listed.body.lifetime).toEqual({ default_days: 30, max_days: 90 });
+    const plain = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Default life' });
+    expect(plain.status).toBe(201);
+    expect(days(plain.body.data.expires_at)).toBe(30);
+    const chosen = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Long life', expires_in_days: 90 });
+    expect(days(chosen.body.data.expires_at)).toBe(90);
+    const stored = await t.database.db.apiToken.count({ where: { clientName: 'Too long' } });
+    const tooLong = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Too long', expires_in_days: 91 });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ code: 'api_token_lifetime_too_long', params: { max_days: 90 }, error_message: 'A token can last at most 90 days' });
+    for (const bad of [0, -1, 1.5, '30', 5000]) {
+      const res = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Too long', expires_in_days: bad });
+      expect(res.status).toBe(400);
+      expect(res.body.error_message).toBeTruthy();
+    }
+    expect(await t.database.db.apiToken.count({ where: { clientName: 'Too long' } })).toBe(stored);
+    for (const made of [plain, chosen]) await t.http.delete(`/api/v1/oauth/tokens/${made.body.data.uuid}`).set(auth('admin'));
+  });
+
+  it('refuses an expired token with 401 and leaves it out of the list', async () => {
+    const made = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Soon gone', expires_in_days: 1 });
+    const bearer = { Authorization: `Bearer ${made.body.access_token}` };
+    expect((await t.http.get('/api/v1/users/me').set(bearer)).status).toBe(200);
+    await t.database.db.apiToken.update({ where: { id: made.body.data.uuid }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const refused = await t.http.get('/api/v1/users/me').set(bearer);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ code: 'session_expired', error_message: 'This API token has expired' });
+    const names = (await t.http.get('/api/v1/oauth/tokens').set(auth('admin'))).body.data.map((r: OAuthToken) => r.client_name);
+    expect(names).not.toContain('Soon gone');
+  });
+
+  it("ends the tokens a user made when that user changes their password, and nobody else's", async () => {
+    await t.tenant('TokenPassword', { users: { changer: ['admin'], keeper: ['admin'] } });
+    const changer = await t.login('changer@tokenpassword.test');
+    const keeper = await t.login('keeper@tokenpassword.test');
+    const mine = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${changer}` }).send({ client_name: 'Mine' });
+    const theirs = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${keeper}` }).send({ client_name: 'Theirs' });
+    const me = await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${changer}` });
+    const changed = await t.http
+      .patch(`/api/v1/users/${me.body.data.id}`)
+      .set({ Authorization: `Bearer ${changer}` })
+      .send({ password: 'brand new 42', old_password: TEST_PASSWORD });
+    expect(changed.status).toBe(200);
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${mine.body.access_token}` })).status).toBe(401);
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${theirs.body.access_token}` })).status).toBe(200);
+    // The one who changed it is still signed in on this session and sees their list without the token.
+    const list = await t.http.get('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${changer}` });
+    expect(list.body.data.map((r: OAuthToken) => r.client_name)).toEqual(['Theirs']);
   });
 });
 

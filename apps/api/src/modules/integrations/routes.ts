@@ -72,28 +72,35 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
       created_by: users.find((u) => u.id === r.userId) ?? null,
       created_at: r.createdAt.toISOString(),
       last_used_at: r.lastUsedAt?.toISOString() ?? null,
+      expires_at: r.expiresAt.toISOString(),
     }));
   }
 
   bind(app, listOAuthTokens, { roles: ['admin'] }, async ({ session, query }) => {
     const rows = await db(session).apiToken.findMany({
       where: {
-        workspaceId: session.workspaceId, revokedAt: null,
+        workspaceId: session.workspaceId, revokedAt: null, expiresAt: { gt: new Date() },
         ...(query.client_name ? { clientName: { contains: query.client_name, mode: 'insensitive' } } : {}),
         ...(query.client_id ? { clientId: query.client_id } : {}),
       },
       orderBy: { createdAt: 'desc' },
     });
-    return { data: await presentTokens(session, rows) };
+    return { data: await presentTokens(session, rows), lifetime: { default_days: ctx.env.API_TOKEN_DEFAULT_DAYS, max_days: ctx.env.API_TOKEN_MAX_DAYS } };
   });
 
   bind(app, createOAuthToken, { roles: ['admin'], fresh: true }, async ({ session, body }) => {
     if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot create API tokens');
+    const days = body.expires_in_days ?? Math.min(ctx.env.API_TOKEN_DEFAULT_DAYS, ctx.env.API_TOKEN_MAX_DAYS);
+    if (days > ctx.env.API_TOKEN_MAX_DAYS) {
+      const message = `A token can last at most ${ctx.env.API_TOKEN_MAX_DAYS} days`;
+      throw new AppError('api_token_lifetime_too_long', message, [{ path: 'expires_in_days', message }], { max_days: ctx.env.API_TOKEN_MAX_DAYS });
+    }
     const { token, clientId } = newApiToken();
     const row = await db(session).apiToken.create({
       data: {
         tenantId: session.tenantId, workspaceId: session.workspaceId, userId: session.userId, clientName: body.client_name, clientId,
         tokenHash: hashApiToken(token), tokenPrefix: token.slice(0, 10), roles: session.roles,
+        expiresAt: new Date(Date.now() + days * 86_400_000),
       },
     });
     return { data: (await presentTokens(session, [row]))[0]!, access_token: token };

@@ -5,8 +5,6 @@ import { tenantConfigOf, type Session } from './session';
 
 /** How often the last-use time of a token is written (not on every request). */
 const LAST_USE_RESOLUTION_MS = 60_000;
-/** API tokens do not expire by time; they live until revoked. Session.expiresAt then reads far ahead. */
-const NEVER = new Date('9999-12-31T00:00:00.000Z');
 
 export const hashApiToken = (token: string) => createHash('sha256').update(token).digest('hex');
 export const isApiToken = (token: string) => token.startsWith(API_TOKEN_PREFIX);
@@ -19,17 +17,18 @@ export function newApiToken(): { token: string; clientId: string } {
 /**
  * The session an API token stands for: its creator with the creator's CURRENT roles, read on every
  * use (issue 12 item 3: a demoted user's tokens lose the roles at once, a removed user's stop), while
- * the token is not revoked. Refused tokens answer 401 like a bad session.
+ * the token is not revoked nor expired. Refused tokens answer 401 like a bad session.
  */
 export async function resolveApiToken(db: Db, token: string): Promise<Session> {
   const [row] = await db.$queryRaw<
-    { id: string; tenantId: string; roles: Role[]; revokedAt: Date | null; lastUsedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
-  >`SELECT k.id, k."tenantId", u.roles::text[] AS roles, k."revokedAt", k."lastUsedAt",
+    { id: string; tenantId: string; roles: Role[]; revokedAt: Date | null; expiresAt: Date; lastUsedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
+  >`SELECT k.id, k."tenantId", u.roles::text[] AS roles, k."revokedAt", k."expiresAt", k."lastUsedAt",
            u.id AS "userId", u.uuid::text AS "userUuid", k."workspaceId", u."deletedAt", t.config
     FROM "ApiToken" k JOIN "User" u ON u.id = k."userId" JOIN "Tenant" t ON t.id = k."tenantId"
     WHERE k."tokenHash" = ${hashApiToken(token)}`;
-  if (!row || row.revokedAt || row.deletedAt || row.roles.length === 0) throw new AppError('unauthorized', 'Invalid API token');
   const now = Date.now();
+  if (!row || row.revokedAt || row.deletedAt || row.roles.length === 0) throw new AppError('unauthorized', 'Invalid API token');
+  if (row.expiresAt.getTime() <= now) throw new AppError('session_expired', 'This API token has expired');
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USE_RESOLUTION_MS) {
     await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
   }
@@ -41,7 +40,13 @@ export async function resolveApiToken(db: Db, token: string): Promise<Session> {
     workspaceId: row.workspaceId,
     roles: row.roles,
     tenantConfig: tenantConfigOf(row.config),
-    expiresAt: NEVER,
+    expiresAt: row.expiresAt,
     apiToken: true,
   };
+}
+
+/** Ends every API token a user made (their password changed: whoever held it may have made them). */
+export async function revokeUserApiTokens(db: Db, tenantId: string, userId: number): Promise<number> {
+  const { count } = await db.apiToken.updateMany({ where: { tenantId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+  return count;
 }

@@ -3,6 +3,7 @@ import { agentAvailable, presentUser, returnAgentChats, userInclude, type UserRo
 import { roleCovers } from '@atende/core';
 import { hashPassword, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
+import { revokeUserApiTokens } from '../session/api-tokens';
 import type { ClientInfo, SessionService } from '../session/service';
 import type { Session } from '../session/session';
 
@@ -77,6 +78,8 @@ export class UserService {
     const passwordHash = await hashPassword(password);
     await this.db(session).user.update({ where: { id: user.id }, data: { passwordHash } });
     await this.sessions.revokeSessions({ userId: user.id, notId: session.sessionId }, 'password_change');
+    // Issue 12 item 3: the API tokens they made stop too (a stolen password may have made some).
+    await revokeUserApiTokens(this.ctx.db, user.tenantId, user.id);
     return presentUser(user);
   }
 

@@ -1,5 +1,5 @@
 import type { Integrations, OAuthToken } from '@atende/contract';
-import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, Modal, Paper, PasswordInput, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, Modal, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
@@ -10,6 +10,8 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 
 const keys = { tokens: ['oauth-tokens'] as const, integrations: ['integrations'] as const };
+/** Lifetimes offered for a new API token (days), cut at the install's maximum. */
+const LIFETIMES = [7, 30, 90, 180, 365, 730];
 const TOKEN_INTEGRATIONS = [
   { key: 'droz', title: 'droz' },
   { key: 'zapier', title: 'Zapier' },
@@ -30,12 +32,16 @@ export function IntegrationsPage() {
 function ApiTokens() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const tokens = useQuery({ queryKey: keys.tokens, queryFn: async () => (await api.listOAuthTokens({ query: {} })).data });
+  const tokens = useQuery({ queryKey: keys.tokens, queryFn: () => api.listOAuthTokens({ query: {} }) });
   const [clientName, setClientName] = useState('');
+  const [lifetime, setLifetime] = useState<string | null>(null);
+  const limits = tokens.data?.lifetime;
+  const lifetimes = limits ? [...new Set([...LIFETIMES.filter((d) => d <= limits.max_days), limits.default_days, limits.max_days])].sort((a, b) => a - b) : [];
+  const chosenDays = lifetime ?? (limits ? String(limits.default_days) : null);
   const [shown, setShown] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<OAuthToken | null>(null);
   const create = useMutation({
-    mutationFn: () => api.createOAuthToken({ body: { client_name: clientName.trim() } }),
+    mutationFn: () => api.createOAuthToken({ body: { client_name: clientName.trim(), ...(chosenDays ? { expires_in_days: Number(chosenDays) } : {}) } }),
     onSuccess: (res) => {
       setShown(res.access_token);
       setClientName('');
@@ -56,10 +62,18 @@ function ApiTokens() {
       <Stack>
         <Title order={4}>{t('API tokens')}</Title>
         <Text size="sm" c="dimmed">
-          {t('Another system (Zapier, droz, your CRM) calls the API with a token, acting with your roles.')}
+          {t('Another system (Zapier, droz, your CRM) calls the API with a token, acting with your current roles until it expires, is revoked or you change your password.')}
         </Text>
         <Group align="flex-end">
           <TextInput label={t('Client name')} value={clientName} maxLength={80} onChange={(e) => setClientName(e.currentTarget.value)} />
+          <Select
+            label={t('Expires in')}
+            w={160}
+            allowDeselect={false}
+            data={lifetimes.map((d) => ({ value: String(d), label: t('{{count}} days', { count: d }) }))}
+            value={chosenDays}
+            onChange={setLifetime}
+          />
           <Button disabled={!clientName.trim()} loading={create.isPending} onClick={() => create.mutate()}>
             {t('Create token')}
           </Button>
@@ -68,7 +82,7 @@ function ApiTokens() {
           <LoadingState />
         ) : tokens.isError ? (
           <ErrorState onRetry={() => void tokens.refetch()} />
-        ) : tokens.data.length === 0 ? (
+        ) : tokens.data.data.length === 0 ? (
           <EmptyState text={t('No tokens yet')} />
         ) : (
           <Table aria-label={t('API tokens')}>
@@ -78,11 +92,12 @@ function ApiTokens() {
                 <Table.Th>{t('Client id')}</Table.Th>
                 <Table.Th>{t('Token')}</Table.Th>
                 <Table.Th>{t('Last used')}</Table.Th>
+                <Table.Th>{t('Expires')}</Table.Th>
                 <Table.Th>{t('Actions')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
-              {tokens.data.map((token) => (
+              {tokens.data.data.map((token) => (
                 <Table.Tr key={token.uuid}>
                   <Table.Td>{token.client_name}</Table.Td>
                   <Table.Td>
@@ -92,6 +107,7 @@ function ApiTokens() {
                     <Code>{token.token_prefix}…</Code>
                   </Table.Td>
                   <Table.Td>{token.last_used_at ? new Date(token.last_used_at).toLocaleString(locale) : t('Never')}</Table.Td>
+                  <Table.Td>{new Date(token.expires_at).toLocaleDateString(locale)}</Table.Td>
                   <Table.Td>
                     <ActionIcon variant="subtle" color="red" aria-label={t('Revoke {{name}}', { name: token.client_name })} onClick={() => setRevoking(token)}>
                       <IconTrash size={16} />

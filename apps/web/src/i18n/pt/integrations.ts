@@ -2,8 +2,12 @@
 export const ptIntegrations: Record<string, string> = {
   'Token revoked': 'Token revogado',
   'API tokens': 'Tokens de API',
-  'Another system (Zapier, droz, your CRM) calls the API with a token, acting with your roles.':
-    'Outro sistema (Zapier, droz, seu CRM) chama a API com um token, agindo com os seus papéis.',
+  'Another system (Zapier, droz, your CRM) calls the API with a token, acting with your current roles until it expires, is revoked or you change your password.':
+    'Outro sistema (Zapier, droz, seu CRM) chama a API com um token, agindo com os seus papéis atuais até ele expirar, ser revogado ou você trocar a sua senha.',
+  'Expires in': 'Expira em',
+  '{{count}} days': '{{count}} dias',
+  Expires: 'Expira em',
+  'A token can last at most {{max_days}} days': 'Um token pode durar no máximo {{max_days}} dias',
   'Client name': 'Nome do cliente',
   'Create token': 'Criar token',
   'No tokens yet': 'Nenhum token criado',
