@@ -24,7 +24,8 @@ describe('demo seed', () => {
       channels: await t.db.channel.count(),
     });
     const before = await counts();
-    expect(before.tenants).toBe(1);
+    // The demo tenant, and the platform tenant where the tenant_admin operator lives (issue 12).
+    expect(before.tenants).toBe(2);
     expect(before.users).toBe(8);
     const again = await seedDemo(t.db);
     expect(again.seeded).toBe(true);
@@ -32,7 +33,9 @@ describe('demo seed', () => {
     const admin = await t.db.user.findFirstOrThrow({ where: { email: 'admin@demo.atende.dev' } });
     expect(admin.roles).toEqual(['admin']);
     expect(await verifyPassword(admin.passwordHash, 'atende123')).toBe(true);
-    const tenant = await t.db.tenant.findFirstOrThrow();
+    const tenant = await t.db.tenant.findFirstOrThrow({ where: { isPlatform: false } });
+    const operator = await t.db.user.findFirstOrThrow({ where: { email: 'tenants@demo.atende.dev' }, include: { tenant: true } });
+    expect(operator.tenant).toMatchObject({ isPlatform: true, isDemo: true });
     expect(Object.values((tenant.config as { features: Record<string, boolean> }).features).every(Boolean)).toBe(true);
     const roles = (await t.db.user.findMany()).flatMap((u) => u.roles).sort();
     expect(roles).toEqual(['admin', 'agent', 'agent', 'campaign_manager', 'manager', 'owner', 'supervisor', 'tenant_admin']);

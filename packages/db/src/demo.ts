@@ -17,7 +17,7 @@ export type DemoSeedResult = { seeded: true; tenant: CreatedTenant; channelId: s
  * not the demo one, so it can never mix demo users into real data.
  */
 export async function seedDemo(db: Db): Promise<DemoSeedResult> {
-  const foreign = await db.tenant.count({ where: { isDemo: false } });
+  const foreign = await db.tenant.count({ where: { isDemo: false, isPlatform: false } });
   if (foreign > 0) return { seeded: false, reason: `the database holds ${foreign} non-demo tenant(s); demo data is only seeded into an empty or demo database` };
   const tenant = await ensureTenant(db, {
     name: 'Demo',

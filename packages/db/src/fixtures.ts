@@ -7,6 +7,8 @@ export const ALL_FEATURES_ON = Object.fromEntries(FEATURE_FLAGS.map((f) => [f, t
 export interface TenantSpec {
   name: string;
   isDemo?: boolean;
+  /** The platform operators' tenant (PLATFORM_TENANT_NAME): the only one whose users may hold tenant_admin. */
+  isPlatform?: boolean;
   features?: Partial<Record<FeatureFlag, boolean>>;
   workspaceName?: string;
   /** email local part -> roles; every user gets `password`. */
@@ -25,11 +27,23 @@ export interface CreatedTenant {
   sectors: { id: string; name: string }[];
 }
 
+/** The name of the platform tenant made for operators (tenant_admin) by the seed, the tests and `pnpm db:platform-admin`. */
+export const PLATFORM_TENANT_NAME = 'Platform';
+
 /**
  * Creates (or completes, when it exists by name) a tenant with its workspace, users, pauses and
- * sectors. Used by the demo seed and by tests; running it twice changes nothing.
+ * sectors. Used by the demo seed and by tests; running it twice changes nothing. tenant_admin is a
+ * platform role: users given it in a customer tenant's spec are made in the platform tenant instead
+ * (same e-mail and roles), which is where such operators live.
  */
 export async function ensureTenant(db: Db, spec: TenantSpec): Promise<CreatedTenant> {
+  const operators = spec.isPlatform ? {} : Object.fromEntries(Object.entries(spec.users).filter(([, roles]) => roles.includes('tenant_admin')));
+  if (Object.keys(operators).length > 0) {
+    const customers = Object.fromEntries(Object.entries(spec.users).filter(([local]) => !(local in operators)));
+    const platform = await ensureTenant(db, { name: PLATFORM_TENANT_NAME, isPlatform: true, isDemo: spec.isDemo, users: operators, emailDomain: spec.emailDomain, password: spec.password });
+    const tenant = await ensureTenant(db, { ...spec, users: customers });
+    return { ...tenant, users: { ...tenant.users, ...platform.users } };
+  }
   const config: TenantConfig = {
     features: spec.features ?? {},
     flags: {},
@@ -37,9 +51,10 @@ export async function ensureTenant(db: Db, spec: TenantSpec): Promise<CreatedTen
     agent: { max_slots: 10 },
     first_steps_completed: false,
   };
+  const isPlatform = spec.isPlatform ?? false;
   const tenant =
-    (await db.tenant.findFirst({ where: { name: spec.name, isDemo: spec.isDemo ?? false } })) ??
-    (await db.tenant.create({ data: { name: spec.name, isDemo: spec.isDemo ?? false, config } }));
+    (await db.tenant.findFirst({ where: { name: spec.name, isDemo: spec.isDemo ?? false, isPlatform } })) ??
+    (await db.tenant.create({ data: { name: spec.name, isDemo: spec.isDemo ?? false, isPlatform, config } }));
   const workspace =
     (await db.workspace.findFirst({ where: { tenantId: tenant.id } })) ??
     (await db.workspace.create({ data: { tenantId: tenant.id, name: spec.workspaceName ?? 'Atendimento' } }));

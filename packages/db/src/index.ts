@@ -5,7 +5,7 @@ export { scoped, type ScopedDb, type TenantScope } from './scoped';
 export { Prisma } from '../generated/prisma/client';
 export type * from '../generated/prisma/client';
 export * as enums from '../generated/prisma/enums';
-export { ensureTenant, ALL_FEATURES_ON, type TenantSpec, type CreatedTenant } from './fixtures';
+export { ensureTenant, ALL_FEATURES_ON, PLATFORM_TENANT_NAME, type TenantSpec, type CreatedTenant } from './fixtures';
 export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
 export { DEMO_CHANNEL_TOKEN } from './demo-conversations';
 export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';

@@ -1,6 +1,7 @@
 import type { OAuthToken } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
+import { checkVoiceUrl } from './routes';
 
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -206,5 +207,20 @@ describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)',
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
     await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: false, url: 'https://pbx.voip.test/agent' } });
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
+  });
+});
+
+describe('voice-phone URL scheme (issue 12, Low: https only in production)', () => {
+  it('takes http for this machine only outside production, and https everywhere', async () => {
+    const local = { ...t.env, VOICE_PHONE_DOMAINS: ['localhost'], OUTBOUND_ALLOW_HOSTS: 'localhost,127.0.0.1' };
+    await expect(checkVoiceUrl('http://localhost:4000/phone', { ...local, NODE_ENV: 'development' })).resolves.toBeUndefined();
+    await expect(checkVoiceUrl('http://localhost:4000/phone', { ...local, NODE_ENV: 'production' })).rejects.toMatchObject({
+      code: 'validation_failed',
+      message: 'The URL must start with https://',
+    });
+    await expect(checkVoiceUrl('https://localhost:4000/phone', { ...local, NODE_ENV: 'production' })).resolves.toBeUndefined();
+    for (const env of ['development', 'production'] as const) {
+      await expect(checkVoiceUrl('http://phone.example.com/', { ...t.env, NODE_ENV: env })).rejects.toMatchObject({ message: 'The URL must start with https://' });
+    }
   });
 });

@@ -36,7 +36,7 @@ export function onVoiceDomains(url: string, domains: readonly string[]): boolean
  * A voice-phone URL the browser may embed: absolute https (http only for localhost outside
  * production), on the provider's domains, and not a loopback/private address (issue 12 item 1).
  */
-async function checkVoiceUrl(url: string, env: AppContext['env']): Promise<void> {
+export async function checkVoiceUrl(url: string, env: AppContext['env']): Promise<void> {
   const domains = env.VOICE_PHONE_DOMAINS;
   let parsed: URL;
   try {

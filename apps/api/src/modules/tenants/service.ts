@@ -50,7 +50,9 @@ export class TenantService {
    */
   private async visible(session: Session, id: string) {
     const tenant = await this.ctx.db.tenant.findUnique({ where: { id } });
-    if (!tenant || (!managesEveryTenant(session) && tenant.id !== session.tenantId)) throw new AppError('not_found', 'Tenant not found');
+    // The platform tenant is nobody's customer: only its own users see it.
+    const reachable = tenant && (tenant.id === session.tenantId || (managesEveryTenant(session) && !tenant.isPlatform));
+    if (!tenant || !reachable) throw new AppError('not_found', 'Tenant not found');
     return tenant;
   }
 
@@ -60,7 +62,7 @@ export class TenantService {
 
   async list(session: Session) {
     const tenants = await this.ctx.db.tenant.findMany({
-      where: managesEveryTenant(session) ? {} : { id: session.tenantId },
+      where: managesEveryTenant(session) ? { isPlatform: false } : { id: session.tenantId },
       orderBy: { name: 'asc' },
     });
     return tenants.map(presentTenant);

@@ -24,7 +24,7 @@ afterAll(() => t.close());
 
 describe('GET /api/v1/tenants/me and /api/v1/tenants/:id', () => {
   it("answers every role its own tenant with the feature flags", async () => {
-    for (const who of ['agent', 'supervisor', 'campaigns', 'tenants']) {
+    for (const who of ['agent', 'supervisor', 'campaigns']) {
       const me = await t.http.get('/api/v1/tenants/me').set(as(who));
       expect(me.status, who).toBe(200);
       expect(me.body.data).toMatchObject({ uuid: acme.tenantId, name: 'Acme', config: { features: { qr_code_login: true }, default_country_code: '+55' } });
@@ -147,7 +147,7 @@ describe('POST /api/v1/tenants/:id/configure', () => {
 
 describe('GET and PATCH /api/v1/workspaces/me', () => {
   it("answers every role its own workspace", async () => {
-    for (const who of ['agent', 'tenants', 'globexAdmin']) {
+    for (const who of ['agent', 'globexAdmin']) {
       const res = await t.http.get('/api/v1/workspaces/me').set(as(who));
       expect(res.status, who).toBe(200);
       expect(res.body.data.uuid).toBe(who === 'globexAdmin' ? globex.workspaceId : acme.workspaceId);

@@ -202,12 +202,19 @@ describe('PATCH /api/v1/users/:id (profile)', () => {
     expect(self.status).toBe(400);
     expect(self.body.error_message).toBe('You cannot remove your own admin role');
     expect((await t.http.patch(`/api/v1/users/${acme.users.owner!.id}`).set(as('admin')).send({ username: 'Not Owner' })).status).toBe(403);
+    // tenant_admin is a platform role: its holders live in the platform tenant, out of a customer admin's reach.
     const strip = await t.http
       .patch(`/api/v1/users/${acme.users.operator!.id}`)
       .set(as('admin'))
       .send({ roles: ['admin'] });
-    expect(strip.status).toBe(403);
-    expect(strip.body.error_message).toBe('You cannot grant or remove the tenant_admin role');
+    expect(strip.status).toBe(404);
+    expect((await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.operator!.id } })).roles).toEqual(['admin', 'tenant_admin']);
+    const grant = await t.http
+      .patch(`/api/v1/users/${acme.users.agent!.id}`)
+      .set(as('admin'))
+      .send({ roles: ['agent', 'tenant_admin'] });
+    expect(grant.status).toBe(403);
+    expect(grant.body.error_message).toBe('You cannot grant or remove the tenant_admin role');
   });
 
   it("answers 404 for another tenant's user, on edit and delete, and changes nothing", async () => {

@@ -104,15 +104,16 @@ export class UserService {
   }
 
   /**
-   * Who may hand out which role. tenant_admin reaches every tenant of the platform, so an admin or
-   * owner of one tenant can neither grant nor take it away: only a caller who already holds it may
-   * (the platform's operators). owner is granted and taken only by an owner, as only an owner may
-   * remove one (remove below).
+   * Who may hand out which role. tenant_admin reaches every tenant of the platform: it is a platform
+   * role, held only by users of the platform tenant (a database trigger refuses it anywhere else), so
+   * it is granted or taken only there, by a caller who already holds it (the platform's operators).
+   * owner is granted and taken only by an owner, as only an owner may remove one (remove below).
    */
-  private assertMayChangeRoles(session: Session, before: readonly Role[], after: readonly Role[]) {
+  private async assertMayChangeRoles(session: Session, before: readonly Role[], after: readonly Role[]) {
     const changed = [...before.filter((r) => !after.includes(r)), ...after.filter((r) => !before.includes(r))];
-    if (changed.includes('tenant_admin') && !session.roles.includes('tenant_admin')) {
-      throw new AppError('forbidden', 'You cannot grant or remove the tenant_admin role');
+    if (changed.includes('tenant_admin')) {
+      const tenant = await this.ctx.db.tenant.findUnique({ where: { id: session.tenantId }, select: { isPlatform: true } });
+      if (!session.roles.includes('tenant_admin') || !tenant?.isPlatform) throw new AppError('forbidden', 'You cannot grant or remove the tenant_admin role');
     }
     if (changed.includes('owner') && !session.roles.includes('owner')) {
       throw new AppError('forbidden', 'Only an owner can grant or remove the owner role');
@@ -137,7 +138,7 @@ export class UserService {
   async create(session: Session, body: { username: string; email: string; password: string; roles: Role[] }) {
     this.assertUserAdmin(session);
     const roles = [...new Set(body.roles)];
-    this.assertMayChangeRoles(session, [], roles);
+    await this.assertMayChangeRoles(session, [], roles);
     await this.assertEmailFree(session, body.email);
     const passwordHash = await hashPassword(body.password);
     const user = await this.db(session)
@@ -160,7 +161,7 @@ export class UserService {
     if (before.includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', 'Only an owner can edit an owner');
     const roles = body.roles ? [...new Set(body.roles)] : undefined;
     if (roles) {
-      this.assertMayChangeRoles(session, before, roles);
+      await this.assertMayChangeRoles(session, before, roles);
       // An admin cannot lock themselves out of user management.
       if (user.id === session.userId && !roleCovers(roles, 'admin')) throw new AppError('bad_request', 'You cannot remove your own admin role');
     }
