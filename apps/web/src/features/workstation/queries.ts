@@ -9,7 +9,7 @@ import { useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe, useWorkspace } from '../../session/session';
 import { toastInfo } from '../../ui/toasts';
 import { applyConversationEvent, isStaleCopy, type WorkstationNotice } from './conversationEvents';
-import { applyAck, applySendAnswer, upsertMessages, type MessagePage } from './messageCache';
+import { applyAck, applySendAnswer, mergeLatestPage, upsertMessages, type MessagePage } from './messageCache';
 import { notifyUnfocused } from './notify';
 
 /** Query keys of the workstation's server state (spec 000 §3 workstation state). */
@@ -35,14 +35,19 @@ export function useWaitingQueue() {
 
 export const MESSAGE_PAGE_SIZE = 50;
 
-/** A conversation's latest messages; earlier ones are prepended by "load earlier". */
+/**
+ * A conversation's latest messages; earlier ones are prepended by "load earlier". A reload merges
+ * into what is shown (by uuid) instead of replacing it.
+ */
 export function useMessages(conversationUuid: string | null) {
   return useQuery({
     queryKey: workstationKeys.messages(conversationUuid ?? 'none'),
     enabled: conversationUuid !== null,
-    queryFn: async (): Promise<MessagePage> => {
+    queryFn: async ({ client, queryKey }): Promise<MessagePage> => {
       const res = await api.listMessages({ params: { id: conversationUuid! }, query: { _limit: MESSAGE_PAGE_SIZE } });
-      return { messages: res.data, hasMore: res.has_more };
+      const latest = { messages: res.data, hasMore: res.has_more };
+      const shown = client.getQueryData<MessagePage>(queryKey);
+      return shown ? mergeLatestPage(shown, latest) : latest;
     },
     staleTime: Infinity,
   });
