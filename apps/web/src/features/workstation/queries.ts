@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { phrase } from '../../i18n/phrase';
+import { LIVE } from '../../realtime/liveQueries';
 import { useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe, useWorkspace } from '../../session/session';
 import { toastInfo } from '../../ui/toasts';
@@ -25,12 +26,12 @@ export const workstationKeys = {
 
 /** The agent's active conversations (answered, outbound-started, closing): GET /api/v1/conversations/offered/me. */
 export function useActiveChats() {
-  return useQuery({ queryKey: workstationKeys.offered, queryFn: async (): Promise<Conversation[]> => (await api.getOfferedToMe()).data });
+  return useQuery({ queryKey: workstationKeys.offered, queryFn: async (): Promise<Conversation[]> => (await api.getOfferedToMe()).data, meta: LIVE });
 }
 
 /** How many contacts wait in the queue: GET /api/v1/conversations/waiting-queue, then live. */
 export function useWaitingQueue() {
-  return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue });
+  return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue, meta: LIVE });
 }
 
 export const MESSAGE_PAGE_SIZE = 50;
@@ -50,6 +51,7 @@ export function useMessages(conversationUuid: string | null) {
       return shown ? mergeLatestPage(shown, latest) : latest;
     },
     staleTime: Infinity,
+    meta: LIVE,
   });
 }
 
