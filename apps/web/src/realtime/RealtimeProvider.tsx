@@ -19,8 +19,8 @@ export const useRealtime = () => useContext(RealtimeContext);
 
 /**
  * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads the live
- * server state after a reconnection that lost events, patches the cached users with `update-user` and ends this tab's session when
- * the signed-in user is marked not logged in.
+ * server state after a reconnection that lost events, patches the cached users with `update-user`
+ * and ends this tab's session when the signed-in user is marked not logged in.
  */
 export function RealtimeProvider({ me, children }: { me: User; children: ReactNode }) {
   const [socket, setSocket] = useState<RealtimeSocket | null>(null);

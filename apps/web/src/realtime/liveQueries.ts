@@ -2,7 +2,10 @@ import type { QueryClient } from '@tanstack/react-query';
 
 /** What a query may say about itself in `meta`. */
 type AtendeQueryMeta = {
-  /** Kept current by realtime events (patched or invalidated by them), not by time. */
+  /**
+   * Reloaded when realtime events were missed: kept current by them (patched or invalidated), or
+   * named by spec 000 §4 as reloaded on reopen (the agent's data).
+   */
   live?: boolean;
 };
 
