@@ -2,8 +2,11 @@
 // recreates the database atende_e2e, runs the migrations and the demo seed, then runs the BUILT api
 // (which serves apps/web/dist) and, when built, the worker. Stays in the foreground until killed;
 // SIGTERM/SIGINT are passed on to the children. Assumes `pnpm build` already ran.
+// On E2E_PORT + 3 it answers POST /api/restart, which kills the api (SIGKILL, as a crash) and starts
+// it again, for the specs of what clients do when the api goes away (socket-recovery.spec.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -50,28 +53,66 @@ run('sh', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern '${redisPrefix}*' | xa
 run('pnpm', ['--filter', '@atende/db', 'migrate']);
 run('pnpm', ['--filter', '@atende/db', 'seed']);
 
-const children = [spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' })];
-// The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
-children.push(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' }));
-children.push(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' }));
-const worker = `${root}apps/worker/dist/worker.js`;
-if (existsSync(worker)) children.push(spawn(process.execPath, [worker], { cwd: root, env, stdio: 'inherit' }));
-
 let stopping = false;
-function stop(code = 0) {
-  if (stopping) return;
-  stopping = true;
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(children.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null))).then(() => process.exit(code));
-}
-process.on('SIGTERM', () => stop(0));
-process.on('SIGINT', () => stop(0));
-for (const child of children) {
+let killedOnPurpose = null;
+const children = [];
+function watch(child) {
   child.on('exit', (code, signal) => {
-    if (!stopping) {
+    if (!stopping && child !== killedOnPurpose) {
       console.error(`e2e stack: a process ended (${code ?? signal}); stopping`);
       stop(code || 1);
     }
   });
+  return child;
 }
+
+let apiProcess = watch(spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' }));
+// The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+const worker = `${root}apps/worker/dist/worker.js`;
+if (existsSync(worker)) children.push(watch(spawn(process.execPath, [worker], { cwd: root, env, stdio: 'inherit' })));
+
+/** Kills the api without letting it close anything (no socket.io session is saved), starts it again and waits until it answers. */
+async function restartApi() {
+  const old = apiProcess;
+  killedOnPurpose = old;
+  if (old.exitCode === null && old.signalCode === null) {
+    const gone = new Promise((done) => old.once('exit', done));
+    old.kill('SIGKILL');
+    await gone;
+  }
+  apiProcess = watch(spawn(process.execPath, [api], { cwd: root, env, stdio: 'inherit' }));
+  for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+    const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
+    if (res?.ok) return;
+  }
+  throw new Error('the api did not answer within 60 s');
+}
+
+const controlPort = Number(process.env.E2E_CONTROL_PORT ?? Number(port) + 3);
+const control = createServer((req, res) => {
+  if (req.method !== 'POST' || req.url !== '/api/restart') {
+    res.writeHead(404).end();
+    return;
+  }
+  restartApi().then(
+    () => res.writeHead(204).end(),
+    (error) => res.writeHead(500, { 'content-type': 'text/plain' }).end(String(error)),
+  );
+});
+// Only the restart specs need it: a busy port fails those, not the whole stack.
+control.on('error', (error) => console.error(`e2e stack: no restart control on port ${controlPort} (${error.message})`));
+control.listen(controlPort, '127.0.0.1');
+
+function stop(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  control.close();
+  const all = [apiProcess, ...children];
+  for (const child of all) if (child.exitCode === null) child.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 5000).unref();
+  Promise.all(all.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null))).then(() => process.exit(code));
+}
+process.on('SIGTERM', () => stop(0));
+process.on('SIGINT', () => stop(0));

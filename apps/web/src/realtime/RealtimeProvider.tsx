@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { clearLocalSession, queryKeys, saveLocalUser } from '../session/session';
 import { toastError } from '../ui/toasts';
 import { connectionStateAfterDisconnect, type ConnectionState } from './connectionState';
+import { reloadLiveQueries } from './liveQueries';
 
 interface RealtimeValue {
   socket: RealtimeSocket | null;
@@ -17,9 +18,9 @@ const RealtimeContext = createContext<RealtimeValue>({ socket: null, state: 'con
 export const useRealtime = () => useContext(RealtimeContext);
 
 /**
- * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads server state
- * after a reconnection, patches the cached users with `update-user` and ends this tab's session when
- * the signed-in user is marked not logged in.
+ * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads the live
+ * server state after a reconnection that lost events, patches the cached users with `update-user`
+ * and ends this tab's session when the signed-in user is marked not logged in.
  */
 export function RealtimeProvider({ me, children }: { me: User; children: ReactNode }) {
   const [socket, setSocket] = useState<RealtimeSocket | null>(null);
@@ -36,8 +37,8 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     setSocket(s);
     s.on('connect', () => {
       setState('connected');
-      // Spec 000 §4: on reopen, reload what may have changed while away (user, tenant, lists).
-      if (everConnected && !s.recovered) void queryClient.invalidateQueries();
+      // A recovered socket was handed the events it missed; any other reconnection lost them.
+      if (everConnected && !s.recovered) void reloadLiveQueries(queryClient);
       everConnected = true;
     });
     s.on('disconnect', (reason) => setState(connectionStateAfterDisconnect(reason)));

@@ -2,6 +2,7 @@ import { RoleSchema, type Role, type Tenant, type User, type Workspace } from '@
 import { z } from 'zod';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, quietApi } from '../api/client';
+import { LIVE } from '../realtime/liveQueries';
 
 /** Spec 000 §3 "locally kept user data", under one fixed key. */
 export const LOCAL_USER_KEY = 'atende:user';
@@ -48,13 +49,14 @@ export function useMe() {
       return data;
     },
     staleTime: 30_000,
+    meta: LIVE,
   });
 }
 export function useTenant() {
-  return useQuery({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000 });
+  return useQuery({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000, meta: LIVE });
 }
 export function useWorkspace() {
-  return useQuery({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000 });
+  return useQuery({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000, meta: LIVE });
 }
 
 /** Forgets everything about the signed-in user in this tab. */

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { LIVE } from '../../realtime/liveQueries';
 import { useRoom } from '../../realtime/RealtimeProvider';
 import { queryKeys, useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
@@ -31,6 +32,7 @@ export function AgentAvailability() {
     queryKey: queryKeys.users('agent'),
     queryFn: async () => (await api.listUsers({ query: { role: 'agent' } })).data,
     select: (users) => users.filter(countsAsAgent),
+    meta: LIVE,
   });
   const [target, setTarget] = useState<User | null>(null);
   const disconnect = useMutation({

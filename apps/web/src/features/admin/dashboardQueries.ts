@@ -2,6 +2,7 @@ import { rooms } from '@atende/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../api/client';
+import { LIVE } from '../../realtime/liveQueries';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 
@@ -44,12 +45,12 @@ export function useDashboardLive(): void {
 const POLL_MS = 30_000;
 
 export const useDashboardConversations = () =>
-  useQuery({ queryKey: dashboardKeys.conversations, queryFn: async () => api.listDashboardConversations({ query: {} }), refetchInterval: POLL_MS });
+  useQuery({ queryKey: dashboardKeys.conversations, queryFn: async () => api.listDashboardConversations({ query: {} }), refetchInterval: POLL_MS, meta: LIVE });
 
 export const useDashboardStats = () => {
   const timezone = viewerTimezone();
-  return useQuery({ queryKey: dashboardKeys.stats(timezone), queryFn: async () => (await api.getDashboardStats({ query: { timezone } })).data, refetchInterval: POLL_MS });
+  return useQuery({ queryKey: dashboardKeys.stats(timezone), queryFn: async () => (await api.getDashboardStats({ query: { timezone } })).data, refetchInterval: POLL_MS, meta: LIVE });
 };
 
 export const useSectorSla = () =>
-  useQuery({ queryKey: dashboardKeys.sectors, queryFn: async () => (await api.listSectorSla({})).data, refetchInterval: POLL_MS });
+  useQuery({ queryKey: dashboardKeys.sectors, queryFn: async () => (await api.listSectorSla({})).data, refetchInterval: POLL_MS, meta: LIVE });

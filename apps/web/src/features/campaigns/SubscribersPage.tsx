@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
+import { LIVE } from '../../realtime/liveQueries';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastError, toastSuccess } from '../../ui/toasts';
@@ -37,6 +38,7 @@ export function SubscribersPage() {
   const subscribers = useQuery({
     queryKey: campaignKeys.subscribers(id, states, limit, page),
     placeholderData: keepPreviousData,
+    meta: LIVE,
     queryFn: () =>
       api.listSubscribers({
         params: { id },

@@ -2,6 +2,7 @@ import { rooms, type Campaign } from '@atende/contract';
 import { isTemplateChannel } from '@atende/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { LIVE } from '../../realtime/liveQueries';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 
@@ -27,6 +28,7 @@ export function useCampaigns(f: CampaignFilters) {
   return useQuery({
     queryKey: campaignKeys.list(f),
     placeholderData: keepPreviousData,
+    meta: LIVE,
     queryFn: () =>
       api.listCampaigns({
         query: { only_my_campaigns: f.only_my_campaigns, state: f.state, name: f.name || undefined, _limit: f.limit, _offset: f.offset },
@@ -35,7 +37,7 @@ export function useCampaigns(f: CampaignFilters) {
 }
 
 export function useCampaign(id: string) {
-  return useQuery({ queryKey: campaignKeys.one(id), queryFn: async () => (await api.getCampaign({ params: { id } })).data });
+  return useQuery({ queryKey: campaignKeys.one(id), queryFn: async () => (await api.getCampaign({ params: { id } })).data, meta: LIVE });
 }
 
 /** Channels (spec 001 §3: 360dialog, {hash}, WhatsApp Web, custom), sectors and DND lists for the wizard. */

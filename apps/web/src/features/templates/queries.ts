@@ -2,6 +2,7 @@ import { rooms, type Template, type TemplateCategory } from '@atende/contract';
 import { isTemplateChannel } from '@atende/core';
 import { keepPreviousData, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { api } from '../../api/client';
+import { LIVE } from '../../realtime/liveQueries';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 
@@ -29,6 +30,7 @@ export function useTemplates(filters: TemplateFilters) {
     queryKey: templateKeys.list(filters),
     placeholderData: keepPreviousData,
     refetchInterval: TEMPLATE_LIST_REFRESH_MS,
+    meta: LIVE,
     queryFn: (): Promise<TemplatePage> =>
       api.listTemplates({
         query: { channel_uuid: filters.channel_uuid, category: filters.category, name__contains: filters.name__contains || undefined, _limit: filters.limit, _offset: filters.offset },

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { api, quietApi } from '../../api/client';
 import { phrase } from '../../i18n/phrase';
+import { LIVE } from '../../realtime/liveQueries';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 import { LoadingState } from '../../ui/states';
@@ -52,6 +53,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
     // Not found, another tenant's or not allowed: the invalid screen, not the error toast.
     queryFn: async (): Promise<Conversation | null> =>
       (await quietApi.getConversation({ params: { id: conversationId } }).catch(() => null))?.data ?? null,
+    meta: LIVE,
   });
   const messages = useMessages(validId && conversation.data ? conversationId : null);
   const live = mode === 'live' && conversation.data?.state !== 'closed';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ME, message } from './fixtures.test-support';
-import { applyAck, applySendAnswer, awaitingAnswer, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
+import { applyAck, applySendAnswer, awaitingAnswer, mergeLatestPage, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
 
 describe('message cache', () => {
   it('replaces the optimistic copy by the server copy with the same uuid, never duplicating', () => {
@@ -58,6 +58,29 @@ describe('message cache', () => {
     const b = message();
     const page = prependMessages({ messages: [b], hasMore: true }, [a, b], false);
     expect(page).toEqual({ messages: [a, b], hasMore: false });
+  });
+
+  // Issue 12 item 8: after a failed socket recovery the latest page is fetched again and merged.
+  it('merges a reloaded latest page by uuid, keeping the earlier messages loaded and the unsent copies', () => {
+    const [a, b, c] = ['10:00', '10:01', '10:02'].map((t) => message({ when: `2026-11-22T${t}:00.000Z` }));
+    const missed = message({ when: '2026-11-22T10:04:00.000Z' });
+    const failed = { ...message({ author: 'USER', when: '2026-11-22T10:03:00.000Z' }), status: 'failed' as const };
+    const shown = { messages: [a!, b!, c!, failed], hasMore: false };
+    const merged = mergeLatestPage(shown, { messages: [b!, { ...c!, state: 'read' }, missed], hasMore: true });
+    expect(merged.messages.map((m) => m.uuid)).toEqual([a!.uuid, b!.uuid, c!.uuid, failed.uuid, missed.uuid]);
+    expect(merged.messages[2]!.state).toBe('read');
+    expect(merged.hasMore).toBe(false);
+    // Reloading the same page again changes nothing.
+    expect(mergeLatestPage(merged, { messages: [b!, c!, missed], hasMore: true }).messages).toHaveLength(5);
+  });
+
+  it('drops the shown messages a reloaded page no longer reaches, rather than leaving a hole', () => {
+    const old = message({ when: '2026-11-22T09:00:00.000Z' });
+    const sending = optimisticMessage({ uuid: 'u-4', conversationUuid: 'c', content: 'x', internal: false, replyToUuid: null, user: ME, now: new Date('2026-11-22T09:30:00.000Z') });
+    const latest = { messages: [message({ when: '2026-11-22T10:00:00.000Z' }), message({ when: '2026-11-22T10:01:00.000Z' })], hasMore: true };
+    const merged = mergeLatestPage({ messages: [old, sending], hasMore: false }, latest);
+    expect(merged.messages.map((m) => m.uuid)).toEqual([sending.uuid, ...latest.messages.map((m) => m.uuid)]);
+    expect(merged.hasMore).toBe(true);
   });
 
   it('applies acks in bulk by uuid and marks failures', () => {

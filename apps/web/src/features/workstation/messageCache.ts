@@ -69,6 +69,23 @@ export function prependMessages(page: MessagePage, older: readonly Message[], ha
   return { messages: [...older.filter((m) => !known.has(m.uuid)), ...page.messages], hasMore };
 }
 
+/**
+ * A reload of the latest page (after missed realtime events, or the conversation arriving again)
+ * merged by uuid into what is shown, so nothing repeats and nothing shown is lost: earlier pages
+ * the agent loaded stay when the new page reaches back to them; when it does not (more messages
+ * came meanwhile than a page holds), the older ones would leave a hole and are dropped. Copies the
+ * server does not have yet (sending, failed) always stay.
+ */
+export function mergeLatestPage(shown: MessagePage, latest: MessagePage): MessagePage {
+  const known = new Set(shown.messages.map((m) => m.uuid));
+  if (!latest.hasMore || latest.messages.some((m) => known.has(m.uuid))) {
+    return { ...upsertMessages(shown, latest.messages), hasMore: shown.hasMore && latest.hasMore };
+  }
+  const onServer = new Set(latest.messages.map((m) => m.uuid));
+  const unsent = shown.messages.filter((m) => !onServer.has(m.uuid) && (awaitingAnswer(m.uuid) || m.status === 'failed'));
+  return upsertMessages(latest, unsent);
+}
+
 /** messages-ack: message state updated in bulk by uuid (spec 000 §4). */
 export function applyAck(page: MessagePage, acks: ServerEventPayload<'messages-ack'>['messages']): MessagePage {
   const byUuid = new Map(acks.map((a) => [a.uuid, a]));

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { phrase } from '../../i18n/phrase';
+import { LIVE } from '../../realtime/liveQueries';
 import { useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe, useWorkspace } from '../../session/session';
 import { toastInfo } from '../../ui/toasts';
 import { applyConversationEvent, isStaleCopy, type WorkstationNotice } from './conversationEvents';
-import { applyAck, applySendAnswer, upsertMessages, type MessagePage } from './messageCache';
+import { applyAck, applySendAnswer, mergeLatestPage, upsertMessages, type MessagePage } from './messageCache';
 import { notifyUnfocused } from './notify';
 
 /** Query keys of the workstation's server state (spec 000 §3 workstation state). */
@@ -25,26 +26,32 @@ export const workstationKeys = {
 
 /** The agent's active conversations (answered, outbound-started, closing): GET /api/v1/conversations/offered/me. */
 export function useActiveChats() {
-  return useQuery({ queryKey: workstationKeys.offered, queryFn: async (): Promise<Conversation[]> => (await api.getOfferedToMe()).data });
+  return useQuery({ queryKey: workstationKeys.offered, queryFn: async (): Promise<Conversation[]> => (await api.getOfferedToMe()).data, meta: LIVE });
 }
 
 /** How many contacts wait in the queue: GET /api/v1/conversations/waiting-queue, then live. */
 export function useWaitingQueue() {
-  return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue });
+  return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue, meta: LIVE });
 }
 
 export const MESSAGE_PAGE_SIZE = 50;
 
-/** A conversation's latest messages; earlier ones are prepended by "load earlier". */
+/**
+ * A conversation's latest messages; earlier ones are prepended by "load earlier". A reload merges
+ * into what is shown (by uuid) instead of replacing it.
+ */
 export function useMessages(conversationUuid: string | null) {
   return useQuery({
     queryKey: workstationKeys.messages(conversationUuid ?? 'none'),
     enabled: conversationUuid !== null,
-    queryFn: async (): Promise<MessagePage> => {
+    queryFn: async ({ client, queryKey }): Promise<MessagePage> => {
       const res = await api.listMessages({ params: { id: conversationUuid! }, query: { _limit: MESSAGE_PAGE_SIZE } });
-      return { messages: res.data, hasMore: res.has_more };
+      const latest = { messages: res.data, hasMore: res.has_more };
+      const shown = client.getQueryData<MessagePage>(queryKey);
+      return shown ? mergeLatestPage(shown, latest) : latest;
     },
     staleTime: Infinity,
+    meta: LIVE,
   });
 }
 

@@ -1,11 +1,12 @@
 import type { BodyInput, routes } from '@atende/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client';
+import { LIVE } from '../../../realtime/liveQueries';
 import { queryKeys } from '../../../session/session';
 
 /** Every user of the workspace: GET /api/v1/users (unpaged). */
 export function useUsers() {
-  return useQuery({ queryKey: queryKeys.users(), queryFn: async () => (await api.listUsers({ query: {} })).data });
+  return useQuery({ queryKey: queryKeys.users(), queryFn: async () => (await api.listUsers({ query: {} })).data, meta: LIVE });
 }
 
 /** After a change every users list (the agent lists too) is refetched. */

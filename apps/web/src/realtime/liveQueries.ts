@@ -1,0 +1,29 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/** What a query may say about itself in `meta`. */
+type AtendeQueryMeta = {
+  /**
+   * Reloaded when realtime events were missed: kept current by them (patched or invalidated), or
+   * named by spec 000 §4 as reloaded on reopen (the agent's data).
+   */
+  live?: boolean;
+};
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: AtendeQueryMeta;
+  }
+}
+
+/** `meta` of a query the realtime events keep current: it is reloaded when events were missed. */
+export const LIVE = { live: true } satisfies AtendeQueryMeta;
+
+/**
+ * The socket came back without recovering its session (the api restarted, or the tab was away
+ * longer than recovery allows): the events sent meanwhile are lost, so every query they keep
+ * current is reloaded (spec 000 §4: on reopen, the agent's data, conversations, queue and pause
+ * information). Shown ones refetch now, the others when next shown.
+ */
+export function reloadLiveQueries(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ predicate: (query) => query.meta?.live === true });
+}
