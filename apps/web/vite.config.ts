@@ -1,15 +1,45 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
-/** Libraries that change rarely get their own chunks, so a web app release keeps them cached. */
+/** React and the router change rarely: their own chunk stays cached across web app releases. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
   react: /node_modules\/(react|react-dom|react-router|scheduler)\//,
-  mantine: /node_modules\/@mantine\//,
-  icons: /node_modules\/@tabler\//,
 };
 
+/** Files worth compressing once at build time (issue 13 item 1); the api serves them as sent. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|ico|webmanifest)$/;
+const COMPRESS_MIN_BYTES = 512;
+
+/**
+ * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) beside every compressible file
+ * of the build, so the api (@fastify/static `preCompressed`) sends them without compressing per request.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  return {
+    name: 'atende-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    closeBundle() {
+      for (const file of walk(outDir)) {
+        if (!COMPRESSIBLE.test(file)) continue;
+        const body = readFileSync(file);
+        if (body.length < COMPRESS_MIN_BYTES) continue;
+        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+        writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     sourcemap: true,

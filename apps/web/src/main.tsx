@@ -1,6 +1,6 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import './i18n';
+import { i18nReady } from './i18n';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ const queryClient = createQueryClient();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <MantineProvider theme={theme}>
       {/* spec 000 §9: at most 3 toasts at once */}
@@ -24,5 +24,7 @@ createRoot(root).render(
         <RouterProvider router={router} />
       </QueryClientProvider>
     </MantineProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+// Portuguese users wait for their dictionary (a few KB); a failed fetch still renders, in English.
+void i18nReady.catch(() => undefined).then(() => createRoot(root).render(app));

@@ -3,21 +3,23 @@ import { adminRoutes } from './features/admin/adminRoutes';
 import { homeFor } from './features/auth/home';
 import { LoginPage } from './features/auth/LoginPage';
 import { NoAccessPage } from './features/auth/NoAccessPage';
-import { SsoLoadPage } from './features/auth/SsoLoadPage';
 import { campaignRoutes } from './features/campaigns/campaignRoutes';
-import { AdminLayout } from './features/layout/AdminLayout';
-import { AppLayout } from './features/layout/AppLayout';
 import { Authenticated } from './features/layout/Authenticated';
-import { ChatHistoryPage } from './features/workstation/ChatHistoryPage';
-import { ConversationViewPage } from './features/workstation/ConversationViewPage';
-import { JourneyCallPage } from './features/workstation/JourneyCallPage';
-import { ExternalSystemPage } from './features/workstation/ExternalSystemPage';
-import { WorkstationPage } from './features/workstation/WorkstationPage';
 import { useMe } from './session/session';
 import { RouteErrorPage } from './ui/ErrorBoundary';
 import { ErrorHandler } from './ui/ErrorHandler';
 import { Guard } from './ui/guards';
 import { ErrorState, LoadingState } from './ui/states';
+import { lazyPage } from './ui/lazyPage';
+
+const AppLayout = lazyPage(() => import('./features/layout/AppLayout'), 'AppLayout');
+const WorkstationPage = lazyPage(() => import('./features/workstation/WorkstationPage'), 'WorkstationPage');
+const SsoLoadPage = lazyPage(() => import('./features/auth/SsoLoadPage'), 'SsoLoadPage');
+const AdminLayout = lazyPage(() => import('./features/layout/AdminLayout'), 'AdminLayout');
+const ChatHistoryPage = lazyPage(() => import('./features/workstation/ChatHistoryPage'), 'ChatHistoryPage');
+const ConversationViewPage = lazyPage(() => import('./features/workstation/ConversationViewPage'), 'ConversationViewPage');
+const JourneyCallPage = lazyPage(() => import('./features/workstation/JourneyCallPage'), 'JourneyCallPage');
+const ExternalSystemPage = lazyPage(() => import('./features/workstation/ExternalSystemPage'), 'ExternalSystemPage');
 
 function Root() {
   return (

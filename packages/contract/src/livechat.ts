@@ -1,4 +1,3 @@
-import { RE2JS } from 're2js';
 import { z } from 'zod';
 import { IsoDate, Uuid, dataOf } from './common';
 import { MESSAGE_CONTENT_MAX, VoiceUploadSchema } from './messages';
@@ -9,35 +8,6 @@ export const LIVECHAT_TITLE_MAX = 60;
 export const LIVECHAT_FIELD_MAX_LENGTH = 2000;
 export const LIVECHAT_VALIDATOR_MAX = 200;
 export const LIVECHAT_CUSTOM_FIELDS_MAX = 20;
-
-/**
- * A pattern written by a user, compiled for RE2's linear-time engine (issue 12 item 2): matching takes
- * time proportional to the input whatever the pattern, so no pattern can stall the api's event loop.
- * RE2 has no back-references or lookarounds; such patterns do not compile. Null when it does not.
- */
-export function compileUserPattern(pattern: string): RE2JS | null {
-  try {
-    return RE2JS.compile(pattern);
-  } catch {
-    return null;
-  }
-}
-
-/** Whether the whole of `value` matches a user's pattern, in linear time; false for a pattern that does not compile. */
-export function matchesUserPattern(pattern: string, value: string): boolean {
-  return compileUserPattern(pattern)?.matches(value) ?? false;
-}
-
-/**
- * Why a custom field's validator cannot be used, or null. Patterns are written by admins and run on
- * visitors' input, in the widget and in the api, by the same linear-time engine (RE2), so the form,
- * the widget and the api agree on what a pattern means.
- */
-export function livechatValidatorProblem(pattern: string): string | null {
-  if (pattern.length > LIVECHAT_VALIDATOR_MAX) return `The validator must have at most ${LIVECHAT_VALIDATOR_MAX} characters`;
-  if (!compileUserPattern(pattern)) return 'The validator is not a valid regular expression (back-references and lookarounds are not supported)';
-  return null;
-}
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour as #rrggbb');
 /** An uploaded file of the storage module (its uuid) or an https address. */
@@ -68,16 +38,17 @@ export const LivechatCustomFieldSchema = z.strictObject({
   label: z.string().trim().min(1, 'The label is required').max(120),
   required: z.boolean().default(false),
   max_length: z.number().int('Use a whole number').min(1, 'Use a maximum length from 1 to 2000').max(LIVECHAT_FIELD_MAX_LENGTH, 'Use a maximum length from 1 to 2000'),
-  /** A regular expression the whole value must match; null for none. */
+  /**
+   * A regular expression the whole value must match; null for none. Whether RE2 compiles it is checked
+   * by livechatAppearanceProblems (@atende/core), which the api and the appearance form both run: the
+   * engine stays out of this schema so that code which only reads channels (the agent's app) does not
+   * load it (issue 13 item 1).
+   */
   validator: z
     .string()
     .max(LIVECHAT_VALIDATOR_MAX, `The validator must have at most ${LIVECHAT_VALIDATOR_MAX} characters`)
     .nullable()
-    .default(null)
-    .superRefine((v, ctx) => {
-      const problem = v ? livechatValidatorProblem(v) : null;
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+    .default(null),
   /** Shown to the visitor when the validator does not match. */
   validator_message: z.string().trim().max(200).nullable().default(null),
 });

@@ -55,8 +55,14 @@ export function livechatFieldValues(fields: readonly LivechatFieldRule[], values
 /** The appearance form's problems by field path (`widget_settings.title`, `custom_fields.0.validator`), the api's rules. */
 export function livechatAppearanceProblems(appearance: LivechatAppearance): FieldProblem[] {
   const parsed = LivechatAppearanceSchema.safeParse(appearance);
-  if (parsed.success) return [];
-  return parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  // Each validator must compile for RE2 (issue 12 item 2), unless the schema already refused it.
+  (appearance.custom_fields ?? []).forEach((field, index) => {
+    const path = `custom_fields.${index}.validator`;
+    const problem = typeof field?.validator === 'string' && field.validator ? livechatValidatorProblem(field.validator) : null;
+    if (problem && !problems.some((p) => p.path === path)) problems.push({ path, message: problem });
+  });
+  return problems;
 }
 
 /** The snippet an admin pastes into their site: the widget page in a fixed iframe at the bottom right. */

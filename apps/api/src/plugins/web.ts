@@ -13,6 +13,11 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     root: dist,
     wildcard: false,
     index: false,
+    // The build writes .br and .gz beside each asset (apps/web/vite.config.ts): sent as they are, with
+    // content-encoding, to clients that accept them (issue 13 item 1).
+    preCompressed: true,
+    // Our own Cache-Control below, not the plugin's max-age=0.
+    cacheControl: false,
     setHeaders(res, path) {
       // Vite fingerprints assets: cache them for a year; index.html must always be revalidated.
       res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -1,7 +1,6 @@
 import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import { pt } from './pt';
 
 /** Spec 000 §1: Portuguese when the browser language contains "pt", English otherwise. */
 export const toAppLanguage = (browserLanguage: string): 'pt' | 'en' => (browserLanguage.toLowerCase().includes('pt') ? 'pt' : 'en');
@@ -10,7 +9,7 @@ i18n.on('languageChanged', (lng) => {
   document.documentElement.lang = lng === 'pt' ? 'pt-BR' : 'en';
 });
 
-void i18n
+const initialised = i18n
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
@@ -18,11 +17,24 @@ void i18n
     supportedLngs: ['en', 'pt'],
     fallbackLng: 'en',
     // English phrases are the keys: a phrase missing from a dictionary shows the English text.
-    resources: { pt: { translation: pt }, en: { translation: {} } },
+    // The Portuguese dictionary is its own chunk, fetched only when Portuguese is the language (issue 13 item 1).
+    resources: { en: { translation: {} } },
+    partialBundledLanguages: true,
+    react: { bindI18nStore: 'added' },
     keySeparator: false,
     nsSeparator: false,
     interpolation: { escapeValue: false },
     returnEmptyString: false,
   });
+
+/** Loads a language's dictionary once (English needs none: its phrases are the keys). */
+export async function loadLanguage(lng: string): Promise<void> {
+  if (lng !== 'pt' || i18n.hasResourceBundle('pt', 'translation')) return;
+  const { pt } = await import('./pt');
+  i18n.addResourceBundle('pt', 'translation', pt);
+}
+
+/** Resolves when the detected language's dictionary is in: render after it, so no English flashes first. */
+export const i18nReady: Promise<void> = initialised.then(() => loadLanguage(i18n.resolvedLanguage ?? i18n.language));
 
 export default i18n;

@@ -4,7 +4,7 @@ import {
   AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, Uuid, WHATSAPP_PROVIDER_TYPES, type BodyOf, type Channel,
   type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
 } from '@atende/contract';
-import { channelKind } from '@atende/core';
+import { channelKind, livechatAppearanceProblems } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { assertOutboundUrl } from '../../outbound-url';
@@ -256,6 +256,10 @@ export class ChannelService {
   /** Spec 002 §3: only livechat channels have an appearance; its images are files of this tenant or https addresses. */
   private async checkedAppearance(session: Session, row: ChannelRow, appearance: LivechatAppearance): Promise<LivechatAppearance> {
     if (row.type !== 'livechat') throw new AppError('validation_failed', 'Only livechat channels have an appearance', [{ path: 'appearance', message: 'Only livechat channels have an appearance' }]);
+    const problems = livechatAppearanceProblems(appearance);
+    if (problems.length > 0) {
+      throw new AppError('validation_failed', problems[0]!.message, problems.map((p) => ({ path: `appearance.${p.path}`, message: p.message })));
+    }
     const images = (['logo', 'avatar', 'background_image'] as const).filter((k) => {
       const value = appearance.widget_settings[k];
       return value !== null && Uuid.safeParse(value).success;

@@ -1,10 +1,12 @@
 import type { RouteObject } from 'react-router';
 import { Guard } from '../../ui/guards';
-import { TemplatesPage } from '../templates/TemplatesPage';
-import { CampaignReportPage } from './CampaignReportPage';
-import { CampaignsPage } from './CampaignsPage';
-import { DndListsPage } from './DndListsPage';
-import { SubscribersPage } from './SubscribersPage';
+import { lazyPage } from '../../ui/lazyPage';
+
+const TemplatesPage = lazyPage(() => import('../templates/TemplatesPage'), 'TemplatesPage');
+const CampaignReportPage = lazyPage(() => import('./CampaignReportPage'), 'CampaignReportPage');
+const CampaignsPage = lazyPage(() => import('./CampaignsPage'), 'CampaignsPage');
+const DndListsPage = lazyPage(() => import('./DndListsPage'), 'DndListsPage');
+const SubscribersPage = lazyPage(() => import('./SubscribersPage'), 'SubscribersPage');
 
 /**
  * Campaign routes under /admin/campaigns and /app/campaigns (spec 002 §2): role campaign_manager

@@ -8,11 +8,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useLogout, useMe, useTenant } from '../../session/session';
-import { ProfileModal } from '../profile/ProfileModal';
-import { QrLoginModal } from '../profile/QrLoginModal';
 import { setSoundEnabled, soundEnabled } from '../workstation/notify';
 import { workstationKeys } from '../workstation/queries';
 import { initials } from './initials';
+import { lazyComponent } from '../../ui/lazyPage';
+
+// Opened now and then: their code (and the QR library) loads when first opened.
+const ProfileModal = lazyComponent(() => import('../profile/ProfileModal'), 'ProfileModal');
+const QrLoginModal = lazyComponent(() => import('../profile/QrLoginModal'), 'QrLoginModal');
 
 const ICON = { size: 16, stroke: 1.6 } as const;
 
@@ -128,8 +131,8 @@ export function UserMenu() {
           </Button>
         </Group>
       </Modal>
-      <ProfileModal me={me} opened={profileOpen} onClose={profile.close} />
-      <QrLoginModal opened={qrOpen} onClose={qr.close} />
+      {profileOpen && <ProfileModal me={me} opened={profileOpen} onClose={profile.close} />}
+      {qrOpen && <QrLoginModal opened={qrOpen} onClose={qr.close} />}
     </>
   );
 }
