@@ -5,6 +5,7 @@ import { scoped } from '@atende/db';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
+import { mayDownload } from './access';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { bytesMatchType, safeFilename, storageFromEnv, type Storage } from '@atende/storage';
@@ -99,9 +100,11 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
     return reply.send(object.stream);
   }
 
+  // A file is read through what it belongs to (access.ts). One the caller may not read answers the
+  // same 404 as a missing one, as the messages route answers for a conversation they may not read.
   bind(app, downloadFile, 'signed_in', async ({ session, params, reply }) => {
     const row = await scoped(ctx.db, session).storedFile.findFirst({ where: { id: params.id } });
-    if (!row) throw new AppError('not_found', 'File not found');
+    if (!row || !(await mayDownload(ctx.db, session, row))) throw new AppError('not_found', 'File not found');
     return sendFile(reply, row);
   });
 
