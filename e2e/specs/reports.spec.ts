@@ -118,11 +118,13 @@ test('the filter rules of spec 001 §5 block generating and downloading', async 
   await expect(page.getByRole('button', { name: 'Generate' })).toBeDisabled();
   await page.getByRole('textbox', { name: 'Contact' }).fill('');
   await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled();
-  // The campaign report checks the same rules before asking (packages/core).
-  await page.goto('/admin/campaigns/report?start=2026-01-01&end=2026-03-01');
-  await expect(page.getByText('O intervalo máximo é de 31 dias.')).toBeVisible();
-  await expect(page.getByText('Fix all the errors before generating this report')).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Summary' })).toHaveCount(0);
+  // The campaign report checks the same rules before asking (packages/core). Campaigns belong to
+  // campaign_manager and admin, not manager (the role matrix's stricter reading, README Roles).
+  const campaigns = await signedInPage(browser, demo('campaigns'));
+  await campaigns.goto('/admin/campaigns/report?start=2026-01-01&end=2026-03-01');
+  await expect(campaigns.getByText('O intervalo máximo é de 31 dias.')).toBeVisible();
+  await expect(campaigns.getByText('Fix all the errors before generating this report')).toBeVisible();
+  await expect(campaigns.getByRole('table', { name: 'Summary' })).toHaveCount(0);
   // A supervisor does not get the manager's login history.
   const supervisor = await signedInPage(browser, demo('supervisor'));
   await supervisor.goto('/admin/reports/login-history');

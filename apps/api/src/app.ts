@@ -97,7 +97,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   const tenants = new TenantService(ctx);
   const conversations = new ConversationService(ctx);
 
-  bind(app, health, {}, async () => {
+  bind(app, health, 'public', async () => {
     // Each dependency gets a second at most: a health check that hangs tells a load balancer nothing.
     const [postgres, redisOk] = await Promise.all([
       within(db.$queryRaw`SELECT 1`.then(() => true), REDIS_REQUEST_TIMEOUT_MS, false),

@@ -1,19 +1,14 @@
-import { AppError, type BodyOf, type FeatureFlag, type ParamsOf, type QueryOf, type ResponseOf, type Role, type RouteDef } from '@atende/contract';
-import { hasAnyRole } from '@atende/core';
+import { AppError, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteDef } from '@atende/contract';
+import { allows, PERMISSIONS, type Permission, type PermissionName } from '@atende/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Session } from './modules/session/session';
 
-/** Who may call a route: any role covering one of `roles` (spec 000 §6), and the tenant's `flag` on. */
-export interface Access {
-  roles?: readonly Role[];
-  flag?: FeatureFlag;
-  /**
-   * A privileged write (users, roles, tenants, tokens): the caller's roles are read again from the
-   * database, since a web session keeps the roles it started with until the next one (issue 12 item 3).
-   */
-  fresh?: boolean;
-}
+/**
+ * Who may call a route: the name of one capability of the role matrix (PERMISSIONS in @atende/core),
+ * never roles written at the call site, so a route cannot silently disagree with the table.
+ */
+export type Access = PermissionName;
 
 export interface HandlerInput<R extends RouteDef> {
   params: ParamsOf<R>;
@@ -27,12 +22,13 @@ type Handler<R extends RouteDef> = R['auth'] extends false
   ? (input: HandlerInput<R> & { session: Session | null }) => Promise<ResponseOf<R>>
   : (input: AuthedInput<R>) => Promise<ResponseOf<R>>;
 
-/** Checks role coverage and the feature flag for a resolved session. */
+/** Checks the caller's roles and the tenant's feature flag against the role matrix. */
 export function authorize(session: Session, access: Access): void {
-  if (access.roles && !hasAnyRole(session.roles, access.roles)) {
+  const permission: Permission = PERMISSIONS[access];
+  if (!allows(session.roles, access)) {
     throw new AppError('forbidden', 'You do not have permission to do this');
   }
-  if (access.flag && session.tenantConfig.features[access.flag] !== true) {
+  if (permission.flag && session.tenantConfig.features[permission.flag] !== true) {
     throw new AppError('feature_disabled', 'Feature not enabled for this tenant');
   }
 }
@@ -49,6 +45,11 @@ function isJson(contentType: string | undefined): boolean {
  * session is required unless the route says `auth: false`, and `access` is enforced on the server.
  */
 export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: Access, handler: Handler<R>): void {
+  const permission: Permission = PERMISSIONS[access];
+  // A route open without a session says so in the matrix too, and a session route never claims 'public'.
+  if ((def.auth === false) !== (access === 'public')) {
+    throw new Error(`${def.method} ${def.path}: auth ${def.auth === false ? 'false needs' : 'true cannot use'} the 'public' permission`);
+  }
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
@@ -75,7 +76,7 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
       }
       if (def.auth === false) return;
       if (!request.session) throw request.sessionError ?? new AppError('unauthorized', 'Sign in to continue');
-      if (access.fresh && request.storedRoles) {
+      if (permission.fresh === true && request.storedRoles) {
         const roles = await request.storedRoles();
         if (!roles) throw new AppError('unauthorized', 'Sign in to continue');
         request.session = { ...request.session, roles };

@@ -16,3 +16,4 @@ export * from './opening-hours';
 export * from './bots';
 export * from './bot-flow';
 export * from './livechat';
+export * from './permissions';

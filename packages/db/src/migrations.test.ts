@@ -119,7 +119,7 @@ describe('migrations', () => {
       },
     });
     const event = await db.conversationEvent.create({ data: { tenantId: t, conversationId: conv.id, type: 'transfer', detail: { old_user: 'a' }, at: now } });
-    const file = await db.storedFile.create({ data: { tenantId: t, originalFilename: 'a.pdf', contentType: 'application/pdf', size: 3, service: 's3', storageKey: 'k', uploadedById: user.id, createdAt: now } });
+    const file = await db.storedFile.create({ data: { tenantId: t, originalFilename: 'a.pdf', contentType: 'application/pdf', size: 3, service: 's3', storageKey: 'k', uploadedById: user.id, campaignId: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a11ff', createdAt: now } });
     const msg = await db.message.create({
       data: {
         id: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100', tenantId: t, conversationId: conv.id, author: 'USER', userId: user.id, contactId: contact.id, content: 'hi',
@@ -180,7 +180,7 @@ describe('migrations', () => {
     expect((await db.$queryRaw<{ state: string }[]>`SELECT state::text FROM "Conversation" WHERE id = ${conv.id}::uuid`)[0]?.state).toBe('outbound-started');
     expect(await db.conversationEvent.findUniqueOrThrow({ where: { id: event.id } })).toMatchObject({ type: 'transfer', detail: { old_user: 'a' }, at: now });
     expect(await db.message.findUniqueOrThrow({ where: { id: msg.id } })).toMatchObject({ tags: ['internal-message'], state: 'read', voice: true, interactiveContent: { type: 'button' }, externalId: 'wamid.1' });
-    expect(await db.storedFile.findUniqueOrThrow({ where: { id: file.id } })).toMatchObject({ service: 's3', size: 3 });
+    expect(await db.storedFile.findUniqueOrThrow({ where: { id: file.id } })).toMatchObject({ service: 's3', size: 3, campaignId: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a11ff' });
     expect(await db.cannedResponse.findUniqueOrThrow({ where: { id: canned.id } })).toMatchObject({ sectorIds: [sector.id], categoryId: category.id });
     expect(await db.conversationReason.findUniqueOrThrow({ where: { id: reason.id } })).toMatchObject({ name: 'Solved' });
     expect(await db.conversationFieldValue.findUniqueOrThrow({ where: { conversationId_fieldId: { conversationId: conv.id, fieldId: fieldDef.id } } })).toMatchObject({ value: '123' });

@@ -128,10 +128,13 @@ describe('rooms', () => {
       expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room }), room).toMatchObject({ ok: false });
     }
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', 42)).toMatchObject({ ok: false });
-    // A campaign manager (or a manager, who covers it) may join the campaigns room; a supervisor may not.
+    // The role matrix's campaigns row: a campaign manager or an admin may join the campaigns room; a
+    // supervisor may not, nor a manager (the stricter reading of spec 000 §6 against 001 §6 / 002 §6).
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toMatchObject({ ok: false });
     const manager = await socketOf('manager@acme.test');
-    expect(await emitWithAck<JoinAck>(manager.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toEqual({ ok: true });
+    expect(await emitWithAck<JoinAck>(manager.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toMatchObject({ ok: false });
+    const campaigns = await socketOf('campaigns@acme.test');
+    expect(await emitWithAck<JoinAck>(campaigns.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toEqual({ ok: true });
 
     // The joined room carries the agent's pause to the supervisor; the refused agent gets only its own copy.
     const pause = acme.pauses[0]!;

@@ -8,7 +8,7 @@ import {
   type JoinAck,
   type ServerToClientEvents,
 } from '@atende/contract';
-import { roleCovers } from '@atende/core';
+import { allows, roleCovers } from '@atende/core';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
@@ -37,8 +37,9 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 /** Which named rooms a session may join (spec 000 §7). */
 export function mayJoin(session: Session, room: string): boolean {
   if (room === rooms.user(session.userUuid)) return true;
-  if (room === rooms.metrics(session.tenantId)) return roleCovers(session.roles, 'supervisor');
-  if (room === rooms.campaigns(session.tenantId)) return roleCovers(session.roles, 'campaign_manager');
+  if (room === rooms.metrics(session.tenantId)) return allows(session.roles, 'dashboard');
+  // The role matrix's campaigns row (stricter reading: not manager).
+  if (room === rooms.campaigns(session.tenantId)) return allows(session.roles, 'campaigns');
   const conversationPrefix = rooms.conversation(session.tenantId, '');
   if (room.startsWith(conversationPrefix) && /^[0-9a-f-]{36}$/.test(room.slice(conversationPrefix.length))) {
     return roleCovers(session.roles, 'supervisor');

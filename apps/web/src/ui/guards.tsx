@@ -1,5 +1,5 @@
 import type { FeatureFlag, Role } from '@atende/contract';
-import { hasAnyRole } from '@atende/core';
+import { allows, hasAnyRole, PERMISSIONS, type Permission, type PermissionName } from '@atende/core';
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet } from 'react-router';
@@ -40,10 +40,31 @@ export function RequireFlag({ flag, children }: { flag: FeatureFlag; children: R
   return <>{children}</>;
 }
 
-/** Role and flag guards in the order of spec 000 §2 (role first, then the feature flag); guards child routes without children. */
-export function Guard({ roles, flags = [], children }: { roles?: readonly Role[]; flags?: readonly FeatureFlag[]; children?: ReactNode }) {
+/** Spec 000 §2 route guard for a capability of the role matrix (PERMISSIONS in @atende/core, which the api enforces too). */
+export function RequirePermission({ permission, children }: { permission: PermissionName; children: ReactNode }) {
+  const me = useMe();
+  if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
+  if (!me.data) return <LoadingState />;
+  if (
+    !allows(
+      me.data.roles.map((r) => r.name),
+      permission,
+    )
+  )
+    return <Refuse message={NO_PERMISSION} />;
+  return <>{children}</>;
+}
+
+/**
+ * Role and flag guards in the order of spec 000 §2 (role first, then the feature flag); guards child
+ * routes without children. `permission` names a row of the role matrix: its roles and its flag.
+ */
+export function Guard({ roles, permission, flags = [], children }: { roles?: readonly Role[]; permission?: PermissionName; flags?: readonly FeatureFlag[]; children?: ReactNode }) {
   let guarded = children === undefined ? <Outlet /> : <>{children}</>;
-  for (const flag of [...flags].reverse()) guarded = <RequireFlag flag={flag}>{guarded}</RequireFlag>;
+  const row: Permission | undefined = permission ? PERMISSIONS[permission] : undefined;
+  const allFlags = row?.flag && !flags.includes(row.flag) ? [row.flag, ...flags] : flags;
+  for (const flag of [...allFlags].reverse()) guarded = <RequireFlag flag={flag}>{guarded}</RequireFlag>;
+  if (permission) guarded = <RequirePermission permission={permission}>{guarded}</RequirePermission>;
   return roles ? <RequireRole roles={roles}>{guarded}</RequireRole> : guarded;
 }
 

@@ -32,31 +32,31 @@ export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
   const invalid = (path: string, message: string) => new AppError('validation_failed', message, [{ path, message }]);
 
-  bind(app, listAutomations, { roles: ['supervisor'] }, async ({ session }) => {
+  bind(app, listAutomations, 'settings.automations.read', async ({ session }) => {
     const rows = await db(session).automation.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, include, orderBy: { name: 'asc' } });
     return { data: rows.map(present) };
   });
-  bind(app, getAutomation, { roles: ['supervisor'] }, async ({ session, params }) => ({ data: present(await find(session, params.id)) }));
-  bind(app, createAutomation, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, getAutomation, 'settings.automations.read', async ({ session, params }) => ({ data: present(await find(session, params.id)) }));
+  bind(app, createAutomation, 'settings.automations.write', async ({ session, body }) => {
     const row = await db(session).automation.create({
       data: { tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name, trigger: body.trigger, minutes: body.minutes, enabled: body.enabled },
       include,
     });
     return { data: present(row) };
   });
-  bind(app, updateAutomation, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, updateAutomation, 'settings.automations.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     const row = await db(session).automation.update({ where: { id: current.id }, data: body, include });
     return { data: present(row) };
   });
-  bind(app, deleteAutomation, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteAutomation, 'settings.automations.write', async ({ session, params }) => {
     const current = await find(session, params.id);
     await db(session).automation.update({ where: { id: current.id }, data: { deletedAt: new Date(), enabled: false } });
     return { data: { uuid: current.id } };
   });
 
-  bind(app, listAutomationConditions, { roles: ['supervisor'] }, async ({ session, params }) => ({ data: present(await find(session, params.id)).conditions }));
-  bind(app, addAutomationCondition, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, listAutomationConditions, 'settings.automations.read', async ({ session, params }) => ({ data: present(await find(session, params.id)).conditions }));
+  bind(app, addAutomationCondition, 'settings.automations.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     const exists =
       body.field === 'sector'
@@ -66,15 +66,15 @@ export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
     await db(session).automationCondition.create({ data: { tenantId: session.tenantId, automationId: current.id, field: body.field, operator: body.operator, value: body.value } });
     return { data: present(await find(session, current.id)) };
   });
-  bind(app, removeAutomationCondition, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, removeAutomationCondition, 'settings.automations.write', async ({ session, params }) => {
     const current = await find(session, params.id);
     const gone = await db(session).automationCondition.deleteMany({ where: { id: params.item, automationId: current.id } });
     if (gone.count === 0) throw new AppError('not_found', 'Condition not found');
     return { data: present(await find(session, current.id)) };
   });
 
-  bind(app, listAutomationOperations, { roles: ['supervisor'] }, async ({ session, params }) => ({ data: present(await find(session, params.id)).operations }));
-  bind(app, addAutomationOperation, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, listAutomationOperations, 'settings.automations.read', async ({ session, params }) => ({ data: present(await find(session, params.id)).operations }));
+  bind(app, addAutomationOperation, 'settings.automations.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     const value = body.value?.trim() || null;
     if (body.type === 'send_message' && !value) throw invalid('value', 'Message is required');
@@ -91,7 +91,7 @@ export function automationRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     return { data: present(await find(session, current.id)) };
   });
-  bind(app, removeAutomationOperation, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, removeAutomationOperation, 'settings.automations.write', async ({ session, params }) => {
     const current = await find(session, params.id);
     const gone = await db(session).automationOperation.deleteMany({ where: { id: params.item, automationId: current.id } });
     if (gone.count === 0) throw new AppError('not_found', 'Operation not found');

@@ -7,9 +7,9 @@ import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 
 type Row = Prisma.BotGetPayload<object>;
-const access: Access = { roles: ['admin'], flag: 'bots_interface' };
+const access: Access = 'bots.manage';
 /** Campaign managers pick a bot for the chatbot_outbound reply action: they list bots, nothing more. */
-const listAccess: Access = { roles: ['admin', 'campaign_manager'], flag: 'bots_interface' };
+const listAccess: Access = 'bots.read';
 const present = (r: Row): Bot => ({
   uuid: r.id,
   name: r.name,

@@ -14,7 +14,7 @@ import { pageWindow } from '../../paging';
 
 /** Campaigns, subscribers and DND lists (spec 001 §7): campaign_manager with outbound_campaign on. */
 export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, storage: Storage = storageFromEnv(ctx.env)): Promise<void> {
-  const access: Access = { roles: ['campaign_manager'], flag: 'outbound_campaign' };
+  const access: Access = 'campaigns';
   const campaigns = new CampaignService(ctx);
   bind(app, listCampaigns, access, async ({ session, query }) => campaigns.list(session, query));
   bind(app, getCampaign, access, async ({ session, params }) => ({ data: await campaigns.get(session, params.id) }));

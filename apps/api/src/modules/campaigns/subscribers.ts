@@ -145,7 +145,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
         });
         if (claimed.count === 0) return false;
         await tx.storedFile.create({
-          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || 'subscribers.csv', contentType: 'text/csv', size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId },
+          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || 'subscribers.csv', contentType: 'text/csv', size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
         });
         await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.subscriberImport.name, payload } });
         return true;

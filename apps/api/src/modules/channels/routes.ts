@@ -11,12 +11,12 @@ export function publicUrlOf(ctx: AppContext, request: FastifyRequest): string {
 
 /** Channels (spec 002 §3, §7): every signed-in user lists them; admins configure them. */
 export function channelRoutes(app: FastifyInstance, ctx: AppContext, channels: ChannelService): void {
-  bind(app, listChannels, {}, async ({ session, query, request }) => channels.list(session, query, publicUrlOf(ctx, request)));
-  bind(app, getChannel, {}, async ({ session, params, request }) => ({ data: await channels.get(session, params.id, publicUrlOf(ctx, request)) }));
-  bind(app, createChannel, { roles: ['admin'] }, async ({ session, body, request }) => channels.create(session, body, publicUrlOf(ctx, request)));
-  bind(app, updateChannel, { roles: ['admin'] }, async ({ session, params, body, request }) => ({ data: await channels.update(session, params.id, body, publicUrlOf(ctx, request)) }));
-  bind(app, updateChannelToCloudApi, { roles: ['admin'] }, async ({ session, params, request }) => ({ data: await channels.toCloudApi(session, params.id, publicUrlOf(ctx, request)) }));
-  bind(app, deleteChannel, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, listChannels, 'signed_in', async ({ session, query, request }) => channels.list(session, query, publicUrlOf(ctx, request)));
+  bind(app, getChannel, 'signed_in', async ({ session, params, request }) => ({ data: await channels.get(session, params.id, publicUrlOf(ctx, request)) }));
+  bind(app, createChannel, 'settings.channels.write', async ({ session, body, request }) => channels.create(session, body, publicUrlOf(ctx, request)));
+  bind(app, updateChannel, 'settings.channels.write', async ({ session, params, body, request }) => ({ data: await channels.update(session, params.id, body, publicUrlOf(ctx, request)) }));
+  bind(app, updateChannelToCloudApi, 'settings.channels.write', async ({ session, params, request }) => ({ data: await channels.toCloudApi(session, params.id, publicUrlOf(ctx, request)) }));
+  bind(app, deleteChannel, 'settings.channels.write', async ({ session, params }) => {
     await channels.remove(session, params.id);
     return { data: { ok: true as const } };
   });

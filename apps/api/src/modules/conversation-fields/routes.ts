@@ -25,21 +25,21 @@ export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): 
     return rows.map((r) => ({ field_uuid: r.fieldId, name: r.field.name, field_value: r.value }));
   }
 
-  bind(app, listConversationFieldDefinitions, { flag: 'conversation_fields' }, async ({ session }) => {
+  bind(app, listConversationFieldDefinitions, 'conversation_fields.use', async ({ session }) => {
     const rows = await db(session).conversationFieldDefinition.findMany({ where: { deletedAt: null }, orderBy: { name: 'asc' } });
     return { data: rows.map((r) => ({ uuid: r.id, name: r.name })) };
   });
-  bind(app, createConversationFieldDefinition, { roles: ['admin'], flag: 'conversation_fields' }, async ({ session, body }) => {
+  bind(app, createConversationFieldDefinition, 'conversation_fields.define', async ({ session, body }) => {
     const taken = await db(session).conversationFieldDefinition.findFirst({ where: { name: { equals: body.name, mode: 'insensitive' }, deletedAt: null } });
     if (taken) throw new AppError('conflict', 'A field with this name already exists');
     const row = await db(session).conversationFieldDefinition.create({ data: { name: body.name, tenantId: session.tenantId } });
     return { data: { uuid: row.id, name: row.name } };
   });
-  bind(app, getConversationFields, { flag: 'conversation_fields' }, async ({ session, params }) => {
+  bind(app, getConversationFields, 'conversation_fields.use', async ({ session, params }) => {
     await editable(session, params.id);
     return { data: await values(session, params.id) };
   });
-  bind(app, setConversationField, { flag: 'conversation_fields' }, async ({ session, params, body }) => {
+  bind(app, setConversationField, 'conversation_fields.use', async ({ session, params, body }) => {
     await editable(session, params.id);
     const field = await db(session).conversationFieldDefinition.findFirst({ where: { id: body.field_uuid, deletedAt: null } });
     if (!field) throw new AppError('not_found', 'Field not found');
@@ -51,7 +51,7 @@ export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): 
     return { data: await values(session, params.id) };
   });
 
-  bind(app, listChannelCannedResponses, { flag: 'canned_responses' }, async ({ session, params, query }) => {
+  bind(app, listChannelCannedResponses, 'canned_responses.use', async ({ session, params, query }) => {
     const channel = await db(session).channel.findFirst({ where: { id: params.id, deletedAt: null }, select: { workspaceId: true } });
     if (!channel) throw new AppError('not_found', 'Channel not found');
     const rows = await db(session).cannedResponse.findMany({

@@ -14,37 +14,37 @@ import { startOutbound } from './start';
 
 export function conversationRoutes(app: FastifyInstance, ctx: AppContext, conversations: ConversationService): void {
   const lists = new ConversationLists(ctx, conversations);
-  bind(app, listConversations, {}, async ({ session, query }) => lists.list(session, query));
-  bind(app, getWaitingQueue, {}, async ({ session }) => ({ data: { quantity_waiting_queue: await lists.waitingCount(session) } }));
-  bind(app, getOfferedToMe, { roles: ['agent'] }, async ({ session }) => ({ data: await lists.offeredToMe(session) }));
-  bind(app, getTransferDestinations, {}, async ({ session }) => ({ data: await lists.transferDestinations(session) }));
-  bind(app, getConversationHistory, {}, async ({ session, query }) => lists.dayHistory(session, query));
-  bind(app, getConversation, {}, async ({ session, params }) => ({ data: await conversations.get(session, params.id) }));
-  bind(app, acceptConversation, { roles: ['agent'] }, async ({ session, body }) => {
+  bind(app, listConversations, 'signed_in', async ({ session, query }) => lists.list(session, query));
+  bind(app, getWaitingQueue, 'signed_in', async ({ session }) => ({ data: { quantity_waiting_queue: await lists.waitingCount(session) } }));
+  bind(app, getOfferedToMe, 'workstation', async ({ session }) => ({ data: await lists.offeredToMe(session) }));
+  bind(app, getTransferDestinations, 'signed_in', async ({ session }) => ({ data: await lists.transferDestinations(session) }));
+  bind(app, getConversationHistory, 'signed_in', async ({ session, query }) => lists.dayHistory(session, query));
+  bind(app, getConversation, 'signed_in', async ({ session, params }) => ({ data: await conversations.get(session, params.id) }));
+  bind(app, acceptConversation, 'workstation', async ({ session, body }) => {
     if (body.user_id !== session.userId) throw new AppError('forbidden', 'You can only accept sessions for yourself');
     const id = await acceptNext(ctx, session.tenantId, session.workspaceId, session.userId);
     return { data: await conversations.get(session, id) };
   });
   for (const def of [updateConversation, replaceConversation]) {
-    bind(app, def, {}, async ({ session, params, body }) => ({ data: await conversations.act(session, params.id, body) }));
+    bind(app, def, 'signed_in', async ({ session, params, body }) => ({ data: await conversations.act(session, params.id, body) }));
   }
-  bind(app, startConversation, { roles: ['agent'], flag: 'start_new_conversation' }, async ({ session, params, body }) => {
+  bind(app, startConversation, 'conversations.start', async ({ session, params, body }) => {
     const id = await startOutbound(ctx, session, params.id, body);
     return { data: await conversations.get(session, id) };
   });
-  bind(app, listContactConversations, {}, async ({ session, params, query }) => {
+  bind(app, listContactConversations, 'signed_in', async ({ session, params, query }) => {
     const contact = await scoped(ctx.db, session).contact.findFirst({ where: { id: params.id }, select: { id: true } });
     if (!contact) throw new AppError('not_found', 'Contact not found');
     return lists.list(session, { ...query, contact_uuid: contact.id });
   });
-  bind(app, listConversationReasons, {}, async ({ session, query }) => {
+  bind(app, listConversationReasons, 'signed_in', async ({ session, query }) => {
     const rows = await scoped(ctx.db, session).conversationReason.findMany({
       where: { deletedAt: null, ...(query.name__contains ? { name: { contains: query.name__contains, mode: 'insensitive' } } : {}) },
       orderBy: { name: 'asc' },
     });
     return { data: rows.map((r) => ({ uuid: r.id, name: r.name })) };
   });
-  bind(app, listPauses, {}, async ({ session }) => {
+  bind(app, listPauses, 'signed_in', async ({ session }) => {
     const rows = await scoped(ctx.db, session).pause.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { description: 'asc' } });
     return { data: rows.map((p) => ({ uuid: p.id, description: p.description })) };
   });

@@ -76,7 +76,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     }));
   }
 
-  bind(app, listOAuthTokens, { roles: ['admin'] }, async ({ session, query }) => {
+  bind(app, listOAuthTokens, 'integrations', async ({ session, query }) => {
     const rows = await db(session).apiToken.findMany({
       where: {
         workspaceId: session.workspaceId, revokedAt: null, expiresAt: { gt: new Date() },
@@ -88,7 +88,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: await presentTokens(session, rows), lifetime: { default_days: ctx.env.API_TOKEN_DEFAULT_DAYS, max_days: ctx.env.API_TOKEN_MAX_DAYS } };
   });
 
-  bind(app, createOAuthToken, { roles: ['admin'], fresh: true }, async ({ session, body }) => {
+  bind(app, createOAuthToken, 'integrations.tokens.write', async ({ session, body }) => {
     if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot create API tokens');
     const days = body.expires_in_days ?? Math.min(ctx.env.API_TOKEN_DEFAULT_DAYS, ctx.env.API_TOKEN_MAX_DAYS);
     if (days > ctx.env.API_TOKEN_MAX_DAYS) {
@@ -106,7 +106,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: (await presentTokens(session, [row]))[0]!, access_token: token };
   });
 
-  bind(app, deleteOAuthToken, { roles: ['admin'], fresh: true }, async ({ session, params }) => {
+  bind(app, deleteOAuthToken, 'integrations.tokens.write', async ({ session, params }) => {
     const row = await db(session).apiToken.findFirst({ where: { id: params.id, workspaceId: session.workspaceId, revokedAt: null } });
     if (!row) throw new AppError('not_found', 'Token not found');
     await db(session).apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
@@ -125,20 +125,20 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     voice_phone: { enabled: value.voice_phone?.enabled === true, url: value.voice_phone?.url ?? null },
   });
 
-  bind(app, getIntegrations, { roles: ['admin'] }, async ({ session }) => {
+  bind(app, getIntegrations, 'integrations', async ({ session }) => {
     const { value, tokens } = await stored(session);
     return { data: present(value, tokens) };
   });
 
   // Spec 000 §2: every signed-in user's header asks; the domains are checked again (they may have changed since).
-  bind(app, getVoicePhone, {}, async ({ session }) => {
+  bind(app, getVoicePhone, 'signed_in', async ({ session }) => {
     const phone = (await stored(session)).value.voice_phone;
     const url = phone?.url ?? null;
     const enabled = phone?.enabled === true && url !== null && onVoiceDomains(url, ctx.env.VOICE_PHONE_DOMAINS);
     return { data: { enabled, url: enabled ? url : null } };
   });
 
-  bind(app, updateIntegrations, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, updateIntegrations, 'integrations', async ({ session, body }) => {
     const current = await stored(session);
     const tokens = { ...current.tokens };
     const next: StoredIntegrations = { ...current.value };

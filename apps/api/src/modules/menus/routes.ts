@@ -67,12 +67,12 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
       },
     }));
 
-  bind(app, listAutomatedMenus, { roles: ['supervisor'] }, async ({ session }) => {
+  bind(app, listAutomatedMenus, 'settings.menus.read', async ({ session }) => {
     const rows = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { name: 'asc' } });
     return { data: await present(session, rows) };
   });
 
-  bind(app, createAutomatedMenu, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, createAutomatedMenu, 'settings.menus.write', async ({ session, body }) => {
     await check(session, body, null);
     const row = await ctx.db.automatedMenu.create({
       data: {
@@ -83,7 +83,7 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: (await present(session, [row]))[0]! };
   });
 
-  bind(app, updateAutomatedMenu, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, updateAutomatedMenu, 'settings.menus.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     const next = {
       name: body.name ?? current.name,
@@ -106,7 +106,7 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: (await present(session, [row]))[0]! };
   });
 
-  bind(app, deleteAutomatedMenu, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteAutomatedMenu, 'settings.menus.write', async ({ session, params }) => {
     const current = await find(session, params.id);
     const bound = await db(session).channel.count({ where: { entryMenuId: current.id, deletedAt: null } });
     if (bound) throw new AppError('conflict', 'Menus used by channels cannot be deleted');

@@ -5,9 +5,9 @@ import type { InboundService } from '../channels-inbound/service';
 import type { MessageService } from './service';
 
 export function messageRoutes(app: FastifyInstance, messages: MessageService, inbound: InboundService): void {
-  bind(app, listMessages, {}, async ({ session, params, query }) => messages.list(session, params.id, query));
-  bind(app, sendMessage, {}, async ({ session, params, body }) => ({ data: { data: [await messages.send(session, params.id, body)] } }));
-  bind(app, markMessages, {}, async ({ session, params, body }) => ({ data: await messages.markRead(session, params.id, body.messages_uuids) }));
-  bind(app, getMessage, {}, async ({ session, params }) => ({ data: await messages.get(session, params.id) }));
-  bind(app, receiveChannelMessage, {}, async ({ params, body, request }) => ({ data: await inbound.receive(params.id, request.headers.authorization, body) }));
+  bind(app, listMessages, 'signed_in', async ({ session, params, query }) => messages.list(session, params.id, query));
+  bind(app, sendMessage, 'signed_in', async ({ session, params, body }) => ({ data: { data: [await messages.send(session, params.id, body)] } }));
+  bind(app, markMessages, 'signed_in', async ({ session, params, body }) => ({ data: await messages.markRead(session, params.id, body.messages_uuids) }));
+  bind(app, getMessage, 'signed_in', async ({ session, params }) => ({ data: await messages.get(session, params.id) }));
+  bind(app, receiveChannelMessage, 'public', async ({ params, body, request }) => ({ data: await inbound.receive(params.id, request.headers.authorization, body) }));
 }

@@ -22,9 +22,9 @@ export function openingHoursRoutes(app: FastifyInstance, ctx: AppContext): void 
     };
   }
 
-  bind(app, getOpeningHours, { roles: ['supervisor'] }, async ({ session }) => ({ data: await read(session) }));
+  bind(app, getOpeningHours, 'settings.opening_hours.read', async ({ session }) => ({ data: await read(session) }));
   // Changing when the workspace answers is a manager's call, as the rest of the workspace settings (PATCH /workspaces/me).
-  bind(app, updateOpeningHours, { roles: ['manager'] }, async ({ session, body }) => {
+  bind(app, updateOpeningHours, 'settings.opening_hours.write', async ({ session, body }) => {
     const ws = await db(session).workspace.findFirst({ where: { id: session.workspaceId }, select: { id: true } });
     if (!ws) throw new AppError('not_found', 'Workspace not found');
     const days = [...body.days].sort((a, b) => WEEKDAYS.indexOf(a.weekday) - WEEKDAYS.indexOf(b.weekday));

@@ -72,7 +72,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: table };
   }
 
-  bind(app, agentsProductivityReport, { roles: ['supervisor'] }, async ({ session, query, request, reply }) => {
+  bind(app, agentsProductivityReport, 'reports', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
     const s = scope(session, query);
     // Messages are counted per author (a user of this workspace); only a sector or channel filter needs their conversations.
@@ -107,7 +107,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  bind(app, conversationSummaryReport, { roles: ['supervisor'] }, async ({ session, query, request, reply }) => {
+  bind(app, conversationSummaryReport, 'reports', async ({ session, query, request, reply }) => {
     const { from, to, zone } = reportRange(query);
     const s = scope(session, query);
     const counts = Prisma.sql`count(*) AS created, count(*) FILTER (WHERE c."timeAnswer" IS NOT NULL) AS answered,
@@ -150,7 +150,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     );
   });
 
-  bind(app, conversationTrendsReport, { roles: ['supervisor'] }, async ({ session, query, request, reply }) => {
+  bind(app, conversationTrendsReport, 'reports', async ({ session, query, request, reply }) => {
     const { from, to, zone } = reportRange(query);
     const s = scope(session, query);
     const byHour = query.report_type === 'hour';
@@ -174,7 +174,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  bind(app, conversationMetricsReport, { roles: ['supervisor'], flag: 'session_metrics_report' }, async ({ session, query, request, reply }) => {
+  bind(app, conversationMetricsReport, 'reports.session_metrics', async ({ session, query, request, reply }) => {
     const { from, to, zone } = reportRange(query);
     const s = scope(session, query);
     return answer(request, reply, query, 'session-metrics', [
@@ -199,7 +199,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  bind(app, loginHistoryReport, { roles: ['manager'] }, async ({ session, query, request, reply }) => {
+  bind(app, loginHistoryReport, 'reports.login_history', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
     return answer(request, reply, query, 'login-history', [
       { key: 'at', label: 'Date' },
@@ -217,7 +217,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
   });
 
-  bind(app, chatHistoryReport, { roles: ['supervisor'] }, async ({ session, query, request, reply }) => {
+  bind(app, chatHistoryReport, 'reports', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query, { contact: query.contact });
     const s = scope(session, query);
     const contact = query.contact ? `%${query.contact.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
@@ -256,7 +256,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     }, true);
   });
 
-  bind(app, botsReport, { roles: ['supervisor'], flag: 'bots_report' }, async ({ session, query, request, reply }) => {
+  bind(app, botsReport, 'reports.bots', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
     const s = scope(session, query);
     return answer(request, reply, query, 'bots', [

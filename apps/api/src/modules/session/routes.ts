@@ -11,19 +11,19 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: S
   const setCookie = (reply: FastifyReply, token: string, maxAge: number) =>
     reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.env.COOKIE_SECURE, path: '/', maxAge });
 
-  bind(app, login, {}, async ({ body, request, reply }) => {
+  bind(app, login, 'public', async ({ body, request, reply }) => {
     const result = await sessions.login(body.email, body.password, clientInfo(request));
     setCookie(reply, result.token, result.maxAgeSeconds);
     return { data: result.data, token: result.token };
   });
 
-  bind(app, loginWithCode, {}, async ({ body, request, reply }) => {
+  bind(app, loginWithCode, 'public', async ({ body, request, reply }) => {
     const result = await sessions.loginWithCode(body.login_code, clientInfo(request));
     setCookie(reply, result.token, result.maxAgeSeconds);
     return { data: result.data, token: result.token };
   });
 
-  bind(app, logout, {}, async ({ session, request, reply }) => {
+  bind(app, logout, 'signed_in', async ({ session, request, reply }) => {
     await sessions.logout(session, clientInfo(request));
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     return { data: { ok: true as const } };

@@ -49,7 +49,7 @@ export async function presentCannedResponses(db: ScopedDb, rows: CannedRow[]): P
  * agents read them through GET /api/v1/channels/{id}/canned_responses.
  */
 export function cannedRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const access: Access = { roles: ['supervisor'], flag: 'canned_responses' };
+  const access: Access = 'settings.canned_responses';
   const db = (session: Session) => scoped(ctx.db, session);
   const inWorkspace = (session: Session) => ({ workspaceId: session.workspaceId, deletedAt: null });
   const presentCategory = (c: { id: string; name: string; description: string | null }): CannedCategory => ({

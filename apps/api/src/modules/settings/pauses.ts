@@ -12,7 +12,7 @@ import { alreadyUsed, softDeleted } from './unique';
  * sees it (supervisor and up) edits it.
  */
 export function pauseRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const access: Access = { roles: ['supervisor'] };
+  const access: Access = 'settings.pauses';
   const db = (session: Session) => scoped(ctx.db, session);
   async function find(session: Session, id: string) {
     const row = await db(session).pause.findFirst({ where: { id, workspaceId: session.workspaceId, deletedAt: null } });

@@ -8,7 +8,7 @@ import { alreadyUsed, softDeleted } from './unique';
 
 /** Conversation (finish) reasons: admin only (spec 002 §6). The list is in the conversations module. */
 export function conversationReasonRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const access: Access = { roles: ['admin'] };
+  const access: Access = 'settings.conversation_reasons';
   const db = (session: Session) => scoped(ctx.db, session);
   async function find(session: Session, id: string) {
     const row = await db(session).conversationReason.findFirst({ where: { id, deletedAt: null } });

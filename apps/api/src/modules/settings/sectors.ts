@@ -34,7 +34,7 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
   }
 
   // Any signed-in user of the workspace may list its sectors (wizard entry points, transfer actions).
-  bind(app, listSectors, {}, async ({ session, query }) => {
+  bind(app, listSectors, 'signed_in', async ({ session, query }) => {
     const where: Prisma.SectorWhereInput = {
       ...live(session),
       ...(query.name ? { name: { contains: query.name, mode: 'insensitive' as const } } : {}),
@@ -49,7 +49,7 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
     ]);
     return { data: rows.map(present), pagination: { total, limit: query._limit, offset: query._offset } };
   });
-  bind(app, createSector, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, createSector, 'settings.sectors.write', async ({ session, body }) => {
     await nameFree(session, body.name);
     const row = await db(session).sector.create({
       data: {
@@ -64,7 +64,7 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     return { data: present(row) };
   });
-  bind(app, updateSector, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, updateSector, 'settings.sectors.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     if (body.name !== undefined) await nameFree(session, body.name, current.id);
     const ticketMessage = body.ticket_message === undefined ? current.ticketMessage : body.ticket_message?.trim() || null;
@@ -84,7 +84,7 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
     });
     return { data: present(row) };
   });
-  bind(app, deleteSector, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteSector, 'settings.sectors.write', async ({ session, params }) => {
     const sector = await find(session, params.id);
     // A channel's (or a campaign's replies') new conversations would enter a sector nobody can see any more.
     const entry = await db(session).channel.count({ where: { entrySectorId: sector.id, deletedAt: null } });

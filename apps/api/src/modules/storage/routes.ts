@@ -5,6 +5,7 @@ import { scoped } from '@atende/db';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
+import { mayDownload } from './access';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { bytesMatchType, safeFilename, storageFromEnv, type Storage } from '@atende/storage';
@@ -54,7 +55,7 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
   app.addHook('onClose', async () => storage.close());
   await app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES, files: 1, fields: 4, parts: 5 } });
-    bind(scope, uploadFile, {}, async ({ session, request }) => ({ data: { data: await store(session, await readUpload(request)) } }));
+    bind(scope, uploadFile, 'signed_in', async ({ session, request }) => ({ data: { data: await store(session, await readUpload(request)) } }));
   });
 
   async function store(session: Session, upload: { bytes: Buffer; contentType: string; filename: string }) {
@@ -99,14 +100,16 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
     return reply.send(object.stream);
   }
 
-  bind(app, downloadFile, {}, async ({ session, params, reply }) => {
+  // A file is read through what it belongs to (access.ts). One the caller may not read answers the
+  // same 404 as a missing one, as the messages route answers for a conversation they may not read.
+  bind(app, downloadFile, 'signed_in', async ({ session, params, reply }) => {
     const row = await scoped(ctx.db, session).storedFile.findFirst({ where: { id: params.id } });
-    if (!row) throw new AppError('not_found', 'File not found');
+    if (!row || !(await mayDownload(ctx.db, session, row))) throw new AppError('not_found', 'File not found');
     return sendFile(reply, row);
   });
 
   // The signature is the permission: it names one file, until `expires`, and only the server can make it.
-  bind(app, downloadSignedFile, {}, async ({ params, query, reply }) => {
+  bind(app, downloadSignedFile, 'public', async ({ params, query, reply }) => {
     const link = verifyFileLink(ctx.env.FILE_LINK_SECRET, params.id, query.expires, query.signature);
     if (link === 'invalid') throw new AppError('forbidden', 'This download link is not valid');
     if (link === 'expired') throw new AppError('forbidden', 'This download link has expired');

@@ -274,7 +274,9 @@ describe.each([
       const key = `${tenantId}/${id}`;
       await mkdir(join(t.env.STORAGE_DIR!, tenantId), { recursive: true });
       await writeFile(join(t.env.STORAGE_DIR!, key), PDF);
-      await t.database.db.storedFile.create({ data: { id, tenantId, originalFilename: 'antigo.pdf', contentType: 'application/pdf', size: PDF.length, service: 'local', storageKey: key } });
+      // The agent's own upload: downloads go only to those who may read the file (download-access.test.ts).
+      const uploadedById = (await t.database.db.user.findFirstOrThrow({ where: { email: 'agent@acme.test' } })).id;
+      await t.database.db.storedFile.create({ data: { id, tenantId, originalFilename: 'antigo.pdf', contentType: 'application/pdf', size: PDF.length, service: 'local', storageKey: key, uploadedById } });
       const res = await binary(t.http.get(`/api/v1/storage/files/${id}`).set(auth('agent')));
       expect(res.status).toBe(200);
       expect(Buffer.compare(res.body as Buffer, PDF)).toBe(0);

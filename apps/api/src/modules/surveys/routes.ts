@@ -46,12 +46,12 @@ export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
   }
 
-  bind(app, listSurveys, { roles: ['supervisor'] }, async ({ session }) => {
+  bind(app, listSurveys, 'settings.surveys.read', async ({ session }) => {
     const rows = await db(session).survey.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { name: 'asc' } });
     return { data: rows.map(present) };
   });
 
-  bind(app, getSurvey, { roles: ['supervisor'] }, async ({ session, params, query }) => {
+  bind(app, getSurvey, 'settings.surveys.read', async ({ session, params, query }) => {
     const survey = await find(session, params.id);
     const range = { ...(query.start ? { gte: new Date(query.start) } : {}), ...(query.end ? { lt: new Date(query.end) } : {}) };
     const where = { surveyId: survey.id, tenantId: session.tenantId, ...(query.start || query.end ? { sentAt: range } : {}) };
@@ -70,7 +70,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: result };
   });
 
-  bind(app, createSurvey, { roles: ['admin'] }, async ({ session, body }) => {
+  bind(app, createSurvey, 'settings.surveys.write', async ({ session, body }) => {
     await check(session, body, null);
     const row = await ctx.db.survey.create({
       data: {
@@ -81,7 +81,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: present(row) };
   });
 
-  bind(app, updateSurvey, { roles: ['admin'] }, async ({ session, params, body }) => {
+  bind(app, updateSurvey, 'settings.surveys.write', async ({ session, params, body }) => {
     const current = await find(session, params.id);
     const next = {
       name: body.name ?? current.name,
@@ -102,7 +102,7 @@ export function surveyRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: present(row) };
   });
 
-  bind(app, deleteSurvey, { roles: ['admin'] }, async ({ session, params }) => {
+  bind(app, deleteSurvey, 'settings.surveys.write', async ({ session, params }) => {
     const current = await find(session, params.id);
     await ctx.db.$transaction([
       ctx.db.survey.update({ where: { id: current.id }, data: { deletedAt: new Date(), enabled: false } }),

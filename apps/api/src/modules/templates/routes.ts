@@ -8,9 +8,9 @@ import type { TemplateService } from './service';
  * conversation); the template manager's changes need campaign_manager and its feature flag.
  */
 export function templateRoutes(app: FastifyInstance, templates: TemplateService): void {
-  const manage: Access = { roles: ['campaign_manager'], flag: 'whatsapp_template_management' };
-  bind(app, listTemplates, {}, async ({ session, query }) => templates.list(session, query));
-  bind(app, listChannelTemplates, {}, async ({ session, params, query }) => templates.list(session, { ...query, channel_uuid: params.id }));
+  const manage: Access = 'templates.manage';
+  bind(app, listTemplates, 'signed_in', async ({ session, query }) => templates.list(session, query));
+  bind(app, listChannelTemplates, 'signed_in', async ({ session, params, query }) => templates.list(session, { ...query, channel_uuid: params.id }));
   bind(app, createTemplate, manage, async ({ session, params, body }) => ({ data: await templates.create(session, params.id, body) }));
   bind(app, updateTemplate, manage, async ({ session, params, body }) => ({ data: await templates.update(session, params.id, body) }));
   bind(app, deleteTemplate, manage, async ({ session, params }) => {

@@ -6,20 +6,20 @@ import type { SessionService } from '../session/service';
 import type { UserService } from './service';
 
 export function userRoutes(app: FastifyInstance, users: UserService, sessions: SessionService): void {
-  bind(app, getMe, {}, async ({ session }) => ({ data: await users.me(session) }));
-  bind(app, updateMe, {}, async ({ session, body }) => ({ data: await users.updateMe(session, body) }));
-  bind(app, updateUser, { fresh: true }, async ({ session, params, body, request }) => {
+  bind(app, getMe, 'signed_in', async ({ session }) => ({ data: await users.me(session) }));
+  bind(app, updateMe, 'signed_in', async ({ session, body }) => ({ data: await users.updateMe(session, body) }));
+  bind(app, updateUser, 'users.update', async ({ session, params, body, request }) => {
     if (body.password !== undefined) {
       return { data: await users.changePassword(session, params.id, body.password, body.old_password ?? '', clientInfo(request)) };
     }
     if (body.state !== undefined) return { data: await users.forceOffline(session, params.id) };
     return { data: await users.update(session, params.id, body) };
   });
-  bind(app, createUser, { roles: ['admin'], fresh: true }, async ({ session, body }) => ({ data: await users.create(session, body) }));
-  bind(app, listUsers, { roles: ['supervisor'] }, async ({ session, query }) => ({ data: await users.list(session, query.role) }));
-  bind(app, deleteUser, { roles: ['admin'], fresh: true }, async ({ session, params }) => {
+  bind(app, createUser, 'users.manage', async ({ session, body }) => ({ data: await users.create(session, body) }));
+  bind(app, listUsers, 'users.list', async ({ session, query }) => ({ data: await users.list(session, query.role) }));
+  bind(app, deleteUser, 'users.manage', async ({ session, params }) => {
     await users.remove(session, params.id);
     return { data: { ok: true as const } };
   });
-  bind(app, getLoginQrCode, { flag: 'qr_code_login' }, async ({ session }) => ({ data: await sessions.issueLoginCode(session) }));
+  bind(app, getLoginQrCode, 'qr_login', async ({ session }) => ({ data: await sessions.issueLoginCode(session) }));
 }

@@ -1,6 +1,6 @@
 import { AppError, rooms, type Role } from '@atende/contract';
 import { agentAvailable, presentUser, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
-import { roleCovers } from '@atende/core';
+import { allows, roleCovers } from '@atende/core';
 import { hashPassword, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import { revokeUserApiTokens } from '../session/api-tokens';
@@ -85,11 +85,16 @@ export class UserService {
 
   /** A supervisor ends an agent's session (spec 000 §4): every session of theirs is revoked. */
   async forceOffline(session: Session, id: string) {
-    if (!roleCovers(session.roles, 'supervisor')) throw new AppError('forbidden', 'You do not have permission to do this');
+    if (!allows(session.roles, 'users.force_offline')) throw new AppError('forbidden', 'You do not have permission to do this');
     const user = await this.find(session, id);
     // spec 000 §6 coverage: a supervisor ends an agent's or a supervisor's session, not a manager's.
     const covered = (user.roles as Role[]).every((role) => roleCovers(session.roles, role));
     if (user.id !== session.userId && !covered) throw new AppError('forbidden', 'You do not have permission to do this');
+    // admin "covers" owner in spec 000 §6, but only an owner removes or edits an owner (remove, update
+    // below): an admin cannot force the owner offline either (issue 12).
+    if (user.id !== session.userId && (user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
+      throw new AppError('forbidden', 'Only an owner can end the session of an owner');
+    }
     // The target's browsers get update-user (is_logged false) before their sockets are dropped.
     await this.sessions.revokeSessions({ userId: user.id }, 'forced_offline', async () => {
       await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });

@@ -1,4 +1,4 @@
-import { canUseAdminArea, hasAnyRole, roleCovers } from '@atende/core';
+import { allows, canUseAdminArea, mayUse, roleCovers } from '@atende/core';
 import { Navigate } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
@@ -20,8 +20,8 @@ export function AdminIndex() {
   const roles = me.roles.map((r) => r.name);
   const { features, first_steps_completed } = tenant.data.config;
   if (!canUseAdminArea(roles)) {
-    if (hasAnyRole(roles, ['tenant_admin'])) return <Navigate to="/admin/tenants" replace />;
-    if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) return <Navigate to="/admin/campaigns" replace />;
+    if (allows(roles, 'tenants')) return <Navigate to="/admin/tenants" replace />;
+    if (mayUse(roles, features, 'campaigns')) return <Navigate to="/admin/campaigns" replace />;
     return <NoAccessPage />;
   }
   if (features.first_steps && !first_steps_completed && roleCovers(roles, 'admin') && !sessionStorage.getItem(FIRST_STEPS_SHOWN)) {

@@ -1,5 +1,5 @@
 import type { FeatureFlag, Role } from '@atende/contract';
-import { hasAnyRole } from '@atende/core';
+import { hasAnyRole, mayUse, type PermissionName } from '@atende/core';
 import { Card, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,6 +10,8 @@ export interface HubLink {
   path: string;
   title: string;
   roles?: readonly Role[];
+  /** A row of the role matrix (its roles and flag), as the route's guard. */
+  permission?: PermissionName;
   flags?: readonly FeatureFlag[];
 }
 
@@ -21,7 +23,10 @@ export function HubPage({ title, links }: { title: string; links: readonly HubLi
   if (!me || !tenant) return <LoadingState />;
   const roles = me.roles.map((r) => r.name);
   const visible = links.filter(
-    (link) => (!link.roles || hasAnyRole(roles, link.roles)) && (link.flags ?? []).every((flag) => tenant.config.features[flag] === true),
+    (link) =>
+      (!link.roles || hasAnyRole(roles, link.roles)) &&
+      (!link.permission || mayUse(roles, tenant.config.features, link.permission)) &&
+      (link.flags ?? []).every((flag) => tenant.config.features[flag] === true),
   );
   return (
     <Stack>

@@ -9,12 +9,13 @@ const DndListsPage = lazyPage(() => import('./DndListsPage'), 'DndListsPage');
 const SubscribersPage = lazyPage(() => import('./SubscribersPage'), 'SubscribersPage');
 
 /**
- * Campaign routes under /admin/campaigns and /app/campaigns (spec 002 §2): role campaign_manager
- * plus flag outbound_campaign; the template manager also needs whatsapp_template_management.
+ * Campaign routes under /admin/campaigns and /app/campaigns (spec 002 §2): the role matrix's
+ * campaigns row (campaign_manager, admin, owner; flag outbound_campaign); the template manager's
+ * row adds whatsapp_template_management.
  */
 export const campaignRoutes: RouteObject[] = [
   {
-    element: <Guard roles={['campaign_manager']} flags={['outbound_campaign']} />,
+    element: <Guard permission="campaigns" />,
     children: [
       { index: true, element: <CampaignsPage /> },
       { path: ':id/subscribers', element: <SubscribersPage /> },
@@ -23,7 +24,7 @@ export const campaignRoutes: RouteObject[] = [
       {
         path: 'whatsapp-templates',
         element: (
-          <Guard flags={['whatsapp_template_management']}>
+          <Guard permission="templates.manage">
             <TemplatesPage />
           </Guard>
         ),

@@ -1,5 +1,5 @@
 import type { Contact } from '@atende/contract';
-import { countryForCallingCode, hasAnyRole } from '@atende/core';
+import { allows, countryForCallingCode } from '@atende/core';
 import { Group, Modal, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -57,12 +57,7 @@ export function ContactsPage() {
       refresh();
     },
   });
-  const canDelete = me
-    ? hasAnyRole(
-        me.roles.map((r) => r.name),
-        ['supervisor'],
-      )
-    : false;
+  const canDelete = me ? allows(me.roles.map((r) => r.name), 'contacts.delete') : false;
   const type = (field: 'name' | 'phone', value: string) => {
     setSearch((s) => ({ ...s, [field]: value }));
     setPage(1);

@@ -1,4 +1,4 @@
-import { canUseAdminArea, hasAnyRole } from '@atende/core';
+import { allows, canUseAdminArea, mayUse } from '@atende/core';
 import { AppShell, Badge, Group, Text, Title } from '@mantine/core';
 import { IconBuildingCommunity, IconChartBar, IconLayoutDashboard, IconMessages, IconSettings, IconSpeakerphone, IconUsers } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -41,9 +41,9 @@ export function AdminLayout() {
   if (supervisor) {
     items.push({ to: '/admin/reports', label: t('Reports'), icon: <IconChartBar {...ICON} /> }, { to: '/admin/contacts', label: t('Contacts'), icon: <IconUsers {...ICON} /> });
   }
-  if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) items.push({ to: '/admin/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
+  if (mayUse(roles, features, 'campaigns')) items.push({ to: '/admin/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
   if (supervisor) items.push({ to: '/admin/settings', label: t('Settings'), icon: <IconSettings {...ICON} /> });
-  if (hasAnyRole(roles, ['tenant_admin'])) items.push({ to: '/admin/tenants', label: t('Tenants'), icon: <IconBuildingCommunity {...ICON} /> });
+  if (allows(roles, 'tenants')) items.push({ to: '/admin/tenants', label: t('Tenants'), icon: <IconBuildingCommunity {...ICON} /> });
   const segment = pathname.split('/')[2] ?? '';
   const title = t(TITLES[segment] ?? segment);
 

@@ -1,5 +1,5 @@
 import type { Tenant, User } from '@atende/contract';
-import { hasAnyRole, isAgent } from '@atende/core';
+import { isAgent, mayUse } from '@atende/core';
 import { AppShell, Badge, Group, Indicator, Title } from '@mantine/core';
 import { IconExternalLink, IconHistory, IconMessageCircle, IconSpeakerphone } from '@tabler/icons-react';
 import { useEffect } from 'react';
@@ -58,7 +58,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
     },
     { to: '/app/chat-history', label: t('History'), icon: <IconHistory {...ICON} /> },
   ];
-  if (hasAnyRole(roles, ['campaign_manager']) && features.outbound_campaign) items.push({ to: '/app/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
+  if (mayUse(roles, features, 'campaigns')) items.push({ to: '/app/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
   if (external) items.push({ to: '/app/external-system', label: external.label ?? t('External system'), icon: <IconExternalLink {...ICON} /> });
 
   return (

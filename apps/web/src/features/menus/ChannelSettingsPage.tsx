@@ -3,7 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { allows, mayUse } from '@atende/core';
 import { api } from '../../api/client';
+import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { botKeys } from '../bots/BotsPage';
@@ -22,7 +24,11 @@ export function ChannelSettingsPage() {
   const channel = useQuery({ queryKey: ['channels', id], queryFn: async () => (await api.getChannel({ params: { id } })).data });
   const sectors = useQuery({ queryKey: ['sectors', 'all'], queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
   const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
-  const bots = useQuery({ queryKey: botKeys.all, queryFn: async () => (await api.listBots({})).data });
+  const roles = (useMe().data?.roles ?? []).map((r) => r.name);
+  const features = useTenant().data?.config.features ?? {};
+  // Bots are offered as entry points only where the role matrix lets this user list them (flag bots_interface on).
+  const bots = useQuery({ queryKey: botKeys.all, queryFn: async () => (await api.listBots({})).data, enabled: mayUse(roles, features, 'bots.read') });
+  const canSave = allows(roles, 'settings.channels.write');
   const [name, setName] = useState('');
   const [enabled, setEnabled] = useState(true);
   const [entry, setEntry] = useState<string | null>(null);
@@ -60,11 +66,13 @@ export function ChannelSettingsPage() {
       <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={name.trim() ? undefined : t('Required')} />
       <Select label={t('Entry point')} description={t('Where new conversations of this channel start')} data={options} value={entry} onChange={setEntry} clearable placeholder={t('Workspace queue')} />
       <Switch label={t('Enabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
-      <Group>
-        <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
-          {t('Save')}
-        </Button>
-      </Group>
+      {canSave && (
+        <Group>
+          <Button loading={save.isPending} disabled={!name.trim()} onClick={() => save.mutate()}>
+            {t('Save')}
+          </Button>
+        </Group>
+      )}
       {livechat && <AppearanceSection key={livechat.uuid} channel={livechat} />}
     </Stack>
   );

@@ -1,5 +1,5 @@
 import type { AutomatedMenu } from '@atende/contract';
-import { roleCovers } from '@atende/core';
+import { allows } from '@atende/core';
 import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -26,9 +26,9 @@ export function MenusPage() {
   const me = useMe().data;
   const isAdmin =
     !!me &&
-    roleCovers(
+    allows(
       me.roles.map((r) => r.name),
-      'admin',
+      'settings.menus.write',
     );
   const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
   const channels = useQuery({

@@ -6,7 +6,7 @@ import {
   type TimeRange,
   type Weekday,
 } from '@atende/contract';
-import { hasAnyRole } from '@atende/core';
+import { allows } from '@atende/core';
 import { ActionIcon, Anchor, Button, Checkbox, Group, Paper, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -59,12 +59,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe().data;
-  const canSave = me
-    ? hasAnyRole(
-        me.roles.map((r) => r.name),
-        ['manager'],
-      )
-    : false;
+  const canSave = me ? allows(me.roles.map((r) => r.name), 'settings.opening_hours.write') : false;
   const [enabled, setEnabled] = useState(initial.enabled);
   const [timezone, setTimezone] = useState(initial.timezone);
   const [message, setMessage] = useState(initial.out_of_hours_message);

@@ -1,5 +1,5 @@
 import { SectorBodySchema, SLA_MAX_SECONDS, type Sector, type SectorBody } from '@atende/contract';
-import { roleCovers } from '@atende/core';
+import { allows } from '@atende/core';
 import { NumberInput, Stack, Switch, Textarea, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -28,9 +28,9 @@ export function formatSla(seconds: number | null): string {
 /** Sectors (spec 002 §3, §7): queues with SLA times. Supervisors read; admins write (spec 002 §6). */
 export function SectorsPage() {
   const { t } = useTranslation();
-  const canWrite = roleCovers(
+  const canWrite = allows(
     (useMe().data?.roles ?? []).map((r) => r.name),
-    'admin',
+    'settings.sectors.write',
   );
   const sectors = useQuery({ queryKey: settingsKeys.sectors, queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
   const [editing, setEditing] = useState<Sector | 'new' | null>(null);

@@ -1,5 +1,5 @@
 import { DELIVERY_MODES, updateMyWorkspace, type Workspace } from '@atende/contract';
-import { hasAnyRole } from '@atende/core';
+import { allows } from '@atende/core';
 import { Anchor, Button, Group, NumberInput, Radio, Select, Stack, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -48,12 +48,7 @@ function WorkspaceForm({ initial }: { initial: Workspace }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe().data;
-  const canSave = me
-    ? hasAnyRole(
-        me.roles.map((r) => r.name),
-        ['manager'],
-      )
-    : false;
+  const canSave = me ? allows(me.roles.map((r) => r.name), 'settings.workspace.write') : false;
   const [mode, setMode] = useState(initial.conversation_delivery_mode);
   const [max, setMax] = useState<number | string>(initial.max_conversation_per_user);
   const [archived, setArchived] = useState(initial.archived_conversation_behavior_on_new_messages);
