@@ -7,6 +7,8 @@ import { defineConfig, type Plugin } from 'vite';
 /** React and the router change rarely: their own chunk stays cached across web app releases. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
   react: /node_modules\/(react|react-dom|react-router|scheduler)\//,
+  // Only the screens that read or write phone numbers load it.
+  'phone-numbers': /node_modules\/libphonenumber-js\//,
 };
 
 /** Files worth compressing once at build time (issue 13 item 1); the api serves them as sent. */

@@ -9,9 +9,11 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createQueryClient } from './api/queryClient';
 import { router } from './routes';
+import { prefetchSession } from './session/session';
 import { theme } from './ui/theme';
 
 const queryClient = createQueryClient();
+if (!location.pathname.startsWith('/login') && !location.pathname.startsWith('/livechat/')) prefetchSession(queryClient);
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 

@@ -4,7 +4,6 @@ import { homeFor } from './features/auth/home';
 import { LoginPage } from './features/auth/LoginPage';
 import { NoAccessPage } from './features/auth/NoAccessPage';
 import { campaignRoutes } from './features/campaigns/campaignRoutes';
-import { Authenticated } from './features/layout/Authenticated';
 import { useMe } from './session/session';
 import { RouteErrorPage } from './ui/ErrorBoundary';
 import { ErrorHandler } from './ui/ErrorHandler';
@@ -12,8 +11,18 @@ import { Guard } from './ui/guards';
 import { ErrorState, LoadingState } from './ui/states';
 import { lazyPage } from './ui/lazyPage';
 
-const AppLayout = lazyPage(() => import('./features/layout/AppLayout'), 'AppLayout');
-const WorkstationPage = lazyPage(() => import('./features/workstation/WorkstationPage'), 'WorkstationPage');
+const loadAuthenticated = () => import('./features/layout/Authenticated');
+const Authenticated = lazyPage(loadAuthenticated, 'Authenticated');
+const loadAppLayout = () => import('./features/layout/AppLayout');
+const loadWorkstation = () => import('./features/workstation/WorkstationPage');
+const AppLayout = lazyPage(loadAppLayout, 'AppLayout');
+const WorkstationPage = lazyPage(loadWorkstation, 'WorkstationPage');
+// The agent's screen is fetched at once, beside the session and the dictionary, not one chunk after another.
+if (typeof location !== 'undefined' && /^\/(app\/?)?$/.test(location.pathname)) {
+  void loadAuthenticated();
+  void loadAppLayout();
+  void loadWorkstation();
+}
 const SsoLoadPage = lazyPage(() => import('./features/auth/SsoLoadPage'), 'SsoLoadPage');
 const AdminLayout = lazyPage(() => import('./features/layout/AdminLayout'), 'AdminLayout');
 const ChatHistoryPage = lazyPage(() => import('./features/workstation/ChatHistoryPage'), 'ChatHistoryPage');

@@ -1,6 +1,6 @@
 import { RoleSchema, type Role, type Tenant, type User, type Workspace } from '@atende/contract';
 import { z } from 'zod';
-import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, quietApi } from '../api/client';
 import { LIVE } from '../realtime/liveQueries';
 
@@ -40,8 +40,9 @@ export const queryKeys = {
   loginQrCode: ['login-qr-code'] as const,
 };
 
-export function useMe() {
-  return useQuery({
+/** The signed-in user, tenant and workspace: one definition for the hooks and the start-up prefetch. */
+export const sessionQueries = {
+  me: queryOptions({
     queryKey: queryKeys.me,
     queryFn: async () => {
       const { data } = await api.getMe();
@@ -50,13 +51,30 @@ export function useMe() {
     },
     staleTime: 30_000,
     meta: LIVE,
-  });
+  }),
+  tenant: queryOptions({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000, meta: LIVE }),
+  workspace: queryOptions({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000, meta: LIVE }),
+};
+
+export function useMe() {
+  return useQuery(sessionQueries.me);
 }
 export function useTenant() {
-  return useQuery({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000, meta: LIVE });
+  return useQuery(sessionQueries.tenant);
 }
 export function useWorkspace() {
-  return useQuery({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000, meta: LIVE });
+  return useQuery(sessionQueries.workspace);
+}
+
+/**
+ * At start-up, a browser that kept a signed-in user asks for the session beside the code and the
+ * dictionary rather than after them (issue 13 item 1); a failure is left to the hooks to show.
+ */
+export function prefetchSession(queryClient: QueryClient): void {
+  if (readLocalUser() === null) return;
+  void queryClient.prefetchQuery(sessionQueries.me);
+  void queryClient.prefetchQuery(sessionQueries.tenant);
+  void queryClient.prefetchQuery(sessionQueries.workspace);
 }
 
 /** Forgets everything about the signed-in user in this tab. */

@@ -2,10 +2,11 @@ import type { RouteObject } from 'react-router';
 import { Guard } from '../../ui/guards';
 import { campaignRoutes } from '../campaigns/campaignRoutes';
 import { REPORT_DEFINITIONS } from '../reports/definitions';
-import { AdminIndex } from './AdminIndex';
-import { HubPage, type HubLink } from './HubPage';
+import type { HubLink } from './HubPage';
 import { lazyPage } from '../../ui/lazyPage';
 
+const AdminIndex = lazyPage(() => import('./AdminIndex'), 'AdminIndex');
+const HubPage = lazyPage(() => import('./HubPage'), 'HubPage');
 const CampaignReportPage = lazyPage(() => import('../campaigns/CampaignReportPage'), 'CampaignReportPage');
 const AdminReportPage = lazyPage(() => import('../reports/AdminReportPage'), 'AdminReportPage');
 const BotEditorPage = lazyPage(() => import('../bots/BotEditorPage'), 'BotEditorPage');

@@ -6,14 +6,25 @@ import { useSearchParams } from 'react-router';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { useMe, useTenant, useWorkspace } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
-import { CustomerPanels } from '../customer/CustomerPanels';
 import { AcceptPanel } from './AcceptPanel';
-import { ChatPanel } from './ChatPanel';
 import { attachmentStore } from './composer/attachmentStore';
 import { orderConversations } from './conversationEvents';
 import { ConversationList } from './ConversationList';
 import { drafts, readPinned, writePinned } from './drafts';
 import { ACTIVE_PARAM, useActiveChats, useWaitingQueue } from './queries';
+import { lazyComponent } from '../../ui/lazyPage';
+
+// The chat and the customer's panels (composer, contact forms, phone formatting) load when a chat is
+// first opened, and ahead of that once the list is on screen and the browser is idle (issue 13 item 1).
+const loadChatPanel = () => import('./ChatPanel');
+const loadCustomerPanels = () => import('../customer/CustomerPanels');
+const ChatPanel = lazyComponent(loadChatPanel, 'ChatPanel', <LoadingState />);
+const CustomerPanels = lazyComponent(loadCustomerPanels, 'CustomerPanels', <LoadingState />);
+const CHAT_PRELOAD_DELAY_MS = 1500;
+function preloadChat() {
+  void loadChatPanel();
+  void loadCustomerPanels();
+}
 
 /** Height of the page below the 56 px header and the shell's padding. */
 const PAGE_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
@@ -35,6 +46,13 @@ export function WorkstationPage() {
   const [pinned, setPinned] = useState<string[]>(() => readPinned());
   const [archivedView, setArchivedView] = useState(false);
   const activeUuid = params.get(ACTIVE_PARAM);
+  const listShown = chats.data !== undefined;
+  useEffect(() => {
+    // Once the first screen has settled: the chat's code comes while the agent reads the list.
+    if (!listShown || activeUuid) return;
+    const timer = setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(preloadChat, { timeout: 3000 }) : preloadChat()), CHAT_PRELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [listShown, activeUuid]);
 
   const select = useCallback(
     (uuid: string | null) => {
