@@ -23,33 +23,59 @@ const BUDGET_KB = { app: Number(process.env.BENCH_BUDGET_APP_KB ?? 300), login: 
 const RECORDED_COLD_P50_MS = 973;
 const RECORDED_COLD_JS_KB = 1194;
 
-const stack = spawn('node', ['e2e/start-stack.mjs'], {
-  cwd: ROOT,
-  env: { ...process.env, E2E_PORT: String(PORT), E2E_DATABASE: 'atende_bench_web', E2E_REDIS_PREFIX: 'atende-bench-web:', LOG_LEVEL: 'error' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-const stopStack = () => new Promise<void>((done) => (stack.exitCode !== null ? done() : (stack.once('exit', () => done()), stack.kill('SIGTERM'))));
-for (let i = 0; ; i++) {
-  if (i > 240) throw new Error('the stack did not start');
-  if (await fetch(`${BASE}/api/health`).then((r) => r.ok, () => false)) break;
-  await new Promise((r) => setTimeout(r, 500));
+/**
+ * BENCH_BASELINE_DIST: a web build to compare with in this same run (e.g. the one before issue 13,
+ * built from an older commit with `vite build --outDir`); a second stack serves it and the cold loads
+ * alternate between the two, so both see the same machine load.
+ */
+const BASELINE_DIST = process.env.BENCH_BASELINE_DIST;
+
+function startStack(port: number, name: string, webDist?: string) {
+  const child = spawn('node', ['e2e/start-stack.mjs'], {
+    cwd: ROOT,
+    env: {
+      ...process.env, E2E_PORT: String(port), E2E_DATABASE: `atende_bench_${name}`, E2E_REDIS_PREFIX: `atende-bench-${name}:`, LOG_LEVEL: 'error',
+      ...(webDist ? { WEB_DIST: webDist } : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const stop = () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))));
+  return { base: `http://127.0.0.1:${port}`, stop };
 }
+async function waitHealthy(base: string) {
+  for (let i = 0; ; i++) {
+    if (i > 240) throw new Error(`the stack at ${base} did not start`);
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+const stacks = [startStack(PORT, 'web')];
+if (BASELINE_DIST) stacks.push(startStack(PORT + 10, 'web_baseline', BASELINE_DIST));
+const stopStack = async () => {
+  await Promise.all(stacks.map((s) => s.stop()));
+};
+for (const s of stacks) await waitHealthy(s.base);
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   // A session cookie for the agent, reused by every load.
-  const login = await browser.newContext();
-  const loginPage = await login.newPage();
-  await loginPage.goto(`${BASE}/login`);
-  await loginPage.getByLabel('Email').fill('agent@demo.atende.dev');
-  await loginPage.getByLabel('Password', { exact: true }).fill('atende123');
-  await loginPage.getByRole('button', { name: 'Sign in' }).click();
-  await loginPage.waitForURL(/\/app/);
-  const storageState = await login.storageState();
-  await login.close();
+  async function signIn(base: string) {
+    const login = await browser.newContext();
+    const loginPage = await login.newPage();
+    await loginPage.goto(`${base}/login`);
+    await loginPage.getByLabel('Email').fill('agent@demo.atende.dev');
+    await loginPage.getByLabel('Password', { exact: true }).fill('atende123');
+    await loginPage.getByRole('button', { name: 'Sign in' }).click();
+    await loginPage.waitForURL(/\/app/);
+    const state = await login.storageState();
+    await login.close();
+    return state;
+  }
+  const storageState = await signIn(BASE);
+  const baselineState = BASELINE_DIST ? await signIn(stacks[1]!.base) : null;
 
   /** Loads /app and waits until the workstation is usable; bytes from CDP (as sent, compressed). */
-  async function load(page: Page): Promise<{ ms: number; jsBytes: number; totalBytes: number }> {
+  async function load(page: Page, base = BASE): Promise<{ ms: number; jsBytes: number; totalBytes: number }> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     const types = new Map<string, string>();
@@ -61,7 +87,7 @@ try {
       if (types.get(e.requestId) === 'Script') jsBytes += e.encodedDataLength;
     });
     const start = Date.now();
-    await page.goto(`${BASE}/app`);
+    await page.goto(`${base}/app`);
     await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
     await page.getByRole('button', { name: 'Accept session' }).waitFor();
     const ms = Date.now() - start;
@@ -96,7 +122,13 @@ try {
   }
 
   const cold: { ms: number; jsBytes: number; totalBytes: number }[] = [];
+  const baselineCold: { ms: number; jsBytes: number; totalBytes: number }[] = [];
   for (let i = 0; i < LOADS; i++) {
+    if (baselineState) {
+      const context = await browser.newContext({ storageState: baselineState });
+      baselineCold.push(await load(await context.newPage(), stacks[1]!.base));
+      await context.close();
+    }
     const context = await browser.newContext({ storageState });
     cold.push(await load(await context.newPage()));
     await context.close();
@@ -154,7 +186,13 @@ try {
       ...coldSummary,
       js_kb: kb(median(cold.map((c) => c.jsBytes))),
       total_kb: kb(median(cold.map((c) => c.totalBytes))),
-      // No baseline build runs in this process: the ratio is against the figure recorded before issue 13.
+      // Against the baseline build loaded in this run when one is given, else the figure recorded before issue 13.
+      ...(baselineCold.length
+        ? {
+            baseline: { ...summarize(baselineCold.map((c) => c.ms)), js_kb: kb(median(baselineCold.map((c) => c.jsBytes))), dist: BASELINE_DIST },
+            speedup_vs_baseline: Math.round((summarize(baselineCold.map((c) => c.ms)).p50_ms / coldSummary.p50_ms) * 100) / 100,
+          }
+        : {}),
       speedup_vs_recorded: Math.round((RECORDED_COLD_P50_MS / coldSummary.p50_ms) * 100) / 100,
       recorded_before: { p50_ms: RECORDED_COLD_P50_MS, js_kb: RECORDED_COLD_JS_KB },
     },

@@ -9,7 +9,6 @@ import type { Prisma } from '@atende/db';
 import type { Storage } from '@atende/storage';
 import multipart from '@fastify/multipart';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
 import { bind, type Access } from '../../bind';
 import type { AppContext } from '../../context';
@@ -107,6 +106,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
     const base = `subscribers-${campaign.name.replace(/[^\w-]+/g, '_').slice(0, 40) || 'campaign'}`;
     const accept = String(request.headers.accept ?? '');
     if (/excel|spreadsheet/.test(accept)) {
+      const { default: ExcelJS } = await import('exceljs');
       const workbook = new ExcelJS.Workbook();
       const sheet = workbook.addWorksheet('subscribers');
       sheet.addRow(header);

@@ -1,6 +1,5 @@
 import { AppError, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
 import { stringify } from 'csv-stringify/sync';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import { PassThrough, Readable } from 'node:stream';
 
@@ -93,7 +92,7 @@ const cells = (columns: readonly string[], r: object) => columns.map((c) => neut
  * yield between, so an export of 100,000 rows neither holds the workbook in memory nor blocks the api
  * (the in-memory workbook took 22 s and 1.4 GB for 78,000 chat history rows).
  */
-export function sendExport<R extends object>(reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[]) {
+export async function sendExport<R extends object>(reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[]) {
   const file = `${name}-${new Date().toISOString().slice(0, 10)}`;
   if (format !== 'excel') {
     const type = format === 'json' ? 'application/json' : 'text/csv; charset=utf-8';
@@ -102,6 +101,8 @@ export function sendExport<R extends object>(reply: FastifyReply, name: string, 
       .header('content-disposition', `attachment; filename="${file}.${format}"`)
       .send(Readable.from(lines(format, columns, data)));
   }
+  // exceljs is large: loaded on the first Excel export, not at start-up (issue 13 item 2).
+  const { default: ExcelJS } = await import('exceljs');
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
   const sheet = workbook.addWorksheet('report');
