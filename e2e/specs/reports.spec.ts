@@ -91,7 +91,9 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
     await book.xlsx.load(new Uint8Array(await downloaded(page, /Download Excel/)).buffer);
     const sheet = book.worksheets[0]!;
     const excel: string[][] = [];
-    sheet.eachRow({ includeEmpty: true }, (row) => excel.push(csv[0]!.map((_, i) => String(row.getCell(i + 1).value ?? ''))));
+    // Excel holds times as date cells (the caller's wall-clock time) and numbers as numbers; read as the CSV writes them.
+    const text = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 19).replace('T', ' ') : String(v ?? ''));
+    sheet.eachRow({ includeEmpty: true }, (row) => excel.push(csv[0]!.map((_, i) => text(row.getCell(i + 1).value))));
     // The CSV and the sheet are the same table, header first; the screen shows the same rows in the same order.
     expect(excel, `${report.title} Excel = CSV`).toEqual(csv);
     const lines = csv.slice(1);

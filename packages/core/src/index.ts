@@ -8,6 +8,7 @@ export * from './contact-form';
 export * from './tenant-config';
 export * from './templates';
 export * from './duration';
+export * from './zoned-time';
 export * from './surveys';
 export * from './menus';
 export * from './text-rules';

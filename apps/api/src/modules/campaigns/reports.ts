@@ -54,7 +54,7 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, access: Acce
     // Checked before any query starts: a bad filter is one 400, nothing left running.
     const filter = where(session, query);
     if (query._limit === 0) {
-      return sendExport(reply, 'campaign-report', exportFormat(query.format, request.headers.accept), COLUMNS, await rows(filter, EXPORT_MAX_ROWS, 0));
+      return sendExport(reply, 'campaign-report', exportFormat(query.format, request.headers.accept), COLUMNS, await rows(filter, EXPORT_MAX_ROWS, 0), query.timezone);
     }
     const [data, [count]] = await Promise.all([
       rows(filter, query._limit, query._offset),

@@ -4,6 +4,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customChannel } from '../conversations/fixtures';
 import { ALL_ON, startTestApp, type TestApp } from '../../testing';
+import { zonedText } from '@atende/core';
 import { neutralise } from './export';
 import { exportPaging } from './routes';
 
@@ -154,7 +155,8 @@ describe('admin reports (spec 002 §2, §7)', () => {
     await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
     const sheet = book.worksheets[0]!;
     expect(sheet.getRow(1).values).toEqual([undefined, 'agent', 'answered', 'closed', 'avg_first_response', 'avg_session', 'messages']);
-    expect(sheet.getRow(2).values).toEqual([undefined, 'Ana', '2', '1', '00:01:30', '00:20:00', '2']);
+    // Numbers are numbers in Excel (issue 16 item 15); durations stay the text the screen shows.
+    expect(sheet.getRow(2).values).toEqual([undefined, 'Ana', 2, 1, '00:01:30', '00:20:00', 2]);
     expect(sheet.rowCount).toBe(3);
     const json = await t.http.get(`/api/v1/reports/agents/productivity?${range}&format=json`).set(auth('supervisor'));
     expect(JSON.parse(json.text)).toEqual((await table(`/api/v1/reports/agents/productivity?${range}`)).rows);
@@ -209,7 +211,9 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
       const screen = await table(path, 'manager');
       expect(screen.rows.length, path).toBeGreaterThan(0);
       const keys = screen.columns.map((c) => c.key);
-      const cells = screen.rows.map((r) => keys.map((k) => neutralise(String(r[k] ?? ''))));
+      // Times are written in the asked zone (UTC here), as "yyyy-mm-dd hh:mm:ss" in CSV and as date cells in Excel.
+      const isInstant = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T.*Z$/.test(v);
+      const cells = screen.rows.map((r) => keys.map((k) => (isInstant(r[k]) ? zonedText(r[k], 'UTC') : neutralise(String(r[k] ?? '')))));
 
       const json = await t.http.get(`${path}&format=json`).set(auth('manager'));
       expect(json.headers['content-disposition'], path).toMatch(/\.json"$/);
@@ -225,9 +229,32 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
       await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
       const sheet = book.worksheets[0]!;
       const read: string[][] = [];
-      sheet.eachRow({ includeEmpty: true }, (row) => read.push(keys.map((_, i) => String(row.getCell(i + 1).value ?? ''))));
+      const excelText = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 19).replace('T', ' ') : String(v ?? ''));
+      sheet.eachRow({ includeEmpty: true }, (row) => read.push(keys.map((_, i) => excelText(row.getCell(i + 1).value))));
       expect(read, path).toEqual([keys, ...cells]);
     }
+  });
+
+  it("writes times in the caller's zone: CSV text and Excel date cells, JSON as instants (issue 14 item 3)", async () => {
+    const zoned = `start=${day(new Date(Date.now() - 86_400_000))}&end=${day(new Date())}&timezone=America/Sao_Paulo`;
+    const path = `/api/v1/reports/chat_history?${zoned}`;
+    const json = JSON.parse((await t.http.get(`${path}&format=json`).set(auth('manager'))).text) as Record<string, unknown>[];
+    const key = Object.keys(json[0]!).find((k) => typeof json[0]![k] === 'string' && /T.*Z$/.test(json[0]![k] as string))!;
+    expect(key).toBeTruthy();
+    const instant = json[0]![key] as string;
+    // São Paulo is UTC-3 all year (no daylight saving since 2019).
+    const local = new Date(Date.parse(instant) - 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+    const csv = parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { columns: true }) as Record<string, string>[];
+    expect(csv[0]![key]).toBe(local);
+    const xlsx = await binary(`${path}&format=excel`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
+    const sheet = book.worksheets[0]!;
+    const column = (sheet.getRow(1).values as unknown[]).indexOf(key);
+    const cell = sheet.getRow(2).getCell(column);
+    expect(cell.value).toBeInstanceOf(Date);
+    expect((cell.value as Date).toISOString().slice(0, 19).replace('T', ' ')).toBe(local);
+    expect(cell.numFmt).toBe('yyyy-mm-dd hh:mm:ss');
   });
 
   it('a long chat history is downloaded page after page, the same rows in the same order', async () => {

@@ -65,7 +65,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
         rows.push(...page);
         if (!paged || page.length < exportPaging.rows || rows.length >= EXPORT_MAX_ROWS) break;
       }
-      return sendExport(reply, name, exportFormat(q.format, request.headers.accept), columns.map((c) => c.key), rows);
+      return sendExport(reply, name, exportFormat(q.format, request.headers.accept), columns.map((c) => c.key), rows, q.timezone);
     }
     const rows = await load(SCREEN_ROWS + 1, null);
     const table: ReportTable = { columns, rows: rows.slice(0, SCREEN_ROWS), truncated: rows.length > SCREEN_ROWS };

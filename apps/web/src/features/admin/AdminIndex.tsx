@@ -4,8 +4,8 @@ import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { NoAccessPage } from '../auth/NoAccessPage';
 import { DashboardPage } from './DashboardPage';
+import { FIRST_STEPS_SHOWN } from './firstSteps';
 
-const FIRST_STEPS_SHOWN = 'atende:first-steps-shown';
 
 /**
  * /admin index: the dashboard. Spec 000 §2: on first access an admin goes to /admin/first-steps
@@ -24,8 +24,9 @@ export function AdminIndex() {
     if (mayUse(roles, features, 'campaigns')) return <Navigate to="/admin/campaigns" replace />;
     return <NoAccessPage />;
   }
+  // The first-steps page marks itself shown once it is on screen (no write during render: React may
+  // render this twice and keep only the second).
   if (features.first_steps && !first_steps_completed && roleCovers(roles, 'admin') && !sessionStorage.getItem(FIRST_STEPS_SHOWN)) {
-    sessionStorage.setItem(FIRST_STEPS_SHOWN, '1');
     return <Navigate to="/admin/first-steps" replace />;
   }
   return <DashboardPage />;

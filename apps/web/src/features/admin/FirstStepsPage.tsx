@@ -1,15 +1,18 @@
 import { roleCovers } from '@atende/core';
 import { Alert, Button, List, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { queryKeys, useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { FIRST_STEPS_SHOWN } from './firstSteps';
 
 /** First steps (flag first_steps): admins mark it completed (tenant config first_steps_completed), which clears the red dot. */
 export function FirstStepsPage() {
   const { t } = useTranslation();
+  useEffect(() => sessionStorage.setItem(FIRST_STEPS_SHOWN, '1'), []);
   const me = useMe().data;
   const tenant = useTenant();
   const queryClient = useQueryClient();

@@ -1,5 +1,5 @@
 import type { ReportTable } from '@atende/contract';
-import { reportFilterIssues } from '@atende/core';
+import { ISO_INSTANT, reportFilterIssues, zonedText } from '@atende/core';
 import { Alert, Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -147,6 +147,9 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
                         </Anchor>
                       ) : report.translated?.includes(c.key) ? (
                         t(String(row[c.key]))
+                      ) : typeof row[c.key] === 'string' && ISO_INSTANT.test(row[c.key] as string) ? (
+                        // The caller's zone, 24-hour, as in the CSV and Excel files (issue 14 item 3, 16 item 15).
+                        zonedText(row[c.key] as string, timezone)
                       ) : (
                         String(row[c.key] ?? '--')
                       )}
