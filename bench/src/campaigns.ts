@@ -59,7 +59,7 @@ try {
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  const counters = await importSubscribers({ db, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId });
+  const counters = await importSubscribers({ db, databaseUrl: url, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId });
   const importSeconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
 
