@@ -19,7 +19,8 @@ const NONE: Counters = { imported: 0, ignored: 0, imported_with_error: 0 };
  */
 export class ImportProgress {
   private rowsDone = 0;
-  private bytesRead = 0;
+  private parsedRows = 0;
+  private parsedBytes = 0;
   private exactTotal: number | null = null;
   private last = 0;
   private timer: NodeJS.Timeout | null = null;
@@ -37,10 +38,14 @@ export class ImportProgress {
     this.timer = setInterval(() => this.tick(), this.everyMs);
   }
 
-  /** Called for every row read (cheap unless an event is due). */
-  read(rows: number, bytes: number): void {
+  /**
+   * Called for every row read (cheap unless an event is due). The parser runs ahead of the rows
+   * handled, so the estimate takes its own rows-per-byte: `parsedRows` rows in `parsedBytes` bytes.
+   */
+  read(rows: number, parsedRows: number, parsedBytes: number): void {
     this.rowsDone = rows;
-    this.bytesRead = bytes;
+    this.parsedRows = parsedRows;
+    this.parsedBytes = parsedBytes;
     if (performance.now() - this.last >= this.everyMs) this.tick();
   }
 
@@ -73,8 +78,8 @@ export class ImportProgress {
   }
 
   private estimatedTotal(): number | null {
-    if (this.bytesRead <= 0 || this.target.fileBytes <= 0) return null;
-    return Math.max(this.rowsDone, Math.round((this.rowsDone * this.target.fileBytes) / this.bytesRead));
+    if (this.parsedBytes <= 0 || this.parsedRows <= 0 || this.target.fileBytes <= 0) return null;
+    return Math.max(this.rowsDone, Math.round((this.parsedRows * this.target.fileBytes) / this.parsedBytes));
   }
 
   private tick(): void {

@@ -100,7 +100,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
       const row = stagedRow(record, country, needed);
       // Without any phone there is nothing to tell the row by: it is not kept (ignored).
       if (row) await staging.add(rowsRead, row);
-      progress.read(rowsRead, parser.info.bytes);
+      progress.read(rowsRead, parser.info.records, parser.info.bytes);
     }
     checkHeader();
     progress.readAll(rowsRead);
