@@ -1,5 +1,5 @@
 import { pipeline } from 'node:stream';
-import { queues, rooms, SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
+import { queues, SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
 import { announceCampaign, presentTemplate, templateInclude, type ConversationDeps } from '@atende/conversations';
 import { countryForCallingCode, templateParameterCount, tenantConfigOf } from '@atende/core';
 import type { Db } from '@atende/db';
