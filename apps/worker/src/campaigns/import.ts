@@ -76,10 +76,10 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
 
   const started = performance.now();
   const client = new pg.Client({ connectionString: deps.databaseUrl });
-  await client.connect();
   progress.start();
   let staging: SubscriberStaging | null = null;
   try {
+    await client.connect();
     await client.query('BEGIN');
     staging = await SubscriberStaging.open(client, { tenantId: campaign.tenantId, campaignId: campaign.id, dndListIds });
 
@@ -129,6 +129,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
     throw error;
   } finally {
     await progress.stop();
+    object.stream.destroy();
     await client.end().catch(() => undefined);
   }
 }
