@@ -30,7 +30,7 @@ export class ImportProgress {
     private readonly realtime: Realtime,
     private readonly target: { tenantId: string; campaignId: string; fileBytes: number },
     private readonly log: Logger,
-    private readonly everyMs = 500,
+    private readonly everyMs = 400,
   ) {}
 
   start(): void {
