@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { createDb, ensureTenant } from '@atende/db';
 import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -100,8 +100,9 @@ try {
 }
 
 async function sendFigures() {
+  // The simulator listens on 127.0.0.1, which the outbound client refuses unless allowed (as OUTBOUND_ALLOW_HOSTS would).
   // 2. Sending without a limit.
-  const deps = (rate: number) => ({ db, realtime, adapters: channelAdapters(), secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'bench', ratePerSecond: rate, log, batchSize: 200, concurrency: 16 });
+  const deps = (rate: number) => ({ db, realtime, adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1,localhost' }) }), secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'bench', ratePerSecond: rate, log, batchSize: 200, concurrency: 16 });
   const seed = async (name: string, count: number) => {
     const c = await campaign(name);
     await db.$executeRaw`INSERT INTO "CampaignSubscriber" (id, "tenantId", "campaignId", name, "phoneNumber", parameters, state, "updatedAt")
