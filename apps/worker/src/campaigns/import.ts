@@ -78,6 +78,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
   const client = new pg.Client({ connectionString: deps.databaseUrl });
   progress.start();
   let staging: SubscriberStaging | null = null;
+  let committed = false;
   try {
     await client.connect();
     await client.query('BEGIN');
@@ -111,12 +112,15 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
       campaign.tenantId, campaign.id, JSON.stringify({ ...counters, error_message: null }),
     ]);
     await client.query('COMMIT');
+    committed = true;
     deps.log.info({ campaignId: campaign.id, rows: rowsRead, ...counters, ms: Math.round(performance.now() - started) }, 'subscribers imported');
     await progress.stop();
     await progress.emit('done', counters, null);
     await announceCampaign({ db, realtime: deps.realtime }, campaign.id);
     return counters;
   } catch (error) {
+    // Stored already: a failed announcement must not report the import as failed.
+    if (committed) throw error;
     await staging?.settle();
     await client.query('ROLLBACK').catch(() => undefined);
     if (error instanceof UnusableFile || error instanceof CsvError) {
