@@ -1,34 +1,44 @@
 // Campaigns (issue 6), in-process against the real Postgres and Redis and a 360dialog simulator:
-// 1. import of a ~5 MB subscribers CSV (about 100,000 rows): rows per second and peak memory;
+// 1. import of a ~5 MB subscribers CSV (about 100,000 rows) by the worker's COPY import: seconds,
+//    rows per second, RSS growth, the largest gap between its progress events (issue 13 item 5:
+//    ≤ 3 s, < 100 MB, an event every second), then the same file by the import as it was before
+//    (import-baseline.ts, run second so the RSS figure is the new import's own): the ratio of the two
+//    in the same run, and to the README's 5.3 s (BENCH_IMPORT_BASELINE=0 skips the old one);
 // 2. sending BENCH_SEND subscribers with the rate limit off: messages per second end to end;
 // 3. sending BENCH_LIMITED subscribers with a limit of BENCH_RATE per second: the measured rate
 //    against the limit (ratio). No api or browser: the worker's own code does the work.
+// BENCH_IMPORT_ONLY=1 runs the import alone.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { createDb, ensureTenant } from '@atende/db';
-import { RateLimiter, RealtimeOutbox } from '@atende/queue';
+import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { dispatchCampaign } from '../../apps/worker/src/campaigns/dispatch';
 import { importSubscribers } from '../../apps/worker/src/campaigns/import';
+import { importSubscribersBaseline } from './import-baseline';
 import { freshDatabase, report } from './stack';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const SEND = Number(process.env.BENCH_SEND ?? 20_000);
 const LIMITED = Number(process.env.BENCH_LIMITED ?? 3000);
 const RATE = Number(process.env.BENCH_RATE ?? 300);
+const IMPORT_ONLY = process.env.BENCH_IMPORT_ONLY === '1';
+const IMPORT_BASELINE = process.env.BENCH_IMPORT_BASELINE !== '0';
+/** The README's import figure before the COPY import (csv-parse stream, 2,000-row INSERT ... ON CONFLICT). */
+const README_IMPORT_S = 5.3;
 const prefix = `atende-bench-campaigns:${Date.now()}:`;
 
 const url = await freshDatabase('atende_bench_campaigns');
 const db = createDb(url, { poolSize: 20 });
 const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
 const realtime = new RealtimeOutbox(redis, prefix);
-const log = pino({ level: 'silent' });
+const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
 const dir = mkdtempSync(join(tmpdir(), 'atende-bench-'));
 const storage: StorageDriver = new LocalDiskDriver(dir);
 const secretsKey = parseSecretsKey(Buffer.alloc(32, 3).toString('base64'));
@@ -59,12 +69,55 @@ try {
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  const counters = await importSubscribers({ db, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId });
+  const counters = await importSubscribers({ db, databaseUrl: url, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId });
   const importSeconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
+  // The progress events this import sent, timed by their stream ids (milliseconds).
+  const progressEvents = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+'))
+    .map(([id, fields]) => ({ at: Number(id.split('-')[0]), envelope: JSON.parse(fields[1]!) as { event: string; payload: { status: string; rows_done: number } } }))
+    .filter((e) => e.envelope.event === 'update-campaign-tasks');
+  const gaps = progressEvents.slice(1).map((e, i) => e.at - progressEvents[i]!.at);
+  const importFigures = {
+    rows: ROWS,
+    file_mb: Math.round((csv.length / 1024 / 1024) * 100) / 100,
+    seconds: Math.round(importSeconds * 100) / 100,
+    rows_per_second: Math.round(ROWS / importSeconds),
+    ...counters,
+    peak_rss_mb: Math.round(peak / 1024 / 1024),
+    rss_growth_mb: Math.round((peak - rssBefore) / 1024 / 1024),
+    ratio_to_readme_5_3_s: Math.round((importSeconds / README_IMPORT_S) * 100) / 100,
+    progress_events: progressEvents.length,
+    progress_max_gap_ms: gaps.length ? Math.max(...gaps) : null,
+    progress_final_rows_done: progressEvents.at(-1)?.envelope.payload.rows_done ?? null,
+  };
+  process.stdout.write(
+    `import: ${ROWS} rows in ${importFigures.seconds} s (${importFigures.rows_per_second} rows/s), RSS +${importFigures.rss_growth_mb} MB, ${importFigures.ratio_to_readme_5_3_s}x the README's 5.3 s, ${progressEvents.length} progress events, largest gap ${importFigures.progress_max_gap_ms} ms\n`,
+  );
 
+  // The same file through the import as it was before, in this run (same machine, same load).
+  let baseline: { seconds: number; rows_per_second: number; ratio_new_to_old: number } | null = null;
+  if (IMPORT_BASELINE) {
+    const old = await campaign('Import baseline');
+    const t3 = performance.now();
+    await importSubscribersBaseline({ db, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: old.id, file_uuid: fileId });
+    const oldSeconds = (performance.now() - t3) / 1000;
+    baseline = { seconds: Math.round(oldSeconds * 100) / 100, rows_per_second: Math.round(ROWS / oldSeconds), ratio_new_to_old: Math.round((importSeconds / oldSeconds) * 100) / 100 };
+    process.stdout.write(`import baseline (old row batches), same run: ${baseline.seconds} s (${baseline.rows_per_second} rows/s); new / old = ${baseline.ratio_new_to_old}\n`);
+  }
+  const importReport = { ...importFigures, same_run_baseline: baseline };
+  if (IMPORT_ONLY) report('campaigns-import', { import: importReport });
+  else report('campaigns', { import: importReport, ...(await sendFigures()) });
+} finally {
+  await sim.close();
+  redis.disconnect();
+  await db.$disconnect();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+async function sendFigures() {
+  // The simulator listens on 127.0.0.1, which the outbound client refuses unless allowed (as OUTBOUND_ALLOW_HOSTS would).
   // 2. Sending without a limit.
-  const deps = (rate: number) => ({ db, realtime, adapters: channelAdapters(), secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'bench', ratePerSecond: rate, log, batchSize: 200, concurrency: 16 });
+  const deps = (rate: number) => ({ db, realtime, adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1,localhost' }) }), secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'bench', ratePerSecond: rate, log, batchSize: 200, concurrency: 16 });
   const seed = async (name: string, count: number) => {
     const c = await campaign(name);
     await db.$executeRaw`INSERT INTO "CampaignSubscriber" (id, "tenantId", "campaignId", name, "phoneNumber", parameters, state, "updatedAt")
@@ -89,14 +142,8 @@ try {
   // A burst of one second's worth goes at once; the rest follows the limit.
   const measured = (sentLimited - RATE) / limitedSeconds;
 
-  report('campaigns', {
-    import: { rows: ROWS, file_mb: Math.round((csv.length / 1024 / 1024) * 100) / 100, seconds: Math.round(importSeconds * 100) / 100, rows_per_second: Math.round(ROWS / importSeconds), ...counters, peak_rss_mb: Math.round(peak / 1024 / 1024), rss_growth_mb: Math.round((peak - rssBefore) / 1024 / 1024) },
+  return {
     send_unlimited: { subscribers: SEND, sent: sentUnlimited, seconds: Math.round(sendSeconds * 100) / 100, messages_per_second: Math.round(sentUnlimited / sendSeconds) },
     send_limited: { subscribers: LIMITED, limit_per_second: RATE, sent: sentLimited, seconds: Math.round(limitedSeconds * 100) / 100, measured_per_second_after_burst: Math.round(measured), ratio_to_limit: Math.round((measured / RATE) * 100) / 100 },
-  });
-} finally {
-  await sim.close();
-  redis.disconnect();
-  await db.$disconnect();
-  rmSync(dir, { recursive: true, force: true });
+  };
 }

@@ -76,6 +76,9 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await page.getByRole('button', { name: 'Import subscribers' }).click();
   await (await chooser).setFiles({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
   await expect(page.getByText('Import finished: 3 imported, 0 ignored, 1 with errors')).toBeVisible({ timeout: 15_000 });
+  // Issue 13 item 5: the progress bar heard live ends at every row of the file read.
+  await expect(page.getByText('4 / 4 rows')).toBeVisible();
+  await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByRole('table', { name: 'Subscribers' }).getByRole('row')).toHaveCount(5);
   await screenshot(page, 'campaign-subscribers');
 

@@ -72,10 +72,14 @@ const workers: Worker[] = [
     ...bull,
     concurrency: env.BOT_CONCURRENCY,
   }),
-  new Worker(queues.subscriberImport.name, async (job) => importSubscribers({ db, realtime, storage: (service) => storage.driverFor(service), log: log.child({ component: 'import' }) }, job.data), {
-    ...bull,
-    concurrency: 1,
-  }),
+  new Worker(
+    queues.subscriberImport.name,
+    async (job) =>
+      importSubscribers({ db, databaseUrl: env.DATABASE_URL, realtime, storage: (service) => storage.driverFor(service), log: log.child({ component: 'import' }) }, job.data, {
+        finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+      }),
+    { ...bull, concurrency: 1 },
+  ),
   new Worker(
     queues.campaignDispatch.name,
     async (job) =>

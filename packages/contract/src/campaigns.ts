@@ -14,6 +14,15 @@ export const DEFAULT_ACTION = 'DEFAULT_ACTION';
 export const CAMPAIGN_NAME_MAX = 80;
 /** Spec 001 §5 / §9: the subscribers file. */
 export const SUBSCRIBERS_FILE_MAX_BYTES = 5_242_880;
+/**
+ * Why a subscribers file imported nothing (the import is all or nothing). The first is spec 001 §8's
+ * text; the others are ours (the spec shows none), translated by the screen like the first.
+ */
+export const SUBSCRIBER_IMPORT_ERRORS = {
+  columns: 'Invalid file! It must have at least name and phone',
+  unreadable: 'Invalid file! It could not be read as CSV, so nothing was imported',
+  failed: 'The import failed and nothing was imported. Please try again.',
+} as const;
 
 const message = z.string().trim().max(4096);
 export const ReplyActionSchema = z.discriminatedUnion('action', [
@@ -47,7 +56,15 @@ export const CampaignSchema = z.object({
   started_at: IsoDate.nullable(),
   scheduled_start_errors: z.array(z.string()),
   import_status: z.enum(IMPORT_STATUSES).nullable(),
-  import_summary: z.object({ imported: z.number().int(), ignored: z.number().int(), imported_with_error: z.number().int() }).nullable(),
+  import_summary: z
+    .object({
+      imported: z.number().int(),
+      ignored: z.number().int(),
+      imported_with_error: z.number().int(),
+      /** Set when the last import stored nothing: one of SUBSCRIBER_IMPORT_ERRORS. */
+      error_message: z.string().nullable(),
+    })
+    .nullable(),
   created_by: z.object({ uuid: Uuid, username: z.string() }).nullable(),
   created_at: IsoDate,
 });

@@ -25,7 +25,12 @@ export const serverEvents = {
   'update-template': z.object({ tenant_uuid: Uuid, template: TemplateSchema }),
   /** A campaign changed (state, counters, import); room campaigns_{tenant}. */
   'update-campaign': z.object({ tenant_uuid: Uuid, campaign: CampaignSchema }),
-  /** Subscriber import progress of a campaign (spec 001 §4 import task statuses). */
+  /**
+   * Subscriber import progress of a campaign (spec 001 §4 import task statuses), at least once a
+   * second while in_progress. The counters are final with status done (the import is stored in one
+   * transaction); rows_done / rows_total say how far the file has been read. Until the file is read
+   * through, rows_total is estimated from the bytes read and rows_total_estimated is true.
+   */
   'update-campaign-tasks': z.object({
     tenant_uuid: Uuid,
     campaign_uuid: Uuid,
@@ -33,6 +38,11 @@ export const serverEvents = {
     imported: z.number().int(),
     ignored: z.number().int(),
     imported_with_error: z.number().int(),
+    rows_done: z.number().int(),
+    rows_total: z.number().int().nullable(),
+    rows_total_estimated: z.boolean(),
+    /** Set when the import stored nothing (a file that cannot be read, a failure): SUBSCRIBER_IMPORT_ERRORS. */
+    error_message: z.string().nullable(),
   }),
 } as const;
 export type ServerEventName = keyof typeof serverEvents;

@@ -26,7 +26,7 @@ const upper = (status: string): TemplateStatus => {
 const IMPORT = new Set(['pending', 'in_progress', 'done']);
 
 export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Campaign {
-  const summary = row.importSummary as { imported?: number; ignored?: number; imported_with_error?: number } | null;
+  const summary = row.importSummary as { imported?: number; ignored?: number; imported_with_error?: number; error_message?: string | null } | null;
   const config = CampaignConfigSchema.safeParse(row.config);
   return {
     uuid: row.id,
@@ -45,7 +45,9 @@ export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Cam
     started_at: row.startedAt?.toISOString() ?? null,
     scheduled_start_errors: row.scheduledStartErrors,
     import_status: row.importStatus && IMPORT.has(row.importStatus) ? (row.importStatus as Campaign['import_status']) : null,
-    import_summary: summary ? { imported: summary.imported ?? 0, ignored: summary.ignored ?? 0, imported_with_error: summary.imported_with_error ?? 0 } : null,
+    import_summary: summary
+      ? { imported: summary.imported ?? 0, ignored: summary.ignored ?? 0, imported_with_error: summary.imported_with_error ?? 0, error_message: summary.error_message ?? null }
+      : null,
     created_by: lookups.creators.get(row.createdById) ?? null,
     created_at: row.createdAt.toISOString(),
   };

@@ -40,7 +40,7 @@ beforeAll(async () => {
   sim = await startWhatsAppSimulator({ provider: '360dialog', credentials });
   const realtime = new RealtimeOutbox(redis, prefix);
   const log = pino({ level: 'silent' });
-  importDeps = { db: t.db, realtime, storage: () => storage, log };
+  importDeps = { db: t.db, databaseUrl: t.url, realtime, storage: () => storage, log };
   const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   const limiter = new RateLimiter(redis, prefix);
   deps = (owner = 'worker-a', rate = 0) => ({ db: t.db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: rate, log, batchSize: 20 });

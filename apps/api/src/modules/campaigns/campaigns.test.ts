@@ -108,6 +108,9 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
     const columns = await upload('nome,telefone\nAna,11988887777');
     expect(columns.status).toBe(400);
     expect(columns.body.error_message).toBe('Invalid file! It must have at least name and phone');
+    // A refused file leaves nothing behind: no stored file, no import job.
+    expect(await t.database.db.storedFile.count({ where: { tenantId: acme.tenantId } })).toBe(0);
+    expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: queues.subscriberImport.name } })).toBe(0);
     expect((await upload(Buffer.alloc(5_242_881, 'a'))).status).toBe(413);
     const ok = await upload('name,phone,1\nAna,11988887777,Ana\nBia,11988887778,Bia');
     expect(ok.status).toBe(202);

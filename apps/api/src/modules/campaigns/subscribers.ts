@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
+  AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBER_IMPORT_ERRORS, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
   type SubscriberImportJob,
 } from '@atende/contract';
 import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
@@ -18,7 +18,7 @@ import { pageWindow } from '../../paging';
 
 export const IMPORT_MESSAGES = {
   notCsv: 'File parameter must be a csv file',
-  columns: 'Invalid file! It must have at least name and phone',
+  columns: SUBSCRIBER_IMPORT_ERRORS.columns,
   templateDeleted: 'Não é possível importar assinantes para uma campanha que teve seu template deletado',
   tooBig: 'Maximum file size exceeded (5 MB)',
   busy: 'An import is already in progress for this campaign',

@@ -1,5 +1,5 @@
 import { SUBSCRIBER_STATES, SUBSCRIBERS_FILE_MAX_BYTES, type Subscriber } from '@atende/contract';
-import { ActionIcon, Alert, Anchor, Button, FileButton, Group, MultiSelect, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, FileButton, Group, MultiSelect, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconEdit, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -11,7 +11,8 @@ import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastError, toastSuccess } from '../../ui/toasts';
 import { SUBSCRIBER_STATE_LABEL } from './phrases';
-import { campaignKeys, useCampaign, useLiveCampaigns } from './queries';
+import { ImportStatus } from './ImportStatus';
+import { campaignKeys, useCampaign, useImportProgress, useLiveCampaigns } from './queries';
 import { EDITABLE_STATES, SubscriberEditModal } from './SubscriberEditModal';
 
 /** Downloads the import template (CSV or Excel), named by the server's content-disposition. */
@@ -32,6 +33,7 @@ export function SubscribersPage() {
   const queryClient = useQueryClient();
   useLiveCampaigns();
   const campaign = useCampaign(id);
+  const progress = useImportProgress(id);
   const [states, setStates] = useState<string[]>([]);
   const [limit, setLimit] = useState(10);
   const [page, setPage] = useState(1);
@@ -114,17 +116,7 @@ export function SubscribersPage() {
           </FileButton>
         </Group>
       </Group>
-      {c?.import_status && (
-        <Alert color={importing ? 'blue' : 'green'} role="status" aria-label={t('Import')}>
-          {importing
-            ? t('Importing subscribers')
-            : t('Import finished: {{imported}} imported, {{ignored}} ignored, {{errors}} with errors', {
-                imported: c.import_summary?.imported ?? 0,
-                ignored: c.import_summary?.ignored ?? 0,
-                errors: c.import_summary?.imported_with_error ?? 0,
-              })}
-        </Alert>
-      )}
+      {c && <ImportStatus campaign={c} progress={progress} />}
       <MultiSelect
         label={t('State')}
         w={420}

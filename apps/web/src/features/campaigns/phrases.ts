@@ -44,6 +44,9 @@ export const CAMPAIGN_PHRASES = [
   phrase('Create campaign'),
   phrase('File parameter must be a csv file'),
   phrase('Invalid file! It must have at least name and phone'),
+  // Why an import stored nothing (SUBSCRIBER_IMPORT_ERRORS, shown by ImportStatus).
+  phrase('Invalid file! It could not be read as CSV, so nothing was imported'),
+  phrase('The import failed and nothing was imported. Please try again.'),
   phrase('Não é possível importar assinantes para uma campanha que teve seu template deletado'),
   phrase('Only subscribers with pending state can be deleted'),
 ] as const;

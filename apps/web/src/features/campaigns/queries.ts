@@ -1,4 +1,4 @@
-import { rooms, type Campaign } from '@atende/contract';
+import { rooms, type Campaign, type ServerEventPayload } from '@atende/contract';
 import { isTemplateChannel } from '@atende/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
@@ -67,7 +67,16 @@ export function useApprovedTemplates(channel: string) {
   });
 }
 
-/** update-campaign and update-campaign-tasks from campaigns_{tenant}: lists and screens follow live. */
+/** The last update-campaign-tasks of a campaign's import (rows done / total), as heard live. */
+export type ImportProgress = ServerEventPayload<'update-campaign-tasks'>;
+// Outside campaignKeys.all: a refresh of the campaigns must not drop what only the socket knows.
+const importProgressKey = (id: string) => ['campaign-import-progress', id] as const;
+
+/**
+ * update-campaign and update-campaign-tasks from campaigns_{tenant}: lists and screens follow live.
+ * Import progress arrives about twice a second: it only patches the cache; the lists refetch once,
+ * when the import is done (its rows appear together, in one transaction).
+ */
 export function useLiveCampaigns(): void {
   const me = useMe().data;
   const queryClient = useQueryClient();
@@ -77,5 +86,15 @@ export function useLiveCampaigns(): void {
     queryClient.setQueryData(campaignKeys.one(campaign.uuid), campaign);
     refresh();
   });
-  useServerEvent('update-campaign-tasks', refresh);
+  useServerEvent('update-campaign-tasks', (event) => {
+    queryClient.setQueryData(importProgressKey(event.campaign_uuid), event);
+    if (event.status === 'done') return refresh();
+    queryClient.setQueryData<Campaign>(campaignKeys.one(event.campaign_uuid), (c) => (c ? { ...c, import_status: event.status } : c));
+  });
+}
+
+/** What useLiveCampaigns heard of this campaign's import, or null (nothing since the page opened). */
+export function useImportProgress(id: string): ImportProgress | null {
+  const { data } = useQuery<ImportProgress | null>({ queryKey: importProgressKey(id), queryFn: () => null, enabled: false, staleTime: Infinity });
+  return data ?? null;
 }
