@@ -11,12 +11,12 @@ import { Guard } from './ui/guards';
 import { ErrorState, LoadingState } from './ui/states';
 import { lazyPage } from './ui/lazyPage';
 
+// The layouts and the agent's screen are lazy *routes*: the router fetches them before it renders the
+// route, so no Suspense fallback (and React's reveal throttle) stands between layers (issue 13 item 1).
 const loadAuthenticated = () => import('./features/layout/Authenticated');
-const Authenticated = lazyPage(loadAuthenticated, 'Authenticated');
 const loadAppLayout = () => import('./features/layout/AppLayout');
 const loadWorkstation = () => import('./features/workstation/WorkstationPage');
-const AppLayout = lazyPage(loadAppLayout, 'AppLayout');
-const WorkstationPage = lazyPage(loadWorkstation, 'WorkstationPage');
+const loadAdminLayout = () => import('./features/layout/AdminLayout');
 // The agent's screen is fetched at once, beside the session and the dictionary, not one chunk after another.
 if (typeof location !== 'undefined' && /^\/(app\/?)?$/.test(location.pathname)) {
   void loadAuthenticated();
@@ -24,7 +24,6 @@ if (typeof location !== 'undefined' && /^\/(app\/?)?$/.test(location.pathname)) 
   void loadWorkstation();
 }
 const SsoLoadPage = lazyPage(() => import('./features/auth/SsoLoadPage'), 'SsoLoadPage');
-const AdminLayout = lazyPage(() => import('./features/layout/AdminLayout'), 'AdminLayout');
 const ChatHistoryPage = lazyPage(() => import('./features/workstation/ChatHistoryPage'), 'ChatHistoryPage');
 const ConversationViewPage = lazyPage(() => import('./features/workstation/ConversationViewPage'), 'ConversationViewPage');
 const JourneyCallPage = lazyPage(() => import('./features/workstation/JourneyCallPage'), 'JourneyCallPage');
@@ -68,20 +67,20 @@ export const router = createBrowserRouter([
       { path: '/ssoload', element: <SsoLoadPage /> },
       {
         // Login first (else /login), then the layouts check roles.
-        element: <Authenticated />,
+        lazy: async () => ({ Component: (await loadAuthenticated()).Authenticated }),
         children: [
           { path: '/', element: <Home /> },
           {
             path: '/app',
-            element: <AppLayout />,
+            lazy: async () => ({ Component: (await loadAppLayout()).AppLayout }),
             children: [
-              { index: true, element: <WorkstationPage /> },
+              { index: true, lazy: async () => ({ Component: (await loadWorkstation()).WorkstationPage }) },
               { path: 'chat-history', element: <ChatHistoryPage /> },
               { path: 'external-system', element: <ExternalSystemPage /> },
               { path: 'campaigns', children: campaignRoutes },
             ],
           },
-          { path: '/admin', element: <AdminLayout />, children: adminRoutes },
+          { path: '/admin', lazy: async () => ({ Component: (await loadAdminLayout()).AdminLayout }), children: adminRoutes },
           // Conversations opened by URL (spec 000 §2, §6).
           {
             element: <Guard roles={SUPERVISORS} />,

@@ -16,14 +16,12 @@ import { lazyComponent } from '../../ui/lazyPage';
 
 // The chat and the customer's panels (composer, contact forms, phone formatting) load when a chat is
 // first opened, and ahead of that once the list is on screen and the browser is idle (issue 13 item 1).
-const loadChatPanel = () => import('./ChatPanel');
-const loadCustomerPanels = () => import('../customer/CustomerPanels');
-const ChatPanel = lazyComponent(loadChatPanel, 'ChatPanel', <LoadingState />);
-const CustomerPanels = lazyComponent(loadCustomerPanels, 'CustomerPanels', <LoadingState />);
+const ChatPanel = lazyComponent(() => import('./ChatPanel'), 'ChatPanel', <LoadingState />);
+const CustomerPanels = lazyComponent(() => import('../customer/CustomerPanels'), 'CustomerPanels', <LoadingState />);
 const CHAT_PRELOAD_DELAY_MS = 1500;
 function preloadChat() {
-  void loadChatPanel();
-  void loadCustomerPanels();
+  void ChatPanel.preload();
+  void CustomerPanels.preload();
 }
 
 /** Height of the page below the 56 px header and the shell's padding. */
