@@ -80,8 +80,9 @@ try {
   const storageState = await signIn(BASE);
   const baselineState = BASELINE_DIST ? await signIn(stacks[1]!.base) : null;
 
-  /** Loads /app and waits until the workstation is usable; bytes from CDP (as sent, compressed). */
-  async function load(page: Page, base = BASE, emulateLink = true): Promise<{ ms: number; jsBytes: number; totalBytes: number }> {
+  type Load = { ms: number; jsBytes: number; totalBytes: number };
+  /** Opens `url` and waits for `usable`; time, and bytes from CDP (as sent, compressed), over the emulated link unless told not to. */
+  async function measure(page: Page, url: string, usable: () => Promise<void>, emulateLink: boolean): Promise<Load> {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     if (link && emulateLink) {
@@ -96,36 +97,20 @@ try {
       if (types.get(e.requestId) === 'Script') jsBytes += e.encodedDataLength;
     });
     const start = Date.now();
-    await page.goto(`${base}/app`);
-    await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
-    await page.getByRole('button', { name: 'Accept session' }).waitFor();
+    await page.goto(url);
+    await usable();
     const ms = Date.now() - start;
     await cdp.detach();
     return { ms, jsBytes, totalBytes };
   }
-
+  /** /app until the workstation is usable: the conversation list and the Accept session button. */
+  const load = (page: Page, base = BASE, emulateLink = true) =>
+    measure(page, `${base}/app`, async () => {
+      await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
+      await page.getByRole('button', { name: 'Accept session' }).waitFor();
+    }, emulateLink);
   /** The login page, signed out, until its form is usable. */
-  async function loadLogin(page: Page, emulateLink = true): Promise<{ ms: number; jsBytes: number; totalBytes: number }> {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    if (link && emulateLink) {
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.rttMs, downloadThroughput: (link.mbps * 1e6) / 8, uploadThroughput: (link.mbps * 1e6) / 8 });
-    }
-    const types = new Map<string, string>();
-    let jsBytes = 0;
-    let totalBytes = 0;
-    cdp.on('Network.responseReceived', (e) => types.set(e.requestId, e.type));
-    cdp.on('Network.loadingFinished', (e) => {
-      totalBytes += e.encodedDataLength;
-      if (types.get(e.requestId) === 'Script') jsBytes += e.encodedDataLength;
-    });
-    const start = Date.now();
-    await page.goto(`${BASE}/login`);
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    const ms = Date.now() - start;
-    await cdp.detach();
-    return { ms, jsBytes, totalBytes };
-  }
+  const loadLogin = (page: Page) => measure(page, `${BASE}/login`, () => page.getByRole('button', { name: 'Sign in' }).waitFor(), true);
   const loginLoads: { ms: number; jsBytes: number; totalBytes: number }[] = [];
   for (let i = 0; i < LOADS; i++) {
     const context = await browser.newContext();
