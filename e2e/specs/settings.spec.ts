@@ -90,3 +90,16 @@ test('an admin creates a sector, a pause and a canned response; an agent uses th
   await expect(composer).toHaveValue(message);
   await agent.context().close();
 });
+
+// Issue 16 item 14: the settings hub links every settings screen, conversation reasons and fields too.
+test('the settings hub has a card for every settings screen, conversation reasons and fields included', async ({ browser }) => {
+  const admin = await signedInPage(browser, demo('admin'));
+  for (const card of ['Conversation reasons', 'Conversation fields']) await openSettings(admin, card);
+  // A supervisor reads the settings but does not manage these two (spec 002 §6): no card.
+  const supervisor = await signedInPage(browser, demo('supervisor'));
+  await supervisor.goto('/admin/settings');
+  await expect(supervisor.getByRole('link', { name: 'Pauses', exact: true })).toBeVisible();
+  for (const card of ['Conversation reasons', 'Conversation fields']) await expect(supervisor.getByRole('link', { name: card, exact: true })).toHaveCount(0);
+  await admin.context().close();
+  await supervisor.context().close();
+});

@@ -64,13 +64,14 @@ const SETTINGS: (HubLink & { element: RouteObject['element'] })[] = [
   // Spec 002 §5 user rules; managing users is for admin and owner (§6), as the api enforces.
   { path: 'users', title: 'Users', permission: 'users.manage', element: <Guard permission="users.manage"><UsersPage /></Guard> },
   { path: 'bots', title: 'Bots', permission: 'bots.manage', element: <Guard permission="bots.manage"><BotsPage /></Guard> },
+  // Issue 16 item 14: every settings screen has its card.
+  { path: 'conversation-reasons', title: 'Conversation reasons', permission: 'settings.conversation_reasons', element: <Guard permission="settings.conversation_reasons"><ConversationReasonsPage /></Guard> },
+  { path: 'conversation-fields', title: 'Conversation fields', permission: 'conversation_fields.define', element: <Guard permission="conversation_fields.define"><ConversationFieldsPage /></Guard> },
 ];
 const SETTINGS_HIDDEN: RouteObject[] = [
   { path: 'bots/bot-editor/:id', element: <Guard permission="bots.manage"><BotEditorPage /></Guard> },
-  { path: 'conversation-fields', element: <Guard flags={['conversation_fields']}><ConversationFieldsPage /></Guard> },
   { path: 'surveys/:id', element: <SurveyResultPage /> },
   { path: 'workspace/channels/:id', element: <ChannelSettingsPage /> },
-  { path: 'conversation-reasons', element: <Guard permission="settings.conversation_reasons"><ConversationReasonsPage /></Guard> },
 ];
 
 /** Children of /admin (spec 002 §2). The area itself is guarded by AdminLayout. */
