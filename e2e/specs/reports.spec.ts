@@ -86,7 +86,7 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
     // The screen shows the first 500 rows; the files have them all.
     const truncated = await page.getByText('Only the first 500 rows are shown').isVisible();
 
-    const csv = parse(await downloaded(page, /Download CSV/), { columns: false }) as string[][];
+    const csv = parse(await downloaded(page, /Download CSV/), { columns: false, bom: true }) as string[][];
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(new Uint8Array(await downloaded(page, /Download Excel/)).buffer);
     const sheet = book.worksheets[0]!;

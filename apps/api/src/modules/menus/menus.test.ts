@@ -161,6 +161,7 @@ describe('automated menus: talking to contacts', () => {
       { menu: 'More', answer: '2', outcome: 'Ended', conversations: 1 },
     ]);
     const csv = await t.http.get(`/api/v1/reports/bots?${range}&format=csv`).set(auth('supervisor'));
+    expect(csv.text.startsWith('\uFEFFmenu,')).toBe(true);
     expect(csv.text.trim().split('\n')).toEqual(['menu,answer,outcome,conversations', 'More,1,Sent to the queue,1', 'More,2,Ended,1']);
     expect((await t.http.get(`/api/v1/reports/bots?${range}`).set(auth('agent'))).status).toBe(403);
   });

@@ -69,12 +69,17 @@ export function exportFormat(format: ExportFormat | undefined, accept: string | 
   return /csv/.test(a) ? 'csv' : /excel|spreadsheet/.test(a) ? 'excel' : 'json';
 }
 
+export const CSV_BOM = '\uFEFF';
+
 /** Rows written between two yields to the event loop: a long export never stalls the other requests. */
 const CHUNK = 1_000;
 const breath = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The rows as text: JSON as they are, else a header of `columns` then one line of neutralised cells per row. */
 async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], data: R[], zone: string): AsyncGenerator<string> {
+  // A UTF-8 byte order mark: Excel (pt-BR Windows) otherwise reads the file as Windows-1252 and
+  // mangles every accent (issue 14 item 10). CSV readers that know UTF-8 skip it.
+  if (format === 'csv') yield CSV_BOM;
   for (let i = 0; i < data.length; i += CHUNK) {
     const slice = data.slice(i, i + CHUNK);
     if (format === 'json') yield (i === 0 ? '[' : ',') + slice.map((r) => JSON.stringify(r)).join(',');

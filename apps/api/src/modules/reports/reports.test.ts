@@ -143,7 +143,9 @@ describe('admin reports (spec 002 §2, §7)', () => {
     const csv = await t.http.get(`/api/v1/reports/chat_history?${range}&format=csv`).set(auth('supervisor'));
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/attachment; filename="chat-history-\d{4}-\d{2}-\d{2}\.csv"/);
-    const lines = parse(csv.text, { columns: true }) as Record<string, string>[];
+    // The file starts with a UTF-8 byte order mark (Excel reads accents right); parsers skip it.
+    expect(csv.text.startsWith('\uFEFF')).toBe(true);
+    const lines = parse(csv.text, { columns: true, bom: true }) as Record<string, string>[];
     expect(lines.map((l) => l.ticket)).toEqual(screen.rows.map((r) => String(r.ticket)));
     expect(lines[0]!.contact).toBe('\'=HYPERLINK("http://x")');
     const xlsx = await t.http.get(`/api/v1/reports/agents/productivity?${range}&format=excel`).set(auth('supervisor')).buffer(true).parse((res, done) => {
@@ -221,7 +223,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
 
       const csv = await t.http.get(`${path}&format=csv`).set(auth('manager'));
       expect(csv.status, path).toBe(200);
-      expect(parse(csv.text) as string[][], path).toEqual([keys, ...cells]);
+      expect(parse(csv.text, { bom: true }) as string[][], path).toEqual([keys, ...cells]);
 
       const xlsx = await binary(`${path}&format=excel`);
       expect(xlsx.headers['content-type'], path).toContain('spreadsheetml');
@@ -244,7 +246,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
     const instant = json[0]![key] as string;
     // São Paulo is UTC-3 all year (no daylight saving since 2019).
     const local = new Date(Date.parse(instant) - 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
-    const csv = parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { columns: true }) as Record<string, string>[];
+    const csv = parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { columns: true, bom: true }) as Record<string, string>[];
     expect(csv[0]![key]).toBe(local);
     const xlsx = await binary(`${path}&format=excel`);
     const book = new ExcelJS.Workbook();
@@ -274,7 +276,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
     const path = `/api/v1/reports/chat_history?${range}&sector_uuid=${otherSector}`;
     const header = (await table(path, 'manager')).columns.map((c) => c.key);
     expect(JSON.parse((await t.http.get(`${path}&format=json`).set(auth('manager'))).text)).toEqual([]);
-    expect(parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text)).toEqual([header]);
+    expect(parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { bom: true })).toEqual([header]);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(new Uint8Array((await binary(`${path}&format=excel`)).body as Buffer).buffer);
     expect(book.worksheets[0]!.rowCount).toBe(1);
