@@ -4,6 +4,8 @@ import { route } from './route';
 
 /** Spec 000 §9 "Internal message tag". */
 export const INTERNAL_MESSAGE_TAG = 'internal-message';
+/** Spec 000 §2: the template that started a conversation could not be sent; the conversation is closed with it. */
+export const TEMPLATE_SEND_ERROR_TAG = 'template-send-error';
 export const MESSAGE_CONTENT_MAX = 4096;
 
 export const AnnexSchema = z.object({

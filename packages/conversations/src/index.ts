@@ -17,3 +17,4 @@ export * from './automations';
 export * from './out-of-hours';
 export * from './bots';
 export * from './bot-http';
+export * from './template-failure';

@@ -150,6 +150,36 @@ describe('channel delivery: custom API channel', () => {
     expect(acks[0]!.payload).toMatchObject({ messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] });
   });
 
+  it('closes an outbound conversation whose starting template failed, tagged template-send-error; a later failure closes nothing (issue 16 item 3)', async () => {
+    const started = await t.db.conversation.create({
+      data: { tenantId: f.tenantId, workspaceId: f.workspaceId, contactId: f.contactId, channelId: f.channelId, userId: f.agent.id, state: 'outbound_started', ticketNumber: 900 },
+    });
+    const template = await t.db.message.create({
+      data: {
+        id: randomUUID(), tenantId: f.tenantId, conversationId: started.id, author: 'USER', userId: f.agent.id, content: 'Olá {{1}}',
+        templateMessage: { name: 'boas_vindas', language: 'pt_BR' }, state: 'pending', status: 'sending',
+      },
+    });
+    sim.failNext(1, 400);
+    const { job } = await deliver(template.id);
+    expect(job.returnvalue).toMatchObject({ outcome: 'failed' });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({ status: 'failed', tags: ['template-send-error'] });
+    expect(await t.db.conversation.findUniqueOrThrow({ where: { id: started.id } })).toMatchObject({ state: 'closed', endedBy: 'system' });
+    // The agent hears it: update-conversation with the tag on its last message, so the screen shows the error and Close.
+    const entries = await redis.xrange(realtimeOutboxStream(prefix), '-', '+');
+    const updates = entries
+      .map(([, fields]) => RealtimeEnvelopeSchema.parse(JSON.parse(fields[1]!)))
+      .filter((e) => e.event === 'update-conversation' && e.room === rooms.user(f.agent.uuid) && JSON.stringify(e.payload).includes(started.id));
+    expect(updates.at(-1)?.payload).toMatchObject({ conversation: { uuid: started.id, state: 'closed', last_message: { tags: ['template-send-error'] } } });
+
+    // A plain message failing in an answered conversation (the fixture's) closes nothing.
+    const plain = await createAgentMessage(t.db, f);
+    sim.failNext(1, 400);
+    await deliver(plain);
+    expect(await t.db.conversation.findUniqueOrThrow({ where: { id: f.conversationId } })).toMatchObject({ state: 'answered' });
+    expect((await t.db.message.findUniqueOrThrow({ where: { id: plain } })).tags).toEqual([]);
+  });
+
   it('marks the message failed after five transient failures (5xx, 429, 408)', async () => {
     const messageId = await createAgentMessage(t.db, f);
     sim.failNext(3, 500);

@@ -1,6 +1,7 @@
 import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
 import { INTERNAL_MESSAGE_TAG, queues, rooms } from '@atende/contract';
+import { closeFailedTemplateStart } from '@atende/conversations';
 import { scoped, type Db, type ScopedDb } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
@@ -90,6 +91,10 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     });
     await emitMessagesAck(deps, db, ack, 'pending', 'failed');
     log.warn({ reason, permanent }, 'message delivery failed');
+    // The template that opened an outbound conversation failed: nothing can follow it (issue 16 item 3).
+    if (message.templateMessage !== null && message.conversation.state === 'outbound_started') {
+      await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id);
+    }
     // A permanent failure is the job's answer; after the last transient one BullMQ records the failure.
     if (permanent) return { outcome: 'failed', reason };
     throw error;

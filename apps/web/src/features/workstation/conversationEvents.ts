@@ -1,7 +1,7 @@
-import type { Conversation, HistoryEntry } from '@atende/contract';
+import { TEMPLATE_SEND_ERROR_TAG, type Conversation, type HistoryEntry } from '@atende/contract';
 
 /** Tag of a conversation whose outbound template could not be sent (spec 000 §4). */
-export const TEMPLATE_SEND_ERROR_TAG = 'template-send-error';
+export { TEMPLATE_SEND_ERROR_TAG };
 
 export type WorkstationNotice = 'transferred-away' | 'transferred-to-me' | 'distributed-to-me';
 
