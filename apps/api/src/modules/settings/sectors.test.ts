@@ -156,6 +156,27 @@ describe('sectors (spec 002 §3, §7)', () => {
     await t.database.db.campaign.update({ where: { id: campaign.id }, data: { deletedAt: new Date() } });
   });
 
+  it('refuses to delete a sector with open conversations (never strands a waiting chat), and drops its agents when it goes (issue 16 item 10)', async () => {
+    const db = t.database.db;
+    const created = await t.http.post('/api/v1/sectors').set(auth('admin')).send({ name: 'Plantão' });
+    const sector = created.body.data.uuid as string;
+    const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Bia' } });
+    const channel = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'API 2', type: 'custom' } });
+    const waiting = await db.conversation.create({
+      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId: channel.id, sectorId: sector, state: 'waiting', ticketNumber: 77 },
+    });
+    await db.userSector.create({ data: { tenantId: acme.tenantId, userId: acme.users.agent!.id, sectorId: sector } });
+    const refused = await t.http.delete(`/api/v1/sectors/${sector}`).set(auth('admin'));
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: 'conflict', error_message: 'Some open conversations are in this sector: transfer or finish them first', params: { count: 1 } });
+    expect(await db.sector.findUniqueOrThrow({ where: { id: sector } })).toMatchObject({ deletedAt: null });
+    // Finished, the conversation no longer holds the sector; the agent's membership goes with it.
+    await db.conversation.update({ where: { id: waiting.id }, data: { state: 'closed' } });
+    expect((await t.http.delete(`/api/v1/sectors/${sector}`).set(auth('admin'))).status).toBe(200);
+    expect(await db.userSector.count({ where: { sectorId: sector } })).toBe(0);
+    expect(await db.conversation.findUniqueOrThrow({ where: { id: waiting.id } })).toMatchObject({ sectorId: sector });
+  });
+
   it('deletes softly: the sector leaves the lists and transfer destinations; conversations keep it', async () => {
     const db = t.database.db;
     const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Ana' } });

@@ -91,7 +91,15 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (entry) throw new AppError('conflict', 'Some channels depend on this sector');
     const campaigns = await db(session).campaign.count({ where: { entrySectorId: sector.id, deletedAt: null } });
     if (campaigns) throw new AppError('conflict', 'Some campaigns depend on this sector');
-    await db(session).sector.update({ where: { id: sector.id }, data: softDeleted() });
+    // A waiting chat (or one an agent serves) would be stranded in a sector nobody can see or pick
+    // (issue 16 item 10): they are transferred or finished first.
+    const open = await db(session).conversation.count({ where: { sectorId: sector.id, state: { not: 'closed' } } });
+    if (open) throw new AppError('conflict', 'Some open conversations are in this sector: transfer or finish them first', undefined, { count: open });
+    await ctx.db.$transaction([
+      ctx.db.sector.update({ where: { id: sector.id }, data: softDeleted() }),
+      // Its agents simply stop belonging to it; their other sectors are untouched.
+      ctx.db.userSector.deleteMany({ where: { tenantId: session.tenantId, sectorId: sector.id } }),
+    ]);
     return { data: { ok: true as const } };
   });
 }

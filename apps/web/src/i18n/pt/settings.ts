@@ -79,6 +79,7 @@ export const ptSettings: Record<string, string> = {
   'A category with this label already exists': 'Já existe uma categoria com este rótulo',
   'A canned response with this keyword already exists': 'Já existe uma resposta rápida com esta palavra-chave',
   'Some channels depend on this sector': 'Alguns canais dependem deste setor',
+  'Some open conversations are in this sector: transfer or finish them first': 'Há conversas abertas neste setor: transfira ou finalize-as antes',
   'Some campaigns depend on this sector': 'Algumas campanhas dependem deste setor',
   'Category not found': 'Categoria não encontrada',
   'File not found': 'Arquivo não encontrado',
