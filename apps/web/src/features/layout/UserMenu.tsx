@@ -91,7 +91,8 @@ export function UserMenu() {
               {t('Login via app')}
             </Menu.Item>
           )}
-          {features.first_steps && (
+          {/* First steps live in the admin area: not for pure agents (issue 16 item 8). */}
+          {features.first_steps && canUseAdminArea(roles) && (
             <Menu.Item
               leftSection={<IconListCheck {...ICON} />}
               onClick={() => void navigate('/admin/first-steps')}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { phrase } from '../../i18n/phrase';
 import { toastSuccess } from '../../ui/toasts';
-import { initials } from '../layout/initials';
+import { contactLabel, initials } from '../layout/initials';
 import { FinishModal, TransferModal } from './ActionModals';
 import { applyConversationEvent, hasTemplateSendError, isStaleCopy } from './conversationEvents';
 import { workstationKeys } from './queries';
@@ -63,7 +63,7 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
         </Avatar>
         <div style={{ minWidth: 0 }}>
           <Text fw={600} truncate data-testid="chat-contact-name">
-            {c.contact.name}
+            {contactLabel(c.contact)}
           </Text>
           <Text size="xs" c="dimmed" truncate>
             {[c.channel.name, c.sector?.name, `#${c.ticket_number}`].filter(Boolean).join(' · ')}

@@ -3,7 +3,7 @@ import { Avatar, Badge, Group, SegmentedControl, Stack, Text, UnstyledButton } f
 import { IconPinFilled } from '@tabler/icons-react';
 import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { initials } from '../layout/initials';
+import { contactLabel, initials } from '../layout/initials';
 import { isSelectable } from './conversationEvents';
 import { listTimestamp } from './timeline';
 
@@ -112,7 +112,7 @@ function ConversationRow({ conversation: c, active, pinned, onSelect }: { conver
         <div style={{ flex: 1, minWidth: 0 }}>
           <Group gap={4} justify="space-between" wrap="nowrap">
             <Text size="sm" fw={c.unread_contact_messages > 0 ? 700 : 500} truncate>
-              {c.contact.name}
+              {contactLabel(c.contact)}
             </Text>
             <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
               {t(when.key, when.values)}
