@@ -2,6 +2,12 @@ import i18n from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 
+/** English phrases are their own keys; only plural forms need entries (i18next picks _one / _other by count). */
+const EN_PLURALS: Record<string, string> = {
+  '{{count}} valid subscribers_one': '{{count}} valid subscriber',
+  '{{count}} valid subscribers_other': '{{count}} valid subscribers',
+};
+
 /** Spec 000 §1: Portuguese when the browser language contains "pt", English otherwise. */
 export const toAppLanguage = (browserLanguage: string): 'pt' | 'en' => (browserLanguage.toLowerCase().includes('pt') ? 'pt' : 'en');
 
@@ -18,7 +24,7 @@ const initialised = i18n
     fallbackLng: 'en',
     // English phrases are the keys: a phrase missing from a dictionary shows the English text.
     // The Portuguese dictionary is its own chunk, fetched only when Portuguese is the language (issue 13 item 1).
-    resources: { en: { translation: {} } },
+    resources: { en: { translation: EN_PLURALS } },
     partialBundledLanguages: true,
     react: { bindI18nStore: 'added' },
     keySeparator: false,

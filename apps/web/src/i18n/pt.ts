@@ -194,7 +194,7 @@ const ptShared: Record<string, string> = {
   Channels: 'Canais',
   'Conversation reasons': 'Motivos de conversa',
   // campaigns
-  Subscribers: 'Inscritos',
+  Subscribers: 'Assinantes',
   'DND list': 'Lista de não perturbe',
   'WhatsApp templates': 'Templates do WhatsApp',
   'No templates found': 'Nenhum template encontrado',

@@ -195,10 +195,10 @@ export function CampaignsPage() {
                           color={ctl.desired === 'stopped' ? 'red' : 'green'}
                           disabled={!ctl.desired || Boolean(ctl.reason)}
                           loading={control.isPending && control.variables?.id === c.uuid}
-                          aria-label={`${t(ctl.label)} ${c.name}`}
+                          aria-label={`${t(ctl.label, { context: 'campaign' })} ${c.name}`}
                           onClick={() => ctl.desired && control.mutate({ id: c.uuid, desired: ctl.desired })}
                         >
-                          {t(ctl.label)}
+                          {t(ctl.label, { context: 'campaign' })}
                         </Button>
                       </Tooltip>
                       <Tooltip label={running ? t('Você não pode deletar uma campanha que está rodando.') : t('Delete')}>

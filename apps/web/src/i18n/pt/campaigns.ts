@@ -86,6 +86,10 @@ export const ptCampaigns: Record<string, string> = {
   'You have no templates available.': 'Você não tem templates disponíveis.',
   'You have selected all lists': 'Você selecionou todas as listas',
   '{{count}} valid subscribers': '{{count}} assinantes válidos',
+  '{{count}} valid subscribers_one': '{{count}} assinante válido',
+  '{{count}} valid subscribers_other': '{{count}} assinantes válidos',
+  // The campaign control is a verb (issue 14 item 9), not the "Início" of a table column.
+  Start_campaign: 'Iniciar',
   'Add contact to lists': 'Adicionar contato às listas',
   'Consult Do Not Disturb Lists': 'Consultar listas de não perturbe',
   'Contato adicionado às listas com sucesso': 'Contato adicionado às listas com sucesso',
