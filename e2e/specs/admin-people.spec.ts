@@ -247,3 +247,36 @@ test('the demo admin edits the workspace settings within their ranges', async ({
     await admin.dispose();
   }
 });
+
+// Issue 16 item 11: an admin sets a user's new password; the user's open session ends and only the new password signs in.
+test('the demo admin sets a new password for a user, whose session ends at once', async ({ browser }) => {
+  const admin = await signedInPage(browser, demo('admin'));
+  const suffix = Date.now().toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
+  const email = `reset.${suffix}@demo.atende.dev`;
+  const name = `Reset Target ${suffix}`;
+  // A supervisor: signed in, it takes no chats from the shared demo queue.
+  const created = await admin.request.post('/api/v1/users', { data: { username: name, email, password: 'primeira1', roles: ['supervisor'] } });
+  expect(created.status()).toBe(201);
+  const user = await signedInPage(browser, email);
+
+  await admin.goto('/admin/settings/users');
+  await admin.getByRole('button', { name: `Set a new password for ${name}` }).click();
+  const dialog = admin.getByRole('dialog', { name: `Set a new password for ${name}` });
+  await dialog.getByLabel('New password').fill('curta');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog.getByText('Password must have at least 8 characters')).toBeVisible();
+  await dialog.getByLabel('New password').fill('segunda22');
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(admin.getByText('Password changed successfully')).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // The user's browser is sent to sign in; the old password no longer works, the new one does.
+  await expect(user).toHaveURL(/\/login/, { timeout: 20_000 });
+  await signIn(user, email, 'primeira1');
+  await expect(user.getByRole('alert')).toBeVisible();
+  await expect(user).toHaveURL(/\/login/);
+  await signIn(user, email, 'segunda22');
+  await expect(user).not.toHaveURL(/\/login/);
+  await admin.context().close();
+  await user.context().close();
+});

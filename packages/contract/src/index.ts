@@ -58,6 +58,7 @@ export const routes = {
   getMe: users.getMe,
   updateMe: users.updateMe,
   updateUser: users.updateUser,
+  resetUserPassword: users.resetUserPassword,
   listUsers: users.listUsers,
   createUser: users.createUser,
   deleteUser: users.deleteUser,

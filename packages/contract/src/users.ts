@@ -130,6 +130,16 @@ export const updateUser = route({
     }),
   response: dataOf(UserSchema),
 });
+/** Issue 16 item 11: an admin gives a user a new password; the user's sessions and API tokens end. */
+export const resetUserPassword = route({
+  method: 'POST', path: '/api/v1/users/:id/password', tags: ['users'],
+  summary:
+    "Sets another user's password (admin; an owner's only by an owner). Every session of that user ends at once (their browsers " +
+    'go to sign-in, their chats follow the sign-off rule) and the API tokens they made are revoked. Your own password: PATCH with old_password.',
+  params: UserIdParam,
+  body: z.strictObject({ password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema) }),
+  response: dataOf(UserSchema),
+});
 export const listUsers = route({
   method: 'GET', path: '/api/v1/users', tags: ['users'],
   summary: "Users of the caller's workspace, unpaged, optionally only those holding a role (supervisor and above).",

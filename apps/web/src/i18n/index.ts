@@ -41,6 +41,12 @@ export async function loadLanguage(lng: string): Promise<void> {
 }
 
 /** Resolves when the detected language's dictionary is in: render after it, so no English flashes first. */
-export const i18nReady: Promise<void> = initialised.then(() => loadLanguage(i18n.resolvedLanguage ?? i18n.language));
+export const i18nReady: Promise<void> = initialised.then(async () => {
+  // The detected language (already 'pt' or 'en'), not `resolvedLanguage`: that one names a language
+  // with resources, which Portuguese has not before its dictionary is in.
+  const language = toAppLanguage(i18n.language ?? 'en');
+  await loadLanguage(language);
+  if (language === 'pt') await i18n.changeLanguage('pt');
+});
 
 export default i18n;

@@ -1,4 +1,4 @@
-import { createUser, deleteUser, getLoginQrCode, getMe, listUsers, updateMe, updateUser } from '@atende/contract';
+import { createUser, deleteUser, getLoginQrCode, getMe, listUsers, resetUserPassword, updateMe, updateUser } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import { clientInfo } from '../session/routes';
@@ -16,6 +16,7 @@ export function userRoutes(app: FastifyInstance, users: UserService, sessions: S
     return { data: await users.update(session, params.id, body) };
   });
   bind(app, createUser, 'users.manage', async ({ session, body }) => ({ data: await users.create(session, body) }));
+  bind(app, resetUserPassword, 'users.manage', async ({ session, params, body }) => ({ data: await users.resetPassword(session, params.id, body.password) }));
   bind(app, listUsers, 'users.list', async ({ session, query }) => ({ data: await users.list(session, query.role) }));
   bind(app, deleteUser, 'users.manage', async ({ session, params }) => {
     await users.remove(session, params.id);

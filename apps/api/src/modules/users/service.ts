@@ -83,6 +83,25 @@ export class UserService {
     return presentUser(user);
   }
 
+  /**
+   * An admin gives a user a new password (issue 16 item 11): like a forced sign-off, every session of
+   * theirs ends (browsers told first), and the API tokens they made stop. Not for one's own password
+   * (that needs the current one) nor, unless the caller is an owner, for an owner's.
+   */
+  async resetPassword(session: Session, id: string, password: string) {
+    this.assertUserAdmin(session);
+    const user = await this.find(session, id);
+    if (user.id === session.userId) throw new AppError('bad_request', 'Change your own password in your profile, with your current password');
+    if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', "Only an owner can set an owner's password");
+    await this.db(session).user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+    await this.sessions.revokeSessions({ userId: user.id }, 'password_reset', async () => {
+      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
+      await this.sessions.takeUserOffline(user.tenantId, user.id, 'supervisor');
+    });
+    await revokeUserApiTokens(this.ctx.db, user.tenantId, user.id);
+    return presentUser(await this.find(session, id));
+  }
+
   /** A supervisor ends an agent's session (spec 000 §4): every session of theirs is revoked. */
   async forceOffline(session: Session, id: string) {
     if (!allows(session.roles, 'users.force_offline')) throw new AppError('forbidden', 'You do not have permission to do this');

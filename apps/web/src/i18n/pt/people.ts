@@ -71,4 +71,10 @@ export const ptPeople: Record<string, string> = {
   'When an archived conversation gets a new message': 'Quando uma conversa arquivada recebe uma nova mensagem',
   'Unarchive the conversation': 'Desarquivar a conversa',
   'Keep the conversation archived': 'Manter a conversa arquivada',
+  // issue 16 item 11: an admin sets a user's password
+  'Set a new password': 'Definir uma nova senha',
+  'Set a new password for {{name}}': 'Definir uma nova senha para {{name}}',
+  'Their sessions end at once: they sign in again with the new password.': 'As sessões do usuário terminam na hora: ele entra de novo com a nova senha.',
+  'Change your own password in your profile, with your current password': 'Altere a sua própria senha no seu perfil, com a senha atual',
+  "Only an owner can set an owner's password": 'Somente um proprietário pode definir a senha de um proprietário',
 };

@@ -1,7 +1,7 @@
 import type { Role, User } from '@atende/contract';
 import { ROLE_LABELS } from '@atende/core';
-import { Anchor, Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Badge, Button, Group, Stack, Table, Title, Tooltip } from '@mantine/core';
+import { IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -10,6 +10,7 @@ import { ConfirmModal } from '../../../ui/ConfirmModal';
 import { RowActions } from '../../../ui/RowActions';
 import { EmptyState, ErrorState, LoadingState } from '../../../ui/states';
 import { toastSuccess } from '../../../ui/toasts';
+import { SetPasswordModal } from './SetPasswordModal';
 import { UserFormModal } from './UserFormModal';
 import { useDeleteUser, useUsers } from './queries';
 
@@ -20,6 +21,7 @@ export function UsersPage() {
   const users = useUsers();
   const [editing, setEditing] = useState<User | 'new' | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [settingPassword, setSettingPassword] = useState<User | null>(null);
   const remove = useDeleteUser();
   const myRoles: Role[] = me?.roles.map((r) => r.name) ?? [];
 
@@ -53,12 +55,22 @@ export function UsersPage() {
                 </Group>
               </Table.Td>
               <Table.Td>
-                {/* An admin cannot remove themselves (the api refuses it too). */}
-                <RowActions
-                  name={u.username}
-                  onEdit={() => setEditing(u)}
-                  onDelete={u.uuid !== me.uuid ? () => setDeleting(u) : undefined}
-                />
+                <Group gap={4} wrap="nowrap">
+                  {/* An admin cannot remove themselves (the api refuses it too). */}
+                  <RowActions
+                    name={u.username}
+                    onEdit={() => setEditing(u)}
+                    onDelete={u.uuid !== me.uuid ? () => setDeleting(u) : undefined}
+                  />
+                  {/* Another user's password (one's own is changed in the profile); an owner's only by an owner. */}
+                  {u.uuid !== me.uuid && (myRoles.includes('owner') || !u.roles.some((r) => r.name === 'owner')) && (
+                    <Tooltip label={t('Set a new password')}>
+                      <ActionIcon variant="subtle" aria-label={t('Set a new password for {{name}}', { name: u.username })} onClick={() => setSettingPassword(u)}>
+                        <IconKey size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  )}
+                </Group>
               </Table.Td>
             </Table.Tr>
           ))}
@@ -78,6 +90,7 @@ export function UsersPage() {
         </Button>
       </Group>
       {body}
+      {settingPassword && <SetPasswordModal user={settingPassword} onClose={() => setSettingPassword(null)} />}
       {editing && <UserFormModal user={editing === 'new' ? null : editing} myRoles={myRoles} onClose={() => setEditing(null)} />}
       <ConfirmModal
         opened={deleting !== null}

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+
+// The Portuguese dictionary is its own chunk (issue 13 item 1): a pt-BR browser must get it before the
+// first render, whatever i18next's resolvedLanguage says before the resources are in.
+describe('i18n start-up', () => {
+  it('loads Portuguese for a pt-BR browser before resolving, with plurals and the campaign context', async () => {
+    Object.assign(globalThis, { document: { documentElement: {} } });
+    Object.defineProperty(globalThis, 'navigator', { value: { language: 'pt-BR', languages: ['pt-BR', 'en'] }, configurable: true });
+    const { default: i18n, i18nReady } = await import('./index');
+    await i18nReady;
+    expect(i18n.language).toBe('pt');
+    expect(i18n.t('Sign in to Atende')).toBe('Entrar no Atende');
+    expect(i18n.t('Start', { context: 'campaign' })).toBe('Iniciar');
+    expect(i18n.t('{{count}} valid subscribers', { count: 1 })).toBe('1 assinante válido');
+    expect(i18n.t('{{count}} valid subscribers', { count: 2 })).toBe('2 assinantes válidos');
+    const en = i18n.getFixedT('en');
+    expect(en('Start', { context: 'campaign' })).toBe('Start');
+    expect(en('{{count}} valid subscribers', { count: 1 })).toBe('1 valid subscriber');
+  });
+});
