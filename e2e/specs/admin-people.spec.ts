@@ -255,7 +255,7 @@ test('the demo admin sets a new password for a user, whose session ends at once'
   const email = `reset.${suffix}@demo.atende.dev`;
   const name = `Reset Target ${suffix}`;
   // A supervisor: signed in, it takes no chats from the shared demo queue.
-  const created = await admin.request.post('/api/v1/users', { data: { username: name, email, password: 'primeira1', roles: ['supervisor'] } });
+  const created = await admin.request.post('/api/v1/users', { data: { username: name, email, password: PASSWORD, roles: ['supervisor'] } });
   expect(created.status()).toBe(201);
   const user = await signedInPage(browser, email);
 
@@ -272,7 +272,7 @@ test('the demo admin sets a new password for a user, whose session ends at once'
 
   // The user's browser is sent to sign in; the old password no longer works, the new one does.
   await expect(user).toHaveURL(/\/login/, { timeout: 20_000 });
-  await signIn(user, email, 'primeira1');
+  await signIn(user, email, PASSWORD);
   await expect(user.getByRole('alert')).toBeVisible();
   await expect(user).toHaveURL(/\/login/);
   await signIn(user, email, 'segunda22');
