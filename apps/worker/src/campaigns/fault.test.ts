@@ -93,6 +93,10 @@ describe('campaign sending survives a killed worker (issue 6)', () => {
     const phones = accepted().map((s) => String(s.body.to));
     expect(phones).toHaveLength(SUBSCRIBERS);
     expect(new Set(phones).size).toBe(SUBSCRIBERS);
+    // The run ends with its own write after the last subscriber's: wait for it rather than race it.
+    await until('the run to end', async () => (await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).state === 'stopped', 30_000);
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'stopped', desiredState: 'stopped' });
+    // And nothing more went out while it ended.
+    expect(accepted()).toHaveLength(SUBSCRIBERS);
   });
 });
