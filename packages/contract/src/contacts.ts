@@ -103,6 +103,8 @@ export const JourneySessionSchema = z.object({
   data: z.object({
     conversation_uuid: Uuid.nullable(),
     channel_type: z.string().nullable(),
+    /** The channel as the admin named it (the type is a technical value). */
+    channel_name: z.string().nullable(),
     recording_link: z.string().nullable(),
     queue_name: z.string().nullable(),
     outcome: z.string().nullable(),

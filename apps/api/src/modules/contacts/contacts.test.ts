@@ -96,7 +96,7 @@ describe('contacts (spec 000 §5, §7)', () => {
     const journey = await t.http.get(`/api/v1/contacts/${contact.id}/journey?_limit=5`).set(auth('agent'));
     expect(journey.body.pagination.total).toBe(2);
     const entry = await t.http.get(`/api/v1/contacts/${contact.id}/event/${closed.id}`).set(auth('agent'));
-    expect(entry.body.data).toMatchObject({ event_type: 'chat', data: { conversation_uuid: closed.id, channel_type: 'custom', queue_name: 'Support', outcome: 'Solved' } });
+    expect(entry.body.data).toMatchObject({ event_type: 'chat', data: { conversation_uuid: closed.id, channel_type: 'custom', channel_name: expect.any(String), queue_name: 'Support', outcome: 'Solved' } });
     expect((await t.http.get(`/api/v1/contacts/${contact.id}/event/${acme.sectors[0]!.id}`).set(auth('agent'))).status).toBe(404);
     expect((await t.http.delete(`/api/v1/contacts/${contact.id}`).set(auth('agent'))).status).toBe(403);
     expect((await t.http.delete(`/api/v1/contacts/${contact.id}`).set(auth('supervisor'))).status).toBe(409);

@@ -166,6 +166,7 @@ export class ContactService {
       data: {
         conversation_uuid: r.id,
         channel_type: r.channel.type,
+        channel_name: r.channel.name,
         recording_link: null,
         queue_name: sectors.find((s) => s.id === r.sectorId)?.name ?? null,
         outcome: reasons.find((x) => x.id === r.endReasonId)?.name ?? r.endedBy,

@@ -6,6 +6,7 @@ import { Link, useLocation } from 'react-router';
 import { ErrorState } from '../../ui/states';
 import { PanelLoading } from './PanelLoading';
 import { useJourney } from './queries';
+import { channelText, outcomeText } from './journeyLabels';
 
 export const JOURNEY_ITEM = 'journey';
 const dateTime = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
@@ -55,11 +56,11 @@ export function JourneyPanel({ conversation }: { conversation: Conversation }) {
                   <Anchor component={Link} to={to} size="sm" style={{ overflowWrap: 'anywhere' }}>
                     {call
                       ? t('Call: {{queue}}', { queue: s.data.queue_name ?? '--' })
-                      : t('Chat via {{channel}}', { channel: s.data.channel_type ?? '--' })}
+                      : t('Chat via {{channel}}', { channel: channelText(s.data) })}
                   </Anchor>
                   <Text size="xs" c="dimmed">
                     {dateTime(s.start)}
-                    {call && s.data.outcome ? ` · ${s.data.outcome}` : ''}
+                    {call && s.data.outcome ? ` · ${outcomeText(s.data.outcome, t)}` : ''}
                   </Text>
                 </div>
               </Group>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { ErrorState, LoadingState } from '../../ui/states';
+import { channelText, outcomeText } from '../customer/journeyLabels';
 
 const PAGE_SIZE = 10;
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
@@ -45,8 +46,8 @@ export function HistoryTab({ contactUuid }: { contactUuid: string }) {
             <Table.Tr key={s.uuid}>
               <Table.Td>{dateTime(s.start)}</Table.Td>
               <Table.Td>{dateTime(s.end)}</Table.Td>
-              <Table.Td>{s.event_type === 'call' ? (s.data.queue_name ?? t('Call')) : (s.data.channel_type ?? '--')}</Table.Td>
-              <Table.Td>{s.data.outcome ?? '--'}</Table.Td>
+              <Table.Td>{s.event_type === 'call' ? (s.data.queue_name ?? t('Call')) : channelText(s.data)}</Table.Td>
+              <Table.Td>{outcomeText(s.data.outcome, t)}</Table.Td>
               <Table.Td>
                 {s.event_type === 'chat' && s.data.conversation_uuid ? (
                   <Anchor component={Link} to={`/client-journey/agent/${s.data.conversation_uuid}`}>

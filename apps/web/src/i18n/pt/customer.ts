@@ -73,4 +73,10 @@ export const ptCustomer: Record<string, string> = {
   'Informações editadas com sucesso': 'Informações editadas com sucesso',
   'No extra fields. Select a text in the chat or click on edit button to insert more fields.':
     'Nenhum campo extra. Selecione um texto no chat ou clique no botão de editar para inserir mais campos.',
+  // issue 16 item 8: who ended a conversation, in words
+  'Finished by the agent': 'Finalizada pelo agente',
+  'Finished by a supervisor': 'Finalizada por um supervisor',
+  'Closed by the system': 'Encerrada pelo sistema',
+  'Ended by the bot': 'Encerrada pelo bot',
+  'Closed by an automation': 'Encerrada por uma automação',
 };
