@@ -46,7 +46,7 @@ export async function resolveApiToken(db: Db, token: string): Promise<Session> {
 }
 
 /** Ends every API token a user made (their password changed: whoever held it may have made them). */
-export async function revokeUserApiTokens(db: Db, tenantId: string, userId: number): Promise<number> {
+export async function revokeUserApiTokens(db: Pick<Db, 'apiToken'>, tenantId: string, userId: number): Promise<number> {
   const { count } = await db.apiToken.updateMany({ where: { tenantId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
   return count;
 }

@@ -93,12 +93,13 @@ export class UserService {
     const user = await this.find(session, id);
     if (user.id === session.userId) throw new AppError('bad_request', 'Change your own password in your profile, with your current password');
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', "Only an owner can set an owner's password");
-    await this.db(session).user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
-    await this.sessions.revokeSessions({ userId: user.id }, 'password_reset', async () => {
-      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
-      await this.sessions.takeUserOffline(user.tenantId, user.id, 'supervisor');
+    // The new password and the end of the tokens commit together; the sessions end right after.
+    const passwordHash = await hashPassword(password);
+    await this.ctx.db.$transaction(async (tx) => {
+      await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+      await revokeUserApiTokens(tx, user.tenantId, user.id);
     });
-    await revokeUserApiTokens(this.ctx.db, user.tenantId, user.id);
+    await this.signOffEverywhere(user, 'password_reset', 'supervisor');
     return presentUser(await this.find(session, id));
   }
 
@@ -114,12 +115,16 @@ export class UserService {
     if (user.id !== session.userId && (user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
       throw new AppError('forbidden', 'Only an owner can end the session of an owner');
     }
-    // The target's browsers get update-user (is_logged false) before their sockets are dropped.
-    await this.sessions.revokeSessions({ userId: user.id }, 'forced_offline', async () => {
-      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
-      await this.sessions.takeUserOffline(user.tenantId, user.id, user.id === session.userId ? 'self' : 'supervisor');
-    });
+    await this.signOffEverywhere(user, 'forced_offline', user.id === session.userId ? 'self' : 'supervisor');
     return presentUser(await this.find(session, id));
+  }
+
+  /** Ends every session of `user`: the browsers get update-user (is_logged false) before their sockets drop; login history says forced_logout. */
+  private async signOffEverywhere(user: { id: number; tenantId: string }, reason: string, by: 'self' | 'supervisor') {
+    await this.sessions.revokeSessions({ userId: user.id }, reason, async () => {
+      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
+      await this.sessions.takeUserOffline(user.tenantId, user.id, by);
+    });
   }
 
   /** Spec 002 §6: managing users is for admin and owner (owner covers admin). */

@@ -11,7 +11,8 @@ import { toastError } from '../../ui/toasts';
  */
 export const settingsApi = apiHandling(400, 404, 409);
 
-function fieldsOf(body: unknown): { path: string; message: string }[] {
+/** The `fields` of an error answer (path and message each). */
+export function fieldsOf(body: unknown): { path: string; message: string }[] {
   if (typeof body !== 'object' || body === null || !('fields' in body) || !Array.isArray(body.fields)) return [];
   return body.fields.filter((f): f is { path: string; message: string } => typeof f?.path === 'string' && typeof f?.message === 'string');
 }

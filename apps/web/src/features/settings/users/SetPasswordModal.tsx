@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { PasswordField } from '../../../ui/PasswordField';
 import { toastSuccess } from '../../../ui/toasts';
 import { errorText } from '../../../api/errors';
-import { settingsApi } from '../formErrors';
+import { fieldsOf, settingsApi } from '../formErrors';
 
 /**
  * An admin gives a user a new password (issue 16 item 11). The user's sessions end at once, so the
@@ -26,7 +26,7 @@ export function SetPasswordModal({ user, onClose }: { user: User; onClose(): voi
       onClose();
     },
     onError: (error) => {
-      const fields = error instanceof ApiError && typeof error.body === 'object' && error.body && 'fields' in error.body ? (error.body.fields as { message: string }[]) : [];
+      const fields = error instanceof ApiError ? fieldsOf(error.body) : [];
       setProblem(fields[0]?.message ?? (error instanceof ApiError ? errorText(error, t) : 'Something went wrong'));
     },
   });
