@@ -1,12 +1,15 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 
 /** React and the router change rarely: their own chunk stays cached across web app releases. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
-  react: /node_modules\/(react|react-dom|react-router|scheduler)\//,
+  react: /node_modules\/(react|react-dom|scheduler)\//,
+  // Apart from React: login.html (the sign-in form alone) has no router.
+  router: /node_modules\/react-router\//,
   // Only the screens that read or write phone numbers load it.
   'phone-numbers': /node_modules\/libphonenumber-js\//,
 };
@@ -46,6 +49,9 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     rollupOptions: {
+      // Two pages: the app, and /login's sign-in form alone (issue 13 item 1), which loads the app
+      // into the same page once signed in. The api sends login.html for /login.
+      input: { index: fileURLToPath(new URL('index.html', import.meta.url)), login: fileURLToPath(new URL('login.html', import.meta.url)) },
       output: {
         manualChunks(id) {
           for (const [name, pattern] of Object.entries(VENDOR_CHUNKS)) if (pattern.test(id)) return name;

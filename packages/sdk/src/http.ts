@@ -1,13 +1,13 @@
-import {
-  parseErrorBody,
-  routes,
-  type BodyInput,
-  type ErrorCode,
-  type ParamsInput,
-  type QueryInput,
-  type ResponseOf,
-  type RouteDef,
-  type Routes,
+// One call of the api. Apart from the typed client (client.ts): importing it loads no route schema,
+// so a page that makes a few calls (the web's sign-in form) stays small.
+import { parseErrorBody } from '@atende/contract/error-status';
+import type {
+  BodyInput,
+  ErrorCode,
+  ParamsInput,
+  QueryInput,
+  ResponseOf,
+  RouteDef,
 } from '@atende/contract';
 
 /** A failed call: HTTP status, the api's machine code and its `error_message`. */
@@ -108,16 +108,4 @@ export async function callRoute<R extends RouteDef>(options: ClientOptions, def:
     throw error;
   }
   return json as ResponseOf<R>;
-}
-
-export type Api = { [K in keyof Routes]: (input?: CallInput<Routes[K]>) => Promise<ResponseOf<Routes[K]>> };
-
-/** The typed client: one method per contract route, named as in `routes`. */
-export function createClient(options: ClientOptions): Api & { options: ClientOptions; call: typeof callRoute } {
-  const api = {} as Api;
-  for (const [name, def] of Object.entries(routes)) {
-    const call = (input?: unknown) => callRoute(options, def as RouteDef, input as CallInput<RouteDef>);
-    (api as Record<string, unknown>)[name] = call;
-  }
-  return Object.assign(api, { options, call: callRoute });
 }

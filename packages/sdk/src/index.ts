@@ -1,3 +1,4 @@
-export { ApiError, callRoute, createClient, type Api, type CallInput, type ClientOptions } from './http';
+export { ApiError, callRoute, type CallInput, type ClientOptions } from './http';
+export { createClient, type Api } from './client';
 export { connectRealtime, type RealtimeSocket } from './socket';
 export { conversationPages } from './pages';

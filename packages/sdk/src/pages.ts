@@ -1,5 +1,5 @@
 import type { listConversations, QueryInput, ResponseOf } from '@atende/contract';
-import type { Api } from './http';
+import type { Api } from './client';
 
 type ConversationQuery = Omit<NonNullable<QueryInput<typeof listConversations>>, 'cursor' | '_offset'>;
 

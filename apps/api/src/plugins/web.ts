@@ -3,12 +3,15 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
+const SIGN_IN_PATH = /^\/login\/?$/;
+
 /**
  * Serves the built web app from the api's own origin, so one URL has it all. Unknown paths that
  * are not /api or /socket get index.html (client-side routing). Returns false when no build exists.
  */
 export async function registerWeb(app: FastifyInstance, dist: string): Promise<boolean> {
   if (!existsSync(join(dist, 'index.html'))) return false;
+  const hasLoginPage = existsSync(join(dist, 'login.html'));
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,
@@ -30,7 +33,9 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     }
     const file = path.slice(1);
     if (file && !file.includes('..') && existsSync(join(dist, file))) return reply.sendFile(file);
-    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile('index.html');
+    // /login has a page of its own, the sign-in form without the app (issue 13 item 1).
+    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : 'index.html';
+    return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile(page);
   });
   return true;
 }

@@ -1,33 +1,10 @@
-import { RoleSchema, type Role, type Tenant, type User, type Workspace } from '@atende/contract';
-import { z } from 'zod';
+import type { Role, Tenant, Workspace } from '@atende/contract';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, quietApi } from '../api/client';
 import { LIVE } from '../realtime/liveQueries';
+import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from './localUser';
 
-/** Spec 000 §3 "locally kept user data", under one fixed key. */
-export const LOCAL_USER_KEY = 'atende:user';
-const LocalUserSchema = z.object({
-  id: z.number(),
-  uuid: z.string(),
-  username: z.string(),
-  roles: z.array(RoleSchema),
-  workspace: z.string(),
-});
-export type LocalUser = z.infer<typeof LocalUserSchema>;
-
-export function saveLocalUser(user: User): void {
-  const local: LocalUser = { id: user.id, uuid: user.uuid, username: user.username, roles: user.roles.map((r) => r.name), workspace: user.workspace.name };
-  localStorage.setItem(LOCAL_USER_KEY, JSON.stringify(local));
-}
-export function readLocalUser(): LocalUser | null {
-  try {
-    const raw = localStorage.getItem(LOCAL_USER_KEY);
-    const parsed = raw ? LocalUserSchema.safeParse(JSON.parse(raw)) : null;
-    return parsed?.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
+export { LOCAL_USER_KEY, readLocalUser, saveLocalUser, type LocalUser } from './localUser';
 
 /** Query keys per resource; realtime events patch or invalidate these. */
 export const queryKeys = {

@@ -1,4 +1,4 @@
-import { createTheme, Modal, rem } from '@mantine/core';
+import { createTheme, rem, type MantineTheme, type ModalProps } from '@mantine/core';
 
 /** Spec 000 §9 modal widths: sm 464, md 675, lg 800 px (default lg). */
 export const MODAL_WIDTHS = { sm: 464, md: 675, lg: 800 } as const;
@@ -8,9 +8,11 @@ export const theme = createTheme({
   primaryColor: 'teal',
   defaultRadius: 'md',
   components: {
-    Modal: Modal.extend({
+    // What Modal.extend() would return, written out so the theme (on the sign-in page too) does not
+    // load the Modal component and what it brings (scroll lock, focus trap, portal).
+    Modal: {
       defaultProps: { size: 'lg' },
-      vars: (_theme, props) => ({ root: isModalWidth(props.size) ? { '--modal-size': rem(MODAL_WIDTHS[props.size]) } : {} }),
-    }),
+      vars: (_theme: MantineTheme, props: ModalProps) => ({ root: isModalWidth(props.size) ? { '--modal-size': rem(MODAL_WIDTHS[props.size]) } : {} }),
+    },
   },
 });

@@ -1,0 +1,26 @@
+import type { Routes, User } from '@atende/contract';
+import { callRoute, type ClientOptions } from '@atende/sdk';
+
+// The calls of the sign-in page, typed by the contract but without its runtime: the page is served
+// on its own (login.html) and loads no zod schema, query cache or router (issue 13 item 1: ≤ 150 KB).
+// The typechecker holds each method and path to the contract's; the api still validates the body.
+
+/** A contract route reduced to what `callRoute` sends; its types are the contract's own. */
+type Sent<R> = Pick<R, Extract<keyof R, 'method' | 'path' | 'bodyEncoding'>>;
+const lite = <K extends keyof Routes>(def: Sent<Routes[K]>) => def as Routes[K];
+
+const LOGIN = lite<'login'>({ method: 'POST', path: '/api/v1/login', bodyEncoding: 'form' });
+const GET_ME = lite<'getMe'>({ method: 'GET', path: '/api/v1/users/me' });
+
+const OPTIONS: ClientOptions = { baseUrl: '', timeoutMs: 30_000 };
+
+/** Signs in (the session cookie is set by the answer) and returns the signed-in user. */
+export async function signIn(email: string, password: string): Promise<User> {
+  await callRoute(OPTIONS, LOGIN, { body: { email, password } });
+  return currentUser();
+}
+
+/** The signed-in user, or an ApiError (401 when the session is gone). */
+export async function currentUser(): Promise<User> {
+  return (await callRoute(OPTIONS, GET_ME)).data;
+}

@@ -1,0 +1,42 @@
+// The error codes and their statuses without zod: the web's sign-in page and the sdk's fetch load
+// this and nothing else of the contract's runtime (issue 13 item 1, login page budget).
+
+/** Every expected failure the api answers, with the one HTTP status each maps to. */
+export const ERROR_STATUS = {
+  bad_request: 400,
+  validation_failed: 400,
+  /** A URL the server would call points to loopback, a private network or metadata (issue 12 item 1). */
+  outbound_address_not_allowed: 400,
+  invalid_cursor: 400,
+  /** A new API token asked to live longer than the install allows (params.max_days). */
+  api_token_lifetime_too_long: 400,
+  wrong_current_password: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  session_expired: 401,
+  forbidden: 403,
+  origin_not_allowed: 403,
+  feature_disabled: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  subscriber_parameter_missing: 422,
+  subscriber_already_sent: 409,
+  internal: 500,
+  unavailable: 503,
+  dependency_unavailable: 503,
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
+
+/** Client-side: reads an error answer into {status, code, message}, whatever it looks like. */
+export function parseErrorBody(status: number, body: unknown): { status: number; code: ErrorCode | 'unknown'; message?: string } {
+  const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  const message = 'error_message' in fields ? String(fields.error_message) : undefined;
+  return { status, code: typeof fields.error_message === 'string' && isErrorCode(fields.code) ? fields.code : 'unknown', message };
+}
