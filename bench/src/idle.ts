@@ -3,7 +3,7 @@
 // bench exits non-zero when over (CI does not run benches). Run `pnpm build` first.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { freshDatabase, report, ROOT, startApi } from './stack';
+import { freshDatabase, NODE_FLAGS, report, ROOT, startApi } from './stack';
 
 const SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 15_000);
 const BUDGET_MB = { api: Number(process.env.BENCH_IDLE_API_MB ?? 150), worker: Number(process.env.BENCH_IDLE_WORKER_MB ?? 120) };
@@ -14,7 +14,7 @@ const rssMb = (pid: number) => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileS
 const databaseUrl = await freshDatabase('atende_bench_idle');
 const env = { DATABASE_URL: databaseUrl, REDIS_PREFIX: PREFIX };
 const api = await startApi(env, 3470);
-const worker = spawn(process.execPath, [`${ROOT}apps/worker/dist/worker.js`], {
+const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], {
   cwd: ROOT,
   env: { ...process.env, LOG_LEVEL: 'warn', ...env },
   stdio: ['ignore', 'inherit', 'inherit'],
