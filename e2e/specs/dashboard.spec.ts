@@ -53,3 +53,45 @@ test('the omnichannel panel shows the clock, the BETA badge and every sector aga
   for (const sector of sectors) await expect(page.getByTestId(`sla-${sector.uuid}`)).toContainText(sector.name);
   await expect(page.getByText(/Within SLA|SLA breached/).first()).toBeVisible();
 });
+
+test('a supervisor opens a dashboard row in the live view, writes an internal note and transfers it', async ({ browser }) => {
+  const page = await signedInPage(browser, demo('supervisor'));
+  const channel = await demoApiChannel(page.request);
+  const name = `Live view ${Date.now()}`;
+  const sent = await page.request.post(`/api/v1/channels/droz/${channel}/messages`, {
+    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
+    data: { contact: { phone: `+55119${String(Date.now()).slice(-8)}`, name }, message: { id: `e2e-live-${Date.now()}`, content: 'Can a supervisor help?' } },
+  });
+  expect(sent.status()).toBe(202);
+
+  await page.goto('/admin');
+  const row = page.getByRole('table', { name: 'Live conversations' }).getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible({ timeout: 10_000 });
+  const uuid = (await row.getAttribute('data-testid'))!.replace('live-', '');
+  await row.getByRole('link', { name: /Open conversation #\d+/ }).click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${uuid}$`));
+  await expect(page.getByText('Can a supervisor help?')).toBeVisible();
+
+  // The note reaches the conversation as an internal message (never the contact).
+  await page.getByRole('textbox', { name: 'Internal note' }).fill('Offer the premium plan');
+  await page.getByRole('button', { name: 'Add note' }).click();
+  await expect(page.getByText('Internal note added')).toBeVisible();
+  await expect(page.getByText('Offer the premium plan')).toBeVisible();
+  const messages = (await (await page.request.get(`/api/v1/conversations/${uuid}/messages`)).json()) as { data: { message: string; internal: boolean }[] };
+  expect(messages.data.find((m) => m.message === 'Offer the premium plan')?.internal).toBe(true);
+
+  // Transfer to another sector: the conversation waits there.
+  const sectors = ((await (await page.request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] }).data;
+  const before = ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } }).data;
+  const target = sectors.find((s) => s.uuid !== before.sector?.uuid)!;
+  await page.getByRole('button', { name: 'Transfer', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Transfer session' });
+  await dialog.getByRole('textbox', { name: 'Sector' }).click();
+  await page.getByRole('option', { name: target.name, exact: true }).click();
+  await dialog.getByRole('button', { name: 'Transfer' }).click();
+  await expect(page.getByText('Session transferred successfully')).toBeVisible();
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } }).data.sector?.uuid)
+    .toBe(target.uuid);
+  await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'closed', current_role: 'supervisor' } });
+});

@@ -66,10 +66,28 @@ export async function runAutomations(deps: ConversationDeps, now = new Date()): 
           if (op.type === 'send_message' && op.value) await sendSystemText(tx, effects, target, op.value, new Date(at++), ['automation']);
           if (op.type === 'return_to_queue' && conv.state !== 'waiting') await returnToQueue(tx, effects, conv, 'custom_action', null);
           if (op.type === 'transfer_to_sector' && op.value) {
-            const sector = await tx.sector.findFirst({ where: { id: op.value, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } });
+            const sector = await tx.sector.findFirst({ where: { id: op.value, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, name: true } });
             if (sector) {
+              const oldSector = conv.sectorId ? await tx.sector.findUnique({ where: { id: conv.sectorId }, select: { id: true, name: true } }) : null;
               if (conv.state !== 'waiting') await returnToQueue(tx, effects, conv, 'custom_action', null);
               await tx.conversation.update({ where: { id: conv.id }, data: { sectorId: sector.id } });
+              // In the conversation's history as the agents' transfers are (issue 16 item 17), named as the automation's.
+              await tx.conversationEvent.create({
+                data: {
+                  tenantId: conv.tenantId,
+                  conversationId: conv.id,
+                  type: 'transfer',
+                  at: new Date(at++),
+                  detail: {
+                    done_by: 'automation',
+                    custom_action_name: automation.name,
+                    old_sector: oldSector ? { uuid: oldSector.id, name: oldSector.name } : null,
+                    new_sector: { uuid: sector.id, name: sector.name },
+                    old_user: null,
+                    new_user: null,
+                  },
+                },
+              });
               effects.queueChanged(conv.tenantId, conv.workspaceId);
             }
           }

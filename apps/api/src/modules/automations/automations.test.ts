@@ -103,6 +103,11 @@ describe('automations: settings (spec 002 §3, §7 /api/v1/actions)', () => {
     await t.http.patch(`/api/v1/actions/${id}`).set(auth('admin')).send({ enabled: true });
     expect((await runAutomations(deps)).applied).toBe(1);
     expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: waiting } })).toMatchObject({ state: 'waiting', sectorId: sales.id });
+    // Issue 16 item 17: the transfer is in the conversation's history, named as the automation's.
+    const history = (await t.http.get(`/api/v1/conversations/${waiting}`).set(auth('admin'))).body.data.history as { event: string; detail: Record<string, unknown> }[];
+    expect(history.filter((h) => h.event === 'transfer')).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ done_by: 'automation', custom_action_name: 'Overflow', new_sector: { uuid: sales.id, name: 'Overflow' } }) }),
+    ]);
     expect((await t.http.delete(`/api/v1/actions/${id}`).set(auth('admin'))).status).toBe(200);
     expect((await t.http.get('/api/v1/actions').set(auth('admin'))).body.data.map((a: Automation) => a.name)).toEqual(['Close silent chats']);
   });

@@ -1,7 +1,8 @@
 import { DASHBOARD_STATES, type DashboardConversation, type DashboardState } from '@atende/contract';
-import { Badge, Group, SegmentedControl, Table, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Group, SegmentedControl, Table, Text, UnstyledButton } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
 import { phrase } from '../../i18n/phrase';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { useDashboardConversations } from './dashboardQueries';
@@ -52,6 +53,7 @@ export function sortConversations(rows: DashboardConversation[], sort: Sort): Da
 export function LiveConversations() {
   const { t } = useTranslation();
   const list = useDashboardConversations();
+  const navigate = useNavigate();
   const [sort, setSort] = useState<Sort>({ key: 'time_join', desc: true });
   const [state, setState] = useState<DashboardState | 'all'>('all');
   // Spec 002 §9: dates in the pt-BR short format.
@@ -104,8 +106,13 @@ export function LiveConversations() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((c) => (
-              <Table.Tr key={c.uuid} data-testid={`live-${c.uuid}`}>
-                <Table.Td>#{c.ticket_number}</Table.Td>
+              // Issue 16 item 13: a row opens the live view, where the supervisor can transfer, write a note or finish.
+              <Table.Tr key={c.uuid} data-testid={`live-${c.uuid}`} style={{ cursor: 'pointer' }} onClick={() => void navigate(`/chat/${c.uuid}`)}>
+                <Table.Td>
+                  <Anchor component={Link} to={`/chat/${c.uuid}`} aria-label={t('Open conversation #{{ticket}}', { ticket: c.ticket_number })} onClick={(e) => e.stopPropagation()}>
+                    #{c.ticket_number}
+                  </Anchor>
+                </Table.Td>
                 <Table.Td>
                   <Badge color={STATE_COLOR[c.state]} variant="light">
                     {t(STATE_LABEL[c.state])}

@@ -13,6 +13,7 @@ import { RowActions } from '../../ui/RowActions';
 import { ListStates } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { MenuModal } from './MenuModal';
+import { ENTRY_POINT_KIND } from './entryPoint';
 
 export const menuKeys = { all: ['automated-menus'] as const };
 
@@ -105,7 +106,7 @@ export function MenusPage() {
                 <Table.Td>
                   {c.entry_point ? (
                     <Text size="sm">
-                      {c.entry_point.type === 'menu' ? t('Menu') : t('Sector')}: {c.entry_point.name}
+                      {t(ENTRY_POINT_KIND[c.entry_point.type])}: {c.entry_point.name}
                     </Text>
                   ) : (
                     t('Workspace queue')

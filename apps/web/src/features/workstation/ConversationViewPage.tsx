@@ -19,6 +19,7 @@ import { FinishModal } from './ActionModals';
 import { applyAck, upsertMessages, type MessagePage } from './messageCache';
 import { MessageList } from './MessageList';
 import { useMessages, workstationKeys } from './queries';
+import { SupervisorNote, SupervisorTransfer } from './SupervisorActions';
 
 type Mode = 'live' | 'history';
 
@@ -141,6 +142,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
         </Group>
         <Group gap="sm" wrap="nowrap">
           <Switch size="xs" label={t('Hide internal notes')} checked={hideNotes} onChange={(e) => setHideNotes(e.currentTarget.checked)} />
+          {mode === 'live' && supervisor && me && <SupervisorTransfer conversation={c} me={me} />}
           {mode === 'live' && supervisor && c.state !== 'closed' && (
             <Button color="red" variant="light" size="xs" onClick={() => setFinishing(true)}>
               {t('Finish as supervisor')}
@@ -167,6 +169,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
               onForeignMessage={openForeign}
             />
           </Box>
+          {mode === 'live' && supervisor && <SupervisorNote conversation={c} />}
         </Paper>
         <Box component="aside" aria-label={t('Customer')} w={320} style={{ flexShrink: 0, overflowY: 'auto' }}>
           <CustomerPanels conversation={c} editable={false} showConversationFields={false} />

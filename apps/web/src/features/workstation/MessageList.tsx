@@ -6,7 +6,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { MessageBubble } from './MessageBubble';
-import { prependMessages, unreadContactMessages, type MessagePage } from './messageCache';
+import { firstUnreadUuid, prependMessages, unreadContactMessages, type MessagePage } from './messageCache';
 import { MESSAGE_PAGE_SIZE, patchListedConversation, workstationKeys } from './queries';
 import { buildTimeline, dayLabel } from './timeline';
 
@@ -51,10 +51,8 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   useEffect(() => {
     if (!messages || markerFor.current === conversation.uuid) return;
     markerFor.current = conversation.uuid;
-    const unread = conversation.unread_contact_messages;
-    const contact = messages.filter((m) => m.author === 'CONTACT');
-    setFirstUnread(unread > 0 ? (contact[Math.max(0, contact.length - unread)]?.uuid ?? null) : null);
-  }, [messages, conversation.uuid, conversation.unread_contact_messages]);
+    setFirstUnread(firstUnreadUuid(messages, conversation));
+  }, [messages, conversation]);
 
   const timeline = useMemo(
     () => buildTimeline({ messages: messages ?? [], history: conversation.history, hasMore: page?.hasMore ?? false, firstUnreadUuid: firstUnread, hideNotes }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ME, message } from './fixtures.test-support';
-import { applyAck, applySendAnswer, awaitingAnswer, mergeLatestPage, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
+import { applyAck, applySendAnswer, awaitingAnswer, firstUnreadUuid, mergeLatestPage, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
 
 describe('message cache', () => {
   it('replaces the optimistic copy by the server copy with the same uuid, never duplicating', () => {
@@ -97,5 +97,15 @@ describe('message cache', () => {
     const unread = message({ author: 'CONTACT', state: 'sent' });
     const page = { messages: [message({ author: 'CONTACT', state: 'read' }), message({ author: 'USER', state: 'sent' }), unread], hasMore: false };
     expect(unreadContactMessages(page)).toEqual([unread.uuid]);
+  });
+
+  // Issue 16 item 17: the 'New Messages' marker starts at the first unread contact message, and a
+  // finished conversation has none.
+  it('puts the new-messages marker at the first unread contact message, never in a closed conversation', () => {
+    const msgs = [message({ message: 'one' }), message({ author: 'USER', message: 'reply' }), message({ message: 'two' }), message({ message: 'three' })];
+    expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 2 })).toBe(msgs[2]!.uuid);
+    expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 9 })).toBe(msgs[0]!.uuid);
+    expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 0 })).toBeNull();
+    expect(firstUnreadUuid(msgs, { state: 'closed', unread_contact_messages: 2 })).toBeNull();
   });
 });

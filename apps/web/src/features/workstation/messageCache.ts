@@ -1,4 +1,4 @@
-import type { Message, ServerEventPayload } from '@atende/contract';
+import type { Conversation, Message, ServerEventPayload } from '@atende/contract';
 
 /** One conversation's loaded messages, oldest first; `hasMore` when earlier ones exist on the server. */
 export interface MessagePage {
@@ -143,4 +143,15 @@ export function optimisticMessage(input: {
     user: { uuid: input.user.uuid, username: input.user.username },
     error_message: null,
   };
+}
+
+/**
+ * Where the 'New Messages' marker goes: the first of the contact's unread messages; none in a
+ * finished conversation, where nobody is left to answer them (issue 16 item 17).
+ */
+export function firstUnreadUuid(messages: readonly Message[], conversation: Pick<Conversation, 'state' | 'unread_contact_messages'>): string | null {
+  const unread = conversation.unread_contact_messages;
+  if (unread <= 0 || conversation.state === 'closed') return null;
+  const contact = messages.filter((m) => m.author === 'CONTACT');
+  return contact[Math.max(0, contact.length - unread)]?.uuid ?? null;
 }

@@ -22,4 +22,5 @@ export const ptDashboard: Record<string, string> = {
   'First response breaches': 'Violações de primeira resposta',
   'Session breaches': 'Violações de atendimento',
   'Session SLA': 'SLA de atendimento',
+  'Open conversation #{{ticket}}': 'Abrir atendimento #{{ticket}}',
 };

@@ -16,4 +16,8 @@ export const ptViews: Record<string, string> = {
   // conversation list keyset paging (invalid_cursor)
   'This page link is no longer valid: reload the list from its first page': 'Este link de página não é mais válido: recarregue a lista a partir da primeira página',
   'Use either cursor or _offset, not both': 'Use cursor ou _offset, não ambos',
+  // supervisor live view (issue 16 item 13)
+  'Write an internal note for the agent': 'Escreva uma nota interna para o agente',
+  'Add note': 'Adicionar nota',
+  'Internal note added': 'Nota interna adicionada',
 };
