@@ -55,8 +55,10 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
         return;
       }
       if (user.uuid === me.uuid) {
-        queryClient.setQueryData<User>(queryKeys.me, user);
-        saveLocalUser(user);
+        // The event carries the stored roles; this session keeps the roles it signed in with (/users/me).
+        const mine = { ...user, roles: queryClient.getQueryData<User>(queryKeys.me)?.roles ?? user.roles };
+        queryClient.setQueryData<User>(queryKeys.me, mine);
+        saveLocalUser(mine);
       }
       queryClient.setQueriesData<User[]>({ queryKey: ['users'] }, (list) => list?.map((u) => (u.uuid === user.uuid ? user : u)));
     });

@@ -25,4 +25,20 @@ describe('privileged writes after a demotion', () => {
     // The admin who was not demoted still can.
     expect((await t.http.post('/api/v1/users').set(chief).send(newAdmin('third@demote.test'))).status).toBe(201);
   });
+
+  // Issue 16 item 18: /users/me names the roles the session has, which a role change reaches at the next sign-in.
+  it('GET /users/me shows the session\'s roles until the user signs in again', async () => {
+    await t.tenant('Promote', { users: { lead: ['admin'], newbie: ['agent'] } });
+    const lead = { Authorization: `Bearer ${await t.login('lead@promote.test')}` };
+    const newbie = { Authorization: `Bearer ${await t.login('newbie@promote.test')}` };
+    const row = await t.database.db.user.findFirstOrThrow({ where: { email: 'newbie@promote.test' } });
+    expect((await t.http.patch(`/api/v1/users/${row.uuid}`).set(lead).send({ roles: ['agent', 'supervisor'] })).status).toBe(200);
+    const before = await t.http.get('/api/v1/users/me').set(newbie);
+    expect(before.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['agent']);
+    // What the session may do agrees: the supervisors' dashboard is still closed to it.
+    expect((await t.http.get('/api/v1/dashboard/conversations').set(newbie)).status).toBe(403);
+    const again = { Authorization: `Bearer ${await t.login('newbie@promote.test')}` };
+    const after = await t.http.get('/api/v1/users/me').set(again);
+    expect(after.body.data.roles.map((r: { name: string }) => r.name).sort()).toEqual(['agent', 'supervisor']);
+  });
 });

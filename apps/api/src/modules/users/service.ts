@@ -26,8 +26,13 @@ export class UserService {
     return user;
   }
 
+  /**
+   * The signed-in user with the roles this session acts with (issue 16 item 18): a role change
+   * reaches a web session at its next sign-in (spec 000 §6), so the stored roles may differ.
+   */
   async me(session: Session) {
-    return presentUser(await this.find(session, String(session.userId)));
+    const user = await this.find(session, String(session.userId));
+    return presentUser({ ...user, roles: session.roles });
   }
 
   private announce(user: UserRow) {
