@@ -60,7 +60,8 @@ export function SupervisorNote({ conversation }: { conversation: Conversation })
       toastSuccess(t('Internal note added'));
     },
   });
-  if (tenant?.config.features.internal_note !== true || conversation.state === 'closed') return null;
+  // Notes go to the agent of an active conversation (the server refuses them elsewhere with 409).
+  if (tenant?.config.features.internal_note !== true || (conversation.state !== 'answered' && conversation.state !== 'outbound-started')) return null;
   const content = text.trim();
   return (
     <Group
