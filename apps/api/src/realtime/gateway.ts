@@ -20,7 +20,8 @@ import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
 import { sessionRoom, type Realtime } from './emit';
 import { allowedOrigins, originAllowed } from '../plugins/security-headers';
-import { within } from '../redis-requests';
+import { requestRedis, within } from '../redis-requests';
+import { PresenceTracker } from './presence';
 
 type SocketData = { session: Session };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -77,6 +78,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
   });
 
   guardRecovery(io, db);
+  // Assigned below, before the server accepts connections.
+  let presence: PresenceTracker | undefined;
 
   io.use(async (socket, next) => {
     const token =
@@ -104,6 +107,13 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     const untilExpiry = Math.min(session.expiresAt.getTime() - Date.now(), 2 ** 31 - 1);
     const expiry = setTimeout(() => socket.disconnect(true), Math.max(untilExpiry, 0));
     socket.on('disconnect', () => clearTimeout(expiry));
+    // An integration's token is not an agent at a browser: it has no presence.
+    if (!session.apiToken && presence) {
+      const tracker = presence;
+      const failed = (error: unknown) => log.warn({ err: error, userId: session.userId }, 'presence update failed');
+      tracker.connected(session.tenantId, session.userId).catch(failed);
+      socket.on('disconnect', () => void tracker.disconnected(session.userId).catch(failed));
+    }
     const handle = (action: 'join' | 'leave') => (payload: unknown, ack?: (r: JoinAck) => void) => {
       const parsed = RoomRequestSchema.safeParse(payload);
       const reply = typeof ack === 'function' ? ack : () => undefined;
@@ -136,7 +146,14 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
       await new Promise((resolve) => setImmediate(resolve));
       io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
     },
+    async connectedElsewhere(userUuid, exceptSessionId) {
+      // Every api process answers through the adapter; no answer in time counts as nobody.
+      const sockets = await within(io.in(rooms.user(userUuid)).fetchSockets(), 2000, []);
+      return sockets.some((s) => s.data.session && s.data.session.sessionId !== exceptSessionId);
+    },
   };
+  presence = new PresenceTracker({ db, realtime, log, redis: await requestRedis(redis), prefix: env.REDIS_PREFIX, graceMs: env.PRESENCE_GRACE_MS });
+  presence.start();
 
   const relay = await startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
   return {
@@ -144,6 +161,7 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     realtime,
     async close() {
       await relay.stop();
+      await presence?.stop();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
   };
