@@ -32,7 +32,7 @@ export class PresenceTracker {
 
   start(): void {
     this.timer = setInterval(() => {
-      this.beating = this.beating.then(() => this.beat()).catch((error: unknown) => this.deps.log.error({ err: error }, 'presence heartbeat failed'));
+      this.beating = this.beating.then(async () => void (await this.beat())).catch((error: unknown) => this.deps.log.error({ err: error }, 'presence heartbeat failed'));
     }, this.heartbeatMs);
     this.timer.unref();
   }
