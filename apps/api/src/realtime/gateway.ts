@@ -78,8 +78,31 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
   });
 
   guardRecovery(io, db);
-  // Assigned below, before the server accepts connections.
-  let presence: PresenceTracker | undefined;
+  const realtime: Realtime = {
+    emit(room, event, payload) {
+      io.to(room).emit(event, ...([payload] as Parameters<ServerToClientEvents[typeof event]>));
+    },
+    async disconnectSessions(sessionIds) {
+      if (sessionIds.length === 0) return;
+      // The adapter publishes a broadcast on `redis` and hands it to local sockets once Redis has
+      // answered, while disconnectSockets acts locally at once. A round trip on the same connection
+      // plus one macrotask lets every earlier emit reach local sockets first; other processes get
+      // both in stream order.
+      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
+      await within(redis.ping(), 1000, 'PONG');
+      await new Promise((resolve) => setImmediate(resolve));
+      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
+    },
+    async connectedElsewhere(userUuid, exceptSessionId) {
+      // Every api process answers through the adapter; no answer in time counts as nobody.
+      const sockets = await within(io.in(rooms.user(userUuid)).fetchSockets(), 2000, []);
+      return sockets.some((s) => s.data.session && s.data.session.sessionId !== exceptSessionId);
+    },
+  };
+  // A fail-fast connection: while Redis is down presence updates fail at once instead of queueing.
+  const presenceRedis = await requestRedis(redis);
+  const presence = new PresenceTracker({ db, realtime, log, redis: presenceRedis, prefix: env.REDIS_PREFIX, graceMs: env.PRESENCE_GRACE_MS });
+  presence.start();
 
   io.use(async (socket, next) => {
     const token =
@@ -108,11 +131,10 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     const expiry = setTimeout(() => socket.disconnect(true), Math.max(untilExpiry, 0));
     socket.on('disconnect', () => clearTimeout(expiry));
     // An integration's token is not an agent at a browser: it has no presence.
-    if (!session.apiToken && presence) {
-      const tracker = presence;
+    if (!session.apiToken) {
       const failed = (error: unknown) => log.warn({ err: error, userId: session.userId }, 'presence update failed');
-      tracker.connected(session.tenantId, session.userId).catch(failed);
-      socket.on('disconnect', () => void tracker.disconnected(session.userId).catch(failed));
+      presence.connected(session.tenantId, session.userId).catch(failed);
+      socket.on('disconnect', () => void presence.disconnected(session.userId).catch(failed));
     }
     const handle = (action: 'join' | 'leave') => (payload: unknown, ack?: (r: JoinAck) => void) => {
       const parsed = RoomRequestSchema.safeParse(payload);
@@ -131,29 +153,6 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     socket.on('leave', handle('leave'));
   });
 
-  const realtime: Realtime = {
-    emit(room, event, payload) {
-      io.to(room).emit(event, ...([payload] as Parameters<ServerToClientEvents[typeof event]>));
-    },
-    async disconnectSessions(sessionIds) {
-      if (sessionIds.length === 0) return;
-      // The adapter publishes a broadcast on `redis` and hands it to local sockets once Redis has
-      // answered, while disconnectSockets acts locally at once. A round trip on the same connection
-      // plus one macrotask lets every earlier emit reach local sockets first; other processes get
-      // both in stream order.
-      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
-      await within(redis.ping(), 1000, 'PONG');
-      await new Promise((resolve) => setImmediate(resolve));
-      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
-    },
-    async connectedElsewhere(userUuid, exceptSessionId) {
-      // Every api process answers through the adapter; no answer in time counts as nobody.
-      const sockets = await within(io.in(rooms.user(userUuid)).fetchSockets(), 2000, []);
-      return sockets.some((s) => s.data.session && s.data.session.sessionId !== exceptSessionId);
-    },
-  };
-  presence = new PresenceTracker({ db, realtime, log, redis: await requestRedis(redis), prefix: env.REDIS_PREFIX, graceMs: env.PRESENCE_GRACE_MS });
-  presence.start();
 
   const relay = await startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
   return {
@@ -161,7 +160,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     realtime,
     async close() {
       await relay.stop();
-      await presence?.stop();
+      await presence.stop();
+      presenceRedis.disconnect();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
   };
