@@ -18,6 +18,8 @@ test('an admin puts a new agent in a sector from the user form, and changes it w
   await dialog.getByRole('checkbox', { name: 'Agent' }).check();
   await dialog.getByRole('textbox', { name: 'Sectors' }).click();
   await page.getByRole('option', { name: 'Sales' }).click();
+  // The list stays open for more choices: closed by leaving the field.
+  await dialog.getByLabel('Name').click();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('User created successfully')).toBeVisible();
   await expect(dialog).toBeHidden();
@@ -36,6 +38,7 @@ test('an admin puts a new agent in a sector from the user form, and changes it w
   await expect(edit.getByText('Sales', { exact: true })).toBeVisible();
   await edit.getByRole('textbox', { name: 'Sectors' }).click();
   await page.getByRole('option', { name: 'Support' }).click();
+  await edit.getByLabel('Name').click();
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('User updated successfully')).toBeVisible();
   expect((await saved()).sort()).toEqual([uuidOf('Sales'), uuidOf('Support')].sort());
