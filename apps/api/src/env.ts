@@ -77,6 +77,11 @@ const EnvSchema = z.object({
       if (value === 'true' || value === 'false') return value === 'true';
       return value.split(',').map((p) => p.trim()).filter(Boolean);
     }),
+  /**
+   * How long a signed-in user may have no connected browser before they count as offline: chats
+   * back to the queue, no distribution, offline on the dashboard (issue 16 item 1).
+   */
+  PRESENCE_GRACE_MS: z.coerce.number().int().min(200).default(60_000),
   /** Prefix of every Redis key, so test runs on one Redis never meet. */
   REDIS_PREFIX: z.string().default('atende:'),
 })

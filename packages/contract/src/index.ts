@@ -59,6 +59,8 @@ export const routes = {
   updateMe: users.updateMe,
   updateUser: users.updateUser,
   resetUserPassword: users.resetUserPassword,
+  getUserSectors: users.getUserSectors,
+  setUserSectors: users.setUserSectors,
   listUsers: users.listUsers,
   createUser: users.createUser,
   deleteUser: users.deleteUser,

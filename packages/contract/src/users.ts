@@ -130,6 +130,23 @@ export const updateUser = route({
     }),
   response: dataOf(UserSchema),
 });
+/** Issue 16 item 10: the sectors (queues) an agent serves; none means every sector (distribution, transfer destinations). */
+export const UserSectorsSchema = z.object({ sector_uuids: z.array(Uuid) });
+export const getUserSectors = route({
+  method: 'GET', path: '/api/v1/users/:id/sectors', tags: ['users'],
+  summary: "The sectors a user belongs to (admin). An agent with none serves every sector.",
+  params: UserIdParam,
+  response: dataOf(UserSectorsSchema),
+});
+export const setUserSectors = route({
+  method: 'PUT', path: '/api/v1/users/:id/sectors', tags: ['users'],
+  summary:
+    "Replaces the sectors a user belongs to (admin): sectors of the caller's workspace, at most 200; an empty list means every sector. " +
+    'Distribution and transfers follow at once; waiting conversations are offered again.',
+  params: UserIdParam,
+  body: z.strictObject({ sector_uuids: z.array(Uuid).max(200, 'At most 200 sectors') }),
+  response: dataOf(UserSectorsSchema),
+});
 /** Issue 16 item 11: an admin gives a user a new password; the user's sessions and API tokens end. */
 export const resetUserPassword = route({
   method: 'POST', path: '/api/v1/users/:id/password', tags: ['users'],

@@ -72,11 +72,35 @@ export async function signOffAgent(
   userId: number,
   by: 'self' | 'supervisor' | 'system',
   onlyIf: Prisma.UserWhereInput = {},
+  options: { tellUser?: boolean } = {},
 ): Promise<{ signedOff: boolean; returnedConversations: number }> {
   const { count } = await deps.db.user.updateMany({ where: { ...onlyIf, id: userId, tenantId }, data: { isLogged: false, loggedOffBy: by, state: 'offline' } });
   if (count === 0) return { signedOff: false, returnedConversations: 0 };
   const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
   // Committed: a failed announce must not keep the chats from returning (clients reload on reconnect).
-  await announceUser(deps, tenantId, user).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after sign-off'));
+  // `tellUser: false` (nobody connected any more): only the dashboards hear it, so a socket that
+  // recovers later is not replayed an is_logged false that would end a session still valid.
+  const announced = options.tellUser === false
+    ? deps.realtime.emit(rooms.metrics(tenantId), 'update-user', { tenant_uuid: tenantId, user: presentUser(user) })
+    : announceUser(deps, tenantId, user);
+  await Promise.resolve(announced).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after sign-off'));
   return { signedOff: true, returnedConversations: await returnAgentChats(deps, tenantId, userId, 'logoff') };
+}
+
+/**
+ * A live session of a user who was signed off without ending it (no browser connected for the
+ * presence grace period, or their other session logged out) connected again: logged in, online
+ * (or paused, if a pause is still set), announced, and given waiting work. False when the user
+ * was already logged in (the usual case: one indexed update that changes nothing).
+ */
+export async function resumeAgent(deps: ConversationDeps, tenantId: string, userId: number): Promise<boolean> {
+  const changed = await deps.db.$executeRaw`
+    UPDATE "User" SET "isLogged" = true, "loggedOffBy" = NULL, "loggedAt" = now(), "updatedAt" = now(),
+      state = (CASE WHEN "currentPauseId" IS NULL THEN 'online' ELSE 'paused' END)::"UserState"
+    WHERE id = ${userId} AND "tenantId" = ${tenantId}::uuid AND NOT "isLogged" AND "deletedAt" IS NULL`;
+  if (changed === 0) return false;
+  const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
+  await announceUser(deps, tenantId, user).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after resume'));
+  await agentAvailable(deps, tenantId, userId);
+  return true;
 }

@@ -8,6 +8,8 @@ export interface Realtime {
    * far have gone out (a forced-offline browser must still get its update-user first).
    */
   disconnectSessions(sessionIds: readonly string[]): Promise<void>;
+  /** Whether the user has a connected socket, on any api process, of a session other than this one. */
+  connectedElsewhere(userUuid: string, exceptSessionId: string): Promise<boolean>;
 }
 
 /** The room every socket of a session is in, so a revoked session can be dropped wherever it is. */

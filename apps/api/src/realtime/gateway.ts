@@ -20,7 +20,8 @@ import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
 import { sessionRoom, type Realtime } from './emit';
 import { allowedOrigins, originAllowed } from '../plugins/security-headers';
-import { within } from '../redis-requests';
+import { requestRedis, within } from '../redis-requests';
+import { PresenceTracker } from './presence';
 
 type SocketData = { session: Session };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
@@ -77,6 +78,31 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
   });
 
   guardRecovery(io, db);
+  const realtime: Realtime = {
+    emit(room, event, payload) {
+      io.to(room).emit(event, ...([payload] as Parameters<ServerToClientEvents[typeof event]>));
+    },
+    async disconnectSessions(sessionIds) {
+      if (sessionIds.length === 0) return;
+      // The adapter publishes a broadcast on `redis` and hands it to local sockets once Redis has
+      // answered, while disconnectSockets acts locally at once. A round trip on the same connection
+      // plus one macrotask lets every earlier emit reach local sockets first; other processes get
+      // both in stream order.
+      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
+      await within(redis.ping(), 1000, 'PONG');
+      await new Promise((resolve) => setImmediate(resolve));
+      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
+    },
+    async connectedElsewhere(userUuid, exceptSessionId) {
+      // Every api process answers through the adapter; no answer in time counts as nobody.
+      const sockets = await within(io.in(rooms.user(userUuid)).fetchSockets(), 2000, []);
+      return sockets.some((s) => s.data.session && s.data.session.sessionId !== exceptSessionId);
+    },
+  };
+  // A fail-fast connection: while Redis is down presence updates fail at once instead of queueing.
+  const presenceRedis = await requestRedis(redis);
+  const presence = new PresenceTracker({ db, realtime, log, redis: presenceRedis, prefix: env.REDIS_PREFIX, graceMs: env.PRESENCE_GRACE_MS });
+  presence.start();
 
   io.use(async (socket, next) => {
     const token =
@@ -104,6 +130,12 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     const untilExpiry = Math.min(session.expiresAt.getTime() - Date.now(), 2 ** 31 - 1);
     const expiry = setTimeout(() => socket.disconnect(true), Math.max(untilExpiry, 0));
     socket.on('disconnect', () => clearTimeout(expiry));
+    // An integration's token is not an agent at a browser: it has no presence.
+    if (!session.apiToken) {
+      const failed = (error: unknown) => log.warn({ err: error, userId: session.userId }, 'presence update failed');
+      presence.connected(session.tenantId, session.userId).catch(failed);
+      socket.on('disconnect', () => void presence.disconnected(session.userId).catch(failed));
+    }
     const handle = (action: 'join' | 'leave') => (payload: unknown, ack?: (r: JoinAck) => void) => {
       const parsed = RoomRequestSchema.safeParse(payload);
       const reply = typeof ack === 'function' ? ack : () => undefined;
@@ -121,22 +153,6 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     socket.on('leave', handle('leave'));
   });
 
-  const realtime: Realtime = {
-    emit(room, event, payload) {
-      io.to(room).emit(event, ...([payload] as Parameters<ServerToClientEvents[typeof event]>));
-    },
-    async disconnectSessions(sessionIds) {
-      if (sessionIds.length === 0) return;
-      // The adapter publishes a broadcast on `redis` and hands it to local sockets once Redis has
-      // answered, while disconnectSockets acts locally at once. A round trip on the same connection
-      // plus one macrotask lets every earlier emit reach local sockets first; other processes get
-      // both in stream order.
-      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
-      await within(redis.ping(), 1000, 'PONG');
-      await new Promise((resolve) => setImmediate(resolve));
-      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
-    },
-  };
 
   const relay = await startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
   return {
@@ -144,6 +160,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     realtime,
     async close() {
       await relay.stop();
+      await presence.stop();
+      presenceRedis.disconnect();
       await new Promise<void>((resolve) => io.close(() => resolve()));
     },
   };

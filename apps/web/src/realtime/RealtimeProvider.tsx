@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { clearLocalSession, queryKeys, saveLocalUser } from '../session/session';
 import { toastError } from '../ui/toasts';
-import { connectionStateAfterDisconnect, type ConnectionState } from './connectionState';
+import { ConnectionTracker, connectionStateAfterDisconnect, isSessionRefused, type ConnectionState } from './connectionState';
 import { reloadLiveQueries } from './liveQueries';
 
 interface RealtimeValue {
@@ -30,28 +30,40 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
   const { t } = useTranslation();
   const latest = useRef({ navigate, t });
   latest.current = { navigate, t };
+  const tracker = useRef<ConnectionTracker | null>(null);
 
   useEffect(() => {
     const s = connectRealtime('');
+    const connection = new ConnectionTracker(setState);
+    tracker.current = connection;
     let everConnected = false;
     setSocket(s);
+    // Spec 000 §4: the session is over for this tab: logout, with a persistent toast.
+    const signedOut = (bySupervisor: boolean) => {
+      s.disconnect();
+      connection.dispose();
+      const { navigate: go, t: tr } = latest.current;
+      toastError(tr(bySupervisor ? 'You were disconnected by a supervisor' : 'You were disconnected'), { persistent: true });
+      void Promise.resolve(go('/login', { replace: true })).then(() => clearLocalSession(queryClient));
+    };
     s.on('connect', () => {
-      setState('connected');
+      connection.connected();
       // A recovered socket was handed the events it missed; any other reconnection lost them.
       if (everConnected && !s.recovered) void reloadLiveQueries(queryClient);
       everConnected = true;
     });
-    s.on('disconnect', (reason) => setState(connectionStateAfterDisconnect(reason)));
-    s.on('connect_error', () => setState(s.active ? 'connecting' : 'disconnected'));
-    s.io.on('reconnect_attempt', () => setState('connecting'));
-    s.io.on('reconnect_failed', () => setState('disconnected'));
+    s.on('disconnect', (reason) => (connectionStateAfterDisconnect(reason) === 'connecting' ? connection.connecting() : connection.stopped()));
+    s.on('connect_error', (error) => {
+      // The session ended (revoked elsewhere, expired) while the socket was away: retrying is pointless (issue 16 item 4).
+      if (isSessionRefused(error)) return signedOut(false);
+      return s.active ? connection.connecting() : connection.stopped();
+    });
+    s.io.on('reconnect_attempt', () => connection.connecting());
+    s.io.on('reconnect_failed', () => connection.stopped());
     s.on('update-user', ({ user }) => {
       if (user.uuid === me.uuid && !user.is_logged) {
-        // Spec 000 §4: a live event marking the user not logged in forces logout, with a persistent toast.
-        s.disconnect();
-        const { navigate: go, t: tr } = latest.current;
-        toastError(tr(user.logged_off_by === 'supervisor' ? 'You were disconnected by a supervisor' : 'You were disconnected'), { persistent: true });
-        void Promise.resolve(go('/login', { replace: true })).then(() => clearLocalSession(queryClient));
+        // Spec 000 §4: a live event marking the user not logged in forces logout.
+        signedOut(user.logged_off_by === 'supervisor');
         return;
       }
       if (user.uuid === me.uuid) {
@@ -63,6 +75,7 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
       queryClient.setQueriesData<User[]>({ queryKey: ['users'] }, (list) => list?.map((u) => (u.uuid === user.uuid ? user : u)));
     });
     return () => {
+      connection.dispose();
       s.removeAllListeners();
       s.io.removeAllListeners();
       s.disconnect();
@@ -71,7 +84,9 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
 
   const reconnect = useCallback(() => {
     if (!socket) return;
-    setState('connecting');
+    // socket.io may still be retrying in the background (after the time-out): start over now.
+    if (socket.active) socket.disconnect();
+    tracker.current?.retry();
     socket.connect();
   }, [socket]);
 

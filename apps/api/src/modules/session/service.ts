@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
-import { agentAvailable, presentUser, signOffAgent, userInclude } from '@atende/conversations';
+import { agentAvailable, presentUser, returnAgentChats, signOffAgent, userInclude } from '@atende/conversations';
 import { dummyPasswordHash, verifyPassword } from '@atende/db';
 import type { AppContext } from '../../context';
+import { forgetPresence } from '../../realtime/presence';
 import { LoginThrottle } from './login-throttle';
 import { tenantConfigOf, type Session } from './session';
 import { signSessionToken } from './tokens';
@@ -111,6 +112,7 @@ export class SessionService {
         include: userInclude,
       });
     });
+    await forgetPresence(this.ctx.redis, env.REDIS_PREFIX, user.id).catch((error: unknown) => this.ctx.log.warn({ err: error }, 'presence reset failed'));
     const token = signSessionToken({ sid: sessionId, sub: user.uuid, tid: user.tenantId }, env.JWT_SECRET, env.SESSION_TTL_SECONDS);
     this.ctx.realtime.emit(rooms.metrics(user.tenantId), 'update-user', { tenant_uuid: user.tenantId, user: presentUser(user) });
     return {
@@ -127,8 +129,14 @@ export class SessionService {
     await this.revokeSessions({ id: session.sessionId }, 'logout', async () => {
       const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
       await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
-      // Signed in elsewhere too: the user stays logged there.
-      if (others === 0) await this.takeUserOffline(session.tenantId, session.userId, 'self');
+      // Signed in elsewhere with a browser still connected: the user stays logged in there, but the
+      // chats go back to the queue all the same, as the logout dialog says (issue 16 item 2). A
+      // session no browser is using keeps nobody online.
+      if (others > 0 && (await this.ctx.realtime.connectedElsewhere(session.userUuid, session.sessionId))) {
+        await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
+      } else {
+        await this.takeUserOffline(session.tenantId, session.userId, 'self');
+      }
     });
   }
 

@@ -210,6 +210,29 @@ export class UserService {
     return this.announce(updated);
   }
 
+  /** The sectors `id` belongs to (issue 16 item 10). */
+  async sectors(session: Session, id: string): Promise<{ sector_uuids: string[] }> {
+    this.assertUserAdmin(session);
+    const user = await this.find(session, id);
+    const rows = await this.db(session).userSector.findMany({ where: { userId: user.id }, select: { sectorId: true }, orderBy: { sectorId: 'asc' } });
+    return { sector_uuids: rows.map((r) => r.sectorId) };
+  }
+
+  /** Replaces the sectors `id` belongs to; waiting conversations are offered again under the new membership. */
+  async setSectors(session: Session, id: string, sectorUuids: string[]): Promise<{ sector_uuids: string[] }> {
+    this.assertUserAdmin(session);
+    const user = await this.find(session, id);
+    const wanted = [...new Set(sectorUuids)];
+    const found = await this.db(session).sector.count({ where: { id: { in: wanted }, workspaceId: user.workspaceId, deletedAt: null } });
+    if (found !== wanted.length) throw new AppError('not_found', 'Sector not found');
+    await this.ctx.db.$transaction([
+      this.ctx.db.userSector.deleteMany({ where: { tenantId: session.tenantId, userId: user.id } }),
+      this.ctx.db.userSector.createMany({ data: wanted.map((sectorId) => ({ tenantId: session.tenantId, userId: user.id, sectorId })) }),
+    ]);
+    await agentAvailable(this.ctx, session.tenantId, user.id);
+    return this.sectors(session, id);
+  }
+
   async list(session: Session, role?: Role) {
     const users = await this.db(session).user.findMany({
       where: { deletedAt: null, workspaceId: session.workspaceId, ...(role ? { roles: { has: role } } : {}) },

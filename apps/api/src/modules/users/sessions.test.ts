@@ -20,9 +20,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('POST /api/v1/logout', () => {
-  it('revokes only the session it is called with; the user stays logged in elsewhere', async () => {
+  it('revokes only the session it is called with; the user stays logged in where a browser is connected', async () => {
     const laptop = await t.login('agent@acme.test');
     const phone = await t.login('agent@acme.test');
+    const phoneBrowser = await connected(t.socket(phone));
     expect((await t.http.post('/api/v1/logout').set(bearer(laptop)).type('form').send({})).status).toBe(200);
     expect(await meStatus(laptop)).toBe(401);
     expect(await meStatus(phone)).toBe(200);
@@ -30,6 +31,7 @@ describe('POST /api/v1/logout', () => {
     expect(row.isLogged).toBe(true);
     const revoked = await t.database.db.userSession.findMany({ where: { userId: acme.users.agent!.id, revokedAt: { not: null } } });
     expect(revoked.map((s) => s.revokedReason)).toEqual(['logout']);
+    phoneBrowser.disconnect();
   });
 });
 

@@ -21,6 +21,8 @@ export const ptPeople: Record<string, string> = {
   'Only an owner can edit an owner': 'Somente um owner pode editar um owner',
   'You cannot remove your own admin role': 'Você não pode remover o seu próprio perfil de admin',
   'You cannot remove yourself': 'Você não pode excluir a si mesmo',
+  'An agent with no sector serves every sector.': 'Um agente sem setor atende todos os setores.',
+  'At most 200 sectors': 'No máximo 200 setores',
 
   // contacts (spec 002 §2)
   'No contacts found': 'Nenhum contato encontrado',

@@ -1,13 +1,14 @@
 import { createUser, ROLES, type Role, type User } from '@atende/contract';
 import { ROLE_LABELS } from '@atende/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Checkbox, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, MultiSelect, SimpleGrid, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { PasswordField } from '../../../ui/PasswordField';
 import { toastSuccess } from '../../../ui/toasts';
-import { useCreateUser, useEditUser } from './queries';
+import { useCreateUser, useEditUser, useSectorChoices, useSetUserSectors, useUserSectors } from './queries';
 
 // One validation, two sides: the contract's rules of POST /api/v1/users (spec 002 §5).
 const createSchema = createUser.body;
@@ -41,14 +42,19 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
   });
   const create = useCreateUser();
   const edit = useEditUser(user?.uuid ?? '');
+  // Sectors are saved by their own call after the user (issue 16 item 10); null: not changed here.
+  const sectorChoices = useSectorChoices();
+  const currentSectors = useUserSectors(user?.uuid ?? null);
+  const [chosenSectors, setChosenSectors] = useState<string[] | null>(null);
+  const setSectors = useSetUserSectors();
   // Roles the user already holds stay visible (checked) even when this admin could not grant them.
   const offered = ROLES.filter((r) => grantableRoles(myRoles).includes(r) || user?.roles.some((h) => h.name === r));
 
   const submit = form.handleSubmit(async (values) => {
     const body = { username: values.username, email: values.email, roles: values.roles as Role[] };
     try {
-      if (editing) await edit.mutateAsync(body);
-      else await create.mutateAsync({ ...body, password: values.password });
+      const saved = editing ? await edit.mutateAsync(body) : await create.mutateAsync({ ...body, password: values.password });
+      if (chosenSectors !== null) await setSectors.mutateAsync({ id: saved.uuid, sectorUuids: chosenSectors });
       toastSuccess(editing ? t('User updated successfully') : t('User created successfully'));
       onClose();
     } catch {
@@ -109,6 +115,17 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
                 </SimpleGrid>
               </Checkbox.Group>
             )}
+          />
+          <MultiSelect
+            label={t('Sectors')}
+            description={t('An agent with no sector serves every sector.')}
+            searchable
+            data={(sectorChoices.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))}
+            value={chosenSectors ?? currentSectors.data ?? []}
+            onChange={setChosenSectors}
+            disabled={editing && currentSectors.data === undefined}
+            nothingFoundMessage={t('No data found')}
+            comboboxProps={{ withinPortal: true }}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={saving}>

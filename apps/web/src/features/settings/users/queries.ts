@@ -36,3 +36,27 @@ export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
   return useMutation({ mutationFn: (id: string) => api.deleteUser({ params: { id } }), onSuccess: invalidate });
 }
+
+/** The sectors a user belongs to (issue 16 item 10): GET /api/v1/users/:id/sectors; not fetched for a new user. */
+export function useUserSectors(id: string | null) {
+  return useQuery({
+    queryKey: ['users', id, 'sectors'],
+    queryFn: async () => (await api.getUserSectors({ params: { id: id! } })).data.sector_uuids,
+    enabled: id !== null,
+  });
+}
+
+/** The workspace's sectors, to choose from. */
+export function useSectorChoices() {
+  return useQuery({ queryKey: ['sectors', 'all'], queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
+}
+
+/** PUT /api/v1/users/:id/sectors. */
+export function useSetUserSectors() {
+  const invalidate = useInvalidateUsers();
+  return useMutation({
+    mutationFn: async ({ id, sectorUuids }: { id: string; sectorUuids: string[] }) =>
+      (await api.setUserSectors({ params: { id }, body: { sector_uuids: sectorUuids } })).data,
+    onSuccess: invalidate,
+  });
+}

@@ -1,0 +1,136 @@
+import { rooms } from '@atende/contract';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { customChannel, inbound } from '../modules/conversations/fixtures';
+import { connected, nextEvent, startTestApp, type TestApp, type TestSocket } from '../testing';
+
+// Issue 16 items 1 and 2: presence follows a live connection (spec 000 §4 sign-off rule once no
+// browser is connected for the grace period), and logout returns the chats as its dialog says.
+const GRACE_MS = 800;
+let t: TestApp;
+let acme: Awaited<ReturnType<TestApp['tenant']>>;
+let channel: { id: string };
+let channelToken: string;
+const open: TestSocket[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ PRESENCE_GRACE_MS: String(GRACE_MS), LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
+  acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], supervisor: ['supervisor'] } });
+  ({ channel, token: channelToken } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id));
+});
+afterEach(async () => {
+  for (const s of open.splice(0)) s.disconnect();
+  await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'on_demand' } });
+  await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } }, data: { state: 'closed', closedAt: new Date() } });
+  await t.database.db.user.updateMany({ where: { tenantId: acme.tenantId }, data: { isLogged: false, state: 'offline' } });
+});
+afterAll(() => t.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const userRow = (name: string) => t.database.db.user.findUniqueOrThrow({ where: { id: acme.users[name]!.id } });
+
+async function browserOf(token: string): Promise<TestSocket> {
+  const socket = t.socket(token);
+  open.push(socket);
+  return connected(socket);
+}
+
+/** Polls `check` until it holds, for at most `ms`. */
+async function eventually(check: () => Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await sleep(50);
+  }
+}
+
+/** A contact writes; with on_demand the conversation waits, and `token`'s agent accepts it. */
+async function chatHeldBy(token: string, name: string, phone: string): Promise<string> {
+  await inbound(t, channel.id, channelToken, { phone, id: `m-${phone}-${Date.now()}`, content: 'Olá' });
+  const res = await t.http.patch('/api/v1/conversations').set({ Authorization: `Bearer ${token}` }).send({ user_id: acme.users[name]!.id });
+  expect(res.status).toBe(200);
+  return res.body.data.uuid as string;
+}
+
+describe('presence follows a live connection (issue 16 item 1)', () => {
+  it('signs off an agent whose only browser closed, after the grace period: chats back to the queue, not picked by distribution', async () => {
+    const token = await t.login('agent@acme.test');
+    const browser = await browserOf(token);
+    const held = await chatHeldBy(token, 'agent', '11970000001');
+    const supervisor = await browserOf(await t.login('supervisor@acme.test'));
+    await new Promise<void>((resolve) => supervisor.emit('join', { room: rooms.metrics(acme.tenantId) }, () => resolve()));
+    const offline = nextEvent(supervisor, 'update-user', (p) => p.user.uuid === acme.users.agent!.uuid && !p.user.is_logged, 5000);
+
+    browser.disconnect();
+    // Within the grace the agent is still online.
+    await sleep(GRACE_MS / 4);
+    expect(await userRow('agent')).toMatchObject({ isLogged: true, state: 'online' });
+
+    // After it: offline on the dashboard, and the chat returned with reason logoff (spec 000 §4).
+    expect((await offline).user).toMatchObject({ is_logged: false, state: 'offline', logged_off_by: 'system' });
+    // The chats return just after the announcement.
+    await eventually(async () => (await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).state === 'waiting');
+    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: held }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(conv).toMatchObject({ state: 'waiting', userId: null });
+    expect(conv.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'logoff' } });
+
+    // Auto distribution now skips them, while a connected agent gets the work.
+    const other = await t.login('agent2@acme.test');
+    await browserOf(other);
+    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'round_robin' } });
+    const res = await inbound(t, channel.id, channelToken, { phone: '11970000002', id: `rr-${Date.now()}` });
+    const fresh = await t.database.db.conversation.findUniqueOrThrow({ where: { id: res.body.data.conversation_uuid } });
+    expect(fresh.userId).toBe(acme.users.agent2!.id);
+    // The session itself is still valid: the same browser coming back is logged in again.
+    await browserOf(token);
+    await eventually(async () => (await userRow('agent')).isLogged);
+    expect(await userRow('agent')).toMatchObject({ isLogged: true, state: 'online', loggedOffBy: null });
+  });
+
+  it('keeps an agent online who reconnects within the grace period, and one with another tab still open', async () => {
+    const token = await t.login('agent3@acme.test');
+    const first = await browserOf(token);
+    const held = await chatHeldBy(token, 'agent3', '11970000003');
+    const second = await browserOf(token);
+
+    first.disconnect();
+    await sleep(GRACE_MS * 2);
+    expect(await userRow('agent3')).toMatchObject({ isLogged: true, state: 'online' });
+
+    second.disconnect();
+    await sleep(GRACE_MS / 2);
+    await browserOf(token);
+    await sleep(GRACE_MS * 2);
+    expect(await userRow('agent3')).toMatchObject({ isLogged: true, state: 'online' });
+    expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'answered', userId: acme.users.agent3!.id });
+  });
+});
+
+describe('logout returns the chats as the dialog says (issue 16 item 2)', () => {
+  it('returns them even when the user stays logged in on another connected browser', async () => {
+    const laptop = await t.login('agent4@acme.test');
+    const phone = await t.login('agent4@acme.test');
+    await browserOf(laptop);
+    await browserOf(phone);
+    const held = await chatHeldBy(laptop, 'agent4', '11970000004');
+    expect((await t.http.post('/api/v1/logout').set({ Authorization: `Bearer ${laptop}` }).type('form').send({})).status).toBe(200);
+    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: held }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(conv).toMatchObject({ state: 'waiting', userId: null });
+    expect(conv.events[0]).toMatchObject({ detail: { event: 'logoff' } });
+    // The phone's browser is still connected: logged in and online there.
+    expect(await userRow('agent4')).toMatchObject({ isLogged: true, state: 'online' });
+    expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${phone}` })).status).toBe(200);
+  });
+
+  it('signs the user off when the other session has no browser connected', async () => {
+    const laptop = await t.login('agent4@acme.test');
+    const forgotten = await t.login('agent4@acme.test');
+    await browserOf(laptop);
+    const held = await chatHeldBy(laptop, 'agent4', '11970000005');
+    expect((await t.http.post('/api/v1/logout').set({ Authorization: `Bearer ${laptop}` }).type('form').send({})).status).toBe(200);
+    expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'waiting', userId: null });
+    expect(await userRow('agent4')).toMatchObject({ isLogged: false, state: 'offline', loggedOffBy: 'self' });
+    // That session is not ended: opening it again logs the user back in.
+    await browserOf(forgotten);
+    await eventually(async () => (await userRow('agent4')).isLogged);
+  });
+});
