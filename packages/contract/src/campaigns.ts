@@ -21,6 +21,8 @@ export const SUBSCRIBERS_FILE_MAX_BYTES = 5_242_880;
 export const SUBSCRIBER_IMPORT_ERRORS = {
   columns: 'Invalid file! It must have at least name and phone',
   unreadable: 'Invalid file! It could not be read as CSV, so nothing was imported',
+  /** Binary, an old .xls, or text in no encoding the import knows (issue 14 item 4). */
+  undecodable: 'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again',
   failed: 'The import failed and nothing was imported. Please try again.',
 } as const;
 
