@@ -3,7 +3,10 @@ import { TextDecoder } from 'node:util';
 import { Readable } from 'node:stream';
 import { SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
 import { CsvError, parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+
+// exceljs is large: loaded by the first .xlsx, not at start-up (issue 13 item 2).
+const excel = async () => (await import('exceljs')).default;
 
 /** One row of a subscriber file, by its header's (lower-cased) column names. */
 export type SubscriberRecord = Record<string, string | undefined>;
@@ -264,7 +267,7 @@ async function xlsxFile(bytes: AsyncGenerator<Uint8Array>): Promise<SubscriberFi
   let read = 0;
   const rows = async function* (): AsyncGenerator<SubscriberRecord> {
     const input = Readable.from(bytes, { objectMode: false });
-    const workbook = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+    const workbook = new (await excel()).stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
     try {
       // The first sheet holds the subscribers; others (instructions) are not read.
       for await (const sheet of workbook) {
@@ -291,4 +294,50 @@ async function xlsxFile(bytes: AsyncGenerator<Uint8Array>): Promise<SubscriberFi
     }
   };
   return { kind: 'xlsx', columns: () => header, rows: rows(), position: () => ({ rows: read, bytes: 0 }) };
+}
+
+const TEMPLATE_NOTES = {
+  en: [
+    '# One subscriber per line below the header: name and phone (with area code: +55 11 98765-4321) then the parameters of the template',
+    '# header_N is {{N}} of the header text / body_N is {{N}} of the body / button_N_url is the variable part of the URL of button N',
+    '# Lines starting with # are ignored: remove the # of the example to import it',
+  ],
+  pt: [
+    '# Um assinante por linha abaixo do cabeçalho: name (nome) e phone (telefone com DDD: +55 11 98765-4321) e depois os parâmetros do modelo',
+    '# header_N é o {{N}} do cabeçalho / body_N é o {{N}} do corpo / button_N_url é a parte variável da URL do botão N',
+    '# Linhas que começam com # são ignoradas: apague o # do exemplo para importá-lo',
+  ],
+} as const;
+export type SubscriberTemplateLanguage = keyof typeof TEMPLATE_NOTES;
+
+/** The import template's header (name, phone, then the template's placeholders) and its example row, kept as a note. */
+function templateRows(parameterNames: readonly string[]): { header: string[]; example: string[] } {
+  return { header: ['name', 'phone', ...parameterNames], example: [`${COMMENT} Maria Silva`, '+55 11 98765-4321', ...parameterNames.map((n) => `${n} example`)] };
+}
+
+const csvCell = (value: string) => (/[",;\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/**
+ * The downloadable CSV template (issue 14 item 4): notes saying how to fill it, the header, and an
+ * example row kept as a note, so the file uploaded unchanged imports nobody. UTF-8 with a BOM, so
+ * Excel shows its accents.
+ */
+export function subscriberTemplateCsv(parameterNames: readonly string[], language: SubscriberTemplateLanguage): string {
+  const { header, example } = templateRows(parameterNames);
+  return `\uFEFF${[...TEMPLATE_NOTES[language], header.map(csvCell).join(','), example.map(csvCell).join(',')].join('\r\n')}\r\n`;
+}
+
+/** The Excel template: the header and the example (a note) on the first sheet, the notes on a second one. */
+export async function subscriberTemplateXlsx(parameterNames: readonly string[], language: SubscriberTemplateLanguage): Promise<Buffer> {
+  const { header, example } = templateRows(parameterNames);
+  const workbook = new (await excel()).Workbook();
+  const sheet = workbook.addWorksheet('subscribers');
+  sheet.addRow(header).font = { bold: true };
+  sheet.addRow(example).font = { italic: true, color: { argb: 'FF808080' } };
+  // Phones stay text: Excel would turn +55 11 98765-4321 typed in a general cell into a number.
+  sheet.getColumn(2).numFmt = '@';
+  sheet.columns.forEach((c) => (c.width = 24));
+  const notes = workbook.addWorksheet(language === 'pt' ? 'instruções' : 'instructions');
+  for (const note of TEMPLATE_NOTES[language]) notes.addRow([note.slice(2)]);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
 }
