@@ -161,7 +161,8 @@ export const listSubscribers = route({
 });
 export const importSubscribers = route({
   method: 'POST', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'], bodyEncoding: 'multipart',
-  summary: 'Imports subscribers from a CSV file (text/csv, 5 MB at most, columns name and phone plus numbered parameters); progress arrives as update-campaign-tasks.',
+  summary:
+    "Imports subscribers from a CSV (UTF-8, UTF-16 or Windows-1252; , ; or tab separated) or .xlsx file (5 MB at most, columns name and phone plus the template's parameters named after its placeholders, body_1, or numbered 1..n; lines starting with # are notes); progress arrives as update-campaign-tasks.",
   params: UuidParam,
   bodyLimit: SUBSCRIBERS_FILE_MAX_BYTES + 64 * 1024,
   response: z.object({ data: z.object({ import_status: z.enum(IMPORT_STATUSES) }) }),

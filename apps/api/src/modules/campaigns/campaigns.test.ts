@@ -143,7 +143,7 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
     const xlsx = await t.http.get(`/api/v1/campaign/${id}/subscribers/template`).set(auth('campaigns')).set('Accept', 'application/vnd.ms-excel').responseType('blob');
     expect(xlsx.headers['content-disposition']).toBe('attachment; filename="subscribers-Black_Friday.xlsx"');
     const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load(xlsx.body as Buffer);
+    await workbook.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
     expect(workbook.worksheets.map((w) => w.name)).toEqual(['subscribers', 'instructions']);
     expect(workbook.worksheets[0]!.getRow(1).values).toEqual([undefined, 'name', 'phone', 'body_1']);
     expect(workbook.worksheets[0]!.getRow(2).getCell(1).value).toBe('# Maria Silva');

@@ -42,8 +42,8 @@ const EDITABLE = new Set(['pending', 'error', 'completed']);
  * The header of an uploaded file, its columns lower-cased (the worker reads the rest), read as the
  * worker will: any usual encoding and delimiter, or an .xlsx; a file that cannot be decoded is refused.
  */
-async function headerOf(bytes: Buffer): Promise<string[]> {
-  const head = sniffSubscriberFile(bytes).kind === 'xlsx' ? bytes : bytes.subarray(0, HEADER_BYTES);
+async function headerOf(bytes: Buffer, xlsx: boolean): Promise<string[]> {
+  const head = xlsx ? bytes : bytes.subarray(0, HEADER_BYTES);
   const file = await openSubscriberFile(Readable.from([head])).catch(refused);
   try {
     for await (const _ of file.rows) break;
@@ -54,7 +54,8 @@ async function headerOf(bytes: Buffer): Promise<string[]> {
   return file.columns() ?? [];
 }
 const refused = (error: unknown): never => {
-  throw error instanceof SubscriberFileError ? new AppError('subscriber_file_unreadable', error.message) : error;
+  // One code, one message: binary, an unknown encoding and a damaged workbook alike.
+  throw error instanceof SubscriberFileError ? new AppError('subscriber_file_unreadable', SUBSCRIBER_IMPORT_ERRORS.undecodable) : error;
 };
 
 type SubscriberRow = Prisma.CampaignSubscriberGetPayload<object>;
@@ -145,11 +146,13 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
       const file = await readMultipartFile(request, IMPORT_MESSAGES.tooBig);
       if (!isSubscriberFile(file.contentType, file.filename)) throw new AppError('unsupported_media_type', IMPORT_MESSAGES.notCsv);
       const bytes = file.bytes;
-      const columns = await headerOf(bytes);
+      const xlsx = sniffSubscriberFile(bytes).kind === 'xlsx';
+      const contentType = xlsx ? XLSX_TYPE : 'text/csv';
+      const columns = await headerOf(bytes, xlsx);
       if (!columns.includes('name') || !columns.includes('phone')) throw new AppError('validation_failed', IMPORT_MESSAGES.columns);
       const id = randomUUID();
       const key = `${session.tenantId}/${id}`;
-      await storage.writer.put(key, bytes, { contentType: 'text/csv', size: bytes.length });
+      await storage.writer.put(key, bytes, { contentType, size: bytes.length });
       const payload: SubscriberImportJob = { tenant_uuid: session.tenantId, campaign_uuid: campaign.id, file_uuid: id };
       // The file, the task and its job together: the worker picks it up once committed.
       const started = await ctx.db.$transaction(async (tx) => {
@@ -159,7 +162,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
         });
         if (claimed.count === 0) return false;
         await tx.storedFile.create({
-          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || 'subscribers.csv', contentType: 'text/csv', size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
+          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || (xlsx ? 'subscribers.xlsx' : 'subscribers.csv'), contentType, size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
         });
         await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.subscriberImport.name, payload } });
         return true;
