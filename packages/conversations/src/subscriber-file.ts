@@ -13,8 +13,8 @@ export type SubscriberRecord = Record<string, string | undefined>;
 
 /**
  * A subscriber file that cannot be read (issue 14 item 4): its text is in no encoding we know
- * ('undecodable': binary, an old .xls, UTF-8 broken halfway) or its structure is broken
- * ('unreadable': an unclosed CSV quote, a damaged .xlsx). The message is one of SUBSCRIBER_IMPORT_ERRORS.
+ * ('undecodable': binary, an old .xls, UTF-8 broken halfway, a damaged .xlsx) or its CSV is broken
+ * ('unreadable': an unclosed quote). The message is one of SUBSCRIBER_IMPORT_ERRORS.
  */
 export class SubscriberFileError extends Error {
   constructor(readonly reason: 'undecodable' | 'unreadable') {
@@ -288,7 +288,7 @@ async function xlsxFile(bytes: AsyncGenerator<Uint8Array>): Promise<SubscriberFi
     } catch (error) {
       if (error instanceof SubscriberFileError) throw error;
       // exceljs and its unzip say a damaged workbook in many ways; a storage failure keeps its own.
-      throw input.errored ? error : new SubscriberFileError('unreadable');
+      throw input.errored ? error : new SubscriberFileError('undecodable');
     } finally {
       input.destroy();
     }

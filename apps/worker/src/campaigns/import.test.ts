@@ -285,13 +285,13 @@ describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => 
     }
   });
 
-  it('refuses what cannot be decoded (binary, an old .xls, UTF-8 broken after its BOM) and stores nothing', async () => {
+  it('refuses what cannot be decoded (binary, an old .xls, UTF-8 broken after its BOM, a damaged .xlsx) and stores nothing', async () => {
     // A fixed pseudo-random file: the same bytes on every run.
     let seed = 7;
     const random = Buffer.from(Array.from({ length: 8192 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16 & 0xff));
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
     const broken = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,phone,1,2\n'), Buffer.from(`${joao},11988880008,a,b`, 'latin1')]);
-    for (const [label, bytes] of [['binary', Buffer.concat([Buffer.from('name,phone\n'), random])], ['xls', xls], ['broken UTF-8', broken]] as const) {
+    for (const [label, bytes] of [['binary', Buffer.concat([Buffer.from('name,phone\n'), random])], ['xls', xls], ['broken UTF-8', broken], ['damaged xlsx', (await subscriberTemplateXlsx(['body_1'], 'en')).subarray(0, 300)]] as const) {
       const campaign = await newCampaign(`Undecodable ${label}`);
       expect(await importCsv(campaign.id, bytes), label).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
       expect(await rowsOf(campaign.id)).toEqual([]);
