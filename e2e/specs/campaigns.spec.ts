@@ -71,15 +71,23 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   const row = page.getByRole('table', { name: 'Campaigns' }).getByRole('row', { name: new RegExp(name) });
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeDisabled();
   await row.getByRole('link', { name: `Subscribers of ${name}` }).click();
-  const csv = ['name,phone,1', `Ana,${phones[0]},Ana`, `Bruno,${phones[1]},Bruno`, `Carla,${phones[2]},Carla`, 'Sem telefone,123,X'].join('\n');
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Import subscribers' }).click();
-  await (await chooser).setFiles({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const importFile = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Import subscribers' }).click();
+    await (await chooser).setFiles(file);
+  };
+  // Issue 14 item 4: a file that is not text is refused at once, saying why.
+  await importFile({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(600)]) });
+  await expect(page.getByText('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again')).toBeVisible();
+  // The CSV a pt-BR Excel saves: Windows-1252, ; separated, its parameter column named after the placeholder.
+  const csv = ['name;phone;body_1', `João;${phones[0]};Olá João`, `Bruno;${phones[1]};Bruno`, `Carla;${phones[2]};Carla`, 'Sem telefone;123;X'].join('\r\n');
+  await importFile({ name: 'assinantes.csv', mimeType: 'application/vnd.ms-excel', buffer: Buffer.from(csv, 'latin1') });
   await expect(page.getByText('Import finished: 3 imported, 0 ignored, 1 with errors')).toBeVisible({ timeout: 15_000 });
   // Issue 13 item 5: the progress bar heard live ends at every row of the file read.
   await expect(page.getByText('4 / 4 rows')).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByRole('table', { name: 'Subscribers' }).getByRole('row')).toHaveCount(5);
+  await expect(page.getByRole('table', { name: 'Subscribers' }).getByRole('cell', { name: 'Olá João', exact: true })).toBeVisible();
   await screenshot(page, 'campaign-subscribers');
 
   // Start: the provider receives one template message per valid subscriber.
@@ -88,6 +96,9 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await expect
     .poll(async () => ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.filter((s) => phones.some((p) => p.slice(1) === s.body.to)).length, { timeout: 20_000 })
     .toBe(3);
+  // The parameter reaches the provider as typed, accents and all.
+  const sent = ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.find((s) => s.body.to === phones[0]!.slice(1));
+  expect(JSON.stringify(sent?.body)).toContain('Olá João');
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeVisible({ timeout: 15_000 });
 
   // A contact presses "Quero": a conversation opens in the Sales queue.

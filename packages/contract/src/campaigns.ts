@@ -21,6 +21,8 @@ export const SUBSCRIBERS_FILE_MAX_BYTES = 5_242_880;
 export const SUBSCRIBER_IMPORT_ERRORS = {
   columns: 'Invalid file! It must have at least name and phone',
   unreadable: 'Invalid file! It could not be read as CSV, so nothing was imported',
+  /** Binary, an old .xls, or text in no encoding the import knows (issue 14 item 4). */
+  undecodable: 'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again',
   failed: 'The import failed and nothing was imported. Please try again.',
 } as const;
 
@@ -159,7 +161,8 @@ export const listSubscribers = route({
 });
 export const importSubscribers = route({
   method: 'POST', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'], bodyEncoding: 'multipart',
-  summary: 'Imports subscribers from a CSV file (text/csv, 5 MB at most, columns name and phone plus numbered parameters); progress arrives as update-campaign-tasks.',
+  summary:
+    "Imports subscribers from a CSV (UTF-8, UTF-16 or Windows-1252; , ; or tab separated) or .xlsx file (5 MB at most, columns name and phone plus the template's parameters named after its placeholders, body_1, or numbered 1..n; lines starting with # are notes); progress arrives as update-campaign-tasks.",
   params: UuidParam,
   bodyLimit: SUBSCRIBERS_FILE_MAX_BYTES + 64 * 1024,
   response: z.object({ data: z.object({ import_status: z.enum(IMPORT_STATUSES) }) }),

@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   subscriber_parameter_missing: 422,
   subscriber_already_sent: 409,
+  /** An uploaded subscriber file that is binary, an old .xls or text in no known encoding (issue 14 item 4). */
+  subscriber_file_unreadable: 422,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

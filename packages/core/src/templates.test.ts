@@ -7,6 +7,7 @@ import {
   renderTemplateText,
   templateBodyFor,
   templateIssues,
+  templateParameterNames,
   templateStatusTone,
   templateTypeOf,
   templateVariables,
@@ -180,5 +181,17 @@ describe('templateBodyFor', () => {
     const components = [header({ format: 'TEXT', text: 'Oi {{1}}' }), body('Olá {{1}}, seu pedido {{2}}')];
     expect(templateBodyFor(components, ['Cabeçalho', 'Ana', '123'])).toBe('Olá Ana, seu pedido 123');
     expect(templateBodyFor([footer('x')], [])).toBe('');
+  });
+});
+
+describe('templateParameterNames (issue 14 item 4)', () => {
+  it('names the import columns after the placeholders: header, body, then URL buttons', () => {
+    const components: TemplateComponent[] = [
+      header({ format: 'TEXT', text: 'Oi {{1}}' }),
+      body('Olá {{2}}, seu pedido {{1}}'),
+      { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Sim' }, { type: 'URL', text: 'Ver', url: 'https://loja.test/{{1}}' }] },
+    ];
+    expect(templateParameterNames(components)).toEqual(['header_1', 'body_1', 'body_2', 'button_2_url']);
+    expect(templateParameterNames([body('Sem variáveis')])).toEqual([]);
   });
 });

@@ -219,3 +219,12 @@ export function missingParameter(parameters: readonly string[], needed: number):
 }
 
 export const templateParameterCount = (components: readonly TemplateComponent[]): number => templateParameterSlots(components).length;
+
+/**
+ * The import file's column of each parameter slot, named after the template's placeholder
+ * (issue 14 item 4): header_N and body_N for {{N}} of the header text and body, button_N_url for the
+ * variable part of the URL of button N. Files may still name them 1..n (their position).
+ */
+export const templateParameterNames = (components: readonly TemplateComponent[]): string[] =>
+  templateParameterSlots(components).map((slot) => (slot.part === 'url' ? `button_${slot.button + 1}_url` : `${slot.part}_${slot.n}`));
+

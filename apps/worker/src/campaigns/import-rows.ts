@@ -20,16 +20,20 @@ export interface StagedRow {
 const NUL = /\0/g;
 const cell = (value: string | undefined, max: number) => (value ?? '').replace(NUL, '').slice(0, max);
 
+/** The columns a parameter may be in: named after the template's placeholder (body_1), else numbered (1). */
+export type ParameterColumn = readonly [named: string, numbered: string];
+export const parameterColumns = (names: readonly string[]): ParameterColumn[] => names.map((name, i) => [name, String(i + 1)]);
+
 /**
  * Spec 001 §5 row rules: name required, phone valid for the tenant's country, every template
  * parameter present (the first failing rule is the row's error). A row without any phone has
  * nothing to tell it by and is not kept (null: ignored).
  */
-export function stagedRow(record: Record<string, string | undefined>, country: CountryCode, parameterCount: number): StagedRow | null {
+export function stagedRow(record: Record<string, string | undefined>, country: CountryCode, columns: readonly ParameterColumn[]): StagedRow | null {
   const name = cell(record.name, NAME_MAX);
   const rawPhone = cell(record.phone, PHONE_MAX);
   const phone = normalizePhone(rawPhone, country);
-  const parameters = Array.from({ length: parameterCount }, (_, i) => cell(record[String(i + 1)], PARAMETER_MAX));
+  const parameters = columns.map(([named, numbered]) => cell(record[named] ?? record[numbered], PARAMETER_MAX));
   const missing = parameters.findIndex((p) => p === '');
   const error = !name ? 'Name is required' : !phone ? 'Número de telefone inválido' : missing >= 0 ? `Parameter ${missing + 1} is required` : null;
   const key = phone ?? rawPhone;

@@ -4,10 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { SUBSCRIBER_IMPORT_ERRORS, type ServerEventPayload } from '@atende/contract';
+import { subscriberTemplateCsv, subscriberTemplateXlsx } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
+import ExcelJS from 'exceljs';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,5 +206,98 @@ describe('import progress (issue 13 item 5)', () => {
     for (const e of estimated) expect(Math.abs(e.rows_total! - 10_000)).toBeLessThan(1_000);
     expect(events.at(-1)).toMatchObject({ status: 'done', rows_done: 10_000, rows_total: 10_000, rows_total_estimated: false, imported: 10_000, error_message: null });
     expect(events.slice(0, -1).every((e) => e.status === 'in_progress')).toBe(true);
+  });
+});
+
+// Issue 14 item 4: the files a Brazilian office produces.
+describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => {
+  const joao = 'Olá João';
+  const lines = (sep: string) => [['name', 'phone', 'body_1', 'body_2'].join(sep), [joao, '11988880001', joao, 'ação é já'].join(sep)].join('\r\n');
+  /** The bytes of "Olá João" as Excel saves them in pt-BR (Windows-1252). */
+  const cp1252 = Buffer.from([0x4f, 0x6c, 0xe1, 0x20, 0x4a, 0x6f, 0xe3, 0x6f]);
+  const files: [string, Buffer][] = [
+    ['UTF-8 with a BOM', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(lines(','))])],
+    ['UTF-8 without a BOM', Buffer.from(lines(','))],
+    ['UTF-16LE with a BOM', Buffer.from(`\uFEFF${lines(',')}`, 'utf16le')],
+    ['UTF-16LE without a BOM', Buffer.from(lines(';'), 'utf16le')],
+    ['Windows-1252, ; separated', Buffer.from(lines(';'), 'latin1')],
+    ['UTF-8, tab separated', Buffer.from(lines('\t'))],
+  ];
+  it.each(files)('stores "Olá João" as written from a file in %s', async (label, bytes) => {
+    if (label.startsWith('Windows-1252')) expect(bytes.includes(cp1252)).toBe(true);
+    const campaign = await newCampaign(`Encoding ${label}`);
+    expect(await importCsv(campaign.id, bytes)).toEqual({ imported: 1, ignored: 0, imported_with_error: 0 });
+    const [row] = await rowsOf(campaign.id);
+    // What the send will use: the parameters exactly as typed.
+    expect(row).toMatchObject({ name: joao, phoneNumber: '+5511988880001', state: 'pending', parameters: [joao, 'ação é já'] });
+  });
+
+  it('decides Windows-1252 at the first byte over 127 even past the first chunk read (an ASCII start)', async () => {
+    const campaign = await newCampaign('Late accent');
+    const bytes = Buffer.concat([Buffer.from(bigCsv(3_000).replace(/,/g, ';')), Buffer.from(`\r\n${joao};11988880002;${joao};ação`, 'latin1')]);
+    expect(bytes.length).toBeGreaterThan(64 * 1024);
+    expect(await importCsv(campaign.id, bytes)).toEqual({ imported: 3_001, ignored: 0, imported_with_error: 0 });
+    expect(await t.db.campaignSubscriber.findFirst({ where: { campaignId: campaign.id, phoneNumber: '+5511988880002' } })).toMatchObject({ name: joao, parameters: [joao, 'ação'] });
+  });
+
+  it('reads the first sheet of an .xlsx: numbers as written, rich text and formulas by their text, other sheets ignored', async () => {
+    const campaign = await newCampaign('Excel');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('assinantes');
+    sheet.addRow(['Name', 'Phone', 'body_1', 'body_2']);
+    sheet.addRow([joao, 5511988880003, { richText: [{ text: 'Olá ' }, { text: 'João', font: { bold: true } }] }, { formula: '"a"&"ção"', result: 'ação' }]);
+    sheet.addRow([]);
+    sheet.addRow(['# Exemplo', '+55 11 98765-4321', 'x', 'y']);
+    sheet.addRow(['Bia', '(11) 98888-0004', 'Bia', 42]);
+    workbook.addWorksheet('outra').addRow(['name', 'phone', 'body_1', 'body_2']).commit();
+    workbook.getWorksheet('outra')!.addRow(['Não', '11988880005', 'x', 'y']);
+    const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+    expect(await importCsv(campaign.id, bytes)).toEqual({ imported: 2, ignored: 0, imported_with_error: 0 });
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
+    expect(rows.map((r) => [r.name, r.phoneNumber, r.parameters])).toEqual([
+      [joao, '+5511988880003', [joao, 'ação']],
+      ['Bia', '+5511988880004', ['Bia', '42']],
+    ]);
+  });
+
+  it('takes parameters from columns named after the placeholders in any order, else from the old numbered columns', async () => {
+    const campaign = await newCampaign('Columns by name');
+    const csv = ['Phone,body_2,Name,body_1,extra', '11988880006,segundo,Ana,primeiro,x'].join('\n');
+    expect(await importCsv(campaign.id, csv)).toEqual({ imported: 1, ignored: 0, imported_with_error: 0 });
+    expect((await rowsOf(campaign.id))[0]).toMatchObject({ name: 'Ana', parameters: ['primeiro', 'segundo'] });
+    const old = await newCampaign('Columns by number');
+    expect(await importCsv(old.id, 'name,phone,2,1\nBia,11988880007,dois,um')).toEqual({ imported: 1, ignored: 0, imported_with_error: 0 });
+    expect((await rowsOf(old.id))[0]).toMatchObject({ name: 'Bia', parameters: ['um', 'dois'] });
+  });
+
+  it('imports nobody from the downloaded templates uploaded unchanged, and the example once its # is removed', async () => {
+    for (const language of ['pt', 'en'] as const) {
+      const csv = subscriberTemplateCsv(['body_1', 'body_2'], language);
+      const xlsx = await subscriberTemplateXlsx(['body_1', 'body_2'], language);
+      for (const file of [csv, xlsx]) {
+        const campaign = await newCampaign(`Template ${language} ${file === csv ? 'csv' : 'xlsx'}`);
+        expect(await importCsv(campaign.id, file)).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
+        expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ importSummary: { imported: 0, error_message: null } });
+      }
+      const filled = await newCampaign(`Template ${language} filled`);
+      expect(await importCsv(filled.id, csv.replace('# Maria Silva', 'Maria Silva'))).toEqual({ imported: 1, ignored: 0, imported_with_error: 0 });
+      expect((await rowsOf(filled.id))[0]).toMatchObject({ name: 'Maria Silva', phoneNumber: '+5511987654321', parameters: ['body_1 example', 'body_2 example'] });
+    }
+  });
+
+  it('refuses what cannot be decoded (binary, an old .xls, UTF-8 broken after its BOM, a damaged .xlsx) and stores nothing', async () => {
+    // A fixed pseudo-random file: the same bytes on every run.
+    let seed = 7;
+    const random = Buffer.from(Array.from({ length: 8192 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16 & 0xff));
+    const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
+    const broken = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,phone,1,2\n'), Buffer.from(`${joao},11988880008,a,b`, 'latin1')]);
+    for (const [label, bytes] of [['binary', Buffer.concat([Buffer.from('name,phone\n'), random])], ['xls', xls], ['broken UTF-8', broken], ['damaged xlsx', (await subscriberTemplateXlsx(['body_1'], 'en')).subarray(0, 300)]] as const) {
+      const campaign = await newCampaign(`Undecodable ${label}`);
+      expect(await importCsv(campaign.id, bytes), label).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
+      expect(await rowsOf(campaign.id)).toEqual([]);
+      expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } }), label).toMatchObject({
+        importStatus: 'done', importSummary: { error_message: SUBSCRIBER_IMPORT_ERRORS.undecodable },
+      });
+    }
   });
 });

@@ -1,14 +1,12 @@
-import { pipeline } from 'node:stream';
 import { queues, SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
-import { announceCampaign, presentTemplate, templateInclude, type ConversationDeps } from '@atende/conversations';
-import { countryForCallingCode, templateParameterCount, tenantConfigOf } from '@atende/core';
+import { announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, templateInclude, type ConversationDeps } from '@atende/conversations';
+import { countryForCallingCode, templateParameterNames, tenantConfigOf } from '@atende/core';
 import type { Db } from '@atende/db';
 import type { StorageDriver } from '@atende/storage';
-import { CsvError, parse } from 'csv-parse';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { ImportProgress } from './import-progress';
-import { stagedRow } from './import-rows';
+import { parameterColumns, stagedRow } from './import-rows';
 import { SubscriberStaging } from './import-staging';
 
 export interface ImportDeps extends Pick<ConversationDeps, 'realtime'> {
@@ -32,8 +30,8 @@ export interface ImportCounters {
 class UnusableFile extends Error {}
 
 /**
- * One subscriber file (queue subscriber-import, spec 001 §4-§5), all or nothing: the file streams
- * through csv-parse, each row is checked in JS (name, phone valid for the tenant's country, every
+ * One subscriber file (queue subscriber-import, spec 001 §4-§5), all or nothing: the file (CSV in
+ * any usual encoding and delimiter, or .xlsx: openSubscriberFile) streams through, each row is checked in JS (name, phone valid for the tenant's country, every
  * template parameter) and COPYed into a staging table in batches, each stored by one INSERT ...
  * SELECT (SubscriberStaging) that keeps the first row of each phone, skips phones already in the
  * campaign (ignored), marks contacts on one of the campaign's DND lists 'dnd' and keeps bad rows as
@@ -51,7 +49,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: campaign.tenantId }, select: { config: true } });
   const country = countryForCallingCode(tenantConfigOf(tenant.config).default_country_code);
   const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
-  const needed = templateParameterCount(template.config.components);
+  const parameters = parameterColumns(templateParameterNames(template.config.components));
   const dndListIds = campaign.dndLists.map((d) => d.dndListId);
 
   const progress = new ImportProgress(deps.realtime, { tenantId: campaign.tenantId, campaignId: campaign.id, fileBytes: file.size }, deps.log, deps.progressEveryMs);
@@ -84,24 +82,21 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
     await client.query('BEGIN');
     staging = await SubscriberStaging.open(client, { tenantId: campaign.tenantId, campaignId: campaign.id, dndListIds });
 
-    let header: string[] | null = null;
-    const parser = parse({
-      columns: (names: string[]) => (header = names.map((h) => h.trim().toLowerCase())),
-      bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, delimiter: [',', ';'],
-    });
+    // CSV in whatever encoding and delimiter, or an .xlsx; a storage read failing halfway ends the loop below with its error.
+    const source = await openSubscriberFile(object.stream);
     const checkHeader = () => {
+      const header = source.columns();
       if (!header?.includes('name') || !header.includes('phone')) throw new UnusableFile(SUBSCRIBER_IMPORT_ERRORS.columns);
     };
-    // A storage read failing halfway ends the loop below with its error.
-    const records = pipeline(object.stream, parser, () => undefined) as AsyncIterable<Record<string, string | undefined>>;
     let rowsRead = 0;
-    for await (const record of records) {
+    for await (const record of source.rows) {
       if (rowsRead === 0) checkHeader();
       rowsRead++;
-      const row = stagedRow(record, country, needed);
+      const row = stagedRow(record, country, parameters);
       // Without any phone there is nothing to tell the row by: it is not kept (ignored).
       if (row) await staging.add(rowsRead, row);
-      progress.read(rowsRead, parser.info.records, parser.info.bytes);
+      const at = source.position();
+      progress.read(rowsRead, at.rows, at.bytes);
     }
     checkHeader();
     progress.readAll(rowsRead);
@@ -123,9 +118,9 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
     if (committed) throw error;
     await staging?.settle();
     await client.query('ROLLBACK').catch(() => undefined);
-    if (error instanceof UnusableFile || error instanceof CsvError) {
+    if (error instanceof UnusableFile || error instanceof SubscriberFileError) {
       deps.log.warn({ err: error, campaignId: campaign.id }, 'subscriber file refused');
-      return finish(none, error instanceof UnusableFile ? error.message : SUBSCRIBER_IMPORT_ERRORS.unreadable);
+      return finish(none, error.message);
     }
     // Anything else may pass on a retry; after the last one the screen is told nothing was stored.
     if (options.finalAttempt ?? true) await finish(none, SUBSCRIBER_IMPORT_ERRORS.failed);

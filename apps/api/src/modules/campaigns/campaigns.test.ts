@@ -1,4 +1,5 @@
-import { queues } from '@atende/contract';
+import { queues, SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
@@ -108,6 +109,16 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
     const columns = await upload('nome,telefone\nAna,11988887777');
     expect(columns.status).toBe(400);
     expect(columns.body.error_message).toBe('Invalid file! It must have at least name and phone');
+    // Read as the worker reads it (issue 14 item 4): a Windows-1252 ; file's header too.
+    expect((await upload(Buffer.from('nome;telefone\nJoão;11988887777', 'latin1'))).body.error_message).toBe('Invalid file! It must have at least name and phone');
+    // What cannot be decoded is refused at once with a stable code: binary, an old .xls saved under .csv.
+    let seed = 11;
+    const binary = Buffer.from(Array.from({ length: 8192 }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) & 0xff));
+    for (const bytes of [binary, Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(600)])]) {
+      const undecodable = await upload(bytes);
+      expect(undecodable.status).toBe(422);
+      expect(undecodable.body).toMatchObject({ code: 'subscriber_file_unreadable', error_message: SUBSCRIBER_IMPORT_ERRORS.undecodable });
+    }
     // A refused file leaves nothing behind: no stored file, no import job.
     expect(await t.database.db.storedFile.count({ where: { tenantId: acme.tenantId } })).toBe(0);
     expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: queues.subscriberImport.name } })).toBe(0);
@@ -120,14 +131,50 @@ describe('campaigns api (spec 001 §3-§5, §7)', () => {
     expect((await t.http.get(`/api/v1/campaign/${id}`).set(auth('campaigns'))).body.data.import_status).toBe('pending');
   });
 
-  it('offers the import template as CSV or Excel, named after the campaign', async () => {
-    const csv = await t.http.get(`/api/v1/campaign/${id}/subscribers/template`).set(auth('campaigns')).set('Accept', 'text/csv');
+  it('offers the import template as CSV or Excel, named after the campaign, its columns after the placeholders', async () => {
+    const csv = await t.http.get(`/api/v1/campaign/${id}/subscribers/template`).set(auth('campaigns')).set('Accept', 'text/csv').set('Accept-Language', 'pt-BR,pt;q=0.9');
     expect(csv.status).toBe(200);
     expect(csv.headers['content-disposition']).toBe('attachment; filename="subscribers-Black_Friday.csv"');
-    expect(csv.text.split('\n')[0]).toBe('name,phone,1');
+    // Notes (instructions, then the example) start with #: the file uploaded unchanged imports nobody.
+    const lines = csv.text.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines.filter((l: string) => !l.startsWith('#'))).toEqual(['name,phone,body_1', '']);
+    expect(lines[0]).toContain('Um assinante por linha');
+    expect(lines).toContain('# Maria Silva,+55 11 98765-4321,body_1 example');
     const xlsx = await t.http.get(`/api/v1/campaign/${id}/subscribers/template`).set(auth('campaigns')).set('Accept', 'application/vnd.ms-excel').responseType('blob');
     expect(xlsx.headers['content-disposition']).toBe('attachment; filename="subscribers-Black_Friday.xlsx"');
-    expect((xlsx.body as Buffer).subarray(0, 2).toString()).toBe('PK');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
+    expect(workbook.worksheets.map((w) => w.name)).toEqual(['subscribers', 'instructions']);
+    expect(workbook.worksheets[0]!.getRow(1).values).toEqual([undefined, 'name', 'phone', 'body_1']);
+    expect(workbook.worksheets[0]!.getRow(2).getCell(1).value).toBe('# Maria Silva');
+  });
+
+  it('accepts an .xlsx or a Windows-1252 ; separated CSV (issue 14 item 4)', async () => {
+    const db = t.database.db;
+    const post = (bytes: Buffer, filename: string, contentType: string) =>
+      t.http.post(`/api/v1/campaign/${id}/subscribers`).set(auth('campaigns')).attach('file', bytes, { filename, contentType });
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('s').addRows([['Name', 'Phone', 'body_1'], ['João', '11988887777', 'João']]);
+    const xlsx = Buffer.from(await workbook.xlsx.writeBuffer());
+    const cp1252 = Buffer.from('name;phone;body_1\r\nJoão;11988887777;Olá João', 'latin1');
+    for (const [bytes, filename, type] of [
+      [xlsx, 's.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      [xlsx, 's.xlsx', 'application/octet-stream'],
+      [cp1252, 's.csv', 'application/vnd.ms-excel'],
+    ] as const) {
+      await db.campaign.update({ where: { id }, data: { importStatus: 'done' } });
+      expect((await post(bytes, filename, type)).status, `${filename} ${type}`).toBe(202);
+    }
+    await db.campaign.update({ where: { id }, data: { importStatus: 'done' } });
+    expect((await post(xlsx, 's.pdf', 'application/pdf')).status).toBe(415);
+    const header = new ExcelJS.Workbook();
+    header.addWorksheet('s').addRow(['nome', 'telefone']);
+    const columns = await post(Buffer.from(await header.xlsx.writeBuffer()), 's.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(columns.status).toBe(400);
+    expect(columns.body.error_message).toBe('Invalid file! It must have at least name and phone');
+    const damaged = await post(xlsx.subarray(0, 200), 's.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(damaged.status).toBe(422);
+    expect(damaged.body.code).toBe('subscriber_file_unreadable');
   });
 
   // Issue 14 item 6: putting a subscriber back to pending re-checks it; nobody is sent the campaign twice.

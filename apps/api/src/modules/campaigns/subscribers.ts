@@ -3,12 +3,14 @@ import {
   AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBER_IMPORT_ERRORS, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
   type SubscriberImportJob,
 } from '@atende/contract';
-import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
-import { missingParameter, templateParameterCount } from '@atende/core';
+import { Readable } from 'node:stream';
+import {
+  announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, sniffSubscriberFile, subscriberTemplateCsv, subscriberTemplateXlsx, templateInclude,
+} from '@atende/conversations';
+import { missingParameter, templateParameterCount, templateParameterNames } from '@atende/core';
 import type { Prisma } from '@atende/db';
 import type { Storage } from '@atende/storage';
 import multipart from '@fastify/multipart';
-import { stringify } from 'csv-stringify/sync';
 import type { FastifyInstance } from 'fastify';
 import { bind, type Access } from '../../bind';
 import type { AppContext } from '../../context';
@@ -27,15 +29,34 @@ export const IMPORT_MESSAGES = {
 } as const;
 
 const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/comma-separated-values']);
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Types browsers give a .csv or .xlsx on machines that know no better (Windows with Excel says vnd.ms-excel for .csv). */
+const VAGUE_TYPES = new Set(['application/vnd.ms-excel', 'application/octet-stream', '']);
+const isSubscriberFile = (type: string, filename: string) =>
+  CSV_TYPES.has(type) || type === XLSX_TYPE || (/\.(csv|xlsx)$/i.test(filename) && VAGUE_TYPES.has(type));
+/** Of a CSV the header is in its first bytes; an .xlsx is read up to its header row. */
+const HEADER_BYTES = 64 * 1024;
 const EDITABLE = new Set(['pending', 'error', 'completed']);
 
-/** The first line of a CSV, its columns lower-cased (the worker reads the rest). */
-function headerOf(bytes: Buffer): string[] {
-  const text = bytes.subarray(0, 4096).toString('utf8').replace(/^\uFEFF/, '');
-  const line = text.split(/\r?\n/)[0] ?? '';
-  const delimiter = line.includes(';') && !line.includes(',') ? ';' : ',';
-  return line.split(delimiter).map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
+/**
+ * The header of an uploaded file, its columns lower-cased (the worker reads the rest), read as the
+ * worker will: any usual encoding and delimiter, or an .xlsx; a file that cannot be decoded is refused.
+ */
+async function headerOf(bytes: Buffer, xlsx: boolean): Promise<string[]> {
+  const head = xlsx ? bytes : bytes.subarray(0, HEADER_BYTES);
+  const file = await openSubscriberFile(Readable.from([head])).catch(refused);
+  try {
+    for await (const _ of file.rows) break;
+  } catch (error) {
+    // Past the header a failure may come of the cut at HEADER_BYTES: the worker reads the whole file.
+    if (file.columns() === null) refused(error);
+  }
+  return file.columns() ?? [];
 }
+const refused = (error: unknown): never => {
+  // One code, one message: binary, an unknown encoding and a damaged workbook alike.
+  throw error instanceof SubscriberFileError ? new AppError('subscriber_file_unreadable', SUBSCRIBER_IMPORT_ERRORS.undecodable) : error;
+};
 
 type SubscriberRow = Prisma.CampaignSubscriberGetPayload<object>;
 const present = (s: SubscriberRow): Subscriber => ({
@@ -101,23 +122,18 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
   bind(app, downloadSubscribersTemplate, access, async ({ session, params, request, reply }) => {
     const campaign = await campaigns.row(session, params.id);
     const template = presentTemplate(await ctx.db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
-    const header = ['name', 'phone', ...Array.from({ length: templateParameterCount(template.config.components) }, (_, i) => String(i + 1))];
-    const example = ['Maria Silva', '+55 11 98765-4321', ...header.slice(2).map((n) => `parameter ${n}`)];
+    const names = templateParameterNames(template.config.components);
+    const language = /^pt\b/i.test(String(request.headers['accept-language'] ?? '')) ? 'pt' : 'en';
     const base = `subscribers-${campaign.name.replace(/[^\w-]+/g, '_').slice(0, 40) || 'campaign'}`;
     const accept = String(request.headers.accept ?? '');
     if (/excel|spreadsheet/.test(accept)) {
-      const { default: ExcelJS } = await import('exceljs');
-      const workbook = new ExcelJS.Workbook();
-      const sheet = workbook.addWorksheet('subscribers');
-      sheet.addRow(header);
-      sheet.addRow(example);
-      const bytes = Buffer.from(await workbook.xlsx.writeBuffer());
+      const bytes = await subscriberTemplateXlsx(names, language);
       return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-type', XLSX_TYPE)
         .header('content-disposition', `attachment; filename="${base}.xlsx"`)
         .send(bytes);
     }
-    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${base}.csv"`).send(stringify([header, example]));
+    return reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${base}.csv"`).send(subscriberTemplateCsv(names, language));
   });
 
   await app.register(async (scope) => {
@@ -128,14 +144,15 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
       if (campaign.importStatus === 'pending' || campaign.importStatus === 'in_progress') throw new AppError('conflict', IMPORT_MESSAGES.busy);
       if (!request.isMultipart()) throw new AppError('validation_failed', IMPORT_MESSAGES.notCsv);
       const file = await readMultipartFile(request, IMPORT_MESSAGES.tooBig);
-      const named = /\.csv$/i.test(file.filename);
-      if (!CSV_TYPES.has(file.contentType) && !(named && file.contentType === 'application/vnd.ms-excel')) throw new AppError('unsupported_media_type', IMPORT_MESSAGES.notCsv);
+      if (!isSubscriberFile(file.contentType, file.filename)) throw new AppError('unsupported_media_type', IMPORT_MESSAGES.notCsv);
       const bytes = file.bytes;
-      const columns = headerOf(bytes);
+      const xlsx = sniffSubscriberFile(bytes).kind === 'xlsx';
+      const contentType = xlsx ? XLSX_TYPE : 'text/csv';
+      const columns = await headerOf(bytes, xlsx);
       if (!columns.includes('name') || !columns.includes('phone')) throw new AppError('validation_failed', IMPORT_MESSAGES.columns);
       const id = randomUUID();
       const key = `${session.tenantId}/${id}`;
-      await storage.writer.put(key, bytes, { contentType: 'text/csv', size: bytes.length });
+      await storage.writer.put(key, bytes, { contentType, size: bytes.length });
       const payload: SubscriberImportJob = { tenant_uuid: session.tenantId, campaign_uuid: campaign.id, file_uuid: id };
       // The file, the task and its job together: the worker picks it up once committed.
       const started = await ctx.db.$transaction(async (tx) => {
@@ -145,7 +162,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
         });
         if (claimed.count === 0) return false;
         await tx.storedFile.create({
-          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || 'subscribers.csv', contentType: 'text/csv', size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
+          data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || (xlsx ? 'subscribers.xlsx' : 'subscribers.csv'), contentType, size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
         });
         await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.subscriberImport.name, payload } });
         return true;

@@ -15,6 +15,10 @@ import { ImportStatus } from './ImportStatus';
 import { campaignKeys, useCampaign, useImportProgress, useLiveCampaigns } from './queries';
 import { EDITABLE_STATES, SubscriberEditModal } from './SubscriberEditModal';
 
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** CSV in any usual encoding or an Excel workbook (issue 14 item 4). */
+const SUBSCRIBER_FILE_ACCEPT = `text/csv,.csv,${XLSX_TYPE},.xlsx`;
+
 /** Downloads the import template (CSV or Excel), named by the server's content-disposition. */
 async function downloadTemplate(campaignId: string, accept: string, failed: string) {
   const res = await fetch(`/api/v1/campaign/${campaignId}/subscribers/template`, { headers: { accept }, credentials: 'include' });
@@ -70,7 +74,7 @@ export function SubscribersPage() {
   const total = subscribers.data?.pagination.total ?? 0;
   const pick = (file: File | null) => {
     if (!file) return;
-    if (!/\.csv$/i.test(file.name) && file.type !== 'text/csv') return toastError(t('File parameter must be a csv file'));
+    if (!/\.(csv|xlsx)$/i.test(file.name) && file.type !== 'text/csv' && file.type !== XLSX_TYPE) return toastError(t('File parameter must be a csv file'));
     if (file.size > SUBSCRIBERS_FILE_MAX_BYTES) return toastError(t('Maximum file size exceeded (5 MB)'));
     upload.mutate(file);
   };
@@ -97,7 +101,7 @@ export function SubscribersPage() {
           >
             {t('Template (Excel)')}
           </Button>
-          <FileButton onChange={pick} accept="text/csv,.csv">
+          <FileButton onChange={pick} accept={SUBSCRIBER_FILE_ACCEPT}>
             {(props) => (
               <Tooltip
                 label={t('Não é possível importar assinantes para uma campanha que teve seu template deletado')}

@@ -46,6 +46,7 @@ export const CAMPAIGN_PHRASES = [
   phrase('Invalid file! It must have at least name and phone'),
   // Why an import stored nothing (SUBSCRIBER_IMPORT_ERRORS, shown by ImportStatus).
   phrase('Invalid file! It could not be read as CSV, so nothing was imported'),
+  phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
   phrase('The import failed and nothing was imported. Please try again.'),
   phrase('Não é possível importar assinantes para uma campanha que teve seu template deletado'),
   phrase('Only subscribers with pending state can be deleted'),

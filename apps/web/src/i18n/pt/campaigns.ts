@@ -43,6 +43,7 @@ export const ptCampaigns: Record<string, string> = {
   '{{done}} / about {{total}} rows (total estimated from the file size)': '{{done}} / cerca de {{total}} linhas (total estimado pelo tamanho do arquivo)',
   '{{done}} / {{total}} rows': '{{done}} / {{total}} linhas',
   'Invalid file! It could not be read as CSV, so nothing was imported': 'Arquivo inválido! Ele não pôde ser lido como CSV, então nada foi importado',
+  'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again': 'Arquivo inválido! O texto dele não pôde ser lido: salve-o como CSV (UTF-8) ou Excel (.xlsx) e tente de novo',
   'The import failed and nothing was imported. Please try again.': 'A importação falhou e nada foi importado. Tente novamente.',
   'Inbound entry point': 'Ponto de entrada',
   'Lists for {{key}}': 'Listas para {{key}}',
