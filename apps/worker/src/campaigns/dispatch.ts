@@ -182,14 +182,21 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     await announceCampaign(deps, campaign.id);
   };
 
-  for (;;) {
+  // A pipeline: the next batch is claimed while the current one is still being sent, and outcomes
+  // are written a batch at a time (one write at a time, in order) while sending goes on.
+  const queue: Claimed[] = [];
+  let end: 'done' | 'stopped' | null = null;
+  let failure: { error: unknown } | null = null;
+  let claiming: Promise<void> | null = null;
+  let outcomes: Outcome[] = [];
+  let writing: Promise<void> = Promise.resolve();
+
+  async function claimNext(): Promise<void> {
     if (!(await lease())) {
-      // Stopped (or restarted as a new run): what is claimed goes back to pending.
-      await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
-      const now = await db.campaign.findUnique({ where: { id: campaign.id }, select: { desiredState: true, runNumber: true } });
-      if (now?.runNumber === job.run) await release('stopped');
-      await announce(true);
-      return 'stopped';
+      // Stopped (or restarted as a new run): what is claimed and not yet sent is not sent.
+      end = 'stopped';
+      queue.length = 0;
+      return;
     }
     // Claimed in one statement; a contact put on one of the campaign's DND lists since the import
     // becomes 'dnd' here instead of being sent to.
@@ -201,14 +208,50 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
       WHERE s.id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaign.id}::uuid AND state = 'pending'
                      ORDER BY "createdAt", id LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)
       RETURNING s.id, s."phoneNumber", s.parameters, s.state`;
-    if (claimed.length === 0) {
-      await release('stopped', { desiredState: 'stopped' });
-      await announce(true);
-      return 'done';
-    }
-    const outcomes: Outcome[] = [];
-    await pool(claimed.filter((s) => s.state === 'scheduled'), concurrency, async (s) => void outcomes.push(await send(s)));
-    await writeOutcomes(db, outcomes);
-    await announce(false);
+    if (claimed.length === 0) end = 'done';
+    else if (!end) queue.push(...claimed.filter((s) => s.state === 'scheduled'));
   }
+  function flush() {
+    const batch = outcomes;
+    outcomes = [];
+    writing = writing.then(async () => {
+      if (failure) return;
+      await writeOutcomes(db, batch);
+      await announce(false);
+    }).catch((error: unknown) => void (failure ??= { error }));
+  }
+  async function sender(): Promise<void> {
+    while (!failure) {
+      if (!end && !claiming && queue.length <= batchSize / 2) {
+        claiming = claimNext().catch((error: unknown) => void (failure ??= { error })).finally(() => (claiming = null));
+      }
+      const subscriber = queue.shift();
+      if (!subscriber) {
+        if (end || !claiming) return;
+        await claiming;
+        continue;
+      }
+      const outcome = await send(subscriber);
+      // Pushed after the await: `outcomes` may be a new array by then (flush swaps it).
+      outcomes.push(outcome);
+      if (outcomes.length >= batchSize) flush();
+    }
+  }
+
+  await Promise.all(Array.from({ length: concurrency }, sender));
+  await claiming;
+  flush();
+  await writing;
+  if (failure) throw failure.error;
+  if (end === 'done') {
+    await release('stopped', { desiredState: 'stopped' });
+    await announce(true);
+    return 'done';
+  }
+  // Stopped: what is claimed goes back to pending.
+  await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
+  const now = await db.campaign.findUnique({ where: { id: campaign.id }, select: { desiredState: true, runNumber: true } });
+  if (now?.runNumber === job.run) await release('stopped');
+  await announce(true);
+  return 'stopped';
 }
