@@ -185,8 +185,9 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   // A pipeline: the next batch is claimed while the current one is still being sent, and outcomes
   // are written a batch at a time (one write at a time, in order) while sending goes on.
   const queue: Claimed[] = [];
-  let end: 'done' | 'stopped' | null = null;
-  let failure: { error: unknown } | null = null;
+  // Set inside the pipeline's closures (`as`, so that TypeScript does not narrow them to null).
+  let end = null as 'done' | 'stopped' | null;
+  let failure = null as { error: unknown } | null;
   let claiming: Promise<void> | null = null;
   let outcomes: Outcome[] = [];
   let writing: Promise<void> = Promise.resolve();
