@@ -74,7 +74,10 @@ async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<void> {
 
 /** Campaign screens hear of a running campaign's progress at most this often (and at its start and end). */
 const ANNOUNCE_EVERY_MS = 1000;
-/** Tokens taken from the shared bucket per Redis round trip: about 1/20 s of the rate, at most this many. */
+/**
+ * Tokens taken from the shared bucket per Redis round trip: about 1/10 s of the rate, at most this
+ * many (held here at most that long, so the rate seen by the provider stays the bucket's).
+ */
 const TOKEN_CHUNK_MAX = 64;
 
 /** A run of a campaign this dispatcher holds the lease of: what sending it needs. */
@@ -190,7 +193,7 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   // Tokens taken from the shared bucket and not yet spent; one Redis call at a time refills them.
   let tokens = 0;
   let refill: Promise<void> | null = null;
-  const chunk = Math.max(1, Math.min(TOKEN_CHUNK_MAX, concurrency, Math.ceil(rate / 20)));
+  const chunk = Math.max(1, Math.min(TOKEN_CHUNK_MAX, Math.ceil(rate / 10)));
   async function token() {
     if (rate <= 0) return;
     while (tokens <= 0) {
