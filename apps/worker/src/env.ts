@@ -26,6 +26,10 @@ const EnvSchema = z.object({
     }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
   /** Campaign sends per second per channel number (provider limit; 0 = no limit), shared by every worker. */
   CAMPAIGN_RATE_PER_SECOND: z.coerce.number().min(0).max(10_000).default(80),
+  /** Campaign sends in flight at once per running campaign (issue 13 item 4). */
+  CAMPAIGN_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(512).default(32),
+  /** Campaign subscribers claimed, and their outcomes written, per statement (with a rate limit, at most one second's worth). */
+  CAMPAIGN_BATCH_SIZE: z.coerce.number().int().min(1).max(5000).default(500),
   /** Provider webhooks processed at once (queue channel-inbound, separate from campaign sending). */
   INBOUND_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /**

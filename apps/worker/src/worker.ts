@@ -83,7 +83,9 @@ const workers: Worker[] = [
   new Worker(
     queues.campaignDispatch.name,
     async (job) =>
-      dispatchCampaign({ db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: env.CAMPAIGN_RATE_PER_SECOND, log: log.child({ component: 'campaign-dispatch' }) }, job.data),
+      dispatchCampaign({ db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: env.CAMPAIGN_RATE_PER_SECOND,
+        batchSize: env.CAMPAIGN_BATCH_SIZE, concurrency: env.CAMPAIGN_SEND_CONCURRENCY, log: log.child({ component: 'campaign-dispatch' }),
+      }, job.data),
     { ...bull, concurrency: 4 },
   ),
   new Worker(queues.templateSync.name, async (job) => syncTemplate(templateDeps, job.data, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }), {

@@ -129,7 +129,15 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     sim.reset();
     const campaign = await newCampaign('Send');
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(45, 1000).map((p, i) => `C${i},${p},C${i},P${i}`)].join('\n'));
+    const began = Date.now();
     expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    // Progress reaches campaign screens at its start, at most once a second while sending, and at its end: not per send nor per batch.
+    const updates = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+'))
+      .map(([, f]) => JSON.parse(f[1]!) as { event: string; payload: { campaign?: { uuid: string; state: string } } })
+      .filter((e) => e.event === 'update-campaign' && e.payload.campaign?.uuid === campaign.id);
+    expect(updates.length).toBeGreaterThanOrEqual(2);
+    expect(updates.length).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - began) / 1000));
+    expect(updates.at(-1)!.payload.campaign!.state).toBe('stopped');
     expect(sentTo().sort()).toEqual(phones(45, 1000).map((p) => p.slice(1)).sort());
     const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as { template: { components: { parameters: { text: string }[] }[] } };
     expect(first.template.components[0]!.parameters.map((p) => p.text)).toEqual(['C0', 'P0']);
