@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { IsoDate, Uuid } from './common';
+import { AdminReportQuery } from './admin-reports';
+import { IsoDate, pageOf, PageQuery, Uuid } from './common';
 import { route } from './route';
 
 const handle = z.string().max(64).nullable().optional();
@@ -40,4 +41,25 @@ export const updateBot = route({
 });
 export const deleteBot = route({
   method: 'DELETE', path: '/api/v1/bots/:id', tags: ['bots'], summary: 'Deletes a bot flow.', params: BotParam, response: z.object({ data: z.object({ uuid: Uuid }) }),
+});
+
+/** One conversation's pass through a bot flow or an automated menu (spec 002 §7 GET /api/v1/bots/history/conversations). */
+export const BotHistoryRowSchema = z.object({
+  conversation_uuid: Uuid,
+  ticket_number: z.number().int(),
+  contact: z.object({ name: z.string(), phone: z.string().nullable() }),
+  channel: z.object({ uuid: Uuid, name: z.string() }),
+  bot: z.object({ uuid: Uuid, name: z.string(), kind: z.enum(['bot', 'menu']) }),
+  /** still in the flow, handed to a sector's queue, or ended by the flow */
+  outcome: z.enum(['in_bot', 'sent_to_queue', 'ended']),
+  /** when it left the flow; for one still in it, when it entered */
+  at: IsoDate,
+});
+export type BotHistoryRow = z.infer<typeof BotHistoryRowSchema>;
+
+export const botHistory = route({
+  method: 'GET', path: '/api/v1/bots/history/conversations', tags: ['bots'],
+  summary: "Conversations that went through the workspace's bot flows and automated menus in the period (the caller's days), newest first; bot_uuid narrows to one flow or menu.",
+  query: PageQuery.extend({ start: AdminReportQuery.shape.start, end: AdminReportQuery.shape.end, timezone: AdminReportQuery.shape.timezone, bot_uuid: Uuid.optional() }),
+  response: pageOf(BotHistoryRowSchema),
 });

@@ -184,6 +184,7 @@ export const routes = {
   createBot: bots.createBot,
   updateBot: bots.updateBot,
   deleteBot: bots.deleteBot,
+  botHistory: bots.botHistory,
   createSector: sectors.createSector,
   updateSector: sectors.updateSector,
   deleteSector: sectors.deleteSector,

@@ -205,6 +205,22 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     expect(sentTo()).toHaveLength(30);
   });
 
+  it('never sends a subscriber whose parameter is empty, however the row came back to pending (issue 14 item 6)', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Revalidate');
+    const [good, bad] = phones(2, 7000);
+    await importCsv(campaign.id, ['Name;Phone;1;2', `Gil;${good};Gil;10%`, `Hugo;${bad};Hugo;20%`].join('\n'));
+    // Set back to pending behind the screen's back, with the second parameter gone.
+    await t.db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, phoneNumber: bad }, data: { parameters: ['Hugo', ' '], state: 'pending' } });
+    await dispatchCampaign(deps(), await start(campaign.id));
+    expect(sentTo()).toEqual([good!.slice(1)]);
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
+    expect(rows.map((r) => [r.phoneNumber, r.state, r.errorMessage])).toEqual([
+      [good, 'sent', null],
+      [bad, 'error', 'Parameter 2 is required'],
+    ]);
+  });
+
   it('records provider refusals per subscriber and goes on', async () => {
     sim.reset();
     const campaign = await newCampaign('Refused');

@@ -1,7 +1,7 @@
 import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type OutboundTemplate } from '@atende/channels';
 import { queues, type Template } from '@atende/contract';
 import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
-import { channelKind, renderTemplateText, templateParameterSlots } from '@atende/core';
+import { channelKind, missingParameter, renderTemplateText, templateParameterCount, templateParameterSlots } from '@atende/core';
 import type { Db } from '@atende/db';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
@@ -203,9 +203,14 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     tokens--;
   }
 
+  const needed = templateParameterCount(template.config.components);
   async function send(subscriber: Claimed): Promise<Outcome> {
     const failed = (reason: string): Outcome => ({ id: subscriber.id, state: 'error', externalId: null, errorMessage: reason.slice(0, ERROR_MAX), at: new Date() });
     if (!adapter) return failed(`Channel type ${campaign.channel.type} cannot send templates`);
+    // Issue 14 item 6: checked again here, whatever put the row back to pending (the screen checks
+    // too, but not a change made elsewhere or a template edited since): no parameter goes out empty.
+    const missing = missingParameter(subscriber.parameters, needed);
+    if (missing !== null) return failed(`Parameter ${missing} is required`);
     const message = subscriberMessage(template, subscriber, campaign.id);
     for (let attempt = 1; ; attempt++) {
       await token();

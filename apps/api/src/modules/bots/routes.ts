@@ -1,9 +1,10 @@
-import { AppError, BotNodeSchema, createBot, deleteBot, getBot, listBots, updateBot, type Bot } from '@atende/contract';
+import { AppError, BotNodeSchema, PAGE_LIMIT_MAX, botHistory, createBot, deleteBot, getBot, listBots, updateBot, type Bot, type BotHistoryRow } from '@atende/contract';
 import { botFlowIssues, type BotNode } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import { Prisma, scoped } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind, type Access } from '../../bind';
 import type { AppContext } from '../../context';
+import { reportRange } from '../reports/export';
 import type { Session } from '../session/session';
 
 type Row = Prisma.BotGetPayload<object>;
@@ -63,5 +64,45 @@ export function botRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (bound) throw new AppError('conflict', 'Some channels depend on this bot');
     await db(session).bot.update({ where: { id: current.id }, data: { deletedAt: new Date() } });
     return { data: { uuid: current.id } };
+  });
+
+  // Issue 16 item 18 (spec 002 §7): each pass of a conversation through a bot flow or an automated
+  // menu. A pass ends with the flow's last history entry (into a queue, or closed), which names the
+  // flow or menu; a conversation still in one is listed from the conversation itself.
+  bind(app, botHistory, 'reports.bots', async ({ session, query }) => {
+    const { from, to } = reportRange(query);
+    const only = query.bot_uuid ? Prisma.sql`WHERE h."botId" = ${query.bot_uuid}::uuid` : Prisma.empty;
+    const rows = await ctx.db.$queryRaw<
+      { id: string; ticket: number; contact: string; phone: string | null; channelId: string; channel: string; botId: string; bot: string; kind: 'bot' | 'menu'; outcome: BotHistoryRow['outcome']; at: Date; total: bigint }[]
+    >`
+      WITH h AS (
+        SELECT c.id, c."ticketNumber" AS ticket, ct.name AS contact, ct."phoneNumber" AS phone, ch.id AS "channelId", ch.name AS channel,
+               COALESCE(b.id, m.id) AS "botId", COALESCE(b.name, m.name) AS bot, CASE WHEN b.id IS NOT NULL THEN 'bot' ELSE 'menu' END AS kind,
+               CASE WHEN e.type = 'closed' THEN 'ended' ELSE 'sent_to_queue' END AS outcome, e.at
+        FROM "ConversationEvent" e
+        JOIN "Conversation" c ON c.id = e."conversationId"
+        JOIN "Contact" ct ON ct.id = c."contactId" JOIN "Channel" ch ON ch.id = c."channelId"
+        LEFT JOIN "Bot" b ON b.id::text = e.detail->>'bot_uuid' AND b."tenantId" = e."tenantId"
+        LEFT JOIN "AutomatedMenu" m ON m.id::text = e.detail->>'menu_uuid' AND m."tenantId" = e."tenantId"
+        WHERE e."tenantId" = ${session.tenantId}::uuid AND c."workspaceId" = ${session.workspaceId}::uuid
+          AND e.type IN ('enter-queue', 'closed') AND e.at >= ${from} AND e.at < ${to} AND (b.id IS NOT NULL OR m.id IS NOT NULL)
+        UNION ALL
+        SELECT c.id, c."ticketNumber", ct.name, ct."phoneNumber", ch.id, ch.name,
+               COALESCE(b.id, m.id), COALESCE(b.name, m.name), CASE WHEN b.id IS NOT NULL THEN 'bot' ELSE 'menu' END, 'in_bot', c."createdAt"
+        FROM "Conversation" c
+        JOIN "Contact" ct ON ct.id = c."contactId" JOIN "Channel" ch ON ch.id = c."channelId"
+        LEFT JOIN "Bot" b ON b.id = c."botId" LEFT JOIN "AutomatedMenu" m ON m.id = c."botMenuId"
+        WHERE c."tenantId" = ${session.tenantId}::uuid AND c."workspaceId" = ${session.workspaceId}::uuid AND c.state = 'bot'::"ConversationState"
+          AND c."createdAt" >= ${from} AND c."createdAt" < ${to} AND (b.id IS NOT NULL OR m.id IS NOT NULL)
+      )
+      SELECT h.*, count(*) OVER () AS total FROM h ${only}
+      ORDER BY h.at DESC, h.id LIMIT ${query._limit === 0 ? PAGE_LIMIT_MAX : query._limit} OFFSET ${query._offset}`;
+    return {
+      data: rows.map((r) => ({
+        conversation_uuid: r.id, ticket_number: r.ticket, contact: { name: r.contact, phone: r.phone }, channel: { uuid: r.channelId, name: r.channel },
+        bot: { uuid: r.botId, name: r.bot, kind: r.kind }, outcome: r.outcome, at: r.at.toISOString(),
+      })),
+      pagination: { total: Number(rows[0]?.total ?? 0), limit: query._limit, offset: query._offset },
+    };
   });
 }

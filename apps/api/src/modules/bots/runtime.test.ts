@@ -226,3 +226,32 @@ describe('bot HTTP requests', () => {
     expect(requests.at(-1)).toMatchObject({ method: 'POST', body: '{"order":"9"}' });
   });
 });
+
+// Issue 16 item 18 (spec 002 §7): GET /api/v1/bots/history/conversations, from the passes above.
+describe('bot history', () => {
+  type Row = { conversation_uuid: string; contact: { phone: string | null }; channel: { uuid: string }; bot: { uuid: string; name: string; kind: string }; outcome: string; at: string };
+  const history = (query: string, bearer = admin) => t.http.get(`/api/v1/bots/history/conversations?${query}`).set({ Authorization: `Bearer ${bearer}` });
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  it("lists each pass through the bot with how it ended, newest first; narrows to one bot; refuses bad input", async () => {
+    const res = await history(`start=${today()}&end=${today()}&_limit=100`);
+    expect(res.status).toBe(200);
+    const rows = res.body.data as Row[];
+    expect(res.body.pagination.total).toBe(rows.length);
+    const outcomes = (phone: string) => rows.filter((r) => r.contact.phone?.endsWith(phone)).map((r) => r.outcome);
+    expect(outcomes('11944440001')).toEqual(['ended']);
+    expect(outcomes('11944440002')).toEqual(['sent_to_queue']);
+    expect(rows.every((r) => r.bot.uuid === botId && r.bot.name === 'Orders' && r.bot.kind === 'bot' && r.channel.uuid === channel.id)).toBe(true);
+    expect(rows.map((r) => r.at)).toEqual([...rows.map((r) => r.at)].sort().reverse());
+    // Paged: the second row alone.
+    const second = await history(`start=${today()}&end=${today()}&_limit=1&_offset=1`);
+    expect(second.body.data.map((r: Row) => r.conversation_uuid)).toEqual([rows[1]!.conversation_uuid]);
+    // Another bot's history is empty.
+    const other = await history(`start=${today()}&end=${today()}&bot_uuid=${support}`);
+    expect(other.body).toMatchObject({ data: [], pagination: { total: 0 } });
+
+    expect((await history(`end=${today()}`)).status).toBe(400);
+    expect((await history(`start=${today()}&end=${today()}&bot_uuid=nope`)).status).toBe(400);
+    expect((await history(`start=${today()}&end=${today()}`, await t.login('agent@botsruntime.test'))).status).toBe(403);
+  });
+});
