@@ -236,6 +236,22 @@ describe('messages (spec 000 §4)', () => {
     expect(one.body.data.state).toBe('read');
   });
 
+  it('reading the newest messages reads the earlier unread ones too, never later ones (issue 16 item 5)', async () => {
+    const id = await acceptedBy('agent', '11955550013');
+    for (let i = 0; i < 4; i++) await inbound(t, channel.id, token, { phone: '11955550013', id: `upto-${i}`, content: `m ${i}` });
+    const page = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2`).set(auth('agent'));
+    const newest = page.body.data.filter((m: { author: string }) => m.author === 'CONTACT').map((m: { uuid: string }) => m.uuid);
+    expect(newest).toHaveLength(2);
+    const read = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: newest });
+    expect(read.body.data).toEqual({ updated: 5, unread_contact_messages: 0 });
+    // A message that came after what was read stays unread when an older one is marked again.
+    await inbound(t, channel.id, token, { phone: '11955550013', id: 'upto-late', content: 'late' });
+    const again = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: [newest[0]] });
+    expect(again.body.data).toEqual({ updated: 0, unread_contact_messages: 1 });
+    // Finished, so the agent's capacity is as the later tests expect.
+    await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' }).expect(200);
+  });
+
   it('refuses empty, oversize and misplaced messages', async () => {
     const id = await acceptedBy('agent', '11955550004');
     expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: '   ' })).status).toBe(400);

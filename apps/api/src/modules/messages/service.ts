@@ -157,8 +157,12 @@ export class MessageService {
     // Reading a colleague's past conversation (journey) does not mark the contact's messages read.
     if (!roleCovers(session.roles, 'supervisor') && readable.userId !== session.userId) throw new AppError('forbidden', 'This conversation is not assigned to you');
     const { result } = await inTransaction(this.ctx, async (tx, effects) => {
+      // Issue 16 item 5: reading messages reads the contact's earlier ones too. A chat opened with 71
+      // unread shows its newest 50; the 21 before them are behind what the agent read, not unread.
+      const newest = await tx.message.aggregate({ where: { id: { in: uuids }, conversationId, tenantId: session.tenantId, author: 'CONTACT' }, _max: { createdAt: true } });
+      const upTo = newest._max.createdAt;
       const updated = await tx.message.updateMany({
-        where: { id: { in: uuids }, conversationId, tenantId: session.tenantId, author: 'CONTACT', state: { not: 'read' } },
+        where: { conversationId, tenantId: session.tenantId, author: 'CONTACT', state: { not: 'read' }, OR: [{ id: { in: uuids } }, ...(upTo ? [{ createdAt: { lte: upTo } }] : [])] },
         data: { state: 'read' },
       });
       const unread = await tx.message.count({ where: { conversationId, author: 'CONTACT', state: { not: 'read' } } });

@@ -16,6 +16,7 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { LoggedTime } from './LoggedTime';
 import { NavBar, type NavItem } from './NavBar';
 import { UserMenu } from './UserMenu';
+import { badgeCount } from '../../ui/badgeCount';
 
 const ICON = { size: 20, stroke: 1.6 } as const;
 
@@ -52,7 +53,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
       ),
       badge: (
         <Badge size="sm" variant="light" aria-label={t('{{count}} active chats', { count: activeChats })}>
-          {activeChats}
+          {badgeCount(activeChats)}
         </Badge>
       ),
     },

@@ -12,6 +12,7 @@ import { contactLabel, initials } from '../layout/initials';
 import { FinishModal, TransferModal } from './ActionModals';
 import { applyConversationEvent, hasTemplateSendError, isStaleCopy } from './conversationEvents';
 import { workstationKeys } from './queries';
+import { expectOwnQueueEntry } from './waitingNotice';
 
 type Action = BodyInput<typeof routes.updateConversation>;
 
@@ -48,7 +49,11 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
       if (!outcome.list.some((x) => x.uuid === c.uuid)) onLeft();
     },
   });
-  const run = (body: Action, success: string) => act.mutate({ body, success });
+  const run = (body: Action, success: string) => {
+    // Back to the queue or to a sector's queue: the waiting count rises by the agent's own doing.
+    if (body.state === 'waiting' || (body.sector_uuid && !body.user_uuid)) expectOwnQueueEntry();
+    act.mutate({ body, success });
+  };
 
   const closeLocally = () => {
     queryClient.setQueryData<Conversation[]>(workstationKeys.offered, (list) => list?.filter((x) => x.uuid !== c.uuid));

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { contactLabel, initials } from '../layout/initials';
 import { isSelectable } from './conversationEvents';
 import { listTimestamp } from './timeline';
+import { badgeCount, fitsCircle } from '../../ui/badgeCount';
 
 interface Props {
   conversations: Conversation[];
@@ -130,8 +131,8 @@ function ConversationRow({ conversation: c, active, pinned, onSelect }: { conver
                 </Badge>
               )}
               {c.unread_contact_messages > 0 && (
-                <Badge size="xs" color="red" circle aria-label={t('{{count}} unread messages', { count: c.unread_contact_messages })}>
-                  {c.unread_contact_messages}
+                <Badge size="xs" color="red" circle={fitsCircle(c.unread_contact_messages)} aria-label={t('{{count}} unread messages', { count: c.unread_contact_messages })}>
+                  {badgeCount(c.unread_contact_messages)}
                 </Badge>
               )}
             </Group>

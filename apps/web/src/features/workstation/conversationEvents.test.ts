@@ -34,6 +34,25 @@ describe('applyConversationEvent', () => {
     expect(out).toMatchObject({ clearActive: true, notice: 'transferred-away' });
   });
 
+  // Issue 16 item 6: one toast for the agent's own transfer to a sector (its success toast), and a
+  // supervisor finishing the agent's open chat is announced.
+  it('my own transfer to a sector is not announced back to me', () => {
+    const c = conversation();
+    const moved = { ...c, state: 'waiting' as const, user: null, history: [entry('transfer', { old_user: ref(ME), new_user: null, done_by_user: ref(ME) })] };
+    expect(applyConversationEvent([c], moved, ME.id, c.uuid)).toMatchObject({ list: [], clearActive: true, notice: null });
+    const bySupervisor = { ...moved, history: [entry('transfer', { old_user: ref(ME), new_user: null, done_by_user: ref(OTHER) })] };
+    expect(applyConversationEvent([c], bySupervisor, ME.id, c.uuid).notice).toBe('transferred-away');
+  });
+
+  it('a supervisor finishing my open chat tells me; my own finish does not', () => {
+    const c = conversation();
+    const closedBy = (who: typeof ME, role: string) => ({ ...c, state: 'closed' as const, history: [entry('closed', { ended_by: role, done_by_user: ref(who) })] });
+    expect(applyConversationEvent([c], closedBy(OTHER, 'supervisor'), ME.id, c.uuid)).toMatchObject({ list: [], notice: 'closed-by-supervisor' });
+    expect(applyConversationEvent([c], closedBy(ME, 'agent'), ME.id, c.uuid).notice).toBeNull();
+    // Not listed (already gone): nothing to say.
+    expect(applyConversationEvent([], closedBy(OTHER, 'supervisor'), ME.id, null).notice).toBeNull();
+  });
+
   it("another agent's conversation that was never mine changes nothing", () => {
     const mine = conversation();
     const theirs = conversation({ user: ref(OTHER) });

@@ -3,7 +3,7 @@ import { TEMPLATE_SEND_ERROR_TAG, type Conversation, type HistoryEntry } from '@
 /** Tag of a conversation whose outbound template could not be sent (spec 000 §4). */
 export { TEMPLATE_SEND_ERROR_TAG };
 
-export type WorkstationNotice = 'transferred-away' | 'transferred-to-me' | 'distributed-to-me';
+export type WorkstationNotice = 'transferred-away' | 'transferred-to-me' | 'distributed-to-me' | 'closed-by-supervisor';
 
 /** What one live conversation event does to the agent's list (spec 000 §4 "Live update handling"). */
 export interface ConversationEventOutcome {
@@ -64,7 +64,9 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
   if (!mine) {
     const transferredAway = last?.event === 'transfer' && last.detail.old_user?.id === myUserId;
     if (!listed && !transferredAway) return outcome({});
-    return outcome({ list: without(), clearActive: isActive, notice: transferredAway && listed ? 'transferred-away' : null });
+    // Issue 16 item 6: the agent's own transfer already has its success toast.
+    const byMe = last?.detail.done_by_user?.id === myUserId;
+    return outcome({ list: without(), clearActive: isActive, notice: transferredAway && listed && !byMe ? 'transferred-away' : null });
   }
 
   switch (conversation.state) {
@@ -85,7 +87,9 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
     case 'closed': {
       if (hasTemplateSendError(conversation)) return outcome({ list: listed ? replaced() : [...list, conversation], arrived: !listed });
       const remaining = without();
-      return outcome({ list: remaining, clearActive: isActive || remaining.length === 0 });
+      // Issue 16 item 6: a supervisor finishing the agent's open chat tells the agent.
+      const bySupervisor = listed && last?.event === 'closed' && (last.detail.ended_by ?? last.detail.done_by_role) === 'supervisor' && last.detail.done_by_user?.id !== myUserId;
+      return outcome({ list: remaining, clearActive: isActive || remaining.length === 0, notice: bySupervisor ? 'closed-by-supervisor' : null });
     }
     default:
       // waiting, bot: no longer the agent's.

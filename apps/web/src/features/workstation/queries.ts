@@ -12,6 +12,7 @@ import { toastInfo } from '../../ui/toasts';
 import { applyConversationEvent, isStaleCopy, type WorkstationNotice } from './conversationEvents';
 import { applyAck, applySendAnswer, mergeLatestPage, upsertMessages, type MessagePage } from './messageCache';
 import { notifyUnfocused } from './notify';
+import { announcesWaiting } from './waitingNotice';
 
 /** Query keys of the workstation's server state (spec 000 §3 workstation state). */
 export const workstationKeys = {
@@ -67,7 +68,9 @@ const NOTICES: Record<WorkstationNotice, string> = {
   'transferred-away': phrase('One of your sessions was transferred to another agent'),
   'transferred-to-me': phrase('A session was transferred to you'),
   'distributed-to-me': phrase('A conversation was assigned to you by the automatic distribution'),
+  'closed-by-supervisor': phrase('A supervisor finished one of your sessions'),
 };
+
 
 /**
  * Keeps the workstation live (spec 000 §4): conversation events are applied to the agent's list by
@@ -128,7 +131,7 @@ export function useWorkstationLiveUpdates(): void {
     const before = queryClient.getQueryData<number>(workstationKeys.waitingQueue) ?? 0;
     queryClient.setQueryData(workstationKeys.waitingQueue, quantity_waiting_queue);
     const manual = latest.current.workspace?.conversation_delivery_mode === 'on_demand';
-    if (quantity_waiting_queue > before && manual) {
+    if (announcesWaiting(before, quantity_waiting_queue, { manual, paused: Boolean(latest.current.me?.current_pause) })) {
       const text = latest.current.t("There's a costumer waiting!");
       if (!notifyUnfocused(text)) toastInfo(text);
     }

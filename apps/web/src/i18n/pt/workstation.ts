@@ -127,4 +127,5 @@ export const ptWorkstation: Record<string, string> = {
   'Sound notifications: on': 'Notificações sonoras: ativadas',
   'Sound notifications: off': 'Notificações sonoras: desativadas',
   'You have {{count}} active chats. Logging out returns them to the queue.': 'Você tem {{count}} atendimentos ativos. Ao sair, eles voltam para a fila.',
+  'A supervisor finished one of your sessions': 'Um supervisor finalizou um dos seus atendimentos',
 };
