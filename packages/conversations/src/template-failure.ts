@@ -9,8 +9,11 @@ import { inTransaction } from './engine';
  * a chat waiting forever for an answer that cannot come. Anything else (a later failed message, a
  * conversation the contact already answered) is left as it is. True when it closed the conversation.
  */
-export async function closeFailedTemplateStart(ctx: ConversationDeps, tenantId: string, messageId: string): Promise<boolean> {
+export async function closeFailedTemplateStart(ctx: ConversationDeps, tenantId: string, messageId: string, failure?: { reason: string }): Promise<boolean> {
   const { result } = await inTransaction(ctx, async (tx, effects) => {
+    // With `failure`, the message is marked failed in the same transaction: a worker dying in between
+    // would otherwise leave a failed template (skipped on retry) and the conversation open forever.
+    if (failure) await tx.message.updateMany({ where: { id: messageId, tenantId, state: 'pending' }, data: { status: 'failed', errorMessage: failure.reason } });
     const message = await tx.message.findFirst({
       where: { id: messageId, tenantId },
       select: { id: true, tags: true, templateMessage: true, conversation: { select: { id: true, state: true } } },

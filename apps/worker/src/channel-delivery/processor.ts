@@ -84,17 +84,16 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
   } catch (error) {
     const permanent = error instanceof ChannelDeliveryError && error.kind === 'permanent';
     if (!permanent && !attempt.finalAttempt) throw error;
-    const reason = errorMessageOf(error);
-    await db.message.updateMany({
-      where: { id: message.id, state: 'pending' },
-      data: { status: 'failed', errorMessage: reason.slice(0, ERROR_MESSAGE_MAX) },
-    });
+    const reason = errorMessageOf(error).slice(0, ERROR_MESSAGE_MAX);
+    if (message.templateMessage !== null && message.conversation.state === 'outbound_started') {
+      // The template that opened an outbound conversation failed: nothing can follow it (issue 16
+      // item 3). Marked failed and the conversation closed in one transaction.
+      await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id, { reason });
+    } else {
+      await db.message.updateMany({ where: { id: message.id, state: 'pending' }, data: { status: 'failed', errorMessage: reason } });
+    }
     await emitMessagesAck(deps, db, ack, 'pending', 'failed');
     log.warn({ reason, permanent }, 'message delivery failed');
-    // The template that opened an outbound conversation failed: nothing can follow it (issue 16 item 3).
-    if (message.templateMessage !== null && message.conversation.state === 'outbound_started') {
-      await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id);
-    }
     // A permanent failure is the job's answer; after the last transient one BullMQ records the failure.
     if (permanent) return { outcome: 'failed', reason };
     throw error;

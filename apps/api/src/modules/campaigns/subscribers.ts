@@ -40,7 +40,7 @@ const EDITABLE = new Set(['pending', 'error', 'completed']);
 
 /**
  * The header of an uploaded file, its columns lower-cased (the worker reads the rest), read as the
- * worker will: any usual encoding and delimiter, or an .xlsx; a file that cannot be decoded is refused.
+ * worker will (every usual encoding and delimiter, or an .xlsx); a file that cannot be decoded is refused.
  */
 async function headerOf(bytes: Buffer, xlsx: boolean): Promise<string[]> {
   const head = xlsx ? bytes : bytes.subarray(0, HEADER_BYTES);

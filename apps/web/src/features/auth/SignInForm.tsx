@@ -8,6 +8,7 @@ import { currentUser, signIn } from '../../session/signIn';
 import { PasswordField } from '../../ui/PasswordField';
 import { LoadingState } from '../../ui/states';
 
+// A plain shape check, not core's zod-based isEmail: this page loads no zod. The api checks the address.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Fields {
