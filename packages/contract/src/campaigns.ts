@@ -230,3 +230,32 @@ export const addContactToDnd = route({
   body: z.object({ dnd_list: z.array(Uuid).min(1, 'Deve ser escolhida pelo menos uma lista').max(100) }),
   response: dataOf(z.object({ uuid: Uuid, name: z.string(), dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })) })),
 });
+
+/** Issue 14 item 10: a copy of a campaign to send again (a new run of its own, nothing of the original's sends). */
+export const duplicateCampaign = route({
+  method: 'POST', path: '/api/v1/campaign/:id/duplicate', tags: ['campaigns'],
+  summary:
+    "Copies a campaign: channel, template, reply actions, DND lists, entry point, mode and visibility; stopped, without a schedule. With with_subscribers the original's subscribers are copied with their parameters: pending again, 'dnd' when on one of its DND lists now, in error when a parameter is still missing.",
+  params: UuidParam,
+  body: z
+    .object({
+      name: z.string().trim().min(1, 'Name is required').max(CAMPAIGN_NAME_MAX, 'Name must have less than 80 characters').optional(),
+      with_subscribers: z.boolean().default(false),
+    })
+    .default({ with_subscribers: false }),
+  response: dataOf(CampaignSchema),
+  status: 201,
+});
+
+/** Issue 14 item 10: the campaign's template sent once to one number, before Start, to see it on a phone. */
+export const testSendCampaign = route({
+  method: 'POST', path: '/api/v1/campaign/:id/test_send', tags: ['campaigns'],
+  summary:
+    "Sends the campaign's template to one phone number now, with the parameters given (header_1, body_1, ... in the import file's order); answers once the provider accepted it, or with the provider's reason. Not recorded as a subscriber.",
+  params: UuidParam,
+  body: z.object({
+    phone_number: z.string().trim().min(1, 'Número de telefone é obrigatório').max(32, 'Número de telefone inválido'),
+    parameters: z.array(z.string().max(1024)).max(30).default([]),
+  }),
+  response: dataOf(z.object({ phone_number: z.string(), external_id: z.string().nullable() })),
+});

@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   subscriber_already_sent: 409,
   /** An uploaded subscriber file that is binary, an old .xls or text in no known encoding (issue 14 item 4). */
   subscriber_file_unreadable: 422,
+  /** A campaign's test send the provider refused (params.reason: the provider's words) (issue 14 item 10). */
+  campaign_test_send_refused: 422,
+  /** A campaign's test send to a number on one of the campaign's do-not-disturb lists. */
+  campaign_test_send_dnd: 409,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

@@ -128,6 +128,8 @@ export const routes = {
   updateCampaign: campaigns.updateCampaign,
   deleteCampaign: campaigns.deleteCampaign,
   setCampaignDesiredState: campaigns.setCampaignDesiredState,
+  duplicateCampaign: campaigns.duplicateCampaign,
+  testSendCampaign: campaigns.testSendCampaign,
   listSubscribers: campaigns.listSubscribers,
   importSubscribers: campaigns.importSubscribers,
   downloadSubscribersTemplate: campaigns.downloadSubscribersTemplate,

@@ -9,6 +9,7 @@ export * from './presence';
 export * from './inbound';
 export * from './templates';
 export * from './campaigns';
+export * from './campaign-message';
 export * from './subscriber-file';
 export * from './reply-actions';
 export * from './surveys';

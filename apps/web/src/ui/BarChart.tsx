@@ -1,8 +1,12 @@
 import { Box, Group, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { axisTicks, axisTop } from './chartAxis';
 
 /** Spec 002 §9 chart bars: minimum length 4, border width 1. */
 const HEIGHT = 140;
 const MIN_BAR = 4;
+/** Room under the bars for a group's label (the value axis ends where the bars start). */
+const LABEL_ROW = 22;
 
 export interface BarSeries {
   key: string;
@@ -31,13 +35,23 @@ export function BarChart(props: Props) {
   const groups: BarGroup[] =
     'groups' in props ? props.groups : props.bars.map((b) => ({ key: b.label, label: b.label, values: { value: b.value } }));
   const single = series.length === 1;
-  const max = Math.max(1, ...groups.flatMap((g) => series.map((s) => g.values[s.key] ?? 0)));
+  const { i18n } = useTranslation();
+  const number = new Intl.NumberFormat(i18n.language === 'pt' ? 'pt-BR' : 'en-US');
+  const max = axisTop(Math.max(0, ...groups.flatMap((g) => series.map((s) => g.values[s.key] ?? 0))));
   return (
     <Stack gap="xs" role="img" aria-label={props.label}>
       <Group gap={single ? 6 : 'lg'} align="flex-end" wrap="nowrap" style={{ overflowX: 'auto', minHeight: HEIGHT + 36 }}>
+        {/* The value axis (issue 14 item 10: the chart had no values on it). */}
+        <Stack justify="space-between" align="flex-end" h={HEIGHT + 8} mb={LABEL_ROW} gap={0} data-testid="chart-axis" style={{ borderRight: '1px solid var(--mantine-color-gray-4)', paddingRight: 4 }}>
+          {axisTicks(max).map((tick) => (
+            <Text key={tick} size="xs" c="dimmed" lh={1}>
+              {number.format(tick)}
+            </Text>
+          ))}
+        </Stack>
         {groups.map((g) => (
           <Stack key={g.key} gap={2} align="center" miw={28}>
-            {single && <Text size="xs">{g.values[series[0]!.key] ?? 0}</Text>}
+            {single && <Text size="xs">{number.format(g.values[series[0]!.key] ?? 0)}</Text>}
             <Group gap={2} align="flex-end" wrap="nowrap">
               {series.map((s) => {
                 const value = g.values[s.key] ?? 0;
@@ -47,12 +61,12 @@ export function BarChart(props: Props) {
                     w={single ? 20 : 18}
                     h={Math.max(MIN_BAR, Math.round((value / max) * HEIGHT))}
                     style={{ background: s.color, border: `1px solid ${s.color}`, borderRadius: 2, opacity: value === 0 ? 0.35 : 1 }}
-                    title={`${single ? g.label : s.label}: ${value}`}
+                    title={`${single ? g.label : s.label}: ${number.format(value)}`}
                   />
                 );
               })}
             </Group>
-            <Text size="xs" c={single ? 'dimmed' : undefined} maw={120} truncate style={{ whiteSpace: 'nowrap' }}>
+            <Text size="xs" c={single ? 'dimmed' : undefined} maw={120} h={LABEL_ROW - 4} truncate style={{ whiteSpace: 'nowrap' }}>
               {g.label}
             </Text>
           </Stack>

@@ -1,7 +1,7 @@
-import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type OutboundTemplate } from '@atende/channels';
+import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget } from '@atende/channels';
 import { queues, type Template } from '@atende/contract';
-import { announceCampaign, presentTemplate, templateInclude } from '@atende/conversations';
-import { channelKind, missingParameter, renderTemplateText, templateParameterCount, templateParameterSlots } from '@atende/core';
+import { announceCampaign, presentTemplate, subscriberMessage, templateInclude } from '@atende/conversations';
+import { channelKind, missingParameter, templateParameterCount } from '@atende/core';
 import type { Db } from '@atende/db';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
@@ -24,38 +24,12 @@ export interface DispatchDeps {
   concurrency?: number;
 }
 
+/** The provider's template message for one subscriber (kept in @atende/conversations: the api's test send builds it too). */
+export { subscriberMessage };
+
 export type DispatchResult = 'done' | 'stopped' | 'superseded';
 const ERROR_MAX = 500;
 const TRANSIENT_TRIES = 3;
-
-/** The provider's template message for one subscriber: parameters by slot (core templateParameterSlots). */
-export function subscriberMessage(template: Template, subscriber: { id: string; phoneNumber: string; parameters: string[] }, campaignId: string): OutboundMessage {
-  const slots = templateParameterSlots(template.config.components);
-  const value = (i: number) => subscriber.parameters[i] ?? '';
-  const header = slots.flatMap((s, i) => (s.part === 'header' ? [value(i)] : []));
-  const body = slots.flatMap((s, i) => (s.part === 'body' ? [value(i)] : []));
-  const urlButtons = slots.flatMap((s, i) => (s.part === 'url' ? [{ index: s.button, text: value(i) }] : []));
-  const media = template.config.components.find((c) => c.type === 'HEADER');
-  const outbound: OutboundTemplate = {
-    name: template.name,
-    language: template.config.language,
-    header: header.length ? { format: 'TEXT', value: header[0]! } : media?.type === 'HEADER' && media.format !== 'TEXT' && media.format !== 'LOCATION' && media.example?.header_handle?.[0] ? { format: media.format, value: media.example.header_handle[0] } : null,
-    body,
-    urlButtons,
-  };
-  const bodyText = template.config.components.find((c) => c.type === 'BODY');
-  return {
-    // The subscriber's id is the send's idempotency key toward the provider.
-    uuid: subscriber.id,
-    conversationUuid: campaignId,
-    content: renderTemplateText(bodyText?.type === 'BODY' ? bodyText.text : '', body),
-    annex: null,
-    author: 'USER',
-    createdAt: new Date(),
-    contact: { uuid: subscriber.id, phoneNumber: subscriber.phoneNumber, identifier: null },
-    template: outbound,
-  };
-}
 
 export type Claimed = { id: string; phoneNumber: string; parameters: string[] };
 /** One send's outcome, written with the rest of its batch. */

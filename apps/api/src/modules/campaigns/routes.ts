@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import { CampaignService } from './service';
 import { reportRoutes } from './reports';
 import { subscriberRoutes } from './subscribers';
+import { campaignToolRoutes } from './tools';
 import { pageWindow } from '../../paging';
 
 /** Campaigns, subscribers and DND lists (spec 001 §7): campaign_manager with outbound_campaign on. */
@@ -27,6 +28,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
   bind(app, setCampaignDesiredState, access, async ({ session, params, body }) => ({ data: await campaigns.setDesiredState(session, params.id, body.desired_state) }));
   await subscriberRoutes(app, ctx, campaigns, storage, access);
   reportRoutes(app, ctx, access);
+  campaignToolRoutes(app, ctx, campaigns, access);
 
   // --- do-not-disturb lists ---
   const listOf = async (tenantId: string, id: string) => {

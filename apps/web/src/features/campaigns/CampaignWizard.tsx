@@ -27,7 +27,7 @@ type Step = 'data' | 'template' | 'actions';
 /**
  * The campaign wizard of spec 001 §2: create in three steps (data, template, button actions), edit
  * in two (the template is settled). Back from the actions goes to the template when creating and to
- * the data when editing; closing drops everything.
+ * the data when editing; closing a changed form asks first, then drops everything.
  */
 export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campaign | null; onClose(): void; onSaved(): void }) {
   const { t } = useTranslation();
@@ -35,6 +35,10 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const lookups = useWizardLookups();
   const [s, setS] = useState<WizardState>(() => (campaign ? wizardOf(campaign) : emptyWizard()));
   const [step, setStep] = useState<Step>('data');
+  // Issue 14 item 10: Escape, the close button or Cancel ask before a changed form is dropped.
+  const [initial] = useState(s);
+  const [discarding, setDiscarding] = useState(false);
+  const requestClose = () => (JSON.stringify(s) === JSON.stringify(initial) ? onClose() : setDiscarding(true));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const templates = useApprovedTemplates(s.channel_uuid);
   const template = templates.data?.find((x) => x.uuid === s.template_uuid);
@@ -75,7 +79,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   return (
     <Modal
       opened
-      onClose={onClose}
+      onClose={requestClose}
       size="lg"
       title={
         <Group gap="xs">
@@ -85,7 +89,19 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
       }
       closeButtonProps={{ 'aria-label': t('Close') }}
     >
-      {lookups.isPending ? (
+      {discarding ? (
+        <Stack gap="sm">
+          <Text>{t('Discard the changes made to this campaign?')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setDiscarding(false)}>
+              {t('Keep editing')}
+            </Button>
+            <Button color="red" onClick={onClose}>
+              {t('Discard')}
+            </Button>
+          </Group>
+        </Stack>
+      ) : lookups.isPending ? (
         <LoadingState />
       ) : step === 'data' ? (
         <Stack gap="sm">
@@ -146,7 +162,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
             onChange={(e) => set({ closeAfterSend: e.currentTarget.checked })}
           />
           <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
+            <Button variant="default" onClick={requestClose}>
               {t('Cancel')}
             </Button>
             <Button onClick={() => go(dataErrors(s), editing ? 'actions' : 'template')}>{t('Next')}</Button>

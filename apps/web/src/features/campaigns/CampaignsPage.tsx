@@ -12,6 +12,7 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { CampaignMoreMenu } from './CampaignMoreMenu';
 import { CampaignWizard } from './CampaignWizard';
 import { STATE_LABEL } from './phrases';
 import { campaignKeys, useCampaigns, useLiveCampaigns } from './queries';
@@ -201,6 +202,7 @@ export function CampaignsPage() {
                           {t(ctl.label, { context: 'campaign' })}
                         </Button>
                       </Tooltip>
+                      <CampaignMoreMenu campaign={c} onDuplicated={refresh} />
                       <Tooltip label={running ? t('Você não pode deletar uma campanha que está rodando.') : t('Delete')}>
                         <ActionIcon
                           variant="subtle"
