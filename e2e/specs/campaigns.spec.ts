@@ -1,31 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
-import { demo, screenshot, signedInPage } from './helpers';
+import { approvedTemplate, demo, screenshot, signedInPage, WHATSAPP_PROVIDER } from './helpers';
 
 /**
  * A campaign end to end (issue 6) on the demo "WhatsApp" channel, whose provider is the 360dialog
- * simulator of the e2e stack (E2E_PORT + 2): the template is approved there, the sends arrive there,
- * and a contact's button reply comes from there.
+ * simulator of the e2e stack (helpers' WHATSAPP_PROVIDER): the template is approved there, the sends
+ * arrive there, and a contact's button reply comes from there.
  */
-const PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 2}`;
-const CHANNEL = '3600d1a1-0000-4000-8000-000000000360';
-
-async function approvedTemplate(page: Page, name: string) {
-  const created = await page.request.post(`/api/v1/channels/${CHANNEL}/outbound_templates`, {
-    data: {
-      name, category: 'MARKETING', language: 'pt_BR',
-      components: [
-        { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } },
-        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] },
-      ],
-    },
-  });
-  expect(created.status()).toBe(201);
-  // The worker submits it; the provider approves it.
-  await expect.poll(async () => (await page.request.post(`${PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } })).status(), { timeout: 15_000 }).toBe(204);
-  await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/channels/${CHANNEL}/outbound_templates?status=approved`)).json()) as { data: { name: string }[] }).data.map((t) => t.name))
-    .toContain(name);
-}
+const PROVIDER = WHATSAPP_PROVIDER;
 
 async function choose(page: Page, label: string, option: string) {
   await page.getByRole('dialog').getByRole('textbox', { name: label }).click();

@@ -87,3 +87,26 @@ export const PLAIN_LAUNCH = {
 };
 /** The same with a fake microphone that grants every prompt (launch options are per browser, so per file). */
 export const FAKE_MICROPHONE_LAUNCH = { ...PLAIN_LAUNCH, args: [...PLAIN_LAUNCH.args, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] };
+
+/** The e2e stack's WhatsApp provider (the 360dialog simulator, E2E_PORT + 2) behind the demo "WhatsApp" channel. */
+export const WHATSAPP_PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 2}`;
+export const DEMO_WHATSAPP_CHANNEL = '3600d1a1-0000-4000-8000-000000000360';
+
+/** A new template with a {{1}} body and the quick replies Quero and Sair, approved by the provider. */
+export async function approvedTemplate(page: Page, name: string): Promise<void> {
+  const created = await page.request.post(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates`, {
+    data: {
+      name, category: 'MARKETING', language: 'pt_BR',
+      components: [
+        { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } },
+        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] },
+      ],
+    },
+  });
+  expect(created.status()).toBe(201);
+  // The worker submits it; the provider approves it.
+  await expect.poll(async () => (await page.request.post(`${WHATSAPP_PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } })).status(), { timeout: 15_000 }).toBe(204);
+  await expect
+    .poll(async () => ((await (await page.request.get(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates?status=approved`)).json()) as { data: { name: string }[] }).data.map((t) => t.name))
+    .toContain(name);
+}
