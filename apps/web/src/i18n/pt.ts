@@ -20,6 +20,7 @@ import { ptBots } from './pt/bots';
 import { ptWorkstation } from './pt/workstation';
 import { ptSettings } from './pt/settings';
 import { ptLivechat } from './pt/livechat';
+import { ptServer } from './pt/server';
 
 const ptShared: Record<string, string> = {
   // brand and shared states
@@ -227,4 +228,4 @@ const ptShared: Record<string, string> = {
 };
 
 /** Each screen family keeps its phrases in its own file under ./pt/. */
-export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat };
+export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat, ...ptServer };

@@ -6,9 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
+import { reasonText } from '../../api/reasons';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
-import { SUBSCRIBER_STATE_LABEL } from './phrases';
+import { SUBSCRIBER_STATE_LABEL, replyActionText } from './phrases';
 import { SummaryChart } from './SummaryChart';
 import { useTenant } from '../../session/session';
 
@@ -238,10 +239,10 @@ export function CampaignReportPage() {
                     <Table.Td>{r.phone_number}</Table.Td>
                     <Table.Td>
                       {t(SUBSCRIBER_STATE_LABEL[r.state])}
-                      {r.error_message ? ` · ${r.error_message}` : ''}
+                      {r.error_message ? ` · ${reasonText(r.error_message, t)}` : ''}
                     </Table.Td>
                     <Table.Td>{r.sent_at ? new Date(r.sent_at).toLocaleString() : '--'}</Table.Td>
-                    <Table.Td>{r.reply_action ?? '--'}</Table.Td>
+                    <Table.Td>{replyActionText(r.reply_action, t)}</Table.Td>
                     <Table.Td>
                       {r.conversation_uuid ? (
                         <Anchor component={Link} to={`/chat-history/reports/${r.conversation_uuid}`} target="_blank">

@@ -4,6 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { reasonText } from '../../api/reasons';
 import { toastSuccess } from '../../ui/toasts';
 import { SUBSCRIBER_STATE_LABEL } from './phrases';
 
@@ -28,7 +29,7 @@ export function SubscriberEditModal({ campaignId, subscriber, onClose, onSaved }
         </Text>
         {subscriber.error_message && (
           <Text size="sm" c="red">
-            {t(subscriber.error_message)}
+            {reasonText(subscriber.error_message, t)}
           </Text>
         )}
         <Select

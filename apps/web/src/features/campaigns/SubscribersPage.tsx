@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
+import { reasonText } from '../../api/reasons';
 import { LIVE } from '../../realtime/liveQueries';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
@@ -161,7 +162,7 @@ export function SubscribersPage() {
                   <Text size="sm">{t(SUBSCRIBER_STATE_LABEL[s.state])}</Text>
                   {s.state === 'error' && s.error_message && (
                     <Text size="xs" c="red">
-                      {t(s.error_message)}
+                      {reasonText(s.error_message, t)}
                     </Text>
                   )}
                 </Table.Td>

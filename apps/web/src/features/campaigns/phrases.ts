@@ -51,3 +51,15 @@ export const CAMPAIGN_PHRASES = [
   phrase('Não é possível importar assinantes para uma campanha que teve seu template deletado'),
   phrase('Only subscribers with pending state can be deleted'),
 ] as const;
+
+/**
+ * A subscriber's recorded reply (report column, issue 14 item 9): the button pressed as the template
+ * wrote it, a button without an action of its own (the default action ran), or a free-text reply.
+ */
+export function replyActionText(value: string | null, t: (key: string, options?: Record<string, unknown>) => string): string {
+  if (!value) return '--';
+  if (value === 'reply') return t('Free-text reply');
+  const defaulted = /^(.*) \(DEFAULT_ACTION\)$/.exec(value);
+  if (defaulted) return t('{{button}} (default action)', { button: defaulted[1] });
+  return value;
+}

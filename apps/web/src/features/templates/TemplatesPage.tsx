@@ -14,7 +14,7 @@ import { toastError, toastSuccess } from '../../ui/toasts';
 import { TemplateBubble } from './TemplateBubble';
 import { TemplateFormModal } from './TemplateFormModal';
 import { CATEGORY_LABEL } from './phrases';
-import { TemplateStatus } from './TemplateStatus';
+import { rejectionReasonText, TemplateStatus } from './TemplateStatus';
 import { templateKeys, useLiveTemplates, useTemplateChannels, useTemplates } from './queries';
 
 const SEARCH_DEBOUNCE_MS = 400;
@@ -157,7 +157,7 @@ export function TemplatesPage() {
             </Group>
             {previewing.config.rejected_reason && (
               <Text size="sm" c="red">
-                {previewing.config.rejected_reason}
+                {rejectionReasonText(previewing.config.rejected_reason, t)}
               </Text>
             )}
           </Stack>

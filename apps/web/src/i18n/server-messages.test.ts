@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { pt } from './pt';
+
+/**
+ * Issue 14 item 9, nothing in English in a Portuguese UI: every literal message the server can answer
+ * in error_message (AppError texts, validation messages of the contract and shared rules) has a
+ * Portuguese entry, so a new server message without one fails here rather than in front of a user.
+ */
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const SOURCES = ['apps/api/src', 'packages/contract/src', 'packages/conversations/src', 'packages/core/src'];
+const files = (dir: string): string[] =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return files(path);
+    return /\.ts$/.test(name) && !/\.test\.ts$|testing\.ts$/.test(name) ? [path] : [];
+  });
+const TEXT = `'((?:[^'\\\\]|\\\\.)+)'`;
+const PATTERNS = [
+  new RegExp(`new AppError\\(\\s*'[a-z_]+',\\s*${TEXT}`, 'g'),
+  new RegExp(`\\bfail\\(\\s*'[^']*',\\s*${TEXT}`, 'g'),
+  new RegExp(`\\bmessage:\\s*${TEXT}`, 'g'),
+  new RegExp(`\\.(?:min|max|regex|email|url|uuid)\\([^)]*?${TEXT}\\s*\\)`, 'g'),
+];
+/** Not messages: a field kind the contact form names. */
+const NOT_MESSAGES = new Set(['email']);
+
+describe('server messages have Portuguese', () => {
+  it('finds the messages it checks', () => {
+    const found = new Map<string, string>();
+    for (const dir of SOURCES) {
+      for (const file of files(join(root, dir))) {
+        const text = readFileSync(file, 'utf8');
+        for (const pattern of PATTERNS) for (const m of text.matchAll(pattern)) found.set(m[1]!.replace(/\\'/g, "'"), file.slice(root.length));
+      }
+    }
+    // The scan itself works: a few known messages are among those found.
+    expect(found.get('Campaign not found')).toBe('apps/api/src/modules/campaigns/service.ts');
+    expect(found.size).toBeGreaterThan(200);
+    const missing = [...found].filter(([message]) => !NOT_MESSAGES.has(message) && !(message in pt)).map(([message, file]) => `${file}: ${message}`);
+    expect(missing).toEqual([]);
+  });
+});
