@@ -32,6 +32,14 @@ export const ERROR_STATUS = {
   campaign_test_send_refused: 422,
   /** A campaign's test send to a number on one of the campaign's do-not-disturb lists. */
   campaign_test_send_dnd: 409,
+  /** Words with params (issue 14 item 9): a menu another menu leads to (params.menu). */
+  menu_referenced: 409,
+  /** The transfer target holds the most simultaneous conversations allowed (params.capacity). */
+  agent_at_capacity: 409,
+  /** An upload of a type the desk does not take (params.type). */
+  file_type_not_allowed: 415,
+  /** An upload whose bytes are not the type it claims (params.type). */
+  file_content_mismatch: 415,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

@@ -24,6 +24,9 @@ const PATTERNS = [
   new RegExp(`\\bmessage:\\s*${TEXT}`, 'g'),
   new RegExp(`\\.(?:min|max|regex|email|url|uuid)\\([^)]*?${TEXT}\\s*\\)`, 'g'),
 ];
+/** The message tables (REPORT_MESSAGES, START_MESSAGES, ...): each value is a message. */
+const TABLE = /const [A-Z_]*(?:MESSAGES|ERRORS)[A-Z_]* = \{([\s\S]*?)\n\}/g;
+const TABLE_VALUE = new RegExp(`:\\s*${TEXT}`, 'g');
 /** Not messages: a field kind the contact form names. */
 const NOT_MESSAGES = new Set(['email']);
 
@@ -33,11 +36,14 @@ describe('server messages have Portuguese', () => {
     for (const dir of SOURCES) {
       for (const file of files(join(root, dir))) {
         const text = readFileSync(file, 'utf8');
-        for (const pattern of PATTERNS) for (const m of text.matchAll(pattern)) found.set(m[1]!.replace(/\\'/g, "'"), file.slice(root.length));
+        const keep = (message: string) => found.set(message.replace(/\\'/g, "'"), file.slice(root.length));
+        for (const pattern of PATTERNS) for (const m of text.matchAll(pattern)) keep(m[1]!);
+        for (const table of text.matchAll(TABLE)) for (const m of table[1]!.matchAll(TABLE_VALUE)) keep(m[1]!);
       }
     }
     // The scan itself works: a few known messages are among those found.
     expect(found.get('Campaign not found')).toBe('apps/api/src/modules/campaigns/service.ts');
+    expect(found.get('Cannot load report for an end date in future.')).toBe('packages/contract/src/reports.ts');
     expect(found.size).toBeGreaterThan(200);
     const missing = [...found].filter(([message]) => !NOT_MESSAGES.has(message) && !(message in pt)).map(([message, file]) => `${file}: ${message}`);
     expect(missing).toEqual([]);

@@ -126,7 +126,7 @@ export class ConversationService {
       if (!found.isLogged || found.state === 'offline') throw new AppError('conflict', 'This agent is not online');
       const { capacity } = await capacityOf(tx, conv.tenantId, conv.workspaceId);
       if (found.id !== conv.userId && (await activeCount(tx, conv.tenantId, found.id)) >= capacity) {
-        throw new AppError('conflict', `This agent already has the maximum of simultaneous conversations (${capacity})`);
+        throw new AppError('agent_at_capacity', `This agent already has the maximum of simultaneous conversations (${capacity})`, undefined, { capacity });
       }
       target = found;
     }

@@ -122,7 +122,7 @@ export class LivechatService {
     const bytes = Buffer.from(body.file, 'base64');
     if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
     if (bytes.length > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', 'Maximum file size exceeded (5 MB)');
-    if (!bytesMatchType(bytes, body.content_type)) throw new AppError('unsupported_media_type', `The file's content is not ${body.content_type}.`);
+    if (!bytesMatchType(bytes, body.content_type)) throw new AppError('file_content_mismatch', `The file's content is not ${body.content_type}.`, undefined, { type: body.content_type });
     const id = randomUUID();
     const key = `${channel.tenantId}/${id}`;
     const filename = `voice.${body.content_type.split('/')[1] ?? 'webm'}`;

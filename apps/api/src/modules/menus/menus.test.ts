@@ -100,7 +100,9 @@ describe('automated menus: settings (spec 002 §3-§5, §7)', () => {
     expect(off.status).toBe(409);
     expect(off.body.error_message).toBe('Menus used by channels cannot be disabled');
     expect((await t.http.delete(`/api/v1/automated-menus/${main.uuid}`).set(auth('admin'))).status).toBe(409);
-    expect((await t.http.delete(`/api/v1/automated-menus/${more.uuid}`).set(auth('admin'))).body.error_message).toBe('The menu "Main" leads to this menu');
+    const referenced = await t.http.delete(`/api/v1/automated-menus/${more.uuid}`).set(auth('admin'));
+    expect(referenced.status).toBe(409);
+    expect(referenced.body).toMatchObject({ error_message: 'The menu "Main" leads to this menu', code: 'menu_referenced', params: { menu: 'Main' } });
     const listed = await t.http.get('/api/v1/automated-menus').set(auth('admin'));
     expect(listed.body.data[0].channels).toEqual([{ uuid: channel.id, name: 'API' }]);
     const wrong = await t.http.patch(`/api/v1/channels/${channel.id}`).set(auth('admin')).send({ entry_point: support, entry_point_type: 'menu' });

@@ -112,7 +112,7 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
     if (bound) throw new AppError('conflict', 'Menus used by channels cannot be deleted');
     const referring = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null, id: { not: current.id } }, select: { name: true, answers: true } });
     const from = referring.find((m) => storedAnswers.catch([]).parse(m.answers).some((a) => a.action.type === 'go_to_menu' && a.action.menu_uuid === current.id));
-    if (from) throw new AppError('conflict', `The menu "${from.name}" leads to this menu`);
+    if (from) throw new AppError('menu_referenced', `The menu "${from.name}" leads to this menu`, undefined, { menu: from.name });
     await ctx.db.automatedMenu.update({ where: { id: current.id }, data: { deletedAt: new Date(), enabled: false } });
     return { data: { uuid: current.id } };
   });

@@ -62,8 +62,8 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
     const { bytes, contentType, filename } = upload;
     if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
     if (bytes.length > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', TOO_BIG);
-    if (!ALLOWED.has(contentType)) throw new AppError('unsupported_media_type', `${contentType || 'This type'} is not supported.`);
-    if (!bytesMatchType(bytes, contentType)) throw new AppError('unsupported_media_type', `The file's content is not ${contentType}.`);
+    if (!ALLOWED.has(contentType)) throw new AppError('file_type_not_allowed', `${contentType || 'This type'} is not supported.`, undefined, { type: contentType || 'This type' });
+    if (!bytesMatchType(bytes, contentType)) throw new AppError('file_content_mismatch', `The file's content is not ${contentType}.`, undefined, { type: contentType });
     const id = randomUUID();
     const key = `${session.tenantId}/${id}`;
     const driver = storage.writer;

@@ -172,7 +172,11 @@ describe.each([
     const exe = await upload(Buffer.from('MZ\x90\x00rest-of-an-exe'), 'setup.exe', 'application/x-msdownload');
     expectError(exe, 415);
     expect(exe.body.error_message).toBe('application/x-msdownload is not supported.');
-    expectError(await upload(Buffer.from('MZ\x90\x00rest-of-an-exe'), 'cat.png', 'image/png'), 415);
+    // Issue 14 item 9: a code and the value, so the web words it in the user's language.
+    expect(exe.body).toMatchObject({ code: 'file_type_not_allowed', params: { type: 'application/x-msdownload' } });
+    const disguised = await upload(Buffer.from('MZ\x90\x00rest-of-an-exe'), 'cat.png', 'image/png');
+    expectError(disguised, 415);
+    expect(disguised.body).toMatchObject({ code: 'file_content_mismatch', params: { type: 'image/png' } });
     expectError(await upload(PNG, 'not-a.pdf', 'application/pdf'), 415);
     expectError(await upload(Buffer.alloc(0), 'empty.txt', 'text/plain'), 400);
     expectError(await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('document', PNG, { filename: 'a.png', contentType: 'image/png' }), 400);

@@ -61,6 +61,18 @@ export const ptServer: Record<string, string> = {
   'Invalid state': 'Estado inválido',
   'Invalid desired state': 'Estado desejado inválido',
   'Invalid campaign': 'Campanha inválida',
+  'An import is already in progress for this campaign': 'Já há uma importação em andamento para esta campanha',
+  'Only pending, error or completed subscribers can be edited': 'Só assinantes pendentes, com erro ou concluídos podem ser editados',
+  'The menu "{{menu}}" leads to this menu': 'O menu "{{menu}}" leva a este menu',
+  'This agent already has the maximum of simultaneous conversations ({{capacity}})': 'Este agente já tem o máximo de conversas simultâneas ({{capacity}})',
+  "The file's content is not {{type}}.": 'O conteúdo do arquivo não é {{type}}.',
+  // report filters (spec 001 §5; the range message is the spec's own Portuguese)
+  'Please define a start date for this report.': 'Defina uma data de início para este relatório.',
+  'Please define an end date for this report.': 'Defina uma data de fim para este relatório.',
+  'Cannot load report for a start date in future.': 'Não é possível carregar o relatório para uma data de início no futuro.',
+  'Cannot load report for an end date in future.': 'Não é possível carregar o relatório para uma data de fim no futuro.',
+  'O intervalo máximo é de 31 dias.': 'O intervalo máximo é de 31 dias.',
+  'The start date must not be after the end date.': 'A data de início não pode ser depois da data de fim.',
   // channels
   'This channel type cannot be created yet': 'Este tipo de canal ainda não pode ser criado',
   'Only livechat channels have an appearance': 'Só canais de livechat têm aparência',
