@@ -101,6 +101,10 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   // Leave the queue as the seed made it for the next specs.
   expect((await supervisor.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).status()).toBe(200);
   await supervisor.context().close();
+  // Issue 14 item 10: the campaign manager reads that conversation through the report's link.
+  await page.goto(`/chat-history/reports/${conversation}`);
+  await expect(page.getByText('Quero', { exact: true }).first()).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/chat-history/reports/${conversation}$`));
 
   // The report and its CSV export show the rows.
   await page.goto(`/admin/campaigns/report?${reportQuery}`);

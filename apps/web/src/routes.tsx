@@ -86,9 +86,14 @@ export const router = createBrowserRouter([
             element: <Guard roles={SUPERVISORS} />,
             children: [
               { path: '/chat/:conversationId', element: <ConversationViewPage mode="live" /> },
-              { path: '/chat-history/reports/:conversationId', element: <ConversationViewPage mode="history" /> },
               { path: '/chat-history/:initiator/:conversationId', element: <ConversationViewPage mode="history" /> },
             ],
+          },
+          // The campaign report's conversation link (issue 14 item 10): campaign managers read the
+          // conversations their campaigns' replies opened (the api decides which).
+          {
+            element: <Guard roles={[...SUPERVISORS, 'campaign_manager']} />,
+            children: [{ path: '/chat-history/reports/:conversationId', element: <ConversationViewPage mode="history" /> }],
           },
           {
             element: <Guard roles={['agent']} />,

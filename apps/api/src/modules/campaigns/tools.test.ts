@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { encryptCredentials, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -18,9 +19,9 @@ beforeAll(async () => {
   sim = await startWhatsAppSimulator({ provider: '360dialog', credentials });
   // The simulator listens on 127.0.0.1, listed as an operator lists a provider's host.
   t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
-  acme = await t.tenant('Acme', { users: { agent: ['agent'], campaigns: ['campaign_manager'] } });
+  acme = await t.tenant('Acme', { users: { agent: ['agent'], campaigns: ['campaign_manager'], campaigns2: ['campaign_manager'] } });
   await t.tenant('Other', { users: { campaigns: ['campaign_manager'] } });
-  for (const name of ['agent', 'campaigns']) tokens[name] = await t.login(`${name}@acme.test`);
+  for (const name of ['agent', 'campaigns', 'campaigns2']) tokens[name] = await t.login(`${name}@acme.test`);
   tokens.outsider = await t.login('campaigns@other.test');
   const db = t.database.db;
   channel = (
@@ -157,5 +158,34 @@ describe('test send before Start', () => {
     expect((await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] })).status).toBe(422);
     await db.outboundTemplate.update({ where: { id: template }, data: { status: 'APPROVED' } });
     expect(sim.sent()).toHaveLength(0);
+  });
+});
+
+describe("the report's conversation link", () => {
+  it('lets a campaign manager read the conversations replies to their campaigns opened, and no other', async () => {
+    const db = t.database.db;
+    const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Rita', phoneNumber: '+5511955554444' } });
+    const conversation = (n: number) =>
+      db.conversation.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId: channel, sectorId: acme.sectors[0]!.id, state: 'closed', ticketNumber: 900 + n, closedAt: new Date() } });
+    const replied = await conversation(1);
+    const unrelated = await conversation(2);
+    await db.message.create({ data: { id: randomUUID(), tenantId: acme.tenantId, conversationId: replied.id, author: 'CONTACT', contactId: contact.id, content: 'Quero', state: 'sent' } });
+    await db.campaignSubscriber.create({
+      data: { tenantId: acme.tenantId, campaignId: campaign, name: 'Rita', phoneNumber: '+5511955554444', state: 'completed', sentAt: new Date(), repliedAt: new Date(), conversationId: replied.id, contactId: contact.id },
+    });
+    const read = (who: string, id: string) => t.http.get(`/api/v1/conversations/${id}`).set(auth(who));
+    expect((await read('campaigns', replied.id)).status).toBe(200);
+    const messages = await t.http.get(`/api/v1/conversations/${replied.id}/messages`).set(auth('campaigns'));
+    expect(messages.status).toBe(200);
+    expect(messages.body.data.map((m: { message: string }) => m.message)).toContain('Quero');
+    // The history view's side panel reads the conversation fields too (it sent them home with a 403).
+    expect((await t.http.get(`/api/v1/conversations/${replied.id}/fields`).set(auth('campaigns'))).status).toBe(200);
+    expect((await t.http.get(`/api/v1/conversations/${unrelated.id}/fields`).set(auth('campaigns'))).status).toBe(404);
+    // Not a conversation of a campaign; and a private campaign of somebody else.
+    expect((await read('campaigns', unrelated.id)).status).toBe(404);
+    expect((await read('campaigns2', replied.id)).status).toBe(404);
+    await db.campaign.update({ where: { id: campaign }, data: { isPublic: true } });
+    expect((await read('campaigns2', replied.id)).status).toBe(200);
+    await db.campaign.update({ where: { id: campaign }, data: { isPublic: false } });
   });
 });

@@ -3,6 +3,7 @@ import {
 } from '@atende/contract';
 import { roleCovers } from '@atende/core';
 import { scoped } from '@atende/db';
+import { mayRead } from '../conversations/access';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -36,7 +37,9 @@ export function conversationFieldRoutes(app: FastifyInstance, ctx: AppContext): 
     return { data: { uuid: row.id, name: row.name } };
   });
   bind(app, getConversationFields, 'conversation_fields.use', async ({ session, params }) => {
-    await editable(session, params.id);
+    // Reading goes with reading the conversation (a journey, a campaign's reply); changing stays its holder's.
+    const conv = await db(session).conversation.findFirst({ where: { id: params.id }, select: { id: true, userId: true, contactId: true, state: true } });
+    if (!conv || !(await mayRead(ctx.db, session, conv))) throw new AppError('not_found', 'Conversation not found');
     return { data: await values(session, params.id) };
   });
   bind(app, setConversationField, 'conversation_fields.use', async ({ session, params, body }) => {
