@@ -161,6 +161,16 @@ test('do-not-disturb lists: a new list, a new contact linked to it, consulted an
   await link.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Contato adicionado às listas com sucesso')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Do not disturb lists' }).getByRole('row', { name: new RegExp(`${list}\\s*1`) })).toBeVisible();
+  // Issue 14 item 10: the list's members view warns before taking a contact off, and Cancel keeps them.
+  await page.getByRole('button', { name: list, exact: true }).click();
+  const members = page.getByRole('dialog', { name: list });
+  await members.getByRole('button', { name: 'Remove Otávio' }).click();
+  await expect(members.getByText(/can be used by several campaigns/)).toBeVisible();
+  await members.getByRole('button', { name: 'Cancel' }).click();
+  await expect(members.getByRole('button', { name: 'Remove Otávio' })).toBeVisible();
+  await members.getByRole('textbox', { name: 'Search by name or phone' }).fill('Ninguém');
+  await expect(members.getByText('No data found')).toBeVisible();
+  await members.getByRole('button', { name: 'Close' }).click();
 
   await page.getByRole('button', { name: 'Consult Do Not Disturb Lists' }).click();
   const consult = page.getByRole('dialog');

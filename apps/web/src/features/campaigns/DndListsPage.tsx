@@ -2,13 +2,15 @@ import type { Contact, DndList } from '@atende/contract';
 import { normalizePhone, countryForCallingCode } from '@atende/core';
 import { ActionIcon, Anchor, Button, Group, Modal, MultiSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useDebouncedValue } from '@mantine/hooks';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useTenant } from '../../session/session';
 import { ConfirmModal } from '../../ui/ConfirmModal';
+import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 
@@ -305,48 +307,89 @@ function LinkModal({ lists, onClose, onDone }: { lists: DndList[]; onClose(): vo
   );
 }
 
+/**
+ * A list's contacts, searched and paged; taking one off warns first (spec 001 §7: the list may serve
+ * several campaigns), issue 14 item 10.
+ */
 function MembersModal({ list, onClose, onChanged }: { list: DndList; onClose(): void; onChanged(): void }) {
   const { t } = useTranslation();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), 300);
+  const [limit, setLimit] = useState(10);
+  const [page, setPage] = useState(1);
+  const [confirming, setConfirming] = useState<{ uuid: string; name: string } | null>(null);
+  const byPhone = /^[+\d\s()-]+$/.test(debounced);
   const members = useQuery({
-    queryKey: keys.members(list.uuid),
-    queryFn: async () => (await api.listDndContacts({ params: { id: list.uuid }, query: { _limit: 100 } })).data,
+    queryKey: [...keys.members(list.uuid), debounced, limit, page],
+    queryFn: async () =>
+      api.listDndContacts({
+        params: { id: list.uuid },
+        query: { _limit: limit, _offset: (page - 1) * limit, ...(debounced ? (byPhone ? { phone_number: debounced } : { name: debounced }) : {}) },
+      }),
+    placeholderData: keepPreviousData,
   });
   const remove = useMutation({
     mutationFn: (contact: string) => api.removeDndContact({ params: { id: list.uuid, contact } }),
     onSuccess: () => {
       toastSuccess(t('Contato removido da lista com sucesso'));
+      setConfirming(null);
       void members.refetch();
       onChanged();
     },
   });
+  const rows = members.data?.data ?? [];
+  const total = members.data?.pagination.total ?? 0;
   return (
     <Modal opened onClose={onClose} title={list.name} closeButtonProps={{ 'aria-label': t('Close') }}>
-      {members.isPending ? (
-        <LoadingState />
-      ) : !members.data?.length ? (
-        <EmptyState text={t('No data found')} />
+      {confirming ? (
+        <Stack>
+          <Text fw={500}>{confirming.name}</Text>
+          <Text size="sm">{t(REMOVE_WARNING)}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(null)}>
+              {t('Cancel')}
+            </Button>
+            <Button color="red" loading={remove.isPending} onClick={() => remove.mutate(confirming.uuid)}>
+              {t('Remove')}
+            </Button>
+          </Group>
+        </Stack>
       ) : (
-        <Table aria-label={t('Contacts')}>
-          <Table.Tbody>
-            {members.data.map((m) => (
-              <Table.Tr key={m.uuid}>
-                <Table.Td>{m.name}</Table.Td>
-                <Table.Td>{m.phone_number}</Table.Td>
-                <Table.Td>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    title={t(REMOVE_WARNING)}
-                    aria-label={t('Remove {{name}}', { name: m.name })}
-                    onClick={() => remove.mutate(m.uuid)}
-                  >
-                    <IconTrash size={16} />
-                  </ActionIcon>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <Stack>
+          <TextInput
+            label={t('Search by name or phone')}
+            leftSection={<IconSearch size={14} />}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              setPage(1);
+            }}
+          />
+          {members.isPending ? (
+            <LoadingState />
+          ) : members.isError ? (
+            <ErrorState onRetry={() => void members.refetch()} />
+          ) : !rows.length ? (
+            <EmptyState text={t('No data found')} />
+          ) : (
+            <Table aria-label={t('Contacts')}>
+              <Table.Tbody>
+                {rows.map((m) => (
+                  <Table.Tr key={m.uuid}>
+                    <Table.Td>{m.name}</Table.Td>
+                    <Table.Td>{m.phone_number}</Table.Td>
+                    <Table.Td>
+                      <ActionIcon variant="subtle" color="red" aria-label={t('Remove {{name}}', { name: m.name })} onClick={() => setConfirming({ uuid: m.uuid, name: m.name })}>
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          )}
+          {total > 0 && <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} />}
+        </Stack>
       )}
     </Modal>
   );

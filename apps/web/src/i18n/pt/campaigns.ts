@@ -123,6 +123,7 @@ export const ptCampaigns: Record<string, string> = {
     'A cópia mantém o canal, o modelo, as ações de resposta, as listas de não perturbe e o ponto de entrada. Ela começa parada, sem agendamento.',
   'Copy the subscribers (as pending; numbers now on a do-not-disturb list stay out)': 'Copiar os assinantes (como pendentes; números que hoje estão numa lista de não perturbe ficam de fora)',
   'Send a test': 'Enviar um teste',
+  'Search by name or phone': 'Buscar por nome ou telefone',
   'Free-text reply': 'Resposta em texto livre',
   '{{button}} (default action)': '{{button}} (ação padrão)',
   'Discard the changes made to this campaign?': 'Descartar as alterações feitas nesta campanha?',
