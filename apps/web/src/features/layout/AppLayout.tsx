@@ -4,7 +4,7 @@ import { AppShell, Badge, Group, Indicator, Title } from '@mantine/core';
 import { IconExternalLink, IconHistory, IconMessageCircle, IconSpeakerphone } from '@tabler/icons-react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet } from 'react-router';
+import { Navigate, Outlet, useLocation } from 'react-router';
 import { useMe, useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { PauseControl } from '../pauses/PauseControl';
@@ -20,13 +20,23 @@ import { badgeCount } from '../../ui/badgeCount';
 
 const ICON = { size: 20, stroke: 1.6 } as const;
 
+/**
+ * Where a user without the agent role goes instead of `path`: the same campaign page in the admin
+ * area (the campaign routes exist in both, issue 14 item 10: a shared /app/campaigns link landed on
+ * the admin list), else the admin home.
+ */
+export function adminPathFor(path: string, search = ''): string {
+  return /^\/app\/campaigns(\/|$)/.test(path) ? `${path.replace(/^\/app/, '/admin')}${search}` : '/admin';
+}
+
 /** Agent panel (spec 000 §2): users without the agent role are sent to /admin. */
 export function AppLayout() {
+  const location = useLocation();
   const me = useMe().data;
   const tenant = useTenant();
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   if (!me || !tenant.data) return <LoadingState />;
-  if (!isAgent(me.roles.map((r) => r.name))) return <Navigate to="/admin" replace />;
+  if (!isAgent(me.roles.map((r) => r.name))) return <Navigate to={adminPathFor(location.pathname, location.search)} replace />;
   return <AgentShell me={me} tenant={tenant.data} />;
 }
 
