@@ -27,11 +27,17 @@ const formBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on
 export const ChannelSecretsSchema = z.object(Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<(typeof CHANNEL_SECRET_FIELDS)[number], z.ZodOptional<typeof secretText>>);
 export const ChannelSettingsSchema = z.object(Object.fromEntries(CHANNEL_SETTING_FIELDS.map((f) => [f, settingText.optional()])) as Record<(typeof CHANNEL_SETTING_FIELDS)[number], z.ZodOptional<typeof settingText>>);
 
+/** Spec 002 §3 channel availability (the api's channelAvailability says what each means). */
+export const CHANNEL_AVAILABILITY = ['offline', 'paused', 'active', 'online'] as const;
+export type ChannelAvailability = (typeof CHANNEL_AVAILABILITY)[number];
+
 export const ChannelSchema = z.object({
   uuid: Uuid,
   name: z.string(),
   type: z.string(),
   enabled: z.boolean(),
+  /** Offline (disabled), paused (its agents all on a pause), active (no agent signed in), online. */
+  availability: z.enum(CHANNEL_AVAILABILITY),
   template_required_on_outbound_start: z.boolean(),
   /** Where the channel's new conversations enter: a sector's queue or an automated menu; null for the workspace queue. */
   entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(['sector', 'menu', 'bot']) }).nullable(),

@@ -8,6 +8,7 @@ import { channelKind, livechatAppearanceProblems } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { assertOutboundUrl } from '../../outbound-url';
+import { channelAvailability } from './availability';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
 
@@ -106,7 +107,8 @@ export class ChannelService {
       menuIds.length ? this.db(session).automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true } }) : [],
       botIds.length ? this.db(session).bot.findMany({ where: { id: { in: botIds }, deletedAt: null }, select: { id: true, name: true } }) : [],
     ]);
-    return rows.map((row) => {
+    const availability = await channelAvailability(this.ctx.db, session.tenantId, session.workspaceId, rows);
+    return rows.map((row, index) => {
       const config = (row.config ?? {}) as Record<string, unknown>;
       const sector = sectors.find((s) => s.id === row.entrySectorId);
       const menu = menus.find((m) => m.id === row.entryMenuId);
@@ -116,6 +118,7 @@ export class ChannelService {
         name: row.name,
         type: row.type,
         enabled: row.enabled,
+        availability: availability[index]!,
         template_required_on_outbound_start: row.templateRequiredOnOutboundStart,
         entry_point: menu
           ? { uuid: menu.id, name: menu.name, type: 'menu' as const }
