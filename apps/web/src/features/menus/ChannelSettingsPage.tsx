@@ -59,8 +59,8 @@ export function ChannelSettingsPage() {
   const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
     <Stack maw={livechat ? 1100 : 560}>
-      <Anchor component={Link} to="../../../automated-menu" relative="path" size="sm">
-        ← {t('Automated menu')}
+      <Anchor component={Link} to="../.." relative="path" size="sm">
+        ← {t('Workspace')}
       </Anchor>
       <Title order={3}>{channel.data.name}</Title>
       <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={name.trim() ? undefined : t('Required')} />

@@ -10,6 +10,7 @@ import { phrase } from '../../i18n/phrase';
 import { queryKeys, useMe, useWorkspace } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { ChannelsSection } from './ChannelsSection';
 
 export const DELIVERY_MODE_LABELS: Record<(typeof DELIVERY_MODES)[number], string> = {
   on_demand: phrase('On demand (agents pick conversations from the queue)'),
@@ -23,12 +24,12 @@ const ARCHIVED_LABELS: Record<Workspace['archived_conversation_behavior_on_new_m
 // The contract's range (spec 002 §3: default 10), so the form and the api agree.
 const maxRule = updateMyWorkspace.body.shape.max_conversation_per_user.unwrap();
 
-/** Workspace settings (spec 002 §3, §4): delivery mode, conversations per agent, archived conversations on new messages. */
+/** Workspace settings (spec 002 §3, §4): delivery mode, conversations per agent, archived conversations on new messages; its channels. */
 export function WorkspaceSettingsPage() {
   const { t } = useTranslation();
   const workspace = useWorkspace();
   return (
-    <Stack maw={640}>
+    <Stack maw={960}>
       <Anchor component={Link} to=".." relative="path" size="sm">
         ← {t('Settings')}
       </Anchor>
@@ -40,6 +41,7 @@ export function WorkspaceSettingsPage() {
       ) : (
         <WorkspaceForm key={workspace.data.uuid} initial={workspace.data} />
       )}
+      <ChannelsSection />
     </Stack>
   );
 }

@@ -1,0 +1,115 @@
+import { HASH_CHANNEL_TYPE, type ChannelAvailability } from '@atende/contract';
+import { phrase } from '../../i18n/phrase';
+
+/** What a channel type is called on screen (never its raw type, issue 16 item 8). */
+export const CHANNEL_TYPE_LABEL: Record<string, string> = {
+  livechat: phrase('Live chat'),
+  custom: phrase('API channel'),
+  droz: phrase('API channel'),
+  API: phrase('API channel'),
+  whatsapp: 'WhatsApp',
+  whatsapp_cloud: phrase('WhatsApp Cloud API'),
+  whatsapp_360dialog: 'WhatsApp (360dialog)',
+  whatsapp_twilio: 'WhatsApp (Twilio)',
+  whatsapp_web: 'WhatsApp Web',
+  whatsapp_lion: 'WhatsApp (Lion)',
+  telegram: 'Telegram',
+  sms: 'SMS',
+  email: phrase('E-mail'),
+  instagram: 'Instagram',
+  messenger: 'Messenger',
+};
+
+export function channelTypeLabel(type: string): string {
+  if (HASH_CHANNEL_TYPE.test(type)) return phrase('WhatsApp Business API');
+  return CHANNEL_TYPE_LABEL[type] ?? type;
+}
+
+/** Spec 002 §3 availability: its label, colour and what it means (api channels/availability.ts). */
+export const AVAILABILITY: Record<ChannelAvailability, { label: string; color: string; help: string }> = {
+  offline: { label: phrase('Offline'), color: 'gray', help: phrase('The channel is disabled: nothing comes in or goes out') },
+  paused: { label: phrase('Paused'), color: 'yellow', help: phrase('Every agent who serves this channel is on a pause') },
+  active: { label: phrase('Active'), color: 'blue', help: phrase('Messages come in, but no agent who serves this channel is signed in') },
+  online: { label: phrase('Online'), color: 'green', help: phrase('An agent who serves this channel is online') },
+};
+
+/** One field of a channel type's creation form: a setting (shown back later) or a secret (never). */
+export interface ChannelField {
+  key: string;
+  label: string;
+  secret?: boolean;
+  required?: boolean;
+  description?: string;
+  placeholder?: string;
+}
+
+/** A type the creation form offers, with only what that type needs (issue 15 channels admin screen). */
+export interface ChannelForm {
+  type: string;
+  fields: ChannelField[];
+  /** Said after creation, next to the address to give the provider. */
+  after?: string;
+}
+
+const baseUrl = (placeholder: string): ChannelField => ({
+  key: 'base_url',
+  label: phrase('API address'),
+  description: phrase("Leave empty for the provider's own address"),
+  placeholder,
+});
+
+export const CHANNEL_FORMS: ChannelForm[] = [
+  { type: 'livechat', fields: [], after: phrase('Set its appearance and copy the embed code on the next screen.') },
+  {
+    type: 'custom',
+    fields: [{ key: 'webhook_url', label: phrase('Delivery address'), description: phrase('Where agent messages are posted (optional)'), placeholder: 'https://example.com/atende' }],
+    after: phrase('Your system posts contact messages to this address with the token below. The token is shown only now.'),
+  },
+  {
+    type: 'whatsapp_cloud',
+    fields: [
+      { key: 'phone_number_id', label: phrase('Phone number ID'), required: true },
+      { key: 'waba_id', label: phrase('WhatsApp Business account ID'), required: true },
+      { key: 'access_token', label: phrase('Access token'), secret: true, required: true },
+      { key: 'app_secret', label: phrase('App secret'), secret: true, required: true },
+      { key: 'verify_token', label: phrase('Verify token'), secret: true, required: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      baseUrl('https://graph.facebook.com'),
+    ],
+    after: phrase('Give this address and your verify token to Meta as the webhook of the app.'),
+  },
+  {
+    type: 'whatsapp_360dialog',
+    fields: [{ key: 'api_key', label: phrase('API key'), secret: true, required: true }, baseUrl('https://waba-v2.360dialog.io')],
+    after: phrase('Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.'),
+  },
+  {
+    type: 'whatsapp_twilio',
+    fields: [
+      { key: 'account_sid', label: phrase('Account SID'), required: true },
+      { key: 'auth_token', label: phrase('Auth token'), secret: true, required: true },
+      { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
+      { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
+      baseUrl('https://api.twilio.com'),
+    ],
+    after: phrase("Set this address as the sender's incoming message and status callback URL in Twilio."),
+  },
+];
+
+/** The body of POST /api/v1/channels: filled fields only, trimmed. */
+export function channelBody(form: ChannelForm, name: string, values: Record<string, string>): Record<string, string> {
+  const body: Record<string, string> = { name: name.trim(), type: form.type };
+  for (const field of form.fields) {
+    const value = values[field.key]?.trim();
+    if (value) body[field.key] = value;
+  }
+  return body;
+}
+
+/** Field errors before sending: the name and each required field. */
+export function channelFormErrors(form: ChannelForm, name: string, values: Record<string, string>): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!name.trim()) errors.name = phrase('Required');
+  for (const field of form.fields) if (field.required && !values[field.key]?.trim()) errors[field.key] = phrase('Required');
+  if (form.type === 'whatsapp_twilio' && !values.from_number?.trim() && !values.messaging_service_sid?.trim()) errors.from_number = phrase('A sender number or a messaging service SID is required');
+  return errors;
+}
