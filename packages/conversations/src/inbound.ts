@@ -10,6 +10,7 @@ import { presentMessage, type AnnexRow } from './present';
 import { answerPendingSurvey } from './surveys';
 import { entryBot, queueBotStep } from './bots';
 import { entryMenu, runMenuStep, sendMenu } from './menus';
+import { campaignReplyEntry } from './reply-actions';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
 export function messageIdFor(channelId: string, externalId: string): string {
@@ -136,7 +137,11 @@ export class InboundReceiver {
                   AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
         FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
       if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
-      const opened = found?.open ? null : await this.openConversation(tx, effects, channel, contactId);
+      // A reply to a campaign opens through the campaign's entry point, not the channel's (issue 14 item 8).
+      const route = found?.open || !phone
+        ? null
+        : await campaignReplyEntry(tx, { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: interactive?.context_id ?? null });
+      const opened = found?.open ? null : await this.openConversation(tx, effects, route ? { ...channel, ...route } : channel, contactId);
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;
       const now = new Date();

@@ -5,7 +5,8 @@ import type { ConversationDeps } from './deps';
 import { announceCommitted, inTransaction, type Effects, type Tx } from './engine';
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
-import { handToBot } from './bots';
+import { entryBot, handToBot } from './bots';
+import { entryMenu } from './menus';
 import { announceCampaign } from './campaigns';
 import { presentMessage } from './present';
 
@@ -73,6 +74,32 @@ function pickSubscriber(candidates: Candidate[], input: ReplyInput): Candidate |
     if (withButton) return withButton;
   }
   return open[0] ?? null;
+}
+
+/**
+ * Where a conversation opened by this reply goes (spec 001 §3 inbound_entrypoint, issue 14 item 8):
+ * the entry point of the campaign the reply answers (same attribution as the reply action), when it
+ * has one that still works; null leaves the channel's entry point. Read in the receiver's transaction.
+ */
+export async function campaignReplyEntry(
+  tx: Tx,
+  input: { tenantId: string; channelId: string; phone: string; button: string | null; contextExternalId: string | null },
+): Promise<{ entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null } | null> {
+  const phones = phoneVariants(input.phone);
+  const candidates = await tx.$queryRaw<(Candidate & { entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null })[]>`
+    SELECT s.id, s."campaignId", s.state, s."externalId", s."sentAt", s.parameters, c.config, c."entrySectorId", c."entryMenuId", c."entryBotId"
+    FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId"
+    WHERE s."tenantId" = ${input.tenantId}::uuid AND s."phoneNumber" = ANY(${phones}::text[]) AND c."channelId" = ${input.channelId}::uuid
+      AND (s.state = 'sent' OR (${input.contextExternalId}::text IS NOT NULL AND s."externalId" = ${input.contextExternalId}::text))
+    ORDER BY s."sentAt" DESC NULLS LAST LIMIT 50`;
+  const picked = pickSubscriber(candidates, { ...input, conversationId: '', text: '' });
+  const campaign = picked ? candidates.find((c) => c.id === picked.id)! : null;
+  if (!campaign) return null;
+  if (campaign.entryMenuId) return (await entryMenu(tx, input.tenantId, campaign.entryMenuId)) ? { entrySectorId: null, entryMenuId: campaign.entryMenuId, entryBotId: null } : null;
+  if (campaign.entryBotId) return (await entryBot(tx, input.tenantId, campaign.entryBotId)) ? { entrySectorId: null, entryMenuId: null, entryBotId: campaign.entryBotId } : null;
+  if (!campaign.entrySectorId) return null;
+  const sector = await tx.sector.findFirst({ where: { id: campaign.entrySectorId, tenantId: input.tenantId, deletedAt: null }, select: { id: true } });
+  return sector ? { entrySectorId: sector.id, entryMenuId: null, entryBotId: null } : null;
 }
 
 /**

@@ -40,16 +40,16 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
       ctx.db.dndList.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], include: { _count: { select: { contacts: true } } }, ...pageWindow(query) }),
       ctx.db.dndList.count({ where }),
     ]);
-    return { data: rows.map((r) => ({ uuid: r.id, name: r.name, contact_count: r._count.contacts })), pagination: { total, limit: query._limit, offset: query._offset } };
+    return { data: rows.map((r) => ({ uuid: r.id, name: r.name, contact_count: r._count.contacts, default: r.isDefault })), pagination: { total, limit: query._limit, offset: query._offset } };
   });
   bind(app, createDndList, access, async ({ session, body }) => {
     const row = await ctx.db.dndList.create({ data: { tenantId: session.tenantId, name: body.name } });
-    return { data: { uuid: row.id, name: row.name, contact_count: 0 } };
+    return { data: { uuid: row.id, name: row.name, contact_count: 0, default: row.isDefault } };
   });
   bind(app, updateDndList, access, async ({ session, params, body }) => {
     const list = await listOf(session.tenantId, params.id);
-    const row = await ctx.db.dndList.update({ where: { id: list.id }, data: { name: body.name }, include: { _count: { select: { contacts: true } } } });
-    return { data: { uuid: row.id, name: row.name, contact_count: row._count.contacts } };
+    const row = await ctx.db.dndList.update({ where: { id: list.id }, data: { name: body.name, isDefault: body.default }, include: { _count: { select: { contacts: true } } } });
+    return { data: { uuid: row.id, name: row.name, contact_count: row._count.contacts, default: row.isDefault } };
   });
   bind(app, deleteDndList, access, async ({ session, params }) => {
     const list = await listOf(session.tenantId, params.id);
