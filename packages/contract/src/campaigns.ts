@@ -123,6 +123,12 @@ export const listCampaigns = route({
   response: pageOf(CampaignSchema),
 });
 export const getCampaign = route({ method: 'GET', path: '/api/v1/campaign/:id', tags: ['campaigns'], summary: 'One campaign.', params: UuidParam, response: dataOf(CampaignSchema) });
+export const CampaignEntrypointSchema = z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() });
+export const listCampaignEntrypoints = route({
+  method: 'GET', path: '/api/v1/campaign/inbound_entrypoints', tags: ['campaigns'],
+  summary: "The inbound entry points a campaign may use (spec 001 §3): the workspace's sectors, automated menus (enabled false: switched off, not choosable) and bots.",
+  response: z.object({ data: z.array(CampaignEntrypointSchema) }),
+});
 export const createCampaign = route({
   method: 'POST', path: '/api/v1/campaign', tags: ['campaigns'],
   summary: 'Creates a campaign (spec 001 §3, §5): an approved template of the channel, reply actions for its buttons, DND lists (new ones created), optional schedule.',

@@ -14,6 +14,11 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   outbound_address_not_allowed: phrase('This address is not allowed: it points to this server or a private network'),
   api_token_lifetime_too_long: phrase('A token can last at most {{max_days}} days'),
   subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
+  entrypoint_not_found: phrase('Entry point not found'),
+  entrypoint_disabled: phrase('This menu is disabled'),
+  dnd_list_required: phrase('At least one DND list is required'),
+  campaign_actions_outdated: phrase("The template's buttons changed: save the campaign's button actions again before starting it"),
+  template_in_use: phrase('Campaigns use this template: {{campaigns}}'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

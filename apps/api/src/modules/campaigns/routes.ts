@@ -1,6 +1,6 @@
 import {
   addContactToDnd, AppError, createCampaign, createDndList, deleteCampaign, deleteDndList, updateDndList, getCampaign, listCampaigns, listDndContacts, listDndLists, removeDndContact,
-  setCampaignDesiredState, updateCampaign,
+  listCampaignEntrypoints, setCampaignDesiredState, updateCampaign,
 } from '@atende/contract';
 import type { Prisma } from '@atende/db';
 import { storageFromEnv, type Storage } from '@atende/storage';
@@ -17,6 +17,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
   const access: Access = 'campaigns';
   const campaigns = new CampaignService(ctx);
   bind(app, listCampaigns, access, async ({ session, query }) => campaigns.list(session, query));
+  bind(app, listCampaignEntrypoints, access, async ({ session }) => ({ data: await campaigns.entrypoints(session) }));
   bind(app, getCampaign, access, async ({ session, params }) => ({ data: await campaigns.get(session, params.id) }));
   bind(app, createCampaign, access, async ({ session, body }) => ({ data: await campaigns.create(session, body) }));
   bind(app, updateCampaign, access, async ({ session, params, body }) => ({ data: await campaigns.update(session, params.id, body) }));

@@ -64,6 +64,22 @@ export class CampaignService {
     return (await this.present(session, [await this.row(session, id)]))[0]!;
   }
 
+  /** What the wizard offers as entry points (spec 001 §3), grouped by type, by name. */
+  async entrypoints(session: Session): Promise<{ uuid: string; name: string; type: 'sector' | 'menu' | 'bot'; enabled: boolean }[]> {
+    const where = { tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null };
+    const byName = { name: 'asc' as const };
+    const [sectors, menus, bots] = await Promise.all([
+      this.ctx.db.sector.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
+      this.ctx.db.automatedMenu.findMany({ where, orderBy: byName, select: { id: true, name: true, enabled: true } }),
+      this.ctx.db.bot.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
+    ]);
+    return [
+      ...sectors.map((x) => ({ uuid: x.id, name: x.name, type: 'sector' as const, enabled: true })),
+      ...menus.map((x) => ({ uuid: x.id, name: x.name, type: 'menu' as const, enabled: x.enabled })),
+      ...bots.map((x) => ({ uuid: x.id, name: x.name, type: 'bot' as const, enabled: true })),
+    ];
+  }
+
   /** Spec 001 §3, §5: one action per quick-reply button of the template, each pointing at things that exist. */
   private async checkConfig(tx: Tx, session: Session, config: CampaignConfig, buttons: string[]): Promise<void> {
     const unknown = Object.keys(config.reply_actions).filter((k) => !buttons.includes(k));

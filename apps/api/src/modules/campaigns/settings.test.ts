@@ -50,6 +50,17 @@ describe('campaign inbound entry point (spec 001 §3)', () => {
     tpl = (await template('Quero')).uuid;
   });
 
+  it("lists the workspace's sectors, menus (a switched-off one not enabled) and bots as entry points", async () => {
+    const res = await t.http.get('/api/v1/campaign/inbound_entrypoints').set(auth());
+    expect(res.status).toBe(200);
+    const byUuid = new Map((res.body.data as { uuid: string }[]).map((e) => [e.uuid, e]));
+    expect(byUuid.get(acme.sectors[0]!.id)).toMatchObject({ type: 'sector', enabled: true });
+    expect(byUuid.get(menu)).toMatchObject({ type: 'menu', name: 'Menu principal', enabled: true });
+    expect(byUuid.get(menuOff)).toMatchObject({ type: 'menu', enabled: false });
+    expect(byUuid.get(bot)).toMatchObject({ type: 'bot', name: 'Robô' });
+    expect(byUuid.has(otherSector)).toBe(false);
+  });
+
   it('takes a sector, a menu or a bot and answers it with its name, type and enabled', async () => {
     const cases = [
       [acme.sectors[0]!.id, { uuid: acme.sectors[0]!.id, type: 'sector', enabled: true }],
