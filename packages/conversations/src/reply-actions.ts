@@ -106,8 +106,8 @@ export async function campaignReplyEntry(
  * A subscriber answered a campaign (spec 001 §1, §3): the pressed button's action (or DEFAULT_ACTION)
  * runs on the campaign's own conversation, the one the reply opened: end_dnd adds the contact to the
  * lists, transfer_to_sector puts the conversation in the sector's queue, chatbot_outbound hands it
- * to a bot, end_with_message ends it; each sends its message through the channel. Broadcast campaigns
- * close the conversation after their message. When the contact already had an open conversation
+ * to a bot, end_with_message ends it; each sends its message through the channel. (Broadcast campaigns
+ * closed their own conversation when sending: the reply opened a new one through the entry point.) When the contact already had an open conversation
  * (waiting, with a bot, with an agent) the reply is only a message there and the action is shown as a
  * history event, never run over the agent's head; end_dnd still protects the contact (issue 14 item 2).
  * The template message the subscriber received is stored in the conversation before the reply.
@@ -137,6 +137,7 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
       where: { id: subscriber.id },
       data: { state: 'completed', repliedAt: now, replyAction: replyAction.slice(0, 200), replyText: input.text.slice(0, 2000), conversationId: input.conversationId, contactId: conversation.contactId },
     });
+    // Also for broadcast (whose send is in its own closed conversation): the agent sees what the reply answers.
     await storeCampaignMessage(tx, effects, { tenantId: input.tenantId, conversationId: conversation.id }, campaign.template?.components, subscriber);
     if (action.action === 'end_dnd') {
       await tx.dndContact.createMany({ data: action.dnd_list.map((dndListId) => ({ dndListId, contactId: conversation.contactId, tenantId: input.tenantId })), skipDuplicates: true });
@@ -160,8 +161,8 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
     if (message) await sendSystemText(tx, effects, { tenantId: input.tenantId, conversationId: conversation.id }, message, now);
     // chatbot_outbound: the bot talks to the contact from its Start, after the message (a job of the worker).
     if (action.action === 'chatbot_outbound' && conversation.state !== 'closed') await handToBot(tx, effects, conversation, action.bot_uuid, new Date(now.getTime() + 1));
-    const handedOn = action.action === 'transfer_to_sector' || action.action === 'chatbot_outbound';
-    const ends = action.action === 'end_dnd' || action.action === 'end_with_message' || (campaign.mode === 'broadcast' && !handedOn);
+    // Broadcast closed the campaign's conversation when sending; the reply's is an ordinary one, ended only by the action.
+    const ends = action.action === 'end_dnd' || action.action === 'end_with_message';
     if (ends && conversation.state !== 'closed') {
       await tx.conversation.update({ where: { id: conversation.id }, data: { state: 'closed', closedAt: now, endedBy: 'system' } });
       await tx.conversationEvent.create({ data: { tenantId: input.tenantId, conversationId: conversation.id, type: 'closed', detail: { ended_by: 'system', done_by: 'campaign', reply_action: action.action } } });

@@ -167,6 +167,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           <Switch label={t('Public')} checked={s.public} onChange={(e) => set({ public: e.currentTarget.checked })} />
           <Switch
             label={t('Fechar conversação após envio')}
+            description={t('Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.')}
             checked={s.closeAfterSend}
             onChange={(e) => set({ closeAfterSend: e.currentTarget.checked })}
           />

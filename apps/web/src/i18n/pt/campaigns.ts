@@ -132,4 +132,5 @@ export const ptCampaigns: Record<string, string> = {
   "Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.": "As listas padrão vêm pré-selecionadas em toda nova campanha: um contato que sai por uma delas não recebe essas campanhas.",
   "Default for new campaigns": "Padrão para novas campanhas",
   "Default for new campaigns: {{name}}": "Padrão para novas campanhas: {{name}}",
+  "Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.": "Cada mensagem enviada fica no histórico do contato como uma conversa encerrada; uma resposta abre uma nova conversa pelo ponto de entrada.",
 };
