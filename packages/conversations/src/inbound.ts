@@ -28,6 +28,8 @@ export interface InboundInput {
     annex?: AnnexRow;
     /** What a contact pressed (a template's quick reply): kept on the message for reply actions. */
     interactive?: { type: 'button'; text: string; payload: string | null; context_id: string | null };
+    /** The provider id of the message this one quotes (WhatsApp context.id), button or not: which campaign a reply answers. */
+    context_id?: string | null;
   };
 }
 
@@ -140,7 +142,7 @@ export class InboundReceiver {
       // A reply to a campaign opens through the campaign's entry point, not the channel's (issue 14 item 8).
       const route = found?.open || !phone
         ? null
-        : await campaignReplyEntry(tx, { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: interactive?.context_id ?? null });
+        : await campaignReplyEntry(tx, { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: input.message.context_id ?? interactive?.context_id ?? null });
       const opened = found?.open ? null : await this.openConversation(tx, effects, route ? { ...channel, ...route } : channel, contactId);
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;

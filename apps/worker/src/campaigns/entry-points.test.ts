@@ -104,6 +104,18 @@ describe("a reply opens through the campaign's entry point", () => {
     expect(conversation).toMatchObject({ sectorId: channelSector, botMenuId: null });
   });
 
+  it('follows the campaign the reply quotes, as the reply action does: a text quoting the older campaign enters its sector', async () => {
+    const phone = nextPhone();
+    const older = await campaign('Antiga', { entrySectorId: campaignSector }, { default_action: { action: 'end_with_message' }, reply_actions: {} });
+    const newer = await campaign('Nova', { entrySectorId: channelSector }, { default_action: { action: 'end_with_message' }, reply_actions: {} });
+    await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: older.id, name: 'Ana', phoneNumber: phone, state: 'sent', externalId: 'wamid.old', sentAt: new Date(Date.now() - 600_000) } });
+    await sentTo(newer.id, phone);
+    const got = await new InboundReceiver(deps).receive(channel, { contact: { phone }, message: { id: `e-${++messageSeq}`, content: 'Sobre a antiga', context_id: 'wamid.old' } });
+    const outcome = await runReplyAction(deps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button: null, text: 'Sobre a antiga', contextExternalId: 'wamid.old' });
+    expect(outcome?.campaignId).toBe(older.id);
+    expect((await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).sectorId).toBe(campaignSector);
+  });
+
   it("keeps the channel's entry point for a contact who answers no campaign", async () => {
     const conversation = await reply(nextPhone());
     expect(conversation).toMatchObject({ sectorId: channelSector, state: 'waiting' });
