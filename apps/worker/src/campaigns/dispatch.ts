@@ -151,13 +151,14 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
 
 /**
  * Claims up to `size` pending subscribers in one statement (pending → scheduled); a contact put on one
- * of the campaign's DND lists since the import becomes 'dnd' here instead of being sent to.
+ * of the campaign's DND lists since the import (by its number with or without the ninth digit, as
+ * WhatsApp may report it) becomes 'dnd' here instead of being sent to.
  */
 export function claimBatch(db: Db, campaignId: string, size: number) {
   return db.$queryRaw<(Claimed & { state: string })[]>`
     UPDATE "CampaignSubscriber" s SET state = CASE WHEN EXISTS (
         SELECT 1 FROM "CampaignDndList" cl JOIN "DndContact" d ON d."dndListId" = cl."dndListId" JOIN "Contact" ct ON ct.id = d."contactId"
-        WHERE cl."campaignId" = s."campaignId" AND ct."tenantId" = s."tenantId" AND ct."phoneNumber" = s."phoneNumber") THEN 'dnd' ELSE 'scheduled' END,
+        WHERE cl."campaignId" = s."campaignId" AND ct."tenantId" = s."tenantId" AND ct."phoneNumber" = ANY(atende_phone_variants(s."phoneNumber"))) THEN 'dnd' ELSE 'scheduled' END,
       "updatedAt" = now()
     WHERE s.id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaignId}::uuid AND state = 'pending'
                    ORDER BY "createdAt", id LIMIT ${size} FOR UPDATE SKIP LOCKED)

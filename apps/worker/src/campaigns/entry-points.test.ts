@@ -138,4 +138,20 @@ describe('an opt-out protects later campaigns (spec 001 §1, issue 14 item 8)', 
     const claimed = await claimBatch(t.db, later.id, 10);
     expect(Object.fromEntries(claimed.map((c) => [c.phoneNumber, c.state]))).toEqual({ [phone]: 'dnd', [other]: 'scheduled' });
   });
+
+  it('matches the opted-out contact whether WhatsApp gave the number with or without the ninth digit', async () => {
+    const withNine = nextPhone();
+    // +55 11 9XXXXXXXX as imported; WhatsApp replied from +55 11 XXXXXXXX.
+    const withoutNine = `+5511${withNine.slice(6)}`;
+    const optOut = await t.db.dndList.create({ data: { tenantId: tenant.tenantId, name: 'Opt-out 9' } });
+    const first = await campaign('Primeira 9', {}, { default_action: { action: 'end_dnd', dnd_list: [optOut.id], message: 'Removido' }, reply_actions: {} });
+    await sentTo(first.id, withNine);
+    await reply(withoutNine);
+    const optedOut = await t.db.dndContact.findFirstOrThrow({ where: { dndListId: optOut.id }, include: { contact: true } });
+    expect(optedOut.contact.phoneNumber).toBe(withoutNine);
+    const later = await campaign('Segunda 9', {});
+    await t.db.campaignDndList.create({ data: { campaignId: later.id, dndListId: optOut.id } });
+    await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: later.id, name: 'X', phoneNumber: withNine, state: 'pending' } });
+    expect((await claimBatch(t.db, later.id, 10)).map((c) => c.state)).toEqual(['dnd']);
+  });
 });
