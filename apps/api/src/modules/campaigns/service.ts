@@ -2,7 +2,7 @@ import {
   AppError, CampaignConfigSchema, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type EntrypointInput, type listCampaigns, type QueryOf, type ReplyAction,
   type updateCampaign,
 } from '@atende/contract';
-import { announceCampaign, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
 import { hasAnyRole, isTemplateChannel, quickReplyTexts } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -195,7 +195,8 @@ export class CampaignService {
       if (config && (body.config || body.dnd_list)) this.requireDnd(config, body.dnd_list ?? current.dndLists);
       // Saved against the template's current buttons: the flag of a template change is cleared (issue 14 item 7).
       const data: Prisma.CampaignUncheckedUpdateInput = { mode: body.mode, isPublic: body.public, ...(body.config ? { config: body.config, actionsOutdated: false } : {}) };
-      Object.assign(data, await this.entrypoint(tx, session, body.inbound_entrypoint));
+      // The entry point it already has is kept as is, even if switched off since: only a change is checked.
+      if (!sameEntrypoint(current, body.inbound_entrypoint)) Object.assign(data, await this.entrypoint(tx, session, body.inbound_entrypoint));
       if (body.start_at !== undefined) {
         // Spec 001 §4: once started, the schedule is settled.
         if (current.startedAt) throw fail('start_at', 'The schedule cannot change once the campaign started');
@@ -241,4 +242,11 @@ export class CampaignService {
     await announceCampaign(this.ctx, id);
     return this.get(session, id);
   }
+}
+
+function sameEntrypoint(current: CampaignRow, input: EntrypointInput | null | undefined): boolean {
+  if (!input) return false;
+  const { uuid, type } = typeof input === 'string' ? { uuid: input, type: 'sector' as const } : input;
+  const entry = campaignEntrypoint(current);
+  return entry !== null && entry.id === uuid && entry.type === type;
 }

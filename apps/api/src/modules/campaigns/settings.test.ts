@@ -82,6 +82,9 @@ describe('campaign inbound entry point (spec 001 §3)', () => {
     expect(await t.database.db.campaign.findUniqueOrThrow({ where: { id } })).toMatchObject({ entryMenuId: menu, entryBotId: null, entrySectorId: null });
     await t.database.db.automatedMenu.update({ where: { id: menu }, data: { enabled: false } });
     expect((await t.http.get(`/api/v1/campaign/${id}`).set(auth())).body.data.inbound_entrypoint).toMatchObject({ uuid: menu, enabled: false });
+    // Saving the campaign with the entry point it already has is not refused for it.
+    const resaved = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: { uuid: menu, type: 'menu' }, public: false });
+    expect(resaved.status).toBe(200);
     await t.database.db.automatedMenu.update({ where: { id: menu }, data: { enabled: true } });
     const cleared = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: null });
     expect(cleared.body.data.inbound_entrypoint).toBeNull();
