@@ -129,6 +129,16 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await page.getByRole('option', { name: 'Completed', exact: true }).click();
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Subscriber edited successfully')).toBeVisible();
+
+  // Issue 14 item 7: deleting the template this campaign uses asks again, naming the campaign; cancelled, nothing changes.
+  await page.goto('/admin/campaigns/whatsapp-templates');
+  await page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: new RegExp(templateName) }).getByRole('button', { name: `Delete ${templateName}` }).click();
+  await page.getByRole('dialog', { name: 'Delete template' }).getByRole('button', { name: 'Delete' }).click();
+  const inUse = page.getByRole('dialog', { name: 'Campaigns use this template' });
+  await expect(inUse).toContainText(name);
+  await screenshot(page, 'template-in-use');
+  await inUse.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: new RegExp(templateName) })).toBeVisible();
   await page.context().close();
 });
 

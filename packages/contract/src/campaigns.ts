@@ -41,6 +41,16 @@ export const CampaignConfigSchema = z.object({
 });
 export type CampaignConfig = z.infer<typeof CampaignConfigSchema>;
 
+/** Spec 001 §3: a campaign's inbound entry point is a sector, an automated menu or a bot. */
+export const ENTRYPOINT_TYPES = ['sector', 'menu', 'bot'] as const;
+export type EntrypointType = (typeof ENTRYPOINT_TYPES)[number];
+/** The payload's entry point: a sector's uuid (the older form), or the entry point as the campaign shows it. */
+const EntrypointInput = z.union([
+  Uuid,
+  z.object({ uuid: Uuid, type: z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }), name: z.string().optional(), enabled: z.boolean().optional() }),
+]);
+export type EntrypointInput = z.infer<typeof EntrypointInput>;
+
 export const CampaignSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -50,7 +60,10 @@ export const CampaignSchema = z.object({
   channel: z.object({ uuid: Uuid, name: z.string(), type: z.string() }),
   template: z.object({ uuid: Uuid, name: z.string(), deleted: z.boolean(), config: z.object({ status: z.enum(TEMPLATE_STATUSES) }) }),
   valid_subscriber_count: z.number().int(),
-  inbound_entrypoint: z.object({ uuid: Uuid, name: z.string(), type: z.literal('sector'), enabled: z.boolean() }).nullable(),
+  /** Where a conversation opened by a reply goes: a sector's queue, a menu or a bot (spec 001 §3); enabled false once it was removed or switched off. */
+  inbound_entrypoint: z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() }).nullable(),
+  /** The template's buttons changed since the reply actions were saved: they must be remapped (issue 14 item 7). */
+  actions_outdated: z.boolean(),
   dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
   config: CampaignConfigSchema,
   public: z.boolean(),
@@ -76,7 +89,7 @@ export type Campaign = z.infer<typeof CampaignSchema>;
 const DndRef = z.object({ uuid: Uuid.nullable(), name: z.string().trim().min(1, 'This field is required').max(120) });
 const campaignFields = {
   mode: z.enum(['conversation', 'broadcast']).default('conversation'),
-  inbound_entrypoint: Uuid.nullable().optional(),
+  inbound_entrypoint: EntrypointInput.nullable().optional(),
   dnd_list: z.array(DndRef).max(50).default([]),
   config: CampaignConfigSchema,
   public: z.boolean().default(true),
@@ -110,6 +123,12 @@ export const listCampaigns = route({
   response: pageOf(CampaignSchema),
 });
 export const getCampaign = route({ method: 'GET', path: '/api/v1/campaign/:id', tags: ['campaigns'], summary: 'One campaign.', params: UuidParam, response: dataOf(CampaignSchema) });
+export const CampaignEntrypointSchema = z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() });
+export const listCampaignEntrypoints = route({
+  method: 'GET', path: '/api/v1/campaign/inbound_entrypoints', tags: ['campaigns'],
+  summary: "The inbound entry points a campaign may use (spec 001 §3): the workspace's sectors, automated menus (enabled false: switched off, not choosable) and bots.",
+  response: z.object({ data: z.array(CampaignEntrypointSchema) }),
+});
 export const createCampaign = route({
   method: 'POST', path: '/api/v1/campaign', tags: ['campaigns'],
   summary: 'Creates a campaign (spec 001 §3, §5): an approved template of the channel, reply actions for its buttons, DND lists (new ones created), optional schedule.',
@@ -188,7 +207,8 @@ export const deleteSubscriber = route({
   response: Ok,
 });
 
-export const DndListSchema = z.object({ uuid: Uuid, name: z.string(), contact_count: z.number().int() });
+/** `default`: preselected for every new campaign of the tenant (issue 14 item 8). */
+export const DndListSchema = z.object({ uuid: Uuid, name: z.string(), contact_count: z.number().int(), default: z.boolean() });
 export type DndList = z.infer<typeof DndListSchema>;
 export const listDndLists = route({
   method: 'GET', path: '/api/v1/dnd', tags: ['dnd'], summary: 'Do-not-disturb lists.',
@@ -202,9 +222,9 @@ export const createDndList = route({
   status: 201,
 });
 export const updateDndList = route({
-  method: 'PATCH', path: '/api/v1/dnd/:id', tags: ['dnd'], summary: 'Renames a do-not-disturb list.',
+  method: 'PATCH', path: '/api/v1/dnd/:id', tags: ['dnd'], summary: 'Renames a do-not-disturb list, or marks it default (preselected for new campaigns) or not.',
   params: UuidParam,
-  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120) }),
+  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120).optional(), default: z.boolean().optional() }),
   response: dataOf(DndListSchema),
 });
 export const deleteDndList = route({

@@ -40,6 +40,15 @@ export const ERROR_STATUS = {
   file_type_not_allowed: 415,
   /** An upload whose bytes are not the type it claims (params.type). */
   file_content_mismatch: 415,
+  /** A campaign's inbound entry point that does not exist here, or a menu switched off (issue 14 item 8). */
+  entrypoint_not_found: 422,
+  entrypoint_disabled: 422,
+  /** A campaign with an end_dnd reply action must consult at least one DND list (spec 001 §5). */
+  dnd_list_required: 400,
+  /** Editing the buttons of, or deleting, a template campaigns use: repeat with confirm=true (params.campaigns names them). */
+  template_in_use: 409,
+  /** The template's buttons changed: the campaign's reply actions must be saved again first (issue 14 item 7). */
+  campaign_actions_outdated: 422,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

@@ -124,6 +124,7 @@ export const routes = {
   deleteTemplate: templates.deleteTemplate,
   listCampaigns: campaigns.listCampaigns,
   getCampaign: campaigns.getCampaign,
+  listCampaignEntrypoints: campaigns.listCampaignEntrypoints,
   createCampaign: campaigns.createCampaign,
   updateCampaign: campaigns.updateCampaign,
   deleteCampaign: campaigns.deleteCampaign,

@@ -104,16 +104,23 @@ export const createTemplate = route({
   response: dataOf(TemplateSchema),
   status: 201,
 });
+/** Issue 14 item 7: a change that touches campaigns is refused (409 template_in_use, naming them) until repeated with confirm=true. */
+const ConfirmQuery = z.object({
+  confirm: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').optional(),
+});
 export const updateTemplate = route({
   method: 'PUT', path: '/api/v1/channels/:id/outbound_templates', tags: ['templates'],
-  summary: 'Edits the template of this channel named `name` in `language` (channel, name and category are locked); resubmits it for approval.',
+  summary:
+    'Edits the template of this channel named `name` in `language` (channel, name and category are locked); resubmits it for approval. Changing the quick-reply buttons of a template campaigns use answers 409 template_in_use (params.campaigns) unless confirm=true; those campaigns are then flagged actions_outdated.',
   params: UuidParam,
+  query: ConfirmQuery,
   body: TemplateInputSchema,
   response: dataOf(TemplateSchema),
 });
 export const deleteTemplate = route({
   method: 'DELETE', path: '/api/v1/channels/outbound_templates/:id', tags: ['templates'],
-  summary: 'Deletes a template here and at the provider.',
+  summary: 'Deletes a template here and at the provider; when campaigns use it, answers 409 template_in_use (params.campaigns) unless confirm=true.',
   params: UuidParam,
+  query: ConfirmQuery,
   response: Ok,
 });

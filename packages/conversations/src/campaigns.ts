@@ -1,4 +1,4 @@
-import { CampaignConfigSchema, rooms, TEMPLATE_STATUSES, type Campaign, type TemplateStatus } from '@atende/contract';
+import { CampaignConfigSchema, rooms, TEMPLATE_STATUSES, type Campaign, type EntrypointType, type TemplateStatus } from '@atende/contract';
 import type { Db, Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 
@@ -12,7 +12,8 @@ export type CampaignRow = Prisma.CampaignGetPayload<{ include: typeof campaignIn
 
 export interface CampaignLookups {
   validCounts: Map<string, number>;
-  sectors: Map<string, string>;
+  /** Entry points by id: name, and whether a reply can still go there. */
+  entrypoints: Map<string, { name: string; enabled: boolean }>;
   creators: Map<number, { uuid: string; username: string }>;
 }
 
@@ -37,7 +38,8 @@ export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Cam
     channel: { uuid: row.channel.id, name: row.channel.name, type: row.channel.type },
     template: { uuid: row.template.id, name: row.template.name, deleted: row.template.deletedAt !== null, config: { status: row.template.deletedAt ? 'DELETED' : upper(row.template.status) } },
     valid_subscriber_count: lookups.validCounts.get(row.id) ?? 0,
-    inbound_entrypoint: row.entrySectorId && lookups.sectors.has(row.entrySectorId) ? { uuid: row.entrySectorId, name: lookups.sectors.get(row.entrySectorId)!, type: 'sector', enabled: true } : null,
+    inbound_entrypoint: presentEntrypoint(row, lookups),
+    actions_outdated: row.actionsOutdated,
     dnd_list: row.dndLists.map((d) => ({ uuid: d.list.id, name: d.list.name })),
     config: config.success ? config.data : { default_action: { action: 'end_with_message' }, reply_actions: {} },
     public: row.isPublic,
@@ -53,21 +55,41 @@ export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Cam
   };
 }
 
-/** The counts and names campaign answers need, for a page of rows in three queries. */
+/** The campaign's entry point (spec 001 §3): its menu or bot when set, else its sector. */
+export function campaignEntrypoint(row: { entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null }): { id: string; type: EntrypointType } | null {
+  if (row.entryMenuId) return { id: row.entryMenuId, type: 'menu' };
+  if (row.entryBotId) return { id: row.entryBotId, type: 'bot' };
+  return row.entrySectorId ? { id: row.entrySectorId, type: 'sector' } : null;
+}
+
+function presentEntrypoint(row: CampaignRow, lookups: CampaignLookups): Campaign['inbound_entrypoint'] {
+  const entry = campaignEntrypoint(row);
+  const found = entry ? lookups.entrypoints.get(entry.id) : undefined;
+  return entry && found ? { uuid: entry.id, name: found.name, type: entry.type, enabled: found.enabled } : null;
+}
+
+/** The counts and names campaign answers need, for a page of rows in a handful of queries. */
 export async function campaignLookups(db: Db | Prisma.TransactionClient, rows: CampaignRow[]): Promise<CampaignLookups> {
   const ids = rows.map((r) => r.id);
-  const sectorIds = [...new Set(rows.map((r) => r.entrySectorId).filter((v): v is string => v !== null))];
+  const idsOf = (type: EntrypointType) => [...new Set(rows.map(campaignEntrypoint).filter((e) => e?.type === type).map((e) => e!.id))];
+  const [sectorIds, menuIds, botIds] = [idsOf('sector'), idsOf('menu'), idsOf('bot')];
   const creatorIds = [...new Set(rows.map((r) => r.createdById))];
-  const [counts, sectors, creators] = await Promise.all([
+  const [counts, sectors, menus, bots, creators] = await Promise.all([
     ids.length
       ? db.campaignSubscriber.groupBy({ by: ['campaignId'], where: { campaignId: { in: ids }, state: { in: VALID_SUBSCRIBER_STATES } }, _count: { _all: true } })
       : [],
-    sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
+    sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true, deletedAt: true } }) : [],
+    menuIds.length ? db.automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true, enabled: true, deletedAt: true } }) : [],
+    botIds.length ? db.bot.findMany({ where: { id: { in: botIds } }, select: { id: true, name: true, deletedAt: true } }) : [],
     creatorIds.length ? db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, uuid: true, username: true } }) : [],
   ]);
   return {
     validCounts: new Map(counts.map((c) => [c.campaignId, c._count._all])),
-    sectors: new Map(sectors.map((s) => [s.id, s.name])),
+    entrypoints: new Map([
+      ...sectors.map((s) => [s.id, { name: s.name, enabled: s.deletedAt === null }] as const),
+      ...menus.map((m) => [m.id, { name: m.name, enabled: m.enabled && m.deletedAt === null }] as const),
+      ...bots.map((b) => [b.id, { name: b.name, enabled: b.deletedAt === null }] as const),
+    ]),
     creators: new Map(creators.map((u) => [u.id, { uuid: u.uuid, username: u.username }])),
   };
 }

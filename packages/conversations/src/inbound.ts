@@ -10,6 +10,7 @@ import { presentMessage, type AnnexRow } from './present';
 import { answerPendingSurvey } from './surveys';
 import { entryBot, queueBotStep } from './bots';
 import { entryMenu, runMenuStep, sendMenu } from './menus';
+import { campaignReplyEntry } from './reply-actions';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
 export function messageIdFor(channelId: string, externalId: string): string {
@@ -27,6 +28,8 @@ export interface InboundInput {
     annex?: AnnexRow;
     /** What a contact pressed (a template's quick reply): kept on the message for reply actions. */
     interactive?: { type: 'button'; text: string; payload: string | null; context_id: string | null };
+    /** The provider id of the message this one quotes (WhatsApp context.id), button or not: which campaign a reply answers. */
+    context_id?: string | null;
   };
 }
 
@@ -136,7 +139,11 @@ export class InboundReceiver {
                   AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
         FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
       if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
-      const opened = found?.open ? null : await this.openConversation(tx, effects, channel, contactId);
+      // A reply to a campaign opens through the campaign's entry point, not the channel's (issue 14 item 8).
+      const route = found?.open || !phone
+        ? null
+        : await campaignReplyEntry(tx, { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: input.message.context_id ?? interactive?.context_id ?? null });
+      const opened = found?.open ? null : await this.openConversation(tx, effects, route ? { ...channel, ...route } : channel, contactId);
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;
       const now = new Date();

@@ -5,7 +5,8 @@ import type { ConversationDeps } from './deps';
 import { announceCommitted, inTransaction, type Effects, type Tx } from './engine';
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
-import { handToBot } from './bots';
+import { entryBot, handToBot } from './bots';
+import { entryMenu } from './menus';
 import { announceCampaign } from './campaigns';
 import { presentMessage } from './present';
 
@@ -76,11 +77,37 @@ function pickSubscriber(candidates: Candidate[], input: ReplyInput): Candidate |
 }
 
 /**
+ * Where a conversation opened by this reply goes (spec 001 §3 inbound_entrypoint, issue 14 item 8):
+ * the entry point of the campaign the reply answers (same attribution as the reply action), when it
+ * has one that still works; null leaves the channel's entry point. Read in the receiver's transaction.
+ */
+export async function campaignReplyEntry(
+  tx: Tx,
+  input: { tenantId: string; channelId: string; phone: string; button: string | null; contextExternalId: string | null },
+): Promise<{ entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null } | null> {
+  const phones = phoneVariants(input.phone);
+  const candidates = await tx.$queryRaw<(Candidate & { entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null })[]>`
+    SELECT s.id, s."campaignId", s.state, s."externalId", s."sentAt", s.parameters, c.config, c."entrySectorId", c."entryMenuId", c."entryBotId"
+    FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId"
+    WHERE s."tenantId" = ${input.tenantId}::uuid AND s."phoneNumber" = ANY(${phones}::text[]) AND c."channelId" = ${input.channelId}::uuid
+      AND (s.state = 'sent' OR (${input.contextExternalId}::text IS NOT NULL AND s."externalId" = ${input.contextExternalId}::text))
+    ORDER BY s."sentAt" DESC NULLS LAST LIMIT 50`;
+  const picked = pickSubscriber(candidates, { ...input, conversationId: '', text: '' });
+  const campaign = picked ? candidates.find((c) => c.id === picked.id)! : null;
+  if (!campaign) return null;
+  if (campaign.entryMenuId) return (await entryMenu(tx, input.tenantId, campaign.entryMenuId)) ? { entrySectorId: null, entryMenuId: campaign.entryMenuId, entryBotId: null } : null;
+  if (campaign.entryBotId) return (await entryBot(tx, input.tenantId, campaign.entryBotId)) ? { entrySectorId: null, entryMenuId: null, entryBotId: campaign.entryBotId } : null;
+  if (!campaign.entrySectorId) return null;
+  const sector = await tx.sector.findFirst({ where: { id: campaign.entrySectorId, tenantId: input.tenantId, deletedAt: null }, select: { id: true } });
+  return sector ? { entrySectorId: sector.id, entryMenuId: null, entryBotId: null } : null;
+}
+
+/**
  * A subscriber answered a campaign (spec 001 §1, §3): the pressed button's action (or DEFAULT_ACTION)
  * runs on the campaign's own conversation, the one the reply opened: end_dnd adds the contact to the
  * lists, transfer_to_sector puts the conversation in the sector's queue, chatbot_outbound hands it
- * to a bot, end_with_message ends it; each sends its message through the channel. Broadcast campaigns
- * close the conversation after their message. When the contact already had an open conversation
+ * to a bot, end_with_message ends it; each sends its message through the channel. (Broadcast campaigns
+ * closed their own conversation when sending: the reply opened a new one through the entry point.) When the contact already had an open conversation
  * (waiting, with a bot, with an agent) the reply is only a message there and the action is shown as a
  * history event, never run over the agent's head; end_dnd still protects the contact (issue 14 item 2).
  * The template message the subscriber received is stored in the conversation before the reply.
@@ -110,6 +137,7 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
       where: { id: subscriber.id },
       data: { state: 'completed', repliedAt: now, replyAction: replyAction.slice(0, 200), replyText: input.text.slice(0, 2000), conversationId: input.conversationId, contactId: conversation.contactId },
     });
+    // Also for broadcast (whose send is in its own closed conversation): the agent sees what the reply answers.
     await storeCampaignMessage(tx, effects, { tenantId: input.tenantId, conversationId: conversation.id }, campaign.template?.components, subscriber);
     if (action.action === 'end_dnd') {
       await tx.dndContact.createMany({ data: action.dnd_list.map((dndListId) => ({ dndListId, contactId: conversation.contactId, tenantId: input.tenantId })), skipDuplicates: true });
@@ -133,8 +161,8 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
     if (message) await sendSystemText(tx, effects, { tenantId: input.tenantId, conversationId: conversation.id }, message, now);
     // chatbot_outbound: the bot talks to the contact from its Start, after the message (a job of the worker).
     if (action.action === 'chatbot_outbound' && conversation.state !== 'closed') await handToBot(tx, effects, conversation, action.bot_uuid, new Date(now.getTime() + 1));
-    const handedOn = action.action === 'transfer_to_sector' || action.action === 'chatbot_outbound';
-    const ends = action.action === 'end_dnd' || action.action === 'end_with_message' || (campaign.mode === 'broadcast' && !handedOn);
+    // Broadcast closed the campaign's conversation when sending; the reply's is an ordinary one, ended only by the action.
+    const ends = action.action === 'end_dnd' || action.action === 'end_with_message';
     if (ends && conversation.state !== 'closed') {
       await tx.conversation.update({ where: { id: conversation.id }, data: { state: 'closed', closedAt: now, endedBy: 'system' } });
       await tx.conversationEvent.create({ data: { tenantId: input.tenantId, conversationId: conversation.id, type: 'closed', detail: { ended_by: 'system', done_by: 'campaign', reply_action: action.action } } });

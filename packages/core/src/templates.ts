@@ -228,3 +228,8 @@ export const templateParameterCount = (components: readonly TemplateComponent[])
 export const templateParameterNames = (components: readonly TemplateComponent[]): string[] =>
   templateParameterSlots(components).map((slot) => (slot.part === 'url' ? `button_${slot.button + 1}_url` : `${slot.part}_${slot.n}`));
 
+
+/** The texts of a template's quick-reply buttons: the keys of a campaign's reply actions (spec 001 §3). */
+export function quickReplyTexts(components: readonly { type: string; buttons?: readonly { type: string; text: string }[] }[]): string[] {
+  return components.flatMap((c) => (c.type === 'BUTTONS' ? (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text) : []));
+}

@@ -144,11 +144,11 @@ describe('migrations', () => {
     const campaign = await db.campaign.create({
       data: {
         tenantId: t, workspaceId: ws.id, name: 'Black Friday', mode: 'broadcast', state: 'failed', desiredState: 'running', channelId: channel.id, templateId: live.id,
-        entrySectorId: sector.id, config: { default_action: { action: 'end_with_message' } }, isPublic: false, startAt: now, startedAt: now,
+        entrySectorId: sector.id, entryMenuId: sector.id, entryBotId: sector.id, actionsOutdated: true, config: { default_action: { action: 'end_with_message' } }, isPublic: false, startAt: now, startedAt: now,
         scheduledStartErrors: ['Template is not approved'], createdById: user.id, importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, deletedAt: now, createdAt: now,
       },
     });
-    const dnd = await db.dndList.create({ data: { tenantId: t, name: 'Opt-out', deletedAt: now, createdAt: now } });
+    const dnd = await db.dndList.create({ data: { tenantId: t, name: 'Opt-out', isDefault: true, deletedAt: now, createdAt: now } });
     await db.dndContact.create({ data: { dndListId: dnd.id, contactId: contact.id, tenantId: t, createdAt: now } });
     await db.campaignDndList.create({ data: { campaignId: campaign.id, dndListId: dnd.id } });
     const subscriber = await db.campaignSubscriber.create({
@@ -167,9 +167,10 @@ describe('migrations', () => {
       rejectedReason: 'r', syncPending: 'submit', syncError: 'e', deletedAt: now, createdAt: now,
     });
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
-      mode: 'broadcast', state: 'failed', desiredState: 'running', entrySectorId: sector.id, isPublic: false, scheduledStartErrors: ['Template is not approved'],
+      mode: 'broadcast', state: 'failed', desiredState: 'running', entrySectorId: sector.id, entryMenuId: sector.id, entryBotId: sector.id, actionsOutdated: true, isPublic: false, scheduledStartErrors: ['Template is not approved'],
       importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, startAt: now, startedAt: now, deletedAt: now, config: { default_action: { action: 'end_with_message' } },
     });
+    expect((await db.dndList.findUniqueOrThrow({ where: { id: dnd.id } })).isDefault).toBe(true);
     expect(await db.dndContact.count({ where: { dndListId: dnd.id, contactId: contact.id } })).toBe(1);
     expect(await db.campaignDndList.count({ where: { campaignId: campaign.id, dndListId: dnd.id } })).toBe(1);
     expect(await db.campaignSubscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).toMatchObject({

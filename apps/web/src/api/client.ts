@@ -30,3 +30,14 @@ export function apiHandling(...statuses: number[]) {
 
 /** For probes whose failure is an expected answer (is there still a session?): no shared handling. */
 export const quietApi = createClient({ baseUrl: '', timeoutMs: TIMEOUT_MS });
+
+/** Like apiHandling, by error code: a call whose caller answers these codes itself (e.g. a 409 asking to confirm). */
+export function apiHandlingCodes(...codes: string[]) {
+  return createClient({
+    baseUrl: '',
+    timeoutMs: TIMEOUT_MS,
+    onError: (error, route) => {
+      if (!codes.includes(error.code)) listener(error, route);
+    },
+  });
+}

@@ -20,6 +20,11 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   file_content_mismatch: phrase("The file's content is not {{type}}."),
   campaign_test_send_refused: phrase('The provider did not accept the test message: {{reason}}'),
   campaign_test_send_dnd: phrase('This number is on a do-not-disturb list of this campaign'),
+  entrypoint_not_found: phrase('Entry point not found'),
+  entrypoint_disabled: phrase('This menu is disabled'),
+  dnd_list_required: phrase('At least one DND list is required'),
+  campaign_actions_outdated: phrase("The template's buttons changed: save the campaign's button actions again before starting it"),
+  template_in_use: phrase('Campaigns use this template: {{campaigns}}'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

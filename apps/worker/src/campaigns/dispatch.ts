@@ -2,7 +2,8 @@ import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type Cha
 import { queues, type Template } from '@atende/contract';
 import { announceCampaign, presentTemplate, subscriberMessage, templateInclude } from '@atende/conversations';
 import { channelKind, missingParameter, templateParameterCount } from '@atende/core';
-import type { Db } from '@atende/db';
+import type { Db, Prisma } from '@atende/db';
+import { closeBroadcastSends, type BroadcastCampaign, type SentSubscriber } from './broadcast';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 
@@ -35,15 +36,28 @@ export type Claimed = { id: string; phoneNumber: string; parameters: string[] };
 /** One send's outcome, written with the rest of its batch. */
 type Outcome = { id: string; state: 'sent' | 'error'; externalId: string | null; errorMessage: string | null; at: Date };
 
-/** A batch's outcomes in one statement; only rows still claimed ('scheduled') change. */
-async function writeOutcomes(db: Db, outcomes: Outcome[]): Promise<void> {
+/**
+ * A batch's outcomes in one statement; only rows still claimed ('scheduled') change. A broadcast
+ * campaign's sends are recorded as closed conversations in the same transaction, for exactly the
+ * rows this write turned to sent (broadcast.ts).
+ */
+async function writeOutcomes(db: Db, outcomes: Outcome[], broadcast: BroadcastCampaign | null): Promise<void> {
   if (outcomes.length === 0) return;
-  await db.$executeRaw`
+  const write = (tx: Db | Prisma.TransactionClient) => tx.$queryRaw<(SentSubscriber & { state: string })[]>`
     UPDATE "CampaignSubscriber" s SET state = o.state, "externalId" = o.external_id, "errorMessage" = o.error_message,
       "sentAt" = CASE WHEN o.state = 'sent' THEN o.at ELSE s."sentAt" END, "updatedAt" = now()
     FROM unnest(${outcomes.map((o) => o.id)}::uuid[], ${outcomes.map((o) => o.state)}::text[], ${outcomes.map((o) => o.externalId)}::text[],
                 ${outcomes.map((o) => o.errorMessage)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[]) AS o(id, state, external_id, error_message, at)
-    WHERE s.id = o.id AND s.state = 'scheduled'`;
+    WHERE s.id = o.id AND s.state = 'scheduled'
+    RETURNING s.id, s.name, s."phoneNumber", s.parameters, s."externalId", s."sentAt", s.state`;
+  if (!broadcast) {
+    await write(db);
+    return;
+  }
+  await db.$transaction(async (tx) => {
+    const written = await write(tx);
+    await closeBroadcastSends(tx, broadcast, written.filter((w) => w.state === 'sent'));
+  });
 }
 
 /** Campaign screens hear of a running campaign's progress at most this often (and at its start and end). */
@@ -56,7 +70,7 @@ const TOKEN_CHUNK_MAX = 64;
 
 /** A run of a campaign this dispatcher holds the lease of: what sending it needs. */
 export interface Run {
-  campaign: { id: string; channel: { type: string } };
+  campaign: { id: string; tenantId: string; workspaceId: string; channelId: string; mode: string; channel: { type: string } };
   template: Template;
   adapter: ChannelAdapter | undefined;
   channel: ChannelTarget;
@@ -111,13 +125,14 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
 
 /**
  * Claims up to `size` pending subscribers in one statement (pending → scheduled); a contact put on one
- * of the campaign's DND lists since the import becomes 'dnd' here instead of being sent to.
+ * of the campaign's DND lists since the import (by its number with or without the ninth digit, as
+ * WhatsApp may report it) becomes 'dnd' here instead of being sent to.
  */
 export function claimBatch(db: Db, campaignId: string, size: number) {
   return db.$queryRaw<(Claimed & { state: string })[]>`
     UPDATE "CampaignSubscriber" s SET state = CASE WHEN EXISTS (
         SELECT 1 FROM "CampaignDndList" cl JOIN "DndContact" d ON d."dndListId" = cl."dndListId" JOIN "Contact" ct ON ct.id = d."contactId"
-        WHERE cl."campaignId" = s."campaignId" AND ct."tenantId" = s."tenantId" AND ct."phoneNumber" = s."phoneNumber") THEN 'dnd' ELSE 'scheduled' END,
+        WHERE cl."campaignId" = s."campaignId" AND ct."tenantId" = s."tenantId" AND ct."phoneNumber" = ANY(atende_phone_variants(s."phoneNumber"))) THEN 'dnd' ELSE 'scheduled' END,
       "updatedAt" = now()
     WHERE s.id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaignId}::uuid AND state = 'pending'
                    ORDER BY "createdAt", id LIMIT ${size} FOR UPDATE SKIP LOCKED)
@@ -178,6 +193,9 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   }
 
   const needed = templateParameterCount(template.config.components);
+  // Spec 001 §2 'Fechar conversação após envio': each send is recorded as a closed conversation.
+  const broadcast: BroadcastCampaign | null =
+    campaign.mode === 'broadcast' ? { id: campaign.id, tenantId: campaign.tenantId, workspaceId: campaign.workspaceId, channelId: campaign.channelId, template } : null;
   async function send(subscriber: Claimed): Promise<Outcome> {
     const failed = (reason: string): Outcome => ({ id: subscriber.id, state: 'error', externalId: null, errorMessage: reason.slice(0, ERROR_MAX), at: new Date() });
     if (!adapter) return failed(`Channel type ${campaign.channel.type} cannot send templates`);
@@ -232,7 +250,7 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     outcomes = [];
     writing = writing.then(async () => {
       if (failure) return;
-      await writeOutcomes(db, batch);
+      await writeOutcomes(db, batch, broadcast);
       await announceProgress();
     }).catch((error: unknown) => void (failure ??= { error }));
   }

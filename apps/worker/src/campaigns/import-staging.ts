@@ -19,7 +19,7 @@ WITH firsts AS (
          r.name, r.phone, r.parameters,
          CASE WHEN r.state = 'pending' AND cardinality($3::uuid[]) > 0 AND EXISTS (
                 SELECT 1 FROM "Contact" c JOIN "DndContact" d ON d."contactId" = c.id
-                WHERE c."tenantId" = $1::uuid AND c."phoneNumber" = r.phone AND d."dndListId" = ANY($3::uuid[]))
+                WHERE c."tenantId" = $1::uuid AND c."phoneNumber" = ANY(atende_phone_variants(r.phone)) AND d."dndListId" = ANY($3::uuid[]))
               THEN 'dnd' ELSE r.state END,
          r.error, clock_timestamp(), clock_timestamp()
   FROM (SELECT * FROM firsts ORDER BY line) r

@@ -139,6 +139,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),
           ...(annex ? { annex } : {}),
+          context_id: event.contextExternalId,
           ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
         },
       });

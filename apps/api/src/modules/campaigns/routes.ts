@@ -1,6 +1,6 @@
 import {
   addContactToDnd, AppError, createCampaign, createDndList, deleteCampaign, deleteDndList, updateDndList, getCampaign, listCampaigns, listDndContacts, listDndLists, removeDndContact,
-  setCampaignDesiredState, updateCampaign,
+  listCampaignEntrypoints, setCampaignDesiredState, updateCampaign,
 } from '@atende/contract';
 import type { Prisma } from '@atende/db';
 import { storageFromEnv, type Storage } from '@atende/storage';
@@ -18,6 +18,7 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
   const access: Access = 'campaigns';
   const campaigns = new CampaignService(ctx);
   bind(app, listCampaigns, access, async ({ session, query }) => campaigns.list(session, query));
+  bind(app, listCampaignEntrypoints, access, async ({ session }) => ({ data: await campaigns.entrypoints(session) }));
   bind(app, getCampaign, access, async ({ session, params }) => ({ data: await campaigns.get(session, params.id) }));
   bind(app, createCampaign, access, async ({ session, body }) => ({ data: await campaigns.create(session, body) }));
   bind(app, updateCampaign, access, async ({ session, params, body }) => ({ data: await campaigns.update(session, params.id, body) }));
@@ -42,16 +43,16 @@ export async function campaignRoutes(app: FastifyInstance, ctx: AppContext, stor
       ctx.db.dndList.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], include: { _count: { select: { contacts: true } } }, ...pageWindow(query) }),
       ctx.db.dndList.count({ where }),
     ]);
-    return { data: rows.map((r) => ({ uuid: r.id, name: r.name, contact_count: r._count.contacts })), pagination: { total, limit: query._limit, offset: query._offset } };
+    return { data: rows.map((r) => ({ uuid: r.id, name: r.name, contact_count: r._count.contacts, default: r.isDefault })), pagination: { total, limit: query._limit, offset: query._offset } };
   });
   bind(app, createDndList, access, async ({ session, body }) => {
     const row = await ctx.db.dndList.create({ data: { tenantId: session.tenantId, name: body.name } });
-    return { data: { uuid: row.id, name: row.name, contact_count: 0 } };
+    return { data: { uuid: row.id, name: row.name, contact_count: 0, default: row.isDefault } };
   });
   bind(app, updateDndList, access, async ({ session, params, body }) => {
     const list = await listOf(session.tenantId, params.id);
-    const row = await ctx.db.dndList.update({ where: { id: list.id }, data: { name: body.name }, include: { _count: { select: { contacts: true } } } });
-    return { data: { uuid: row.id, name: row.name, contact_count: row._count.contacts } };
+    const row = await ctx.db.dndList.update({ where: { id: list.id }, data: { name: body.name, isDefault: body.default }, include: { _count: { select: { contacts: true } } } });
+    return { data: { uuid: row.id, name: row.name, contact_count: row._count.contacts, default: row.isDefault } };
   });
   bind(app, deleteDndList, access, async ({ session, params }) => {
     const list = await listOf(session.tenantId, params.id);

@@ -1,9 +1,9 @@
 import {
-  AppError, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type listCampaigns, type QueryOf, type ReplyAction,
+  AppError, CampaignConfigSchema, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type EntrypointInput, type listCampaigns, type QueryOf, type ReplyAction,
   type updateCampaign,
 } from '@atende/contract';
-import { announceCampaign, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
-import { hasAnyRole, isTemplateChannel } from '@atende/core';
+import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import { hasAnyRole, isTemplateChannel, quickReplyTexts } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
@@ -18,6 +18,7 @@ export const START_MESSAGES = {
   templateDeleted: 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.',
   editDeleted: 'Você não pode editar uma campanha que usa um template que foi deletado.',
   deleteRunning: 'Você não pode deletar uma campanha que está rodando.',
+  actionsOutdated: "The template's buttons changed: save the campaign's button actions again before starting it",
 } as const;
 
 export class CampaignService {
@@ -63,6 +64,22 @@ export class CampaignService {
     return (await this.present(session, [await this.row(session, id)]))[0]!;
   }
 
+  /** What the wizard offers as entry points (spec 001 §3), grouped by type, by name. */
+  async entrypoints(session: Session): Promise<{ uuid: string; name: string; type: 'sector' | 'menu' | 'bot'; enabled: boolean }[]> {
+    const where = { tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null };
+    const byName = { name: 'asc' as const };
+    const [sectors, menus, bots] = await Promise.all([
+      this.ctx.db.sector.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
+      this.ctx.db.automatedMenu.findMany({ where, orderBy: byName, select: { id: true, name: true, enabled: true } }),
+      this.ctx.db.bot.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
+    ]);
+    return [
+      ...sectors.map((x) => ({ uuid: x.id, name: x.name, type: 'sector' as const, enabled: true })),
+      ...menus.map((x) => ({ uuid: x.id, name: x.name, type: 'menu' as const, enabled: x.enabled })),
+      ...bots.map((x) => ({ uuid: x.id, name: x.name, type: 'bot' as const, enabled: true })),
+    ];
+  }
+
   /** Spec 001 §3, §5: one action per quick-reply button of the template, each pointing at things that exist. */
   private async checkConfig(tx: Tx, session: Session, config: CampaignConfig, buttons: string[]): Promise<void> {
     const unknown = Object.keys(config.reply_actions).filter((k) => !buttons.includes(k));
@@ -85,6 +102,14 @@ export class CampaignService {
     }
   }
 
+  /** Spec 001 §5 "At least one DND list is required (where the campaign uses DND)": a campaign with an end_dnd action consults one. */
+  private requireDnd(config: CampaignConfig, lists: unknown[]): void {
+    const usesDnd = [config.default_action, ...Object.values(config.reply_actions)].some((a) => a.action === 'end_dnd');
+    if (usesDnd && lists.length === 0) {
+      throw new AppError('dnd_list_required', 'At least one DND list is required', [{ path: 'dnd_list', message: 'At least one DND list is required' }]);
+    }
+  }
+
   /** The payload's DND lists: existing ones checked, new ones (uuid null) created. */
   private async dndLists(tx: Tx, session: Session, lists: { uuid: string | null; name: string }[]): Promise<string[]> {
     const ids: string[] = [];
@@ -100,11 +125,30 @@ export class CampaignService {
     return [...new Set(ids)];
   }
 
-  private async entrySector(tx: Tx, session: Session, uuid: string | null | undefined): Promise<string | null | undefined> {
-    if (uuid === undefined || uuid === null) return uuid;
-    const sector = await tx.sector.findFirst({ where: { id: uuid, tenantId: session.tenantId, deletedAt: null } });
-    if (!sector) throw fail('inbound_entrypoint', 'Entry point not found');
-    return sector.id;
+  /**
+   * The columns of the payload's entry point (spec 001 §3: a sector, a menu or a bot of this
+   * workspace); exactly one is set, null clears all, undefined changes nothing. A bare uuid is a sector.
+   */
+  private async entrypoint(tx: Tx, session: Session, input: EntrypointInput | null | undefined): Promise<{ entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null } | undefined> {
+    if (input === undefined) return undefined;
+    if (input === null) return { entrySectorId: null, entryMenuId: null, entryBotId: null };
+    const { uuid, type } = typeof input === 'string' ? { uuid: input, type: 'sector' as const } : input;
+    const notFound = () => new AppError('entrypoint_not_found', 'Entry point not found', [{ path: 'inbound_entrypoint', message: 'Entry point not found' }]);
+    const where = { id: uuid, tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null };
+    if (type === 'menu') {
+      const menu = await tx.automatedMenu.findFirst({ where, select: { id: true, enabled: true } });
+      if (!menu) throw notFound();
+      if (!menu.enabled) throw new AppError('entrypoint_disabled', 'This menu is disabled', [{ path: 'inbound_entrypoint', message: 'This menu is disabled' }]);
+      return { entrySectorId: null, entryMenuId: menu.id, entryBotId: null };
+    }
+    if (type === 'bot') {
+      const bot = await tx.bot.findFirst({ where, select: { id: true } });
+      if (!bot) throw notFound();
+      return { entrySectorId: null, entryMenuId: null, entryBotId: bot.id };
+    }
+    const sector = await tx.sector.findFirst({ where, select: { id: true } });
+    if (!sector) throw notFound();
+    return { entrySectorId: sector.id, entryMenuId: null, entryBotId: null };
   }
 
   private startAt(value: string | null | undefined): Date | null | undefined {
@@ -122,13 +166,14 @@ export class CampaignService {
       if (!templateRow) throw fail('whatsapp_template_uuid', 'Please, select a template');
       const template = presentTemplate(templateRow);
       if (template.config.status !== 'APPROVED') throw fail('whatsapp_template_uuid', START_MESSAGES.notApproved);
-      await this.checkConfig(tx, session, body.config, quickReplies(template.config.components));
+      await this.checkConfig(tx, session, body.config, quickReplyTexts(template.config.components));
+      this.requireDnd(body.config, body.dnd_list);
       const dnd = await this.dndLists(tx, session, body.dnd_list);
       const startAt = this.startAt(body.start_at) ?? null;
       const created = await tx.campaign.create({
         data: {
           tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name, mode: body.mode, channelId: channel.id, templateId: templateRow.id,
-          entrySectorId: (await this.entrySector(tx, session, body.inbound_entrypoint)) ?? null, config: body.config, isPublic: body.public,
+          ...(await this.entrypoint(tx, session, body.inbound_entrypoint)), config: body.config, isPublic: body.public,
           startAt, state: startAt ? 'scheduled' : 'stopped', desiredState: startAt ? 'scheduled' : 'stopped', createdById: session.userId,
           dndLists: { create: dnd.map((dndListId) => ({ dndListId })) },
         },
@@ -145,10 +190,13 @@ export class CampaignService {
     if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.editDeleted);
     await this.ctx.db.$transaction(async (tx) => {
       const template = presentTemplate((await tx.outboundTemplate.findUniqueOrThrow({ where: { id: current.templateId }, include: templateInclude })));
-      if (body.config) await this.checkConfig(tx, session, body.config, quickReplies(template.config.components));
-      const data: Prisma.CampaignUpdateInput = { mode: body.mode, isPublic: body.public, ...(body.config ? { config: body.config } : {}) };
-      const sector = await this.entrySector(tx, session, body.inbound_entrypoint);
-      if (sector !== undefined) data.entrySectorId = sector;
+      if (body.config) await this.checkConfig(tx, session, body.config, quickReplyTexts(template.config.components));
+      const config = body.config ?? CampaignConfigSchema.safeParse(current.config).data;
+      if (config && (body.config || body.dnd_list)) this.requireDnd(config, body.dnd_list ?? current.dndLists);
+      // Saved against the template's current buttons: the flag of a template change is cleared (issue 14 item 7).
+      const data: Prisma.CampaignUncheckedUpdateInput = { mode: body.mode, isPublic: body.public, ...(body.config ? { config: body.config, actionsOutdated: false } : {}) };
+      // The entry point it already has is kept as is, even if switched off since: only a change is checked.
+      if (!sameEntrypoint(current, body.inbound_entrypoint)) Object.assign(data, await this.entrypoint(tx, session, body.inbound_entrypoint));
       if (body.start_at !== undefined) {
         // Spec 001 §4: once started, the schedule is settled.
         if (current.startedAt) throw fail('start_at', 'The schedule cannot change once the campaign started');
@@ -179,6 +227,7 @@ export class CampaignService {
     if (desired === 'running') {
       if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.templateDeleted);
       if (current.template.status.toUpperCase() !== 'APPROVED') throw new AppError('unprocessable', START_MESSAGES.notApproved);
+      if (current.actionsOutdated) throw new AppError('campaign_actions_outdated', START_MESSAGES.actionsOutdated);
       const [campaign] = await this.present(session, [current]);
       if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
     }
@@ -195,7 +244,9 @@ export class CampaignService {
   }
 }
 
-/** The texts of a template's quick-reply buttons: the keys of its reply actions. */
-function quickReplies(components: { type: string; buttons?: { type: string; text: string }[] }[]): string[] {
-  return components.flatMap((c) => (c.type === 'BUTTONS' ? (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text) : []));
+function sameEntrypoint(current: CampaignRow, input: EntrypointInput | null | undefined): boolean {
+  if (!input) return false;
+  const { uuid, type } = typeof input === 'string' ? { uuid: input, type: 'sector' as const } : input;
+  const entry = campaignEntrypoint(current);
+  return entry !== null && entry.id === uuid && entry.type === type;
 }

@@ -1,6 +1,6 @@
-import { AppError, queues, type QueryOf, type listTemplates, type Template, type TemplateInput, type TemplateSyncJob } from '@atende/contract';
+import { AppError, queues, TemplateComponentSchema, type QueryOf, type listTemplates, type Template, type TemplateInput, type TemplateSyncJob } from '@atende/contract';
 import { announceTemplate, presentTemplate, templateInclude, type TemplateRow } from '@atende/conversations';
-import { AUTHENTICATION_EDIT_MESSAGE, channelKind, isTemplateChannel, templateIssues, withoutUnusedExamples } from '@atende/core';
+import { AUTHENTICATION_EDIT_MESSAGE, channelKind, isTemplateChannel, quickReplyTexts, templateIssues, withoutUnusedExamples } from '@atende/core';
 import { Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
@@ -89,8 +89,22 @@ export class TemplateService {
     );
   }
 
+  /**
+   * Issue 14 item 7: the campaigns using a template (not deleted), named in a 409 unless the caller
+   * confirmed; they come back so the caller can flag them in its transaction.
+   */
+  private async campaignsUsing(tx: Prisma.TransactionClient, session: Session, templateId: string, confirmed: boolean, change: 'buttons' | 'delete'): Promise<string[]> {
+    const campaigns = await tx.campaign.findMany({ where: { templateId, tenantId: session.tenantId, deletedAt: null }, select: { id: true, name: true }, orderBy: { createdAt: 'asc' } });
+    if (campaigns.length && !confirmed) {
+      const names = campaigns.map((c) => c.name).join(', ');
+      const message = change === 'delete' ? `Campaigns use this template: ${names}` : `Campaigns use this template's buttons: ${names}`;
+      throw new AppError('template_in_use', message, undefined, { campaigns: names, count: campaigns.length, change });
+    }
+    return campaigns.map((c) => c.id);
+  }
+
   /** PUT names the template by name and language; channel, name and category are locked (spec 002 §4). */
-  async update(session: Session, channelId: string, input: TemplateInput): Promise<Template> {
+  async update(session: Session, channelId: string, input: TemplateInput, confirmed = false): Promise<Template> {
     const channel = await this.channel(session, channelId);
     const current = await this.db(session).outboundTemplate.findFirst({ where: { channelId: channel.id, name: input.name, language: input.language, deletedAt: null } });
     if (!current) throw new AppError('not_found', 'Template not found');
@@ -101,24 +115,35 @@ export class TemplateService {
     const reviewed = REVIEWED_TYPES.has(channelKind(channel.type));
     return this.save(
       session,
-      (tx) =>
-        tx.outboundTemplate.update({
+      async (tx) => {
+        // Renamed, added or removed quick replies: the campaigns' reply actions no longer match (issue 14 item 7).
+        const before = TemplateComponentSchema.array().safeParse(current.components);
+        const buttonsChanged = !before.success || quickReplyTexts(before.data).join('\u0000') !== quickReplyTexts(body.components).join('\u0000');
+        if (buttonsChanged) {
+          const affected = await this.campaignsUsing(tx, session, current.id, confirmed, 'buttons');
+          if (affected.length) await tx.campaign.updateMany({ where: { id: { in: affected } }, data: { actionsOutdated: true } });
+        }
+        return tx.outboundTemplate.update({
           where: { id: current.id },
           data: { components: body.components as Prisma.InputJsonValue, rejectedReason: null, ...(reviewed ? { status: 'PENDING', syncPending: 'edit', syncError: null } : {}) },
           include: templateInclude,
-        }),
+        });
+      },
       reviewed ? 'edit' : null,
     );
   }
 
   /** Removed from lists at once; the provider is told by the worker (PENDING_DELETION meanwhile is not shown). */
-  async remove(session: Session, id: string): Promise<void> {
+  async remove(session: Session, id: string, confirmed = false): Promise<void> {
     const current = await this.db(session).outboundTemplate.findFirst({ where: { id, deletedAt: null, channel: { workspaceId: session.workspaceId } }, include: templateInclude });
     if (!current) throw new AppError('not_found', 'Template not found');
     const atProvider = REVIEWED_TYPES.has(channelKind(current.channel.type)) && (current.externalId !== null || current.syncPending !== 'submit');
     await this.save(
       session,
-      (tx) => tx.outboundTemplate.update({ where: { id: current.id }, data: { deletedAt: new Date(), status: 'DELETED', syncPending: atProvider ? 'delete' : null }, include: templateInclude }),
+      async (tx) => {
+        await this.campaignsUsing(tx, session, current.id, confirmed, 'delete');
+        return tx.outboundTemplate.update({ where: { id: current.id }, data: { deletedAt: new Date(), status: 'DELETED', syncPending: atProvider ? 'delete' : null }, include: templateInclude });
+      },
       atProvider ? 'delete' : null,
     );
   }

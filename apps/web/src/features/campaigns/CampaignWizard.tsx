@@ -1,19 +1,21 @@
 import { DEFAULT_ACTION, REPLY_ACTIONS, type Campaign } from '@atende/contract';
-import { Badge, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { TemplateBubble } from '../templates/TemplateBubble';
-import { ACTION_LABEL } from './phrases';
+import { ACTION_LABEL, ENTRY_GROUP } from './phrases';
 import { useApprovedTemplates, useWizardLookups } from './queries';
 import {
   actionErrors,
   dataErrors,
   emptyAction,
   emptyWizard,
+  entrypointValue,
   payloadOf,
   quickReplies,
   templateErrors,
@@ -34,6 +36,14 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const editing = campaign !== null;
   const lookups = useWizardLookups();
   const [s, setS] = useState<WizardState>(() => (campaign ? wizardOf(campaign) : emptyWizard()));
+  // A new campaign starts with the default DND lists (issue 14 item 8), once they are loaded.
+  const defaultLists = (lookups.data?.lists ?? []).filter((l) => l.default);
+  const [preselected, setPreselected] = useState(editing);
+  useEffect(() => {
+    if (preselected || !lookups.data) return;
+    setPreselected(true);
+    setS((cur) => ({ ...cur, dnd_list: lookups.data.lists.filter((l) => l.default).map((l) => l.uuid) }));
+  }, [preselected, lookups.data]);
   const [step, setStep] = useState<Step>('data');
   // Issue 14 item 10: Escape, the close button or Cancel ask before a changed form is dropped.
   const [initial] = useState(s);
@@ -75,6 +85,12 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const lists = (lookups.data?.lists ?? []).map((l) => ({ value: l.uuid, label: l.name }));
   const sectors = (lookups.data?.sectors ?? []).map((x) => ({ value: x.uuid, label: x.name }));
   const bots = (lookups.data?.bots ?? []).map((b) => ({ value: b.uuid, label: b.name }));
+  // Spec 001 §3: sectors, menus and bots, grouped as on the channel screen (a switched-off menu cannot be chosen).
+  const entries = lookups.data?.entrypoints ?? [];
+  const entryOptions = (['sector', 'menu', 'bot'] as const).map((type) => ({
+    group: t(ENTRY_GROUP[type]),
+    items: entries.filter((e) => e.type === type).map((e) => ({ value: entrypointValue(e.type, e.uuid), label: e.name, disabled: !e.enabled })),
+  }));
 
   return (
     <Modal
@@ -141,16 +157,25 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           )}
           <MultiSelect
             label={t('Do not disturb lists')}
+            description={
+              editing
+                ? undefined
+                : defaultLists.length
+                  ? t('Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.', { names: defaultLists.map((l) => l.name).join(', ') })
+                  : t('No list is marked default on the Do not disturb lists screen, so none is preselected.')
+            }
             data={lists}
             value={s.dnd_list}
             onChange={(v) => set({ dnd_list: v })}
+            error={err('dnd_list')}
             nothingFoundMessage={t('You have no Do not disturb lists')}
             comboboxProps={{ withinPortal: true }}
           />
           <Select
             label={t('Inbound entry point')}
+            description={t("Where a conversation opened by a reply to this campaign starts; empty: the channel's entry point")}
             clearable
-            data={sectors}
+            data={entryOptions}
             value={s.inbound_entrypoint || null}
             onChange={(v) => set({ inbound_entrypoint: v ?? '' })}
             comboboxProps={{ withinPortal: true }}
@@ -158,6 +183,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           <Switch label={t('Public')} checked={s.public} onChange={(e) => set({ public: e.currentTarget.checked })} />
           <Switch
             label={t('Fechar conversação após envio')}
+            description={t('Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.')}
             checked={s.closeAfterSend}
             onChange={(e) => set({ closeAfterSend: e.currentTarget.checked })}
           />
@@ -204,6 +230,11 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
         </Stack>
       ) : (
         <Stack gap="md">
+          {campaign?.actions_outdated && (
+            <Alert color="orange" icon={<IconAlertTriangle size={16} />}>
+              {t("The template's buttons changed: choose the action of each current button and save.")}
+            </Alert>
+          )}
           {[...buttons, DEFAULT_ACTION].map((key) => {
             const a = s.actions[key] ?? emptyAction();
             return (
@@ -257,6 +288,11 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
               </Stack>
             );
           })}
+          {errors.dnd_list && (
+            <Text size="sm" c="red">
+              {t('A button ends with Do not disturb: choose at least one DND list in the campaign data.')}
+            </Text>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setStep(editing ? 'data' : 'template')}>
               {t('Back')}

@@ -2,6 +2,7 @@ import { CAMPAIGN_STATES, type Campaign } from '@atende/contract';
 import { ActionIcon, Anchor, Button, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { IconAlertTriangle, IconEdit, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
+import { ActionsOutdatedBadge } from './ActionsOutdatedBadge';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,9 @@ export function campaignControl(c: Campaign): { label: string; desired: 'running
       ? 'Você só poderá iniciar a campanha se o modelo estiver aprovado.'
       : c.valid_subscriber_count === 0
         ? 'There are no valid subscribers for this campaign'
-        : null;
+        : c.actions_outdated
+          ? "The template's buttons changed: save the campaign's button actions again before starting it"
+          : null;
   return { label: 'Start', desired: 'running', reason };
 }
 
@@ -153,6 +156,7 @@ export function CampaignsPage() {
                       <Text size="xs" c="dimmed">
                         ({t('{{count}} valid subscribers', { count: c.valid_subscriber_count })})
                       </Text>
+                      <ActionsOutdatedBadge campaign={c} />
                       {c.state === 'failed' && c.scheduled_start_errors.length > 0 && (
                         <Tooltip label={c.scheduled_start_errors.map((e) => t(e)).join(' · ')} multiline w={280}>
                           <IconAlertTriangle size={16} color="var(--mantine-color-orange-6)" aria-label={t('Start failed')} />

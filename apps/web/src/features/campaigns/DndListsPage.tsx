@@ -1,6 +1,6 @@
 import type { Contact, DndList } from '@atende/contract';
 import { normalizePhone, countryForCallingCode } from '@atende/core';
-import { ActionIcon, Anchor, Button, Group, Modal, MultiSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Modal, MultiSelect, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -13,6 +13,7 @@ import { ConfirmModal } from '../../ui/ConfirmModal';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { campaignKeys } from './queries';
 
 const keys = { lists: ['dnd', 'lists'] as const, members: (id: string) => ['dnd', 'members', id] as const };
 const REMOVE_WARNING =
@@ -32,6 +33,14 @@ export function DndListsPage() {
       toastSuccess(t('Lista excluída com sucesso'));
       setDeleting(null);
       refresh();
+    },
+  });
+  // Issue 14 item 8: a default list is preselected in every new campaign, so an opt-out into it protects them all.
+  const markDefault = useMutation({
+    mutationFn: ({ list, value }: { list: DndList; value: boolean }) => api.updateDndList({ params: { id: list.uuid }, body: { default: value } }),
+    onSuccess: () => {
+      refresh();
+      void queryClient.invalidateQueries({ queryKey: campaignKeys.lookups });
     },
   });
   return (
@@ -65,6 +74,11 @@ export function DndListsPage() {
             <Table.Tr>
               <Table.Th>{t('Name')}</Table.Th>
               <Table.Th>{t('Contacts')}</Table.Th>
+              <Table.Th>
+                <Tooltip label={t('Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.')} multiline w={300}>
+                  <span>{t('Default for new campaigns')}</span>
+                </Tooltip>
+              </Table.Th>
               <Table.Th>{t('Actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -77,6 +91,14 @@ export function DndListsPage() {
                   </Anchor>
                 </Table.Td>
                 <Table.Td>{l.contact_count}</Table.Td>
+                <Table.Td>
+                  <Switch
+                    aria-label={t('Default for new campaigns: {{name}}', { name: l.name })}
+                    checked={l.default}
+                    disabled={markDefault.isPending}
+                    onChange={(e) => markDefault.mutate({ list: l, value: e.currentTarget.checked })}
+                  />
+                </Table.Td>
                 <Table.Td>
                   <ActionIcon variant="subtle" color="red" aria-label={t('Delete {{name}}', { name: l.name })} onClick={() => setDeleting(l)}>
                     <IconTrash size={16} />

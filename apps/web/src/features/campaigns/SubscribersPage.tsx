@@ -1,4 +1,5 @@
 import { SUBSCRIBER_STATES, SUBSCRIBERS_FILE_MAX_BYTES, type Subscriber } from '@atende/contract';
+import { ActionsOutdatedBadge } from './ActionsOutdatedBadge';
 import { ActionIcon, Anchor, Button, FileButton, Group, MultiSelect, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconDownload, IconEdit, IconTrash, IconUpload } from '@tabler/icons-react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -86,7 +87,10 @@ export function SubscribersPage() {
         ← {t('Campaigns')}
       </Anchor>
       <Group justify="space-between">
-        <Title order={3}>{c ? t('Subscribers of {{name}}', { name: c.name }) : t('Subscribers')}</Title>
+        <Group gap="xs">
+          <Title order={3}>{c ? t('Subscribers of {{name}}', { name: c.name }) : t('Subscribers')}</Title>
+          {c && <ActionsOutdatedBadge campaign={c} />}
+        </Group>
         <Group>
           <Button
             variant="default"

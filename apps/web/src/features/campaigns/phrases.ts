@@ -21,7 +21,14 @@ export const ACTION_LABEL = {
   chatbot_outbound: phrase('Hand over to a bot'),
   end_with_message: phrase('End with a message'),
 } as const;
+/** The entry point select's groups (spec 001 §3 inbound entry point). */
+export const ENTRY_GROUP = {
+  sector: phrase('Sectors'),
+  menu: phrase('Menus'),
+  bot: phrase('Bots'),
+} as const;
 export const CAMPAIGN_PHRASES = [
+  phrase("The template's buttons changed: save the campaign's button actions again before starting it"),
   phrase('Stop'),
   phrase('Start'),
   phrase('Stopping'),

@@ -46,14 +46,15 @@ export function useWizardLookups() {
     queryKey: campaignKeys.lookups,
     staleTime: 30_000,
     queryFn: async () => {
-      const [channels, sectors, lists, bots] = await Promise.all([
+      const [channels, sectors, lists, bots, entrypoints] = await Promise.all([
         api.listChannels({ query: { _limit: 0, _offset: 0 } }),
         api.listSectors({ query: { _limit: 0, _offset: 0 } }),
         api.listDndLists({ query: { _limit: 0 } }),
         // Without bots_interface there are no bots to hand over to (the action stays disabled).
         api.listBots({}).catch(() => ({ data: [] })),
+        api.listCampaignEntrypoints({}),
       ]);
-      return { channels: channels.data.filter((c) => isTemplateChannel(c.type)), sectors: sectors.data, lists: lists.data, bots: bots.data };
+      return { channels: channels.data.filter((c) => isTemplateChannel(c.type)), sectors: sectors.data, lists: lists.data, bots: bots.data, entrypoints: entrypoints.data };
     },
   });
 }

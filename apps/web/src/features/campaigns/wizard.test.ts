@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptyWizard, localDateTimeInput, payloadOf } from './wizard';
+import { actionErrors, emptyWizard, entrypointOf, localDateTimeInput, payloadOf } from './wizard';
 
 // Issue 14 item 3: a schedule is entered and shown in the user's zone and stored in UTC; editing a
 // campaign and saving it unchanged must give back the same instant.
@@ -28,5 +28,21 @@ describe('the campaign schedule in the user time zone', () => {
 
   it('gives an empty input for a value that is not a date', () => {
     expect(localDateTimeInput('not a date')).toBe('');
+  });
+});
+
+describe('campaign settings of the wizard (issue 14 item 8)', () => {
+  it('sends the entry point with its type, and none for an empty choice', () => {
+    const uuid = '6f1c2b9e-2c1d-4c4e-9a55-0a3f1e2d3c4b';
+    expect(payloadOf({ ...emptyWizard(), inbound_entrypoint: `menu:${uuid}` }, [], []).inbound_entrypoint).toEqual({ uuid, type: 'menu' });
+    expect(entrypointOf('')).toBeNull();
+    expect(entrypointOf(`queue:${uuid}`)).toBeNull();
+  });
+
+  it('preselects the default lists and needs one when an action is end_dnd', () => {
+    expect(emptyWizard(['a']).dnd_list).toEqual(['a']);
+    const optOut = { ...emptyWizard(), actions: { DEFAULT_ACTION: { action: 'end_dnd' as const, subAction: ['a'], message: 'Removido' } } };
+    expect(actionErrors(optOut, []).dnd_list).toBe('At least one DND list is required');
+    expect(actionErrors({ ...optOut, dnd_list: ['a'] }, []).dnd_list).toBeUndefined();
   });
 });

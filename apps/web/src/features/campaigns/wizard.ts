@@ -1,4 +1,4 @@
-import { CAMPAIGN_NAME_MAX, DEFAULT_ACTION, type Campaign, type ReplyAction, type Template } from '@atende/contract';
+import { CAMPAIGN_NAME_MAX, DEFAULT_ACTION, ENTRYPOINT_TYPES, type Campaign, type EntrypointType, type ReplyAction, type Template } from '@atende/contract';
 
 /**
  * The campaign wizard's state (spec 001 §2-§5): campaign data, the template, and one reply action
@@ -19,6 +19,7 @@ export interface WizardState {
   schedule: boolean;
   start_at: string;
   dnd_list: string[];
+  /** `type:uuid` (sector, menu or bot), '' for none: the channel's entry point then applies. */
   inbound_entrypoint: string;
   public: boolean;
   /** 'Fechar conversação após envio': broadcast mode. */
@@ -29,13 +30,14 @@ export interface WizardState {
 
 export const emptyAction = (): ActionState => ({ action: '', subAction: [], message: '' });
 
-export function emptyWizard(): WizardState {
+/** A new campaign starts with the tenant's default DND lists selected (issue 14 item 8). */
+export function emptyWizard(defaultLists: string[] = []): WizardState {
   return {
     name: '',
     channel_uuid: '',
     schedule: false,
     start_at: '',
-    dnd_list: [],
+    dnd_list: defaultLists,
     inbound_entrypoint: '',
     public: true,
     closeAfterSend: false,
@@ -70,7 +72,7 @@ export function wizardOf(campaign: Campaign): WizardState {
     schedule: campaign.start_at !== null,
     start_at: campaign.start_at ? localDateTimeInput(campaign.start_at) : '',
     dnd_list: campaign.dnd_list.map((d) => d.uuid),
-    inbound_entrypoint: campaign.inbound_entrypoint?.uuid ?? '',
+    inbound_entrypoint: campaign.inbound_entrypoint ? entrypointValue(campaign.inbound_entrypoint.type, campaign.inbound_entrypoint.uuid) : '',
     public: campaign.public,
     closeAfterSend: campaign.mode === 'broadcast',
     template_uuid: campaign.template.uuid,
@@ -79,6 +81,13 @@ export function wizardOf(campaign: Campaign): WizardState {
       ...Object.fromEntries(Object.entries(campaign.config.reply_actions).map(([k, a]) => [k, actionOf(a)])),
     },
   };
+}
+
+export const entrypointValue = (type: EntrypointType, uuid: string) => `${type}:${uuid}`;
+/** The select's `type:uuid` as the payload's entry point. */
+export function entrypointOf(value: string): { uuid: string; type: EntrypointType } | null {
+  const [type, uuid] = value.split(':');
+  return uuid && (ENTRYPOINT_TYPES as readonly string[]).includes(type ?? '') ? { uuid, type: type as EntrypointType } : null;
 }
 
 /** The quick-reply buttons of a template: one reply action each. */
@@ -108,6 +117,9 @@ export function actionErrors(s: WizardState, buttons: string[]): Record<string, 
     else if (a.action !== 'end_with_message' && a.subAction.length === 0) e[`${key}.subAction`] = 'This field is required';
     if (a.action === 'end_dnd' && !a.message.trim()) e[`${key}.message`] = 'This field is required';
   }
+  // Spec 001 §5: a campaign with an opt-out (end_dnd) consults at least one DND list itself.
+  const usesDnd = [DEFAULT_ACTION, ...buttons].some((key) => s.actions[key]?.action === 'end_dnd');
+  if (usesDnd && s.dnd_list.length === 0) e.dnd_list = 'At least one DND list is required';
   return e;
 }
 
@@ -123,7 +135,7 @@ function replyAction(a: ActionState): ReplyAction {
 export function payloadOf(s: WizardState, buttons: string[], lists: { uuid: string; name: string }[]) {
   return {
     mode: s.closeAfterSend ? ('broadcast' as const) : ('conversation' as const),
-    inbound_entrypoint: s.inbound_entrypoint || null,
+    inbound_entrypoint: entrypointOf(s.inbound_entrypoint),
     dnd_list: s.dnd_list.map((uuid) => ({ uuid, name: lists.find((l) => l.uuid === uuid)?.name ?? uuid })),
     config: {
       default_action: replyAction(s.actions[DEFAULT_ACTION] ?? emptyAction()),

@@ -6,11 +6,13 @@ import { useMutation } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { toastSuccess } from '../../ui/toasts';
 import { TemplateBubble } from './TemplateBubble';
 import { missingExamples, TemplateExamples } from './TemplateExamples';
 import { TemplateFormFields } from './TemplateFormFields';
 import { emptyForm, fieldErrors, fromTemplate, toInput, type TemplateFormState } from './form';
+import { campaignsUsingTemplate, templateApi } from './templateInUse';
 
 interface Props {
   mode: 'create' | 'edit';
@@ -41,18 +43,23 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
     setForm(next);
   };
 
+  // Campaigns using the template, named by the server when the buttons changed (issue 14 item 7).
+  const [inUse, setInUse] = useState<string | null>(null);
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: (confirm: boolean) => {
       const body = toInput(form);
       const params = { id: form.channel_uuid };
-      return mode === 'create' ? api.createTemplate({ params, body }) : api.updateTemplate({ params, body });
+      return mode === 'create' ? api.createTemplate({ params, body }) : templateApi.updateTemplate({ params, body, query: confirm ? { confirm: true } : {} });
     },
     onSuccess: () => {
+      setInUse(null);
       toastSuccess(t(mode === 'create' ? TEMPLATE_MESSAGES.created : TEMPLATE_MESSAGES.edited));
       onSaved();
     },
     // The message itself is toasted by the shared handler; the fields it names show under them.
     onError: (error) => {
+      const campaigns = campaignsUsingTemplate(error);
+      if (campaigns !== null) return setInUse(campaigns);
       if (!(error instanceof ApiError)) return;
       const fields = ErrorBodySchema.safeParse(error.body).data?.fields ?? [];
       setServerErrors(Object.fromEntries(fields.map((f) => [f.path, f.message])));
@@ -66,7 +73,7 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
   };
   const submit = () => {
     setTried((s) => ({ ...s, 2: true }));
-    if (Object.keys(fieldErrors(form, channelType, mode, 2)).length === 0 && Object.keys(missingExamples(form)).length === 0) save.mutate();
+    if (Object.keys(fieldErrors(form, channelType, mode, 2)).length === 0 && Object.keys(missingExamples(form)).length === 0) save.mutate(false);
   };
 
   return (
@@ -118,6 +125,15 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
           </>
         )}
       </Group>
+      <ConfirmModal
+        opened={inUse !== null}
+        title={t('Campaigns use this template')}
+        message={t("These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?", { campaigns: inUse })}
+        confirmLabel={t('Save anyway')}
+        loading={save.isPending}
+        onConfirm={() => save.mutate(true)}
+        onClose={() => setInUse(null)}
+      />
     </Modal>
   );
 }

@@ -6,8 +6,8 @@ import { IconEdit, IconEye, IconPlus, IconSearch, IconTrash } from '@tabler/icon
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { ConfirmModal } from '../../ui/ConfirmModal';
+import { campaignsUsingTemplate, templateApi } from './templateInUse';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastError, toastSuccess } from '../../ui/toasts';
@@ -43,13 +43,17 @@ export function TemplatesPage() {
   const [previewing, setPreviewing] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
+  // Campaigns using the template being deleted, named by the server: a second, explicit confirmation (issue 14 item 7).
+  const [inUse, setInUse] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: (template: Template) => api.deleteTemplate({ params: { id: template.uuid } }),
+    mutationFn: ({ template, confirm }: { template: Template; confirm: boolean }) => templateApi.deleteTemplate({ params: { id: template.uuid }, query: confirm ? { confirm: true } : {} }),
     onSuccess: () => {
       toastSuccess(t(TEMPLATE_MESSAGES.deleted));
       setDeleting(null);
+      setInUse(null);
       void queryClient.invalidateQueries({ queryKey: templateKeys.all });
     },
+    onError: (error) => setInUse(campaignsUsingTemplate(error)),
   });
   const edit = (template: Template) => {
     // Spec 002 §2: authentication templates cannot be edited.
@@ -164,13 +168,25 @@ export function TemplatesPage() {
         )}
       </Modal>
       <ConfirmModal
-        opened={deleting !== null}
+        opened={deleting !== null && inUse === null}
         title={t('Delete template')}
         message={t(TEMPLATE_MESSAGES.confirmDelete)}
         confirmLabel={t('Delete')}
         loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
+        onConfirm={() => deleting && remove.mutate({ template: deleting, confirm: false })}
         onClose={() => setDeleting(null)}
+      />
+      <ConfirmModal
+        opened={deleting !== null && inUse !== null}
+        title={t('Campaigns use this template')}
+        message={t('These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?', { campaigns: inUse })}
+        confirmLabel={t('Delete anyway')}
+        loading={remove.isPending}
+        onConfirm={() => deleting && remove.mutate({ template: deleting, confirm: true })}
+        onClose={() => {
+          setInUse(null);
+          setDeleting(null);
+        }}
       />
       {editing && (
         <TemplateFormModal

@@ -102,4 +102,10 @@ export const ptTemplates: Record<string, string> = {
   '20 characters maximum': 'Máximo de 20 caracteres',
   'There is already a template with this name and language on this channel': 'Já existe um template com este nome e idioma neste canal',
   'The category of a template cannot be changed': 'A categoria de um template não pode ser alterada',
+  "Campaigns use this template: {{campaigns}}": "Campanhas usam este template: {{campaigns}}",
+  "Campaigns use this template": "Campanhas usam este template",
+  "These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?": "Estas campanhas usam os botões deste template: {{campaigns}}. Respostas a um botão alterado receberiam a ação padrão, então as ações dos botões delas ficarão marcadas como desatualizadas até que você as salve de novo. Salvar mesmo assim?",
+  "Save anyway": "Salvar mesmo assim",
+  "These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?": "Estas campanhas usam este template: {{campaigns}}. Depois de excluído, elas não poderão mais ser iniciadas nem editadas. Excluir mesmo assim?",
+  "Delete anyway": "Excluir mesmo assim",
 };
