@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   subscriber_already_sent: 409,
   /** An uploaded subscriber file that is binary, an old .xls or text in no known encoding (issue 14 item 4). */
   subscriber_file_unreadable: 422,
+  /** The provider refused the channel's credentials while it was being set up (Telegram getMe: bad bot token). */
+  channel_credentials_refused: 400,
+  /** The provider could not be reached or failed while the channel was being set up (setWebhook). */
+  channel_provider_unavailable: 502,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,
