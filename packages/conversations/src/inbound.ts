@@ -18,7 +18,8 @@ export function messageIdFor(channelId: string, externalId: string): string {
 }
 
 export interface InboundInput {
-  contact: { phone?: string; identifier?: string; name?: string; email?: string };
+  /** `fields`: extra contact fields set when the contact is created (a Telegram username). */
+  contact: { phone?: string; identifier?: string; name?: string; email?: string; fields?: Record<string, string> };
   message: {
     id?: string;
     content?: string;
@@ -277,6 +278,7 @@ export class InboundReceiver {
             name: c.name?.trim() || phone || identifier,
             phoneNumber: phone,
             email: c.email?.trim().toLowerCase() || null,
+            ...(c.fields ? { fields: c.fields } : {}),
           },
         })
       ).id;

@@ -96,19 +96,19 @@ describe('Telegram adapter against the Bot API simulator', () => {
     expect(adapter.verifyWebhook(hook, channel)).toBe(true);
     expect(adapter.verifyWebhook({ ...hook, headers: { ...hook.headers, 'x-telegram-bot-api-secret-token': 'wrong' } }, channel)).toBe(false);
     expect(adapter.verifyWebhook({ ...hook, headers: {} }, channel)).toBe(false);
-    const [text] = adapter.parseWebhook({ rawBody: hook.rawBody, contentType: 'application/json' });
+    const [text] = adapter.parseWebhook({ rawBody: hook.rawBody });
     expect(text).toMatchObject({ kind: 'message', from: String(ana.id), sender: { identifier: String(ana.id), name: 'Ana Souza', username: 'anasouza' }, text: 'Oi, tudo bem?', media: null });
 
     const photo = Buffer.alloc(2048, 7);
     await sim.sendInbound({ from: ana, photo, caption: 'Olha' });
-    const [withPhoto] = adapter.parseWebhook({ rawBody: (await hooks.next()).rawBody, contentType: 'application/json' });
+    const [withPhoto] = adapter.parseWebhook({ rawBody: (await hooks.next()).rawBody });
     if (withPhoto?.kind !== 'message' || !withPhoto.media) throw new Error('expected a photo message');
     expect(withPhoto.media.caption).toBe('Olha');
     const downloaded = await adapter.fetchMedia(withPhoto.media, channel, 1024 * 1024);
     expect(downloaded).toMatchObject({ contentType: 'image/jpeg', bytes: photo });
 
     await sim.sendInbound({ from: ana, document: { bytes: Buffer.from('%PDF'), filename: 'nota.pdf', mimeType: 'application/pdf' } });
-    const [withDoc] = adapter.parseWebhook({ rawBody: (await hooks.next()).rawBody, contentType: 'application/json' });
+    const [withDoc] = adapter.parseWebhook({ rawBody: (await hooks.next()).rawBody });
     if (withDoc?.kind !== 'message' || !withDoc.media) throw new Error('expected a document message');
     expect(await adapter.fetchMedia(withDoc.media, channel, 1024)).toMatchObject({ contentType: 'application/pdf', filename: 'nota.pdf' });
     expect((await deliveryErrorOf(adapter.fetchMedia(withPhoto.media, channel, 100))).kind).toBe('permanent');
