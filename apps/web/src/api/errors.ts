@@ -14,6 +14,8 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   outbound_address_not_allowed: phrase('This address is not allowed: it points to this server or a private network'),
   api_token_lifetime_too_long: phrase('A token can last at most {{max_days}} days'),
   subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
+  channel_credentials_refused: phrase("The provider refused the channel's credentials: check the token"),
+  channel_provider_unavailable: phrase('The provider could not be reached to set the channel up; try again shortly'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

@@ -7,7 +7,7 @@ import { startTelegramSimulator, type TelegramSimulator } from '@atende/channels
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
-import { LocalDiskDriver } from '@atende/storage';
+import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const CHAT = '555000222';
 let t: TestDatabase;
 let redis: Redis;
 let sim: TelegramSimulator;
-let storage: LocalDiskDriver;
+let storage: StorageDriver;
 let storageDir: string;
 let deps: ChannelDeliveryDeps;
 let tenantId: string;

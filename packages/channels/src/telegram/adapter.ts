@@ -73,7 +73,7 @@ export class TelegramAdapter extends ProviderAdapter implements ProviderChannelA
     const url = `${baseUrlOf(channel)}/bot${botTokenOf(channel)}/${method}`;
     const init = 'json' in payload
       ? { body: JSON.stringify(payload.json), headers: { 'content-type': 'application/json' } }
-      : { body: payload.multipart.body, headers: { 'content-type': payload.multipart.contentType } };
+      : { body: new Uint8Array(payload.multipart.body), headers: { 'content-type': payload.multipart.contentType } };
     const answer = await request(this.fetchImpl, url, { method: 'POST', ...init, headers: { ...init.headers, 'user-agent': 'Atende/1' }, timeoutMs: 'multipart' in payload ? this.timeoutMs * 3 : this.timeoutMs }, 'Telegram');
     const body = answer.json() as { ok?: unknown; result?: unknown } | null;
     if (answer.status >= 200 && answer.status < 300 && body?.ok === true) return body.result;

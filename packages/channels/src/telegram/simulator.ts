@@ -17,6 +17,8 @@ export interface TelegramSimulatorOptions {
   token: string;
   /** Bot's username (getMe). */
   username?: string;
+  /** A webhook already set (the demo: the seeded channel's address and secret), as setWebhook would. */
+  webhook?: { url: string; secret: string | null };
   host?: string;
   port?: number;
 }
@@ -77,7 +79,7 @@ const DESCRIPTIONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unautho
 export async function startTelegramSimulator(options: TelegramSimulatorOptions): Promise<TelegramSimulator> {
   const botId = Number(options.token.split(':')[0]) || 7000000001;
   const username = options.username ?? 'atende_demo_bot';
-  let hook: { url: string; secret: string | null } | null = null;
+  let hook: { url: string; secret: string | null } | null = options.webhook?.url ? options.webhook : null;
   const sent: TelegramSend[] = [];
   const plan: { status: number; body: unknown }[] = [];
   const files = new Map<string, { path: string; bytes: Buffer; contentType: string }>();
