@@ -16,7 +16,7 @@ beforeAll(async () => {
   sim = await startTelegramSimulator({ token: TOKEN });
   // No PUBLIC_URL: the webhook address is the one the admin's request came to (this test app).
   t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
-  acme = await t.tenant('Acme', { users: { admin: ['admin'] } });
+  acme = await t.tenant('Acme', { users: { admin: ['admin'], agent: ['agent'] } });
   admin = await t.login('admin@acme.test');
 });
 afterAll(async () => {
@@ -90,5 +90,20 @@ describe('Telegram channels (issue 15)', () => {
     const secret = decryptCredentials((await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!, key()).webhook_secret;
     expect(secret).not.toBe(before!.secret);
     expect(sim.webhook()).toEqual({ url: before!.url, secret });
+  });
+
+  it("queues an agent's answer in a Telegram conversation for the worker's channel-delivery", async () => {
+    const contact = await t.database.db.contact.create({ data: { tenantId: acme.tenantId, name: 'Ana' } });
+    await t.database.db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId, contactId: contact.id, identifier: String(ana.id) } });
+    const conversation = await t.database.db.conversation.create({
+      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId, userId: acme.users.agent!.id, state: 'answered', contactInteracted: true, ticketNumber: 77 },
+    });
+    const agent = await t.login('agent@acme.test');
+    const sent = await t.http.post(`/api/v1/conversations/${conversation.id}/messages`).set({ Authorization: `Bearer ${agent}` }).send({ content: 'Olá, Ana!' });
+    expect(sent.status).toBeLessThan(300);
+    const jobs = await t.database.db.outboxJob.findMany({ where: { tenantId: acme.tenantId, queue: queues.channelDelivery.name } });
+    const message = await t.database.db.message.findFirstOrThrow({ where: { conversationId: conversation.id, content: 'Olá, Ana!' } });
+    expect(message).toMatchObject({ state: 'pending', status: 'sending' });
+    expect(jobs.map((j) => j.payload)).toEqual([expect.objectContaining({ message_uuid: message.id })]);
   });
 });
