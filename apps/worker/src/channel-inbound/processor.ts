@@ -148,7 +148,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         message: {
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),
-          ...(annex ? { annex } : {}),
+          ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
         },
       });

@@ -110,7 +110,15 @@ describe('channel-inbound: Telegram updates into conversations (issue 15)', () =
     expect(await t.db.conversation.count({ where: { channelId } })).toBe(1);
   });
 
-  it('drops a body that is no Telegram update and ignores an edited message', async () => {
+  it('keeps a voice note as a voice message with its audio', async () => {
+    const ogg = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(500, 1)]);
+    await sim.sendInbound({ from: ana, voice: ogg });
+    expect(await processInbound(deps, job(await delivered()))).toMatchObject({ messages: 1 });
+    const message = await t.db.message.findFirstOrThrow({ where: { conversation: { channelId }, voice: true } });
+    expect(await t.db.storedFile.findUniqueOrThrow({ where: { id: message.annexId! } })).toMatchObject({ contentType: 'audio/ogg', size: ogg.length });
+  });
+
+    it('drops a body that is no Telegram update and ignores an edited message', async () => {
     expect(await processInbound(deps, job('{"entry":[]}'))).toMatchObject({ messages: 0, ignored: 1 });
     const edited = JSON.stringify({ update_id: 9, edited_message: { message_id: 1, from: { id: ana.id, first_name: 'Ana' }, chat: { id: ana.id, type: 'private' }, date: 1, text: 'editado' } });
     expect(await processInbound(deps, job(edited))).toMatchObject({ messages: 0 });
