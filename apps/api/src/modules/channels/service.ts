@@ -238,10 +238,11 @@ export class ChannelService {
     // Telegram: the secret_token it sends back with every update is ours, never one an admin typed.
     if (this.providerAdapter(body.type)?.generatesWebhookSecret) secrets.webhook_secret = newSecret();
     checkComplete(channelKind(body.type), settings, secrets);
-    const id = randomUUID();
-    await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
     const inboundToken = CUSTOM_TYPES.has(body.type) ? newSecret() : null;
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    // Last before storing: every check of ours has passed, so the provider is not pointed at a channel that will not exist.
+    const id = randomUUID();
+    await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
     const row = await this.db(session).channel.create({
       data: {
         id,
@@ -285,12 +286,12 @@ export class ChannelService {
     const secrets = { ...stored, ...given };
     checkComplete(channelKind(row.type), settings, secrets);
     const changed = (given.bot_token !== undefined && given.bot_token !== stored.bot_token) || (body.settings?.base_url !== undefined && settings.base_url !== (config.base_url ?? undefined));
+    const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
     if (adapter?.setUp && changed) {
       secrets.webhook_secret = newSecret();
       await this.setUpAtProvider(row.id, row.type, settings, secrets, publicUrl);
     }
-    const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
-    if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
     for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
     const updated = await this.db(session).channel.update({
       where: { id: row.id },

@@ -41,6 +41,9 @@ describe('Telegram channels (issue 15)', () => {
     const down = await create({ bot_token: TOKEN, base_url: 'http://127.0.0.1:9' });
     expect(down.status).toBe(502);
     expect(down.body.code).toBe('channel_provider_unavailable');
+    // Our own checks come before the provider's: a bad entry point leaves the bot's webhook alone.
+    const badEntry = await create({ bot_token: TOKEN, entry_point: '00000000-0000-4000-8000-000000000000' });
+    expect(badEntry.status).toBe(400);
     expect(await channelCount()).toBe(0);
     expect(sim.webhook()).toBeNull();
   });
