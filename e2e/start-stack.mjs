@@ -31,6 +31,8 @@ const env = {
   // The demo WhatsApp provider (360dialog simulator) of the demo "WhatsApp" channel; specs steer it over HTTP.
   DEMO_WHATSAPP_PORT: process.env.DEMO_WHATSAPP_PORT ?? String(Number(port) + 2),
   DEMO_WHATSAPP_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`,
+  // The demo Telegram Bot API (simulator) of the demo "Telegram" channel; specs steer it over HTTP.
+  DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
 };
 
 function run(command, args) {
@@ -71,6 +73,7 @@ let apiProcess = watch(spawn(process.execPath, [...NODE_FLAGS, api], { cwd: root
 // The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
 

@@ -54,11 +54,18 @@ demoProvider.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo WhatsApp provider stopped (${code}); templates of the demo WhatsApp channel stay PENDING.`);
 });
 
+// The demo Telegram Bot API (simulator, port 4013) of the demo "Telegram" channel: play a Telegram
+// contact with POST http://127.0.0.1:4013/_simulator/inbound (README). Not essential either.
+const demoTelegram = pnpmBackground('demo-telegram', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], env);
+demoTelegram.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo Telegram Bot API stopped (${code}); the demo Telegram channel receives and sends nothing.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact, demoProvider]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider, demoTelegram]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

@@ -101,6 +101,7 @@ const workers: Worker[] = [
       publicUrl: env.PUBLIC_URL,
       fileLinkSecret: env.FILE_LINK_SECRET,
       fileLinkTtlSeconds: env.FILE_LINK_TTL_SECONDS,
+      storage: (service) => storage.driverFor(service),
       log: log.child({ component: 'channel-delivery' }),
     },
     { connection, redisPrefix: env.REDIS_PREFIX, concurrency: env.WORKER_CONCURRENCY },

@@ -9,7 +9,13 @@ export interface OutboundMessage {
   uuid: string;
   conversationUuid: string;
   content: string;
-  annex: { url: string; contentType: string; originalFilename: string } | null;
+  /**
+   * The attachment: a signed link to it, and (in the worker) its bytes read from storage, for
+   * providers that take uploads rather than links (Telegram).
+   */
+  annex: { url: string; contentType: string; originalFilename: string; size?: number; read?: () => Promise<Buffer> } | null;
+  /** Recorded as a voice note in the composer (providers with voice notes show it as one). */
+  voice?: boolean;
   author: 'USER' | 'CONTACT' | 'SYSTEM';
   createdAt: Date;
   contact: { uuid: string; phoneNumber: string | null; identifier: string | null };

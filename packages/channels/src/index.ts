@@ -6,9 +6,11 @@ export { CustomWebhookBodySchema, CustomChannelConfigSchema, CustomChannelCreden
 export { LivechatAdapter } from './livechat/adapter';
 export { channelAdapters, type ChannelAdapterOptions } from './registry';
 export { DEV_FILE_LINK_SECRET, FILE_LINK_TTL_SECONDS, fileLinkSignature, signedFilePath, signedFileUrl, verifyFileLink } from './file-link';
-export {
-  isWhatsAppAdapter, type WhatsAppAdapter, type InboundEvent, type InboundMedia, type ProviderOutboundTemplate, type ProviderTemplate, type TemplateDefinition, type WebhookRequest,
-} from './whatsapp/types';
+export { isProviderAdapter, type ProviderChannelAdapter, type InboundEvent, type InboundMedia, type InboundSender, type WebhookRegistration, type WebhookRequest } from './provider';
+export { isWhatsAppAdapter, type WhatsAppAdapter, type ProviderOutboundTemplate, type ProviderTemplate, type TemplateDefinition } from './whatsapp/types';
+export { TelegramAdapter, TELEGRAM_SECRET_HEADER } from './telegram/adapter';
+export { TELEGRAM_BASE_URL } from './telegram/settings';
+export { DEMO_TELEGRAM_PORT_DEFAULT, DEMO_TELEGRAM_BOT_TOKEN_DEFAULT, DEMO_TELEGRAM_WEBHOOK_SECRET_DEFAULT, DEMO_TELEGRAM_CHANNEL_ID } from './telegram/demo-defaults';
 export { WhatsAppCloudAdapter, hubSignature, CLOUD_API_BASE_URL, CLOUD_API_VERSION, META_MEDIA_HOSTS } from './whatsapp/cloud';
 export { WhatsApp360DialogAdapter, DIALOG360_WEBHOOK_HEADER, DIALOG360_CLOUD_BASE_URL, DIALOG360_ONPREMISE_BASE_URL } from './whatsapp/dialog360';
 export { WhatsAppTwilioAdapter, twilioSignature, TWILIO_BASE_URL, TWILIO_MEDIA_HOSTS, TWILIO_URL_HEADER } from './whatsapp/twilio';

@@ -6,6 +6,7 @@ import { WhatsApp360DialogAdapter } from './whatsapp/dialog360';
 import type { OutboundClient } from './outbound';
 import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
 import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
+import { TelegramAdapter } from './telegram/adapter';
 
 export interface ChannelAdapterOptions {
   /** The guarded client of every adapter (OUTBOUND_ALLOW_HOSTS); strict (public addresses only) by default. */
@@ -16,6 +17,7 @@ export interface ChannelAdapterOptions {
   whatsappCloud?: WhatsAppAdapterOptions;
   whatsapp360dialog?: WhatsAppAdapterOptions;
   whatsappTwilio?: WhatsAppAdapterOptions;
+  telegram?: WhatsAppAdapterOptions;
 }
 
 /**
@@ -30,6 +32,7 @@ export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string
     new WhatsAppCloudAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappCloud }),
     new WhatsApp360DialogAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsapp360dialog }),
     new WhatsAppTwilioAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappTwilio }),
+    new TelegramAdapter({ outbound: options.outbound, ...options.telegram }),
   ];
   for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);

@@ -49,6 +49,10 @@ export const ERROR_STATUS = {
   template_in_use: 409,
   /** The template's buttons changed: the campaign's reply actions must be saved again first (issue 14 item 7). */
   campaign_actions_outdated: 422,
+  /** The provider refused the channel's credentials while it was being set up (Telegram getMe: bad bot token). */
+  channel_credentials_refused: 400,
+  /** The provider could not be reached or failed while the channel was being set up (setWebhook). */
+  channel_provider_unavailable: 502,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

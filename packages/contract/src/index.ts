@@ -11,6 +11,7 @@ export * from './contacts';
 export * from './conversations';
 export * from './messages';
 export * from './channels';
+export * from './channel-capabilities';
 export * from './livechat';
 export * from './user-pattern';
 export * from './templates';

@@ -19,13 +19,16 @@ export function messageIdFor(channelId: string, externalId: string): string {
 }
 
 export interface InboundInput {
-  contact: { phone?: string; identifier?: string; name?: string; email?: string };
+  /** `fields`: extra contact fields set when the contact is created (a Telegram username). */
+  contact: { phone?: string; identifier?: string; name?: string; email?: string; fields?: Record<string, string> };
   message: {
     id?: string;
     content?: string;
     annex_url?: string;
     /** The StoredFile of this tenant already holding the message's media (provider webhooks). */
     annex?: AnnexRow;
+    /** A recorded voice note (Telegram voice): shown to the agent as one. */
+    voice?: boolean;
     /** What a contact pressed (a template's quick reply): kept on the message for reply actions. */
     interactive?: { type: 'button'; text: string; payload: string | null; context_id: string | null };
     /** The provider id of the message this one quotes (WhatsApp context.id), button or not: which campaign a reply answers. */
@@ -83,6 +86,7 @@ export class InboundReceiver {
     const annexId = input.message.annex?.id ?? null;
     const interactive = input.message.interactive ?? null;
     const interactiveJson = interactive ? JSON.stringify(interactive) : null;
+    const voice = input.message.voice === true && annexId !== null;
     const contactMessage = (conversationId: string, contactId: string, at: Date) =>
       presentMessage(
         {
@@ -97,7 +101,7 @@ export class InboundReceiver {
           state: 'sent',
           status: null,
           internal: false,
-          voice: false,
+          voice,
           replyToId: null,
           annexId,
           templateMessage: null,
@@ -110,7 +114,7 @@ export class InboundReceiver {
         { annex: input.message.annex ?? null },
       );
 
-    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson);
+    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson, voice);
     if (appended) {
       const effects = new Effects();
       if (appended.unarchived || appended.replied) effects.conversation(appended.conversationId);
@@ -148,9 +152,9 @@ export class InboundReceiver {
       const menu = opened?.menu ?? null;
       const now = new Date();
       await tx.$executeRaw`
-        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", "createdAt", "updatedAt")
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", voice, "createdAt", "updatedAt")
         VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
-                ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${now}, ${now})`;
+                ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${voice}, ${now}, ${now})`;
       const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null }[]>`
         WITH before AS (SELECT c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
                         JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
@@ -217,6 +221,7 @@ export class InboundReceiver {
     content: string,
     annexId: string | null,
     interactiveJson: string | null,
+    voice = false,
   ) {
     const at = new Date();
     const [row] = await this.ctx.db.$queryRaw<
@@ -230,9 +235,9 @@ export class InboundReceiver {
         WHERE ci."channelId" = ${channel.id}::uuid AND ci.identifier = ${identifier}
         ORDER BY c."createdAt" DESC LIMIT 1
       ), inserted AS (
-        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", "createdAt", "updatedAt")
+        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", voice, "createdAt", "updatedAt")
         SELECT ${messageId}::uuid, ${channel.tenantId}::uuid, target.id, 'CONTACT'::"MessageAuthor", target."contactId", ${content},
-               ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${at}, ${at}
+               ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${voice}, ${at}, ${at}
         FROM target
         ON CONFLICT (id) DO NOTHING
         RETURNING "conversationId", "createdAt"
@@ -284,6 +289,7 @@ export class InboundReceiver {
             name: c.name?.trim() || phone || identifier,
             phoneNumber: phone,
             email: c.email?.trim().toLowerCase() || null,
+            ...(c.fields ? { fields: c.fields } : {}),
           },
         })
       ).id;

@@ -9,4 +9,5 @@ export { ensureTenant, ALL_FEATURES_ON, PLATFORM_TENANT_NAME, type TenantSpec, t
 export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
 export { DEMO_CHANNEL_TOKEN } from './demo-conversations';
 export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';
+export { DEMO_TELEGRAM_CHANNEL_ID } from './demo-telegram';
 export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';

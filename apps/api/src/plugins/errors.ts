@@ -20,8 +20,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
       reply.status(status).type('application/json; charset=utf-8').send({ ...body, request_id: request.id });
 
-    // Redis down or too slow: a clear 503 at once, never a hang nor a 500 (issue 12 item 7).
-    if (isRedisUnavailable(error)) {
+    // Redis down or too slow: a clear 503 at once, never a hang nor a 500 (issue 12 item 7). An
+    // AppError is already worded (its text may name a provider's ECONNREFUSED, which is not Redis).
+    if (!(error instanceof AppError) && isRedisUnavailable(error)) {
       const unavailable = serviceUnavailable('redis');
       return send(unavailable.status, { error_message: unavailable.message, code: unavailable.code, params: unavailable.params });
     }

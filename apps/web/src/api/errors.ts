@@ -25,6 +25,8 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   dnd_list_required: phrase('At least one DND list is required'),
   campaign_actions_outdated: phrase("The template's buttons changed: save the campaign's button actions again before starting it"),
   template_in_use: phrase('Campaigns use this template: {{campaigns}}'),
+  channel_credentials_refused: phrase("The provider refused the channel's credentials: check the token"),
+  channel_provider_unavailable: phrase('The provider could not be reached to set the channel up; try again shortly'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

@@ -1,5 +1,6 @@
 import { decryptCredentials, ChannelDeliveryError, signedFileUrl, type ChannelTarget, type OutboundMessage } from '@atende/channels';
 import type { ScopedDb } from '@atende/db';
+import type { StorageDriver } from '@atende/storage';
 import { z } from 'zod';
 
 /** Message.templateMessage as the api stores it. */
@@ -25,6 +26,8 @@ export interface LoadedMessage {
   author: 'USER' | 'CONTACT' | 'SYSTEM';
   annexId: string | null;
   createdAt: Date;
+  /** Recorded in the composer as a voice note. */
+  voice?: boolean;
   /** Set when the message is a template (outbound start, campaigns): {name, language, body, header, url_buttons}. */
   templateMessage: unknown;
   conversation: {
@@ -42,6 +45,21 @@ export interface AnnexLinks {
   /** FILE_LINK_SECRET, the same value the api verifies with. */
   secret: string;
   ttlSeconds?: number;
+  /** The storage driver of a StoredFile's service: annex bytes for providers that take uploads (Telegram). */
+  storage?: (service: string) => StorageDriver | null;
+}
+
+/** The bytes of a stored file, read when the adapter asks (only providers that upload do). */
+function readerOf(storage: AnnexLinks['storage'], file: { service: string; storageKey: string; id: string }): (() => Promise<Buffer>) | undefined {
+  const driver = storage?.(file.service);
+  if (!driver) return undefined;
+  return async () => {
+    const stored = await driver.get(file.storageKey);
+    if (!stored) throw new ChannelDeliveryError('permanent', `The attachment's file is missing from storage (${file.id})`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of stored.stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+    return Buffer.concat(chunks);
+  };
 }
 
 /**
@@ -61,7 +79,10 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
     uuid: message.id,
     conversationUuid: conversation.id,
     content: message.content,
-    annex: file ? { url: annexUrl(links, file.id), contentType: file.contentType, originalFilename: file.originalFilename } : null,
+    annex: file
+      ? { url: annexUrl(links, file.id), contentType: file.contentType, originalFilename: file.originalFilename, size: file.size, ...(readerOf(links.storage, file) ? { read: readerOf(links.storage, file) } : {}) }
+      : null,
+    voice: message.voice === true,
     author: message.author,
     createdAt: message.createdAt,
     contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },

@@ -4,6 +4,7 @@ import { INTERNAL_MESSAGE_TAG, queues, rooms } from '@atende/contract';
 import { closeFailedTemplateStart } from '@atende/conversations';
 import { scoped, type Db, type ScopedDb } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
+import type { StorageDriver } from '@atende/storage';
 import type { Logger } from 'pino';
 import { channelTargetOf, outboundMessageOf } from './outbound';
 
@@ -19,6 +20,8 @@ export interface ChannelDeliveryDeps {
   /** FILE_LINK_SECRET and FILE_LINK_TTL_SECONDS: annex links are signed so receivers need no session. */
   fileLinkSecret: string;
   fileLinkTtlSeconds?: number;
+  /** Reads stored files, for providers that take attachments as uploads (Telegram); links only without it. */
+  storage?: (service: string) => StorageDriver | null;
   log: Logger;
 }
 
@@ -64,7 +67,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     const adapter = deps.adapters.get(channelKind(channel.type));
     if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
     const target = channelTargetOf(channel, deps.secretsKey);
-    const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds });
+    const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds, storage: deps.storage });
 
     // Recorded before posting: only a still-pending, not-failed message goes out.
     const claimed = await db.message.updateMany({

@@ -1,7 +1,7 @@
 import { channelKind, storableStrings } from '@atende/core';
-import { ChannelDeliveryError, decryptCredentials, isWhatsAppAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type WhatsAppAdapter } from '@atende/channels';
+import { ChannelDeliveryError, decryptCredentials, isProviderAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type ProviderChannelAdapter } from '@atende/channels';
 import { queues } from '@atende/contract';
-import { announceTemplate, applyTemplateStatus, InboundReceiver, messageIdFor, runReplyAction, type AnnexRow, type ConversationDeps } from '@atende/conversations';
+import { announceTemplate, applyTemplateStatus, InboundReceiver, type InboundInput, messageIdFor, runReplyAction, type AnnexRow, type ConversationDeps } from '@atende/conversations';
 import { safeFilename, type StorageDriver } from '@atende/storage';
 import { randomUUID } from 'node:crypto';
 import { scoped, type Db } from '@atende/db';
@@ -19,7 +19,7 @@ export interface ChannelInboundDeps {
   log: Logger;
 }
 
-/** WhatsApp's own ceiling for media a contact can send. */
+/** WhatsApp's own ceiling for media a contact can send (Telegram lets bots download up to 20 MB; bigger is refused as lost media). */
 export const INBOUND_MEDIA_MAX_BYTES = 16 * 1024 * 1024;
 
 export interface InboundOutcome {
@@ -38,7 +38,7 @@ const RANK = { sent: 1, delivered: 2, read: 3 } as const;
  * keeps it as a StoredFile. A permanent failure (refused host, too big) answers null: the message
  * is still taken, saying its media was lost; a transient one throws so the job is retried.
  */
-async function keepMedia(deps: ChannelInboundDeps, adapter: WhatsAppAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | null> {
+async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | null> {
   let file: { bytes: Buffer; contentType: string; filename: string | null };
   try {
     file = await adapter.fetchMedia(media, target, INBOUND_MEDIA_MAX_BYTES);
@@ -93,6 +93,16 @@ async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId
 }
 
 /**
+ * Who wrote: a phone number (WhatsApp), or a provider identity (Telegram user id) whose username is
+ * kept on the contact as `<type>_username` (issue 15).
+ */
+function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: string): InboundInput['contact'] {
+  if (!event.sender) return { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) };
+  const { identifier, name, username } = event.sender;
+  return { identifier, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
+}
+
+/**
  * One verified provider webhook delivery (queue channel-inbound): contact messages enter
  * conversations exactly like the custom channel's (idempotent by the provider's message id),
  * status updates move our messages' state, template status changes reach open template lists.
@@ -106,7 +116,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c.config, c."credentialsEncrypted", t.config AS "tenantConfig"
     FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${job.channel_uuid}::uuid AND c."tenantId" = ${job.tenant_uuid}::uuid`;
   const adapter = channel ? deps.adapters.get(channelKind(channel.type)) : undefined;
-  if (!channel || !adapter || !isWhatsAppAdapter(adapter)) return { ...outcome, ignored: 1 };
+  if (!channel || !adapter || !isProviderAdapter(adapter)) return { ...outcome, ignored: 1 };
   const target: ChannelTarget = {
     uuid: channel.id, type: channel.type, config: channel.config, credentials: channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null,
   };
@@ -134,18 +144,18 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
       const lost = event.media && !known && !annex ? '[The media of this message could not be downloaded]' : '';
       const received = await receiver.receive(channel, {
-        contact: { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) },
+        contact: contactOf(event, channelKind(channel.type)),
         message: {
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),
-          ...(annex ? { annex } : {}),
+          ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
           ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
         },
       });
       outcome.messages++;
-      // An answer to a campaign runs its reply action (once: a repeated delivery is a duplicate).
-      if (!received.duplicate) {
+      // An answer to a campaign runs its reply action (once: a repeated delivery is a duplicate); campaigns reach phones only.
+      if (!received.duplicate && !event.sender) {
         await runReplyAction(conversationDeps, {
           tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '', contextExternalId: event.contextExternalId,
         });

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { ChannelDeliveryError, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, type ProviderChannelAdapter } from '@atende/channels';
 import {
-  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, Uuid, WHATSAPP_PROVIDER_TYPES, type BodyOf, type Channel,
+  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
   type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
 } from '@atende/contract';
 import { channelKind, livechatAppearanceProblems } from '@atende/core';
@@ -16,7 +16,7 @@ type ChannelRow = Prisma.ChannelGetPayload<object>;
 type Fields = Record<string, string>;
 
 const CUSTOM_TYPES = new Set(['custom', 'droz', 'API']);
-const PROVIDER_TYPES = new Set<string>(WHATSAPP_PROVIDER_TYPES);
+const PROVIDER_TYPES = new Set<string>(PROVIDER_CHANNEL_TYPES);
 /** Types that can carry messages today: a channel of another type would accept nothing and send nothing. */
 const SUPPORTED_TYPES = new Set([...CUSTOM_TYPES, ...PROVIDER_TYPES, 'livechat']);
 
@@ -37,6 +37,7 @@ const REQUIRED: Record<string, readonly (readonly string[])[]> = {
   '{hash}': [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
   whatsapp_360dialog: [['api_key'], ['webhook_secret']],
   whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
+  telegram: [['bot_token']],
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -72,11 +73,49 @@ function checkComplete(type: string, settings: Fields, secrets: Fields): void {
   }
 }
 
+/**
+ * A provider's refusal while a channel is set up, as the api answers it: credentials refused (a bad
+ * bot token) is the admin's to fix; anything else is the provider's answer, or its absence.
+ */
+function setUpFailure(error: unknown): AppError {
+  if (!(error instanceof ChannelDeliveryError)) throw error;
+  if (error.httpStatus === 401 || error.httpStatus === 403 || error.httpStatus === 404) {
+    return new AppError('channel_credentials_refused', `The provider refused the channel's credentials: ${error.message}`, [{ path: 'bot_token', message: 'The provider refused this token' }]);
+  }
+  if (error.kind === 'permanent') return new AppError('unprocessable', `The provider refused to set the channel up: ${error.message}`);
+  return new AppError('channel_provider_unavailable', `The provider could not be reached to set the channel up: ${error.message}`);
+}
+
 export class ChannelService {
   private readonly key: Buffer;
 
-  constructor(private readonly ctx: AppContext) {
+  constructor(
+    private readonly ctx: AppContext,
+    /** Provider adapters, for channels set up from our side (Telegram setWebhook). */
+    private readonly adapters = channelAdapters({ outbound: outboundClient({ allowHosts: ctx.env.OUTBOUND_ALLOW_HOSTS }) }),
+  ) {
     this.key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
+  }
+
+  private providerAdapter(type: string): ProviderChannelAdapter | null {
+    const adapter = this.adapters.get(channelKind(type));
+    return adapter && isProviderAdapter(adapter) ? adapter : null;
+  }
+
+  /**
+   * Providers configured from our side check the credentials and get the channel's webhook address
+   * and secret now (issue 15: Telegram getMe + setWebhook), before anything is stored.
+   */
+  private async setUpAtProvider(id: string, type: string, settings: Fields, secrets: Fields, publicUrl: string): Promise<void> {
+    const adapter = this.providerAdapter(type);
+    if (!adapter?.setUp) return;
+    const url = this.webhookUrl(publicUrl, { id, type });
+    if (!url || !secrets.webhook_secret) return;
+    try {
+      await adapter.setUp({ uuid: id, type, config: settings, credentials: secrets }, { url, secret: secrets.webhook_secret });
+    } catch (error) {
+      throw setUpFailure(error);
+    }
   }
 
   /** The server calls these addresses (deliveries, provider API): refused ones answer 400 now. */
@@ -199,11 +238,17 @@ export class ChannelService {
     let shownOnce: string | null = null;
     if (body.type === 'whatsapp_360dialog' && !secrets.webhook_secret) shownOnce = secrets.webhook_secret = newSecret();
     if (CUSTOM_TYPES.has(body.type) && settings.webhook_url && !secrets.webhook_secret) secrets.webhook_secret = newSecret();
+    // Telegram: the secret_token it sends back with every update is ours, never one an admin typed.
+    if (this.providerAdapter(body.type)?.generatesWebhookSecret) secrets.webhook_secret = newSecret();
     checkComplete(channelKind(body.type), settings, secrets);
     const inboundToken = CUSTOM_TYPES.has(body.type) ? newSecret() : null;
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
+    // Last before storing: every check of ours has passed, so the provider is not pointed at a channel that will not exist.
+    const id = randomUUID();
+    await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
     const row = await this.db(session).channel.create({
       data: {
+        id,
         tenantId: session.tenantId,
         workspaceId: session.workspaceId,
         name: body.name,
@@ -237,10 +282,19 @@ export class ChannelService {
     // Only the addresses this change sets: the connect-time check guards the stored ones.
     await this.checkAddresses(settings, (['base_url', 'webhook_url'] as const).filter((k) => body.settings?.[k]));
     const stored = row.credentialsEncrypted ? pick(decryptCredentials(row.credentialsEncrypted, this.key), CHANNEL_SECRET_FIELDS) : {};
-    const secrets = { ...stored, ...pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS) };
+    const given = pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS);
+    const adapter = this.providerAdapter(row.type);
+    // Our webhook secret is not the admin's to set; a new token or address sets the webhook again, with a new secret.
+    if (adapter?.generatesWebhookSecret) delete given.webhook_secret;
+    const secrets = { ...stored, ...given };
     checkComplete(channelKind(row.type), settings, secrets);
+    const changed = (given.bot_token !== undefined && given.bot_token !== stored.bot_token) || (body.settings?.base_url !== undefined && settings.base_url !== (config.base_url ?? undefined));
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
+    if (adapter?.setUp && changed) {
+      secrets.webhook_secret = newSecret();
+      await this.setUpAtProvider(row.id, row.type, settings, secrets, publicUrl);
+    }
     for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
     const updated = await this.db(session).channel.update({
       where: { id: row.id },
@@ -250,7 +304,7 @@ export class ChannelService {
         templateRequiredOnOutboundStart: body.template_required_on_outbound_start,
         ...entry,
         config: { ...config, ...settings, credentials_set: Object.keys(secrets).sort() },
-        ...(body.credentials ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
+        ...(body.credentials || secrets.webhook_secret !== stored.webhook_secret ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
       },
     });
     return (await this.present(session, [updated], publicUrl))[0]!;

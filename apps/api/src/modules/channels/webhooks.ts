@@ -1,12 +1,12 @@
 import { channelKind } from '@atende/core';
-import { channelAdapters, decryptCredentials, outboundClient, isWhatsAppAdapter, parseSecretsKey, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
+import { channelAdapters, decryptCredentials, outboundClient, isProviderAdapter, parseSecretsKey, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
 import { AppError, queues, UuidParam, type ChannelInboundJob } from '@atende/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { publicUrlOf } from './routes';
 
 /**
- * Provider webhooks (issue 5): GET answers the Cloud API's verify-token handshake; POST checks the
+ * Provider webhooks (issue 5; every provider channel type, issue 15): GET answers the Cloud API's verify-token handshake; POST checks the
  * provider's signature on the exact bytes received, stores the delivery for the worker's
  * channel-inbound queue (outbox row, committed before answering) and answers 200 at once.
  * A signature that cannot be verified gets 401 and nothing is stored.
@@ -18,12 +18,12 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
    * The channel a webhook names, or null. An unknown channel is refused exactly like a bad signature
    * (or verify token) by the callers, so the endpoint tells nobody which channel ids exist (issue 12, Low).
    */
-  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: WhatsAppAdapter } | null> {
+  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: ProviderChannelAdapter } | null> {
     const parsed = UuidParam.safeParse(request.params);
     if (!parsed.success) return null;
     const row = await ctx.db.channel.findFirst({ where: { id: parsed.data.id, deletedAt: null } });
     const adapter = row ? adapters.get(channelKind(row.type)) : undefined;
-    if (!row || !adapter || !isWhatsAppAdapter(adapter)) return null;
+    if (!row || !adapter || !isProviderAdapter(adapter)) return null;
     let credentials: Record<string, unknown> | null = null;
     try {
       credentials = row.credentialsEncrypted ? decryptCredentials(row.credentialsEncrypted, key) : null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, INTERNAL_MESSAGE_TAG, queues, type Message as MessageDto } from '@atende/contract';
+import { AppError, INTERNAL_MESSAGE_TAG, PROVIDER_CHANNEL_TYPES, queues, type Message as MessageDto } from '@atende/contract';
 import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
 import { channelKind, roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
@@ -7,9 +7,8 @@ import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { mayRead } from '../conversations/access';
 
-/** Channel types whose agent messages the worker delivers (custom API channel, issue 3). */
-/** Channel types with an adapter in the worker (custom API channel, WhatsApp providers). */
-const DELIVERABLE_CHANNEL_TYPES = new Set(['custom', 'droz', 'API', 'whatsapp_cloud', '{hash}', 'whatsapp_360dialog', 'whatsapp_twilio']);
+/** Channel types with an adapter in the worker (custom API channel, every provider type); livechat visitors poll instead. */
+const DELIVERABLE_CHANNEL_TYPES = new Set<string>(['custom', 'droz', 'API', ...PROVIDER_CHANNEL_TYPES]);
 export const isDeliverable = (type: string) => DELIVERABLE_CHANNEL_TYPES.has(channelKind(type));
 
 export interface SendInput {

@@ -8,7 +8,7 @@ import { phrase } from '../../i18n/phrase';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 import { toastError } from '../../ui/toasts';
-import { markdownImages, planOutgoing, typeFromName, UPLOAD_MAX_MB } from './composer/attachmentRules';
+import { markdownImages, planOutgoing, textLimit, typeFromName, UPLOAD_MAX_MB } from './composer/attachmentRules';
 import { attachmentStore } from './composer/attachmentStore';
 import { AttachmentTray } from './composer/AttachmentTray';
 import { CannedOptions } from './composer/CannedOptions';
@@ -67,10 +67,12 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
   const me = useMe().data;
-  const files = useAttachments(conversation.uuid);
+  const files = useAttachments(conversation.uuid, conversation.channel.type);
   const pending = files.attachments.some((a) => a.status === 'fetching' || a.status === 'uploading');
   const ready = files.attachments.filter((a) => a.status === 'uploaded');
-  const canSend = !blocked && !pending && (draft.text.trim() !== '' || ready.length > 0);
+  // Issue 15: a channel's own text limit is shown while typing; over it, nothing is sent (not a failure after send).
+  const limit = internal ? null : textLimit(conversation.channel.type, { text: draft.text, attachments: ready });
+  const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
   const [dragging, setDragging] = useState(false);
@@ -99,6 +101,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
     // Read at the moment of sending: a description typed a moment ago was just flushed into the store.
     const attached = attachmentStore.list(conversation.uuid);
     if (attached.some((a) => a.status === 'fetching' || a.status === 'uploading')) return;
+    if (limit?.over) return;
     const sending = attached.filter((a) => a.status === 'uploaded' && a.annex);
     const outgoing = planOutgoing({
       text: draft.text,
@@ -323,6 +326,15 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
           </>
         )}
       </Group>
+      {limit && (limit.over || limit.length > 0) && (
+        <Text size="xs" ta="right" mt={2} c={limit.over ? 'red' : 'dimmed'} data-testid="composer-limit">
+          {limit.over
+            ? limit.length > limit.max
+              ? t('This channel takes at most {{max}} characters here', { max: limit.max })
+              : t('Attachment descriptions take at most {{max}} characters on this channel', { max: limit.captionMax })
+            : t('{{n}} characters left', { n: limit.max - limit.length })}
+        </Text>
+      )}
     </Box>
   );
 }

@@ -13,6 +13,12 @@ export const ptComposer: Record<string, string> = {
   'Upload failed': 'Falha no envio',
   'Maximum file size exceeded ({{size}} MB)': 'Tamanho máximo de arquivo excedido ({{size}} MB)',
   '{{type}} is not supported.': '{{type}} não é suportado.',
+  // what the conversation's channel cannot carry (issue 15)
+  'This channel does not take {{type}} files': 'Este canal não aceita arquivos {{type}}',
+  'This channel takes files of at most {{size}} MB': 'Este canal aceita arquivos de no máximo {{size}} MB',
+  'This channel takes at most {{max}} characters here': 'Este canal aceita no máximo {{max}} caracteres aqui',
+  'Attachment descriptions take at most {{max}} characters on this channel': 'As descrições de anexos aceitam no máximo {{max}} caracteres neste canal',
+  '{{n}} characters left': 'Restam {{n}} caracteres',
   'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.':
     'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.',
   // voice recording (spec 000 §4, §5)

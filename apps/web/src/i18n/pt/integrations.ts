@@ -38,5 +38,7 @@ export const ptIntegrations: Record<string, string> = {
   'Enter the URL to turn this integration on': 'Informe a URL para ativar esta integração',
   'The URL must start with https://': 'A URL deve começar com https://',
   'Invalid URL': 'URL inválida',
+  "The provider refused the channel's credentials: check the token": 'O provedor recusou as credenciais do canal: confira o token',
+  'The provider could not be reached to set the channel up; try again shortly': 'Não foi possível falar com o provedor para configurar o canal; tente de novo em instantes',
   'This address is not allowed: it points to this server or a private network': 'Este endereço não é permitido: ele aponta para este servidor ou para uma rede privada',
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageFileName, markdownImages, planOutgoing, typeFromName, uploadProblem, type SentAnnex } from './attachmentRules';
+import { imageFileName, markdownImages, planOutgoing, textLimit, typeFromName, uploadProblem, type SentAnnex } from './attachmentRules';
 
 const annex = (uuid: string): SentAnnex => ({ uuid, content_type: 'image/png', original_filename: `${uuid}.png`, uri: `/api/v1/storage/files/${uuid}`, size: 10 });
 
@@ -84,5 +84,20 @@ describe('typeFromName', () => {
     expect(typeFromName('Tabela.PDF')).toBe('application/pdf');
     expect(typeFromName('foto.jpeg')).toBe('image/jpeg');
     expect(typeFromName('sem-extensao')).toBe('application/octet-stream');
+  });
+});
+
+describe('channel capabilities in the composer (issue 15)', () => {
+  it('leaves channels without their own limits to the upload rules', () => {
+    expect(uploadProblem({ name: 'a.webm', size: 10, type: 'audio/webm' }, 'whatsapp_cloud')).toBeNull();
+    expect(textLimit('custom', { text: 'x'.repeat(5000), attachments: [] })).toBeNull();
+  });
+  it("counts a Telegram text against 4096 characters, or 1024 when it becomes an attachment's caption", () => {
+    expect(textLimit('telegram', { text: 'Olá', attachments: [] })).toEqual({ max: 4096, length: 3, over: false, captionMax: 1024 });
+    expect(textLimit('telegram', { text: 'x'.repeat(4097), attachments: [] })?.over).toBe(true);
+    expect(textLimit('telegram', { text: 'x'.repeat(1025), attachments: [{ description: '' }] })).toMatchObject({ max: 1024, over: true });
+    // With a description the text goes as its own message: the message limit applies, the description is the caption.
+    expect(textLimit('telegram', { text: 'x'.repeat(1025), attachments: [{ description: 'foto' }] })).toMatchObject({ max: 4096, over: false });
+    expect(textLimit('telegram', { text: '', attachments: [{ description: 'y'.repeat(1025) }] })?.over).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES } from '@atende/contract';
+import { attachmentRefusal, capabilitiesOf, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES } from '@atende/contract';
 import { phrase } from '../../../i18n/phrase';
 import type { Outgoing } from '../useSend';
 
@@ -6,17 +6,42 @@ import type { Outgoing } from '../useSend';
 export const UPLOAD_MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
 const ALLOWED = new Set<string>(UPLOAD_ALLOWED_TYPES);
 
-export type UploadProblem = { phrase: 'Maximum file size exceeded ({{size}} MB)'; values: { size: number } } | { phrase: '{{type}} is not supported.'; values: { type: string } };
+export type UploadProblem =
+  | { phrase: 'Maximum file size exceeded ({{size}} MB)'; values: { size: number } }
+  | { phrase: '{{type}} is not supported.'; values: { type: string } }
+  | { phrase: 'This channel does not take {{type}} files'; values: { type: string } }
+  | { phrase: 'This channel takes files of at most {{size}} MB'; values: { size: number } };
 
 /**
  * Why a file cannot be uploaded, checked before any byte leaves the browser (spec 000 §5): size
  * within the limit and a supported type. The server checks both again, against the bytes.
  */
-export function uploadProblem(file: { name: string; size: number; type: string }): UploadProblem | null {
+export function uploadProblem(file: { name: string; size: number; type: string }, channelType?: string): UploadProblem | null {
   if (file.size > UPLOAD_MAX_BYTES) return { phrase: phrase('Maximum file size exceeded ({{size}} MB)'), values: { size: UPLOAD_MAX_MB } };
   const type = baseType(file.type);
   if (!ALLOWED.has(type)) return { phrase: phrase('{{type}} is not supported.'), values: { type: type || file.name } };
+  // Issue 15: what the conversation's channel cannot carry is refused here, not after sending.
+  const refused = channelType ? attachmentRefusal(channelType, { contentType: type, size: file.size }) : null;
+  if (refused?.code === 'channel_attachment_type') return { phrase: phrase('This channel does not take {{type}} files'), values: { type } };
+  if (refused) return { phrase: phrase('This channel takes files of at most {{size}} MB'), values: { size: Math.floor((refused.maxBytes ?? 0) / (1024 * 1024)) } };
   return null;
+}
+
+/**
+ * The text limit of what pressing send would send on this channel (issue 15): the caption limit when
+ * the text becomes an attachment's caption (planOutgoing), the message limit otherwise; null when
+ * the channel has none of its own.
+ */
+export function textLimit(channelType: string, input: { text: string; attachments: readonly { description: string }[] }): { max: number; length: number; over: boolean; captionMax: number } | null {
+  const capabilities = capabilitiesOf(channelType);
+  if (!capabilities) return null;
+  const last = input.attachments.at(-1);
+  const asCaption = last !== undefined && last.description.trim() === '';
+  const max = asCaption ? capabilities.maxCaptionLength : capabilities.maxTextLength;
+  const length = input.text.trim().length;
+  // Each attachment's description is its caption.
+  const descriptionOver = input.attachments.some((a) => a.description.trim().length > capabilities.maxCaptionLength);
+  return { max, length, over: length > max || descriptionOver, captionMax: capabilities.maxCaptionLength };
 }
 
 /** A MIME type without its parameters: 'audio/webm;codecs=opus' → 'audio/webm'. */

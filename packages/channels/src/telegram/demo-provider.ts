@@ -1,0 +1,22 @@
+// The demo's Telegram Bot API: a Telegram simulator that `pnpm start` and the e2e stack run for the
+// demo tenant's "Telegram" channel (packages/db/src/demo-telegram.ts), so contacts can write to the
+// bot and agents' answers arrive (README: play a Telegram contact). Its webhook starts pointed at the
+// seeded channel; creating another Telegram channel on it moves the webhook there (setWebhook).
+import { DEMO_TELEGRAM_BOT_TOKEN_DEFAULT, DEMO_TELEGRAM_CHANNEL_ID, DEMO_TELEGRAM_PORT_DEFAULT, DEMO_TELEGRAM_WEBHOOK_SECRET_DEFAULT } from './demo-defaults';
+import { startTelegramSimulator } from './simulator';
+
+const port = Number(process.env.DEMO_TELEGRAM_PORT ?? DEMO_TELEGRAM_PORT_DEFAULT);
+const apiPort = process.env.PORT ?? '3000';
+const simulator = await startTelegramSimulator({
+  token: process.env.DEMO_TELEGRAM_BOT_TOKEN ?? DEMO_TELEGRAM_BOT_TOKEN_DEFAULT,
+  port,
+  host: '127.0.0.1',
+  webhook: {
+    url: process.env.DEMO_TELEGRAM_WEBHOOK_URL || `http://127.0.0.1:${apiPort}/api/v1/channels/${DEMO_TELEGRAM_CHANNEL_ID}/webhook`,
+    secret: process.env.DEMO_TELEGRAM_WEBHOOK_SECRET ?? DEMO_TELEGRAM_WEBHOOK_SECRET_DEFAULT,
+  },
+});
+console.warn(`demo Telegram Bot API (simulator) listening at ${simulator.baseUrl}`);
+const stop = () => void simulator.close().then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { ChannelDeliveryError } from '../adapter';
+import type { InboundEvent, InboundMedia } from '../provider';
+
+/**
+ * Telegram Update objects (https://core.telegram.org/bots/api#update) as the Bot API posts them to
+ * a webhook, one update per request. Only messages of private chats are contacts writing to the
+ * business; edited messages, channel posts, group chats and other update kinds are acknowledged and
+ * ignored (an edit would rewrite history the agent already answered).
+ */
+
+const FileSchema = z.object({
+  file_id: z.string().min(1).max(300),
+  file_unique_id: z.string().optional(),
+  file_size: z.number().optional(),
+  mime_type: z.string().max(200).optional(),
+  file_name: z.string().max(300).optional(),
+});
+const UserSchema = z.object({
+  id: z.number().int(),
+  is_bot: z.boolean().optional(),
+  first_name: z.string().max(200).optional(),
+  last_name: z.string().max(200).optional(),
+  username: z.string().max(100).optional(),
+});
+const MessageSchema = z.object({
+  message_id: z.number().int(),
+  date: z.number().optional(),
+  from: UserSchema.optional(),
+  chat: z.object({ id: z.number().int(), type: z.string() }),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  photo: z.array(FileSchema.extend({ width: z.number().optional(), height: z.number().optional() })).optional(),
+  document: FileSchema.optional(),
+  voice: FileSchema.optional(),
+  audio: FileSchema.optional(),
+  video: FileSchema.optional(),
+  video_note: FileSchema.optional(),
+  sticker: FileSchema.optional(),
+});
+export const UpdateSchema = z.looseObject({ update_id: z.number().int(), message: MessageSchema.optional() });
+export type TelegramMessage = z.infer<typeof MessageSchema>;
+
+/** The id we store for a Telegram message: message ids are unique per chat only. */
+export const telegramMessageId = (chatId: number | string, messageId: number | string) => `${chatId}:${messageId}`;
+
+function mediaOf(m: TelegramMessage): InboundMedia | null {
+  const caption = m.caption ?? null;
+  if (m.photo?.length) {
+    // Telegram sends every size it made; the largest is the original.
+    const largest = m.photo.reduce((a, b) => ((b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) > (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)) ? b : a));
+    return { ref: largest.file_id, contentType: 'image/jpeg', filename: null, caption };
+  }
+  if (m.voice) return { ref: m.voice.file_id, contentType: m.voice.mime_type ?? 'audio/ogg', filename: null, caption, voice: true };
+  const file = m.document ?? m.audio ?? m.video ?? m.video_note ?? m.sticker;
+  if (!file) return null;
+  return { ref: file.file_id, contentType: file.mime_type ?? null, filename: file.file_name ?? null, caption };
+}
+
+/** The events of one webhook body: zero or one contact message. Throws a permanent error on a body that is no Update. */
+export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    throw new ChannelDeliveryError('permanent', 'Webhook body is not JSON');
+  }
+  const update = UpdateSchema.safeParse(body);
+  if (!update.success) throw new ChannelDeliveryError('permanent', 'Webhook body is not a Telegram update');
+  const m = update.data.message;
+  if (!m || m.chat.type !== 'private' || !m.from || m.from.is_bot) return [];
+  const media = mediaOf(m);
+  const text = m.text ?? null;
+  if (!media && text === null) return [];
+  const name = [m.from.first_name, m.from.last_name].filter(Boolean).join(' ').trim() || null;
+  const identifier = String(m.from.id);
+  return [
+    {
+      kind: 'message',
+      externalId: telegramMessageId(m.chat.id, m.message_id),
+      from: identifier,
+      profileName: name,
+      sender: { identifier, name, username: m.from.username ?? null },
+      text,
+      media,
+      button: null,
+      contextExternalId: null,
+      at: m.date ? new Date(m.date * 1000) : new Date(),
+    },
+  ];
+}

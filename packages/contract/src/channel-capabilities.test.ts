@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { attachmentRefusal, attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from './channel-capabilities';
+
+describe('channel capabilities (issue 15)', () => {
+  it('says nothing for types without a row: the general upload rules apply', () => {
+    expect(attachmentRefusal('whatsapp_cloud', { contentType: 'image/png', size: 999_999_999 })).toBeNull();
+    expect(textRefusal('custom', 'x'.repeat(100_000), false)).toBeNull();
+  });
+  it("applies Telegram's limits by the rule the type travels by", () => {
+    const telegram = CHANNEL_CAPABILITIES.telegram!;
+    expect(attachmentRuleOf(telegram, 'image/jpeg; q=1')?.kind).toBe('image');
+    expect(attachmentRuleOf(telegram, 'image/gif')?.kind).toBe('document');
+    expect(attachmentRefusal('telegram', { contentType: 'image/png', size: 11 * 1024 * 1024 })).toEqual({ code: 'channel_attachment_too_large', maxBytes: 10 * 1024 * 1024 });
+    expect(attachmentRefusal('telegram', { contentType: 'application/zip', size: 11 * 1024 * 1024 })).toBeNull();
+    expect(textRefusal('telegram', 'x'.repeat(4096), false)).toBeNull();
+    expect(textRefusal('telegram', 'x'.repeat(4097), false)).toEqual({ code: 'channel_text_too_long', max: 4096 });
+    expect(textRefusal('telegram', 'x'.repeat(1025), true)).toEqual({ code: 'channel_caption_too_long', max: 1024 });
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * What each channel type can carry (issue 15): the composer refuses what a channel cannot do before
+ * upload or send, and the adapter refuses it permanently with the same code when it gets it anyway
+ * (an api client, a canned response's file). Data only: a new channel type adds a row here.
+ * Types without a row (custom, livechat, WhatsApp) keep the upload rules of messages.ts alone.
+ */
+
+/** How an outbound attachment travels on a channel. */
+export type AttachmentKind = 'image' | 'document' | 'audio' | 'voice' | 'video';
+
+export interface AttachmentRule {
+  kind: AttachmentKind;
+  /** Accepted MIME types: exact, a prefix ending with '/' ('text/'), or '*' for any. */
+  types: readonly string[];
+  maxBytes: number;
+}
+
+export interface ChannelCapabilities {
+  /** Longest text message, in UTF-16 code units as the provider counts them. */
+  maxTextLength: number;
+  /** Longest caption under an attachment. */
+  maxCaptionLength: number;
+  /** Tried in order: the first rule whose types match decides. A type matching none is refused. */
+  attachments: readonly AttachmentRule[];
+  /** Types a recorded voice note is sent as a voice note in; other recordings go by the attachment rules. */
+  voiceTypes: readonly string[];
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * Telegram Bot API (https://core.telegram.org/bots/api#sending-files), files uploaded multipart:
+ * photos up to 10 MB, other files up to 50 MB; any other type goes as a document; sendVoice takes
+ * OGG/OPUS, MP3 or M4A (a recording in another type, such as Chrome's WebM, goes as a file); text
+ * 4096 characters, captions 1024.
+ */
+const TELEGRAM: ChannelCapabilities = {
+  maxTextLength: 4096,
+  maxCaptionLength: 1024,
+  attachments: [
+    { kind: 'image', types: ['image/jpeg', 'image/png', 'image/webp'], maxBytes: 10 * MB },
+    { kind: 'audio', types: ['audio/mpeg', 'audio/mp4'], maxBytes: 50 * MB },
+    { kind: 'video', types: ['video/mp4'], maxBytes: 50 * MB },
+    { kind: 'document', types: ['*'], maxBytes: 50 * MB },
+  ],
+  voiceTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp4'],
+};
+
+export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM };
+
+/** The capabilities of a channel type, or null when only the general upload rules apply. */
+export const capabilitiesOf = (channelType: string): ChannelCapabilities | null => CHANNEL_CAPABILITIES[channelType] ?? null;
+
+/** Stable codes of what a channel refuses; the web translates them, adapters put them in their errors. */
+export const CHANNEL_REFUSALS = ['channel_text_too_long', 'channel_caption_too_long', 'channel_attachment_type', 'channel_attachment_too_large'] as const;
+export type ChannelRefusal = (typeof CHANNEL_REFUSALS)[number];
+
+const baseType = (type: string) => (type.split(';')[0] ?? '').trim().toLowerCase();
+const matches = (rule: AttachmentRule, type: string) => rule.types.some((t) => t === '*' || (t.endsWith('/') ? type.startsWith(t) : type === t));
+
+/** The rule an attachment travels by on this channel, or null when the channel takes no such type. */
+export function attachmentRuleOf(capabilities: ChannelCapabilities, contentType: string): AttachmentRule | null {
+  const type = baseType(contentType);
+  return capabilities.attachments.find((rule) => matches(rule, type)) ?? null;
+}
+
+/** Why an attachment cannot go out on this channel (size unknown: pass null), or null. */
+export function attachmentRefusal(channelType: string, file: { contentType: string; size: number | null }): { code: ChannelRefusal; maxBytes?: number } | null {
+  const capabilities = capabilitiesOf(channelType);
+  if (!capabilities) return null;
+  const rule = attachmentRuleOf(capabilities, file.contentType);
+  if (!rule) return { code: 'channel_attachment_type' };
+  if (file.size !== null && file.size > rule.maxBytes) return { code: 'channel_attachment_too_large', maxBytes: rule.maxBytes };
+  return null;
+}
+
+/** Why a text (or an attachment's caption) cannot go out on this channel, or null. */
+export function textRefusal(channelType: string, text: string, asCaption: boolean): { code: ChannelRefusal; max: number } | null {
+  const capabilities = capabilitiesOf(channelType);
+  if (!capabilities) return null;
+  const max = asCaption ? capabilities.maxCaptionLength : capabilities.maxTextLength;
+  if (text.length <= max) return null;
+  return { code: asCaption ? 'channel_caption_too_long' : 'channel_text_too_long', max };
+}
