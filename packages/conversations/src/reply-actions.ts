@@ -6,7 +6,7 @@ import { announceCommitted, inTransaction, type Effects, type Tx } from './engin
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
 import { handToBot } from './bots';
-import { announceCampaign } from './campaigns';
+import { announceCampaign, settleCampaign } from './campaigns';
 import { presentMessage } from './present';
 
 /**
@@ -146,6 +146,8 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
   await announceCommitted(deps, effects);
   if (result) {
     await redistribute(deps, effects);
+    // A reply to a finished campaign may complete it with engagement (issue 14 item 5).
+    await settleCampaign(deps.db, result.campaignId);
     await announceCampaign(deps, result.campaignId);
   }
   return result;

@@ -137,13 +137,14 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
       .filter((e) => e.event === 'update-campaign' && e.payload.campaign?.uuid === campaign.id);
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.length).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - began) / 1000));
-    expect(updates.at(-1)!.payload.campaign!.state).toBe('stopped');
+    // Issue 14 item 5: a finished run is 'sent' (receipts awaited), not 'stopped' with Start on.
+    expect(updates.at(-1)!.payload.campaign!.state).toBe('sent');
     expect(sentTo().sort()).toEqual(phones(45, 1000).map((p) => p.slice(1)).sort());
     const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as { template: { components: { parameters: { text: string }[] }[] } };
     expect(first.template.components[0]!.parameters.map((p) => p.text)).toEqual(['C0', 'P0']);
     const states = await t.db.campaignSubscriber.groupBy({ by: ['state'], where: { campaignId: campaign.id }, _count: { _all: true } });
     expect(states).toEqual([{ state: 'sent', _count: { _all: 45 } }]);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'stopped', desiredState: 'stopped', dispatchOwner: null });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent', dispatchOwner: null, finishedAt: expect.any(Date) });
   });
 
   it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {

@@ -2,7 +2,7 @@ import {
   AppError, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type listCampaigns, type QueryOf, type ReplyAction,
   type updateCampaign,
 } from '@atende/contract';
-import { announceCampaign, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import { announceCampaign, campaignInclude, isFinalCampaignState, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
 import { hasAnyRole, isTemplateChannel } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -18,6 +18,8 @@ export const START_MESSAGES = {
   templateDeleted: 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.',
   editDeleted: 'Você não pode editar uma campanha que usa um template que foi deletado.',
   deleteRunning: 'Você não pode deletar uma campanha que está rodando.',
+  /** Issue 14 item 5: a finished campaign starts again only as a run for newly added subscribers. */
+  nothingPending: 'Every subscriber of this campaign has been sent to: add new subscribers to send again',
 } as const;
 
 export class CampaignService {
@@ -181,6 +183,10 @@ export class CampaignService {
       if (current.template.status.toUpperCase() !== 'APPROVED') throw new AppError('unprocessable', START_MESSAGES.notApproved);
       const [campaign] = await this.present(session, [current]);
       if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
+      if (isFinalCampaignState(current.state) && campaign.progress.remaining === 0) throw new AppError('unprocessable', START_MESSAGES.nothingPending);
+    } else if (isFinalCampaignState(current.state)) {
+      // Nothing runs to stop: a finished campaign keeps its final state.
+      return this.get(session, id);
     }
     await this.ctx.db.$transaction(async (tx) => {
       if (desired === 'running') {
