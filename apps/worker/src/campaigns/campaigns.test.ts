@@ -231,6 +231,17 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
     expect(rows.filter((r) => r.state === 'error').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog answered 400')]);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(4);
+    // Each send starts its receipts at 'sent' (issue 14 item 5).
+    expect(rows.filter((r) => r.state === 'sent').every((r) => r.delivery === 'sent' && r.externalId)).toBe(true);
+  });
+
+  it('a run whose every send was refused has no receipt to wait for: it is completed at once (issue 14 item 5)', async () => {
+    sim.reset();
+    const campaign = await newCampaign('All refused');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(3, 5100).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    sim.failNext(3, 400);
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'completed', desiredState: 'completed', finishedAt: expect.any(Date) });
   });
 });
 
