@@ -66,6 +66,9 @@ describe('final campaign states (spec 001 §4 list filters, issue 14 item 5)', (
     expect(started.status).toBe(200);
     expect(started.body.data).toMatchObject({ state: 'completed', desired_state: 'running', progress: { remaining: 1 } });
     expect((await t.database.db.campaign.findUniqueOrThrow({ where: { id } })).runNumber).toBe(1);
+    // Stopped before a worker took the new run: stopped like any run, the new subscriber still pending.
+    const stopped = await t.http.post(`/api/v1/campaign/${id}/desired_state`).set(auth()).send({ desired_state: 'stopped' });
+    expect(stopped.body.data).toMatchObject({ state: 'stopped', desired_state: 'stopped', progress: { remaining: 1 } });
   });
 });
 

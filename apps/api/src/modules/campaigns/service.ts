@@ -184,8 +184,9 @@ export class CampaignService {
       const [campaign] = await this.present(session, [current]);
       if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
       if (isFinalCampaignState(current.state) && campaign.progress.remaining === 0) throw new AppError('unprocessable', START_MESSAGES.nothingPending);
-    } else if (isFinalCampaignState(current.state)) {
-      // Nothing runs to stop: a finished campaign keeps its final state.
+    } else if (isFinalCampaignState(current.state) && current.desiredState === current.state) {
+      // Nothing runs to stop: a finished campaign keeps its final state (a new run being started is
+      // stopped as any run is, and the campaign is then 'stopped' with its pending subscribers).
       return this.get(session, id);
     }
     await this.ctx.db.$transaction(async (tx) => {
