@@ -81,6 +81,10 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   const sent = ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.find((s) => s.body.to === phones[0]!.slice(1));
   expect(JSON.stringify(sent?.body)).toContain('Olá João');
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeVisible({ timeout: 15_000 });
+  // Issue 14 item 5: the finished run shows its outcome live, and offers no Start while nobody is pending.
+  await expect(row).toContainText('Sent 3 · Errors 1 · Remaining 0 of 4', { timeout: 15_000 });
+  await expect(row.getByRole('button', { name: `Start ${name}` })).toBeDisabled();
+  await screenshot(page, 'campaign-list-sent');
 
   // A contact presses "Quero": a conversation opens in the Sales queue.
   const inbound = await page.request.post(`${PROVIDER}/_simulator/inbound`, { data: { from: phones[0], button: { text: 'Quero', payload: 'Quero' } } });

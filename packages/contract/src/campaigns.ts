@@ -4,8 +4,18 @@ import { route } from './route';
 import { TEMPLATE_STATUSES } from './templates';
 
 /** Spec 001 §3-§5: campaigns, reply actions, subscribers and do-not-disturb lists. */
-export const CAMPAIGN_STATES = ['running', 'stopped', 'scheduled', 'failed'] as const;
+export const CAMPAIGN_STATES = ['running', 'stopped', 'scheduled', 'failed', 'sent', 'completed', 'completed_with_engagement'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+/**
+ * Spec 001 §4 (list filters): where a run that sent to every subscriber ends (issue 14 item 5).
+ * sent: everything dispatched, the provider's receipts still coming; completed: every accepted
+ * message has a final receipt (delivered, read or failed) or a day has passed since the run ended;
+ * completed_with_engagement: completed, and at least one subscriber replied. No Start on them unless
+ * new subscribers are pending (packages/conversations settleCampaign, campaignStartBlock).
+ */
+export const FINAL_CAMPAIGN_STATES = ['sent', 'completed', 'completed_with_engagement'] as const;
+/** Provider receipts of a subscriber's message, in the order they move (failed: after acceptance). */
+export const DELIVERY_STATES = ['sent', 'delivered', 'read', 'failed'] as const;
 export const SUBSCRIBER_STATES = ['pending', 'scheduled', 'sent', 'dnd', 'completed', 'error'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 export const IMPORT_STATUSES = ['pending', 'in_progress', 'done'] as const;
@@ -82,6 +92,11 @@ export const CampaignSchema = z.object({
     .nullable(),
   created_by: z.object({ uuid: Uuid, username: z.string() }).nullable(),
   created_at: IsoDate,
+  /**
+   * Issue 14 item 5: how far sending got, of all subscribers: sent (accepted by the provider, replied
+   * included), errors, dnd (skipped), remaining (pending or being sent). Live through update-campaign.
+   */
+  progress: z.object({ total: z.number().int(), sent: z.number().int(), errors: z.number().int(), dnd: z.number().int(), remaining: z.number().int() }),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
@@ -164,6 +179,10 @@ export const SubscriberSchema = z.object({
   parameters: z.array(z.string()),
   error_message: z.string().nullable(),
   sent_at: IsoDate.nullable(),
+  /** The provider's latest receipt of the message (null before sending). */
+  delivery: z.enum(DELIVERY_STATES).nullable(),
+  delivered_at: IsoDate.nullable(),
+  read_at: IsoDate.nullable(),
   replied_at: IsoDate.nullable(),
 });
 export type Subscriber = z.infer<typeof SubscriberSchema>;

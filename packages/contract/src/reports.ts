@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SUBSCRIBER_STATES } from './campaigns';
+import { DELIVERY_STATES, SUBSCRIBER_STATES } from './campaigns';
 import { IsoDate, PageQuery, Pagination, Uuid } from './common';
 import { route } from './route';
 
@@ -44,6 +44,10 @@ export const CampaignReportRowSchema = z.object({
   error_message: z.string().nullable(),
   template: z.string(),
   sent_at: IsoDate.nullable(),
+  /** The provider's latest receipt: sent, delivered, read, failed (issue 14 item 5). */
+  delivery: z.enum(DELIVERY_STATES).nullable(),
+  delivered_at: IsoDate.nullable(),
+  read_at: IsoDate.nullable(),
   replied_at: IsoDate.nullable(),
   reply_action: z.string().nullable(),
   reply_text: z.string().nullable(),
@@ -57,7 +61,22 @@ export const CampaignSummarySchema = z.object({
   sent_count: z.number().int(),
   error_count: z.number().int(),
   completed_count: z.number().int(),
+  /**
+   * Issue 14 item 5, a funnel over the messages the provider accepted (sent_count): delivered
+   * (a delivered or read receipt, or a reply), read (a read receipt, or a reply), replied, and
+   * failed after acceptance (also counted in error_count, with the sends the provider refused).
+   * Rates are of sent_count, 0 to 1 (0 when nothing was sent).
+   */
+  delivered_count: z.number().int(),
+  read_count: z.number().int(),
+  replied_count: z.number().int(),
+  failed_count: z.number().int(),
+  delivered_rate: z.number(),
+  read_rate: z.number(),
+  replied_rate: z.number(),
+  failed_rate: z.number(),
 });
+export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
 
 export const campaignSubscribersReport = route({
   method: 'GET', path: '/api/v1/reports/campaign/subscribers', tags: ['reports'],
@@ -67,7 +86,7 @@ export const campaignSubscribersReport = route({
 });
 export const campaignSummaryReport = route({
   method: 'GET', path: '/api/v1/reports/campaign/summary', tags: ['reports'],
-  summary: 'Campaign summary: subscribers, sent, error and completed counts, in total and per campaign.',
+  summary: 'Campaign summary: subscribers, sent, error, completed, delivered, read, replied and failed counts and rates, in total and per campaign; with _limit=0 an export (CSV, Excel or JSON) of it, one line per campaign plus the total.',
   query: CampaignReportQuery,
   response: z.object({ data: CampaignSummarySchema.extend({ campaigns: z.array(CampaignSummarySchema.extend({ uuid: Uuid, name: z.string() })) }) }),
 });

@@ -1,4 +1,4 @@
-import { CampaignConfigSchema, rooms, TEMPLATE_STATUSES, type Campaign, type EntrypointType, type TemplateStatus } from '@atende/contract';
+import { CampaignConfigSchema, FINAL_CAMPAIGN_STATES, rooms, TEMPLATE_STATUSES, type Campaign, type EntrypointType, type TemplateStatus } from '@atende/contract';
 import type { Db, Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 
@@ -10,10 +10,12 @@ export const campaignInclude = {
 } as const;
 export type CampaignRow = Prisma.CampaignGetPayload<{ include: typeof campaignInclude }>;
 
+export type CampaignProgress = Campaign['progress'];
 export interface CampaignLookups {
   validCounts: Map<string, number>;
   /** Entry points by id: name, and whether a reply can still go there. */
   entrypoints: Map<string, { name: string; enabled: boolean }>;
+  progress: Map<string, CampaignProgress>;
   creators: Map<number, { uuid: string; username: string }>;
 }
 
@@ -52,6 +54,7 @@ export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Cam
       : null,
     created_by: lookups.creators.get(row.createdById) ?? null,
     created_at: row.createdAt.toISOString(),
+    progress: lookups.progress.get(row.id) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0 },
   };
 }
 
@@ -75,16 +78,28 @@ export async function campaignLookups(db: Db | Prisma.TransactionClient, rows: C
   const [sectorIds, menuIds, botIds] = [idsOf('sector'), idsOf('menu'), idsOf('bot')];
   const creatorIds = [...new Set(rows.map((r) => r.createdById))];
   const [counts, sectors, menus, bots, creators] = await Promise.all([
-    ids.length
-      ? db.campaignSubscriber.groupBy({ by: ['campaignId'], where: { campaignId: { in: ids }, state: { in: VALID_SUBSCRIBER_STATES } }, _count: { _all: true } })
-      : [],
+    ids.length ? db.campaignSubscriber.groupBy({ by: ['campaignId', 'state'], where: { campaignId: { in: ids } }, _count: { _all: true } }) : [],
     sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true, deletedAt: true } }) : [],
     menuIds.length ? db.automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true, enabled: true, deletedAt: true } }) : [],
     botIds.length ? db.bot.findMany({ where: { id: { in: botIds } }, select: { id: true, name: true, deletedAt: true } }) : [],
     creatorIds.length ? db.user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, uuid: true, username: true } }) : [],
   ]);
+  const validCounts = new Map<string, number>();
+  const progress = new Map<string, CampaignProgress>();
+  for (const c of counts) {
+    const n = c._count._all;
+    if (VALID_SUBSCRIBER_STATES.includes(c.state)) validCounts.set(c.campaignId, (validCounts.get(c.campaignId) ?? 0) + n);
+    const p = progress.get(c.campaignId) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0 };
+    p.total += n;
+    if (c.state === 'sent' || c.state === 'completed') p.sent += n;
+    else if (c.state === 'error') p.errors += n;
+    else if (c.state === 'dnd') p.dnd += n;
+    else p.remaining += n;
+    progress.set(c.campaignId, p);
+  }
   return {
-    validCounts: new Map(counts.map((c) => [c.campaignId, c._count._all])),
+    validCounts,
+    progress,
     entrypoints: new Map([
       ...sectors.map((s) => [s.id, { name: s.name, enabled: s.deletedAt === null }] as const),
       ...menus.map((m) => [m.id, { name: m.name, enabled: m.enabled && m.deletedAt === null }] as const),
@@ -100,4 +115,37 @@ export async function announceCampaign(deps: Pick<ConversationDeps, 'db' | 'real
   if (!row || row.deletedAt) return;
   const campaign = presentCampaign(row, await campaignLookups(deps.db, [row]));
   await deps.realtime.emit(rooms.campaigns(row.tenantId), 'update-campaign', { tenant_uuid: row.tenantId, campaign });
+}
+
+/** Receipts still awaited this long after a run ended are not waited for: the campaign completes (issue 14 item 5). */
+export const RECEIPTS_WAIT_MS = 24 * 60 * 60 * 1000;
+const FINAL = FINAL_CAMPAIGN_STATES as readonly string[];
+export const isFinalCampaignState = (state: string): boolean => FINAL.includes(state);
+
+/**
+ * Moves a finished campaign to the final state its subscribers say (spec 001 §4 list filters,
+ * issue 14 item 5), in one statement, only while it is in a final state and no run holds it:
+ * - sent: some accepted message has no final receipt yet (neither delivered, read, failed nor
+ *   replied to) and the run ended less than RECEIPTS_WAIT_MS ago;
+ * - completed_with_engagement: otherwise, when a subscriber replied;
+ * - completed: otherwise.
+ * A reply (subscriber state completed) counts as a final receipt. Returns whether
+ * the state changed (the caller announces it). Called when a run ends, on receipts and replies of
+ * a campaign in 'sent', and by the maintenance sweep once the wait is over.
+ */
+export async function settleCampaign(db: Db | Prisma.TransactionClient, campaignId: string, now = new Date()): Promise<boolean> {
+  const waitFrom = new Date(now.getTime() - RECEIPTS_WAIT_MS);
+  const changed = await db.$queryRaw<{ id: string }[]>`
+    WITH next AS (
+      SELECT CASE
+        WHEN c."finishedAt" > ${waitFrom} AND EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."campaignId" = c.id AND s.state = 'sent'
+               AND COALESCE(s.delivery, 'sent') = 'sent') THEN 'sent'
+        WHEN EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."campaignId" = c.id AND s.state = 'completed') THEN 'completed_with_engagement'
+        ELSE 'completed' END AS state
+      FROM "Campaign" c WHERE c.id = ${campaignId}::uuid)
+    UPDATE "Campaign" c SET state = next.state, "desiredState" = next.state, "updatedAt" = now()
+    FROM next
+    WHERE c.id = ${campaignId}::uuid AND c.state = ANY(${FINAL}::text[]) AND c."desiredState" = c.state AND c."dispatchOwner" IS NULL AND c.state <> next.state
+    RETURNING c.id`;
+  return changed.length > 0;
 }

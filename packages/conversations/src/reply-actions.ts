@@ -7,7 +7,7 @@ import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
 import { entryBot, handToBot } from './bots';
 import { entryMenu } from './menus';
-import { announceCampaign } from './campaigns';
+import { announceCampaign, settleCampaign } from './campaigns';
 import { presentMessage } from './present';
 
 /**
@@ -174,6 +174,8 @@ export async function runReplyAction(deps: ConversationDeps, input: ReplyInput):
   await announceCommitted(deps, effects);
   if (result) {
     await redistribute(deps, effects);
+    // A reply to a finished campaign may complete it with engagement (issue 14 item 5).
+    await settleCampaign(deps.db, result.campaignId);
     await announceCampaign(deps, result.campaignId);
   }
   return result;

@@ -143,9 +143,9 @@ describe('migrations', () => {
     const live = await db.outboundTemplate.create({ data: { tenantId: t, channelId: channel.id, name: 'live_1', language: 'pt_BR', category: 'UTILITY', status: 'APPROVED', components: [] } });
     const campaign = await db.campaign.create({
       data: {
-        tenantId: t, workspaceId: ws.id, name: 'Black Friday', mode: 'broadcast', state: 'failed', desiredState: 'running', channelId: channel.id, templateId: live.id,
+        tenantId: t, workspaceId: ws.id, name: 'Black Friday', mode: 'broadcast', state: 'completed_with_engagement', desiredState: 'running', channelId: channel.id, templateId: live.id,
         entrySectorId: sector.id, entryMenuId: sector.id, entryBotId: sector.id, actionsOutdated: true, config: { default_action: { action: 'end_with_message' } }, isPublic: false, startAt: now, startedAt: now,
-        scheduledStartErrors: ['Template is not approved'], createdById: user.id, importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, deletedAt: now, createdAt: now,
+        scheduledStartErrors: ['Template is not approved'], createdById: user.id, importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, finishedAt: now, deletedAt: now, createdAt: now,
       },
     });
     const dnd = await db.dndList.create({ data: { tenantId: t, name: 'Opt-out', isDefault: true, deletedAt: now, createdAt: now } });
@@ -154,7 +154,7 @@ describe('migrations', () => {
     const subscriber = await db.campaignSubscriber.create({
       data: {
         tenantId: t, campaignId: campaign.id, contactId: contact.id, name: 'C', phoneNumber: '+5511999990000', parameters: ['a', 'b'], state: 'completed', errorMessage: 'e',
-        externalId: 'wamid.2', sentAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id, createdAt: now,
+        externalId: 'wamid.2', sentAt: now, delivery: 'read', deliveredAt: now, readAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id, createdAt: now,
       },
     });
     const outbox = await db.outboxJob.create({ data: { tenantId: t, queue: 'q', payload: { a: 1 }, createdAt: now, dispatchedAt: now } });
@@ -167,14 +167,14 @@ describe('migrations', () => {
       rejectedReason: 'r', syncPending: 'submit', syncError: 'e', deletedAt: now, createdAt: now,
     });
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
-      mode: 'broadcast', state: 'failed', desiredState: 'running', entrySectorId: sector.id, entryMenuId: sector.id, entryBotId: sector.id, actionsOutdated: true, isPublic: false, scheduledStartErrors: ['Template is not approved'],
-      importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, startAt: now, startedAt: now, deletedAt: now, config: { default_action: { action: 'end_with_message' } },
+      mode: 'broadcast', state: 'completed_with_engagement', desiredState: 'running', entrySectorId: sector.id, entryMenuId: sector.id, entryBotId: sector.id, actionsOutdated: true, isPublic: false, scheduledStartErrors: ['Template is not approved'],
+      importStatus: 'done', importSummary: { imported: 3 }, runNumber: 2, dispatchOwner: 'w1', dispatchLeaseUntil: now, finishedAt: now, startAt: now, startedAt: now, deletedAt: now, config: { default_action: { action: 'end_with_message' } },
     });
     expect((await db.dndList.findUniqueOrThrow({ where: { id: dnd.id } })).isDefault).toBe(true);
     expect(await db.dndContact.count({ where: { dndListId: dnd.id, contactId: contact.id } })).toBe(1);
     expect(await db.campaignDndList.count({ where: { campaignId: campaign.id, dndListId: dnd.id } })).toBe(1);
     expect(await db.campaignSubscriber.findUniqueOrThrow({ where: { id: subscriber.id } })).toMatchObject({
-      parameters: ['a', 'b'], state: 'completed', errorMessage: 'e', externalId: 'wamid.2', sentAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id,
+      parameters: ['a', 'b'], state: 'completed', errorMessage: 'e', externalId: 'wamid.2', sentAt: now, delivery: 'read', deliveredAt: now, readAt: now, repliedAt: now, replyAction: 'Sim', replyText: 'Sim', conversationId: conv.id,
     });
     expect(await db.contactIdentity.findUniqueOrThrow({ where: { id: identity.id } })).toMatchObject({ identifier: '+5511999990000' });
     expect(await db.conversation.findUniqueOrThrow({ where: { id: conv.id } })).toMatchObject({ state: 'outbound_started', priority: 5, ticketNumber: 8, contactInteracted: true, endReasonId: sector.id, timeAnswer: now, outOfHoursRepliedAt: now });

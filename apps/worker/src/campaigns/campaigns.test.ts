@@ -137,13 +137,14 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
       .filter((e) => e.event === 'update-campaign' && e.payload.campaign?.uuid === campaign.id);
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.length).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - began) / 1000));
-    expect(updates.at(-1)!.payload.campaign!.state).toBe('stopped');
+    // Issue 14 item 5: a finished run is 'sent' (receipts awaited), not 'stopped' with Start on.
+    expect(updates.at(-1)!.payload.campaign!.state).toBe('sent');
     expect(sentTo().sort()).toEqual(phones(45, 1000).map((p) => p.slice(1)).sort());
     const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as { template: { components: { parameters: { text: string }[] }[] } };
     expect(first.template.components[0]!.parameters.map((p) => p.text)).toEqual(['C0', 'P0']);
     const states = await t.db.campaignSubscriber.groupBy({ by: ['state'], where: { campaignId: campaign.id }, _count: { _all: true } });
     expect(states).toEqual([{ state: 'sent', _count: { _all: 45 } }]);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'stopped', desiredState: 'stopped', dispatchOwner: null });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent', dispatchOwner: null, finishedAt: expect.any(Date) });
   });
 
   it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {
@@ -230,6 +231,17 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
     expect(rows.filter((r) => r.state === 'error').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog answered 400')]);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(4);
+    // Each send starts its receipts at 'sent' (issue 14 item 5).
+    expect(rows.filter((r) => r.state === 'sent').every((r) => r.delivery === 'sent' && r.externalId)).toBe(true);
+  });
+
+  it('a run whose every send was refused has no receipt to wait for: it is completed at once (issue 14 item 5)', async () => {
+    sim.reset();
+    const campaign = await newCampaign('All refused');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(3, 5100).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    sim.failNext(3, 400);
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'completed', desiredState: 'completed', finishedAt: expect.any(Date) });
   });
 });
 

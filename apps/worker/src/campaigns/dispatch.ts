@@ -1,6 +1,6 @@
 import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget } from '@atende/channels';
 import { queues, type Template } from '@atende/contract';
-import { announceCampaign, presentTemplate, subscriberMessage, templateInclude } from '@atende/conversations';
+import { announceCampaign, presentTemplate, settleCampaign, subscriberMessage, templateInclude } from '@atende/conversations';
 import { channelKind, missingParameter, templateParameterCount } from '@atende/core';
 import type { Db, Prisma } from '@atende/db';
 import { closeBroadcastSends, type BroadcastCampaign, type SentSubscriber } from './broadcast';
@@ -37,15 +37,17 @@ export type Claimed = { id: string; phoneNumber: string; parameters: string[] };
 type Outcome = { id: string; state: 'sent' | 'error'; externalId: string | null; errorMessage: string | null; at: Date };
 
 /**
- * A batch's outcomes in one statement; only rows still claimed ('scheduled') change. A broadcast
- * campaign's sends are recorded as closed conversations in the same transaction, for exactly the
- * rows this write turned to sent (broadcast.ts).
+ * A batch's outcomes in one statement; only rows still claimed ('scheduled') change. A send starts
+ * its receipts afresh (a subscriber sent again after an error has no receipts of the old message).
+ * A broadcast campaign's sends are recorded as closed conversations in the same transaction, for
+ * exactly the rows this write turned to sent (broadcast.ts).
  */
 async function writeOutcomes(db: Db, outcomes: Outcome[], broadcast: BroadcastCampaign | null): Promise<void> {
   if (outcomes.length === 0) return;
   const write = (tx: Db | Prisma.TransactionClient) => tx.$queryRaw<(SentSubscriber & { state: string })[]>`
     UPDATE "CampaignSubscriber" s SET state = o.state, "externalId" = o.external_id, "errorMessage" = o.error_message,
-      "sentAt" = CASE WHEN o.state = 'sent' THEN o.at ELSE s."sentAt" END, "updatedAt" = now()
+      "sentAt" = CASE WHEN o.state = 'sent' THEN o.at ELSE s."sentAt" END,
+      delivery = CASE WHEN o.state = 'sent' THEN 'sent' END, "deliveredAt" = NULL, "readAt" = NULL, "updatedAt" = now()
     FROM unnest(${outcomes.map((o) => o.id)}::uuid[], ${outcomes.map((o) => o.state)}::text[], ${outcomes.map((o) => o.externalId)}::text[],
                 ${outcomes.map((o) => o.errorMessage)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[]) AS o(id, state, external_id, error_message, at)
     WHERE s.id = o.id AND s.state = 'scheduled'
@@ -80,7 +82,7 @@ export interface Run {
   runNumber: number;
   /** Renews the lease; false when the run was stopped, restarted or taken over. */
   lease(): Promise<boolean>;
-  release(state: 'stopped' | 'running', extra?: { desiredState?: string }): Promise<unknown>;
+  release(state: 'stopped' | 'running' | 'sent', extra?: { desiredState?: string; finishedAt?: Date }): Promise<unknown>;
 }
 
 /**
@@ -107,7 +109,7 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
     if (!campaign || campaign.deletedAt || campaign.runNumber !== job.run || campaign.desiredState !== 'running') return 'superseded';
     throw new Error('campaign is being sent by another worker');
   }
-  const release = (state: 'stopped' | 'running', extra: { desiredState?: string } = {}) =>
+  const release = (state: 'stopped' | 'running' | 'sent', extra: { desiredState?: string; finishedAt?: Date } = {}) =>
     db.campaign.updateMany({ where: { id: job.campaign_uuid, dispatchOwner: deps.owner }, data: { state, dispatchOwner: null, dispatchLeaseUntil: null, ...extra } });
 
   const campaign = await db.campaign.findUniqueOrThrow({ where: { id: job.campaign_uuid }, include: { channel: true } });
@@ -278,7 +280,10 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   await writing;
   if (failure) throw failure.error;
   if (end === 'done') {
-    await run.release('stopped', { desiredState: 'stopped' });
+    // Issue 14 item 5: a run that reached every subscriber ends in a final state, not 'stopped' with
+    // Start on: 'sent' while receipts come in, settled at once when none is awaited (all refused, DND).
+    await run.release('sent', { desiredState: 'sent', finishedAt: new Date() });
+    await settleCampaign(db, campaign.id);
     await announceCampaign(deps, campaign.id);
     return 'done';
   }

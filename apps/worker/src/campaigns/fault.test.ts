@@ -98,8 +98,9 @@ describe('campaign sending survives a killed worker (issue 6)', () => {
     expect(phones).toHaveLength(SUBSCRIBERS);
     expect(new Set(phones).size).toBe(SUBSCRIBERS);
     // The run ends with its own write after the last subscriber's: wait for it rather than race it.
-    await until('the run to end', async () => (await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).state === 'stopped', 30_000);
-    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'stopped', desiredState: 'stopped' });
+    // Issue 14 item 5: a run that reached everyone ends 'sent' (its receipts awaited).
+    await until('the run to end', async () => (await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).state === 'sent', 30_000);
+    expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent' });
     // And nothing more went out while it ended.
     expect(accepted()).toHaveLength(SUBSCRIBERS);
     expect(sim.duplicatesDropped()).toBeGreaterThanOrEqual(unwritten);

@@ -8,6 +8,7 @@ import { scoped, type Db } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 import { emitMessagesAck } from '../channel-delivery/processor';
+import { applyCampaignReceipt } from '../campaigns/receipts';
 
 export interface ChannelInboundDeps {
   db: Db;
@@ -161,7 +162,11 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         });
       }
     } else if (event.kind === 'status') {
-      if (await applyStatus(deps, channel.tenantId, channel.id, event)) outcome.statuses++;
+      // A campaign's message is a subscriber's send (and, once replied to, also a conversation message).
+      const toMessage = await applyStatus(deps, channel.tenantId, channel.id, event);
+      const receipt = await applyCampaignReceipt(deps.db, channel.tenantId, channel.id, event);
+      if (toMessage || receipt.outcome === 'applied') outcome.statuses++;
+      else if (receipt.outcome === 'early') throw new Error('status of a campaign send whose outcome is not written yet; retried');
       else outcome.ignored++;
     } else {
       const changed = await applyTemplateStatus(deps.db, channel.id, event);

@@ -1,6 +1,7 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
 import { returnAgentChats, runAutomations, signOffAgent, type ConversationDeps } from '@atende/conversations';
 import type { Db, Prisma } from '@atende/db';
+import { settleSentCampaigns } from '../campaigns/receipts';
 import { startScheduled } from '../campaigns/schedule';
 import { reconcileTemplates, type TemplateSyncDeps } from '../templates/processor';
 
@@ -53,7 +54,8 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
     case 'sync-templates':
       return reconcileTemplates(deps.templates);
     case 'start-scheduled':
-      return startScheduled(deps);
+      // Finished campaigns awaiting receipts are settled on the same beat (issue 14 item 5).
+      return { ...(await startScheduled(deps)), ...(await settleSentCampaigns(deps)) };
     case 'run-automations':
       return runAutomations(deps);
   }

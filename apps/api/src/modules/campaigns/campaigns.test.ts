@@ -304,7 +304,7 @@ describe('campaign report (spec 001 §2, §5, §7)', () => {
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="campaign-report-.+\.csv"$/);
     // UTF-8 byte order mark first, so Excel reads the accents right (issue 14 item 10).
-    expect(csv.text.split('\n')[0]).toBe('\uFEFFcampaign_name,name,phone_number,state,error_message,template,sent_at,replied_at,reply_action,reply_text,conversation_uuid');
+    expect(csv.text.split('\n')[0]).toBe('\uFEFFcampaign_name,name,phone_number,state,error_message,template,sent_at,delivery,delivered_at,read_at,replied_at,reply_action,reply_text,conversation_uuid');
     expect(csv.text).toContain(`"'=HYPERLINK(""x"")"`);
     const json = await t.http.get(`/api/v1/reports/campaign/subscribers?${query}&_limit=0&format=json`).set(auth('campaigns'));
     expect(JSON.parse(json.text)).toHaveLength(3);

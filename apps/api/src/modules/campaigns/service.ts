@@ -2,7 +2,7 @@ import {
   AppError, CampaignConfigSchema, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type EntrypointInput, type listCampaigns, type QueryOf, type ReplyAction,
   type updateCampaign,
 } from '@atende/contract';
-import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, isFinalCampaignState, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
 import { hasAnyRole, isTemplateChannel, quickReplyTexts } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -19,6 +19,8 @@ export const START_MESSAGES = {
   editDeleted: 'Você não pode editar uma campanha que usa um template que foi deletado.',
   deleteRunning: 'Você não pode deletar uma campanha que está rodando.',
   actionsOutdated: "The template's buttons changed: save the campaign's button actions again before starting it",
+  /** Issue 14 item 5: a finished campaign starts again only as a run for newly added subscribers. */
+  nothingPending: 'Every subscriber of this campaign has been sent to: add new subscribers to send again',
 } as const;
 
 export class CampaignService {
@@ -230,6 +232,11 @@ export class CampaignService {
       if (current.actionsOutdated) throw new AppError('campaign_actions_outdated', START_MESSAGES.actionsOutdated);
       const [campaign] = await this.present(session, [current]);
       if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
+      if (isFinalCampaignState(current.state) && campaign.progress.remaining === 0) throw new AppError('unprocessable', START_MESSAGES.nothingPending);
+    } else if (isFinalCampaignState(current.state) && current.desiredState === current.state) {
+      // Nothing runs to stop: a finished campaign keeps its final state (a new run being started is
+      // stopped as any run is, and the campaign is then 'stopped' with its pending subscribers).
+      return this.get(session, id);
     }
     await this.ctx.db.$transaction(async (tx) => {
       if (desired === 'running') {

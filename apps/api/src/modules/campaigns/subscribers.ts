@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBER_IMPORT_ERRORS, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
   type SubscriberImportJob,
+  DELIVERY_STATES,
 } from '@atende/contract';
 import { Readable } from 'node:stream';
 import {
@@ -66,6 +67,9 @@ const present = (s: SubscriberRow): Subscriber => ({
   parameters: s.parameters,
   error_message: s.errorMessage,
   sent_at: s.sentAt?.toISOString() ?? null,
+  delivery: (DELIVERY_STATES as readonly string[]).includes(s.delivery ?? '') ? (s.delivery as Subscriber['delivery']) : null,
+  delivered_at: s.deliveredAt?.toISOString() ?? null,
+  read_at: s.readAt?.toISOString() ?? null,
   replied_at: s.repliedAt?.toISOString() ?? null,
 });
 

@@ -50,7 +50,7 @@ beforeEach(() => sim.reset());
 describe('duplicate a campaign', () => {
   it('copies the settings into a new stopped campaign without a schedule, and nothing of the original changes', async () => {
     const db = t.database.db;
-    await db.campaign.update({ where: { id: campaign }, data: { state: 'running', desiredState: 'running', runNumber: 3, startedAt: new Date() } });
+    await db.campaign.update({ where: { id: campaign }, data: { state: 'completed', desiredState: 'completed', runNumber: 3, startedAt: new Date(), finishedAt: new Date() } });
     const res = await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({});
     expect(res.status).toBe(201);
     const copy = res.body.data;
@@ -62,7 +62,8 @@ describe('duplicate a campaign', () => {
     });
     const row = await db.campaign.findUniqueOrThrow({ where: { id: copy.uuid } });
     expect(row.runNumber).toBe(0);
-    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign } })).state).toBe('running');
+    expect(row.finishedAt).toBeNull();
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign } })).state).toBe('completed');
     await db.campaign.update({ where: { id: campaign }, data: { state: 'stopped', desiredState: 'stopped' } });
   });
 

@@ -79,7 +79,7 @@ async function duplicate(ctx: AppContext, campaigns: CampaignService, session: S
   if (original.template.deletedAt) throw new AppError('unprocessable', 'Você não pode editar uma campanha que usa um template que foi deletado.');
   const {
     id: _id, name, state: _state, desiredState: _desired, startAt: _startAt, startedAt: _startedAt, scheduledStartErrors: _errors, runNumber: _run, dispatchOwner: _owner,
-    dispatchLeaseUntil: _lease, importStatus: _import, importSummary: _summary, createdById: _by, createdAt: _created, updatedAt: _updated, deletedAt: _deleted,
+    dispatchLeaseUntil: _lease, finishedAt: _finished, importStatus: _import, importSummary: _summary, createdById: _by, createdAt: _created, updatedAt: _updated, deletedAt: _deleted,
     config, ...settings
   } = await ctx.db.campaign.findUniqueOrThrow({ where: { id: original.id } });
   const copyId = await ctx.db.$transaction(async (tx) => {

@@ -9,12 +9,12 @@ import { api } from '../../api/client';
 import { reasonText } from '../../api/reasons';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
-import { SUBSCRIBER_STATE_LABEL, replyActionText } from './phrases';
+import { useNumberFormat } from './CampaignProgress';
+import { DELIVERY_LABEL, SUBSCRIBER_STATE_LABEL, replyActionText } from './phrases';
 import { SummaryChart } from './SummaryChart';
 import { useTenant } from '../../session/session';
 
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-const pct = (part: number, whole: number) => (whole === 0 ? '--' : `${((part / whole) * 100).toFixed(2)}%`);
 
 /**
  * The campaign report (spec 001 §2, §5): filters in the query string (start, end, campaigns, state),
@@ -22,6 +22,8 @@ const pct = (part: number, whole: number) => (whole === 0 ? '--' : `${((part / w
  */
 export function CampaignReportPage() {
   const { t } = useTranslation();
+  const { n, pct: rate } = useNumberFormat();
+  const pct = (part: number, whole: number) => (whole === 0 ? '--' : rate(part / whole));
   const [params, setParams] = useSearchParams();
   // The default range is yesterday and today in the user's zone: the UTC date is already tomorrow
   // on a Brazilian evening, which the date rules call "in the future" (issue 14 item 3).
@@ -93,8 +95,8 @@ export function CampaignReportPage() {
     placeholderData: keepPreviousData,
     queryFn: () => api.campaignSubscribersReport({ query: { ...query, _limit: limit, _offset: (page - 1) * limit } }),
   });
-  const exportUrl = (format: 'csv' | 'excel' | 'json') =>
-    `/api/v1/reports/campaign/subscribers?${new URLSearchParams({ ...query, _limit: '0', format }).toString()}`;
+  const exportUrl = (format: 'csv' | 'excel' | 'json', of: 'subscribers' | 'summary' = 'subscribers') =>
+    `/api/v1/reports/campaign/${of}?${new URLSearchParams({ ...query, _limit: '0', format }).toString()}`;
   const total = rows.data?.pagination.total ?? 0;
 
   return (
@@ -173,34 +175,60 @@ export function CampaignReportPage() {
         <LoadingState />
       ) : (
         <>
+          <Group justify="space-between">
+            <Text fw={600}>{t('Summary')}</Text>
+            <Group gap="xs">
+              {(['csv', 'excel', 'json'] as const).map((f) => (
+                <Button key={f} component="a" href={exportUrl(f, 'summary')} size="xs" variant="default" aria-label={t('Export the summary as {{format}}', { format: f.toUpperCase() })}>
+                  {f === 'excel' ? 'Excel' : f.toUpperCase()}
+                </Button>
+              ))}
+            </Group>
+          </Group>
+          {/* Issue 14 item 5: the funnel of the messages the provider accepted, with its rates. */}
           <Table aria-label={t('Summary')} withTableBorder>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>{t('Campaign')}</Table.Th>
                 <Table.Th>{t('Subscribers')}</Table.Th>
                 <Table.Th>{t('Sent')}</Table.Th>
+                <Table.Th>{t('Delivered')}</Table.Th>
+                <Table.Th>{t('Read')}</Table.Th>
+                <Table.Th>{t('Replied')}</Table.Th>
+                <Table.Th>{t('Failed after sending')}</Table.Th>
                 <Table.Th>{t('Error')}</Table.Th>
-                <Table.Th>{t('Completed')}</Table.Th>
-                <Table.Th>{t('Engagement')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
               {[...summary.data.campaigns, { uuid: 'total', name: t('Total'), ...summary.data }].map((r) => (
                 <Table.Tr key={r.uuid}>
                   <Table.Td>{r.name}</Table.Td>
-                  <Table.Td>{r.subscribers_count}</Table.Td>
+                  <Table.Td>{n(r.subscribers_count)}</Table.Td>
                   <Table.Td>
-                    {r.sent_count} ({pct(r.sent_count, r.subscribers_count)})
+                    {n(r.sent_count)} ({pct(r.sent_count, r.subscribers_count)})
                   </Table.Td>
                   <Table.Td>
-                    {r.error_count} ({pct(r.error_count, r.subscribers_count)})
+                    {n(r.delivered_count)} ({rate(r.delivered_rate)})
                   </Table.Td>
-                  <Table.Td>{r.completed_count}</Table.Td>
-                  <Table.Td>{pct(r.completed_count, r.subscribers_count)}</Table.Td>
+                  <Table.Td>
+                    {n(r.read_count)} ({rate(r.read_rate)})
+                  </Table.Td>
+                  <Table.Td>
+                    {n(r.replied_count)} ({rate(r.replied_rate)})
+                  </Table.Td>
+                  <Table.Td>
+                    {n(r.failed_count)} ({rate(r.failed_rate)})
+                  </Table.Td>
+                  <Table.Td>
+                    {n(r.error_count)} ({pct(r.error_count, r.subscribers_count)})
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
+          <Text size="xs" c="dimmed">
+            {t('Delivered, read, replied and failed are rates of the messages sent; a reply counts as delivered and read.')}
+          </Text>
           {summary.data.campaigns.length > 0 && <SummaryChart rows={summary.data.campaigns} />}
           <Group justify="space-between">
             <Text fw={600}>{t('History')}</Text>
@@ -239,6 +267,7 @@ export function CampaignReportPage() {
                     <Table.Td>{r.phone_number}</Table.Td>
                     <Table.Td>
                       {t(SUBSCRIBER_STATE_LABEL[r.state])}
+                      {r.delivery && r.delivery !== 'sent' ? ` · ${t(DELIVERY_LABEL[r.delivery])}` : ''}
                       {r.error_message ? ` · ${reasonText(r.error_message, t)}` : ''}
                     </Table.Td>
                     <Table.Td>{r.sent_at ? new Date(r.sent_at).toLocaleString() : '--'}</Table.Td>

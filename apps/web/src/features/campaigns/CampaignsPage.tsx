@@ -1,4 +1,4 @@
-import { CAMPAIGN_STATES, type Campaign } from '@atende/contract';
+import { CAMPAIGN_STATES, FINAL_CAMPAIGN_STATES, type Campaign } from '@atende/contract';
 import { ActionIcon, Anchor, Button, Checkbox, Group, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useLocalStorage } from '@mantine/hooks';
 import { IconAlertTriangle, IconEdit, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
@@ -14,6 +14,7 @@ import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { CampaignMoreMenu } from './CampaignMoreMenu';
+import { CampaignProgress } from './CampaignProgress';
 import { CampaignWizard } from './CampaignWizard';
 import { STATE_LABEL } from './phrases';
 import { campaignKeys, useCampaigns, useLiveCampaigns } from './queries';
@@ -23,6 +24,8 @@ export function campaignControl(c: Campaign): { label: string; desired: 'running
   if (c.state === 'running' && c.desired_state === 'running') return { label: 'Stop', desired: 'stopped', reason: null };
   if (c.desired_state === 'stopped' && c.state === 'running') return { label: 'Stopping', desired: null, reason: null };
   if (c.desired_state !== c.state) return { label: 'Starting', desired: null, reason: null };
+  // Issue 14 item 5: a finished campaign starts again only as a run for newly added subscribers.
+  const finished = (FINAL_CAMPAIGN_STATES as readonly string[]).includes(c.state);
   const reason = c.template.deleted
     ? 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.'
     : c.template.config.status !== 'APPROVED'
@@ -31,7 +34,9 @@ export function campaignControl(c: Campaign): { label: string; desired: 'running
         ? 'There are no valid subscribers for this campaign'
         : c.actions_outdated
           ? "The template's buttons changed: save the campaign's button actions again before starting it"
-          : null;
+          : finished && c.progress.remaining === 0
+            ? 'Every subscriber of this campaign has been sent to: add new subscribers to send again'
+            : null;
   return { label: 'Start', desired: 'running', reason };
 }
 
@@ -138,6 +143,7 @@ export function CampaignsPage() {
               <Table.Th>{t('Channel')}</Table.Th>
               <Table.Th>{t('Template')}</Table.Th>
               <Table.Th>{t('Send date')}</Table.Th>
+              <Table.Th>{t('Progress')}</Table.Th>
               <Table.Th>{t('Actions')}</Table.Th>
             </Table.Tr>
           </Table.Thead>
@@ -167,6 +173,9 @@ export function CampaignsPage() {
                   <Table.Td>{c.channel.name}</Table.Td>
                   <Table.Td>{c.template.name}</Table.Td>
                   <Table.Td>{date(c.started_at ?? c.start_at)}</Table.Td>
+                  <Table.Td>
+                    <CampaignProgress campaign={c} compact />
+                  </Table.Td>
                   <Table.Td>
                     <Group gap={4} wrap="nowrap">
                       <Tooltip

@@ -12,7 +12,8 @@ import { LIVE } from '../../realtime/liveQueries';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastError, toastSuccess } from '../../ui/toasts';
-import { SUBSCRIBER_STATE_LABEL } from './phrases';
+import { CampaignProgress } from './CampaignProgress';
+import { DELIVERY_LABEL, SUBSCRIBER_STATE_LABEL } from './phrases';
 import { ImportStatus } from './ImportStatus';
 import { campaignKeys, useCampaign, useImportProgress, useLiveCampaigns } from './queries';
 import { EDITABLE_STATES, SubscriberEditModal } from './SubscriberEditModal';
@@ -34,8 +35,9 @@ async function downloadTemplate(campaignId: string, accept: string, failed: stri
 
 /** A campaign's subscribers (spec 001 §2): state filter, table with parameters, import with progress, template downloads. */
 export function SubscribersPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { id = '' } = useParams();
+  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
   const queryClient = useQueryClient();
   useLiveCampaigns();
   const campaign = useCampaign(id);
@@ -125,6 +127,7 @@ export function SubscribersPage() {
           </FileButton>
         </Group>
       </Group>
+      {c && <CampaignProgress campaign={c} />}
       {c && <ImportStatus campaign={c} progress={progress} />}
       <MultiSelect
         label={t('State')}
@@ -164,6 +167,12 @@ export function SubscribersPage() {
                 <Table.Td>{s.contact.phone_number}</Table.Td>
                 <Table.Td>
                   <Text size="sm">{t(SUBSCRIBER_STATE_LABEL[s.state])}</Text>
+                  {s.delivery && s.delivery !== 'sent' && (
+                    <Text size="xs" c={s.delivery === 'failed' ? 'red' : 'dimmed'}>
+                      {t(DELIVERY_LABEL[s.delivery])}
+                      {s.read_at ? ` · ${when(s.read_at)}` : s.delivered_at ? ` · ${when(s.delivered_at)}` : ''}
+                    </Text>
+                  )}
                   {s.state === 'error' && s.error_message && (
                     <Text size="xs" c="red">
                       {reasonText(s.error_message, t)}

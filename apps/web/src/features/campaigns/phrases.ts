@@ -6,6 +6,17 @@ export const STATE_LABEL = {
   stopped: phrase('Stopped'),
   scheduled: phrase('Scheduled'),
   failed: phrase('Failed'),
+  // Spec 001 §4 list filters: where a finished run ends (issue 14 item 5).
+  sent: phrase('Sent'),
+  completed: phrase('Completed'),
+  completed_with_engagement: phrase('Completed with engagement'),
+} as const;
+/** A subscriber's message as the provider's receipts tell (issue 14 item 5). */
+export const DELIVERY_LABEL = {
+  sent: phrase('Sent'),
+  delivered: phrase('Delivered'),
+  read: phrase('Read'),
+  failed: phrase('Failed after sending'),
 } as const;
 export const SUBSCRIBER_STATE_LABEL = {
   pending: phrase('Pending'),
@@ -57,6 +68,7 @@ export const CAMPAIGN_PHRASES = [
   phrase('The import failed and nothing was imported. Please try again.'),
   phrase('Não é possível importar assinantes para uma campanha que teve seu template deletado'),
   phrase('Only subscribers with pending state can be deleted'),
+  phrase('Every subscriber of this campaign has been sent to: add new subscribers to send again'),
 ] as const;
 
 /**

@@ -154,4 +154,17 @@ export const ptCampaigns: Record<string, string> = {
   "Default for new campaigns": "Padrão para novas campanhas",
   "Default for new campaigns: {{name}}": "Padrão para novas campanhas: {{name}}",
   "Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.": "Cada mensagem enviada fica no histórico do contato como uma conversa encerrada; uma resposta abre uma nova conversa pelo ponto de entrada.",
+  // Issue 14 item 5: progress and outcome.
+  'Sent {{sent}} · Errors {{errors}} · Remaining {{remaining}} of {{total}}': 'Enviados {{sent}} · Erros {{errors}} · Restantes {{remaining}} de {{total}}',
+  'Sending progress of {{name}}': 'Progresso do envio de {{name}}',
+  'Export the summary as {{format}}': 'Exportar o resumo em {{format}}',
+  Delivered: 'Entregue',
+  Replied: 'Respondida',
+  'Failed after sending': 'Falhou após o envio',
+  'Delivered, read, replied and failed are rates of the messages sent; a reply counts as delivered and read.':
+    'Entregues, lidas, respondidas e falhas são taxas das mensagens enviadas; uma resposta conta como entregue e lida.',
+  Progress: 'Progresso',
+  'Completed with engagement': 'Concluído com engajamento',
+  'Every subscriber of this campaign has been sent to: add new subscribers to send again':
+    'Todos os assinantes desta campanha já receberam o envio: adicione novos assinantes para enviar de novo',
 };

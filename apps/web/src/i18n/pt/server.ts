@@ -84,6 +84,7 @@ export const ptServer: Record<string, string> = {
   'Invalid entry point': 'Ponto de entrada inválido',
   'Invalid entry point type': 'Tipo de ponto de entrada inválido',
   'Invalid channel': 'Canal inválido',
+  'The provider refused this token': 'O provedor recusou este token',
   // conversations and messages
   'This contact has an open conversation': 'Este contato tem uma conversa aberta',
   'This conversation is not assigned to you': 'Esta conversa não está atribuída a você',
