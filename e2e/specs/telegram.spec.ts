@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage, takeConversation } from './helpers';
 
 // Issue 15: a Telegram channel end to end against the stack's Telegram Bot API simulator (E2E_PORT + 4):
-// the admin creates the channel (through the api: the channels admin screen does not exist yet), a
-// Telegram user writes to the bot, an agent answers from the workstation, the bot sends it.
+// the admin creates the channel in the channels admin screen (Settings > Workspace), a Telegram user
+// writes to the bot, an agent answers from the workstation, the bot sends it.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BOT_API = `http://127.0.0.1:${Number(process.env.DEMO_TELEGRAM_PORT ?? PORT + 4)}`;
 const BOT_TOKEN = '7000000001:AAdemo-atende-telegram-bot-token';
@@ -17,16 +17,31 @@ interface Sent {
 test('an admin creates a Telegram channel, a Telegram user writes, an agent answers and the user receives it', async ({ browser, request }) => {
   const admin = await signedInPage(browser, demo('admin'));
   // The demo WhatsApp channel's sector is one the demo agents serve.
-  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
+  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string; name: string } | null }[] };
   const sector = whatsapp.data[0]?.entry_point?.uuid;
+  const sectorName = whatsapp.data[0]?.entry_point?.name ?? '';
   expect(sector).toBeDefined();
 
-  const refused = await admin.request.post('/api/v1/channels', { form: { name: 'Telegram E2E', type: 'telegram', bot_token: '7000000001:AAwrong', base_url: BOT_API } });
-  expect(refused.status()).toBe(400);
-  expect((await refused.json()).code).toBe('channel_credentials_refused');
-  const created = await admin.request.post('/api/v1/channels', { form: { name: 'Telegram E2E', type: 'telegram', bot_token: BOT_TOKEN, base_url: BOT_API, entry_point: sector! } });
-  expect(created.status()).toBe(201);
-  const channel = ((await created.json()) as { data: { uuid: string; webhook_url: string } }).data;
+  // The channels admin screen: Telegram asks for its bot token only; a wrong one is refused, nothing stored.
+  await admin.goto('/admin/settings/workspace');
+  await admin.getByRole('button', { name: 'New channel' }).click();
+  const modal = admin.getByRole('dialog', { name: 'New channel' });
+  await modal.getByRole('textbox', { name: 'Type' }).click();
+  await admin.getByRole('option', { name: 'Telegram' }).click();
+  await modal.getByRole('textbox', { name: 'Name' }).fill('Telegram E2E');
+  await modal.getByLabel('Bot token').fill('7000000001:AAwrong');
+  await modal.getByRole('textbox', { name: 'API address' }).fill(BOT_API);
+  await modal.getByRole('textbox', { name: 'Entry point' }).click();
+  await admin.getByRole('option', { name: sectorName, exact: true }).click();
+  await modal.getByRole('button', { name: 'Create channel' }).click();
+  await expect(modal.getByText('The provider refused this token')).toBeVisible();
+  await modal.getByLabel('Bot token').fill(BOT_TOKEN);
+  await modal.getByRole('button', { name: 'Create channel' }).click();
+  await expect(modal.getByText('The channel Telegram E2E was created.')).toBeVisible();
+  const listed = (await (await admin.request.get('/api/v1/channels?type=telegram&_limit=0')).json()) as { data: { uuid: string; name: string; webhook_url: string; entry_point: { uuid: string } | null }[] };
+  const channel = listed.data.find((c) => c.name === 'Telegram E2E')!;
+  expect(channel.entry_point?.uuid).toBe(sector);
+  await expect(modal.getByText(channel.webhook_url)).toBeVisible();
   // setWebhook pointed the bot at the new channel.
   const hook = (await (await request.get(`${BOT_API}/_simulator/webhook`)).json()) as { webhook: { url: string } | null };
   expect(hook.webhook?.url).toBe(channel.webhook_url);

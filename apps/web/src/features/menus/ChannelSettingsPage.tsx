@@ -3,14 +3,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { allows, mayUse } from '@atende/core';
+import { allows } from '@atende/core';
 import { api } from '../../api/client';
-import { useMe, useTenant } from '../../session/session';
+import { useMe } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
-import { botKeys } from '../bots/BotsPage';
 import { AppearanceSection } from '../livechat/AppearanceSection';
 import { menuKeys } from './MenusPage';
+import { entryPointOf, useEntryPointOptions } from './useEntryPointOptions';
 
 /**
  * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
@@ -22,12 +22,8 @@ export function ChannelSettingsPage() {
   const { id = '' } = useParams();
   const queryClient = useQueryClient();
   const channel = useQuery({ queryKey: ['channels', id], queryFn: async () => (await api.getChannel({ params: { id } })).data });
-  const sectors = useQuery({ queryKey: ['sectors', 'all'], queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
-  const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
+  const options = useEntryPointOptions();
   const roles = (useMe().data?.roles ?? []).map((r) => r.name);
-  const features = useTenant().data?.config.features ?? {};
-  // Bots are offered as entry points only where the role matrix lets this user list them (flag bots_interface on).
-  const bots = useQuery({ queryKey: botKeys.all, queryFn: async () => (await api.listBots({})).data, enabled: mayUse(roles, features, 'bots.read') });
   const canSave = allows(roles, 'settings.channels.write');
   const [name, setName] = useState('');
   const [enabled, setEnabled] = useState(true);
@@ -39,10 +35,7 @@ export function ChannelSettingsPage() {
     setEntry(channel.data.entry_point ? `${channel.data.entry_point.type}:${channel.data.entry_point.uuid}` : null);
   }, [channel.data]);
   const save = useMutation({
-    mutationFn: () => {
-      const [type, uuid] = entry ? (entry.split(':') as ['sector' | 'menu' | 'bot', string]) : ['sector' as const, null];
-      return api.updateChannel({ params: { id }, body: { name: name.trim(), enabled, entry_point: uuid, entry_point_type: type } });
-    },
+    mutationFn: () => api.updateChannel({ params: { id }, body: { name: name.trim(), enabled, ...entryPointOf(entry) } }),
     onSuccess: () => {
       toastSuccess(t('Channel edited successfully'));
       void queryClient.invalidateQueries({ queryKey: ['channels'] });
@@ -51,11 +44,6 @@ export function ChannelSettingsPage() {
   });
   if (channel.isPending) return <LoadingState />;
   if (channel.isError) return <ErrorState onRetry={() => void channel.refetch()} />;
-  const options = [
-    { group: t('Sectors'), items: (sectors.data ?? []).map((s) => ({ value: `sector:${s.uuid}`, label: s.name })) },
-    { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },
-    { group: t('Bots'), items: (bots.data ?? []).map((b) => ({ value: `bot:${b.uuid}`, label: b.name })) },
-  ];
   const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
     <Stack maw={livechat ? 1100 : 560}>

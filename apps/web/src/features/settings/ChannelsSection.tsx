@@ -12,6 +12,7 @@ import { errorText } from '../../api/errors';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { entryPointOf, useEntryPointOptions } from '../menus/useEntryPointOptions';
 import { AVAILABILITY, CHANNEL_FORMS, channelBody, channelFormErrors, channelTypeLabel, type ChannelForm } from './channelForms';
 
 /** Creation refusals the modal words itself, next to the fields. */
@@ -115,8 +116,13 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
   const [name, setName] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const entryOptions = useEntryPointOptions();
+  const [entry, setEntry] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: () => answered.createChannel({ body: channelBody(form, name, values) as CreateChannelBody }),
+    mutationFn: () => {
+      const { entry_point, entry_point_type } = entryPointOf(entry);
+      return answered.createChannel({ body: { ...channelBody(form, name, values), ...(entry_point ? { entry_point, entry_point_type } : {}) } as CreateChannelBody });
+    },
     onSuccess: () => {
       toastSuccess(t('Channel created'));
       void queryClient.invalidateQueries({ queryKey: channelKeys.all });
@@ -179,6 +185,17 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
               />
             );
           })}
+          <Select
+            label={t('Entry point')}
+            description={t('Where new conversations of this channel start')}
+            data={entryOptions}
+            value={entry}
+            onChange={setEntry}
+            clearable
+            placeholder={t('Workspace queue')}
+            error={errors.entry_point ? t(errors.entry_point) : undefined}
+            comboboxProps={{ withinPortal: true }}
+          />
           {create.isError && !Object.keys(errors).length && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

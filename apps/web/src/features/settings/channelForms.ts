@@ -93,6 +93,14 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     ],
     after: phrase("Set this address as the sender's incoming message and status callback URL in Twilio."),
   },
+  {
+    type: 'telegram',
+    fields: [
+      { key: 'bot_token', label: phrase('Bot token'), secret: true, required: true, description: phrase('From @BotFather: the bot is checked and its webhook set when you create the channel') },
+      baseUrl('https://api.telegram.org'),
+    ],
+    after: phrase('The bot already sends its updates to this address: nothing else to set up.'),
+  },
 ];
 
 /** The body of POST /api/v1/channels: filled fields only, trimmed. */

@@ -127,4 +127,7 @@ export const ptSettings: Record<string, string> = {
   'Messaging service SID': 'Messaging Service SID',
   "Set this address as the sender's incoming message and status callback URL in Twilio.": 'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
   'A sender number or a messaging service SID is required': 'É preciso um número remetente ou um Messaging Service SID',
+  'Bot token': 'Token do bot',
+  'From @BotFather: the bot is checked and its webhook set when you create the channel': 'Do @BotFather: o bot é verificado e o webhook dele é configurado quando você cria o canal',
+  'The bot already sends its updates to this address: nothing else to set up.': 'O bot já envia as atualizações para este endereço: não há mais nada a configurar.',
 };
