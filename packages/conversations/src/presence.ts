@@ -3,7 +3,7 @@ import type { Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 import { presentUser, userInclude, type UserRow } from './present-user';
-import { distribute } from './queue';
+import { assignTo, distribute } from './queue';
 
 export type UserRef = { id: number; uuid: string; email: string; username: string };
 export const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
@@ -12,10 +12,17 @@ export const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.user
 export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'transferring-conversation' | 'custom_action';
 
 /** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
-export async function returnToQueue(tx: Tx, effects: Effects, conv: Prisma.ConversationGetPayload<object>, reason: EnterQueueReason, by: UserRef | null): Promise<void> {
+export async function returnToQueue(
+  tx: Tx,
+  effects: Effects,
+  conv: Prisma.ConversationGetPayload<object>,
+  reason: EnterQueueReason,
+  by: UserRef | null,
+  extra: Prisma.InputJsonObject = {},
+): Promise<void> {
   await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
   await tx.conversationEvent.create({
-    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
+    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...extra, event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
   });
   effects.former(conv.id, conv.userId);
   effects.conversation(conv.id);
@@ -38,10 +45,42 @@ export async function returnAgentChats(deps: ConversationDeps, tenantId: string,
   const { result, effects } = await inTransaction(deps, async (tx, effects) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
+    // Whose chats they were, and the pause (spec 000 §3 history detail old_user, user_info.current_pause):
+    // the timeline names the pause, and the agent's return hands them back (reclaimPausedChats).
+    const agent = rows.length
+      ? await tx.user.findUnique({ where: { id: userId }, select: { id: true, uuid: true, email: true, username: true, currentPause: { select: { description: true } } } })
+      : null;
+    const extra = agent ? { old_user: refOf(agent), user_info: { email: agent.email, current_pause: agent.currentPause ? { description: agent.currentPause.description } : null } } : {};
     for (const { id } of rows) {
       const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
-      await returnToQueue(tx, effects, conv, reason, null);
+      await returnToQueue(tx, effects, conv, reason, null, extra);
     }
+    return rows.length;
+  });
+  await redistribute(deps, effects);
+  return result;
+}
+
+/**
+ * Spec 000 §4: chats an agent returned to the queue when pausing "return and are reassigned on
+ * return". When the agent is back online, every conversation still waiting whose last event is that
+ * return (nobody took it meanwhile) is theirs again, oldest first, in one transaction with the agent
+ * row locked (an accept or distribution at the same moment waits). Answers how many came back.
+ */
+export async function reclaimPausedChats(deps: ConversationDeps, tenantId: string, userId: number): Promise<number> {
+  const { result, effects } = await inTransaction(deps, async (tx, effects) => {
+    const [agent] = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string; online: boolean }[]>`
+      SELECT id, uuid, email, username, ("isLogged" AND state = 'online'::"UserState" AND "currentPauseId" IS NULL) AS online
+      FROM "User" WHERE id = ${userId} AND "tenantId" = ${tenantId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+    if (!agent?.online) return 0;
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT c.id FROM "Conversation" c
+      WHERE c."tenantId" = ${tenantId}::uuid AND c.state = 'waiting'::"ConversationState" AND c."userId" IS NULL
+        AND (SELECT e.type = 'enter-queue' AND e.detail->>'event' = 'pause' AND e.detail->'old_user'->>'id' = ${String(userId)}
+             FROM "ConversationEvent" e WHERE e."conversationId" = c.id ORDER BY e.at DESC, e.id DESC LIMIT 1)
+      ORDER BY c."timeJoin" ASC
+      FOR UPDATE OF c SKIP LOCKED`;
+    for (const { id } of rows) await assignTo(tx, effects, id, agent, 'pause_return');
     return rows.length;
   });
   await redistribute(deps, effects);

@@ -34,7 +34,7 @@ async function lockNextWaiting(tx: Tx, tenantId: string, workspaceId: string, se
 }
 
 /** Hands a locked conversation to an agent, with its history events. */
-export async function assignTo(tx: Tx, effects: Effects, conversationId: string, user: { id: number; uuid: string; email: string; username: string }, how: 'accept' | 'distribution' | 'transfer', doneBy?: { id: number; uuid: string; email: string; username: string }) {
+export async function assignTo(tx: Tx, effects: Effects, conversationId: string, user: { id: number; uuid: string; email: string; username: string }, how: 'accept' | 'distribution' | 'transfer' | 'pause_return', doneBy?: { id: number; uuid: string; email: string; username: string }) {
   const now = new Date();
   const current = await tx.conversation.findUniqueOrThrow({ where: { id: conversationId } });
   const conv = await tx.conversation.update({

@@ -144,6 +144,8 @@ const ptShared: Record<string, string> = {
   'You are online again': 'Você está online novamente',
   Unpause: 'Sair da pausa',
   'You have active chats': 'Você tem atendimentos ativos',
+  'Chats returned to the queue that nobody took meanwhile come back to you when you end the pause.':
+    'As conversas devolvidas à fila que ninguém pegou enquanto isso voltam para você quando terminar a pausa.',
   'Keep them waiting for your return, or return them to the queue for other agents?':
     'Mantê-los aguardando seu retorno ou devolvê-los à fila para outros agentes?',
   Keep: 'Manter',

@@ -300,14 +300,31 @@ describe('presence (spec 000 §4)', () => {
     expect(paused.status).toBe(200);
     const row = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
     expect(row).toMatchObject({ state: 'waiting', userId: null });
-    expect(row.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'pause' } });
-    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: null });
-    const again = await t.http.patch('/api/v1/conversations').set(auth('agent2')).send({ user_id: ids.agent2 });
-    expect(again.status).toBe(200);
+    // The history names whose chat it was and the pause (spec 000 §3 old_user, user_info.current_pause).
+    expect(row.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'pause', old_user: { id: ids.agent2 }, user_info: { current_pause: { description: pause.description } } } });
+    // Spec 000 §4: returned chats "are reassigned on return": ending the pause hands it back.
+    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: null }).expect(200);
+    const back = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(back).toMatchObject({ state: 'answered', userId: ids.agent2 });
+    expect(back.events[0]).toMatchObject({ type: 'associate-user', detail: { done_by: 'pause_return' } });
     await t.http.post('/api/v1/logout').set(auth('agent2')).type('form').send({});
-    const after = await t.database.db.conversation.findUniqueOrThrow({ where: { id: again.body.data.uuid }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    const after = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
     expect(after).toMatchObject({ state: 'waiting', userId: null });
     expect(after.events[0]).toMatchObject({ detail: { event: 'logoff' } });
+  });
+
+  it('does not hand back a returned chat somebody else took during the pause', async () => {
+    tokens.agent2 = await t.login('agent2@acme.test');
+    const id = await acceptedBy('agent2', '11944440003');
+    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: acme.pauses[0]!.id, back_to_queue: true }).expect(200);
+    const taken = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: ids.agent });
+    expect(taken.status).toBe(200);
+    expect(taken.body.data.uuid).toBe(id);
+    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: null }).expect(200);
+    expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'answered', userId: ids.agent });
+    await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' }).expect(200);
+    // As the previous test left it: agent2 signed out.
+    await t.http.post('/api/v1/logout').set(auth('agent2')).type('form').send({});
   });
 
   it('round_robin hands new conversations to online agents automatically', async () => {

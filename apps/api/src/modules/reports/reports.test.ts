@@ -21,6 +21,9 @@ const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000);
 const day = (d: Date) => d.toISOString().slice(0, 10);
 // Yesterday and today in UTC: every row below is from the last hour, so inside whatever the clock says.
 const range = `start=${day(new Date(Date.now() - 86_400_000))}&end=${day(new Date())}&timezone=UTC`;
+/** Yesterday and today in a zone's own calendar: its "today" may still be UTC's yesterday, and a later end is refused. */
+const dayIn = (zone: string, d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+const rangeIn = (zone: string) => `start=${dayIn(zone, new Date(Date.now() - 86_400_000))}&end=${dayIn(zone, new Date())}&timezone=${encodeURIComponent(zone)}`;
 
 async function conversation(
   tenant: typeof acme,
@@ -238,7 +241,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
   });
 
   it("writes times in the caller's zone: CSV text and Excel date cells, JSON as instants (issue 14 item 3)", async () => {
-    const zoned = `start=${day(new Date(Date.now() - 86_400_000))}&end=${day(new Date())}&timezone=America/Sao_Paulo`;
+    const zoned = rangeIn('America/Sao_Paulo');
     const path = `/api/v1/reports/chat_history?${zoned}`;
     const json = JSON.parse((await t.http.get(`${path}&format=json`).set(auth('manager'))).text) as Record<string, unknown>[];
     const key = Object.keys(json[0]!).find((k) => typeof json[0]![k] === 'string' && /T.*Z$/.test(json[0]![k] as string))!;
@@ -306,10 +309,10 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
     const zone = 'America/Sao_Paulo';
     const hourOf = (d: Date) => Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: '2-digit', hourCycle: 'h23' }).format(d));
     const expected = Array.from({ length: 24 }, (_, h) => made.filter((c) => hourOf(c.createdAt) === h).length);
-    const hours = await table(`/api/v1/reports/trends/conversations?${range.replace('timezone=UTC', `timezone=${zone}`)}&report_type=hour`);
+    const hours = await table(`/api/v1/reports/trends/conversations?${rangeIn(zone)}&report_type=hour`);
     expect(hours.rows.map((r) => r.sessions)).toEqual(expected);
     const dayOf = (d: Date) => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
-    const days = await table(`/api/v1/reports/summary/conversations?${range.replace('timezone=UTC', `timezone=${zone}`)}&report_type=trend`);
+    const days = await table(`/api/v1/reports/summary/conversations?${rangeIn(zone)}&report_type=trend`);
     const perDay = new Map<string, number>();
     for (const c of made) perDay.set(dayOf(c.createdAt), (perDay.get(dayOf(c.createdAt)) ?? 0) + 1);
     expect(days.rows.map((r) => [r.day, r.new_sessions])).toEqual([...perDay.entries()].sort());

@@ -1,5 +1,5 @@
 import { AppError, rooms, type Role } from '@atende/contract';
-import { agentAvailable, presentUser, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
+import { agentAvailable, presentUser, reclaimPausedChats, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
 import { allows, roleCovers } from '@atende/core';
 import { hashPassword, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -68,7 +68,11 @@ export class UserService {
     // Spec 000 §4: a pause with back_to_queue, or going offline, returns the active chats to the queue.
     if (data.state === 'paused') {
       if (body.back_to_queue === true) await returnAgentChats(this.ctx, session.tenantId, session.userId, 'pause');
-    } else if (data.state === 'online') await agentAvailable(this.ctx, session.tenantId, session.userId);
+    } else if (data.state === 'online') {
+      // Spec 000 §4: chats returned to the queue at the pause come back first, then new work.
+      await reclaimPausedChats(this.ctx, session.tenantId, session.userId);
+      await agentAvailable(this.ctx, session.tenantId, session.userId);
+    }
     else if (data.state === 'offline') await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
     return announced;
   }

@@ -45,6 +45,7 @@ export function systemPhrase(entry: HistoryEntry): Phrase | null {
     case 'answered':
       return { key: phrase('Conversation answered by {{user}}'), values: { user: d.email ?? d.user_email ?? '?' } };
     case 'associate-user':
+      if (d.done_by === 'pause_return') return { key: phrase('Back with {{user}} after the pause'), values: { user: who(d.new_user) } };
       return { key: phrase('Conversation assigned to {{user}}'), values: { user: who(d.new_user) === '?' ? (d.user_email ?? '?') : who(d.new_user) } };
     case 'archived':
       return { key: phrase('Conversation archived') };

@@ -113,6 +113,7 @@ export const ptWorkstation: Record<string, string> = {
   'Conversation prioritised': 'Conversa priorizada',
   'Conversation offered to {{user}}': 'Conversa oferecida a {{user}}',
   'Transferred by {{by}} to {{user}} ({{sector}})': 'Transferida por {{by}} para {{user}} ({{sector}})',
+  'Back with {{user}} after the pause': 'De volta com {{user}} após a pausa',
   'Transferred by {{by}} to the sector {{sector}}': 'Transferida por {{by}} para o setor {{sector}}',
   'Transferred by the campaign to the sector {{sector}}': 'Transferida pela campanha para o setor {{sector}}',
   'Transferred by an automation to the sector {{sector}}': 'Transferida por uma automação para o setor {{sector}}',
