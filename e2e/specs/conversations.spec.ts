@@ -212,7 +212,7 @@ test('a supervisor watches a conversation live and finishes it; past views and i
   await supervisor.context().close();
 });
 
-test('pausing with active chats: Keep holds them, Return to queue gives them back', async ({ browser }) => {
+test('pausing with active chats: Keep holds them, Return to queue gives them back until the pause ends', async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent'));
   const conversation = await accept(agent);
   const list = agent.getByRole('listbox', { name: 'Conversations' });
@@ -239,6 +239,8 @@ test('pausing with active chats: Keep holds them, Return to queue gives them bac
   await agent.getByRole('button', { name: 'Paused: Lunch' }).click();
   await agent.getByRole('menuitem', { name: 'Unpause' }).click();
   await expect(agent.getByRole('button', { name: 'Online' })).toBeVisible();
+  // Spec 000 §4: returned chats "are reassigned on return": nobody took it, so it is the agent's again.
+  await expect(row).toBeVisible();
   await agent.context().close();
 });
 
