@@ -5,6 +5,7 @@ import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
+import { announceTicket } from './ticket';
 
 /** The enabled bot a channel greets new conversations with, if any. */
 export async function entryBot(tx: Tx, tenantId: string, botId: string | null | undefined) {
@@ -42,6 +43,7 @@ interface BotConversation {
   botCursor: Date | null;
   botRevision: number;
   entrySectorId: string | null;
+  ticketNumber: number;
   contactName: string;
   contactPhone: string | null;
 }
@@ -53,7 +55,7 @@ const MAX_VARS_BYTES = 64 * 1024;
 async function read(ctx: ConversationDeps, conversationId: string): Promise<BotConversation | null> {
   const [row] = await ctx.db.$queryRaw<BotConversation[]>`
     SELECT c.id, c."tenantId", c."workspaceId", c.state::text AS state, c."botId", c."botNodeId", c."botVars", c."botCursor", c."botRevision",
-           ch."entrySectorId", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
+           ch."entrySectorId", c."ticketNumber", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
     FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" JOIN "Contact" ct ON ct.id = c."contactId"
     WHERE c.id = ${conversationId}::uuid`;
   return row ?? null;
@@ -127,8 +129,10 @@ export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversa
         const wanted = outcome.kind === 'transfer' ? outcome.sectorUuid : null;
         const sector = wanted ? await tx.sector.findFirst({ where: { id: wanted, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } }) : null;
         const reason = !bot ? 'bot_removed' : outcome.kind === 'broken' ? outcome.reason : undefined;
-        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'waiting', sectorId: sector?.id ?? conv.entrySectorId, timeJoin: when } });
+        const sectorId = sector?.id ?? conv.entrySectorId;
+        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'waiting', sectorId, timeJoin: when } });
         await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...detail, ...(reason ? { reason } : {}) } } });
+        await announceTicket(tx, effects, { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber }, new Date(when.getTime() + 1));
         effects.conversation(conv.id);
         effects.queueChanged(conv.tenantId, conv.workspaceId);
       }

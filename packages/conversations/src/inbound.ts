@@ -11,6 +11,7 @@ import { answerPendingSurvey } from './surveys';
 import { entryBot, queueBotStep } from './bots';
 import { entryMenu, runMenuStep, sendMenu } from './menus';
 import { campaignReplyEntry } from './reply-actions';
+import { announceTicket } from './ticket';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
 export function messageIdFor(channelId: string, externalId: string): string {
@@ -167,6 +168,8 @@ export class InboundReceiver {
                   (before.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow",
                   (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
       if (!conv) throw new AppError('not_found', 'Conversation not found');
+      // A new conversation straight into a sector's queue: its ticket announcement follows the message.
+      if (opened?.queued) await announceTicket(tx, effects, { id: conversationId, tenantId: channel.tenantId, ...opened.queued }, new Date(now.getTime() + 1));
       // The menu answers the contact's first message, so it follows it.
       if (menu) {
         await sendMenu(tx, effects, { tenantId: channel.tenantId, conversationId }, menu, new Date(now.getTime() + 1));
@@ -306,7 +309,7 @@ export class InboundReceiver {
     effects: Effects,
     channel: { id: string; tenantId: string; workspaceId: string; entrySectorId: string | null; entryMenuId?: string | null; entryBotId?: string | null },
     contactId: string,
-  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null; bot: boolean }> {
+  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null; bot: boolean; queued?: { sectorId: string | null; ticketNumber: number } }> {
     const open = await tx.conversation.findFirst({
       where: { tenantId: channel.tenantId, channelId: channel.id, contactId, state: { not: 'closed' } },
       orderBy: { createdAt: 'desc' },
@@ -341,6 +344,6 @@ export class InboundReceiver {
       data: { tenantId: channel.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' } },
     });
     effects.queueChanged(channel.tenantId, channel.workspaceId);
-    return { id: conv.id, menu: null, bot: false };
+    return { id: conv.id, menu: null, bot: false, queued: { sectorId: conv.sectorId, ticketNumber } };
   }
 }

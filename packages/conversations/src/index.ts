@@ -20,3 +20,4 @@ export * from './out-of-hours';
 export * from './bots';
 export * from './bot-http';
 export * from './template-failure';
+export * from './ticket';

@@ -4,6 +4,7 @@ import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
 import { redistribute } from './presence';
 import { sendSystemText } from './system-text';
+import { announceTicket } from './ticket';
 
 const answersOf = (json: unknown): MenuAnswer[] => MenuAnswerSchema.array().catch([]).parse(json);
 
@@ -26,8 +27,8 @@ export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: str
  */
 export async function runMenuStep(ctx: ConversationDeps, conversationId: string, reply: string): Promise<void> {
   const { effects } = await inTransaction(ctx, async (tx, effects) => {
-    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; botId: string | null; state: string; entrySectorId: string | null }[]>`
-      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c."botId", c.state::text AS state, ch."entrySectorId"
+    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; botId: string | null; state: string; entrySectorId: string | null; ticketNumber: number }[]>`
+      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c."botId", c.state::text AS state, ch."entrySectorId", c."ticketNumber"
       FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" WHERE c.id = ${conversationId}::uuid FOR UPDATE OF c`;
     // A bot flow's conversation is the worker's (bots.ts runBotSteps).
     if (!conv || conv.state !== 'bot' || conv.botId) return;
@@ -36,6 +37,8 @@ export async function runMenuStep(ctx: ConversationDeps, conversationId: string,
     const toQueue = async (sectorId: string | null, detail: Record<string, unknown>) => {
       await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', sectorId, botMenuId: null, timeJoin: now } });
       await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'menu', ...detail } } });
+      // After the menu's own last words (sent at `now`).
+      await announceTicket(tx, effects, { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber }, new Date(now.getTime() + 2));
       effects.queueChanged(conv.tenantId, conv.workspaceId);
     };
     const menu = conv.botMenuId ? await tx.automatedMenu.findFirst({ where: { id: conv.botMenuId, tenantId: conv.tenantId, deletedAt: null } }) : null;

@@ -18,3 +18,4 @@ export * from './bots';
 export * from './bot-flow';
 export * from './livechat';
 export * from './permissions';
+export * from './ticket';

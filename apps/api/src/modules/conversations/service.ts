@@ -1,6 +1,6 @@
 import { AppError, type Conversation as ConversationDto } from '@atende/contract';
 import {
-  ACTIVE_STATES, activeCount, assignTo, capacityOf, conversationInclude, inTransaction, loadLookups, presentConversation,
+  ACTIVE_STATES, activeCount, announceTicket, assignTo, capacityOf, conversationInclude, inTransaction, loadLookups, presentConversation,
   redistribute, refOf, returnToQueue, type Effects, type Tx, type UserRef,
   sendSurveyOnFinish,
 } from '@atende/conversations';
@@ -145,6 +145,8 @@ export class ConversationService {
     } else {
       await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
       await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'transferring-conversation', done_by_user: refOf(me) } } });
+      // Issue 16 item 12: entering another sector's queue announces that sector's ticket, as configured.
+      if (sector.id !== conv.sectorId) await announceTicket(tx, effects, { id: conv.id, tenantId: conv.tenantId, sectorId: sector.id, ticketNumber: conv.ticketNumber }, new Date());
       effects.queueChanged(conv.tenantId, conv.workspaceId);
     }
     if (conv.userId !== null) effects.distribute.set(conv.workspaceId, conv.tenantId);

@@ -130,4 +130,6 @@ export const ptSettings: Record<string, string> = {
   'Bot token': 'Token do bot',
   'From @BotFather: the bot is checked and its webhook set when you create the channel': 'Do @BotFather: o bot é verificado e o webhook dele é configurado quando você cria o canal',
   'The bot already sends its updates to this address: nothing else to set up.': 'O bot já envia as atualizações para este endereço: não há mais nada a configurar.',
+  "Sent to the contact when a conversation enters this sector's queue. {{number}} is the number and {{name}} the sector; without {{number}}, the number follows the message.":
+    'Enviada ao contato quando uma conversa entra na fila deste setor. {{number}} é o número e {{name}} o setor; sem {{number}}, o número vem depois da mensagem.',
 };
