@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   session_expired: 401,
   forbidden: 403,
+  /** A customer's admin changing their own plan (feature flags, agent slots): the platform's tenant_admin does that. */
+  plan_locked: 403,
   origin_not_allowed: 403,
   feature_disabled: 403,
   not_found: 404,

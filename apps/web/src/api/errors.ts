@@ -14,6 +14,7 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   outbound_address_not_allowed: phrase('This address is not allowed: it points to this server or a private network'),
   api_token_lifetime_too_long: phrase('A token can last at most {{max_days}} days'),
   subscriber_already_sent: phrase('This subscriber already received the campaign: it cannot be sent it again'),
+  plan_locked: phrase("The plan's features and agent slots are changed by the platform's administrators"),
   menu_referenced: phrase('The menu "{{menu}}" leads to this menu'),
   agent_at_capacity: phrase('This agent already has the maximum of simultaneous conversations ({{capacity}})'),
   file_type_not_allowed: phrase('{{type}} is not supported.'),

@@ -72,6 +72,10 @@ export class TenantService {
     const tenant = await this.visible(session, id);
     const own = tenant.id === session.tenantId && roleCovers(session.roles, 'admin');
     if (!own && !managesEveryTenant(session)) throw new AppError('forbidden', 'You do not have permission to do this');
+    // Issue 16 item 16: the plan (feature flags, agent slots) is the platform's to set, not the customer's.
+    if (!managesEveryTenant(session) && (patch.features !== undefined || patch.agent !== undefined)) {
+      throw new AppError('plan_locked', "The plan's features and agent slots are changed by the platform's administrators");
+    }
     const current = tenantConfigOf(tenant.config);
     const next = TenantConfigSchema.parse({
       ...current,

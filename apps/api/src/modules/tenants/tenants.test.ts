@@ -96,6 +96,18 @@ describe('POST /api/v1/tenants/:id/configure', () => {
     expect((await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('owner')).send({ name: 'Acme' })).status).toBe(200);
   });
 
+  it("refuses an admin or owner changing their own plan (features, agent slots), and changes nothing (issue 16 item 16)", async () => {
+    const before = await snapshot();
+    for (const who of ['admin', 'owner']) {
+      for (const body of [{ features: { outbound_campaign: false } }, { agent: { max_slots: 99 } }, { name: 'Acme', features: { bots_interface: true } }]) {
+        const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as(who)).send(body);
+        expect(res.status, `${who} ${JSON.stringify(body)}`).toBe(403);
+        expect(res.body.code).toBe('plan_locked');
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
   it("answers 404 to an admin configuring another tenant, and nothing changes", async () => {
     const before = await snapshot();
     for (const [who, id] of [['admin', globex.tenantId], ['owner', globex.tenantId], ['globexAdmin', acme.tenantId]] as const) {

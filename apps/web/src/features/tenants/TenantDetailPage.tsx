@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api } from '../../api/client';
-import { queryKeys } from '../../session/session';
+import { queryKeys, useMe } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { FEATURE_LABELS } from './featureLabels';
@@ -12,6 +12,7 @@ import { FEATURE_LABELS } from './featureLabels';
 /** Tenant detail (role tenant_admin): one switch per feature flag, saved with POST /tenants/{id}/configure. */
 export function TenantDetailPage() {
   const { t } = useTranslation();
+  const me = useMe().data;
   const { uuid = '' } = useParams();
   const queryClient = useQueryClient();
   const tenant = useQuery({ queryKey: queryKeys.tenantDetail(uuid), queryFn: async () => (await api.getTenant({ params: { id: uuid } })).data });
@@ -29,6 +30,8 @@ export function TenantDetailPage() {
   if (tenant.isPending) return <LoadingState />;
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   const pendingFlag = toggle.isPending ? toggle.variables.flag : null;
+  // Issue 16 item 16: a customer's admin sees their plan; only the platform's tenant_admin changes it.
+  const platform = (me?.roles ?? []).some((r) => r.name === 'tenant_admin');
   return (
     <Stack maw={720}>
       <Group>
@@ -46,6 +49,11 @@ export function TenantDetailPage() {
         <Title order={5} mb="sm">
           {t('Features')}
         </Title>
+        {!platform && (
+          <Text size="sm" c="dimmed" mb="sm">
+            {t("The plan's features and agent slots are changed by the platform's administrators")}
+          </Text>
+        )}
         <Stack gap="sm" role="group" aria-label={t('Features')}>
           {FEATURE_FLAGS.map((flag) => (
             <Switch
@@ -53,7 +61,7 @@ export function TenantDetailPage() {
               label={t(FEATURE_LABELS[flag])}
               description={flag}
               checked={tenant.data.config.features[flag] === true}
-              disabled={pendingFlag === flag}
+              disabled={!platform || pendingFlag === flag}
               onChange={(e) => toggle.mutate({ flag, on: e.currentTarget.checked })}
             />
           ))}

@@ -120,6 +120,7 @@ export const ptServer: Record<string, string> = {
   // settings, menus, templates, files
   'Menus used by channels cannot be deleted': 'Menus usados por canais não podem ser excluídos',
   'This template is being deleted': 'Este modelo está sendo excluído',
+  "The plan's features and agent slots are changed by the platform's administrators": 'Os recursos do plano e as vagas de agentes são alterados pelos administradores da plataforma',
   'Only admins can change integrations': 'Só administradores podem alterar integrações',
   'Choose a pause or go online, not both': 'Escolha uma pausa ou fique online, não os dois',
   'You can only change your own password': 'Você só pode alterar a sua própria senha',
