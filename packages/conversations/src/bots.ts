@@ -1,5 +1,5 @@
 import { BotNodeSchema, queues } from '@atende/contract';
-import { runBotFlow, type BotHttp, type BotOutcome, type BotVars } from '@atende/core';
+import { runBotFlow, tenantConfigOf, type BotHttp, type BotOutcome, type BotVars } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
@@ -10,6 +10,9 @@ import { announceTicket } from './ticket';
 /** The enabled bot a channel greets new conversations with, if any. */
 export async function entryBot(tx: Tx, tenantId: string, botId: string | null | undefined) {
   if (!botId) return null;
+  // Issue 16 item 16: with the tenant's bots switched off (flag bots_interface), a bound bot answers nobody.
+  const [tenant] = await tx.$queryRaw<{ config: unknown }[]>`SELECT config FROM "Tenant" WHERE id = ${tenantId}::uuid`;
+  if (tenantConfigOf(tenant?.config).features.bots_interface !== true) return null;
   return tx.bot.findFirst({ where: { id: botId, tenantId, deletedAt: null }, select: { id: true } });
 }
 
@@ -44,6 +47,7 @@ interface BotConversation {
   botRevision: number;
   entrySectorId: string | null;
   ticketNumber: number;
+  tenantConfig: unknown;
   contactName: string;
   contactPhone: string | null;
 }
@@ -55,8 +59,8 @@ const MAX_VARS_BYTES = 64 * 1024;
 async function read(ctx: ConversationDeps, conversationId: string): Promise<BotConversation | null> {
   const [row] = await ctx.db.$queryRaw<BotConversation[]>`
     SELECT c.id, c."tenantId", c."workspaceId", c.state::text AS state, c."botId", c."botNodeId", c."botVars", c."botCursor", c."botRevision",
-           ch."entrySectorId", c."ticketNumber", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
-    FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" JOIN "Contact" ct ON ct.id = c."contactId"
+           ch."entrySectorId", c."ticketNumber", t.config AS "tenantConfig", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
+    FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" JOIN "Contact" ct ON ct.id = c."contactId" JOIN "Tenant" t ON t.id = c."tenantId"
     WHERE c.id = ${conversationId}::uuid`;
   return row ?? null;
 }
@@ -80,7 +84,9 @@ export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversa
       take: 50,
     });
     if (conv.botNodeId !== null && pending.length === 0) return;
-    const bot = await ctx.db.bot.findFirst({ where: { id: conv.botId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, nodes: true } });
+    // Bots switched off for the tenant (flag bots_interface) stop answering: the contact goes to the queue.
+    const botsOn = tenantConfigOf(conv.tenantConfig).features.bots_interface === true;
+    const bot = botsOn ? await ctx.db.bot.findFirst({ where: { id: conv.botId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, nodes: true } }) : null;
 
     const texts: string[] = [];
     let outcome: BotOutcome = { kind: 'broken', reason: 'missing_node' };
@@ -128,7 +134,7 @@ export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversa
       } else {
         const wanted = outcome.kind === 'transfer' ? outcome.sectorUuid : null;
         const sector = wanted ? await tx.sector.findFirst({ where: { id: wanted, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } }) : null;
-        const reason = !bot ? 'bot_removed' : outcome.kind === 'broken' ? outcome.reason : undefined;
+        const reason = !botsOn ? 'bots_disabled' : !bot ? 'bot_removed' : outcome.kind === 'broken' ? outcome.reason : undefined;
         const sectorId = sector?.id ?? conv.entrySectorId;
         await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'waiting', sectorId, timeJoin: when } });
         await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...detail, ...(reason ? { reason } : {}) } } });

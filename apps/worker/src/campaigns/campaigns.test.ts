@@ -44,7 +44,8 @@ beforeAll(async () => {
   const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   const limiter = new RateLimiter(redis, prefix);
   deps = (owner = 'worker-a', rate = 0) => ({ db: t.db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: rate, log, batchSize: 20 });
-  tenant = await ensureTenant(t.db, { name: 'Campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'campaigns.test', password: 'x1234567', sectors: ['Vendas'] });
+  // Bots on (flag bots_interface): the chatbot_outbound reply action's bot answers only then.
+  tenant = await ensureTenant(t.db, { name: 'Campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'campaigns.test', password: 'x1234567', sectors: ['Vendas'], features: { bots_interface: true } });
   const channel = await t.db.channel.create({
     data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
   });

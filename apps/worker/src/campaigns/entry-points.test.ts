@@ -28,7 +28,8 @@ beforeAll(async () => {
   t = await createTestDatabase();
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
   deps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), log: pino({ level: 'silent' }) };
-  tenant = await ensureTenant(t.db, { name: 'Entries', users: { manager: ['campaign_manager'] }, emailDomain: 'entries.test', password: 'x1234567', sectors: ['Suporte', 'Vendas'] });
+  // Bots on (flag bots_interface): a bot entry point answers only where the tenant has bots.
+  tenant = await ensureTenant(t.db, { name: 'Entries', users: { manager: ['campaign_manager'] }, emailDomain: 'entries.test', password: 'x1234567', sectors: ['Suporte', 'Vendas'], features: { bots_interface: true } });
   [channelSector, campaignSector] = [tenant.sectors[0]!.id, tenant.sectors[1]!.id];
   channelId = (await t.db.channel.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', entrySectorId: channelSector } })).id;
   channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: channelSector, tenantConfig: {} };

@@ -181,6 +181,25 @@ describe('a bot talking to contacts', () => {
     await t.database.db.bot.update({ where: { id: botId }, data: { deletedAt: null } });
   });
 
+  it('stops answering when the tenant turns bots off: a talking bot hands its contact to the queue, new ones go straight there (issue 16 item 16)', async () => {
+    const id = await says('11944440008', 'off-1', 'Hi');
+    expect(await conversation(id)).toMatchObject({ state: 'bot', botId });
+    const features = (on: boolean) => t.database.db.$executeRaw`UPDATE "Tenant" SET config = jsonb_set(config, '{features,bots_interface}', ${on ? 'true' : 'false'}::jsonb) WHERE id = ${acme.tenantId}::uuid`;
+    await features(false);
+    try {
+      await says('11944440008', 'off-2', '1');
+      expect(await conversation(id)).toMatchObject({ state: 'waiting', sectorId: support, botId: null });
+      const event = await t.database.db.conversationEvent.findFirstOrThrow({ where: { conversationId: id, type: 'enter-queue' } });
+      expect(event.detail).toMatchObject({ reason: 'bots_disabled' });
+      // A new contact on the bot's channel is not greeted by it.
+      const fresh = await says('11944440009', 'off-3', 'Oi');
+      expect(await conversation(fresh)).toMatchObject({ state: 'waiting', sectorId: support, botId: null });
+      expect(await messagesOf(fresh)).toEqual(['CONTACT: Oi']);
+    } finally {
+      await features(true);
+    }
+  });
+
   it('takes over a conversation handed to it (a campaign reply) from its Start', async () => {
     await t.http.patch(`/api/v1/channels/${channel.id}`).set({ Authorization: `Bearer ${admin}` }).send({ entry_point: support });
     const res = await inbound(t, channel.id, token, { phone: '11944440007', id: 'camp-1', content: 'Quero', name: 'Rita' });
@@ -204,7 +223,7 @@ describe('the bots report', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.rows).toEqual([
       { menu: 'Orders', answer: null, outcome: 'Ended', conversations: 2 },
-      { menu: 'Orders', answer: null, outcome: 'Sent to the queue', conversations: 5 },
+      { menu: 'Orders', answer: null, outcome: 'Sent to the queue', conversations: 6 },
     ]);
   });
 });
