@@ -60,6 +60,16 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   const messages = agent.getByRole('log', { name: 'Messages' });
   await expect(messages.getByText('Oi! Vocês abrem no sábado?')).toBeVisible();
 
+  // MMS is off on this channel: a picture is refused before any upload.
+  const uploads: string[] = [];
+  agent.on('request', (r) => r.url().includes('/api/v1/storage/files') && r.method() === 'POST' && uploads.push(r.url()));
+  const chooser = agent.waitForEvent('filechooser');
+  await agent.getByRole('button', { name: 'Attach files' }).click();
+  await (await chooser).setFiles([{ name: 'foto.png', mimeType: 'image/png', buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) }]);
+  await expect(agent.getByText('This channel takes no attachments (MMS is off)')).toBeVisible();
+  await expect(agent.getByRole('list', { name: 'Attachments' })).toHaveCount(0);
+  expect(uploads).toEqual([]);
+
   // The composer counts segments: GSM-7 160 characters, UCS-2 (an accent outside GSM-7) 70.
   const composer = agent.getByRole('textbox', { name: 'Message' });
   await composer.fill('Abrimos sim, das 9h às 13h.');
