@@ -51,9 +51,8 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   expect(wrote.ok()).toBe(true);
 
   const agent = await signedInPage(browser, demo('agent'));
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
   await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.channel.uuid === channelId);
+    await takeConversation(agent, (chat) => chat.channel.uuid === channelId);
   }).toPass({ timeout: 20_000 });
   await agent.reload();
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(phone.slice(-8)) }).first().click();

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hubSignature } from './cloud';
 import { DIALOG360_WEBHOOK_HEADER } from './dialog360';
 import { twilioSignature } from '../twilio/messaging';
+import { smsSegments } from '@atende/contract';
 
 /**
  * What the WhatsApp provider simulator (simulator.ts) answers and posts, in each provider's own
@@ -120,7 +121,7 @@ export function twilioInbound(spec: InboundSpec, messageSid: string, mediaUrl: s
   if (prefix) {
     p.set('WaId', spec.from.replace(/^\+/, ''));
     p.set('ProfileName', spec.name ?? 'Contact');
-  } else p.set('NumSegments', String(Math.max(1, Math.ceil((p.get('Body') ?? '').length / 153))));
+  } else p.set('NumSegments', String(Math.max(1, smsSegments(p.get('Body') ?? '').segments)));
   if (mediaUrl && spec.media) {
     p.set('MediaUrl0', mediaUrl);
     p.set('MediaContentType0', spec.media.contentType);
