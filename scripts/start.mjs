@@ -61,11 +61,18 @@ demoTelegram.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Telegram Bot API stopped (${code}); the demo Telegram channel receives and sends nothing.`);
 });
 
+// The demo SMS provider (Twilio simulator, port 4014) of the demo "SMS" channel: play an SMS contact
+// with POST http://127.0.0.1:4014/_simulator/inbound (README). Not essential either.
+const demoSms = pnpmBackground('demo-sms', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], env);
+demoSms.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo SMS provider stopped (${code}); the demo SMS channel receives and sends nothing.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact, demoProvider, demoTelegram]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

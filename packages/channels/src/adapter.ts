@@ -45,6 +45,8 @@ export interface ChannelTarget {
   config: unknown;
   /** Channel.credentialsEncrypted, decrypted and parsed; null when none are stored. */
   credentials: Record<string, unknown> | null;
+  /** Where the provider posts this channel's webhooks (the worker sets it): Twilio SMS asks for status callbacks there. */
+  webhookUrl?: string;
 }
 
 export interface SendResult {

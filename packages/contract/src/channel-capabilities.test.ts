@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentRefusal, attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from './channel-capabilities';
+import { attachmentRefusal, attachmentRuleOf, capabilitiesOf, CHANNEL_CAPABILITIES, textRefusal } from './channel-capabilities';
 
 describe('channel capabilities (issue 15)', () => {
   it('says nothing for types without a row: the general upload rules apply', () => {
@@ -15,5 +15,17 @@ describe('channel capabilities (issue 15)', () => {
     expect(textRefusal('telegram', 'x'.repeat(4096), false)).toBeNull();
     expect(textRefusal('telegram', 'x'.repeat(4097), false)).toEqual({ code: 'channel_text_too_long', max: 4096 });
     expect(textRefusal('telegram', 'x'.repeat(1025), true)).toEqual({ code: 'channel_caption_too_long', max: 1024 });
+  });
+});
+
+describe('SMS capabilities (issue 15 item 2)', () => {
+  it('takes no attachment unless the channel has MMS on, and then by the MMS rules', () => {
+    expect(attachmentRefusal('sms', { contentType: 'image/png', size: 1000 })).toEqual({ code: 'channel_attachment_type' });
+    expect(attachmentRefusal('sms', { contentType: 'image/png', size: 1000 }, { mms_enabled: 'false' })).toEqual({ code: 'channel_attachment_type' });
+    expect(attachmentRefusal('sms', { contentType: 'image/png', size: 1000 }, { mms_enabled: 'true' })).toBeNull();
+    expect(attachmentRefusal('sms', { contentType: 'image/png', size: 6 * 1024 * 1024 }, { mms_enabled: 'true' })).toEqual({ code: 'channel_attachment_too_large', maxBytes: 5 * 1024 * 1024 });
+    expect(attachmentRefusal('sms', { contentType: 'application/zip', size: 1000 }, { mms_enabled: 'true' })).toEqual({ code: 'channel_attachment_type' });
+    expect(capabilitiesOf('sms')?.smsSegments).toBe(true);
+    expect(textRefusal('sms', 'x'.repeat(1601), false)).toEqual({ code: 'channel_text_too_long', max: 1600 });
   });
 });

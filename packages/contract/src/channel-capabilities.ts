@@ -24,6 +24,10 @@ export interface ChannelCapabilities {
   attachments: readonly AttachmentRule[];
   /** Types a recorded voice note is sent as a voice note in; other recordings go by the attachment rules. */
   voiceTypes: readonly string[];
+  /** A channel setting that must be 'true' for the channel to take attachments at all (SMS: mms_enabled). */
+  attachmentsSetting?: string;
+  /** Text is billed in SMS segments (sms-segments.ts): the composer counts them. */
+  smsSegments?: boolean;
 }
 
 const MB = 1024 * 1024;
@@ -46,10 +50,47 @@ const TELEGRAM: ChannelCapabilities = {
   voiceTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp4'],
 };
 
-export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM };
+/**
+ * SMS through Twilio Programmable Messaging (https://www.twilio.com/docs/messaging/api/message-resource):
+ * a Body of at most 1600 characters (sent as GSM-7 or UCS-2 segments); media only as MMS (a channel
+ * with mms_enabled), at most 5 MB per message: JPEG, PNG and GIF shown as images, a few other types
+ * passed through as they are.
+ */
+const SMS: ChannelCapabilities = {
+  maxTextLength: 1600,
+  maxCaptionLength: 1600,
+  attachments: [
+    { kind: 'image', types: ['image/jpeg', 'image/png', 'image/gif'], maxBytes: 5 * MB },
+    { kind: 'audio', types: ['audio/mpeg', 'audio/mp4', 'audio/ogg', 'audio/amr'], maxBytes: 5 * MB },
+    { kind: 'video', types: ['video/mp4', 'video/3gpp'], maxBytes: 5 * MB },
+    { kind: 'document', types: ['application/pdf', 'text/vcard', 'text/plain', 'text/csv'], maxBytes: 5 * MB },
+  ],
+  voiceTypes: [],
+  attachmentsSetting: 'mms_enabled',
+  smsSegments: true,
+};
 
-/** The capabilities of a channel type, or null when only the general upload rules apply. */
-export const capabilitiesOf = (channelType: string): ChannelCapabilities | null => CHANNEL_CAPABILITIES[channelType] ?? null;
+export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS };
+
+/** The channel settings capabilities depend on: the only ones a conversation's channel carries to the composer. */
+export const CAPABILITY_SETTING_FIELDS = ['mms_enabled'] as const;
+
+/** A channel setting switched on ('true', as the form stores switches). */
+export const settingOn = (settings: Readonly<Record<string, unknown>> | null | undefined, key: string): boolean => {
+  const value = settings?.[key];
+  return value === true || value === 'true' || value === '1' || value === 'on';
+};
+
+/**
+ * The capabilities of a channel type, or null when only the general upload rules apply. With the
+ * channel's settings, a row that takes attachments only under a setting takes none while it is off.
+ */
+export function capabilitiesOf(channelType: string, settings?: Readonly<Record<string, unknown>> | null): ChannelCapabilities | null {
+  const row = CHANNEL_CAPABILITIES[channelType];
+  if (!row) return null;
+  if (row.attachmentsSetting && !settingOn(settings, row.attachmentsSetting)) return { ...row, attachments: [], voiceTypes: [] };
+  return row;
+}
 
 /** Stable codes of what a channel refuses; the web translates them, adapters put them in their errors. */
 export const CHANNEL_REFUSALS = ['channel_text_too_long', 'channel_caption_too_long', 'channel_attachment_type', 'channel_attachment_too_large'] as const;
@@ -65,8 +106,8 @@ export function attachmentRuleOf(capabilities: ChannelCapabilities, contentType:
 }
 
 /** Why an attachment cannot go out on this channel (size unknown: pass null), or null. */
-export function attachmentRefusal(channelType: string, file: { contentType: string; size: number | null }): { code: ChannelRefusal; maxBytes?: number } | null {
-  const capabilities = capabilitiesOf(channelType);
+export function attachmentRefusal(channelType: string, file: { contentType: string; size: number | null }, settings?: Readonly<Record<string, unknown>> | null): { code: ChannelRefusal; maxBytes?: number } | null {
+  const capabilities = capabilitiesOf(channelType, settings);
   if (!capabilities) return null;
   const rule = attachmentRuleOf(capabilities, file.contentType);
   if (!rule) return { code: 'channel_attachment_type' };

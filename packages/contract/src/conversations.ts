@@ -64,7 +64,11 @@ export const ConversationSchema = z.object({
   ended_by: z.string().nullable(),
   contact: ContactSchema.pick({ uuid: true, name: true, phone_number: true, email: true, organization: true, profile_image: true }),
   user: UserRef.nullable(),
-  channel: z.object({ uuid: Uuid, type: z.string(), name: z.string(), template_required_on_outbound_start: z.boolean() }),
+  channel: z.object({
+    uuid: Uuid, type: z.string(), name: z.string(), template_required_on_outbound_start: z.boolean(),
+    /** The channel settings its capabilities depend on (CAPABILITY_SETTING_FIELDS: an SMS channel's mms_enabled), for the composer. */
+    settings: z.record(z.string(), z.string()).optional(),
+  }),
   sector: z.object({ uuid: Uuid, name: z.string(), survey_uuid: Uuid.nullable() }).nullable(),
   conversation_reason_uuid: Uuid.nullable(),
   history: z.array(HistoryEntrySchema),

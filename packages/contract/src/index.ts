@@ -12,6 +12,7 @@ export * from './conversations';
 export * from './messages';
 export * from './channels';
 export * from './channel-capabilities';
+export * from './sms-segments';
 export * from './livechat';
 export * from './user-pattern';
 export * from './templates';

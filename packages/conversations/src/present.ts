@@ -1,4 +1,4 @@
-import type { Conversation as ConversationDto, HistoryEntry, Message as MessageDto } from '@atende/contract';
+import { CAPABILITY_SETTING_FIELDS, type Conversation as ConversationDto, type HistoryEntry, type Message as MessageDto } from '@atende/contract';
 import type { Prisma } from '@atende/db';
 
 const userRef = { select: { id: true, uuid: true, username: true, email: true } } as const;
@@ -20,7 +20,7 @@ export type PresentableConversation = Pick<
   | 'timeAnswer' | 'closedAt' | 'endedBy' | 'endReasonId' | 'createdAt' | 'userId' | 'sectorId'
 > & {
   contact: Pick<ConversationRow['contact'], 'id' | 'name' | 'phoneNumber' | 'email' | 'organization' | 'profileImage'>;
-  channel: Pick<ConversationRow['channel'], 'id' | 'type' | 'name' | 'templateRequiredOnOutboundStart'>;
+  channel: Pick<ConversationRow['channel'], 'id' | 'type' | 'name' | 'templateRequiredOnOutboundStart' | 'config'>;
   events: Pick<ConversationRow['events'][number], 'id' | 'at' | 'type' | 'detail'>[];
   messages: Pick<ConversationRow['messages'][number], 'createdAt' | 'tags' | 'content' | 'internal' | 'author'>[];
 };
@@ -79,12 +79,18 @@ export function presentConversation(c: PresentableConversation, lookups: Lookups
       profile_image: c.contact.profileImage,
     },
     user: user ? { id: user.id, uuid: user.uuid, username: user.username, email: user.email } : null,
-    channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart },
+    channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart, settings: capabilitySettingsOf(c.channel.config) },
     sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: lookups.surveys.get(sector.id) ?? null } : null,
     conversation_reason_uuid: c.endReasonId,
     history: [...c.events].reverse().map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
     created_at: c.createdAt.toISOString(),
   };
+}
+
+/** The channel settings the composer needs to know what the channel takes (contract CAPABILITY_SETTING_FIELDS). */
+function capabilitySettingsOf(config: unknown): Record<string, string> {
+  const c = (config ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(CAPABILITY_SETTING_FIELDS.flatMap((k) => (typeof c[k] === 'string' ? [[k, c[k]]] : [])));
 }
 
 type MessageRow = Prisma.MessageGetPayload<object>;

@@ -66,7 +66,8 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     const channel = message.conversation.channel;
     const adapter = deps.adapters.get(channelKind(channel.type));
     if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
-    const target = channelTargetOf(channel, deps.secretsKey);
+    // The webhook address, for providers that are told per message where to report its status (Twilio SMS StatusCallback).
+    const target = { ...channelTargetOf(channel, deps.secretsKey), webhookUrl: `${deps.publicUrl}/api/v1/channels/${channel.id}/webhook` };
     const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds, storage: deps.storage });
 
     // Recorded before posting: only a still-pending, not-failed message goes out.

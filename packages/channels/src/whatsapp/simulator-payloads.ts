@@ -1,17 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { hubSignature } from './cloud';
 import { DIALOG360_WEBHOOK_HEADER } from './dialog360';
-import { twilioSignature } from './twilio';
+import { twilioSignature } from '../twilio/messaging';
+import { smsSegments } from '@atende/contract';
 
 /**
  * What the WhatsApp provider simulator (simulator.ts) answers and posts, in each provider's own
  * shapes: error bodies, webhook bodies, and the headers that sign them as the provider signs them.
  */
 
-export type SimulatedProvider = 'cloud' | '360dialog' | 'twilio';
+export type SimulatedProvider = 'cloud' | '360dialog' | 'twilio' | 'twilio_sms';
 /** Error body families: Meta's Graph API, the on-premise API, 360dialog's own (auth, templates) and Twilio's. */
 export type ErrorDialect = 'graph' | 'onpremise' | 'd360' | 'twilio';
-export type ErrorKind = 'unauthorized' | 'invalid' | 'not_found' | 'duplicate' | 'rate_limited' | 'unknown_recipient' | 'server';
+export type ErrorKind = 'unauthorized' | 'invalid' | 'not_found' | 'duplicate' | 'rate_limited' | 'unknown_recipient' | 'server' | 'too_long';
 
 export const simulatedId = (prefix: string) => `${prefix}${randomBytes(12).toString('hex')}`;
 
@@ -26,6 +27,7 @@ const ERRORS: Record<ErrorKind, { status: number; graph: [number, number | undef
   duplicate: { status: 400, graph: [100, 2388024, 'Content in this language already exists'], onpremise: [1004, 'Resource already exists'], twilio: [20409, 'Conflict'] },
   rate_limited: { status: 429, graph: [130429, undefined, '(#130429) Rate limit hit'], onpremise: [1015, 'Too many requests'], twilio: [20429, 'Too Many Requests'] },
   unknown_recipient: { status: 400, graph: [131026, undefined, '(#131026) Message undeliverable'], onpremise: [1013, 'User is not valid'], twilio: [63003, 'Channel could not find To address'] },
+  too_long: { status: 400, graph: [100, undefined, '(#100) Invalid parameter'], onpremise: [1009, 'Parameter value is not valid'], twilio: [21617, 'The concatenated message body exceeds the 1600 character limit'] },
   server: { status: 500, graph: [2, undefined, 'Service temporarily unavailable'], onpremise: [1000, 'Generic error'], twilio: [20500, 'Internal Server Error'] },
 };
 
@@ -110,11 +112,16 @@ export function statusValue(externalId: string, status: DeliveryStatus, to: stri
 }
 
 /** Twilio's inbound message parameters; `mediaUrl` is the Twilio-style address the simulator serves. */
-export function twilioInbound(spec: InboundSpec, messageSid: string, mediaUrl: string | null): URLSearchParams {
+export function twilioInbound(spec: InboundSpec, messageSid: string, mediaUrl: string | null, prefix = 'whatsapp:'): URLSearchParams {
   const p = new URLSearchParams({
-    MessageSid: messageSid, SmsMessageSid: messageSid, SmsStatus: 'received', From: `whatsapp:+${spec.from.replace(/^\+/, '')}`, To: `whatsapp:+${BUSINESS_NUMBER}`,
-    WaId: spec.from.replace(/^\+/, ''), ProfileName: spec.name ?? 'Contact', Body: spec.button?.text ?? spec.media?.caption ?? spec.text ?? '', NumMedia: mediaUrl ? '1' : '0',
+    MessageSid: messageSid, SmsMessageSid: messageSid, SmsSid: messageSid, SmsStatus: 'received', From: `${prefix}+${spec.from.replace(/^\+/, '')}`, To: `${prefix}+${BUSINESS_NUMBER}`,
+    Body: spec.button?.text ?? spec.media?.caption ?? spec.text ?? '', NumMedia: mediaUrl ? '1' : '0',
   });
+  // WhatsApp names the contact; an SMS says how many segments it came in.
+  if (prefix) {
+    p.set('WaId', spec.from.replace(/^\+/, ''));
+    p.set('ProfileName', spec.name ?? 'Contact');
+  } else p.set('NumSegments', String(Math.max(1, smsSegments(p.get('Body') ?? '').segments)));
   if (mediaUrl && spec.media) {
     p.set('MediaUrl0', mediaUrl);
     p.set('MediaContentType0', spec.media.contentType);
@@ -127,9 +134,9 @@ export function twilioInbound(spec: InboundSpec, messageSid: string, mediaUrl: s
   return p;
 }
 
-export function twilioStatus(messageSid: string, status: DeliveryStatus, to: string, error?: { code: string; title: string }): URLSearchParams {
+export function twilioStatus(messageSid: string, status: DeliveryStatus, to: string, error?: { code: string; title: string }, prefix = 'whatsapp:'): URLSearchParams {
   // Twilio reports a message it could not deliver as 'undelivered' (or 'failed' when it never left).
-  const p = new URLSearchParams({ MessageSid: messageSid, SmsSid: messageSid, MessageStatus: status === 'failed' ? 'undelivered' : status, To: `whatsapp:+${to}`, From: `whatsapp:+${BUSINESS_NUMBER}` });
+  const p = new URLSearchParams({ MessageSid: messageSid, SmsSid: messageSid, MessageStatus: status === 'failed' ? 'undelivered' : status, SmsStatus: status === 'failed' ? 'undelivered' : status, To: `${prefix}+${to}`, From: `${prefix}+${BUSINESS_NUMBER}` });
   if (error) {
     p.set('ErrorCode', error.code);
     p.set('ErrorMessage', error.title);

@@ -97,6 +97,11 @@ const record = <T>(list: T[], item: T) => {
 
 export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions): Promise<WhatsAppSimulator> {
   const { provider, credentials } = options;
+  // Twilio's Messages API serves both its WhatsApp ('whatsapp:' addresses) and its SMS (plain numbers).
+  const twilio = provider === 'twilio' || provider === 'twilio_sms';
+  const addressPrefix = provider === 'twilio_sms' ? '' : 'whatsapp:';
+  /** Where each accepted message's status callbacks go (SMS sends name a StatusCallback). */
+  const statusCallbacks = new Map<string, string>();
   let webhookUrl = options.webhookUrl ?? '';
   const sent: SimulatedSend[] = [];
   const calls: SimulatedTemplateCall[] = [];
@@ -131,10 +136,10 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     return reply.code(planned.status).send(body);
   }
 
-  async function postWebhook(payload: Record<string, unknown> | URLSearchParams): Promise<void> {
-    if (!webhookUrl) throw new Error('The simulator has no webhook URL to post to');
-    const { body, headers } = signedWebhook(provider, webhookUrl, payload, credentials);
-    const res = await fetch(webhookUrl, { method: 'POST', body, headers });
+  async function postWebhook(payload: Record<string, unknown> | URLSearchParams, url = webhookUrl): Promise<void> {
+    if (!url) throw new Error('The simulator has no webhook URL to post to');
+    const { body, headers } = signedWebhook(provider, url, payload, credentials);
+    const res = await fetch(url, { method: 'POST', body, headers });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`The webhook answered ${res.status}`);
   }
@@ -147,7 +152,7 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     const body = (request.body ?? {}) as Record<string, unknown>;
     const key = typeof request.headers['idempotency-key'] === 'string' ? request.headers['idempotency-key'] : null;
     const accepted = (id: string) =>
-      provider === 'twilio'
+      twilio
         ? reply.code(201).send({ sid: id, status: 'queued', to: body.To, from: body.From ?? null, messaging_service_sid: body.MessagingServiceSid ?? null })
         : reply.send({ ...(dialect === 'graph' ? { messaging_product: 'whatsapp' } : {}), contacts: [{ input: String(body.to), wa_id: digitsOf(body.to) }], messages: [{ id }] });
     // A repeated idempotency key gets the first answer again, and is not sent twice.
@@ -157,11 +162,13 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
       return accepted(earlier);
     }
     const to = digitsOf(body.to ?? body.To);
-    const messageId = provider === 'twilio' ? simulatedId('SM') : `wamid.${simulatedId('')}`;
-    const refused = gate(request, reply, dialect) ?? (!/^\d{6,20}$/.test(to) ? fail(reply, dialect, 'invalid') : unknown.has(to) ? fail(reply, dialect, 'unknown_recipient') : null);
+    const messageId = twilio ? simulatedId('SM') : `wamid.${simulatedId('')}`;
+    const refused = gate(request, reply, dialect) ?? (!/^\d{6,20}$/.test(to) ? fail(reply, dialect, 'invalid') : unknown.has(to) ? fail(reply, dialect, provider === 'twilio_sms' ? 'invalid' : 'unknown_recipient')
+      : twilio && String(body.Body ?? '').length > 1600 ? fail(reply, dialect, 'too_long') : null);
     record(sent, { id: refused ? '' : messageId, path: request.url, body, answeredStatus: refused ? reply.statusCode : 200, idempotencyKey: key });
     if (refused) return refused;
     if (key) answeredKeys.set(key, messageId);
+    if (twilio && typeof body.StatusCallback === 'string' && body.StatusCallback) statusCallbacks.set(messageId, body.StatusCallback);
     return accepted(messageId);
   };
 
@@ -248,19 +255,19 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     for (const t of found) {
       t.status = status.toUpperCase();
       t.rejected_reason = reason ?? null;
-      if (provider === 'twilio' || !webhookUrl) continue;
+      if (twilio || !webhookUrl) continue;
       const value = { event: t.status, message_template_id: Number(t.id), message_template_name: t.name, message_template_language: t.language, reason: reason ?? 'NONE' };
       await postWebhook(cloudEnvelope('message_template_status_update', value));
     }
   }
 
   async function sendInbound(spec: InboundSpec): Promise<string> {
-    const messageId = provider === 'twilio' ? simulatedId('SM') : `wamid.${simulatedId('')}`;
-    const mediaId = spec.media ? simulatedId(provider === 'twilio' ? 'ME' : '') : null;
+    const messageId = twilio ? simulatedId('SM') : `wamid.${simulatedId('')}`;
+    const mediaId = spec.media ? simulatedId(twilio ? 'ME' : '') : null;
     if (spec.media && mediaId) media.set(mediaId, { bytes: spec.media.bytes, contentType: spec.media.contentType });
-    if (provider === 'twilio') {
+    if (twilio) {
       const mediaUrl = mediaId ? `${address}/2010-04-01/Accounts/${credentials.account_sid}/Messages/${messageId}/Media/${mediaId}` : null;
-      await postWebhook(twilioInbound(spec, messageId, mediaUrl));
+      await postWebhook(twilioInbound(spec, messageId, mediaUrl, addressPrefix));
     } else await postCloudFormat('messages', inboundValue(spec, messageId, mediaId));
     return messageId;
   }
@@ -268,7 +275,7 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
   async function sendStatus(externalId: string, status: DeliveryStatus, error?: { code: string; title: string }): Promise<void> {
     const message = sent.find((s) => s.id === externalId)?.body;
     const to = digitsOf(message?.to ?? message?.To ?? '5511988887777');
-    if (provider === 'twilio') return postWebhook(twilioStatus(externalId, status, to, error));
+    if (twilio) return postWebhook(twilioStatus(externalId, status, to, error, addressPrefix), statusCallbacks.get(externalId) ?? webhookUrl);
     return postCloudFormat('messages', statusValue(externalId, status, to, error));
   }
 
@@ -284,6 +291,7 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     media.clear();
     unknown.clear();
     answeredKeys.clear();
+    statusCallbacks.clear();
     duplicates = 0;
   }
 

@@ -38,6 +38,7 @@ const REQUIRED: Record<string, readonly (readonly string[])[]> = {
   whatsapp_360dialog: [['api_key'], ['webhook_secret']],
   whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
   telegram: [['bot_token']],
+  sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -63,6 +64,17 @@ function checkUrl(settings: Fields, key: 'base_url' | 'webhook_url'): void {
     ok = false;
   }
   if (!ok) throw new AppError('validation_failed', 'Invalid URL', [{ path: key, message: 'Invalid URL' }]);
+}
+
+const SWITCH_VALUES: Record<string, 'true' | 'false'> = { true: 'true', on: 'true', '1': 'true', false: 'false', off: 'false', '0': 'false' };
+
+/** A switch setting (mms_enabled) stored as 'true' or 'false'; anything else is refused. */
+function normalizeSwitch(settings: Fields, key: 'mms_enabled'): void {
+  const value = settings[key];
+  if (value === undefined) return;
+  const normalized = SWITCH_VALUES[value.toLowerCase()];
+  if (!normalized) throw new AppError('validation_failed', 'Use true or false', [{ path: key, message: 'Use true or false' }]);
+  settings[key] = normalized;
 }
 
 /** Every provider field present, or a 422 naming the first missing ones. */
@@ -231,6 +243,7 @@ export class ChannelService {
     if (!SUPPORTED_TYPES.has(channelKind(body.type))) throw new AppError('validation_failed', 'This channel type cannot be created yet', [{ path: 'type', message: 'This channel type cannot be created yet' }]);
     const settings = pick(body, CHANNEL_SETTING_FIELDS);
     const secrets = pick(body, CHANNEL_SECRET_FIELDS);
+    normalizeSwitch(settings, 'mms_enabled');
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
     await this.checkAddresses(settings, ['base_url', 'webhook_url']);
@@ -277,6 +290,7 @@ export class ChannelService {
     const settings = { ...pick(config, CHANNEL_SETTING_FIELDS), ...pick(body.settings ?? {}, CHANNEL_SETTING_FIELDS) };
     // An empty setting removes it.
     for (const [k, v] of Object.entries(body.settings ?? {})) if (v === '') delete settings[k];
+    normalizeSwitch(settings, 'mms_enabled');
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
     // Only the addresses this change sets: the connect-time check guards the stored ones.

@@ -63,7 +63,8 @@ export async function loadPage(db: Db, f: ListFilter, page: { take: number; offs
       p."timeJoin", p."timeAnswer", p."closedAt", p."endedBy", p."endReasonId", p."createdAt", p."userId", p."sectorId",
       json_build_object('id', ct.id, 'name', ct.name, 'phoneNumber', ct."phoneNumber", 'email', ct.email,
         'organization', ct.organization, 'profileImage', ct."profileImage") AS contact,
-      json_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'templateRequiredOnOutboundStart', ch."templateRequiredOnOutboundStart") AS channel,
+      json_build_object('id', ch.id, 'type', ch.type, 'name', ch.name, 'templateRequiredOnOutboundStart', ch."templateRequiredOnOutboundStart",
+        'config', json_build_object('mms_enabled', ch.config->'mms_enabled')) AS channel,
       (SELECT COALESCE(json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'detail', e.detail) ORDER BY e.at DESC), '[]'::json)
          FROM (SELECT * FROM "ConversationEvent" ev WHERE ev."conversationId" = p.id ORDER BY ev.at DESC LIMIT 200) e) AS events,
       (SELECT json_build_object('createdAt', m."createdAt", 'tags', COALESCE(m.tags, '{}'), 'content', m.content, 'internal', m.internal, 'author', m.author)

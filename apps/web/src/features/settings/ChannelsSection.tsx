@@ -170,6 +170,17 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
           />
           <TextInput label={t('Name')} required maxLength={120} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name ? t(errors.name) : undefined} />
           {form.fields.map((field) => {
+            if (field.switch) {
+              return (
+                <Switch
+                  key={field.key}
+                  label={t(field.label)}
+                  description={field.description ? t(field.description) : undefined}
+                  checked={values[field.key] === 'true'}
+                  onChange={(e) => setValues({ ...values, [field.key]: e.currentTarget.checked ? 'true' : 'false' })}
+                />
+              );
+            }
             const Input = field.secret ? PasswordInput : TextInput;
             return (
               <Input

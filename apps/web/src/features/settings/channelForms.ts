@@ -41,6 +41,8 @@ export interface ChannelField {
   required?: boolean;
   description?: string;
   placeholder?: string;
+  /** An on/off setting (sent as 'true' or 'false'). */
+  switch?: boolean;
 }
 
 /** A type the creation form offers, with only what that type needs (issue 15 channels admin screen). */
@@ -101,6 +103,18 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     ],
     after: phrase('The bot already sends its updates to this address: nothing else to set up.'),
   },
+  {
+    type: 'sms',
+    fields: [
+      { key: 'account_sid', label: phrase('Account SID'), required: true },
+      { key: 'auth_token', label: phrase('Auth token'), secret: true, required: true },
+      { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
+      { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
+      { key: 'mms_enabled', label: phrase('MMS (pictures and files)'), switch: true, description: phrase('Off: the channel sends text only') },
+      baseUrl('https://api.twilio.com'),
+    ],
+    after: phrase("Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own."),
+  },
 ];
 
 /** The body of POST /api/v1/channels: filled fields only, trimmed. */
@@ -108,7 +122,8 @@ export function channelBody(form: ChannelForm, name: string, values: Record<stri
   const body: Record<string, string> = { name: name.trim(), type: form.type };
   for (const field of form.fields) {
     const value = values[field.key]?.trim();
-    if (value) body[field.key] = value;
+    if (field.switch) body[field.key] = value === 'true' ? 'true' : 'false';
+    else if (value) body[field.key] = value;
   }
   return body;
 }
@@ -118,6 +133,6 @@ export function channelFormErrors(form: ChannelForm, name: string, values: Recor
   const errors: Record<string, string> = {};
   if (!name.trim()) errors.name = phrase('Required');
   for (const field of form.fields) if (field.required && !values[field.key]?.trim()) errors[field.key] = phrase('Required');
-  if (form.type === 'whatsapp_twilio' && !values.from_number?.trim() && !values.messaging_service_sid?.trim()) errors.from_number = phrase('A sender number or a messaging service SID is required');
+  if ((form.type === 'whatsapp_twilio' || form.type === 'sms') && !values.from_number?.trim() && !values.messaging_service_sid?.trim()) errors.from_number = phrase('A sender number or a messaging service SID is required');
   return errors;
 }

@@ -67,11 +67,11 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
   const me = useMe().data;
-  const files = useAttachments(conversation.uuid, conversation.channel.type);
+  const files = useAttachments(conversation.uuid, conversation.channel.type, conversation.channel.settings);
   const pending = files.attachments.some((a) => a.status === 'fetching' || a.status === 'uploading');
   const ready = files.attachments.filter((a) => a.status === 'uploaded');
   // Issue 15: a channel's own text limit is shown while typing; over it, nothing is sent (not a failure after send).
-  const limit = internal ? null : textLimit(conversation.channel.type, { text: draft.text, attachments: ready });
+  const limit = internal ? null : textLimit(conversation.channel.type, { text: draft.text, attachments: ready }, conversation.channel.settings);
   const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
@@ -332,7 +332,9 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
             ? limit.length > limit.max
               ? t('This channel takes at most {{max}} characters here', { max: limit.max })
               : t('Attachment descriptions take at most {{max}} characters on this channel', { max: limit.captionMax })
-            : t('{{n}} characters left', { n: limit.max - limit.length })}
+            : limit.segments
+              ? `${limit.segments.segments === 1 ? t('1 segment') : t('{{n}} segments', { n: limit.segments.segments })} · ${t('{{n}} characters left', { n: limit.segments.left })}${limit.segments.encoding === 'UCS-2' ? ` · ${t('special characters: 70 per segment')}` : ''}`
+              : t('{{n}} characters left', { n: limit.max - limit.length })}
         </Text>
       )}
     </Box>

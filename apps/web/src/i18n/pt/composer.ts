@@ -19,6 +19,11 @@ export const ptComposer: Record<string, string> = {
   'This channel takes at most {{max}} characters here': 'Este canal aceita no máximo {{max}} caracteres aqui',
   'Attachment descriptions take at most {{max}} characters on this channel': 'As descrições de anexos aceitam no máximo {{max}} caracteres neste canal',
   '{{n}} characters left': 'Restam {{n}} caracteres',
+  // SMS (issue 15 item 2): segments of the text, and no files without MMS
+  '1 segment': '1 segmento',
+  '{{n}} segments': '{{n}} segmentos',
+  'special characters: 70 per segment': 'caracteres especiais: 70 por segmento',
+  'This channel takes no attachments (MMS is off)': 'Este canal não aceita anexos (MMS desligado)',
   'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.':
     'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.',
   // voice recording (spec 000 §4, §5)

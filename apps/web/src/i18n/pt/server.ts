@@ -76,6 +76,7 @@ export const ptServer: Record<string, string> = {
   // channels
   'This channel type cannot be created yet': 'Este tipo de canal ainda não pode ser criado',
   'Only livechat channels have an appearance': 'Só canais de livechat têm aparência',
+  'Use true or false': 'Use true ou false',
   'Only 360dialog channels can move to the Cloud API': 'Só canais 360dialog podem passar para a Cloud API',
   'Invalid verify token': 'Token de verificação inválido',
   'Invalid signature': 'Assinatura inválida',

@@ -124,6 +124,10 @@ export const ptSettings: Record<string, string> = {
   'Auth token': 'Auth token',
   'Sender number': 'Número remetente',
   'Or a messaging service SID below': 'Ou um Messaging Service SID abaixo',
+  'MMS (pictures and files)': 'MMS (imagens e arquivos)',
+  'Off: the channel sends text only': 'Desligado: o canal envia apenas texto',
+  "Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own.":
+    'Defina este endereço como o webhook de mensagens recebidas do número (HTTP POST) na Twilio; os relatórios de entrega chegam a ele sozinhos.',
   'Messaging service SID': 'Messaging Service SID',
   "Set this address as the sender's incoming message and status callback URL in Twilio.": 'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
   'A sender number or a messaging service SID is required': 'É preciso um número remetente ou um Messaging Service SID',

@@ -101,3 +101,20 @@ describe('channel capabilities in the composer (issue 15)', () => {
     expect(textLimit('telegram', { text: '', attachments: [{ description: 'y'.repeat(1025) }] })?.over).toBe(true);
   });
 });
+
+describe('SMS in the composer (issue 15 item 2)', () => {
+  it('refuses every file before upload while MMS is off, and takes MMS types once it is on', () => {
+    const png = { name: 'foto.png', size: 1000, type: 'image/png' };
+    expect(uploadProblem(png, 'sms')).toEqual({ phrase: 'This channel takes no attachments (MMS is off)', values: {} });
+    expect(uploadProblem(png, 'sms', { mms_enabled: 'false' })).toEqual({ phrase: 'This channel takes no attachments (MMS is off)', values: {} });
+    expect(uploadProblem(png, 'sms', { mms_enabled: 'true' })).toBeNull();
+    expect(uploadProblem({ name: 'a.webm', size: 10, type: 'audio/webm' }, 'sms', { mms_enabled: 'true' })).toEqual({ phrase: 'This channel does not take {{type}} files', values: { type: 'audio/webm' } });
+  });
+  it('counts segments while typing: GSM-7 160/153, UCS-2 70/67, and the 1600-character limit', () => {
+    expect(textLimit('sms', { text: 'Olá', attachments: [] })).toMatchObject({ max: 1600, over: false, segments: { encoding: 'UCS-2', segments: 1, left: 67 } });
+    expect(textLimit('sms', { text: 'a'.repeat(20), attachments: [] })?.segments).toEqual({ encoding: 'GSM-7', segments: 1, units: 20, left: 140 });
+    expect(textLimit('sms', { text: 'a'.repeat(170), attachments: [] })?.segments).toMatchObject({ segments: 2, left: 136 });
+    expect(textLimit('sms', { text: 'x'.repeat(1601), attachments: [] })?.over).toBe(true);
+    expect(textLimit('telegram', { text: 'Olá', attachments: [] })).not.toHaveProperty('segments');
+  });
+});

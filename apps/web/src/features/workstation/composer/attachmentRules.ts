@@ -1,4 +1,4 @@
-import { attachmentRefusal, capabilitiesOf, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES } from '@atende/contract';
+import { attachmentRefusal, capabilitiesOf, smsSegments, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type SmsSegments } from '@atende/contract';
 import { phrase } from '../../../i18n/phrase';
 import type { Outgoing } from '../useSend';
 
@@ -10,18 +10,21 @@ export type UploadProblem =
   | { phrase: 'Maximum file size exceeded ({{size}} MB)'; values: { size: number } }
   | { phrase: '{{type}} is not supported.'; values: { type: string } }
   | { phrase: 'This channel does not take {{type}} files'; values: { type: string } }
+  | { phrase: 'This channel takes no attachments (MMS is off)'; values: Record<string, never> }
   | { phrase: 'This channel takes files of at most {{size}} MB'; values: { size: number } };
 
 /**
  * Why a file cannot be uploaded, checked before any byte leaves the browser (spec 000 §5): size
  * within the limit and a supported type. The server checks both again, against the bytes.
  */
-export function uploadProblem(file: { name: string; size: number; type: string }, channelType?: string): UploadProblem | null {
+export function uploadProblem(file: { name: string; size: number; type: string }, channelType?: string, channelSettings?: Readonly<Record<string, string>>): UploadProblem | null {
   if (file.size > UPLOAD_MAX_BYTES) return { phrase: phrase('Maximum file size exceeded ({{size}} MB)'), values: { size: UPLOAD_MAX_MB } };
   const type = baseType(file.type);
   if (!ALLOWED.has(type)) return { phrase: phrase('{{type}} is not supported.'), values: { type: type || file.name } };
   // Issue 15: what the conversation's channel cannot carry is refused here, not after sending.
-  const refused = channelType ? attachmentRefusal(channelType, { contentType: type, size: file.size }) : null;
+  // An SMS channel without MMS takes no file at all: said before the upload starts.
+  if (channelType && capabilitiesOf(channelType, channelSettings)?.attachments.length === 0) return { phrase: phrase('This channel takes no attachments (MMS is off)'), values: {} };
+  const refused = channelType ? attachmentRefusal(channelType, { contentType: type, size: file.size }, channelSettings) : null;
   if (refused?.code === 'channel_attachment_type') return { phrase: phrase('This channel does not take {{type}} files'), values: { type } };
   if (refused) return { phrase: phrase('This channel takes files of at most {{size}} MB'), values: { size: Math.floor((refused.maxBytes ?? 0) / (1024 * 1024)) } };
   return null;
@@ -32,8 +35,12 @@ export function uploadProblem(file: { name: string; size: number; type: string }
  * the text becomes an attachment's caption (planOutgoing), the message limit otherwise; null when
  * the channel has none of its own.
  */
-export function textLimit(channelType: string, input: { text: string; attachments: readonly { description: string }[] }): { max: number; length: number; over: boolean; captionMax: number } | null {
-  const capabilities = capabilitiesOf(channelType);
+export function textLimit(
+  channelType: string,
+  input: { text: string; attachments: readonly { description: string }[] },
+  channelSettings?: Readonly<Record<string, string>>,
+): { max: number; length: number; over: boolean; captionMax: number; segments?: SmsSegments } | null {
+  const capabilities = capabilitiesOf(channelType, channelSettings);
   if (!capabilities) return null;
   const last = input.attachments.at(-1);
   const asCaption = last !== undefined && last.description.trim() === '';
@@ -41,7 +48,9 @@ export function textLimit(channelType: string, input: { text: string; attachment
   const length = input.text.trim().length;
   // Each attachment's description is its caption.
   const descriptionOver = input.attachments.some((a) => a.description.trim().length > capabilities.maxCaptionLength);
-  return { max, length, over: length > max || descriptionOver, captionMax: capabilities.maxCaptionLength };
+  const limit = { max, length, over: length > max || descriptionOver, captionMax: capabilities.maxCaptionLength };
+  // SMS: what the text costs in segments (GSM-7 160/153, UCS-2 70/67), shown while typing.
+  return capabilities.smsSegments ? { ...limit, segments: smsSegments(input.text.trim()) } : limit;
 }
 
 /** A MIME type without its parameters: 'audio/webm;codecs=opus' → 'audio/webm'. */

@@ -18,7 +18,7 @@ const isImage = (type: string) => type.startsWith('image/');
  * (spec 000 §5) and uploaded in parallel with progress, pasted markdown images fetched and
  * re-uploaded, a canned response's stored file attached as is.
  */
-export function useAttachments(conversationUuid: string, channelType?: string) {
+export function useAttachments(conversationUuid: string, channelType?: string, channelSettings?: Readonly<Record<string, string>>) {
   const { t } = useTranslation();
   const attachments = useSyncExternalStore(attachmentStore.subscribe, () => attachmentStore.list(conversationUuid));
 
@@ -40,7 +40,7 @@ export function useAttachments(conversationUuid: string, channelType?: string) {
   const addFiles = useCallback(
     (files: readonly File[]) => {
       for (const file of files) {
-        const problem = uploadProblem(file, channelType);
+        const problem = uploadProblem(file, channelType, channelSettings);
         if (problem) {
           toastError(t(problem.phrase, problem.values));
           continue;
@@ -53,7 +53,7 @@ export function useAttachments(conversationUuid: string, channelType?: string) {
         upload(id, file);
       }
     },
-    [conversationUuid, channelType, t, upload],
+    [conversationUuid, channelType, channelSettings, t, upload],
   );
 
   /** A pasted markdown image: fetched by the browser, then uploaded as any other file. */
@@ -73,7 +73,7 @@ export function useAttachments(conversationUuid: string, channelType?: string) {
           toastError(t(MARKDOWN_IMAGE_FAILED));
           return;
         }
-        const problem = uploadProblem(file, channelType);
+        const problem = uploadProblem(file, channelType, channelSettings);
         if (problem) {
           attachmentStore.remove(conversationUuid, [id]);
           toastError(t(problem.phrase, problem.values));
@@ -83,7 +83,7 @@ export function useAttachments(conversationUuid: string, channelType?: string) {
         upload(id, file);
       })();
     },
-    [conversationUuid, channelType, t, upload],
+    [conversationUuid, channelType, channelSettings, t, upload],
   );
 
   /** A file already stored (a canned response's annex): attached without uploading. */
