@@ -103,6 +103,25 @@ function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: stri
   return { identifier, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
 }
 
+/** What a contact known only by a provider id is called when the provider gives no name (issue 15). */
+const UNNAMED_SENDER: Record<string, string> = { messenger: 'Messenger user', instagram: 'Instagram user' };
+
+/**
+ * A sender without a name in the webhook (Messenger, Instagram): asked of the provider once, when the
+ * identity is new to the channel; a refused or failed lookup leaves the channel's generic name.
+ */
+async function withSenderName(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, event: Extract<InboundEvent, { kind: 'message' }>) {
+  const sender = event.sender;
+  if (!sender || sender.name || !adapter.senderName) return event;
+  const known = await deps.db.contactIdentity.count({ where: { channelId: target.uuid, identifier: sender.identifier } });
+  if (known) return event;
+  const name = await adapter.senderName(sender.identifier, target).catch((error: unknown) => {
+    deps.log.warn({ channelId: target.uuid, reason: (error as Error).message }, 'sender name not available');
+    return null;
+  });
+  return { ...event, sender: { ...sender, name: name ?? UNNAMED_SENDER[channelKind(target.type)] ?? null } };
+}
+
 /**
  * One verified provider webhook delivery (queue channel-inbound): contact messages enter
  * conversations exactly like the custom channel's (idempotent by the provider's message id),
@@ -145,7 +164,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
       const lost = event.media && !known && !annex ? '[The media of this message could not be downloaded]' : '';
       const received = await receiver.receive(channel, {
-        contact: contactOf(event, channelKind(channel.type)),
+        contact: contactOf(await withSenderName(deps, adapter, target, event), channelKind(channel.type)),
         message: {
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),

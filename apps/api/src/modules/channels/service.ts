@@ -38,6 +38,8 @@ const REQUIRED: Record<string, readonly (readonly string[])[]> = {
   whatsapp_360dialog: [['api_key'], ['webhook_secret']],
   whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
   telegram: [['bot_token']],
+  messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
