@@ -127,4 +127,8 @@ export const ptSettings: Record<string, string> = {
   'Messaging service SID': 'Messaging Service SID',
   "Set this address as the sender's incoming message and status callback URL in Twilio.": 'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
   'A sender number or a messaging service SID is required': 'É preciso um número remetente ou um Messaging Service SID',
+  'Facebook page ID': 'ID da página do Facebook',
+  'The page the Instagram account is connected to': 'A página à qual a conta do Instagram está conectada',
+  'Page access token': 'Token de acesso da página',
+  'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.': 'Informe este endereço e o seu token de verificação à Meta como webhook do app, assinando messages, message_deliveries e message_reads.',
 };
