@@ -53,6 +53,8 @@ export interface MetaSimulator {
   failNext(count: number, status: number, error: { code: number; message: string; error_subcode?: number }): void;
   /** Answers the next `count` send calls with the rate-limit error (613). */
   rateLimitNext(count: number): void;
+  /** A contact who wrote to the page at `lastMessageAt` (now by default), without a webhook. */
+  addContact(contact: MetaContact, lastMessageAt?: Date): void;
   /** Moves a contact's last message back in time (the 24-hour window closes after it). */
   setLastMessageAt(contactId: string, at: Date): void;
   /** GET handshake against the webhook, as Meta does when the webhook is set: the answer's status and text. */
@@ -198,6 +200,10 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     },
     rateLimitNext: (count) => {
       for (let i = 0; i < count; i++) failures.push({ status: 400, body: graphError(613, '(#613) Calls to this api have exceeded the rate limit.') });
+    },
+    addContact: (contact, at = new Date()) => {
+      contacts.set(contact.id, contact);
+      lastMessageAt.set(contact.id, at.getTime());
     },
     setLastMessageAt: (contactId, at) => void lastMessageAt.set(contactId, at.getTime()),
     verifyWebhook: async () => {
