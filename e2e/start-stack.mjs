@@ -33,6 +33,8 @@ const env = {
   DEMO_WHATSAPP_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`,
   // The demo Telegram Bot API (simulator) of the demo "Telegram" channel; specs steer it over HTTP.
   DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
+  // The demo Meta (Messenger simulator) of the demo "Messenger" channel; specs steer it over HTTP.
+  DEMO_META_PORT: process.env.DEMO_META_PORT ?? String(Number(port) + 6),
 };
 
 function run(command, args) {
@@ -74,6 +76,7 @@ let apiProcess = watch(spawn(process.execPath, [...NODE_FLAGS, api], { cwd: root
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
 
