@@ -78,6 +78,7 @@ const mid = () => `m_${randomBytes(18).toString('base64url')}`;
 
 export async function startMetaSimulator(options: MetaSimulatorOptions): Promise<MetaSimulator> {
   const app = Fastify({ logger: false, bodyLimit: 30 * 1024 * 1024 });
+  let webhook = options.webhook ?? null;
   const maxText = options.object === 'page' ? 2000 : 1000;
   let sent: MetaSend[] = [];
   let failures: { status: number; body: object }[] = [];
@@ -150,11 +151,19 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
   });
 
   const signedPost = async (body: object, secret = options.appSecret): Promise<number> => {
-    if (!options.webhook) throw new Error('The Meta simulator has no webhook');
+    if (!webhook) throw new Error('The Meta simulator has no webhook');
     const raw = JSON.stringify(body);
-    const response = await fetch(options.webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(raw, secret) }, body: raw });
+    const response = await fetch(webhook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': hubSignature(raw, secret) }, body: raw });
     await response.arrayBuffer();
     return response.status;
+  };
+  /** Meta's GET handshake: the webhook must echo hub.challenge. */
+  const handshake = async (target: { url: string; verifyToken: string }) => {
+    const challenge = randomBytes(6).toString('hex');
+    const query = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.verify_token': target.verifyToken, 'hub.challenge': challenge });
+    const response = await fetch(`${target.url}?${query.toString()}`);
+    const body = await response.text();
+    return { status: response.status, body, ok: response.status === 200 && body === challenge };
   };
   const envelope = (messaging: object) => ({ object: options.object, entry: [{ id: options.pageId, time: Date.now(), messaging: [messaging] }] });
 
@@ -178,7 +187,18 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     return { body, status: await signedPost(body) };
   };
 
-  // Steering over HTTP (the demo, the e2e stack): play a contact, see what the page sent.
+  // Steering over HTTP (the demo, the e2e stack): set the app's webhook as an admin does in Meta's
+  // dashboard (kept only when the handshake echoes the challenge), play a contact, see what the page sent.
+  app.post('/_simulator/webhook', async (request, reply) => {
+    const body = (request.body ?? {}) as { url?: unknown; verify_token?: unknown };
+    if (typeof body.url !== 'string' || typeof body.verify_token !== 'string') return reply.code(400).send({ error: 'url and verify_token are required' });
+    const candidate = { url: body.url, verifyToken: body.verify_token };
+    const answer = await handshake(candidate);
+    if (!answer.ok) return reply.code(400).send({ error: `The callback URL or verify token couldn't be validated (${answer.status})` });
+    webhook = candidate;
+    return { webhook: { url: webhook.url } };
+  });
+  app.get('/_simulator/webhook', async () => ({ webhook: webhook ? { url: webhook.url } : null }));
   app.post('/_simulator/inbound', async (request) => {
     const body = (request.body ?? {}) as { id?: unknown; first_name?: unknown; last_name?: unknown; text?: unknown };
     const id = typeof body.id === 'string' && /^\d{1,40}$/.test(body.id) ? body.id : '7000000000000001';
@@ -206,12 +226,9 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       lastMessageAt.set(contact.id, at.getTime());
     },
     setLastMessageAt: (contactId, at) => void lastMessageAt.set(contactId, at.getTime()),
-    verifyWebhook: async () => {
-      if (!options.webhook) throw new Error('The Meta simulator has no webhook');
-      const challenge = randomBytes(6).toString('hex');
-      const query = new URLSearchParams({ 'hub.mode': 'subscribe', 'hub.verify_token': options.webhook.verifyToken, 'hub.challenge': challenge });
-      const response = await fetch(`${options.webhook.url}?${query.toString()}`);
-      return { status: response.status, body: await response.text() };
+    verifyWebhook: () => {
+      if (!webhook) throw new Error('The Meta simulator has no webhook');
+      return handshake(webhook);
     },
     sendInbound,
     sendDelivery: (contactId, mids) => signedPost(envelope({ sender: { id: contactId }, recipient: { id: options.pageId }, timestamp: Date.now(), delivery: { mids, watermark: Date.now() } })),
