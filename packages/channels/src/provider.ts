@@ -66,6 +66,13 @@ export type InboundEvent =
       at: Date;
     }
   | {
+      /** Every message the business sent this contact up to `at` is read (Messenger's read watermark names no message). */
+      kind: 'read-up-to';
+      /** The contact's provider id (PSID). */
+      sender: string;
+      at: Date;
+    }
+  | {
       kind: 'template-status';
       /** Provider template id when it gives one. */
       externalId: string | null;

@@ -127,4 +127,15 @@ describe('channel-inbound: Messenger messages into conversations (issue 15 item 
     expect(await t.db.message.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({ state: 'sent', interactiveContent: { delivery: 'delivered' } });
     expect(await processInbound(deps, job(JSON.stringify({ object: 'instagram', entry: [] })))).toMatchObject({ messages: 0, ignored: 1 });
   });
+
+  it("marks the agent's messages sent up to a read watermark as read, and not the later ones", async () => {
+    const conversation = await t.db.conversation.findFirstOrThrow({ where: { channelId } });
+    const at = (ms: number) => new Date(Date.now() - ms);
+    const older = await t.db.message.create({ data: { id: randomUUID(), tenantId, conversationId: conversation.id, author: 'USER', content: 'Primeira', state: 'sent', externalId: 'm_agent_2', createdAt: at(60_000) } });
+    const later = await t.db.message.create({ data: { id: randomUUID(), tenantId, conversationId: conversation.id, author: 'USER', content: 'Depois', state: 'sent', externalId: 'm_agent_3', createdAt: at(-60_000) } });
+    await sim.sendRead(ana.id, at(1000));
+    expect(await processInbound(deps, job(await delivered()))).toMatchObject({ messages: 0 });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: older.id } })).toMatchObject({ state: 'read' });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: later.id } })).toMatchObject({ state: 'sent' });
+  });
 });

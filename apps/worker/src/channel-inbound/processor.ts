@@ -93,6 +93,27 @@ async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId
   return true;
 }
 
+/** How many of a contact's latest messages a read watermark is applied to (older ones were read by earlier receipts). */
+const WATERMARK_BATCH = 50;
+
+/** A read watermark (Messenger): our messages to that contact on the channel, sent up to then, become read. */
+async function applyReadWatermark(deps: ChannelInboundDeps, tenantId: string, channelId: string, event: Extract<InboundEvent, { kind: 'read-up-to' }>): Promise<number> {
+  const db = scoped(deps.db, { tenantId });
+  const identity = await db.contactIdentity.findFirst({ where: { channelId, identifier: event.sender }, select: { contactId: true } });
+  if (!identity) return 0;
+  const unread = await db.message.findMany({
+    where: { author: { not: 'CONTACT' }, state: 'sent', externalId: { not: null }, createdAt: { lte: event.at }, conversation: { channelId, contactId: identity.contactId } },
+    orderBy: { createdAt: 'desc' },
+    take: WATERMARK_BATCH,
+    select: { externalId: true },
+  });
+  let applied = 0;
+  for (const m of unread) {
+    if (await applyStatus(deps, tenantId, channelId, { kind: 'status', externalId: m.externalId!, status: 'read', error: null, at: event.at })) applied++;
+  }
+  return applied;
+}
+
 /**
  * Who wrote: a phone number (WhatsApp), or a provider identity (Telegram user id) whose username is
  * kept on the contact as `<type>_username` (issue 15).
@@ -180,6 +201,10 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
           tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '', contextExternalId: event.contextExternalId,
         });
       }
+    } else if (event.kind === 'read-up-to') {
+      const read = await applyReadWatermark(deps, channel.tenantId, channel.id, event);
+      if (read) outcome.statuses += read;
+      else outcome.ignored++;
     } else if (event.kind === 'status') {
       // A campaign's message is a subscriber's send (and, once replied to, also a conversation message).
       const toMessage = await applyStatus(deps, channel.tenantId, channel.id, event);

@@ -63,6 +63,8 @@ export interface MetaSimulator {
   sendInbound(inbound: MetaInbound): Promise<{ body: Record<string, unknown>; status: number }>;
   /** Delivery receipt of page messages (mids). */
   sendDelivery(contactId: string, mids: string[]): Promise<number>;
+  /** Read receipt (Messenger: a watermark; every page message up to then is read). */
+  sendRead(contactId: string, watermark?: Date): Promise<number>;
   /** A body posted as is, signed with `secret` (the app secret unless given): a repeated or forged delivery. */
   postWebhook(body: Record<string, unknown>, secret?: string): Promise<number>;
   reset(): void;
@@ -232,6 +234,7 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     },
     sendInbound,
     sendDelivery: (contactId, mids) => signedPost(envelope({ sender: { id: contactId }, recipient: { id: options.pageId }, timestamp: Date.now(), delivery: { mids, watermark: Date.now() } })),
+    sendRead: (contactId, watermark = new Date()) => signedPost(envelope({ sender: { id: contactId }, recipient: { id: options.pageId }, timestamp: Date.now(), read: { watermark: watermark.getTime() } })),
     postWebhook: (body, secret) => signedPost(body, secret),
     reset: () => {
       sent = [];

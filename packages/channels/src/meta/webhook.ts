@@ -71,6 +71,7 @@ function messagingEvents(m: MetaMessaging, pageId: string): InboundEvent[] {
     return m.delivery.mids.map((mid) => ({ kind: 'status' as const, externalId: mid, status: 'delivered' as const, error: null, at: atOf(m.delivery?.watermark ?? m.timestamp) }));
   }
   if (m.read?.mid) return [{ kind: 'status', externalId: m.read.mid, status: 'read', error: null, at: atOf(m.read.watermark ?? m.timestamp) }];
+  if (m.read?.watermark) return [{ kind: 'read-up-to', sender: m.sender.id, at: atOf(m.read.watermark) }];
   return [];
 }
 
