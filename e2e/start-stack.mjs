@@ -35,6 +35,8 @@ const env = {
   DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
   // The demo SMS provider (Twilio simulator) of the demo "SMS" channel; specs steer it over HTTP.
   DEMO_SMS_PORT: process.env.DEMO_SMS_PORT ?? String(Number(port) + 5),
+  // The demo Meta (Messenger simulator) of the demo "Messenger" channel; specs steer it over HTTP.
+  DEMO_META_PORT: process.env.DEMO_META_PORT ?? String(Number(port) + 6),
 };
 
 function run(command, args) {
@@ -77,6 +79,7 @@ children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
 

@@ -68,11 +68,18 @@ demoSms.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo SMS provider stopped (${code}); the demo SMS channel receives and sends nothing.`);
 });
 
+// The demo Meta (Messenger simulator, port 4015) of the demo "Messenger" channel: play a Messenger
+// contact with POST http://127.0.0.1:4015/_simulator/inbound (README). Not essential either.
+const demoMeta = pnpmBackground('demo-meta', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], env);
+demoMeta.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo Meta stopped (${code}); the demo Messenger channel receives and sends nothing.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms, demoMeta]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

@@ -19,6 +19,8 @@ export interface OutboundMessage {
   author: 'USER' | 'CONTACT' | 'SYSTEM';
   createdAt: Date;
   contact: { uuid: string; phoneNumber: string | null; identifier: string | null };
+  /** When the contact last wrote on this channel: set for channel types with a reply window (Meta's 24 hours). */
+  lastContactMessageAt?: Date | null;
   /**
    * A template message (outbound start, campaigns): the provider's template type with its
    * parameters. `content` then holds the rendered text, for providers without templates.

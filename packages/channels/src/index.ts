@@ -11,6 +11,8 @@ export { isWhatsAppAdapter, type WhatsAppAdapter, type ProviderOutboundTemplate,
 export { TelegramAdapter, TELEGRAM_SECRET_HEADER } from './telegram/adapter';
 export { TELEGRAM_BASE_URL } from './telegram/settings';
 export { DEMO_TELEGRAM_PORT_DEFAULT, DEMO_TELEGRAM_BOT_TOKEN_DEFAULT, DEMO_TELEGRAM_WEBHOOK_SECRET_DEFAULT, DEMO_TELEGRAM_CHANNEL_ID } from './telegram/demo-defaults';
+export { MessengerAdapter, InstagramAdapter, metaMessagingFailure } from './meta/adapter';
+export { GRAPH_BASE_URL, GRAPH_VERSION, HUB_SIGNATURE_HEADER, hubChallenge, verifyHubSignature } from './meta/graph';
 export { WhatsAppCloudAdapter, hubSignature, CLOUD_API_BASE_URL, CLOUD_API_VERSION, META_MEDIA_HOSTS } from './whatsapp/cloud';
 export { WhatsApp360DialogAdapter, DIALOG360_WEBHOOK_HEADER, DIALOG360_CLOUD_BASE_URL, DIALOG360_ONPREMISE_BASE_URL } from './whatsapp/dialog360';
 export { WhatsAppTwilioAdapter } from './whatsapp/twilio';

@@ -66,6 +66,13 @@ export type InboundEvent =
       at: Date;
     }
   | {
+      /** Every message the business sent this contact up to `at` is read (Messenger's read watermark names no message). */
+      kind: 'read-up-to';
+      /** The contact's provider id (PSID). */
+      sender: string;
+      at: Date;
+    }
+  | {
       kind: 'template-status';
       /** Provider template id when it gives one. */
       externalId: string | null;
@@ -97,6 +104,8 @@ export interface ProviderChannelAdapter extends ChannelAdapter {
    * of 401/403/404 means the credentials were refused. Absent for providers configured in their console.
    */
   setUp?(channel: ChannelTarget, webhook: WebhookRegistration): Promise<void>;
+  /** The name of a contact known only by a provider id (Messenger PSID), asked once when it first writes; null when not given. */
+  senderName?(identifier: string, channel: ChannelTarget): Promise<string | null>;
   /** Whether we generate the channel's webhook secret (webhook_secret) at creation. */
   readonly generatesWebhookSecret?: boolean;
 }

@@ -8,6 +8,7 @@ import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
 import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 import { TelegramAdapter } from './telegram/adapter';
 import { SmsTwilioAdapter } from './sms/adapter';
+import { InstagramAdapter, MessengerAdapter } from './meta/adapter';
 
 export interface ChannelAdapterOptions {
   /** The guarded client of every adapter (OUTBOUND_ALLOW_HOSTS); strict (public addresses only) by default. */
@@ -20,6 +21,8 @@ export interface ChannelAdapterOptions {
   whatsappTwilio?: WhatsAppAdapterOptions;
   telegram?: WhatsAppAdapterOptions;
   sms?: WhatsAppAdapterOptions;
+  /** Messenger and Instagram (Meta's Messenger Platform). */
+  meta?: WhatsAppAdapterOptions;
 }
 
 /**
@@ -36,6 +39,8 @@ export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string
     new WhatsAppTwilioAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappTwilio }),
     new TelegramAdapter({ outbound: options.outbound, ...options.telegram }),
     new SmsTwilioAdapter({ outbound: options.outbound, ...options.sms }),
+    new MessengerAdapter({ outbound: options.outbound, ...options.meta }),
+    new InstagramAdapter({ outbound: options.outbound, ...options.meta }),
   ];
   for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);

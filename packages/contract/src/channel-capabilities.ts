@@ -28,6 +28,8 @@ export interface ChannelCapabilities {
   attachmentsSetting?: string;
   /** Text is billed in SMS segments (sms-segments.ts): the composer counts them. */
   smsSegments?: boolean;
+  /** Replies are taken only this long after the contact's last message (Meta's 24-hour standard messaging window). */
+  replyWindowHours?: number;
 }
 
 const MB = 1024 * 1024;
@@ -70,7 +72,44 @@ const SMS: ChannelCapabilities = {
   smsSegments: true,
 };
 
-export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS };
+/**
+ * Messenger Platform Send API (https://developers.facebook.com/docs/messenger-platform/reference/send-api):
+ * text up to 2000 characters; attachments by URL (image, audio, video, file), 25 MB at most (images
+ * 8 MB); an attachment carries no caption, so its text goes as a message of its own (same limit);
+ * replies only within 24 hours of the contact's last message.
+ */
+const MESSENGER: ChannelCapabilities = {
+  maxTextLength: 2000,
+  maxCaptionLength: 2000,
+  attachments: [
+    { kind: 'image', types: ['image/jpeg', 'image/png', 'image/gif'], maxBytes: 8 * MB },
+    { kind: 'audio', types: ['audio/'], maxBytes: 25 * MB },
+    { kind: 'video', types: ['video/'], maxBytes: 25 * MB },
+    { kind: 'document', types: ['*'], maxBytes: 25 * MB },
+  ],
+  voiceTypes: [],
+  replyWindowHours: 24,
+};
+
+/**
+ * Instagram messaging (https://developers.facebook.com/docs/messenger-platform/instagram/features/send-message):
+ * text up to 1000 characters; images (PNG, JPEG, GIF) 8 MB, audio (aac, m4a, wav, mp4) 25 MB, video
+ * (mp4, ogg, avi, mov, webm) 25 MB, PDF files 25 MB; nothing else; the same 24-hour window.
+ */
+const INSTAGRAM: ChannelCapabilities = {
+  maxTextLength: 1000,
+  maxCaptionLength: 1000,
+  attachments: [
+    { kind: 'image', types: ['image/jpeg', 'image/png', 'image/gif'], maxBytes: 8 * MB },
+    { kind: 'audio', types: ['audio/aac', 'audio/mp4', 'audio/x-m4a', 'audio/wav', 'audio/x-wav'], maxBytes: 25 * MB },
+    { kind: 'video', types: ['video/mp4', 'video/ogg', 'video/avi', 'video/quicktime', 'video/webm'], maxBytes: 25 * MB },
+    { kind: 'document', types: ['application/pdf'], maxBytes: 25 * MB },
+  ],
+  voiceTypes: [],
+  replyWindowHours: 24,
+};
+
+export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS, messenger: MESSENGER, instagram: INSTAGRAM };
 
 /** The channel settings capabilities depend on: the only ones a conversation's channel carries to the composer. */
 export const CAPABILITY_SETTING_FIELDS = ['mms_enabled'] as const;
@@ -93,7 +132,7 @@ export function capabilitiesOf(channelType: string, settings?: Readonly<Record<s
 }
 
 /** Stable codes of what a channel refuses; the web translates them, adapters put them in their errors. */
-export const CHANNEL_REFUSALS = ['channel_text_too_long', 'channel_caption_too_long', 'channel_attachment_type', 'channel_attachment_too_large'] as const;
+export const CHANNEL_REFUSALS = ['channel_text_too_long', 'channel_caption_too_long', 'channel_attachment_type', 'channel_attachment_too_large', 'channel_window_closed'] as const;
 export type ChannelRefusal = (typeof CHANNEL_REFUSALS)[number];
 
 const baseType = (type: string) => (type.split(';')[0] ?? '').trim().toLowerCase();

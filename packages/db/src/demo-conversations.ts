@@ -4,6 +4,7 @@ import type { Db } from './client';
 import { seedDemoLivechat } from './demo-livechat';
 import { seedDemoTelegram } from './demo-telegram';
 import { seedDemoSms } from './demo-sms';
+import { seedDemoMessenger } from './demo-messenger';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
 
@@ -65,6 +66,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
   await seedDemoWhatsApp(db, tenant, support?.id ?? null);
   await seedDemoTelegram(db, tenant, support?.id ?? null);
   await seedDemoSms(db, tenant, support?.id ?? null);
+  await seedDemoMessenger(db, tenant, support?.id ?? null);
   await seedDemoLivechat(db, tenant, support?.id ?? null);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
     for (const [i, c] of CONTACTS.entries()) {

@@ -15,6 +15,13 @@ describe('failure reasons in the UI language (issue 14 item 9)', () => {
     expect(reasonText('Twilio answered 400: (#63016) Failed to send freeform message', i18n.t)).toContain('(#63016)');
   });
 
+  it('words what a channel refused by the code at the end of the reason (issue 15)', () => {
+    expect(reasonText("Messenger takes replies only within 24 hours of the contact's last message (channel_window_closed)", i18n.t)).toBe(
+      'Mais de 24 horas desde a última mensagem do contato: este canal não aceita resposta até ele escrever de novo',
+    );
+    expect(reasonText('Instagram takes messages of at most 1000 characters (channel_text_too_long)', i18n.t)).toBe('O texto é maior do que este canal aceita');
+  });
+
   it("translates the server's own reasons, with their numbers", () => {
     expect(reasonText('Parameter 3 is required', i18n.t)).toBe('O parâmetro 3 é obrigatório');
     expect(reasonText('Número de telefone inválido', i18n.t)).toBe('Número de telefone inválido');

@@ -34,6 +34,16 @@ export const PROVIDER_REASONS: Record<number, string> = {
   131000: phrase('The provider could not send the message'),
 };
 
+/** What a channel refuses (contract CHANNEL_REFUSALS), named in parentheses at the end of an adapter's reason. */
+export const CHANNEL_REFUSAL_REASONS: Record<string, string> = {
+  channel_window_closed: phrase('More than 24 hours since the contact last wrote: this channel takes no reply until they write again'),
+  channel_text_too_long: phrase('The text is longer than this channel takes'),
+  channel_caption_too_long: phrase('The caption is longer than this channel takes'),
+  channel_attachment_type: phrase('This channel does not take this type of file'),
+  channel_attachment_too_large: phrase('The file is larger than this channel takes'),
+};
+const CHANNEL_REFUSAL = /\((channel_[a-z_]+)\)$/;
+
 const PARAMETER = /^Parameter (\d+) is required$/;
 /** "(#131026) ..." in a send refusal, "131026: ..." in a delivery receipt. */
 const PROVIDER_CODE = /\(#(\d+)\)|^(\d+):/;
@@ -45,6 +55,8 @@ const PROVIDER_CODE = /\(#(\d+)\)|^(\d+):/;
 export function reasonText(message: string, t: TFunction): string {
   const parameter = PARAMETER.exec(message);
   if (parameter) return t('Parameter {{n}} is required', { n: Number(parameter[1]) });
+  const refusal = CHANNEL_REFUSAL_REASONS[CHANNEL_REFUSAL.exec(message)?.[1] ?? ''];
+  if (refusal) return t(refusal);
   const coded = PROVIDER_CODE.exec(message);
   const code = coded ? Number(coded[1] ?? coded[2]) : NaN;
   const known = PROVIDER_REASONS[code];

@@ -1,4 +1,5 @@
 import { decryptCredentials, ChannelDeliveryError, signedFileUrl, type ChannelTarget, type OutboundMessage } from '@atende/channels';
+import { capabilitiesOf } from '@atende/contract';
 import type { ScopedDb } from '@atende/db';
 import type { StorageDriver } from '@atende/storage';
 import { z } from 'zod';
@@ -71,9 +72,18 @@ export const annexUrl = (links: AnnexLinks, fileId: string, now = Date.now()) =>
 
 export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, links: AnnexLinks): Promise<OutboundMessage> {
   const { conversation } = message;
-  const [file, identity] = await Promise.all([
+  // Channels with a reply window (Meta's 24 hours) need when the contact last wrote on this channel.
+  const windowed = capabilitiesOf(conversation.channel.type)?.replyWindowHours !== undefined;
+  const [file, identity, lastContactMessage] = await Promise.all([
     message.annexId ? db.storedFile.findFirst({ where: { id: message.annexId } }) : null,
     db.contactIdentity.findFirst({ where: { channelId: conversation.channelId, contactId: conversation.contactId }, select: { identifier: true } }),
+    windowed
+      ? db.message.findFirst({
+          where: { author: 'CONTACT', conversation: { channelId: conversation.channelId, contactId: conversation.contactId } },
+          orderBy: { createdAt: 'desc' },
+          select: { createdAt: true },
+        })
+      : null,
   ]);
   return {
     uuid: message.id,
@@ -86,6 +96,7 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
     author: message.author,
     createdAt: message.createdAt,
     contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },
+    ...(windowed ? { lastContactMessageAt: lastContactMessage?.createdAt ?? null } : {}),
     template: message.templateMessage ? templateOf(message.templateMessage) : null,
   };
 }

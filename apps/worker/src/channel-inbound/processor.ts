@@ -93,6 +93,27 @@ async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId
   return true;
 }
 
+/** How many of a contact's latest messages a read watermark is applied to (older ones were read by earlier receipts). */
+const WATERMARK_BATCH = 50;
+
+/** A read watermark (Messenger): our messages to that contact on the channel, sent up to then, become read. */
+async function applyReadWatermark(deps: ChannelInboundDeps, tenantId: string, channelId: string, event: Extract<InboundEvent, { kind: 'read-up-to' }>): Promise<number> {
+  const db = scoped(deps.db, { tenantId });
+  const identity = await db.contactIdentity.findFirst({ where: { channelId, identifier: event.sender }, select: { contactId: true } });
+  if (!identity) return 0;
+  const unread = await db.message.findMany({
+    where: { author: { not: 'CONTACT' }, state: 'sent', externalId: { not: null }, createdAt: { lte: event.at }, conversation: { channelId, contactId: identity.contactId } },
+    orderBy: { createdAt: 'desc' },
+    take: WATERMARK_BATCH,
+    select: { externalId: true },
+  });
+  let applied = 0;
+  for (const m of unread) {
+    if (await applyStatus(deps, tenantId, channelId, { kind: 'status', externalId: m.externalId!, status: 'read', error: null, at: event.at })) applied++;
+  }
+  return applied;
+}
+
 /**
  * Who wrote: a phone number (WhatsApp), or a provider identity (Telegram user id) whose username is
  * kept on the contact as `<type>_username` (issue 15).
@@ -101,6 +122,25 @@ function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: stri
   if (!event.sender) return { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) };
   const { identifier, name, username } = event.sender;
   return { identifier, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
+}
+
+/** What a contact known only by a provider id is called when the provider gives no name (issue 15). */
+const UNNAMED_SENDER: Record<string, string> = { messenger: 'Messenger user', instagram: 'Instagram user' };
+
+/**
+ * A sender without a name in the webhook (Messenger, Instagram): asked of the provider once, when the
+ * identity is new to the channel; a refused or failed lookup leaves the channel's generic name.
+ */
+async function withSenderName(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, event: Extract<InboundEvent, { kind: 'message' }>) {
+  const sender = event.sender;
+  if (!sender || sender.name || !adapter.senderName) return event;
+  const known = await deps.db.contactIdentity.count({ where: { channelId: target.uuid, identifier: sender.identifier } });
+  if (known) return event;
+  const name = await adapter.senderName(sender.identifier, target).catch((error: unknown) => {
+    deps.log.warn({ channelId: target.uuid, reason: (error as Error).message }, 'sender name not available');
+    return null;
+  });
+  return { ...event, sender: { ...sender, name: name ?? UNNAMED_SENDER[channelKind(target.type)] ?? null } };
 }
 
 /**
@@ -145,7 +185,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
       const lost = event.media && !known && !annex ? '[The media of this message could not be downloaded]' : '';
       const received = await receiver.receive(channel, {
-        contact: contactOf(event, channelKind(channel.type)),
+        contact: contactOf(await withSenderName(deps, adapter, target, event), channelKind(channel.type)),
         message: {
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),
@@ -161,6 +201,10 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
           tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '', contextExternalId: event.contextExternalId,
         });
       }
+    } else if (event.kind === 'read-up-to') {
+      const read = await applyReadWatermark(deps, channel.tenantId, channel.id, event);
+      if (read) outcome.statuses += read;
+      else outcome.ignored++;
     } else if (event.kind === 'status') {
       // A campaign's message is a subscriber's send (and, once replied to, also a conversation message).
       const toMessage = await applyStatus(deps, channel.tenantId, channel.id, event);

@@ -1,20 +1,13 @@
-import { createHmac } from 'node:crypto';
 import type { ChannelTarget, SignatureInput } from '../adapter';
-import { headerValue, sameSecret } from '../http';
+import { GRAPH_BASE_URL, GRAPH_VERSION, hubChallenge, hubSignature, META_MEDIA_HOSTS, verifyHubSignature } from '../meta/graph';
 import { CloudFormatAdapter } from './cloud-base';
 import { baseUrlOf, needed, secretsOf, settingsOf, type WhatsAppSettings } from './settings';
 import type { InboundMedia, ProviderTemplate, TemplateDefinition, WebhookRequest } from './types';
 
-export const CLOUD_API_BASE_URL = 'https://graph.facebook.com';
-export const CLOUD_API_VERSION = 'v21.0';
-/** Where Meta serves media downloads ('.x' = any subdomain of x). */
-export const META_MEDIA_HOSTS = ['lookaside.fbsbx.com', '.fbcdn.net', '.whatsapp.net'] as const;
+export const CLOUD_API_BASE_URL = GRAPH_BASE_URL;
+export const CLOUD_API_VERSION = GRAPH_VERSION;
+export { hubSignature, META_MEDIA_HOSTS };
 const TEMPLATE_FIELDS = 'id,name,language,status,category,rejected_reason,components';
-
-/** X-Hub-Signature-256: 'sha256=' and the hex HMAC-SHA256 of the raw body with the app secret. */
-export function hubSignature(rawBody: string | Buffer, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(rawBody).digest('hex')}`;
-}
 
 /**
  * The WhatsApp Cloud API (Meta Graph API), also spoken by the {hash} providers: messages from the
@@ -55,8 +48,7 @@ export class WhatsAppCloudAdapter extends CloudFormatAdapter {
   }
 
   verifyHandshake(query: Record<string, string | undefined>, channel: ChannelTarget): string | null {
-    if (query['hub.mode'] !== 'subscribe' || !sameSecret(query['hub.verify_token'], secretsOf(channel).verify_token)) return null;
-    return query['hub.challenge'] ?? '';
+    return hubChallenge(query, secretsOf(channel).verify_token);
   }
 
   verifyWebhook(request: WebhookRequest, channel: ChannelTarget): boolean {
@@ -65,7 +57,7 @@ export class WhatsAppCloudAdapter extends CloudFormatAdapter {
   }
 
   verifySignature({ rawBody, headers, secret }: SignatureInput): boolean {
-    return sameSecret(headerValue(headers['x-hub-signature-256']), hubSignature(rawBody, secret));
+    return verifyHubSignature(rawBody, headers, secret);
   }
 
   protected templateListUrl(settings: WhatsAppSettings, after: string | null): string {

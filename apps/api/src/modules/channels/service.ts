@@ -39,6 +39,8 @@ const REQUIRED: Record<string, readonly (readonly string[])[]> = {
   whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
   telegram: [['bot_token']],
   sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
+  messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
 };
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');

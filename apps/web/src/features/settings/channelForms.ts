@@ -115,6 +115,17 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     ],
     after: phrase("Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own."),
   },
+  ...(['messenger', 'instagram'] as const).map((type) => ({
+    type,
+    fields: [
+      { key: 'page_id', label: phrase('Facebook page ID'), required: true, description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined },
+      { key: 'access_token', label: phrase('Page access token'), secret: true, required: true },
+      { key: 'app_secret', label: phrase('App secret'), secret: true, required: true },
+      { key: 'verify_token', label: phrase('Verify token'), secret: true, required: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      baseUrl('https://graph.facebook.com'),
+    ],
+    after: phrase('Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.'),
+  })),
 ];
 
 /** The body of POST /api/v1/channels: filled fields only, trimmed. */

@@ -8,6 +8,7 @@ import { phrase } from '../../i18n/phrase';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 import { toastError } from '../../ui/toasts';
+import { replyWindowClosed } from './composer/replyWindow';
 import { markdownImages, planOutgoing, textLimit, typeFromName, UPLOAD_MAX_MB } from './composer/attachmentRules';
 import { attachmentStore } from './composer/attachmentStore';
 import { AttachmentTray } from './composer/AttachmentTray';
@@ -20,6 +21,7 @@ import { useVoiceRecorder } from './composer/useVoiceRecorder';
 import { voiceUploadType } from './composer/voiceRules';
 import { hasTemplateSendError } from './conversationEvents';
 import { drafts, wrapSelection, type Draft } from './drafts';
+import { useMessages } from './queries';
 import type { Outgoing } from './useSend';
 
 /** Spec 000 §5: recording without microphone permission. */
@@ -34,6 +36,8 @@ interface Props {
   onCancelReply(): void;
   onSend(out: Outgoing): void;
 }
+
+const WINDOW_CLOSED = phrase('More than 24 hours since the contact last wrote: this channel takes no reply until they write again');
 
 /** Why the composer cannot send, if it cannot (spec 000 §4). */
 export function composerBlock(conversation: Conversation, connected: boolean): string | null {
@@ -63,7 +67,9 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const notesOn = tenant.config.features.internal_note === true;
   const replyingToNote = replyTo !== null && replyTo.internal && replyTo.author === 'USER';
   const internal = notesOn && (draft.internal || replyingToNote);
-  const block = composerBlock(conversation, state === 'connected');
+  const messages = useMessages(conversation.uuid);
+  // Issue 15: past the channel's reply window (Messenger, Instagram) the contact must write first; notes still go.
+  const block = composerBlock(conversation, state === 'connected') ?? (replyWindowClosed(conversation.channel.type, messages.data) ? WINDOW_CLOSED : null);
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
   const me = useMe().data;

@@ -72,6 +72,8 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
   useServerEvent('messages-ack', ({ conversation_uuid, messages: acks }) => {
     if (conversation_uuid !== conversationId) return;
     queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationId), (page) => (page ? applyAck(page, acks) : page));
+    // The ack says only that it failed: the reason (error_message) comes with the message itself.
+    if (acks.some((a) => a.status === 'failed')) void queryClient.invalidateQueries({ queryKey: workstationKeys.messages(conversationId) });
   });
 
   // /chat-history/reports/{uuid}#{messageId}: scroll to the message once it is on screen.

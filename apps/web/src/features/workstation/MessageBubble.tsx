@@ -3,6 +3,7 @@ import { ActionIcon, Anchor, Box, Group, Image, Paper, Text, Tooltip } from '@ma
 import { IconArrowBackUp, IconCheck, IconChecks, IconClock, IconFile, IconNote } from '@tabler/icons-react';
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reasonText } from '../../api/reasons';
 import { awaitingAnswer } from './messageCache';
 
 interface Props {
@@ -122,6 +123,11 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
           </Text>
           {mine && <Ticks message={m} />}
         </Group>
+        {failed && m.error_message && (
+          <Text size="xs" c="red" data-testid="message-failure">
+            {reasonText(m.error_message, t)}
+          </Text>
+        )}
         {failed && (
           <Anchor component="button" type="button" size="xs" c="red" onClick={() => onRetry(m)}>
             {t('Your message may not be sent, try again')}

@@ -171,4 +171,9 @@ export const ptServer: Record<string, string> = {
   'The WhatsApp Business account has a payment problem': 'A conta do WhatsApp Business tem um problema de pagamento',
   'The WhatsApp number is temporarily blocked for policy violations': 'O número de WhatsApp está temporariamente bloqueado por violação de políticas',
   'The provider could not send the message': 'O provedor não conseguiu enviar a mensagem',
+  'More than 24 hours since the contact last wrote: this channel takes no reply until they write again': 'Mais de 24 horas desde a última mensagem do contato: este canal não aceita resposta até ele escrever de novo',
+  'The text is longer than this channel takes': 'O texto é maior do que este canal aceita',
+  'The caption is longer than this channel takes': 'A legenda é maior do que este canal aceita',
+  'This channel does not take this type of file': 'Este canal não aceita este tipo de arquivo',
+  'The file is larger than this channel takes': 'O arquivo é maior do que este canal aceita',
 };

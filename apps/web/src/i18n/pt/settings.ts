@@ -136,4 +136,8 @@ export const ptSettings: Record<string, string> = {
   'The bot already sends its updates to this address: nothing else to set up.': 'O bot já envia as atualizações para este endereço: não há mais nada a configurar.',
   "Sent to the contact when a conversation enters this sector's queue. {{number}} is the number and {{name}} the sector; without {{number}}, the number follows the message.":
     'Enviada ao contato quando uma conversa entra na fila deste setor. {{number}} é o número e {{name}} o setor; sem {{number}}, o número vem depois da mensagem.',
+  'Facebook page ID': 'ID da página do Facebook',
+  'The page the Instagram account is connected to': 'A página à qual a conta do Instagram está conectada',
+  'Page access token': 'Token de acesso da página',
+  'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.': 'Informe este endereço e o seu token de verificação à Meta como webhook do app, assinando messages, message_deliveries e message_reads.',
 };

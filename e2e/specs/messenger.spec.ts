@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { demo, signedInPage, takeConversation } from './helpers';
+
+// Issue 15 item 4: a Messenger channel end to end against the stack's Meta simulator (E2E_PORT + 6):
+// the admin creates the channel in Settings > Workspace, sets its webhook at "Meta" (the simulator's
+// dashboard stand-in, which runs the hub.challenge handshake), a contact writes to the page, an agent
+// answers from the workstation, the page sends it through the Send API.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const META = `http://127.0.0.1:${Number(process.env.DEMO_META_PORT ?? PORT + 6)}`;
+const PAGE_ID = '100000000004015';
+const PAGE_TOKEN = 'EAAdemo-atende-messenger-page-token';
+const APP_SECRET = 'demo-messenger-app-secret';
+
+interface Sent {
+  recipient: string;
+  text: string | null;
+  answeredStatus: number;
+}
+
+test('an admin creates a Messenger channel, a contact writes to the page, an agent answers and the contact receives it', async ({ browser, request }) => {
+  const admin = await signedInPage(browser, demo('admin'));
+  const suffix = Date.now() % 100_000;
+  const verifyToken = `verify-${suffix}`;
+  await admin.goto('/admin/settings/workspace');
+  await admin.getByRole('button', { name: 'New channel' }).click();
+  const modal = admin.getByRole('dialog', { name: 'New channel' });
+  await modal.getByRole('textbox', { name: 'Type' }).click();
+  await admin.getByRole('option', { name: 'Messenger' }).click();
+  await modal.getByRole('textbox', { name: 'Name' }).fill(`Página ${suffix}`);
+  await modal.getByLabel('Facebook page ID').fill(PAGE_ID);
+  await modal.getByLabel('Page access token').fill(PAGE_TOKEN);
+  await modal.getByLabel('App secret').fill(APP_SECRET);
+  await modal.getByLabel('Verify token').fill(verifyToken);
+  await modal.getByLabel('API address').fill(META);
+  await modal.getByRole('button', { name: 'Create channel' }).click();
+  await expect(modal.getByText(`The channel Página ${suffix} was created.`)).toBeVisible();
+  const webhookUrl = (await modal.getByText(/\/api\/v1\/channels\/[0-9a-f-]{36}\/webhook/).textContent())!.trim();
+  const channelId = /channels\/([0-9a-f-]{36})\/webhook/.exec(webhookUrl)![1]!;
+  await modal.getByRole('button', { name: 'Close' }).last().click();
+  await expect(admin.getByRole('table', { name: 'Channels' }).getByRole('row', { name: new RegExp(`Página ${suffix}`) })).toContainText('Messenger');
+
+  // New conversations enter the demo WhatsApp channel's sector, one the demo agents serve.
+  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
+  const sector = whatsapp.data[0]?.entry_point?.uuid;
+  expect(sector).toBeDefined();
+  expect((await admin.request.patch(`/api/v1/channels/${channelId}`, { data: { entry_point: sector, entry_point_type: 'sector' } })).ok()).toBe(true);
+
+  // At "Meta": a wrong verify token is refused by our handshake, ours is accepted.
+  expect((await request.post(`${META}/_simulator/webhook`, { data: { url: webhookUrl, verify_token: 'wrong' } })).status()).toBe(400);
+  expect((await request.post(`${META}/_simulator/webhook`, { data: { url: webhookUrl, verify_token: verifyToken } })).ok()).toBe(true);
+
+  // A contact (a page-scoped id, no phone) writes to the page; the name comes from the profile lookup.
+  const psid = String(7_100_000_000_000 + (Date.now() % 1_000_000_000));
+  const name = `Marta ${suffix}`;
+  const wrote = await request.post(`${META}/_simulator/inbound`, { data: { id: psid, first_name: 'Marta', last_name: String(suffix), text: 'Oi! Vocês abrem no domingo?' } });
+  expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
+
+  const agent = await signedInPage(browser, demo('agent'));
+  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
+  await expect(async () => {
+    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
+  }).toPass({ timeout: 20_000 });
+  expect(mine!.channel.uuid).toBe(channelId);
+  await agent.reload();
+  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  const messages = agent.getByRole('log', { name: 'Messages' });
+  await expect(messages.getByText('Oi! Vocês abrem no domingo?')).toBeVisible();
+
+  // The composer counts against Messenger's 2000 characters.
+  const composer = agent.getByRole('textbox', { name: 'Message' });
+  const answer = 'Abrimos sim, das 10h às 16h.';
+  await composer.fill(answer);
+  await expect(agent.getByTestId('composer-limit')).toHaveText(`${2000 - answer.length} characters left`);
+  await composer.press('Enter');
+  const reply = messages.getByTestId('message').filter({ hasText: answer });
+  await expect(reply.getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
+
+  // The page sent it to the contact's PSID.
+  const sent = (await (await request.get(`${META}/_simulator/sent`)).json()) as { sent: Sent[] };
+  expect(sent.sent).toContainEqual(expect.objectContaining({ recipient: psid, text: answer, answeredStatus: 200 }));
+  await admin.context().close();
+  await agent.context().close();
+});
