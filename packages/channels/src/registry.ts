@@ -7,6 +7,7 @@ import type { OutboundClient } from './outbound';
 import type { WhatsAppAdapterOptions } from './whatsapp/provider-adapter';
 import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 import { TelegramAdapter } from './telegram/adapter';
+import { EmailAdapter, type EmailAdapterOptions } from './email/adapter';
 
 export interface ChannelAdapterOptions {
   /** The guarded client of every adapter (OUTBOUND_ALLOW_HOSTS); strict (public addresses only) by default. */
@@ -18,6 +19,7 @@ export interface ChannelAdapterOptions {
   whatsapp360dialog?: WhatsAppAdapterOptions;
   whatsappTwilio?: WhatsAppAdapterOptions;
   telegram?: WhatsAppAdapterOptions;
+  email?: Omit<EmailAdapterOptions, 'outbound'>;
 }
 
 /**
@@ -33,6 +35,7 @@ export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string
     new WhatsApp360DialogAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsapp360dialog }),
     new WhatsAppTwilioAdapter({ outbound: options.outbound, ...options.whatsapp, ...options.whatsappTwilio }),
     new TelegramAdapter({ outbound: options.outbound, ...options.telegram }),
+    new EmailAdapter({ outbound: options.outbound, ...options.email }),
   ];
   for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);

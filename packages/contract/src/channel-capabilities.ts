@@ -46,7 +46,19 @@ const TELEGRAM: ChannelCapabilities = {
   voiceTypes: ['audio/ogg', 'audio/mpeg', 'audio/mp4'],
 };
 
-export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM };
+/**
+ * E-mail (issue 15 item 3): any file goes as an attachment; most mail servers refuse messages over
+ * 25 MB and base64 makes files a third bigger, so 18 MB per file; a recording goes as an audio file
+ * (mail has no voice notes); the text is long but bounded so one message stays one e-mail.
+ */
+const EMAIL: ChannelCapabilities = {
+  maxTextLength: 50_000,
+  maxCaptionLength: 50_000,
+  attachments: [{ kind: 'document', types: ['*'], maxBytes: 18 * MB }],
+  voiceTypes: [],
+};
+
+export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, email: EMAIL };
 
 /** The capabilities of a channel type, or null when only the general upload rules apply. */
 export const capabilitiesOf = (channelType: string): ChannelCapabilities | null => CHANNEL_CAPABILITIES[channelType] ?? null;

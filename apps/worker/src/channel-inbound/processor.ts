@@ -100,7 +100,9 @@ async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId
 function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: string): InboundInput['contact'] {
   if (!event.sender) return { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) };
   const { identifier, name, username } = event.sender;
-  return { identifier, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
+  // An e-mail channel's contact is known by their address, also kept as the contact's e-mail.
+  const email = kind === 'email' ? { email: identifier } : {};
+  return { identifier, ...email, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
 }
 
 /**
@@ -123,7 +125,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   };
   let events: InboundEvent[];
   try {
-    events = adapter.parseWebhook({ rawBody: job.raw_body, contentType: job.content_type }, target);
+    events = await adapter.parseWebhook({ rawBody: job.raw_body, contentType: job.content_type }, target);
   } catch (error) {
     if (error instanceof ChannelDeliveryError) {
       deps.log.warn({ channelId: channel.id, reason: error.message }, 'webhook body not understood; dropped');
@@ -152,6 +154,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
           ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
           ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
+          ...(event.details ? { details: event.details } : {}),
         },
       });
       outcome.messages++;
