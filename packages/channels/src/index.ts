@@ -24,5 +24,6 @@ export { outboundPolicy, refusedAddressReason, addressAllowed, isOutboundRefused
 export { readCapped } from './http';
 export { EmailAdapter, EMAIL_SECRET_HEADER, RFC822_BASE64, type EmailAdapterOptions } from './email/adapter';
 export { parseEmail, EMAIL_MAX_BYTES, type EmailDetails } from './email/inbound';
+export { EmailSettingsSchema, EmailSecretsSchema } from './email/settings';
 export { startInboundSmtp, forwardingAddress, type InboundSmtpListener, type InboundSmtpOptions } from './email/listener';
 export { resolveAllowedHost } from './outbound-address';
