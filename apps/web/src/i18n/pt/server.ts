@@ -169,4 +169,8 @@ export const ptServer: Record<string, string> = {
   'The WhatsApp Business account has a payment problem': 'A conta do WhatsApp Business tem um problema de pagamento',
   'The WhatsApp number is temporarily blocked for policy violations': 'O número de WhatsApp está temporariamente bloqueado por violação de políticas',
   'The provider could not send the message': 'O provedor não conseguiu enviar a mensagem',
+  // E-mail channel settings (packages/channels/src/email/settings.ts, issue 15 item 3)
+  'smtp_host is required': 'smtp_host é obrigatório',
+  'smtp_host must be a host name or an IP address': 'smtp_host deve ser um nome de host ou um endereço IP',
+  'from_address must be an e-mail address': 'from_address deve ser um endereço de e-mail',
 };

@@ -127,4 +127,16 @@ export const ptSettings: Record<string, string> = {
   'Messaging service SID': 'Messaging Service SID',
   "Set this address as the sender's incoming message and status callback URL in Twilio.": 'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
   'A sender number or a messaging service SID is required': 'É preciso um número remetente ou um Messaging Service SID',
+  // E-mail channel (issue 15 item 3)
+  'E-mail address': 'Endereço de e-mail',
+  'SMTP server': 'Servidor SMTP',
+  'SMTP port': 'Porta SMTP',
+  '587 with STARTTLS, or 465 with TLS': '587 com STARTTLS, ou 465 com TLS',
+  'TLS from the start': 'TLS desde o início',
+  'true for port 465': 'true para a porta 465',
+  'SMTP user': 'Usuário SMTP',
+  'Leave empty to use the e-mail address': 'Deixe vazio para usar o endereço de e-mail',
+  'SMTP password': 'Senha SMTP',
+  'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.': 'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
+  'Forwarding address': 'Endereço de encaminhamento',
 };
