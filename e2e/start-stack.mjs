@@ -33,6 +33,10 @@ const env = {
   DEMO_WHATSAPP_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`,
   // The demo Telegram Bot API (simulator) of the demo "Telegram" channel; specs steer it over HTTP.
   DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
+  // The demo mail provider (SMTP simulator) of the demo "E-mail" channel, and the worker's inbound
+  // SMTP listener that forwarding addresses reach (issue 15 item 3); specs mail the listener directly.
+  DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),
+  EMAIL_INBOUND_SMTP_PORT: process.env.EMAIL_INBOUND_SMTP_PORT ?? String(Number(port) + 8),
 };
 
 function run(command, args) {
@@ -74,6 +78,7 @@ let apiProcess = watch(spawn(process.execPath, [...NODE_FLAGS, api], { cwd: root
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
 

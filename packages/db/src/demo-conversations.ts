@@ -3,6 +3,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from './client';
 import { seedDemoLivechat } from './demo-livechat';
 import { seedDemoTelegram } from './demo-telegram';
+import { seedDemoEmail } from './demo-email';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
 
@@ -63,6 +64,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
   await seedDemoCannedResponses(db, tenant);
   await seedDemoWhatsApp(db, tenant, support?.id ?? null);
   await seedDemoTelegram(db, tenant, support?.id ?? null);
+  await seedDemoEmail(db, tenant, support?.id ?? null);
   await seedDemoLivechat(db, tenant, support?.id ?? null);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
     for (const [i, c] of CONTACTS.entries()) {

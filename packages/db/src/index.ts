@@ -10,4 +10,5 @@ export { seedDemo, DEMO_USERS, DEMO_PASSWORD, DEMO_DOMAIN } from './demo';
 export { DEMO_CHANNEL_TOKEN } from './demo-conversations';
 export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';
 export { DEMO_TELEGRAM_CHANNEL_ID } from './demo-telegram';
+export { DEMO_EMAIL_CHANNEL_ID } from './demo-email';
 export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';
