@@ -37,6 +37,10 @@ const env = {
   DEMO_SMS_PORT: process.env.DEMO_SMS_PORT ?? String(Number(port) + 5),
   // The demo Meta (Messenger simulator) of the demo "Messenger" channel; specs steer it over HTTP.
   DEMO_META_PORT: process.env.DEMO_META_PORT ?? String(Number(port) + 6),
+  // The demo mail provider (SMTP simulator) of the demo "E-mail" channel, and the worker's inbound
+  // SMTP listener that forwarding addresses reach (issue 15 item 3); specs mail the listener directly.
+  DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),
+  EMAIL_INBOUND_SMTP_PORT: process.env.EMAIL_INBOUND_SMTP_PORT ?? String(Number(port) + 8),
 };
 
 function run(command, args) {
@@ -80,6 +84,7 @@ children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsap
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
 if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
 

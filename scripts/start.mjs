@@ -14,6 +14,8 @@ const env = {
 env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
 // The demo simulators listen on this machine; production lists no private host (issue 12 item 1).
 env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localhost';
+// The worker's inbound SMTP listener: the demo "E-mail" channel's forwarding address arrives here (issue 15 item 3).
+env.EMAIL_INBOUND_SMTP_PORT = process.env.EMAIL_INBOUND_SMTP_PORT ?? '4017';
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);
@@ -75,11 +77,18 @@ demoMeta.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Meta stopped (${code}); the demo Messenger channel receives and sends nothing.`);
 });
 
+// The demo mail provider (SMTP simulator, port 4016) of the demo "E-mail" channel: agents' replies are
+// printed here; play an e-mail contact by mailing the forwarding address on port 4017 (README). Not essential either.
+const demoEmail = pnpmBackground('demo-email', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], env);
+demoEmail.once('exit', (code) => {
+  if (!stopping && code) console.error(`\ndemo mail provider stopped (${code}); replies in the demo E-mail channel fail delivery.`);
+});
+
 let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms, demoMeta]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms, demoMeta, demoEmail]) if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }

@@ -31,6 +31,11 @@ const EnvSchema = z.object({
    * host names, IPs and CIDRs. Empty: public addresses only (production); the demo sets 127.0.0.1,localhost.
    */
   OUTBOUND_ALLOW_HOSTS: z.string().default(''),
+  /**
+   * The mail domain routed to the worker's inbound SMTP listener (EMAIL_INBOUND_SMTP_PORT, issue 15
+   * item 3): an e-mail channel's forwarding address is `<channel>.<token>@` this domain.
+   */
+  EMAIL_INBOUND_DOMAIN: z.string().trim().min(1).max(253).default('localhost'),
   ...StorageEnvSchema.shape,
   /** Encrypts channel credentials at rest (same value as the worker's). Required in production. */
   CHANNEL_SECRETS_KEY: z

@@ -1,4 +1,4 @@
-import { checkOutboundUrl, outboundPolicy, refusalOf, type OutboundPolicy } from '@atende/channels';
+import { checkOutboundUrl, outboundPolicy, refusalOf, resolveAllowedHost, type OutboundPolicy } from '@atende/channels';
 import { AppError } from '@atende/contract';
 
 const policies = new Map<string, OutboundPolicy>();
@@ -20,6 +20,16 @@ export const OUTBOUND_REFUSED_MESSAGE = 'This address is not allowed: it points 
 export async function assertOutboundUrl(url: string, allowHosts: string, path: string): Promise<void> {
   try {
     await checkOutboundUrl(url, policyOf(allowHosts));
+  } catch (error) {
+    if (!refusalOf(error)) throw error;
+    throw new AppError('outbound_address_not_allowed', OUTBOUND_REFUSED_MESSAGE, [{ path, message: OUTBOUND_REFUSED_MESSAGE }]);
+  }
+}
+
+/** The same check for a host the server connects to without a URL (an e-mail channel's SMTP server). */
+export async function assertOutboundHost(host: string, allowHosts: string, path: string): Promise<void> {
+  try {
+    await resolveAllowedHost(host, policyOf(allowHosts));
   } catch (error) {
     if (!refusalOf(error)) throw error;
     throw new AppError('outbound_address_not_allowed', OUTBOUND_REFUSED_MESSAGE, [{ path, message: OUTBOUND_REFUSED_MESSAGE }]);

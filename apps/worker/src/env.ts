@@ -37,6 +37,13 @@ const EnvSchema = z.object({
    * host names, IPs and CIDRs. Empty: public addresses only (production); the demo sets 127.0.0.1,localhost.
    */
   OUTBOUND_ALLOW_HOSTS: z.string().default(''),
+  /**
+   * E-mail channels' inbound SMTP listener (issue 15 item 3): mail forwarded to a channel's forwarding
+   * address arrives here. 0 (the default) runs no listener; the demo uses 4017.
+   */
+  EMAIL_INBOUND_SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** The address the listener binds to; 0.0.0.0 to take mail from other machines (an MX or a relay). */
+  EMAIL_INBOUND_SMTP_HOST: z.string().default('127.0.0.1'),
   /** Bot steps run at once (queue bot-step; each may wait on an HTTP node's timeout). */
   BOT_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(8),
   /** How often the outbox dispatcher looks for new rows when no NOTIFY woke it. */

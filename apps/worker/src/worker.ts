@@ -14,6 +14,7 @@ import { hostname } from 'node:os';
 import { dispatchCampaign } from './campaigns/dispatch';
 import { importSubscribers } from './campaigns/import';
 import { processInbound } from './channel-inbound/processor';
+import { startEmailInbound } from './channel-inbound/email-listener';
 import { runMaintenanceJob } from './maintenance/processor';
 import { syncTemplate } from './templates/processor';
 import { OutboxDispatcher } from './outbox/loop';
@@ -112,6 +113,10 @@ for (const w of workers) {
   w.on('completed', (job, result) => log.debug({ queue: w.name, jobId: job.id, result }, 'job done'));
 }
 dispatcher.start();
+const emailInbound = env.EMAIL_INBOUND_SMTP_PORT
+  ? await startEmailInbound({ db, secretsKey, log: log.child({ component: 'email-inbound' }) }, { port: env.EMAIL_INBOUND_SMTP_PORT, host: env.EMAIL_INBOUND_SMTP_HOST })
+  : null;
+if (emailInbound) log.info({ port: emailInbound.port }, 'e-mail inbound SMTP listener started');
 log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
 let closing = false;
@@ -121,6 +126,7 @@ async function shutdown(signal: string) {
   log.info({ signal }, 'worker shutting down');
   const force = setTimeout(() => process.exit(1), 15_000).unref();
   // Stop feeding the queues first (the batch in hand is committed or rolled back, never half done).
+  await emailInbound?.close();
   await dispatcher.stop();
   // Let running jobs finish; unfinished ones are picked up again by another worker.
   await Promise.all(workers.map((w) => w.close()));

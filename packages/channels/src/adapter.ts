@@ -26,6 +26,11 @@ export interface OutboundMessage {
    * parameters. `content` then holds the rendered text, for providers without templates.
    */
   template?: OutboundTemplate | null;
+  /**
+   * E-mail threading (issue 15 item 3): the subject of the conversation's thread and the
+   * Message-IDs of its earlier messages, oldest first (the last is the one answered).
+   */
+  thread?: { subject: string | null; references: string[] } | null;
 }
 
 export interface OutboundTemplate {

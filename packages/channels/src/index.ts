@@ -27,3 +27,8 @@ export { DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAP
 export { outboundClient, checkOutboundUrl, outboundUrl, statusLine, type OutboundClient, type OutboundOptions } from './outbound';
 export { outboundPolicy, refusedAddressReason, addressAllowed, isOutboundRefused, refusalOf, OutboundRefusedError, type OutboundPolicy } from './outbound-address';
 export { readCapped } from './http';
+export { EmailAdapter, EMAIL_SECRET_HEADER, RFC822_BASE64, type EmailAdapterOptions } from './email/adapter';
+export { parseEmail, EMAIL_MAX_BYTES, type EmailDetails } from './email/inbound';
+export { EmailSettingsSchema, EmailSecretsSchema } from './email/settings';
+export { startInboundSmtp, forwardingAddress, type InboundSmtpListener, type InboundSmtpOptions } from './email/listener';
+export { resolveAllowedHost } from './outbound-address';

@@ -94,3 +94,30 @@ export function refusalOf(error: unknown): OutboundRefusedError | null {
   const cause = (error as { cause?: unknown } | null)?.cause;
   return isOutboundRefused(cause) ? cause : null;
 }
+
+/**
+ * The address to open a non-HTTP connection to (SMTP, IMAP) for a user-given host, under the same
+ * policy as the HTTP client: every address the name resolves to must be allowed, and the caller
+ * connects to the address answered (not the name again), so a re-resolution cannot swap it.
+ */
+export async function resolveAllowedHost(hostname: string, policy: OutboundPolicy, lookup: (host: string) => Promise<{ address: string }[]> = defaultLookup): Promise<string> {
+  const bare = hostname.trim().replace(/^\[|\]$/g, '');
+  if (isIP(bare)) {
+    if (!addressAllowed(bare, bare, policy)) throw new OutboundRefusedError(bare, `${refusedAddressReason(bare)} addresses are not allowed`);
+    return bare;
+  }
+  let addresses: { address: string }[];
+  try {
+    addresses = await lookup(bare);
+  } catch {
+    throw new OutboundRefusedError(bare, 'it does not resolve');
+  }
+  const refused = addresses.find((a) => !addressAllowed(a.address, bare, policy));
+  if (refused || addresses.length === 0) throw new OutboundRefusedError(bare, refused ? `it resolves to ${refused.address}, which is not a public address` : 'it does not resolve');
+  return addresses[0]!.address;
+}
+
+async function defaultLookup(host: string): Promise<{ address: string }[]> {
+  const { promises } = await import('node:dns');
+  return promises.lookup(host, { all: true });
+}

@@ -56,6 +56,8 @@ export type InboundEvent =
       /** The provider id of the message this one replies to (button replies carry it). */
       contextExternalId: string | null;
       at: Date;
+      /** Provider details kept on the message (an e-mail's subject, threading headers, sanitised HTML). */
+      details?: Record<string, unknown>;
     }
   | {
       kind: 'status';
@@ -94,8 +96,11 @@ export interface ProviderChannelAdapter extends ChannelAdapter {
   verifyHandshake(query: Record<string, string | undefined>, channel: ChannelTarget): string | null;
   /** Whether a webhook really comes from the provider for this channel (401 otherwise, nothing changes). */
   verifyWebhook(request: WebhookRequest, channel: ChannelTarget): boolean;
-  /** Provider-neutral events of one verified delivery; throws ChannelDeliveryError('permanent') on a malformed body. */
-  parseWebhook(request: Pick<WebhookRequest, 'rawBody'> & { contentType: string }, channel: ChannelTarget): InboundEvent[];
+  /**
+   * Provider-neutral events of one verified delivery; throws ChannelDeliveryError('permanent') on a
+   * malformed body. May answer a promise (e-mail: MIME parsing is asynchronous).
+   */
+  parseWebhook(request: Pick<WebhookRequest, 'rawBody'> & { contentType: string }, channel: ChannelTarget): InboundEvent[] | Promise<InboundEvent[]>;
   /** Downloads inbound media from the provider's own hosts only (size-capped). */
   fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }>;
   /**

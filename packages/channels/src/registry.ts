@@ -9,6 +9,7 @@ import { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 import { TelegramAdapter } from './telegram/adapter';
 import { SmsTwilioAdapter } from './sms/adapter';
 import { InstagramAdapter, MessengerAdapter } from './meta/adapter';
+import { EmailAdapter, type EmailAdapterOptions } from './email/adapter';
 
 export interface ChannelAdapterOptions {
   /** The guarded client of every adapter (OUTBOUND_ALLOW_HOSTS); strict (public addresses only) by default. */
@@ -23,6 +24,7 @@ export interface ChannelAdapterOptions {
   sms?: WhatsAppAdapterOptions;
   /** Messenger and Instagram (Meta's Messenger Platform). */
   meta?: WhatsAppAdapterOptions;
+  email?: Omit<EmailAdapterOptions, 'outbound'>;
 }
 
 /**
@@ -41,6 +43,7 @@ export function channelAdapters(options: ChannelAdapterOptions = {}): Map<string
     new SmsTwilioAdapter({ outbound: options.outbound, ...options.sms }),
     new MessengerAdapter({ outbound: options.outbound, ...options.meta }),
     new InstagramAdapter({ outbound: options.outbound, ...options.meta }),
+    new EmailAdapter({ outbound: options.outbound, ...options.email }),
   ];
   for (const adapter of adapters) {
     for (const type of adapter.types) byType.set(type, adapter);

@@ -73,6 +73,18 @@ const SMS: ChannelCapabilities = {
 };
 
 /**
+ * E-mail (issue 15 item 3): any file goes as an attachment; most mail servers refuse messages over
+ * 25 MB and base64 makes files a third bigger, so 18 MB per file; a recording goes as an audio file
+ * (mail has no voice notes); the text is long but bounded so one message stays one e-mail.
+ */
+const EMAIL: ChannelCapabilities = {
+  maxTextLength: 50_000,
+  maxCaptionLength: 50_000,
+  attachments: [{ kind: 'document', types: ['*'], maxBytes: 18 * MB }],
+  voiceTypes: [],
+};
+
+/**
  * Messenger Platform Send API (https://developers.facebook.com/docs/messenger-platform/reference/send-api):
  * text up to 2000 characters; attachments by URL (image, audio, video, file), 25 MB at most (images
  * 8 MB); an attachment carries no caption, so its text goes as a message of its own (same limit);
@@ -109,7 +121,7 @@ const INSTAGRAM: ChannelCapabilities = {
   replyWindowHours: 24,
 };
 
-export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS, messenger: MESSENGER, instagram: INSTAGRAM };
+export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS, messenger: MESSENGER, instagram: INSTAGRAM, email: EMAIL };
 
 /** The channel settings capabilities depend on: the only ones a conversation's channel carries to the composer. */
 export const CAPABILITY_SETTING_FIELDS = ['mms_enabled'] as const;

@@ -15,12 +15,15 @@ export const HASH_CHANNEL_TYPE = /^[0-9a-f]{24,64}$/i;
 export const WHATSAPP_PROVIDER_TYPES = ['whatsapp_cloud', '{hash}', 'whatsapp_360dialog', 'whatsapp_twilio'] as const;
 export type WhatsAppProviderType = (typeof WHATSAPP_PROVIDER_TYPES)[number];
 /** Every type whose provider posts webhooks to /api/v1/channels/:id/webhook (issue 15: WhatsApp, then Telegram, ...). */
-export const PROVIDER_CHANNEL_TYPES = [...WHATSAPP_PROVIDER_TYPES, 'telegram', 'sms', 'messenger', 'instagram'] as const;
+export const PROVIDER_CHANNEL_TYPES = [...WHATSAPP_PROVIDER_TYPES, 'telegram', 'sms', 'messenger', 'instagram', 'email'] as const;
 
 /** Credential fields a channel may hold, by name; their values are write-only (never returned). */
-export const CHANNEL_SECRET_FIELDS = ['access_token', 'app_secret', 'verify_token', 'api_key', 'auth_token', 'webhook_secret', 'bot_token'] as const;
+export const CHANNEL_SECRET_FIELDS = ['access_token', 'app_secret', 'verify_token', 'api_key', 'auth_token', 'webhook_secret', 'bot_token', 'password'] as const;
 /** Non-secret provider settings kept in the channel's config. */
-export const CHANNEL_SETTING_FIELDS = ['base_url', 'webhook_url', 'phone_number_id', 'waba_id', 'account_sid', 'from_number', 'messaging_service_sid', 'mms_enabled', 'page_id'] as const;
+export const CHANNEL_SETTING_FIELDS = [
+  'base_url', 'webhook_url', 'phone_number_id', 'waba_id', 'account_sid', 'from_number', 'messaging_service_sid', 'mms_enabled', 'page_id',
+  'smtp_host', 'smtp_port', 'smtp_secure', 'from_address', 'username',
+] as const;
 
 const secretText = z.string().trim().min(1).max(2000);
 const settingText = z.string().trim().max(2000);

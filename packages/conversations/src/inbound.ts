@@ -34,6 +34,8 @@ export interface InboundInput {
     interactive?: { type: 'button'; text: string; payload: string | null; context_id: string | null };
     /** The provider id of the message this one quotes (WhatsApp context.id), button or not: which campaign a reply answers. */
     context_id?: string | null;
+    /** Provider details kept on the message when it is no button reply (an e-mail's subject and threading headers). */
+    details?: Record<string, unknown>;
   };
 }
 
@@ -86,7 +88,8 @@ export class InboundReceiver {
     const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
     const annexId = input.message.annex?.id ?? null;
     const interactive = input.message.interactive ?? null;
-    const interactiveJson = interactive ? JSON.stringify(interactive) : null;
+    const stored: object | null = interactive ?? input.message.details ?? null;
+    const interactiveJson = stored ? JSON.stringify(stored) : null;
     const voice = input.message.voice === true && annexId !== null;
     const contactMessage = (conversationId: string, contactId: string, at: Date) =>
       presentMessage(
@@ -106,7 +109,7 @@ export class InboundReceiver {
           replyToId: null,
           annexId,
           templateMessage: null,
-          interactiveContent: interactive,
+          interactiveContent: stored,
           externalId,
           errorMessage: null,
           createdAt: at,

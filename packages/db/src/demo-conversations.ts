@@ -5,6 +5,7 @@ import { seedDemoLivechat } from './demo-livechat';
 import { seedDemoTelegram } from './demo-telegram';
 import { seedDemoSms } from './demo-sms';
 import { seedDemoMessenger } from './demo-messenger';
+import { seedDemoEmail } from './demo-email';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
 
@@ -67,6 +68,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
   await seedDemoTelegram(db, tenant, support?.id ?? null);
   await seedDemoSms(db, tenant, support?.id ?? null);
   await seedDemoMessenger(db, tenant, support?.id ?? null);
+  await seedDemoEmail(db, tenant, support?.id ?? null);
   await seedDemoLivechat(db, tenant, support?.id ?? null);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {
     for (const [i, c] of CONTACTS.entries()) {

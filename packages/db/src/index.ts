@@ -12,4 +12,5 @@ export { DEMO_WHATSAPP_CHANNEL_ID } from './demo-whatsapp';
 export { DEMO_TELEGRAM_CHANNEL_ID } from './demo-telegram';
 export { DEMO_SMS_CHANNEL_ID } from './demo-sms';
 export { DEMO_MESSENGER_CHANNEL_ID } from './demo-messenger';
+export { DEMO_EMAIL_CHANNEL_ID } from './demo-email';
 export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';

@@ -70,11 +70,34 @@ function readerOf(storage: AnnexLinks['storage'], file: { service: string; stora
 export const annexUrl = (links: AnnexLinks, fileId: string, now = Date.now()) =>
   signedFileUrl({ publicUrl: links.publicUrl, secret: links.secret, fileId, ttlSeconds: links.ttlSeconds, now });
 
+/**
+ * E-mail threading (issue 15 item 3): the Message-IDs of the conversation's earlier e-mails, ours
+ * and the contact's, oldest first (an attachment's extra `#n` messages share their mail's id), and
+ * the subject of the latest mail that had one. A reply therefore joins the contact's thread.
+ */
+async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonNullable<OutboundMessage['thread']>> {
+  const earlier = await db.message.findMany({
+    where: { conversationId: message.conversation.id, externalId: { not: null }, id: { not: message.id }, createdAt: { lte: message.createdAt } },
+    orderBy: { createdAt: 'desc' },
+    take: 40,
+    select: { externalId: true, interactiveContent: true },
+  });
+  const references: string[] = [];
+  let subject: string | null = null;
+  for (const row of earlier.reverse()) {
+    const id = row.externalId?.replace(/#\d+$/, '') ?? '';
+    if (/^<[^<>\s]+>$/.test(id) && !references.includes(id)) references.push(id);
+    const details = row.interactiveContent as { type?: unknown; subject?: unknown } | null;
+    if (details?.type === 'email' && typeof details.subject === 'string' && details.subject) subject = details.subject;
+  }
+  return { subject, references };
+}
+
 export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, links: AnnexLinks): Promise<OutboundMessage> {
   const { conversation } = message;
   // Channels with a reply window (Meta's 24 hours) need when the contact last wrote on this channel.
   const windowed = capabilitiesOf(conversation.channel.type)?.replyWindowHours !== undefined;
-  const [file, identity, lastContactMessage] = await Promise.all([
+  const [file, identity, lastContactMessage, thread] = await Promise.all([
     message.annexId ? db.storedFile.findFirst({ where: { id: message.annexId } }) : null,
     db.contactIdentity.findFirst({ where: { channelId: conversation.channelId, contactId: conversation.contactId }, select: { identifier: true } }),
     windowed
@@ -84,6 +107,7 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
           select: { createdAt: true },
         })
       : null,
+    conversation.channel.type === 'email' ? emailThreadOf(db, message) : null,
   ]);
   return {
     uuid: message.id,
@@ -98,6 +122,7 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
     contact: { uuid: conversation.contact.id, phoneNumber: conversation.contact.phoneNumber, identifier: identity?.identifier ?? null },
     ...(windowed ? { lastContactMessageAt: lastContactMessage?.createdAt ?? null } : {}),
     template: message.templateMessage ? templateOf(message.templateMessage) : null,
+    ...(thread ? { thread } : {}),
   };
 }
 

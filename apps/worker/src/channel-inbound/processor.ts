@@ -121,7 +121,9 @@ async function applyReadWatermark(deps: ChannelInboundDeps, tenantId: string, ch
 function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: string): InboundInput['contact'] {
   if (!event.sender) return { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) };
   const { identifier, name, username } = event.sender;
-  return { identifier, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
+  // An e-mail channel's contact is known by their address, also kept as the contact's e-mail.
+  const email = kind === 'email' ? { email: identifier } : {};
+  return { identifier, ...email, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
 }
 
 /** What a contact known only by a provider id is called when the provider gives no name (issue 15). */
@@ -163,7 +165,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   };
   let events: InboundEvent[];
   try {
-    events = adapter.parseWebhook({ rawBody: job.raw_body, contentType: job.content_type }, target);
+    events = await adapter.parseWebhook({ rawBody: job.raw_body, contentType: job.content_type }, target);
   } catch (error) {
     if (error instanceof ChannelDeliveryError) {
       deps.log.warn({ channelId: channel.id, reason: error.message }, 'webhook body not understood; dropped');
@@ -192,6 +194,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
           ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
           ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
+          ...(event.details ? { details: event.details } : {}),
         },
       });
       outcome.messages++;

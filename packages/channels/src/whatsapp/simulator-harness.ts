@@ -73,7 +73,7 @@ export async function startHarness(options: {
     async nextEvents() {
       const hook = await hooks.next();
       if (!options.adapter.verifyWebhook(hook, channel)) throw new Error('The webhook did not verify');
-      return { hook, events: options.adapter.parseWebhook({ rawBody: hook.rawBody, contentType: contentTypeOf(hook) }, channel) };
+      return { hook, events: await options.adapter.parseWebhook({ rawBody: hook.rawBody, contentType: contentTypeOf(hook) }, channel) };
     },
     close: async () => {
       await sim.close();

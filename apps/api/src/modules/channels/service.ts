@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ChannelDeliveryError, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, type ProviderChannelAdapter } from '@atende/channels';
+import { ChannelDeliveryError, EmailSettingsSchema, forwardingAddress, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, type ProviderChannelAdapter } from '@atende/channels';
 import {
   AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
   type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
@@ -7,7 +7,7 @@ import {
 import { channelKind, livechatAppearanceProblems } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
-import { assertOutboundUrl } from '../../outbound-url';
+import { assertOutboundHost, assertOutboundUrl } from '../../outbound-url';
 import { channelAvailability } from './availability';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
@@ -41,7 +41,18 @@ const REQUIRED: Record<string, readonly (readonly string[])[]> = {
   sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
   messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
   instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  email: [['smtp_host'], ['from_address'], ['password']],
 };
+
+/** An e-mail channel's SMTP settings, as the adapter reads them (422 on the first bad one). */
+function checkEmailSettings(type: string, settings: Fields): void {
+  if (type !== 'email') return;
+  const parsed = EmailSettingsSchema.safeParse(settings);
+  if (parsed.success) return;
+  const issue = parsed.error.issues[0]!;
+  const path = String(issue.path[0] ?? 'smtp_host');
+  throw new AppError('validation_failed', issue.message, [{ path, message: issue.message }]);
+}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const newSecret = () => randomBytes(24).toString('base64url');
@@ -256,10 +267,14 @@ export class ChannelService {
     // Telegram: the secret_token it sends back with every update is ours, never one an admin typed.
     if (this.providerAdapter(body.type)?.generatesWebhookSecret) secrets.webhook_secret = newSecret();
     checkComplete(channelKind(body.type), settings, secrets);
+    checkEmailSettings(body.type, settings);
+    if (body.type === 'email') await assertOutboundHost(settings.smtp_host!, this.ctx.env.OUTBOUND_ALLOW_HOSTS, 'smtp_host');
     const inboundToken = CUSTOM_TYPES.has(body.type) ? newSecret() : null;
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     // Last before storing: every check of ours has passed, so the provider is not pointed at a channel that will not exist.
     const id = randomUUID();
+    // E-mail: the forwarding address carries the channel's secret, so it is shown once, like a token.
+    if (body.type === 'email') shownOnce = forwardingAddress(id, secrets.webhook_secret!, this.ctx.env.EMAIL_INBOUND_DOMAIN);
     await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
     const row = await this.db(session).channel.create({
       data: {
@@ -304,6 +319,8 @@ export class ChannelService {
     if (adapter?.generatesWebhookSecret) delete given.webhook_secret;
     const secrets = { ...stored, ...given };
     checkComplete(channelKind(row.type), settings, secrets);
+    checkEmailSettings(row.type, settings);
+    if (row.type === 'email' && body.settings?.smtp_host) await assertOutboundHost(settings.smtp_host!, this.ctx.env.OUTBOUND_ALLOW_HOSTS, 'smtp_host');
     const changed = (given.bot_token !== undefined && given.bot_token !== stored.bot_token) || (body.settings?.base_url !== undefined && settings.base_url !== (config.base_url ?? undefined));
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));

@@ -146,7 +146,7 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
           <Text>{t('The channel {{name}} was created.', { name: created.data.name })}</Text>
           {form.after && <Text size="sm">{t(form.after)}</Text>}
           {created.data.webhook_url && <Secret label={t('Address to give the provider')} value={created.data.webhook_url} />}
-          {created.inbound_token && <Secret label={t(type === 'custom' ? 'Inbound token' : 'Webhook secret')} value={created.inbound_token} />}
+          {created.inbound_token && <Secret label={t(form.shownOnceLabel ?? (type === 'custom' ? 'Inbound token' : 'Webhook secret'))} value={created.inbound_token} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('Close')}

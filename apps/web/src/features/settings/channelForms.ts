@@ -51,6 +51,8 @@ export interface ChannelForm {
   fields: ChannelField[];
   /** Said after creation, next to the address to give the provider. */
   after?: string;
+  /** What the value answered once at creation is (the custom channel's token, e-mail's forwarding address). */
+  shownOnceLabel?: string;
 }
 
 const baseUrl = (placeholder: string): ChannelField => ({
@@ -126,6 +128,19 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     ],
     after: phrase('Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.'),
   })),
+  {
+    type: 'email',
+    fields: [
+      { key: 'from_address', label: phrase('E-mail address'), required: true, placeholder: 'support@example.com' },
+      { key: 'smtp_host', label: phrase('SMTP server'), required: true, placeholder: 'smtp.example.com' },
+      { key: 'smtp_port', label: phrase('SMTP port'), placeholder: '587', description: phrase('587 with STARTTLS, or 465 with TLS') },
+      { key: 'smtp_secure', label: phrase('TLS from the start'), placeholder: 'false', description: phrase('true for port 465') },
+      { key: 'username', label: phrase('SMTP user'), description: phrase('Leave empty to use the e-mail address') },
+      { key: 'password', label: phrase('SMTP password'), secret: true, required: true },
+    ],
+    after: phrase('Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.'),
+    shownOnceLabel: phrase('Forwarding address'),
+  },
 ];
 
 /** The body of POST /api/v1/channels: filled fields only, trimmed. */

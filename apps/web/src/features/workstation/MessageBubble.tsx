@@ -1,7 +1,7 @@
 import type { Message } from '@atende/contract';
 import { ActionIcon, Anchor, Box, Group, Image, Paper, Text, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconCheck, IconChecks, IconClock, IconFile, IconNote } from '@tabler/icons-react';
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reasonText } from '../../api/reasons';
 import { awaitingAnswer } from './messageCache';
@@ -63,11 +63,45 @@ function Annex({ message }: { message: Message }) {
 }
 
 /** One message: the contact's on the left, the agent's on the right, notes highlighted. */
+/** An e-mail's details (issue 15 item 3, stored by the worker on interactive_content): its subject, and the whole text when quotes and signature were folded away. */
+function emailDetailsOf(message: Message): { subject: string | null; fullText: string | null } | null {
+  const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown } | null;
+  if (!details || details.type !== 'email') return null;
+  return { subject: typeof details.subject === 'string' && details.subject ? details.subject : null, fullText: typeof details.full_text === 'string' && details.full_text ? details.full_text : null };
+}
+
+function EmailSubject({ subject }: { subject: string }) {
+  const { t } = useTranslation();
+  return (
+    <Text size="xs" fw={600} mb={2} data-testid="email-subject">
+      {t('Subject')}: {subject}
+    </Text>
+  );
+}
+
+function FoldedText({ text }: { text: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <Anchor component="button" type="button" size="xs" onClick={() => setOpen(!open)}>
+        {open ? t('Hide the quoted text') : t('Show the quoted text')}
+      </Anchor>
+      {open && (
+        <Text size="xs" c="dimmed" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {text}
+        </Text>
+      )}
+    </>
+  );
+}
+
 export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo, canReply, onReply, onRetry, onOpenReplied }: Props) {
   const { t } = useTranslation();
   const mine = m.author === 'USER';
   const faded = m.status === 'sending' && awaitingAnswer(m.uuid);
   const failed = m.status === 'failed';
+  const email = emailDetailsOf(m);
   return (
     <Group id={`message-${m.uuid}`} justify={mine ? 'flex-end' : 'flex-start'} gap={4} wrap="nowrap" className="message-row" data-author={m.author} data-testid="message">
       {mine && canReply && <ReplyButton onClick={() => onReply(m)} />}
@@ -111,12 +145,14 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
             </Text>
           </Box>
         )}
+        {email?.subject && <EmailSubject subject={email.subject} />}
         <Annex message={m} />
         {m.message && (
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-bindable-text="true">
             <Formatted text={m.message} />
           </Text>
         )}
+        {email?.fullText && <FoldedText text={email.fullText} />}
         <Group gap={4} justify="flex-end" mt={2}>
           <Text size="xs" c="dimmed">
             {time(m.when)}

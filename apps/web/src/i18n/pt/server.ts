@@ -176,4 +176,8 @@ export const ptServer: Record<string, string> = {
   'The caption is longer than this channel takes': 'A legenda é maior do que este canal aceita',
   'This channel does not take this type of file': 'Este canal não aceita este tipo de arquivo',
   'The file is larger than this channel takes': 'O arquivo é maior do que este canal aceita',
+  // E-mail channel settings (packages/channels/src/email/settings.ts, issue 15 item 3)
+  'smtp_host is required': 'smtp_host é obrigatório',
+  'smtp_host must be a host name or an IP address': 'smtp_host deve ser um nome de host ou um endereço IP',
+  'from_address must be an e-mail address': 'from_address deve ser um endereço de e-mail',
 };

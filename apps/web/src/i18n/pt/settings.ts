@@ -140,4 +140,16 @@ export const ptSettings: Record<string, string> = {
   'The page the Instagram account is connected to': 'A página à qual a conta do Instagram está conectada',
   'Page access token': 'Token de acesso da página',
   'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.': 'Informe este endereço e o seu token de verificação à Meta como webhook do app, assinando messages, message_deliveries e message_reads.',
+  // E-mail channel (issue 15 item 3)
+  'E-mail address': 'Endereço de e-mail',
+  'SMTP server': 'Servidor SMTP',
+  'SMTP port': 'Porta SMTP',
+  '587 with STARTTLS, or 465 with TLS': '587 com STARTTLS, ou 465 com TLS',
+  'TLS from the start': 'TLS desde o início',
+  'true for port 465': 'true para a porta 465',
+  'SMTP user': 'Usuário SMTP',
+  'Leave empty to use the e-mail address': 'Deixe vazio para usar o endereço de e-mail',
+  'SMTP password': 'Senha SMTP',
+  'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.': 'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
+  'Forwarding address': 'Endereço de encaminhamento',
 };

@@ -129,4 +129,8 @@ export const ptWorkstation: Record<string, string> = {
   'Sound notifications: off': 'Notificações sonoras: desativadas',
   'You have {{count}} active chats. Logging out returns them to the queue.': 'Você tem {{count}} atendimentos ativos. Ao sair, eles voltam para a fila.',
   'A supervisor finished one of your sessions': 'Um supervisor finalizou um dos seus atendimentos',
+  // E-mail messages (issue 15 item 3)
+  Subject: 'Assunto',
+  'Show the quoted text': 'Mostrar o texto citado',
+  'Hide the quoted text': 'Ocultar o texto citado',
 };

@@ -1,0 +1,41 @@
+import { decryptCredentials, RFC822_BASE64, startInboundSmtp, type InboundSmtpListener } from '@atende/channels';
+import { queues, type ChannelInboundJob } from '@atende/contract';
+import type { Db } from '@atende/db';
+import type { Logger } from 'pino';
+
+export interface EmailInboundDeps {
+  db: Db;
+  secretsKey: Buffer;
+  log: Logger;
+}
+
+/**
+ * E-mail channels' inbound SMTP listener in the worker (issue 15 item 3): mail forwarded to a
+ * channel's forwarding address is written to the outbox as a channel-inbound job (the raw message,
+ * base64) before the sending server gets its 250, exactly as the api's webhook route does, so the
+ * same processor parses it and nothing accepted is lost.
+ */
+export function startEmailInbound(deps: EmailInboundDeps, options: { port: number; host: string; maxBytes?: number }): Promise<InboundSmtpListener> {
+  return startInboundSmtp({
+    port: options.port,
+    host: options.host,
+    maxBytes: options.maxBytes,
+    log: deps.log,
+    async channelOf(channelId) {
+      const channel = await deps.db.channel.findFirst({ where: { id: channelId, type: 'email', deletedAt: null }, select: { tenantId: true, enabled: true, credentialsEncrypted: true } });
+      if (!channel) return null;
+      let secret: string | null = null;
+      try {
+        const credentials = channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null;
+        secret = typeof credentials?.webhook_secret === 'string' ? credentials.webhook_secret : null;
+      } catch {
+        // Unreadable credentials prove nothing: the recipient is refused.
+      }
+      return { tenantId: channel.tenantId, enabled: channel.enabled, secret };
+    },
+    async deliver({ tenantId, channelId, raw, receivedAt }) {
+      const payload: ChannelInboundJob = { tenant_uuid: tenantId, channel_uuid: channelId, content_type: RFC822_BASE64, raw_body: raw.toString('base64'), received_at: receivedAt.toISOString() };
+      await deps.db.outboxJob.create({ data: { tenantId, queue: queues.channelInbound.name, payload } });
+    },
+  });
+}

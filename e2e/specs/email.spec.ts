@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import nodemailer from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
+import { demo, signedInPage, takeConversation } from './helpers';
+
+// Issue 15 item 3: an e-mail channel end to end. The spec runs the mailbox's SMTP server itself
+// (smtp-server on 127.0.0.1); the admin creates the channel in Settings > Workspace > New channel,
+// a contact mails its forwarding address (the worker's inbound listener, E2E_PORT + 8), an agent
+// answers from the workstation, and the SMTP server receives the reply in the contact's thread.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const INBOUND_PORT = Number(process.env.EMAIL_INBOUND_SMTP_PORT ?? PORT + 8);
+
+test('an admin creates an e-mail channel, a contact mails it, an agent answers and the reply leaves in the thread', async ({ browser }) => {
+  const received: ParsedMail[] = [];
+  const smtp = new SMTPServer({
+    authOptional: false,
+    allowInsecureAuth: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onAuth: (auth, _session, callback) => (auth.password === 'e2e-smtp-pass' ? callback(null, { user: auth.username }) : callback(new Error('Invalid login'))),
+    onData: (stream, _session, callback) => {
+      simpleParser(stream)
+        .then((mail) => {
+          received.push(mail);
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const smtpPort = (smtp.server.address() as { port: number }).port;
+
+  try {
+    const admin = await signedInPage(browser, demo('admin'));
+    const suffix = Date.now() % 100_000;
+    await admin.goto('/admin/settings/workspace');
+    await admin.getByRole('button', { name: 'New channel' }).click();
+    const modal = admin.getByRole('dialog', { name: 'New channel' });
+    await modal.getByRole('textbox', { name: 'Type' }).click();
+    await admin.getByRole('option', { name: 'E-mail' }).click();
+    await modal.getByRole('textbox', { name: 'Name' }).fill(`Suporte ${suffix}`);
+    await modal.getByRole('textbox', { name: 'E-mail address' }).fill(`suporte${suffix}@loja.test`);
+    await modal.getByRole('textbox', { name: 'SMTP server' }).fill('127.0.0.1');
+    await modal.getByRole('textbox', { name: 'SMTP port' }).fill(String(smtpPort));
+    await modal.getByRole('textbox', { name: 'TLS from the start' }).fill('false');
+    await modal.getByLabel('SMTP password').fill('e2e-smtp-pass');
+    await modal.getByRole('button', { name: 'Create channel' }).click();
+    await expect(modal.getByText(`The channel Suporte ${suffix} was created.`)).toBeVisible();
+    await expect(modal.getByText('Forwarding address', { exact: true })).toBeVisible();
+    const forwarding = (await modal.getByText(/^[0-9a-f]{32}\.[A-Za-z0-9_-]{24}@/).textContent())!.trim();
+    await modal.getByRole('button', { name: 'Close' }).last().click();
+
+    // The demo agents serve the demo WhatsApp channel's sector: the new channel enters there.
+    const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
+    const channels = (await (await admin.request.get('/api/v1/channels?type=email&_limit=0')).json()) as { data: { uuid: string; name: string }[] };
+    const channel = channels.data.find((c) => c.name === `Suporte ${suffix}`)!;
+    expect((await admin.request.patch(`/api/v1/channels/${channel.uuid}`, { data: { entry_point: whatsapp.data[0]!.entry_point!.uuid } })).ok()).toBe(true);
+
+    // The contact mails the forwarding address.
+    const name = `Ana ${suffix}`;
+    const messageId = `<e2e-${suffix}@cliente.test>`;
+    const contactMailer = nodemailer.createTransport({ host: '127.0.0.1', port: INBOUND_PORT, secure: false, ignoreTLS: true });
+    await contactMailer.sendMail({ from: `"${name}" <ana${suffix}@cliente.test>`, to: forwarding, subject: 'Pedido atrasado', messageId, text: 'Meu pedido ainda não chegou.\n\n-- \nAna' });
+
+    const agent = await signedInPage(browser, demo('agent'));
+    let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
+    await expect(async () => {
+      mine = await takeConversation(agent, (chat) => chat.contact.name === name);
+    }).toPass({ timeout: 20_000 });
+    expect(mine!.channel.uuid).toBe(channel.uuid);
+    await agent.reload();
+    await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+    const messages = agent.getByRole('log', { name: 'Messages' });
+    await expect(messages.getByText('Meu pedido ainda não chegou.')).toBeVisible();
+    await expect(messages.getByTestId('email-subject')).toHaveText('Subject: Pedido atrasado');
+
+    const answer = 'Olá! Seu pedido sai para entrega hoje.';
+    const composer = agent.getByRole('textbox', { name: 'Message' });
+    await composer.fill(answer);
+    await composer.press('Enter');
+    await expect(messages.getByTestId('message').filter({ hasText: answer }).getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
+
+    await expect.poll(() => received.length, { timeout: 10_000 }).toBe(1);
+    const reply = received[0]!;
+    expect(reply.subject).toBe('Re: Pedido atrasado');
+    expect(reply.inReplyTo).toBe(messageId);
+    expect(reply.text?.trim()).toBe(answer);
+    expect((Array.isArray(reply.to) ? reply.to[0] : reply.to)?.text).toBe(`ana${suffix}@cliente.test`);
+  } finally {
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  }
+});

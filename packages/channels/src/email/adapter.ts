@@ -1,0 +1,146 @@
+import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from '@atende/contract';
+import nodemailer from 'nodemailer';
+import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
+import { headerValue, sameSecret } from '../http';
+import type { OutboundClient } from '../outbound';
+import { isOutboundRefused, outboundPolicy, resolveAllowedHost, type OutboundPolicy } from '../outbound-address';
+import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
+import { INLINE_MEDIA_PREFIX, parseEmail } from './inbound';
+import { htmlOfText, replySubject } from './mail-text';
+import { emailSecretsOf, emailSettingsOf } from './settings';
+
+/** A raw message posted to the channel's webhook (an inbound-parse service) proves itself with the channel's secret here. */
+export const EMAIL_SECRET_HEADER = 'x-atende-email-secret';
+/** The listener queues raw mail base64-encoded (8-bit bodies survive the JSON job); a raw HTTP post comes as text. */
+export const RFC822_BASE64 = 'message/rfc822; transfer=base64';
+
+const CAPABILITIES = CHANNEL_CAPABILITIES.email!;
+const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
+
+export interface EmailAdapterOptions {
+  /** The install's address policy (OUTBOUND_ALLOW_HOSTS): the SMTP host is resolved and checked like any outbound URL. */
+  outbound?: OutboundClient;
+  timeoutMs?: number;
+  /** Tests: resolve host names without DNS. */
+  lookup?: (host: string) => Promise<{ address: string }[]>;
+}
+
+/** SMTP answers: 4xx may pass later (greylisting, mailbox busy), 5xx will not; connection trouble is transient, refused login is not. */
+function smtpFailure(error: unknown): ChannelDeliveryError {
+  if (isOutboundRefused(error)) return new ChannelDeliveryError('permanent', error.message);
+  const e = error as { responseCode?: number; response?: string; code?: string; message?: string };
+  const reason = (e.response ?? e.message ?? 'SMTP failure').replace(/\s+/g, ' ').trim().slice(0, 300);
+  if (typeof e.responseCode === 'number') {
+    return new ChannelDeliveryError(e.responseCode >= 500 ? 'permanent' : 'transient', `SMTP server answered: ${reason}`, e.responseCode);
+  }
+  if (e.code === 'EAUTH') return new ChannelDeliveryError('permanent', `SMTP login refused: ${reason}`, 401);
+  if (e.code === 'EENVELOPE' || e.code === 'EMESSAGE') return new ChannelDeliveryError('permanent', `SMTP refused the message: ${reason}`);
+  return new ChannelDeliveryError('transient', `SMTP server not reached: ${reason}`);
+}
+
+const domainOf = (address: string) => address.split('@')[1]?.toLowerCase() ?? 'localhost';
+
+/**
+ * The e-mail channel (issue 15 item 3). Outbound by SMTP (nodemailer) with a Message-ID of ours
+ * derived from the message uuid (a retried send carries the same id), In-Reply-To and References
+ * to the thread, "Re: <subject>", text and simple HTML, the annex attached. Inbound mail (raw
+ * RFC 5322) is parsed with mailparser into contact messages (inbound.ts).
+ */
+export class EmailAdapter implements ProviderChannelAdapter {
+  readonly types = ['email'] as const;
+  readonly generatesWebhookSecret = true;
+  private readonly policy: OutboundPolicy;
+  private readonly timeoutMs: number;
+
+  constructor(private readonly options: EmailAdapterOptions = {}) {
+    this.policy = options.outbound?.policy ?? outboundPolicy('');
+    this.timeoutMs = options.timeoutMs ?? 20_000;
+  }
+
+  async send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult> {
+    const settings = emailSettingsOf(channel);
+    const secrets = emailSecretsOf(channel);
+    const to = message.contact.identifier?.trim().toLowerCase() ?? '';
+    if (!ADDRESS.test(to)) throw new ChannelDeliveryError('permanent', 'The contact has no e-mail address');
+    const text = message.content.trim();
+    const refused = textRefusal('email', text, message.annex !== null);
+    if (refused) throw new ChannelDeliveryError('permanent', `E-mail takes messages of at most ${refused.max} characters (${refused.code})`);
+    if (!text && !message.annex) throw new ChannelDeliveryError('permanent', 'An e-mail needs a text or an attachment');
+    const attachments: { filename: string; contentType: string; content: Buffer }[] = [];
+    let linkLine = '';
+    if (message.annex) {
+      const rule = attachmentRuleOf(CAPABILITIES, message.annex.contentType);
+      if (rule && message.annex.size !== undefined && message.annex.size > rule.maxBytes) {
+        throw new ChannelDeliveryError('permanent', `E-mail takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`);
+      }
+      if (message.annex.read) attachments.push({ filename: message.annex.originalFilename, contentType: message.annex.contentType, content: await message.annex.read() });
+      else linkLine = `\n\n${message.annex.originalFilename}: ${message.annex.url}`;
+    }
+    const references = (message.thread?.references ?? []).slice(-20);
+    const messageId = `<${message.uuid}@${domainOf(settings.from_address)}>`;
+    const body = `${text}${linkLine}`.trim();
+    let address: string;
+    try {
+      address = await resolveAllowedHost(settings.smtp_host, this.policy, this.options.lookup);
+    } catch (error) {
+      throw smtpFailure(error);
+    }
+    const port = settings.smtp_port ?? (settings.smtp_secure ? 465 : 587);
+    const transport = nodemailer.createTransport({
+      host: address,
+      port,
+      secure: settings.smtp_secure ?? port === 465,
+      auth: secrets.password ? { user: settings.username ?? settings.from_address, pass: secrets.password } : undefined,
+      // The certificate is checked against the name the admin gave, not the address we connect to.
+      tls: { servername: settings.smtp_host.replace(/^\[|\]$/g, '') },
+      connectionTimeout: this.timeoutMs,
+      greetingTimeout: this.timeoutMs,
+      socketTimeout: this.timeoutMs * 3,
+      name: domainOf(settings.from_address),
+    });
+    try {
+      await transport.sendMail({
+        from: settings.from_address,
+        to,
+        subject: replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
+        text: body,
+        html: htmlOfText(body),
+        messageId,
+        ...(references.length ? { inReplyTo: references[references.length - 1], references } : {}),
+        attachments,
+      });
+    } catch (error) {
+      throw smtpFailure(error);
+    } finally {
+      transport.close();
+    }
+    return { externalId: messageId };
+  }
+
+  verifyHandshake(): string | null {
+    return null;
+  }
+
+  /** A raw message posted to the webhook: the channel's secret in X-Atende-Email-Secret (the listener checks the forwarding address itself). */
+  verifyWebhook(request: WebhookRequest, channel: ChannelTarget): boolean {
+    const secret = emailSecretsOf(channel).webhook_secret;
+    return secret !== undefined && this.verifySignature({ rawBody: request.rawBody, headers: request.headers, secret });
+  }
+
+  verifySignature({ headers, secret }: SignatureInput): boolean {
+    return sameSecret(headerValue(headers[EMAIL_SECRET_HEADER]), secret);
+  }
+
+  parseWebhook(request: Pick<WebhookRequest, 'rawBody'> & { contentType: string }): Promise<InboundEvent[]> {
+    const raw = request.contentType.includes('transfer=base64') ? Buffer.from(request.rawBody, 'base64') : Buffer.from(request.rawBody, 'utf8');
+    return parseEmail(raw);
+  }
+
+  /** The attachment's bytes came inside the mail: decoded, never fetched from anywhere. */
+  async fetchMedia(media: InboundMedia, _channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+    if (!media.ref.startsWith(INLINE_MEDIA_PREFIX)) throw new ChannelDeliveryError('permanent', 'E-mail attachments come inside the message');
+    const bytes = Buffer.from(media.ref.slice(INLINE_MEDIA_PREFIX.length), 'base64');
+    if (bytes.length > maxBytes) throw new ChannelDeliveryError('permanent', `E-mail attachment larger than ${maxBytes} bytes`);
+    return { bytes, contentType: media.contentType ?? 'application/octet-stream', filename: media.filename };
+  }
+}

@@ -1,0 +1,19 @@
+// The demo's mail provider: the e-mail simulator that `pnpm start` and the e2e stack run as the SMTP
+// server of the demo tenant's "E-mail" channel (packages/db/src/demo-email.ts). Agents' replies
+// arrive here and are printed; a contact writes to the forwarding address through the worker's
+// inbound listener (README: play an e-mail contact).
+import { DEMO_EMAIL_FORWARDING_ADDRESS, DEMO_EMAIL_FROM_ADDRESS, DEMO_EMAIL_INBOUND_PORT_DEFAULT, DEMO_EMAIL_PASSWORD_DEFAULT, DEMO_EMAIL_SMTP_PORT_DEFAULT } from './demo-defaults';
+import { startEmailSimulator } from './simulator';
+
+const simulator = await startEmailSimulator({
+  port: Number(process.env.DEMO_EMAIL_SMTP_PORT ?? DEMO_EMAIL_SMTP_PORT_DEFAULT),
+  host: '127.0.0.1',
+  username: DEMO_EMAIL_FROM_ADDRESS,
+  password: process.env.DEMO_EMAIL_PASSWORD ?? DEMO_EMAIL_PASSWORD_DEFAULT,
+  inbound: { host: '127.0.0.1', port: Number(process.env.EMAIL_INBOUND_SMTP_PORT ?? DEMO_EMAIL_INBOUND_PORT_DEFAULT) },
+  onMail: (mail) => console.warn(`demo mail provider: "${mail.subject ?? ''}" to ${mail.envelopeTo.join(', ')} (In-Reply-To ${mail.inReplyTo ?? 'none'}):\n${mail.text}`),
+});
+console.warn(`demo mail provider (SMTP simulator) listening at 127.0.0.1:${simulator.port}; contacts write to ${DEMO_EMAIL_FORWARDING_ADDRESS}`);
+const stop = () => void simulator.close().then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

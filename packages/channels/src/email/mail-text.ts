@@ -1,0 +1,68 @@
+import sanitizeHtml from 'sanitize-html';
+
+/**
+ * What an agent reads of an e-mail (issue 15 item 3): HTML is sanitised (sanitize-html, an allow
+ * list: no scripts, styles, event handlers, forms or remote images) before it is stored or shown,
+ * and the quoted history and the signature are folded away from the message text while the full
+ * text stays on the message (details.full_text).
+ */
+export function sanitizeEmailHtml(html: string): string {
+  return sanitizeHtml(html, {
+    allowedTags: ['p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'h1', 'h2', 'h3', 'h4', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'hr'],
+    allowedAttributes: { a: ['href', 'title'] },
+    allowedSchemes: ['http', 'https', 'mailto'],
+    // Remote images track the reader and inline ones are stored as annexes: none are kept in the HTML.
+    exclusiveFilter: (frame) => frame.tag === 'img',
+    transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }) },
+  });
+}
+
+/** Plain text of sanitised HTML, for mail that comes without a text part. */
+export function textOfHtml(html: string): string {
+  const withBreaks = html.replace(/<(br|\/p|\/div|\/li|\/tr|\/h\d)\s*\/?>/gi, '\n');
+  const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
+  return text.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\n{3,}/g, '\n\n').trim();
+}
+
+/** Lines that start the quoted history in the common clients (Gmail, Outlook, Apple Mail, Thunderbird), in English and Portuguese. */
+const QUOTE_HEADERS = [
+  /^On .{1,300}wrote:\s*$/i,
+  /^Em .{1,300}escreveu:\s*$/i,
+  /^-{2,}\s*(Original Message|Mensagem original|Forwarded message|Mensagem encaminhada)\s*-{2,}/i,
+  /^_{10,}\s*$/,
+  /^(From|De):\s.+/i,
+];
+
+/**
+ * The new part of a reply: everything before the first quote header or the first run of '>' lines,
+ * and before the signature delimiter ("-- ", RFC 3676 §4.3) or a mobile client's "Sent from my ...".
+ * Answers the full text when folding would leave nothing.
+ */
+export function foldQuotedText(text: string): { visible: string; folded: boolean } {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  let end = lines.length;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const trimmed = line.trim();
+    if (line === '-- ' || trimmed === '--' || /^(Sent from my|Enviado do meu)\s/i.test(trimmed) || trimmed.startsWith('>') || QUOTE_HEADERS.some((re) => re.test(trimmed))) {
+      end = i;
+      break;
+    }
+  }
+  const visible = lines.slice(0, end).join('\n').trim();
+  if (!visible) return { visible: text.trim(), folded: false };
+  return { visible, folded: end < lines.length };
+}
+
+/** "Re: <subject>" once, however many replies deep (Re:, RE:, Res:, Fwd: prefixes are not repeated). */
+export function replySubject(subject: string | null): string {
+  const base = (subject ?? '').replace(/^(\s*(re|res|fw|fwd|enc)\s*:\s*)+/i, '').trim();
+  return base ? `Re: ${base}` : 'Re:';
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The simple HTML part of an agent's text: escaped, line breaks kept. */
+export function htmlOfText(text: string): string {
+  return `<div style="font-family:sans-serif;white-space:pre-wrap">${escapeHtml(text).replace(/\n/g, '<br>')}</div>`;
+}
