@@ -1,76 +1,46 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { channelAdapters, encryptCredentials, outboundClient } from '@atende/channels';
+import { randomUUID } from 'node:crypto';
 import { startMetaSimulator, type MetaSimulator } from '@atende/channels/meta-simulator';
-import { ensureTenant } from '@atende/db';
-import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
-import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
-import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deliverMessage, type ChannelDeliveryDeps } from './processor';
+import { useDeliveryHarness } from './harness';
 
 /** Agent messages out through the Meta simulator's Send API (issue 15 item 4): text, files by link, the 24-hour window and Meta's errors on the message. */
 const PAGE = '100200300777';
 const PSID = '7000555000222';
 const credentials = { access_token: 'EAAdelivery', app_secret: 'app-secret', verify_token: 'verify' };
-const secretsKey = randomBytes(32);
-const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
-let t: TestDatabase;
-let redis: Redis;
+const h = useDeliveryHarness({ name: 'Messenger out', adapters: { meta: { timeoutMs: 2000 } } });
 let sim: MetaSimulator;
-let deps: ChannelDeliveryDeps;
-let tenantId: string;
 let conversationId: string;
 let contactMessageId: string;
-let agentId: number;
 
 beforeAll(async () => {
-  t = await createTestDatabase();
-  redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
   sim = await startMetaSimulator({ object: 'page', pageId: PAGE, pageToken: credentials.access_token, appSecret: credentials.app_secret });
-  deps = {
-    db: t.db, realtime: new RealtimeOutbox(redis, prefix), adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }), meta: { timeoutMs: 2000 } }),
-    secretsKey, publicUrl: 'https://atende.example', fileLinkSecret: 'test-file-link-secret-0123456789-0123456789', log: pino({ level: 'silent' }),
-  };
-  const tenant = await ensureTenant(t.db, { name: 'Messenger out', users: { agent: ['agent'] }, emailDomain: 'msgout.test', password: 'x1234567' });
-  tenantId = tenant.tenantId;
-  agentId = tenant.users.agent!.id;
-  const channel = await t.db.channel.create({
-    data: { tenantId, workspaceId: tenant.workspaceId, name: 'Messenger', type: 'messenger', config: { base_url: sim.baseUrl, page_id: PAGE }, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
-  });
-  const contact = await t.db.contact.create({ data: { tenantId, name: 'Ana' } });
-  await t.db.contactIdentity.create({ data: { tenantId, channelId: channel.id, contactId: contact.id, identifier: PSID } });
-  conversationId = (await t.db.conversation.create({ data: { tenantId, workspaceId: tenant.workspaceId, contactId: contact.id, channelId: channel.id, userId: agentId, state: 'answered', ticketNumber: 1 } })).id;
-  contactMessageId = (await t.db.message.create({ data: { id: randomUUID(), tenantId, conversationId, author: 'CONTACT', content: 'Oi', state: 'sent' } })).id;
+  ({ conversationId } = await h.openConversation({
+    channel: { name: 'Messenger', type: 'messenger', config: { base_url: sim.baseUrl, page_id: PAGE }, credentials },
+    contact: { name: 'Ana' },
+    identifier: PSID,
+  }));
+  contactMessageId = (await h.db.message.create({ data: { id: randomUUID(), tenantId: h.tenantId, conversationId, author: 'CONTACT', content: 'Oi', state: 'sent' } })).id;
 });
-afterAll(async () => {
-  await redis?.del(realtimeOutboxStream(prefix));
-  redis?.disconnect();
-  await sim?.close();
-  await t?.drop();
-});
+afterAll(() => sim?.close());
 beforeEach(async () => {
   sim.reset();
   sim.addContact({ id: PSID, firstName: 'Ana' });
-  await t.db.message.update({ where: { id: contactMessageId }, data: { createdAt: new Date() } });
+  await h.db.message.update({ where: { id: contactMessageId }, data: { createdAt: new Date() } });
 });
 
-async function agentMessage(content: string, annexId: string | null = null) {
-  const m = await t.db.message.create({ data: { id: randomUUID(), tenantId, conversationId, author: 'USER', userId: agentId, content, annexId, state: 'pending', status: 'sending' } });
-  return m.id;
-}
-const deliver = (id: string, finalAttempt = false) => deliverMessage(deps, { tenant_uuid: tenantId, message_uuid: id }, { finalAttempt });
+const agentMessage = (content: string, annexId: string | null = null, voice = false) => h.agentMessage(conversationId, content, annexId, voice);
+const deliver = (id: string, finalAttempt = false) => h.deliver(id, finalAttempt);
 
 describe('channel delivery: Messenger (issue 15 item 4)', () => {
   it("sends text to the contact's PSID and stores Meta's mid", async () => {
     const id = await agentMessage('Olá, Ana! Como posso ajudar?');
     expect(await deliver(id)).toMatchObject({ outcome: 'sent', externalId: expect.stringMatching(/^m_/) });
     expect(sim.sent()).toEqual([expect.objectContaining({ recipient: PSID, text: 'Olá, Ana! Como posso ajudar?', attachment: null })]);
-    expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'sent', status: null });
+    expect(await h.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'sent', status: null });
   });
 
   it('sends an image as an image attachment by its signed link', async () => {
-    const file = await t.db.storedFile.create({ data: { tenantId, originalFilename: 'foto.png', contentType: 'image/png', size: 2000, service: 'local', storageKey: `${tenantId}/x` } });
+    const file = await h.db.storedFile.create({ data: { tenantId: h.tenantId, originalFilename: 'foto.png', contentType: 'image/png', size: 2000, service: 'local', storageKey: `${h.tenantId}/x` } });
     const id = await agentMessage('', file.id);
     expect(await deliver(id)).toMatchObject({ outcome: 'sent' });
     const [sent] = sim.sent();
@@ -79,11 +49,11 @@ describe('channel delivery: Messenger (issue 15 item 4)', () => {
   });
 
   it('fails a reply more than 24 hours after the contact last wrote, with a clear reason and without calling Meta', async () => {
-    await t.db.message.update({ where: { id: contactMessageId }, data: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
+    await h.db.message.update({ where: { id: contactMessageId }, data: { createdAt: new Date(Date.now() - 25 * 3600_000) } });
     const id = await agentMessage('Ainda está aí?');
     const result = await deliver(id);
     expect(result).toMatchObject({ outcome: 'failed' });
-    expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('channel_window_closed') });
+    expect(await h.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed', errorMessage: expect.stringContaining('channel_window_closed') });
     expect(sim.sent()).toEqual([]);
   });
 
@@ -91,8 +61,8 @@ describe('channel delivery: Messenger (issue 15 item 4)', () => {
     sim.failNext(1, 400, { code: 551, message: '(#551) This person isn\'t available right now.' });
     const id = await agentMessage('Oi de novo');
     expect(await deliver(id)).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('(#551)') });
-    expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'pending', status: 'failed' });
-    await t.db.message.update({ where: { id }, data: { status: 'sending' } });
+    expect(await h.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ state: 'pending', status: 'failed' });
+    await h.db.message.update({ where: { id }, data: { status: 'sending' } });
     expect(await deliver(id)).toMatchObject({ outcome: 'sent' });
     sim.rateLimitNext(1);
     const limited = await agentMessage('Tudo certo?');
