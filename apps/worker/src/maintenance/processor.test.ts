@@ -97,7 +97,7 @@ describe('maintenance: expire-sessions', () => {
     // Every agent of the tenant sees the queue grow.
     expect(to(rooms.tenant(tenant.tenantId), 'waiting-queue')).toEqual([{ tenant_uuid: tenant.tenantId, quantity_waiting_queue: 1 }]);
     const history = after.events.at(-1)!;
-    expect(to(rooms.metrics(tenant.tenantId), 'update-conversation')[0]).toMatchObject({ conversation: { history: expect.arrayContaining([expect.objectContaining({ uuid: history.id, event: 'enter-queue', detail: { event: 'logoff' } })]) } });
+    expect(to(rooms.metrics(tenant.tenantId), 'update-conversation')[0]).toMatchObject({ conversation: { history: expect.arrayContaining([expect.objectContaining({ uuid: history.id, event: 'enter-queue', detail: expect.objectContaining({ event: 'logoff', old_user: expect.objectContaining({ id: holder.id }) }) })]) } });
 
     // A second run finds nothing more to do.
     expect(await runMaintenanceJob(deps, { kind: 'expire-sessions' })).toMatchObject({ loggedOffUsers: 0, returnedConversations: 0 });
