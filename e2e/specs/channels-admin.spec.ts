@@ -5,7 +5,7 @@ import { demo, signedInPage } from './helpers';
  * Issue 15's channels admin screen: every channel with its type, availability and entry point;
  * a channel of any type created with only what that type needs; the address to give the provider.
  */
-test('an admin lists channels, creates an API and a live chat channel, and switches one off', async ({ browser }) => {
+test('an admin lists channels, creates an API, a live chat and a 360dialog channel, switches one off and moves one to the Cloud API', async ({ browser }) => {
   const page = await signedInPage(browser, demo('admin'));
   await page.goto('/admin/settings/workspace');
   const table = page.getByRole('table', { name: 'Channels' });
@@ -50,5 +50,19 @@ test('an admin lists channels, creates an API and a live chat channel, and switc
   await modal.getByRole('button', { name: 'Open channel settings' }).click();
   await expect(page).toHaveURL(/\/admin\/settings\/workspace\/channels\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: `Site ${suffix}` })).toBeVisible();
+
+  // A 360dialog channel starts on the on-premise API; its settings move it to the Cloud API (spec 002 §7).
+  await page.goto('/admin/settings/workspace');
+  await page.getByRole('button', { name: 'New channel' }).click();
+  await modal.getByRole('textbox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'WhatsApp (360dialog)' }).click();
+  await modal.getByRole('textbox', { name: 'Name' }).fill(`Zap ${suffix}`);
+  await modal.getByLabel('API key').fill('d360-key');
+  await modal.getByRole('button', { name: 'Create channel' }).click();
+  await expect(modal.getByText('Webhook secret')).toBeVisible();
+  await modal.getByRole('button', { name: 'Open channel settings' }).click();
+  await page.getByRole('button', { name: 'Move to the Cloud API' }).click();
+  await expect(page.getByText('The channel now uses the Cloud API')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Move to the Cloud API' })).toHaveCount(0);
   await page.context().close();
 });

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Select, Stack, Switch, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,8 +42,17 @@ export function ChannelSettingsPage() {
       void queryClient.invalidateQueries({ queryKey: menuKeys.all });
     },
   });
+  const toCloud = useMutation({
+    mutationFn: () => api.updateChannelToCloudApi({ params: { id }, body: {} }),
+    onSuccess: () => {
+      toastSuccess(t('The channel now uses the Cloud API'));
+      void queryClient.invalidateQueries({ queryKey: ['channels'] });
+    },
+  });
   if (channel.isPending) return <LoadingState />;
   if (channel.isError) return <ErrorState onRetry={() => void channel.refetch()} />;
+  // Spec 002 §7 update_to_cloud_api: a 360dialog channel still on the on-premise API moves to the Cloud API.
+  const onPremise = channel.data.type === 'whatsapp_360dialog' && channel.data.api_version === 'onpremise';
   const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
     <Stack maw={livechat ? 1100 : 560}>
@@ -60,6 +69,16 @@ export function ChannelSettingsPage() {
             {t('Save')}
           </Button>
         </Group>
+      )}
+      {onPremise && canSave && (
+        <Alert color="blue" title={t('On-premise API')}>
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t('This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.')}</Text>
+            <Button size="xs" variant="light" loading={toCloud.isPending} onClick={() => toCloud.mutate()}>
+              {t('Move to the Cloud API')}
+            </Button>
+          </Stack>
+        </Alert>
       )}
       {livechat && <AppearanceSection key={livechat.uuid} channel={livechat} />}
     </Stack>

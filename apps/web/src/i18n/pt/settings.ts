@@ -152,4 +152,8 @@ export const ptSettings: Record<string, string> = {
   'SMTP password': 'Senha SMTP',
   'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.': 'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
   'Forwarding address': 'Endereço de encaminhamento',
+  'On-premise API': 'API on-premise',
+  'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.': 'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
+  'Move to the Cloud API': 'Mudar para a Cloud API',
+  'The channel now uses the Cloud API': 'O canal agora usa a Cloud API',
 };
