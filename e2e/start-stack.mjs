@@ -37,6 +37,8 @@ const env = {
   DEMO_SMS_PORT: process.env.DEMO_SMS_PORT ?? String(Number(port) + 5),
   // The demo Meta (Messenger simulator) of the demo "Messenger" channel; specs steer it over HTTP.
   DEMO_META_PORT: process.env.DEMO_META_PORT ?? String(Number(port) + 6),
+  // The same demo Meta playing Instagram messaging (the Instagram story sets its webhook over HTTP).
+  DEMO_INSTAGRAM_PORT: process.env.DEMO_INSTAGRAM_PORT ?? String(Number(port) + 9),
   // The demo mail provider (SMTP simulator) of the demo "E-mail" channel, and the worker's inbound
   // SMTP listener that forwarding addresses reach (issue 15 item 3); specs mail the listener directly.
   DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),

@@ -1,12 +1,15 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage, takeConversation } from './helpers';
 
-// Issue 15 item 4: a Messenger channel end to end against the stack's Meta simulator (E2E_PORT + 6):
-// the admin creates the channel in Settings > Workspace, sets its webhook at "Meta" (the simulator's
-// dashboard stand-in, which runs the hub.challenge handshake), a contact writes to the page, an agent
-// answers from the workstation, the page sends it through the Send API.
+// Issue 15 item 4: a Messenger and an Instagram channel end to end against the stack's Meta simulators
+// (E2E_PORT + 6 plays Messenger, + 9 Instagram messaging): the admin creates the channel in Settings >
+// Workspace, sets its webhook at "Meta" (the simulator's dashboard stand-in, which runs the
+// hub.challenge handshake), a contact writes, an agent answers from the workstation, Meta sends it.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const META = `http://127.0.0.1:${Number(process.env.DEMO_META_PORT ?? PORT + 6)}`;
+const KINDS = [
+  { label: 'Messenger', meta: `http://127.0.0.1:${Number(process.env.DEMO_META_PORT ?? PORT + 6)}`, maxText: 2000, psidBase: 7_100_000_000_000 },
+  { label: 'Instagram', meta: `http://127.0.0.1:${Number(process.env.DEMO_INSTAGRAM_PORT ?? PORT + 9)}`, maxText: 1000, psidBase: 7_200_000_000_000 },
+] as const;
 const PAGE_ID = '100000000004015';
 const PAGE_TOKEN = 'EAAdemo-atende-messenger-page-token';
 const APP_SECRET = 'demo-messenger-app-secret';
@@ -17,7 +20,8 @@ interface Sent {
   answeredStatus: number;
 }
 
-test('an admin creates a Messenger channel, a contact writes to the page, an agent answers and the contact receives it', async ({ browser, request }) => {
+for (const { label, meta: META, maxText, psidBase } of KINDS) {
+test(`${label}: an admin creates the channel, a contact writes, an agent answers and the contact receives it`, async ({ browser, request }) => {
   const admin = await signedInPage(browser, demo('admin'));
   const suffix = Date.now() % 100_000;
   const verifyToken = `verify-${suffix}`;
@@ -25,19 +29,19 @@ test('an admin creates a Messenger channel, a contact writes to the page, an age
   await admin.getByRole('button', { name: 'New channel' }).click();
   const modal = admin.getByRole('dialog', { name: 'New channel' });
   await modal.getByRole('textbox', { name: 'Type' }).click();
-  await admin.getByRole('option', { name: 'Messenger' }).click();
-  await modal.getByRole('textbox', { name: 'Name' }).fill(`Página ${suffix}`);
+  await admin.getByRole('option', { name: label, exact: true }).click();
+  await modal.getByRole('textbox', { name: 'Name' }).fill(`${label} ${suffix}`);
   await modal.getByLabel('Facebook page ID').fill(PAGE_ID);
   await modal.getByLabel('Page access token').fill(PAGE_TOKEN);
   await modal.getByLabel('App secret').fill(APP_SECRET);
   await modal.getByLabel('Verify token').fill(verifyToken);
   await modal.getByLabel('API address').fill(META);
   await modal.getByRole('button', { name: 'Create channel' }).click();
-  await expect(modal.getByText(`The channel Página ${suffix} was created.`)).toBeVisible();
+  await expect(modal.getByText(`The channel ${label} ${suffix} was created.`)).toBeVisible();
   const webhookUrl = (await modal.getByText(/\/api\/v1\/channels\/[0-9a-f-]{36}\/webhook/).textContent())!.trim();
   const channelId = /channels\/([0-9a-f-]{36})\/webhook/.exec(webhookUrl)![1]!;
   await modal.getByRole('button', { name: 'Close' }).last().click();
-  await expect(admin.getByRole('table', { name: 'Channels' }).getByRole('row', { name: new RegExp(`Página ${suffix}`) })).toContainText('Messenger');
+  await expect(admin.getByRole('table', { name: 'Channels' }).getByRole('row', { name: new RegExp(`${label} ${suffix}`) })).toContainText(label);
 
   // New conversations enter the demo WhatsApp channel's sector, one the demo agents serve.
   const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
@@ -50,7 +54,7 @@ test('an admin creates a Messenger channel, a contact writes to the page, an age
   expect((await request.post(`${META}/_simulator/webhook`, { data: { url: webhookUrl, verify_token: verifyToken } })).ok()).toBe(true);
 
   // A contact (a page-scoped id, no phone) writes to the page; the name comes from the profile lookup.
-  const psid = String(7_100_000_000_000 + (Date.now() % 1_000_000_000));
+  const psid = String(psidBase + (Date.now() % 1_000_000_000));
   const name = `Marta ${suffix}`;
   const wrote = await request.post(`${META}/_simulator/inbound`, { data: { id: psid, first_name: 'Marta', last_name: String(suffix), text: 'Oi! Vocês abrem no domingo?' } });
   expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
@@ -66,11 +70,11 @@ test('an admin creates a Messenger channel, a contact writes to the page, an age
   const messages = agent.getByRole('log', { name: 'Messages' });
   await expect(messages.getByText('Oi! Vocês abrem no domingo?')).toBeVisible();
 
-  // The composer counts against Messenger's 2000 characters.
+  // The composer counts against the channel's limit (Messenger 2000 characters, Instagram 1000).
   const composer = agent.getByRole('textbox', { name: 'Message' });
   const answer = 'Abrimos sim, das 10h às 16h.';
   await composer.fill(answer);
-  await expect(agent.getByTestId('composer-limit')).toHaveText(`${2000 - answer.length} characters left`);
+  await expect(agent.getByTestId('composer-limit')).toHaveText(`${maxText - answer.length} characters left`);
   await composer.press('Enter');
   const reply = messages.getByTestId('message').filter({ hasText: answer });
   await expect(reply.getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
@@ -81,3 +85,4 @@ test('an admin creates a Messenger channel, a contact writes to the page, an age
   await admin.context().close();
   await agent.context().close();
 });
+}

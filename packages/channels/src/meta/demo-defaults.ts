@@ -3,6 +3,8 @@
  * seed's demo Messenger channel so both sides agree without configuration. Constants only.
  */
 export const DEMO_META_PORT_DEFAULT = 4015;
+/** The demo Meta playing Instagram messaging (same app and page), for Instagram channels created in the admin screen. */
+export const DEMO_INSTAGRAM_PORT_DEFAULT = 4018;
 export const DEMO_META_PAGE_ID = '100000000004015';
 export const DEMO_META_PAGE_TOKEN_DEFAULT = 'EAAdemo-atende-messenger-page-token';
 export const DEMO_META_APP_SECRET_DEFAULT = 'demo-messenger-app-secret';
