@@ -71,6 +71,7 @@ export const routes = {
   listTenants: tenants.listTenants,
   getTenant: tenants.getTenant,
   configureTenant: tenants.configureTenant,
+  createTenant: tenants.createTenant,
   getMyWorkspace: tenants.getMyWorkspace,
   updateMyWorkspace: tenants.updateMyWorkspace,
   getOpeningHours: openingHours.getOpeningHours,

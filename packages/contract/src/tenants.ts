@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, Uuid, UuidParam } from './common';
 import { DeliveryModeSchema, FEATURE_FLAGS, type FeatureFlag } from './roles';
 import { route } from './route';
+import { NewPasswordSchema, UserEmailSchema, UserNameSchema } from './users';
 
 /** Tenant config of spec 000 §3 / 002 §3. `features` holds the feature flags; `flags` other switches. */
 export const TenantConfigSchema = z.object({
@@ -49,6 +50,25 @@ export const configureTenant = route({
     first_steps_completed: z.boolean().optional(),
   }),
   response: dataOf(TenantSchema),
+});
+
+/** Issue 16 item 16: the tenants screen creates a customer with its first admin (tenant_admin only). */
+export const createTenant = route({
+  method: 'POST', path: '/api/v1/tenants', tags: ['tenants'],
+  summary: 'Creates a customer tenant with its workspace, a first sector and pause, and its first admin (tenant_admin); the plan (features, agent slots) is set here.',
+  body: z.strictObject({
+    name: z.string().trim().min(1, 'Required').max(120),
+    default_country_code: TenantConfigSchema.shape.default_country_code.unwrap().optional(),
+    agent: z.strictObject({ max_slots: z.number().int().min(1).max(100) }).optional(),
+    features: z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean()).optional(),
+    admin: z.strictObject({
+      username: UserNameSchema,
+      email: UserEmailSchema,
+      password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema),
+    }),
+  }),
+  response: dataOf(TenantSchema),
+  status: 201,
 });
 
 export const WorkspaceSchema = z.object({

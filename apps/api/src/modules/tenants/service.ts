@@ -1,6 +1,6 @@
-import { AppError, TenantConfigSchema, type Tenant as TenantDto, type Workspace as WorkspaceDto } from '@atende/contract';
+import { AppError, TenantConfigSchema, type BodyOf, type createTenant, type Tenant as TenantDto, type Workspace as WorkspaceDto } from '@atende/contract';
 import { roleCovers } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import { hashPassword, scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { tenantConfigOf, type Session } from '../session/session';
 
@@ -87,6 +87,30 @@ export class TenantService {
     });
     const updated = await this.ctx.db.tenant.update({ where: { id: tenant.id }, data: { name: patch.name ?? tenant.name, config: next } });
     return presentTenant(updated);
+  }
+
+  /**
+   * Issue 16 item 16: a new customer from the tenants screen (tenant_admin only): the tenant with its
+   * plan, a workspace, a first sector and pause so the desk works at once, and its first admin, in one
+   * transaction (a failure leaves nothing half made).
+   */
+  async create(session: Session, body: BodyOf<typeof createTenant>) {
+    if (!managesEveryTenant(session)) throw new AppError('forbidden', 'You do not have permission to do this');
+    const config = TenantConfigSchema.parse({
+      features: body.features ?? {},
+      default_country_code: body.default_country_code ?? '+55',
+      agent: body.agent ?? { max_slots: 10 },
+    });
+    const passwordHash = await hashPassword(body.admin.password);
+    const tenant = await this.ctx.db.$transaction(async (tx) => {
+      const created = await tx.tenant.create({ data: { name: body.name, config } });
+      const workspace = await tx.workspace.create({ data: { tenantId: created.id, name: 'Atendimento' } });
+      await tx.sector.create({ data: { tenantId: created.id, workspaceId: workspace.id, name: 'Atendimento', slaFirstResponseSeconds: 120, slaSessionSeconds: 1800 } });
+      await tx.pause.create({ data: { tenantId: created.id, workspaceId: workspace.id, description: 'Almoço' } });
+      await tx.user.create({ data: { tenantId: created.id, workspaceId: workspace.id, email: body.admin.email, username: body.admin.username, passwordHash, roles: ['admin'] } });
+      return created;
+    });
+    return presentTenant(tenant);
   }
 
   async myWorkspace(session: Session) {

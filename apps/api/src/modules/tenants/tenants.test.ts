@@ -206,3 +206,47 @@ describe('GET and PATCH /api/v1/workspaces/me', () => {
     expect(await snapshot()).toEqual(before);
   });
 });
+
+describe('POST /api/v1/tenants (issue 16 item 16)', () => {
+  const body = (overrides: Record<string, unknown> = {}) => ({
+    name: 'Initech', default_country_code: '+1', agent: { max_slots: 4 }, features: { outbound_campaign: true, bots_interface: false },
+    admin: { username: 'Bill Lumbergh', email: 'Bill@Initech.test', password: 'tps-report-1' }, ...overrides,
+  });
+
+  it('lets tenant_admin create a customer with its plan and first admin, who signs in to a working desk', async () => {
+    const res = await t.http.post('/api/v1/tenants').set(as('tenants')).send(body());
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ name: 'Initech', config: { default_country_code: '+1', agent: { max_slots: 4 }, features: { outbound_campaign: true, bots_interface: false } } });
+    const id = res.body.data.uuid as string;
+    const admin = await t.login('bill@initech.test', 'tps-report-1');
+    const me = await t.http.get('/api/v1/tenants/me').set({ Authorization: `Bearer ${admin}` });
+    expect(me.body.data.uuid).toBe(id);
+    const user = await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${admin}` });
+    expect(user.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['admin']);
+    expect(await t.database.db.sector.count({ where: { tenantId: id } })).toBe(1);
+    expect(await t.database.db.pause.count({ where: { tenantId: id } })).toBe(1);
+    expect((await t.http.get('/api/v1/tenants').set(as('tenants'))).body.data.map((x: { uuid: string }) => x.uuid)).toContain(id);
+    // The customer's admin sees their plan but cannot change it.
+    expect((await t.http.post(`/api/v1/tenants/${id}/configure`).set({ Authorization: `Bearer ${admin}` }).send({ features: { bots_interface: true } })).body.code).toBe('plan_locked');
+  });
+
+  it('refuses bad input and everybody but tenant_admin, and creates nothing', async () => {
+    const before = await t.database.db.tenant.count();
+    const cases: [Record<string, unknown>, number][] = [
+      [{ name: ' ' }, 400],
+      [{ admin: { username: 'Bill Lumbergh', email: 'not-an-email', password: 'tps-report-1' } }, 400],
+      [{ admin: { username: 'Bill Lumbergh', email: 'bill2@initech.test', password: 'short' } }, 400],
+      [{ admin: undefined }, 400],
+      [{ agent: { max_slots: 0 } }, 400],
+      [{ default_country_code: 'BR' }, 400],
+      [{ features: { nope: true } }, 400],
+    ];
+    for (const [overrides, status] of cases) {
+      const res = await t.http.post('/api/v1/tenants').set(as('tenants')).send(body({ name: 'Other Co', ...overrides }));
+      expect(res.status, JSON.stringify(overrides)).toBe(status);
+      expect(typeof res.body.error_message).toBe('string');
+    }
+    for (const who of ['admin', 'owner', 'manager', 'agent']) expect((await t.http.post('/api/v1/tenants').set(as(who)).send(body({ name: 'Other Co' }))).status, who).toBe(403);
+    expect(await t.database.db.tenant.count()).toBe(before);
+  });
+});

@@ -1,19 +1,28 @@
 import { FEATURE_FLAGS } from '@atende/contract';
-import { Anchor, Stack, Table, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Table, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
-import { queryKeys } from '../../session/session';
+import { queryKeys, useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
+import { NewTenantModal } from './NewTenantModal';
 
 /** Tenant list (role tenant_admin, spec 002 §2). */
 export function TenantsPage() {
   const { t } = useTranslation();
   const tenants = useQuery({ queryKey: queryKeys.tenants, queryFn: async () => (await api.listTenants()).data });
+  // Issue 16 item 16: only the platform's tenant_admin creates customers.
+  const platform = (useMe().data?.roles ?? []).some((r) => r.name === 'tenant_admin');
+  const [creating, setCreating] = useState(false);
   return (
     <Stack>
-      <Title order={3}>{t('Tenants')}</Title>
+      <Group justify="space-between">
+        <Title order={3}>{t('Tenants')}</Title>
+        {platform && <Button onClick={() => setCreating(true)}>{t('New tenant')}</Button>}
+      </Group>
+      {creating && <NewTenantModal onClose={() => setCreating(false)} />}
       {tenants.isPending ? (
         <LoadingState />
       ) : tenants.isError ? (

@@ -156,4 +156,10 @@ export const ptSettings: Record<string, string> = {
   'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.': 'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
   'Move to the Cloud API': 'Mudar para a Cloud API',
   'The channel now uses the Cloud API': 'O canal agora usa a Cloud API',
+  'New tenant': 'Nova empresa',
+  'Tenant created': 'Empresa criada',
+  'Agent slots': 'Vagas de agentes',
+  'First admin': 'Primeiro administrador',
+  'Admin name': 'Nome do administrador',
+  'Create tenant': 'Criar empresa',
 };
