@@ -1,3 +1,4 @@
+import type { CampaignConfig } from '@atende/contract';
 import { randomBytes } from 'node:crypto';
 import { InboundReceiver, runReplyAction, type ConversationDeps } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
@@ -46,8 +47,8 @@ afterAll(async () => {
 });
 
 type Entry = { entrySectorId?: string | null; entryMenuId?: string | null; entryBotId?: string | null };
-async function campaign(name: string, entry: Entry, config: object = { default_action: { action: 'transfer_to_sector', sector_uuid: campaignSector }, reply_actions: {} }) {
-  return t.db.campaign.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id, config: config as never, ...entry } });
+async function campaign(name: string, entry: Entry, config: CampaignConfig = { default_action: { action: 'transfer_to_sector', sector_uuid: campaignSector }, reply_actions: {} }) {
+  return t.db.campaign.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id, config, ...entry } });
 }
 const sentTo = (campaignId: string, phone: string) =>
   t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId, name: 'Ana', phoneNumber: phone, state: 'sent', sentAt: new Date(Date.now() - 60_000) } });

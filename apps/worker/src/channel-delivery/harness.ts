@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { channelAdapters, encryptCredentials, outboundClient, type ChannelAdapterOptions } from '@atende/channels';
-import { ensureTenant, type Db } from '@atende/db';
+import { ensureTenant, type Db, type Prisma } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
@@ -23,7 +23,7 @@ export interface DeliveryHarness {
   agentId: number;
   /** A channel, a contact known on it by `identifier`, and their conversation answered by the agent. */
   openConversation(input: {
-    channel: { name: string; type: string; config: Record<string, unknown>; credentials: Record<string, string> };
+    channel: { name: string; type: string; config: Prisma.InputJsonObject; credentials: Record<string, string> };
     contact: { name: string; phoneNumber?: string; email?: string };
     identifier: string;
   }): Promise<{ channelId: string; contactId: string; conversationId: string }>;
@@ -50,7 +50,7 @@ export function useDeliveryHarness(options: { name: string; adapters?: Omit<Chan
       const { tenantId, workspaceId, agentId } = harness;
       const channelId = (
         await harness.db.channel.create({
-          data: { tenantId, workspaceId, name: channel.name, type: channel.type, config: channel.config as object, credentialsEncrypted: encryptCredentials(channel.credentials, secretsKey) },
+          data: { tenantId, workspaceId, name: channel.name, type: channel.type, config: channel.config, credentialsEncrypted: encryptCredentials(channel.credentials, secretsKey) },
         })
       ).id;
       const contactId = (await harness.db.contact.create({ data: { tenantId, ...contact } })).id;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import type { ChannelInboundJob } from '@atende/contract';
-import { ensureTenant, type Db } from '@atende/db';
+import { ensureTenant, type Db, type Prisma } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver } from '@atende/storage';
@@ -29,7 +29,7 @@ export interface InboundHarness {
   /** Where the provider's simulator posts its webhooks: a capture server standing in for the api. */
   webhookUrl: string;
   /** A channel of this tenant entering the harness's sector, its credentials encrypted as the api stores them. */
-  createChannel(channel: { name: string; type: string; config: Record<string, unknown>; credentials: Record<string, string> }): Promise<string>;
+  createChannel(channel: { name: string; type: string; config: Prisma.InputJsonObject; credentials: Record<string, string> }): Promise<string>;
   /** The next webhook body the simulator posted (waits up to 5 s). */
   delivered(): Promise<string>;
   /** The channel-inbound job the api queues for a webhook body. */
@@ -53,7 +53,7 @@ export function useInboundHarness(options: { name: string; contentType: string }
     createChannel: async ({ name, type, config, credentials }) =>
       (
         await harness.db.channel.create({
-          data: { tenantId: harness.tenantId, workspaceId: harness.workspaceId, name, type, entrySectorId: harness.sectorId, config: config as object, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
+          data: { tenantId: harness.tenantId, workspaceId: harness.workspaceId, name, type, entrySectorId: harness.sectorId, config, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
         })
       ).id,
     async delivered() {

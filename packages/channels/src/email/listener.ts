@@ -80,7 +80,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', () => callback(smtpError(451, 'Try again later')));
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) return callback(smtpError(552, 'Message too big'));
+        if (stream.sizeExceeded) return callback(smtpError(552, 'Message too big'));
         const raw = Buffer.concat(chunks);
         const receivedAt = new Date();
         Promise.all([...(session.channels ?? new Map<string, string>())].map(([channelId, tenantId]) => options.deliver({ tenantId, channelId, raw, receivedAt })))
