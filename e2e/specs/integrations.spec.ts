@@ -50,11 +50,14 @@ test('an admin turns the voice phone on; agents get it in their header, and it g
     await expect(admin.getByText('Integrations saved')).toBeVisible();
 
     const agent = await signedInPage(browser, demo('agent'));
+    // Issue 16 item 7: on a 1280×720 screen the whole phone is on screen.
+    await agent.setViewportSize({ width: 1280, height: 720 });
     await agent.goto('/app');
     const button = agent.getByRole('button', { name: 'Voice phone' });
     await button.click();
     const frame = agent.locator('iframe[title="Voice phone"]');
     await expect(frame).toBeVisible();
+    await expect(frame).toBeInViewport({ ratio: 1 });
     await expect(frame).toHaveAttribute('width', '350');
     await expect(frame).toHaveAttribute('height', '555');
     await expect(agent.frameLocator('iframe[title="Voice phone"]').locator('body')).toContainText('"status":"ok"');

@@ -20,6 +20,22 @@ test('a tenant admin creates a customer with its first admin, who signs in to it
   await modal.getByRole('button', { name: 'Create tenant' }).click();
   await expect(operator.getByText('Tenant created')).toBeVisible();
   await expect(operator.getByRole('table', { name: 'Tenants' }).getByRole('link', { name: `Loja ${suffix}` })).toBeVisible();
+
+  // The operator edits the customer's profile: a bad country code is said on its field, nothing saved.
+  await operator.getByRole('table', { name: 'Tenants' }).getByRole('link', { name: `Loja ${suffix}` }).click();
+  const profile = operator.getByRole('form', { name: 'Tenant profile' });
+  await profile.getByRole('textbox', { name: 'Default country code' }).fill('55');
+  await profile.getByRole('button', { name: 'Save' }).click();
+  await expect(profile.locator('.mantine-InputWrapper-error')).toHaveText('Invalid country code');
+  await profile.getByRole('textbox', { name: 'Default country code' }).fill('+351');
+  await profile.getByRole('textbox', { name: 'Agent slots' }).fill('4');
+  await profile.getByRole('textbox', { name: 'Name' }).fill(`Loja ${suffix} Lisboa`);
+  await profile.getByRole('button', { name: 'Save' }).click();
+  await expect(operator.getByText('Tenant saved')).toBeVisible();
+  await expect(operator.getByRole('heading', { name: `Loja ${suffix} Lisboa` })).toBeVisible();
+  await operator.reload();
+  await expect(profile.getByRole('textbox', { name: 'Default country code' })).toHaveValue('+351');
+  await expect(profile.getByRole('textbox', { name: 'Agent slots' })).toHaveValue('4');
   await operator.context().close();
 
   const context = await browser.newContext();
@@ -27,9 +43,16 @@ test('a tenant admin creates a customer with its first admin, who signs in to it
   await signIn(admin, `paula${suffix}@loja.test`, 'senha-forte-1');
   await expect(admin).toHaveURL(/\/admin/);
   const me = (await (await admin.request.get('/api/v1/tenants/me')).json()) as { data: { name: string; uuid: string } };
-  expect(me.data.name).toBe(`Loja ${suffix}`);
+  expect(me.data.name).toBe(`Loja ${suffix} Lisboa`);
   await admin.goto(`/admin/tenants/${me.data.uuid}`);
   await expect(admin.getByText("The plan's features and agent slots are changed by the platform's administrators")).toBeVisible();
   await expect(admin.getByRole('group', { name: 'Features' }).getByRole('switch').first()).toBeDisabled();
+  // Their own tenant's name is theirs to change; the agent slots are the plan's.
+  const own = admin.getByRole('form', { name: 'Tenant profile' });
+  await expect(own.getByRole('textbox', { name: 'Agent slots' })).toBeDisabled();
+  await own.getByRole('textbox', { name: 'Name' }).fill(`Loja ${suffix} Porto`);
+  await own.getByRole('button', { name: 'Save' }).click();
+  await expect(admin.getByText('Tenant saved')).toBeVisible();
+  await expect(admin.getByRole('heading', { name: `Loja ${suffix} Porto` })).toBeVisible();
   await context.close();
 });

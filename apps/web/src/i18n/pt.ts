@@ -94,6 +94,8 @@ const ptShared: Record<string, string> = {
   'First steps': 'Primeiros passos',
   'Not completed': 'Não concluído',
   'Agent panel': 'Painel do agente',
+  'Expand the menu': 'Expandir o menu',
+  'Collapse the menu': 'Recolher o menu',
   'Supervisor panel': 'Painel do supervisor',
   'Current password': 'Senha atual',
   'New password': 'Nova senha',

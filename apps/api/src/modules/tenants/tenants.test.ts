@@ -207,6 +207,41 @@ describe('GET and PATCH /api/v1/workspaces/me', () => {
   });
 });
 
+describe('switching a feature off stops what runs behind it (issue 16 item 16)', () => {
+  it('stops the tenant\'s running and scheduled campaigns when outbound_campaign goes off, and no other tenant\'s', async () => {
+    const db = t.database.db;
+    const campaignsOf = async (tenant: typeof acme) => {
+      const channel = await db.channel.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WA', type: 'whatsapp_cloud' } });
+      const template = await db.outboundTemplate.create({
+        data: { tenantId: tenant.tenantId, channelId: channel.id, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED', components: [] },
+      });
+      const make = (name: string, state: string, desiredState: string) =>
+        db.campaign.create({
+          data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId: channel.id, templateId: template.id, state, desiredState, createdById: tenant.users.admin!.id },
+        });
+      return { running: await make('Running', 'running', 'running'), starting: await make('Starting', 'stopped', 'running'), scheduled: await make('Later', 'scheduled', 'scheduled'), done: await make('Done', 'completed', 'completed') };
+    };
+    const mine = await campaignsOf(acme);
+    const theirs = await campaignsOf(globex);
+    // Turning another flag off, or outbound_campaign on, stops nothing.
+    expect((await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('tenants')).send({ features: { outbound_campaign: true, internal_note: false } })).status).toBe(200);
+    expect((await db.campaign.findUniqueOrThrow({ where: { id: mine.running.id } })).desiredState).toBe('running');
+
+    const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('tenants')).send({ features: { outbound_campaign: false } });
+    expect(res.status).toBe(200);
+    const state = async (id: string) => db.campaign.findUniqueOrThrow({ where: { id }, select: { state: true, desiredState: true } });
+    // The running one is told to stop (its dispatcher lets go of it before its next batch).
+    expect(await state(mine.running.id)).toEqual({ state: 'running', desiredState: 'stopped' });
+    expect(await state(mine.starting.id)).toEqual({ state: 'stopped', desiredState: 'stopped' });
+    expect(await state(mine.scheduled.id)).toEqual({ state: 'stopped', desiredState: 'stopped' });
+    expect(await state(mine.done.id)).toEqual({ state: 'completed', desiredState: 'completed' });
+    expect(await state(theirs.running.id)).toEqual({ state: 'running', desiredState: 'running' });
+    expect(await state(theirs.scheduled.id)).toEqual({ state: 'scheduled', desiredState: 'scheduled' });
+    await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(as('tenants')).send({ features: { outbound_campaign: true, internal_note: true } });
+    await db.campaign.deleteMany({ where: { id: { in: [...Object.values(mine), ...Object.values(theirs)].map((c) => c.id) } } });
+  });
+});
+
 describe('POST /api/v1/tenants (issue 16 item 16)', () => {
   const body = (overrides: Record<string, unknown> = {}) => ({
     name: 'Initech', default_country_code: '+1', agent: { max_slots: 4 }, features: { outbound_campaign: true, bots_interface: false },

@@ -24,9 +24,16 @@ export function VoicePhoneButton() {
       opened={opened}
       onChange={setOpened}
       position="bottom-end"
-      keepMounted={loaded}
+      // Always mounted (the iframe inside only once opened): switching keepMounted on at the first
+      // open dropped floating-ui's position updates, and the phone stayed where a 0 px wide dropdown
+      // would go, off the right edge of a 1280 px screen (issue 16 item 7).
+      keepMounted
       withArrow
       shadow="md"
+      // Issue 16 item 7: the whole phone stays on screen at 1280×720 (kept inside the viewport, and
+      // never taller than the space under the header).
+      width={VOICE_PHONE_SIZE.width}
+      middlewares={{ flip: false, shift: { padding: 8 } }}
       onOpen={() => setLoaded(true)}
     >
       <Popover.Target>
@@ -37,14 +44,16 @@ export function VoicePhoneButton() {
         </Tooltip>
       </Popover.Target>
       <Popover.Dropdown p={0}>
-        <iframe
-          title={t('Voice phone')}
-          src={phone.data.url}
-          width={VOICE_PHONE_SIZE.width}
-          height={VOICE_PHONE_SIZE.height}
-          allow="microphone; autoplay; clipboard-write"
-          style={{ border: 0, display: 'block' }}
-        />
+        {loaded && (
+          <iframe
+            title={t('Voice phone')}
+            src={phone.data.url}
+            width={VOICE_PHONE_SIZE.width}
+            height={VOICE_PHONE_SIZE.height}
+            allow="microphone; autoplay; clipboard-write"
+            style={{ border: 0, display: 'block', height: `min(${VOICE_PHONE_SIZE.height}px, calc(100dvh - 72px))` }}
+          />
+        )}
       </Popover.Dropdown>
     </Popover>
   );

@@ -7,7 +7,7 @@ import { useMe, useTenant, useWorkspace } from '../../session/session';
 import { RequireRole } from '../../ui/guards';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { ConnectionStatus } from './ConnectionStatus';
-import { NavBar, type NavItem } from './NavBar';
+import { NAV_WIDTH, NavBar, NavToggle, useNavFolded, type NavItem } from './NavBar';
 import { UserMenu } from './UserMenu';
 
 /** Page titles by the first path segment after /admin (spec 002 §2). */
@@ -28,6 +28,7 @@ export function AdminLayout() {
   const tenant = useTenant();
   const workspace = useWorkspace().data;
   const { pathname } = useLocation();
+  const [folded, toggleNav] = useNavFolded();
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   if (!me || !tenant.data) return <LoadingState />;
   const roles = me.roles.map((r) => r.name);
@@ -49,10 +50,11 @@ export function AdminLayout() {
 
   return (
     <RequireRole roles={['supervisor', 'tenant_admin', 'campaign_manager']}>
-      <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 0 }} footer={{ height: 32 }} padding="md">
+      <AppShell header={{ height: 56 }} navbar={{ width: folded ? NAV_WIDTH.folded : NAV_WIDTH.open, breakpoint: 0 }} footer={{ height: 32 }} padding="md">
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="xs" wrap="nowrap">
+              <NavToggle folded={folded} onToggle={toggleNav} />
               <Title order={4}>{title}</Title>
               {workspace && <Text c="dimmed">· {workspace.name}</Text>}
             </Group>
@@ -63,7 +65,7 @@ export function AdminLayout() {
           </Group>
         </AppShell.Header>
         <AppShell.Navbar>
-          <NavBar items={items} label={t('Supervisor panel')} />
+          <NavBar items={items} label={t('Supervisor panel')} folded={folded} />
         </AppShell.Navbar>
         <AppShell.Main>
           <Outlet />

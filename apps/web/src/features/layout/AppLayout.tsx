@@ -14,7 +14,7 @@ import { externalSystem } from '../workstation/externalSystem';
 import { useActiveChats, useWaitingQueue, useWorkstationLiveUpdates } from '../workstation/queries';
 import { ConnectionStatus } from './ConnectionStatus';
 import { LoggedTime } from './LoggedTime';
-import { NavBar, type NavItem } from './NavBar';
+import { NAV_WIDTH, NavBar, NavToggle, useNavFolded, type NavItem } from './NavBar';
 import { UserMenu } from './UserMenu';
 import { badgeCount } from '../../ui/badgeCount';
 
@@ -43,6 +43,7 @@ export function AppLayout() {
 /** Header (connection, pause, time logged in, user menu), left navigation and the page. */
 function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
   const { t } = useTranslation();
+  const [folded, toggleNav] = useNavFolded();
   useWorkstationLiveUpdates();
   const activeChats = useActiveChats().data?.length ?? 0;
   const waiting = useWaitingQueue().data ?? 0;
@@ -73,10 +74,13 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
   if (external) items.push({ to: '/app/external-system', label: external.label ?? t('External system'), icon: <IconExternalLink {...ICON} /> });
 
   return (
-    <AppShell header={{ height: 56 }} navbar={{ width: 220, breakpoint: 0 }} padding="md">
+    <AppShell header={{ height: 56 }} navbar={{ width: folded ? NAV_WIDTH.folded : NAV_WIDTH.open, breakpoint: 0 }} padding="md">
       <AppShell.Header>
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Title order={4}>{t('Atende')}</Title>
+          <Group gap="xs" wrap="nowrap">
+            <NavToggle folded={folded} onToggle={toggleNav} />
+            <Title order={4}>{t('Atende')}</Title>
+          </Group>
           <Group gap="md" wrap="nowrap">
             <ConnectionStatus />
             <PauseControl me={me} activeChats={activeChats} />
@@ -88,7 +92,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar>
-        <NavBar items={items} label={t('Agent panel')} />
+        <NavBar items={items} label={t('Agent panel')} folded={folded} />
       </AppShell.Navbar>
       <AppShell.Main>
         <Outlet />

@@ -17,6 +17,21 @@ export function fieldsOf(body: unknown): { path: string; message: string }[] {
   return body.fields.filter((f): f is { path: string; message: string } => typeof f?.path === 'string' && typeof f?.message === 'string');
 }
 
+/**
+ * For forms on plain state: the server's field errors of a failed call, `on(path)` giving the translated
+ * message of a field (matched by its path or its last segment), and whether any came back.
+ */
+export function serverFieldErrors(error: unknown, t: TFunction): { any: boolean; on(path: string): string | undefined } {
+  const fields = error instanceof ApiError ? fieldsOf(error.body) : [];
+  return {
+    any: fields.length > 0,
+    on: (path) => {
+      const found = fields.find((f) => f.path === path || f.path.endsWith(`.${path}`));
+      return found ? t(found.message) : undefined;
+    },
+  };
+}
+
 /** Puts the server's field errors on the form's fields; a failure with none of them becomes a toast. */
 export function showServerErrors<T extends FieldValues>(
   error: unknown,

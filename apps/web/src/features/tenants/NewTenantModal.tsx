@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
 import { errorText } from '../../api/errors';
+import { serverFieldErrors } from '../settings/formErrors';
 import { queryKeys } from '../../session/session';
 import { toastSuccess } from '../../ui/toasts';
 
@@ -34,11 +35,8 @@ export function NewTenantModal({ onClose }: { onClose(): void }) {
       onClose();
     },
   });
-  const fields = create.error instanceof ApiError ? ((create.error.body as { fields?: { path: string; message: string }[] } | null)?.fields ?? []) : [];
-  const err = (path: string) => {
-    const found = fields.find((f) => f.path === path || f.path.endsWith(`.${path}`));
-    return found ? t(found.message) : undefined;
-  };
+  const server = serverFieldErrors(create.error, t);
+  const err = server.on;
   return (
     <Modal opened onClose={onClose} title={t('New tenant')} closeButtonProps={{ 'aria-label': t('Close') }}>
       <Stack gap="sm">
@@ -51,7 +49,7 @@ export function NewTenantModal({ onClose }: { onClose(): void }) {
         <TextInput label={t('Name')} aria-label={t('Admin name')} required value={form.username} onChange={(e) => set({ username: e.currentTarget.value })} error={err('username')} />
         <TextInput label={t('E-mail')} required value={form.email} onChange={(e) => set({ email: e.currentTarget.value })} error={err('email')} />
         <PasswordInput label={t('Password')} required value={form.password} onChange={(e) => set({ password: e.currentTarget.value })} error={err('password')} />
-        {create.isError && fields.length === 0 && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
+        {create.isError && !server.any && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}

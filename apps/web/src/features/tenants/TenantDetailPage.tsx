@@ -1,15 +1,26 @@
 import { FEATURE_FLAGS, type FeatureFlag, type Tenant } from '@atende/contract';
-import { Anchor, Group, Paper, Stack, Switch, Text, Title } from '@mantine/core';
+import { ApiError } from '@atende/sdk';
+import { Alert, Anchor, Button, Group, NumberInput, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api } from '../../api/client';
+import { api, apiHandling } from '../../api/client';
+import { errorText } from '../../api/errors';
+import { serverFieldErrors } from '../settings/formErrors';
 import { queryKeys, useMe } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { FEATURE_LABELS } from './featureLabels';
 
-/** Tenant detail (role tenant_admin): one switch per feature flag, saved with POST /tenants/{id}/configure. */
+/** Refusals the profile form shows itself (bad country code, plan locked). */
+const answered = apiHandling(400, 403);
+
+/**
+ * Tenant detail: its profile (name, default country code, agent slots) and one switch per feature flag,
+ * saved with POST /tenants/{id}/configure. The platform's tenant_admin changes everything; a customer's
+ * own admin changes the name and country code, and sees the plan (slots, features) read-only.
+ */
 export function TenantDetailPage() {
   const { t } = useTranslation();
   const me = useMe().data;
@@ -45,6 +56,7 @@ export function TenantDetailPage() {
           {tenant.data.uuid}
         </Text>
       </div>
+      <TenantProfileForm key={`${tenant.data.name}|${tenant.data.config.default_country_code}|${tenant.data.config.agent.max_slots}`} tenant={tenant.data} platform={platform} />
       <Paper withBorder p="md">
         <Title order={5} mb="sm">
           {t('Features')}
@@ -68,5 +80,55 @@ export function TenantDetailPage() {
         </Stack>
       </Paper>
     </Stack>
+  );
+}
+
+/** Name, default country code and (platform only) agent slots; saved together, only what changed is sent. */
+function TenantProfileForm({ tenant, platform }: { tenant: Tenant; platform: boolean }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const initial = { name: tenant.name, country: tenant.config.default_country_code, slots: tenant.config.agent.max_slots as number | string };
+  const [form, setForm] = useState(initial);
+  const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
+  const changed = form.name.trim() !== initial.name || form.country.trim() !== initial.country || Number(form.slots) !== initial.slots;
+  const save = useMutation({
+    mutationFn: async () =>
+      (
+        await answered.configureTenant({
+          params: { id: tenant.uuid },
+          body: {
+            ...(form.name.trim() !== initial.name ? { name: form.name.trim() } : {}),
+            ...(form.country.trim() !== initial.country ? { default_country_code: form.country.trim() } : {}),
+            ...(platform && Number(form.slots) !== initial.slots ? { agent: { max_slots: Number(form.slots) } } : {}),
+          },
+        })
+      ).data,
+    onSuccess: async (updated: Tenant) => {
+      queryClient.setQueryData(queryKeys.tenantDetail(tenant.uuid), updated);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.tenant }), queryClient.invalidateQueries({ queryKey: queryKeys.tenants, exact: true })]);
+      toastSuccess(t('Tenant saved'));
+    },
+  });
+  const server = serverFieldErrors(save.error, t);
+  const err = server.on;
+  return (
+    <Paper withBorder p="md" component="form" aria-label={t('Tenant profile')} onSubmit={(e: FormEvent) => { e.preventDefault(); save.mutate(); }}>
+      <Title order={5} mb="sm">
+        {t('Profile')}
+      </Title>
+      <Stack gap="sm">
+        <TextInput label={t('Name')} required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={err('name')} />
+        <Group grow align="flex-start">
+          <TextInput label={t('Default country code')} value={form.country} onChange={(e) => set({ country: e.currentTarget.value })} error={err('default_country_code')} />
+          <NumberInput label={t('Agent slots')} min={1} max={100} value={form.slots} disabled={!platform} onChange={(v) => set({ slots: v })} error={err('max_slots')} />
+        </Group>
+        {save.isError && !server.any && <Alert color="red">{save.error instanceof ApiError ? errorText(save.error, t) : t('Something went wrong')}</Alert>}
+        <Group justify="flex-end">
+          <Button type="submit" disabled={!changed} loading={save.isPending}>
+            {t('Save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
   );
 }

@@ -26,6 +26,13 @@ function preloadChat() {
 
 /** Height of the page below the 56 px header and the shell's padding. */
 const PAGE_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
+/**
+ * The side columns narrow with the screen (issue 16 item 7): at 1280 px the list is 256 px and the
+ * customer panel 282 px, so with the navigation folded the chat keeps over 600 px; from 1440 px they
+ * have their full 290 and 320 px.
+ */
+const LIST_WIDTH = 'clamp(240px, 20vw, 290px)';
+const CUSTOMER_WIDTH = 'clamp(260px, 22vw, 320px)';
 
 /**
  * The agent workstation (spec 000 §2): conversation list and accept-session panel on the left, the
@@ -99,7 +106,7 @@ export function WorkstationPage() {
 
   return (
     <Box style={{ display: 'flex', gap: 'var(--mantine-spacing-md)', height: PAGE_HEIGHT, minHeight: 480 }}>
-      <Stack gap="sm" w={290} style={{ flexShrink: 0, minHeight: 0 }} component="section" aria-label={t('Conversations')}>
+      <Stack gap="sm" w={LIST_WIDTH} style={{ flexShrink: 0, minHeight: 0 }} component="section" aria-label={t('Conversations')}>
         <AcceptPanel me={me} tenant={tenant} workspace={workspace} conversations={chats.data} waiting={waiting} onAccepted={(c) => select(c.uuid)} />
         <ConversationList
           conversations={list}
@@ -126,7 +133,7 @@ export function WorkstationPage() {
         )}
       </Box>
       {active && !hasAttachments && (
-        <Box component="aside" aria-label={t('Customer')} w={320} style={{ flexShrink: 0, overflowY: 'auto', minHeight: 0 }}>
+        <Box component="aside" aria-label={t('Customer')} w={CUSTOMER_WIDTH} style={{ flexShrink: 0, overflowY: 'auto', minHeight: 0 }}>
           <CustomerPanels conversation={active} editable showConversationFields />
         </Box>
       )}

@@ -162,4 +162,6 @@ export const ptSettings: Record<string, string> = {
   'First admin': 'Primeiro administrador',
   'Admin name': 'Nome do administrador',
   'Create tenant': 'Criar empresa',
+  'Tenant profile': 'Perfil da empresa',
+  'Tenant saved': 'Empresa salva',
 };

@@ -1,0 +1,62 @@
+import { expect, test } from '@playwright/test';
+import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
+
+const CHANNEL_TOKEN = 'demo-api-channel-token';
+
+// Issue 16 item 7: the workstation at 1280×720 and 1366×768. The navigation folds to its icons (and
+// the user's choice is kept), the side columns narrow so the chat stays usable, and toasts appear
+// under the header instead of over its controls.
+for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }]) {
+  test(`the chat column stays usable at ${size.width}×${size.height}`, async ({ browser }) => {
+    const agent = await signedInPage(browser, demo('agent'));
+    await agent.setViewportSize(size);
+    const phone = `+55119${String(Date.now()).slice(-8)}`;
+    const channel = await demoApiChannel(agent.request);
+    const res = await agent.request.post(`/api/v1/channels/droz/${channel}/messages`, {
+      headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
+      data: { contact: { phone, name: `Layout ${phone.slice(-4)}` }, message: { id: `e2e-layout-${Date.now()}`, content: 'Olá, tudo bem?' } },
+    });
+    expect(res.status()).toBe(202);
+    await acceptConversationOf(agent, phone);
+
+    // Folded by default on these screens: icons named by their labels.
+    const nav = agent.getByRole('navigation', { name: 'Agent panel' });
+    await expect(nav.getByRole('link', { name: 'History' })).toBeVisible();
+    expect((await nav.boundingBox())!.width).toBeLessThanOrEqual(80);
+    const chat = agent.getByRole('region', { name: 'Chat' });
+    const customer = agent.getByRole('complementary', { name: 'Customer' });
+    await expect(customer).toBeVisible();
+    const chatBox = (await chat.boundingBox())!;
+    expect(chatBox.width).toBeGreaterThanOrEqual(560);
+    // Everything fits across: the customer panel ends inside the window, nothing scrolls sideways.
+    const customerBox = (await customer.boundingBox())!;
+    expect(customerBox.x + customerBox.width).toBeLessThanOrEqual(size.width);
+    expect(await agent.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+    // The composer and its send button are on screen.
+    const send = agent.getByRole('button', { name: 'Send' });
+    await expect(send).toBeInViewport();
+
+    // Unfolded on request, and the choice is kept after a reload.
+    await agent.getByRole('button', { name: 'Expand the menu' }).click();
+    await expect(nav.getByText('History')).toBeVisible();
+    expect((await nav.boundingBox())!.width).toBeGreaterThan(200);
+    await agent.reload();
+    await expect(agent.getByRole('button', { name: 'Collapse the menu' })).toBeVisible();
+    await agent.getByRole('button', { name: 'Collapse the menu' }).click();
+    await expect(nav.getByText('History')).toHaveCount(0);
+
+    // Every conversation action is on screen, and a toast sits below the header: the header's
+    // controls stay clickable while it shows.
+    const actions = agent.getByRole('toolbar', { name: 'Conversation actions' });
+    for (const button of await actions.getByRole('button').all()) await expect(button).toBeInViewport({ ratio: 1 });
+    await actions.getByRole('button', { name: 'Archive' }).click();
+    const toast = agent.getByText('Conversa arquivada');
+    await expect(toast).toBeVisible();
+    const header = (await agent.locator('header').first().boundingBox())!;
+    expect((await toast.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await agent.getByRole('button', { name: 'User menu' }).click();
+    await expect(agent.getByRole('menuitem').first()).toBeVisible();
+    await agent.keyboard.press('Escape');
+    await agent.context().close();
+  });
+}
