@@ -28,6 +28,8 @@ export const ContactSchema = z.object({
   profile_image: z.string().nullable(),
   fields: z.record(z.string(), z.string()),
   livechat_custom_fields: z.record(z.string(), z.string()),
+  /** The livechat pre-chat fields' labels by key (issue 16 item 8), for showing the answers above; on GET /contacts/:id. */
+  livechat_field_labels: z.record(z.string(), z.string()).optional(),
   dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
   last_conversations_count: z.number().int(),
   created_at: IsoDate,

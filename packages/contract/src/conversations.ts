@@ -57,7 +57,13 @@ export const ConversationSchema = z.object({
   ticket_number: z.number().int(),
   unread_contact_messages: z.number().int(),
   contact_interacted: z.boolean(),
-  last_message: z.object({ when: IsoDate, tags: z.array(z.string()), content: z.string(), author: z.enum(['USER', 'CONTACT', 'SYSTEM']) }).nullable(),
+  last_message: z
+    .object({
+      when: IsoDate, tags: z.array(z.string()), content: z.string(), author: z.enum(['USER', 'CONTACT', 'SYSTEM']),
+      /** Issue 16 item 8: what the message carries beside its text, so the list can say "Voice message" or name the file. */
+      attachment: z.enum(['voice', 'file']).nullable().optional(),
+    })
+    .nullable(),
   time_join: IsoDate,
   time_answer: IsoDate.nullable(),
   closed_at: IsoDate.nullable(),

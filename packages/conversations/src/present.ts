@@ -22,7 +22,7 @@ export type PresentableConversation = Pick<
   contact: Pick<ConversationRow['contact'], 'id' | 'name' | 'phoneNumber' | 'email' | 'organization' | 'profileImage'>;
   channel: Pick<ConversationRow['channel'], 'id' | 'type' | 'name' | 'templateRequiredOnOutboundStart' | 'config'>;
   events: Pick<ConversationRow['events'][number], 'id' | 'at' | 'type' | 'detail'>[];
-  messages: Pick<ConversationRow['messages'][number], 'createdAt' | 'tags' | 'content' | 'internal' | 'author'>[];
+  messages: Pick<ConversationRow['messages'][number], 'createdAt' | 'tags' | 'content' | 'internal' | 'author' | 'voice' | 'annexId'>[];
 };
 
 export interface Lookups {
@@ -65,7 +65,12 @@ export function presentConversation(c: PresentableConversation, lookups: Lookups
     ticket_number: c.ticketNumber,
     unread_contact_messages: c.unreadContactMessages,
     contact_interacted: c.contactInteracted,
-    last_message: last ? { when: last.createdAt.toISOString(), tags: last.tags, content: last.internal ? '' : last.content.slice(0, 200), author: last.author } : null,
+    last_message: last
+      ? {
+          when: last.createdAt.toISOString(), tags: last.tags, content: last.internal ? '' : last.content.slice(0, 200), author: last.author,
+          attachment: last.voice ? 'voice' : last.annexId ? 'file' : null,
+        }
+      : null,
     time_join: c.timeJoin.toISOString(),
     time_answer: c.timeAnswer?.toISOString() ?? null,
     closed_at: c.closedAt?.toISOString() ?? null,

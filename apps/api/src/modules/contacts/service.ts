@@ -1,6 +1,7 @@
 import { AppError, type Contact as ContactDto } from '@atende/contract';
 import { countryForCallingCode, normalizePhone } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
+import { appearanceOf } from '../channels/service';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { presentContact } from './present';
@@ -70,8 +71,15 @@ export class ContactService {
     const db = this.db(session);
     const row = await db.contact.findFirst({ where: { id, deletedAt: null } });
     if (!row) throw new AppError('not_found', 'Contact not found');
-    const [count, dnd] = await Promise.all([db.conversation.count({ where: { contactId: id } }), this.dndLists(session, [id])]);
-    return presentContact(row, count, dnd.get(id));
+    const [count, dnd, livechats] = await Promise.all([
+      db.conversation.count({ where: { contactId: id } }),
+      this.dndLists(session, [id]),
+      db.channel.findMany({ where: { type: 'livechat' }, select: { config: true }, orderBy: { createdAt: 'desc' } }),
+    ]);
+    // Issue 16 item 8: the pre-chat answers are stored by field key; the panel shows each field's label.
+    const labels: Record<string, string> = {};
+    for (const channel of livechats) for (const field of appearanceOf(channel.config).custom_fields) labels[field.key] ??= field.label;
+    return { ...presentContact(row, count, dnd.get(id)), livechat_field_labels: labels };
   }
 
   /** The DND lists of these contacts (spec 001 consult by number). */

@@ -22,7 +22,7 @@ interface PageRow {
   endedBy: string | null; endReasonId: string | null; createdAt: Date; userId: number | null; sectorId: string | null;
   contact: PresentableConversation['contact']; channel: PresentableConversation['channel'];
   events: { id: string; at: string; type: string; detail: Prisma.JsonValue }[];
-  last: { createdAt: string; tags: string[]; content: string; internal: boolean; author: PresentableConversation['messages'][number]['author'] } | null;
+  last: { createdAt: string; tags: string[]; content: string; internal: boolean; author: PresentableConversation['messages'][number]['author']; voice: boolean; annexId: string | null } | null;
   user: { id: number; uuid: string; username: string; email: string } | null;
   sector: { id: string; name: string; survey: string | null } | null;
 }
@@ -67,7 +67,7 @@ export async function loadPage(db: Db, f: ListFilter, page: { take: number; offs
         'config', json_build_object('mms_enabled', ch.config->'mms_enabled')) AS channel,
       (SELECT COALESCE(json_agg(json_build_object('id', e.id, 'at', e.at, 'type', e.type, 'detail', e.detail) ORDER BY e.at DESC), '[]'::json)
          FROM (SELECT * FROM "ConversationEvent" ev WHERE ev."conversationId" = p.id ORDER BY ev.at DESC LIMIT 200) e) AS events,
-      (SELECT json_build_object('createdAt', m."createdAt", 'tags', COALESCE(m.tags, '{}'), 'content', m.content, 'internal', m.internal, 'author', m.author)
+      (SELECT json_build_object('createdAt', m."createdAt", 'tags', COALESCE(m.tags, '{}'), 'content', m.content, 'internal', m.internal, 'author', m.author, 'voice', m.voice, 'annexId', m."annexId")
          FROM "Message" m WHERE m."conversationId" = p.id ORDER BY m."createdAt" DESC LIMIT 1) AS last,
       (SELECT json_build_object('id', u.id, 'uuid', u.uuid, 'username', u.username, 'email', u.email)
          FROM "User" u WHERE u.id = p."userId" AND u."tenantId" = p."tenantId") AS "user",

@@ -83,6 +83,26 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     expect((await t.http.get(`/api/v1/conversations/${accepted.body.data.uuid}`).set(auth('agent2'))).status).toBe(404);
   });
 
+  // Issue 16 item 8: the list said nothing for a voice note or a file without a caption.
+  it("tells the list what the last message carries: a voice note, a file", async () => {
+    await inbound(t, channel.id, token, { phone: '11933330077', id: 'w-preview' });
+    const conversation = await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, contact: { phoneNumber: { endsWith: '11933330077' } } } });
+    const lastOf = async () => {
+      const res = await t.http.get(`/api/v1/conversations/${conversation.id}`).set(auth('supervisor'));
+      expect(res.status).toBe(200);
+      return res.body.data.last_message;
+    };
+    expect(await lastOf()).toMatchObject({ content: expect.any(String), attachment: null });
+    const add = (data: { voice?: boolean; annexId?: string; content?: string }, at: number) =>
+      t.database.db.message.create({
+        data: { id: crypto.randomUUID(), tenantId: acme.tenantId, conversationId: conversation.id, author: 'CONTACT', tags: [], createdAt: new Date(Date.now() + at), ...data },
+      });
+    await add({ voice: true, annexId: crypto.randomUUID() }, 1000);
+    expect(await lastOf()).toMatchObject({ content: '', attachment: 'voice' });
+    await add({ annexId: crypto.randomUUID(), content: 'boleto.pdf' }, 2000);
+    expect(await lastOf()).toMatchObject({ content: 'boleto.pdf', attachment: 'file' });
+  });
+
   it('lists transfer destinations and the day chat history with message counts', async () => {
     const dest = await t.http.get('/api/v1/conversations/transfer_destinations').set(auth('agent'));
     expect(dest.body.data.sectors.map((s: { name: string }) => s.name).sort()).toEqual(['Sales', 'Support']);

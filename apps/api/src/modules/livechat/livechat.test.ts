@@ -172,6 +172,10 @@ describe('livechat public api (issue 7)', () => {
     const identity = await t.database.db.contactIdentity.findFirstOrThrow({ where: { channelId }, include: { contact: true } });
     expect(identity.identifier).toBe(`livechat:${res.body.data.visitor_id}`);
     expect(identity.contact).toMatchObject({ name: 'Ana Site', email: 'ana@example.com', livechatCustomFields: { cpf: '123.456.789-01' } });
+    // Issue 16 item 8: the agent's customer panel names each answer by its field's label, not its key.
+    const contact = await t.http.get(`/api/v1/contacts/${identity.contactId}`).set(auth('agent'));
+    expect(contact.status).toBe(200);
+    expect(contact.body.data).toMatchObject({ livechat_custom_fields: { cpf: '123.456.789-01' }, livechat_field_labels: { cpf: 'CPF', pedido: 'Pedido' } });
   });
 
   it("puts the visitor's message in the entry sector's queue like any channel's", async () => {

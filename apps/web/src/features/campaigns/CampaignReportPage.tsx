@@ -21,7 +21,7 @@ const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).pad
  * the summary per campaign, the history of subscribers, and CSV / Excel / JSON exports of it.
  */
 export function CampaignReportPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { n, pct: rate } = useNumberFormat();
   const pct = (part: number, whole: number) => (whole === 0 ? '--' : rate(part / whole));
   const [params, setParams] = useSearchParams();
@@ -270,7 +270,7 @@ export function CampaignReportPage() {
                       {r.delivery && r.delivery !== 'sent' ? ` · ${t(DELIVERY_LABEL[r.delivery])}` : ''}
                       {r.error_message ? ` · ${reasonText(r.error_message, t)}` : ''}
                     </Table.Td>
-                    <Table.Td>{r.sent_at ? new Date(r.sent_at).toLocaleString() : '--'}</Table.Td>
+                    <Table.Td>{r.sent_at ? new Date(r.sent_at).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' }) : '--'}</Table.Td>
                     <Table.Td>{replyActionText(r.reply_action, t)}</Table.Td>
                     <Table.Td>
                       {r.conversation_uuid ? (

@@ -21,8 +21,9 @@ export function ContactView({ contact }: { contact: Contact }) {
       const value = contactValue(contact, { type: 'contact', key: f.key });
       return { label: t(CONTACT_FIELD_LABELS[f.key]), value: f.kind === 'telephone' && value ? formatPhoneForDisplay(value) : value };
     });
-  const dynamic = (map: Record<string, string>): Row[] => Object.entries(map).map(([label, value]) => ({ label, value }));
-  const others = [...fixed(false), ...dynamic(contact.fields), ...dynamic(contact.livechat_custom_fields)];
+  const dynamic = (map: Record<string, string>, labels: Record<string, string> = {}): Row[] =>
+    Object.entries(map).map(([key, value]) => ({ label: labels[key] ?? key, value }));
+  const others = [...fixed(false), ...dynamic(contact.fields), ...dynamic(contact.livechat_custom_fields, contact.livechat_field_labels)];
 
   return (
     <Stack gap="xs">

@@ -5,7 +5,7 @@ import { useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { contactLabel, initials } from '../layout/initials';
 import { isSelectable } from './conversationEvents';
-import { listTimestamp } from './timeline';
+import { listPreview, listTimestamp } from './timeline';
 import { badgeCount, fitsCircle } from '../../ui/badgeCount';
 
 interface Props {
@@ -85,7 +85,8 @@ function ConversationRow({ conversation: c, active, pinned, onSelect }: { conver
   const { t } = useTranslation();
   const disabled = !isSelectable(c);
   const when = listTimestamp(c.last_message?.when ?? c.time_answer ?? c.time_join);
-  const preview = c.last_message ? (c.last_message.tags.includes('internal-message') ? `${t('Note')}: ${c.last_message.content}` : c.last_message.content) : '';
+  const last = listPreview(c.last_message);
+  const preview = t(last.key, last.values);
   return (
     <UnstyledButton
       id={optionId(c.uuid)}

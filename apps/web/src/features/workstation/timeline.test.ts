@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entry, message, ME } from './fixtures.test-support';
-import { buildTimeline, dayLabel, listTimestamp, systemPhrase } from './timeline';
+import { buildTimeline, dayLabel, listPreview, listTimestamp, systemPhrase } from './timeline';
 
 const user = { id: ME.id, uuid: ME.uuid, username: ME.username, email: ME.email };
 
@@ -68,5 +68,20 @@ describe('labels', () => {
   it("'Now' under a minute", () => {
     expect(listTimestamp(new Date(now.getTime() - 30_000).toISOString(), now).key).toBe('Now');
     expect(listTimestamp(new Date(now.getTime() - 3_600_000).toISOString(), now).values?.date).toMatch(/^\d\d:\d\d$/);
+  });
+});
+
+// Issue 16 item 8: the list showed an empty line for a voice note or a file without a caption.
+describe('listPreview', () => {
+  const last = (over: Partial<NonNullable<Parameters<typeof listPreview>[0]>>) => ({ when: '2026-11-26T10:00:00.000Z', tags: [], content: '', author: 'CONTACT' as const, ...over });
+  it('says what a message without text carries', () => {
+    expect(listPreview(last({ attachment: 'voice' }))).toEqual({ key: 'Voice message' });
+    expect(listPreview(last({ attachment: 'file' }))).toEqual({ key: 'File' });
+    expect(listPreview(last({ attachment: 'file', content: 'boleto.pdf' }))).toEqual({ key: 'File: {{text}}', values: { text: 'boleto.pdf' } });
+  });
+  it('shows text as it is and marks internal notes', () => {
+    expect(listPreview(last({ content: 'Olá' }))).toEqual({ key: '{{text}}', values: { text: 'Olá' } });
+    expect(listPreview(last({ content: 'ligar amanhã', tags: ['internal-message'] }))).toEqual({ key: 'Note: {{text}}', values: { text: 'ligar amanhã' } });
+    expect(listPreview(null)).toEqual({ key: '{{text}}', values: { text: '' } });
   });
 });

@@ -1,4 +1,4 @@
-import type { HistoryEntry, Message } from '@atende/contract';
+import type { Conversation, HistoryEntry, Message } from '@atende/contract';
 import { phrase } from '../../i18n/phrase';
 
 /** A phrase to translate with its values: the system-message wording of spec 000 §4. */
@@ -153,4 +153,17 @@ export function listTimestamp(iso: string, now = new Date()): Phrase {
   const label = dayLabel(at, now);
   if (label.key === 'Today') return { key: phrase('{{date}}'), values: { date: at.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }) } };
   return label;
+}
+
+/**
+ * The list's preview of a conversation's last message (issue 16 item 8): an internal note marked as
+ * such, a voice note and a file said in words (a file with its caption or name when it has one),
+ * never an empty line for a message that has no text.
+ */
+export function listPreview(last: Conversation['last_message']): Phrase {
+  if (!last) return { key: phrase('{{text}}'), values: { text: '' } };
+  if (last.tags.includes('internal-message')) return { key: phrase('Note: {{text}}'), values: { text: last.content } };
+  if (last.attachment === 'voice') return { key: phrase('Voice message') };
+  if (last.attachment === 'file') return last.content.trim() ? { key: phrase('File: {{text}}'), values: { text: last.content } } : { key: phrase('File') };
+  return { key: phrase('{{text}}'), values: { text: last.content } };
 }

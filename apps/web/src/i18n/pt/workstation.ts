@@ -133,4 +133,9 @@ export const ptWorkstation: Record<string, string> = {
   Subject: 'Assunto',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
+  // The list's preview of the last message (issue 16 item 8)
+  '{{text}}': '{{text}}',
+  'Note: {{text}}': 'Nota: {{text}}',
+  'Voice message': 'Mensagem de voz',
+  'File: {{text}}': 'Arquivo: {{text}}',
 };
