@@ -168,6 +168,16 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
             }}
             comboboxProps={{ withinPortal: true }}
           />
+          {form.setupPath && (
+            <Alert color="blue" title={t('Connect with Facebook')}>
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t('Log in with Facebook and choose the page: no token to copy. Or fill in the page\'s details below.')}</Text>
+                <Button size="xs" onClick={() => void navigate(form.setupPath!)}>
+                  {t('Connect with Facebook')}
+                </Button>
+              </Stack>
+            </Alert>
+          )}
           <TextInput label={t('Name')} required maxLength={120} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name ? t(errors.name) : undefined} />
           {form.fields.map((field) => {
             if (field.switch) {
