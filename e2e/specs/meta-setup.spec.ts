@@ -18,6 +18,8 @@ interface Sent {
 }
 
 test('Messenger setup: an admin connects the page by the Facebook login, a contact writes, an agent answers and Meta receives it', async ({ browser, request }) => {
+  // Two users, Meta's dialog twice and a conversation: a long story.
+  test.slow();
   const admin = await signedInPage(browser, demo('admin'));
   // The channels screen offers the setup screen first for a Messenger channel.
   await admin.goto('/admin/settings/workspace');
@@ -80,7 +82,7 @@ test('Messenger setup: an admin connects the page by the Facebook login, a conta
   await agent.reload();
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
   const messages = agent.getByRole('log', { name: 'Messages' });
-  await expect(messages.getByText('Vocês entregam no sábado?')).toBeVisible();
+  await expect(messages.getByText('Vocês entregam no sábado?')).toBeVisible({ timeout: 30_000 });
   const answer = 'Entregamos sim, até as 14h.';
   await agent.getByRole('textbox', { name: 'Message' }).fill(answer);
   await agent.getByRole('textbox', { name: 'Message' }).press('Enter');
