@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { demo, signedInPage, takeConversation } from './helpers';
+import { demo, signedInPage } from './helpers';
+import { metaContactWrites, metaSent } from './meta-contact';
 
 // Issue 15 item 4, spec 000 §2 /messenger-setup: the admin connects a Facebook page through Meta's
 // login (the stack's Meta simulator on E2E_PORT + 6 plays the dialog, the code exchange, the page
@@ -10,12 +11,6 @@ const META = `http://127.0.0.1:${Number(process.env.DEMO_META_PORT ?? PORT + 6)}
 const PAGE_ID = '100000000004015';
 /** The app's webhook verify token the stack's api is configured with (scripts/demo-meta-env.mjs). */
 const VERIFY_TOKEN = 'demo-messenger-verify-token';
-
-interface Sent {
-  recipient: string;
-  text: string | null;
-  answeredStatus: number;
-}
 
 test('Messenger setup: an admin connects the page by the Facebook login, a contact writes, an agent answers and Meta receives it', async ({ browser, request }) => {
   // Two users, Meta's dialog twice and a conversation: a long story.
@@ -69,26 +64,12 @@ test('Messenger setup: an admin connects the page by the Facebook login, a conta
   // A contact writes to the page; an agent answers; Meta sends it to the contact.
   const suffix = Date.now() % 100_000;
   const psid = String(7_300_000_000_000 + (Date.now() % 1_000_000_000));
-  const name = `Lúcia ${suffix}`;
-  const wrote = await request.post(`${META}/_simulator/inbound`, { data: { id: psid, first_name: 'Lúcia', last_name: String(suffix), text: 'Vocês entregam no sábado?' } });
-  expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
-
-  const agent = await signedInPage(browser, demo('agent'));
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-  await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-  }).toPass({ timeout: 20_000 });
-  expect(mine!.channel.uuid).toBe(channelId);
-  await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
-  const messages = agent.getByRole('log', { name: 'Messages' });
-  await expect(messages.getByText('Vocês entregam no sábado?')).toBeVisible({ timeout: 30_000 });
+  const { agent, messages } = await metaContactWrites(browser, request, META, { psid, firstName: 'Lúcia', lastName: String(suffix), text: 'Vocês entregam no sábado?' }, channelId);
   const answer = 'Entregamos sim, até as 14h.';
   await agent.getByRole('textbox', { name: 'Message' }).fill(answer);
   await agent.getByRole('textbox', { name: 'Message' }).press('Enter');
   await expect(messages.getByTestId('message').filter({ hasText: answer }).getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
-  const sent = (await (await request.get(`${META}/_simulator/sent`)).json()) as { sent: Sent[] };
-  expect(sent.sent).toContainEqual(expect.objectContaining({ recipient: psid, text: answer, answeredStatus: 200 }));
+  expect(await metaSent(request, META)).toContainEqual(expect.objectContaining({ recipient: psid, text: answer, answeredStatus: 200 }));
   await admin.context().close();
   await agent.context().close();
 });

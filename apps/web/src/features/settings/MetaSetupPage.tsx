@@ -1,6 +1,6 @@
 import type { MetaSetupKind } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
-import { Alert, Anchor, Button, Container, Group, Paper, Radio, Select, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Container, Group, Paper, Radio, Stack, Text, Title } from '@mantine/core';
 import { IconBrandFacebook, IconBrandInstagram } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -10,7 +10,8 @@ import { apiHandling } from '../../api/client';
 import { errorText } from '../../api/errors';
 import { phrase } from '../../i18n/phrase';
 import { ErrorState, LoadingState } from '../../ui/states';
-import { entryPointOf, useEntryPointOptions } from '../menus/useEntryPointOptions';
+import { EntryPointSelect } from '../menus/EntryPointSelect';
+import { entryPointOf } from '../menus/useEntryPointOptions';
 import { channelKeys } from './ChannelsSection';
 
 /** Refusals this screen words itself (bad state, Meta's refusal, no pages, a page taken, Meta away). */
@@ -87,7 +88,6 @@ function MetaSetupPage({ kind }: { kind: MetaSetupKind }) {
 function ChoosePage({ kind, code, state, retry }: { kind: MetaSetupKind; code: string; state: string; retry: React.ReactNode }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const entryOptions = useEntryPointOptions();
   const [pageId, setPageId] = useState<string | null>(null);
   const [entry, setEntry] = useState<string | null>(null);
   // The server keeps the login under the state: asking again (a reload) answers the same pages.
@@ -142,16 +142,7 @@ function ChoosePage({ kind, code, state, retry }: { kind: MetaSetupKind; code: s
             ))}
           </Stack>
         </Radio.Group>
-        <Select
-          label={t('Entry point')}
-          description={t('Where new conversations of this channel start')}
-          data={entryOptions}
-          value={entry}
-          onChange={setEntry}
-          clearable
-          placeholder={t('Workspace queue')}
-          comboboxProps={{ withinPortal: true }}
-        />
+        <EntryPointSelect value={entry} onChange={setEntry} />
         {connect.isError && <Alert color="red">{connect.error instanceof ApiError ? errorText(connect.error, t) : t('Something went wrong')}</Alert>}
         <Group justify="flex-end">
           <Button disabled={!pageId} loading={connect.isPending} onClick={() => connect.mutate()}>
