@@ -8,6 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { demoMetaEnv } from '../scripts/demo-meta-env.mjs';
 import { NODE_FLAGS } from '../scripts/node-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -44,6 +45,8 @@ const env = {
   DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),
   EMAIL_INBOUND_SMTP_PORT: process.env.EMAIL_INBOUND_SMTP_PORT ?? String(Number(port) + 8),
 };
+// The channel setup screens (/messenger-setup, /instagram-setup) log in to those demo Metas.
+Object.assign(env, demoMetaEnv(process.env, env.DEMO_META_PORT, env.DEMO_INSTAGRAM_PORT));
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });

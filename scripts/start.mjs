@@ -2,6 +2,7 @@
 // `pnpm dev`: the same with hot reload (api and worker restart on change, web rebuilds on change).
 import { readFileSync } from 'node:fs';
 import { NODE_FLAGS } from './node-flags.mjs';
+import { demoMetaEnv } from './demo-meta-env.mjs';
 import { background, checkServices, pnpm, pnpmBackground, root, waitForHttp } from './lib.mjs';
 
 const dev = process.argv.includes('--dev');
@@ -16,6 +17,8 @@ env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http:/
 env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localhost';
 // The worker's inbound SMTP listener: the demo "E-mail" channel's forwarding address arrives here (issue 15 item 3).
 env.EMAIL_INBOUND_SMTP_PORT = process.env.EMAIL_INBOUND_SMTP_PORT ?? '4017';
+// The channel setup screens log in to the demo Meta (Messenger 4015, Instagram 4018).
+Object.assign(env, demoMetaEnv(process.env, process.env.DEMO_META_PORT ?? '4015', process.env.DEMO_INSTAGRAM_PORT ?? '4018'));
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);

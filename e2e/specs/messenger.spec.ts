@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { demo, signedInPage, takeConversation } from './helpers';
+import { demo, signedInPage } from './helpers';
+import { metaContactWrites, metaSent } from './meta-contact';
 
 // Issue 15 item 4: a Messenger and an Instagram channel end to end against the stack's Meta simulators
 // (E2E_PORT + 6 plays Messenger, + 9 Instagram messaging): the admin creates the channel in Settings >
@@ -13,12 +14,6 @@ const KINDS = [
 const PAGE_ID = '100000000004015';
 const PAGE_TOKEN = 'EAAdemo-atende-messenger-page-token';
 const APP_SECRET = 'demo-messenger-app-secret';
-
-interface Sent {
-  recipient: string;
-  text: string | null;
-  answeredStatus: number;
-}
 
 for (const { label, meta: META, maxText, psidBase } of KINDS) {
 test(`${label}: an admin creates the channel, a contact writes, an agent answers and the contact receives it`, async ({ browser, request }) => {
@@ -55,20 +50,7 @@ test(`${label}: an admin creates the channel, a contact writes, an agent answers
 
   // A contact (a page-scoped id, no phone) writes to the page; the name comes from the profile lookup.
   const psid = String(psidBase + (Date.now() % 1_000_000_000));
-  const name = `Marta ${suffix}`;
-  const wrote = await request.post(`${META}/_simulator/inbound`, { data: { id: psid, first_name: 'Marta', last_name: String(suffix), text: 'Oi! Vocês abrem no domingo?' } });
-  expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
-
-  const agent = await signedInPage(browser, demo('agent'));
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-  await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-  }).toPass({ timeout: 20_000 });
-  expect(mine!.channel.uuid).toBe(channelId);
-  await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
-  const messages = agent.getByRole('log', { name: 'Messages' });
-  await expect(messages.getByText('Oi! Vocês abrem no domingo?')).toBeVisible();
+  const { agent, messages } = await metaContactWrites(browser, request, META, { psid, firstName: 'Marta', lastName: String(suffix), text: 'Oi! Vocês abrem no domingo?' }, channelId);
 
   // The composer counts against the channel's limit (Messenger 2000 characters, Instagram 1000).
   const composer = agent.getByRole('textbox', { name: 'Message' });
@@ -80,8 +62,7 @@ test(`${label}: an admin creates the channel, a contact writes, an agent answers
   await expect(reply.getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
 
   // The page sent it to the contact's PSID.
-  const sent = (await (await request.get(`${META}/_simulator/sent`)).json()) as { sent: Sent[] };
-  expect(sent.sent).toContainEqual(expect.objectContaining({ recipient: psid, text: answer, answeredStatus: 200 }));
+  expect(await metaSent(request, META)).toContainEqual(expect.objectContaining({ recipient: psid, text: answer, answeredStatus: 200 }));
   await admin.context().close();
   await agent.context().close();
 });

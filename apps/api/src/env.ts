@@ -50,6 +50,19 @@ const EnvSchema = z.object({
     }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
   /** The api's address as providers and browsers reach it: channel webhook addresses are built on it. */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The Meta app the /messenger-setup and /instagram-setup screens log in with (Facebook Login,
+   * manual flow). Unset: pages are connected only by pasting their tokens in the channels screen.
+   */
+  META_APP_ID: z.string().trim().regex(/^\d{1,40}$/).optional(),
+  META_APP_SECRET: z.string().trim().min(1).optional(),
+  /** The verify token set with the app's webhook in Meta's dashboard; unset: each connected channel gets its own. */
+  META_VERIFY_TOKEN: z.string().trim().min(1).optional(),
+  /** Graph API and login dialog addresses (the Meta simulator in the demo and the tests); Instagram's default to these. */
+  META_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com'),
+  META_DIALOG_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com'),
+  META_INSTAGRAM_GRAPH_URL: z.url({ protocol: /^https?$/ }).optional(),
+  META_INSTAGRAM_DIALOG_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Signs the time-limited file links given to channel receivers (same value as the worker's). Required in production. */
   FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
   /** Signs livechat visitor tokens (public widget sessions). Required in production. */

@@ -81,6 +81,14 @@ export const router = createBrowserRouter([
             ],
           },
           { path: '/admin', lazy: async () => ({ Component: (await loadAdminLayout()).AdminLayout }), children: adminRoutes },
+          // Channel setup screens (spec 000 §2): a page connected through Meta's login; admins only, own chunk.
+          {
+            element: <Guard permission="settings.channels.write" />,
+            children: [
+              { path: '/messenger-setup', lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).MessengerSetupPage }) },
+              { path: '/instagram-setup', lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).InstagramSetupPage }) },
+            ],
+          },
           // Conversations opened by URL (spec 000 §2, §6).
           {
             element: <Guard roles={SUPERVISORS} />,

@@ -55,6 +55,16 @@ export const ERROR_STATUS = {
   channel_credentials_refused: 400,
   /** The provider could not be reached or failed while the channel was being set up (setWebhook). */
   channel_provider_unavailable: 502,
+  /** The server has no Meta app (META_APP_ID, META_APP_SECRET): pages cannot be connected by login. */
+  meta_setup_not_configured: 422,
+  /** A setup state that is forged, expired, another user's, or whose login is no longer kept: start again. */
+  meta_setup_state_invalid: 400,
+  /** Meta refused the login's code or token (used, expired, revoked). */
+  meta_login_refused: 400,
+  /** The Facebook user manages no page (Instagram: no page with a linked Instagram account). */
+  meta_no_pages: 422,
+  /** The page is connected to a channel of another customer. */
+  meta_page_taken: 409,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

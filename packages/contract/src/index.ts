@@ -11,6 +11,7 @@ export * from './contacts';
 export * from './conversations';
 export * from './messages';
 export * from './channels';
+export * from './channel-setup';
 export * from './channel-capabilities';
 export * from './sms-segments';
 export * from './livechat';
@@ -37,6 +38,7 @@ import * as contacts from './contacts';
 import * as conversations from './conversations';
 import * as messages from './messages';
 import * as channels from './channels';
+import * as channelSetup from './channel-setup';
 import * as templates from './templates';
 import * as campaigns from './campaigns';
 import * as reports from './reports';
@@ -115,6 +117,9 @@ export const routes = {
   updateChannel: channels.updateChannel,
   updateChannelToCloudApi: channels.updateChannelToCloudApi,
   deleteChannel: channels.deleteChannel,
+  startMetaSetup: channelSetup.startMetaSetup,
+  listMetaSetupPages: channelSetup.listMetaSetupPages,
+  connectMetaSetup: channelSetup.connectMetaSetup,
   getLivechatConfig: livechat.getLivechatConfig,
   startLivechatSession: livechat.startLivechatSession,
   sendLivechatMessage: livechat.sendLivechatMessage,

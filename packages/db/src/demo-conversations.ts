@@ -4,7 +4,7 @@ import type { Db } from './client';
 import { seedDemoLivechat } from './demo-livechat';
 import { seedDemoTelegram } from './demo-telegram';
 import { seedDemoSms } from './demo-sms';
-import { seedDemoMessenger } from './demo-messenger';
+import { seedDemoMeta } from './demo-meta';
 import { seedDemoEmail } from './demo-email';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
@@ -67,7 +67,7 @@ export async function seedDemoConversations(db: Db, tenant: CreatedTenant): Prom
   await seedDemoWhatsApp(db, tenant, support?.id ?? null);
   await seedDemoTelegram(db, tenant, support?.id ?? null);
   await seedDemoSms(db, tenant, support?.id ?? null);
-  await seedDemoMessenger(db, tenant, support?.id ?? null);
+  await seedDemoMeta(db, tenant, support?.id ?? null);
   await seedDemoEmail(db, tenant, support?.id ?? null);
   await seedDemoLivechat(db, tenant, support?.id ?? null);
   if ((await db.conversation.count({ where: { tenantId: tenant.tenantId } })) === 0) {

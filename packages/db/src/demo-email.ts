@@ -1,8 +1,8 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import {
   DEMO_EMAIL_CHANNEL_ID, DEMO_EMAIL_FROM_ADDRESS, DEMO_EMAIL_PASSWORD_DEFAULT, DEMO_EMAIL_SMTP_PORT_DEFAULT, DEMO_EMAIL_WEBHOOK_SECRET_DEFAULT,
 } from '@atende/channels/email-demo-defaults';
 import type { Db } from './client';
+import { seedDemoProviderChannel } from './demo-channel';
 import type { CreatedTenant } from './fixtures';
 
 export { DEMO_EMAIL_CHANNEL_ID };
@@ -10,26 +10,15 @@ export { DEMO_EMAIL_CHANNEL_ID };
 /**
  * The demo tenant's e-mail channel (issue 15 item 3): it sends through the demo mail provider that
  * `pnpm start` and the e2e stack run (packages/channels/src/email/demo-provider.ts) and takes mail
- * at its fixed forwarding address through the worker's inbound listener. Re-seeding points it at
- * this run's port. Idempotent.
+ * at its fixed forwarding address through the worker's inbound listener.
  */
-export async function seedDemoEmail(db: Db, tenant: CreatedTenant, entrySectorId: string | null): Promise<string> {
-  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
-  const credentials = {
-    password: process.env.DEMO_EMAIL_PASSWORD ?? DEMO_EMAIL_PASSWORD_DEFAULT,
-    webhook_secret: DEMO_EMAIL_WEBHOOK_SECRET_DEFAULT,
-  };
-  const data = {
-    config: {
-      smtp_host: '127.0.0.1', smtp_port: String(process.env.DEMO_EMAIL_SMTP_PORT ?? DEMO_EMAIL_SMTP_PORT_DEFAULT), smtp_secure: 'false',
-      from_address: DEMO_EMAIL_FROM_ADDRESS, credentials_set: Object.keys(credentials).sort(),
-    },
-    credentialsEncrypted: encryptCredentials(credentials, key),
-  };
-  await db.channel.upsert({
-    where: { id: DEMO_EMAIL_CHANNEL_ID },
-    create: { id: DEMO_EMAIL_CHANNEL_ID, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'E-mail', type: 'email', entrySectorId, ...data },
-    update: data,
+export function seedDemoEmail(db: Db, tenant: CreatedTenant, entrySectorId: string | null): Promise<string> {
+  return seedDemoProviderChannel(db, tenant, {
+    id: DEMO_EMAIL_CHANNEL_ID,
+    name: 'E-mail',
+    type: 'email',
+    entrySectorId,
+    settings: { smtp_host: '127.0.0.1', smtp_port: String(process.env.DEMO_EMAIL_SMTP_PORT ?? DEMO_EMAIL_SMTP_PORT_DEFAULT), smtp_secure: 'false', from_address: DEMO_EMAIL_FROM_ADDRESS },
+    credentials: { password: process.env.DEMO_EMAIL_PASSWORD ?? DEMO_EMAIL_PASSWORD_DEFAULT, webhook_secret: DEMO_EMAIL_WEBHOOK_SECRET_DEFAULT },
   });
-  return DEMO_EMAIL_CHANNEL_ID;
 }

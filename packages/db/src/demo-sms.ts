@@ -1,8 +1,8 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import {
   DEMO_SMS_ACCOUNT_SID_DEFAULT, DEMO_SMS_AUTH_TOKEN_DEFAULT, DEMO_SMS_CHANNEL_ID, DEMO_SMS_FROM_NUMBER_DEFAULT, DEMO_SMS_PORT_DEFAULT,
 } from '@atende/channels/sms-demo-defaults';
 import type { Db } from './client';
+import { seedDemoProviderChannel } from './demo-channel';
 import type { CreatedTenant } from './fixtures';
 
 export { DEMO_SMS_CHANNEL_ID };
@@ -10,26 +10,20 @@ export { DEMO_SMS_CHANNEL_ID };
 /**
  * The demo tenant's SMS channel (Twilio, MMS on), pointed at the demo Twilio simulator that `pnpm
  * start` and the e2e stack run (packages/channels/src/sms/demo-provider.ts), which posts inbound
- * messages to this channel's webhook signed with the same auth token. Re-seeding points it at this
- * run's port. Idempotent.
+ * messages to this channel's webhook signed with the same auth token.
  */
-export async function seedDemoSms(db: Db, tenant: CreatedTenant, entrySectorId: string | null): Promise<string> {
-  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
-  const credentials = { auth_token: process.env.DEMO_SMS_AUTH_TOKEN ?? DEMO_SMS_AUTH_TOKEN_DEFAULT };
-  const data = {
-    config: {
+export function seedDemoSms(db: Db, tenant: CreatedTenant, entrySectorId: string | null): Promise<string> {
+  return seedDemoProviderChannel(db, tenant, {
+    id: DEMO_SMS_CHANNEL_ID,
+    name: 'SMS',
+    type: 'sms',
+    entrySectorId,
+    settings: {
       base_url: `http://127.0.0.1:${process.env.DEMO_SMS_PORT ?? DEMO_SMS_PORT_DEFAULT}`,
       account_sid: process.env.DEMO_SMS_ACCOUNT_SID ?? DEMO_SMS_ACCOUNT_SID_DEFAULT,
       from_number: DEMO_SMS_FROM_NUMBER_DEFAULT,
       mms_enabled: 'true',
-      credentials_set: Object.keys(credentials).sort(),
     },
-    credentialsEncrypted: encryptCredentials(credentials, key),
-  };
-  await db.channel.upsert({
-    where: { id: DEMO_SMS_CHANNEL_ID },
-    create: { id: DEMO_SMS_CHANNEL_ID, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'SMS', type: 'sms', entrySectorId, ...data },
-    update: data,
+    credentials: { auth_token: process.env.DEMO_SMS_AUTH_TOKEN ?? DEMO_SMS_AUTH_TOKEN_DEFAULT },
   });
-  return DEMO_SMS_CHANNEL_ID;
 }

@@ -28,6 +28,11 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   template_in_use: phrase('Campaigns use this template: {{campaigns}}'),
   channel_credentials_refused: phrase("The provider refused the channel's credentials: check the token"),
   channel_provider_unavailable: phrase('The provider could not be reached to set the channel up; try again shortly'),
+  meta_setup_not_configured: phrase('Connecting with Facebook is not set up on this server: ask its operator for the Meta app settings'),
+  meta_setup_state_invalid: phrase('This Facebook login is invalid or has expired; connect again'),
+  meta_login_refused: phrase('Facebook refused the login (it may have expired); log in again'),
+  meta_no_pages: phrase('No page to connect: your Facebook login manages no page (for Instagram, none with a linked Instagram professional account)'),
+  meta_page_taken: phrase('This page is already connected to another account'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

@@ -21,6 +21,7 @@ import { ptWorkstation } from './pt/workstation';
 import { ptSettings } from './pt/settings';
 import { ptLivechat } from './pt/livechat';
 import { ptServer } from './pt/server';
+import { ptChannelSetup } from './pt/channel-setup';
 
 const ptShared: Record<string, string> = {
   // brand and shared states
@@ -232,4 +233,4 @@ const ptShared: Record<string, string> = {
 };
 
 /** Each screen family keeps its phrases in its own file under ./pt/. */
-export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat, ...ptServer };
+export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat, ...ptChannelSetup, ...ptServer };

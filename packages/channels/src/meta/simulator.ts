@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { sameSecret } from '../http';
 import { hubSignature } from './graph';
+import { registerMetaLogin, type SimulatedPage } from './login-simulator';
 
 /**
  * A stand-in for Meta's Messenger Platform / Instagram messaging for tests, the e2e stack and the
@@ -22,6 +23,8 @@ export interface MetaSimulatorOptions {
   webhook?: { url: string; verifyToken: string };
   host?: string;
   port?: number;
+  /** Also plays Meta's login (login-simulator.ts) for this app id; the pages default to this page and a second one. */
+  login?: { appId: string; pages?: SimulatedPage[]; userName?: string };
 }
 
 export interface MetaContact {
@@ -67,6 +70,8 @@ export interface MetaSimulator {
   sendRead(contactId: string, watermark?: Date): Promise<number>;
   /** A body posted as is, signed with `secret` (the app secret unless given): a repeated or forged delivery. */
   postWebhook(body: Record<string, unknown>, secret?: string): Promise<number>;
+  /** Page ids subscribed to the app through the login side (none without `login`). */
+  subscribed(): string[];
   reset(): void;
   close(): Promise<void>;
 }
@@ -77,6 +82,15 @@ const graphError = (code: number, message: string, subcode?: number) => ({
   error: { message, type: code === 190 ? 'OAuthException' : 'OAuthException', code, ...(subcode ? { error_subcode: subcode } : {}), fbtrace_id: randomBytes(8).toString('base64url') },
 });
 const mid = () => `m_${randomBytes(18).toString('base64url')}`;
+
+/** The demo user's pages: this simulator's page (linked to an Instagram account) and one without Instagram. */
+export function defaultPages(options: Pick<MetaSimulatorOptions, 'pageId' | 'pageToken'>): SimulatedPage[] {
+  const second = String(BigInt(options.pageId) + 1n);
+  return [
+    { id: options.pageId, name: 'Atende Demo', accessToken: options.pageToken, instagram: { id: `1784${options.pageId.slice(-11)}`, username: 'atende.demo' } },
+    { id: second, name: 'Atende Outlet', accessToken: `${options.pageToken}-outlet` },
+  ];
+}
 
 export async function startMetaSimulator(options: MetaSimulatorOptions): Promise<MetaSimulator> {
   const app = Fastify({ logger: false, bodyLimit: 30 * 1024 * 1024 });
@@ -209,6 +223,7 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     return { webhook_status: result.status, message: result.body };
   });
   app.get('/_simulator/sent', async () => ({ sent }));
+  const login = options.login ? registerMetaLogin(app, { appId: options.login.appId, appSecret: options.appSecret, pages: options.login.pages ?? defaultPages(options), userName: options.login.userName }) : null;
 
   await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   const address = app.server.address();
@@ -236,6 +251,7 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     sendDelivery: (contactId, mids) => signedPost(envelope({ sender: { id: contactId }, recipient: { id: options.pageId }, timestamp: Date.now(), delivery: { mids, watermark: Date.now() } })),
     sendRead: (contactId, watermark = new Date()) => signedPost(envelope({ sender: { id: contactId }, recipient: { id: options.pageId }, timestamp: Date.now(), read: { watermark: watermark.getTime() } })),
     postWebhook: (body, secret) => signedPost(body, secret),
+    subscribed: () => login?.subscribed() ?? [],
     reset: () => {
       sent = [];
       failures = [];

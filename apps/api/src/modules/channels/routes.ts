@@ -1,7 +1,8 @@
-import { createChannel, deleteChannel, getChannel, listChannels, updateChannel, updateChannelToCloudApi } from '@atende/contract';
+import { connectMetaSetup, createChannel, deleteChannel, getChannel, listChannels, listMetaSetupPages, startMetaSetup, updateChannel, updateChannelToCloudApi } from '@atende/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
+import { MetaSetupService } from './meta-setup';
 import type { ChannelService } from './service';
 
 /** The api's public address: PUBLIC_URL, else the address this request came to. */
@@ -20,4 +21,9 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext, channels: C
     await channels.remove(session, params.id);
     return { data: { ok: true as const } };
   });
+  // The /messenger-setup and /instagram-setup screens: a page connected by Meta's login.
+  const metaSetup = new MetaSetupService(ctx, channels);
+  bind(app, startMetaSetup, 'settings.channels.write', async ({ session, body, request }) => ({ data: metaSetup.start(session, body.kind, publicUrlOf(ctx, request)) }));
+  bind(app, listMetaSetupPages, 'settings.channels.write', async ({ session, body, request }) => ({ data: await metaSetup.pages(session, body, publicUrlOf(ctx, request)) }));
+  bind(app, connectMetaSetup, 'settings.channels.write', async ({ session, body, request }) => metaSetup.connect(session, body, publicUrlOf(ctx, request)));
 }

@@ -12,7 +12,8 @@ import { errorText } from '../../api/errors';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
-import { entryPointOf, useEntryPointOptions } from '../menus/useEntryPointOptions';
+import { EntryPointSelect } from '../menus/EntryPointSelect';
+import { entryPointOf } from '../menus/useEntryPointOptions';
 import { AVAILABILITY, CHANNEL_FORMS, channelBody, channelFormErrors, channelTypeLabel, type ChannelForm } from './channelForms';
 
 /** Creation refusals the modal words itself, next to the fields. */
@@ -116,7 +117,6 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
   const [name, setName] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const entryOptions = useEntryPointOptions();
   const [entry, setEntry] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => {
@@ -168,6 +168,16 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
             }}
             comboboxProps={{ withinPortal: true }}
           />
+          {form.setupPath && (
+            <Alert color="blue" title={t('Connect with Facebook')}>
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t('Log in with Facebook and choose the page: no token to copy. Or fill in the page\'s details below.')}</Text>
+                <Button size="xs" onClick={() => void navigate(form.setupPath!)}>
+                  {t('Connect with Facebook')}
+                </Button>
+              </Stack>
+            </Alert>
+          )}
           <TextInput label={t('Name')} required maxLength={120} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name ? t(errors.name) : undefined} />
           {form.fields.map((field) => {
             if (field.switch) {
@@ -196,17 +206,7 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
               />
             );
           })}
-          <Select
-            label={t('Entry point')}
-            description={t('Where new conversations of this channel start')}
-            data={entryOptions}
-            value={entry}
-            onChange={setEntry}
-            clearable
-            placeholder={t('Workspace queue')}
-            error={errors.entry_point ? t(errors.entry_point) : undefined}
-            comboboxProps={{ withinPortal: true }}
-          />
+          <EntryPointSelect value={entry} onChange={setEntry} error={errors.entry_point ? t(errors.entry_point) : undefined} />
           {create.isError && !Object.keys(errors).length && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>

@@ -53,6 +53,8 @@ export interface ChannelForm {
   after?: string;
   /** What the value answered once at creation is (the custom channel's token, e-mail's forwarding address). */
   shownOnceLabel?: string;
+  /** A setup screen that connects the channel by the provider's login, offered first (manual entry stays). */
+  setupPath?: string;
 }
 
 const baseUrl = (placeholder: string): ChannelField => ({
@@ -119,6 +121,7 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   },
   ...(['messenger', 'instagram'] as const).map((type) => ({
     type,
+    setupPath: `/${type}-setup`,
     fields: [
       { key: 'page_id', label: phrase('Facebook page ID'), required: true, description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined },
       { key: 'access_token', label: phrase('Page access token'), secret: true, required: true },

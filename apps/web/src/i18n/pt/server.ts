@@ -86,6 +86,11 @@ export const ptServer: Record<string, string> = {
   'Invalid entry point type': 'Tipo de ponto de entrada inválido',
   'Invalid channel': 'Canal inválido',
   'The provider refused this token': 'O provedor recusou este token',
+  'Connecting with Facebook is not configured on this server (META_APP_ID, META_APP_SECRET)': 'A conexão com o Facebook não está configurada neste servidor (META_APP_ID, META_APP_SECRET)',
+  'None of your Facebook pages has an Instagram professional account linked': 'Nenhuma das suas páginas do Facebook tem uma conta profissional do Instagram vinculada',
+  'Your Facebook account manages no page': 'Sua conta do Facebook não administra nenhuma página',
+  'Choose one of the pages of your Facebook login': 'Escolha uma das páginas do seu login do Facebook',
+  "page_id is the page's numeric id": 'page_id é o identificador numérico da página',
   // conversations and messages
   'This contact has an open conversation': 'Este contato tem uma conversa aberta',
   'This conversation is not assigned to you': 'Esta conversa não está atribuída a você',

@@ -1,0 +1,41 @@
+import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
+import { demo, signedInPage, takeConversation } from './helpers';
+
+/** What the Meta simulator's page sent (GET /_simulator/sent). */
+export interface MetaSent {
+  recipient: string;
+  text: string | null;
+  answeredStatus: number;
+}
+
+/**
+ * A contact (a page-scoped id, no phone) writes to the page at the Meta simulator `meta`; a demo agent
+ * takes the conversation, which is the channel's, and opens it: the agent's page and its message log.
+ * The contact's name comes from the simulator's profile lookup.
+ */
+export async function metaContactWrites(
+  browser: Browser,
+  request: APIRequestContext,
+  meta: string,
+  contact: { psid: string; firstName: string; lastName: string; text: string },
+  channelId: string,
+): Promise<{ agent: Page; messages: Locator }> {
+  const wrote = await request.post(`${meta}/_simulator/inbound`, { data: { id: contact.psid, first_name: contact.firstName, last_name: contact.lastName, text: contact.text } });
+  expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
+  const name = `${contact.firstName} ${contact.lastName}`;
+  const agent = await signedInPage(browser, demo('agent'));
+  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
+  await expect(async () => {
+    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
+  }).toPass({ timeout: 20_000 });
+  expect(mine!.channel.uuid).toBe(channelId);
+  await agent.reload();
+  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  const messages = agent.getByRole('log', { name: 'Messages' });
+  await expect(messages.getByText(contact.text)).toBeVisible({ timeout: 30_000 });
+  return { agent, messages };
+}
+
+export async function metaSent(request: APIRequestContext, meta: string): Promise<MetaSent[]> {
+  return ((await (await request.get(`${meta}/_simulator/sent`)).json()) as { sent: MetaSent[] }).sent;
+}
