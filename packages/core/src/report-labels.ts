@@ -64,6 +64,7 @@ export const REPORT_LABELS_PT: Readonly<Record<string, string>> = {
   Sunday: 'Domingo',
   Ended: 'Encerrada',
   'Sent to the queue': 'Enviada para a fila',
+  'Still in the flow': 'Ainda no fluxo',
   Yes: 'Sim',
   No: 'Não',
 };
