@@ -18,11 +18,12 @@ const REPORTS: { path: string; title: string; type?: string; fed?: boolean }[] =
   { path: 'session-metrics', title: 'Session metrics', fed: true },
   { path: 'login-history', title: 'Login history', fed: true },
   { path: 'bots', title: 'Bots' },
+  { path: 'surveys', title: 'Surveys' },
 ];
 
 /** The screen table's body, cell texts per row. */
 async function screenRows(page: Page, title: string): Promise<string[][]> {
-  const table = page.getByRole('table', { name: title });
+  const table = page.getByRole('table', { name: title, exact: true });
   return table
     .locator('tbody tr')
     .evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')));
@@ -65,14 +66,14 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
     // Today only (the contact filter narrows the chat history to the conversation made above).
     const contact = report.path === 'chat-history' ? `&contact=${encodeURIComponent(name)}` : '';
     await page.goto(`/admin/reports/${report.path}?start=${today}&end=${today}${contact}`);
-    await expect(page.getByRole('heading', { name: report.title })).toBeVisible();
+    await expect(page.getByRole('heading', { name: report.title, exact: true })).toBeVisible();
     // The report type switch (weekday / hour) is kept in the query string as well.
     if (report.type) {
       await page.getByText(report.type, { exact: true }).click();
       await expect(page).toHaveURL(/report_type=hour/);
     }
     await page.getByRole('button', { name: 'Generate' }).click();
-    const table = page.getByRole('table', { name: report.title });
+    const table = page.getByRole('table', { name: report.title, exact: true });
     await expect(table.or(page.getByText('No data found'))).toBeVisible();
     const rows = (await table.isVisible()) ? await screenRows(page, report.title) : [];
     if (report.fed) expect(rows.length, `${report.title} rows`).toBeGreaterThan(0);

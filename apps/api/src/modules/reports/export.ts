@@ -75,7 +75,7 @@ export const CSV_BOM = '\uFEFF';
 const CHUNK = 1_000;
 const breath = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The rows as text: JSON as they are, else a header of `columns` then one line of neutralised cells per row. */
+/** The rows as text: JSON as they are, else the `header` line then one line of neutralised cells per row. */
 async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], header: readonly string[], data: R[], zone: string): AsyncGenerator<string> {
   // A UTF-8 byte order mark: Excel (pt-BR Windows) otherwise reads the file as Windows-1252 and
   // mangles every accent (issue 14 item 10). CSV readers that know UTF-8 skip it.

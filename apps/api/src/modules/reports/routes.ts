@@ -9,14 +9,12 @@ import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { reportRange } from './export';
-import { answerReport } from './table';
+import { answerReport, n, rate } from './table';
 
 type Query = QueryOf<typeof agentsProductivityReport>;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 const duration = (seconds: number | null): string | null => (seconds === null ? null : formatHms(seconds));
-const rate = (part: number, whole: number): string => (whole === 0 ? '0.00%' : `${((part / whole) * 100).toFixed(2)}%`);
-const n = (v: bigint | number | null | undefined): number => Number(v ?? 0);
 /**
  * The caller's calendar day of a conversation's start. Queries group on this date and format it as
  * YYYY-MM-DD only for the few grouped rows: grouping on to_char's text cost 30 days of 100,000

@@ -5,14 +5,12 @@ import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { reportRange } from './export';
-import { answerReport, type Column } from './table';
+import { answerReport, n, rate, type Column } from './table';
 
 type Query = QueryOf<typeof surveysReport>;
 
 /** An answer that is a number ("5", "4,5") is a score; a worded one ("Good") has none. */
 const NUMERIC = '^[[:space:]]*-?[0-9]+([.,][0-9]+)?[[:space:]]*$';
-const n = (v: bigint | number | null | undefined): number => Number(v ?? 0);
-const rate = (part: number, whole: number): string => (whole === 0 ? '0.00%' : `${((part / whole) * 100).toFixed(2)}%`);
 /** A number in the files too (Excel numbers as numbers), two decimals; null without numeric answers. */
 const score = (v: number | null): number | null => (v === null ? null : Math.round(v * 100) / 100);
 

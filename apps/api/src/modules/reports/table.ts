@@ -13,6 +13,11 @@ export interface Column {
   translated?: boolean;
 }
 
+/** A share as the reports write it: '12.50%' (0.00% of nothing). */
+export const rate = (part: number, whole: number): string => (whole === 0 ? '0.00%' : `${((part / whole) * 100).toFixed(2)}%`);
+/** A SQL count or sum (bigint) as a number, 0 when absent. */
+export const n = (v: bigint | number | null | undefined): number => Number(v ?? 0);
+
 /** Rows a screen shows at most; a download carries up to EXPORT_MAX_ROWS. */
 const SCREEN_ROWS = 500;
 const EXPORT_MAX_ROWS = 200_000;
