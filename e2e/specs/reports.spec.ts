@@ -41,6 +41,8 @@ const same = (screen: string[], file: string[]) =>
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 test('a manager generates every report and its CSV and Excel hold the rows on screen', async ({ browser }) => {
+  // Ten reports, each generated and downloaded twice.
+  test.setTimeout(240_000);
   // A finished conversation of today, so that no report is empty: a contact writes on the demo API
   // channel, the demo agent takes it, answers twice and finishes it.
   const agent = await signedInPage(browser, demo('agent'));

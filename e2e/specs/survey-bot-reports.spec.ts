@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
-import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
+import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
 
 // Issue 16 items 15 and 18; spec 002 §2 reports children surveys (flag surveys_report) and bots (flag
 // bots_report), §5 "repeated answers are flagged": a manager reads real survey answers and bot passes.
@@ -13,6 +13,9 @@ async function downloaded(page: Page, name: RegExp): Promise<string> {
 }
 const sectorsOf = async (request: APIRequestContext) =>
   ((await (await request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] }).data;
+
+// Several sign-ins, two finished conversations and four report screens: more than the default minute and a half on a busy machine.
+test.describe.configure({ timeout: 180_000 });
 
 test('surveys report: per survey with the average, a chart by day, each answer with the repeated one flagged, a download with Portuguese headers', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
@@ -28,6 +31,7 @@ test('surveys report: per survey with the average, a chart by day, each answer w
   try {
     // The same contact is asked twice and answers twice: 5, then 4 (the second is a repeated answer).
     const agent = await signedInPage(browser, demo('agent'));
+    await agent.goto('/app');
     const channel = await demoApiChannel(agent.request);
     const phone = `+55117${String(Date.now()).slice(-8)}`;
     const write = (content: string) =>
@@ -37,7 +41,7 @@ test('surveys report: per survey with the average, a chart by day, each answer w
       });
     for (const answer of ['5', '4']) {
       expect((await write('Hello, I need help')).status()).toBe(202);
-      const chat = await acceptConversationOf(agent, phone);
+      const chat = await takeConversation(agent, (c) => c.contact.phone_number === phone);
       expect((await agent.request.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).status()).toBe(200);
       expect((await write(answer)).status()).toBe(202);
     }

@@ -19,6 +19,11 @@ const SENT: Column[] = [
   { key: 'answered', label: 'Answered' },
 ];
 const SCORE: Column = { key: 'average_score', label: 'Average score' };
+const SURVEY: Column[] = [
+  { key: 'survey', label: 'Survey' },
+  { key: 'question', label: 'Question' },
+];
+const RATE: Column = { key: 'answer_rate', label: 'Answer rate' };
 const REPEATED: Column = { key: 'repeated', label: 'Repeated answers' };
 
 /**
@@ -56,14 +61,7 @@ export function surveyReportRoutes(app: FastifyInstance, ctx: AppContext): void 
 
     if (query.report_type === 'survey') {
       return answerReport(request, reply, query, name, [
-        { key: 'survey', label: 'Survey' },
-        { key: 'question', label: 'Question' },
-        ...SENT,
-        { key: 'waiting', label: 'Waiting for an answer' },
-        { key: 'no_answer', label: 'No answer' },
-        { key: 'answer_rate', label: 'Answer rate' },
-        SCORE,
-        REPEATED,
+        ...SURVEY, ...SENT, { key: 'waiting', label: 'Waiting for an answer' }, { key: 'no_answer', label: 'No answer' }, RATE, SCORE, REPEATED,
       ], async (limit) => {
         const rows = await ctx.db.$queryRaw<(Counts & { survey: string; question: string; waiting: bigint })[]>`
           WITH ${base}
@@ -78,12 +76,7 @@ export function surveyReportRoutes(app: FastifyInstance, ctx: AppContext): void 
 
     if (query.report_type === 'option') {
       return answerReport(request, reply, query, name, [
-        { key: 'survey', label: 'Survey' },
-        { key: 'question', label: 'Question' },
-        { key: 'option', label: 'Option' },
-        { key: 'answers', label: 'Answers' },
-        { key: 'share', label: 'Share' },
-        REPEATED,
+        ...SURVEY, { key: 'option', label: 'Option' }, { key: 'answers', label: 'Answers' }, { key: 'share', label: 'Share' }, REPEATED,
       ], async (limit) => {
         // Every option of each survey sent in the period, unanswered ones too; an answer counts under
         // the option's position when it was sent (an option renamed since keeps its answers).
@@ -100,14 +93,7 @@ export function surveyReportRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
 
     if (query.report_type === 'agent') {
-      return answerReport(request, reply, query, name, [
-        { key: 'agent', label: 'Agent' },
-        { key: 'survey', label: 'Survey' },
-        ...SENT,
-        { key: 'answer_rate', label: 'Answer rate' },
-        SCORE,
-        REPEATED,
-      ], async (limit) => {
+      return answerReport(request, reply, query, name, [{ key: 'agent', label: 'Agent' }, SURVEY[0]!, ...SENT, RATE, SCORE, REPEATED], async (limit) => {
         // The agent who held the conversation the survey followed; none ('--') for one no agent took.
         const rows = await ctx.db.$queryRaw<(Counts & { agent: string | null; survey: string })[]>`
           WITH ${base}
@@ -121,7 +107,7 @@ export function surveyReportRoutes(app: FastifyInstance, ctx: AppContext): void 
     }
 
     if (query.report_type === 'day') {
-      return answerReport(request, reply, query, name, [{ key: 'day', label: 'Day' }, ...SENT, { key: 'answer_rate', label: 'Answer rate' }, SCORE, REPEATED], async (limit) => {
+      return answerReport(request, reply, query, name, [{ key: 'day', label: 'Day' }, ...SENT, RATE, SCORE, REPEATED], async (limit) => {
         const rows = await ctx.db.$queryRaw<(Counts & { day: string })[]>`
           WITH ${base}
           SELECT to_char(d.day, 'YYYY-MM-DD') AS day, d.sent, d.answered, d.score, d.repeated FROM (
@@ -133,8 +119,7 @@ export function surveyReportRoutes(app: FastifyInstance, ctx: AppContext): void 
 
     return answerReport(request, reply, query, name, [
       { key: 'answered_at', label: 'Answered at' },
-      { key: 'survey', label: 'Survey' },
-      { key: 'question', label: 'Question' },
+      ...SURVEY,
       { key: 'answer', label: 'Answer' },
       { key: 'score', label: 'Score' },
       { key: 'repeated', label: 'Repeated', translated: true },
