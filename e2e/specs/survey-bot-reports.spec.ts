@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
-import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
+import { demo, demoApiChannel, PASSWORD, signedInPage, takeConversation } from './helpers';
 
 // Issue 16 items 15 and 18; spec 002 §2 reports children surveys (flag surveys_report) and bots (flag
 // bots_report), §5 "repeated answers are flagged": a manager reads real survey answers and bot passes.
@@ -47,8 +47,13 @@ test('surveys report: per survey with the average, a chart by day, each answer w
     }
     await agent.context().close();
 
-    // A Portuguese-speaking manager.
-    const page = await signedInPage(browser, demo('manager'), 'pt-BR');
+    // A Portuguese-speaking manager (the sign-in form is in Portuguese too).
+    const page = await (await browser.newContext({ locale: 'pt-BR' })).newPage();
+    await page.goto('/login');
+    await page.getByLabel('E-mail').fill(demo('manager'));
+    await page.getByLabel('Senha', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
     const today = iso(new Date());
     await page.goto(`/admin/reports/surveys?start=${today}&end=${today}&survey_uuid=${survey}`);
     await expect(page.getByRole('heading', { name: 'Pesquisas' })).toBeVisible();
