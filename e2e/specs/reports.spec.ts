@@ -76,7 +76,8 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
     }
     await page.getByRole('button', { name: 'Generate' }).click();
     const table = page.getByRole('table', { name: report.title, exact: true });
-    await expect(table.or(page.getByText('No data found'))).toBeVisible();
+    // The bots report lists the passes under its table, with an empty state of their own: the first is the report's.
+    await expect(table.or(page.getByText('No data found')).first()).toBeVisible();
     const rows = (await table.isVisible()) ? await screenRows(page, report.title) : [];
     if (report.fed) expect(rows.length, `${report.title} rows`).toBeGreaterThan(0);
     // Every hour of the day has its row (and bar), empty ones too.
