@@ -25,6 +25,7 @@ import { menuRoutes } from './modules/menus/routes';
 import { integrationRoutes } from './modules/integrations/routes';
 import { automationRoutes } from './modules/automations/routes';
 import { adminReportRoutes } from './modules/reports/routes';
+import { surveyReportRoutes } from './modules/reports/surveys';
 import { botRoutes } from './modules/bots/routes';
 import { conversationFieldRoutes } from './modules/conversation-fields/routes';
 import { storageRoutes } from './modules/storage/routes';
@@ -126,6 +127,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   integrationRoutes(app, ctx);
   automationRoutes(app, ctx);
   adminReportRoutes(app, ctx);
+  surveyReportRoutes(app, ctx);
   botRoutes(app, ctx);
   settingsRoutes(app, ctx);
   await app.register(channelWebhookRoutes(ctx));

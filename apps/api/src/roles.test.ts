@@ -44,6 +44,7 @@ const PROBES: Record<PermissionName, Probe | null> = {
   reports: { method: 'get', path: '/api/v1/reports/agents/productivity' },
   'reports.session_metrics': { method: 'get', path: '/api/v1/reports/metrics/conversations' },
   'reports.bots': { method: 'get', path: '/api/v1/reports/bots' },
+  'reports.surveys': { method: 'get', path: '/api/v1/reports/surveys' },
   'reports.login_history': { method: 'get', path: '/api/v1/reports/login_history' },
   campaigns: { method: 'get', path: '/api/v1/campaign' },
   'templates.manage': { method: 'delete', path: `/api/v1/channels/outbound_templates/${nobody}` },

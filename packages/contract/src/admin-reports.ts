@@ -19,7 +19,8 @@ export const AdminReportQuery = z.object({
 
 /** A report as a table: its columns (key and English label, translated on screen) and rows keyed by column. */
 export const ReportTableSchema = z.object({
-  columns: z.array(z.object({ key: z.string(), label: z.string() })),
+  /** `translated`: the values are English phrases (weekdays, outcomes, yes / no) shown in the reader's language. */
+  columns: z.array(z.object({ key: z.string(), label: z.string(), translated: z.boolean().optional() })),
   rows: z.array(z.record(z.string(), z.union([z.string(), z.number(), z.null()]))),
   /** True when more rows matched than a screen shows (the download has them all). */
   truncated: z.boolean(),
@@ -64,4 +65,15 @@ export const botsReport = route({
   method: 'GET', path: '/api/v1/reports/bots', tags: ['reports'],
   summary: 'Automated menus and bot flows: per menu and answer (bots: per bot), the conversations handed to a sector or ended (flag bots_report).',
   query: AdminReportQuery, response: table,
+});
+export const surveysReport = route({
+  method: 'GET', path: '/api/v1/reports/surveys', tags: ['reports'],
+  summary:
+    'Satisfaction surveys sent in the period (flag surveys_report): per survey (report_type=survey), per answer option (option), per agent of the conversation (agent), ' +
+    'per day (day) or each answer (answers); an answer is repeated when the contact had already answered that survey; the score is the average of numeric answers.',
+  query: AdminReportQuery.extend({
+    report_type: z.enum(['survey', 'option', 'agent', 'day', 'answers'], { message: 'Invalid report type' }).default('survey'),
+    survey_uuid: Uuid.optional(),
+  }),
+  response: table,
 });

@@ -190,6 +190,7 @@ export const routes = {
   loginHistoryReport: adminReports.loginHistoryReport,
   chatHistoryReport: adminReports.chatHistoryReport,
   botsReport: adminReports.botsReport,
+  surveysReport: adminReports.surveysReport,
   listBots: bots.listBots,
   getBot: bots.getBot,
   createBot: bots.createBot,

@@ -19,3 +19,4 @@ export * from './bot-flow';
 export * from './livechat';
 export * from './permissions';
 export * from './ticket';
+export * from './report-labels';

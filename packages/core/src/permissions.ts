@@ -61,6 +61,7 @@ export const PERMISSIONS = {
   reports: { roles: SUPERVISOR, spec: 'spec 002 §2' },
   'reports.session_metrics': { roles: SUPERVISOR, flag: 'session_metrics_report', spec: 'spec 002 §2' },
   'reports.bots': { roles: SUPERVISOR, flag: 'bots_report', spec: 'spec 002 §2' },
+  'reports.surveys': { roles: SUPERVISOR, flag: 'surveys_report', spec: 'spec 002 §2' },
   'reports.login_history': { roles: MANAGER, spec: 'spec 002 §6' },
   campaigns: { roles: CAMPAIGNS, flag: 'outbound_campaign', spec: 'spec 001 §6, 002 §6 (stricter reading)' },
   'templates.manage': { roles: CAMPAIGNS, flag: 'whatsapp_template_management', spec: 'spec 002 §2 campaigns/whatsapp-templates' },

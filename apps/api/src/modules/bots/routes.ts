@@ -95,10 +95,14 @@ export function botRoutes(app: FastifyInstance, ctx: AppContext): void {
         WHERE c."tenantId" = ${session.tenantId}::uuid AND c."workspaceId" = ${session.workspaceId}::uuid AND c.state = 'bot'::"ConversationState"
           AND c."createdAt" >= ${from} AND c."createdAt" < ${to} AND (b.id IS NOT NULL OR m.id IS NOT NULL)
       )
-      SELECT h.*, count(*) OVER () AS total FROM h ${only}
-      ORDER BY h.at DESC, h.id LIMIT ${query._limit === 0 ? PAGE_LIMIT_MAX : query._limit} OFFSET ${query._offset}`;
+      , f AS (SELECT * FROM h ${only})
+      -- The total from its own count, joined to the page: a page past the last row still carries it
+      -- (a window count over the page's rows was 0 there).
+      SELECT p.*, t.total FROM (SELECT count(*) AS total FROM f) t
+      LEFT JOIN LATERAL (SELECT * FROM f ORDER BY f.at DESC, f.id LIMIT ${query._limit === 0 ? PAGE_LIMIT_MAX : query._limit} OFFSET ${query._offset}) p ON true
+      ORDER BY p.at DESC, p.id`;
     return {
-      data: rows.map((r) => ({
+      data: rows.filter((r) => r.id !== null).map((r) => ({
         conversation_uuid: r.id, ticket_number: r.ticket, contact: { name: r.contact, phone: r.phone }, channel: { uuid: r.channelId, name: r.channel },
         bot: { uuid: r.botId, name: r.bot, kind: r.kind }, outcome: r.outcome, at: r.at.toISOString(),
       })),

@@ -265,6 +265,10 @@ describe('bot history', () => {
     // Paged: the second row alone.
     const second = await history(`start=${today()}&end=${today()}&_limit=1&_offset=1`);
     expect(second.body.data.map((r: Row) => r.conversation_uuid)).toEqual([rows[1]!.conversation_uuid]);
+    // Past the last row: no rows, and the total stays right (it came from a window over the page: 0).
+    const past = await history(`start=${today()}&end=${today()}&_limit=10&_offset=${rows.length + 5}`);
+    expect(past.body).toMatchObject({ data: [], pagination: { total: rows.length, offset: rows.length + 5 } });
+    expect(second.body.pagination.total).toBe(rows.length);
     // Another bot's history is empty.
     const other = await history(`start=${today()}&end=${today()}&bot_uuid=${support}`);
     expect(other.body).toMatchObject({ data: [], pagination: { total: 0 } });

@@ -75,19 +75,19 @@ export const CSV_BOM = '\uFEFF';
 const CHUNK = 1_000;
 const breath = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The rows as text: JSON as they are, else a header of `columns` then one line of neutralised cells per row. */
-async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], data: R[], zone: string): AsyncGenerator<string> {
+/** The rows as text: JSON as they are, else the `header` line then one line of neutralised cells per row. */
+async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], header: readonly string[], data: R[], zone: string): AsyncGenerator<string> {
   // A UTF-8 byte order mark: Excel (pt-BR Windows) otherwise reads the file as Windows-1252 and
   // mangles every accent (issue 14 item 10). CSV readers that know UTF-8 skip it.
   if (format === 'csv') yield CSV_BOM;
   for (let i = 0; i < data.length; i += CHUNK) {
     const slice = data.slice(i, i + CHUNK);
     if (format === 'json') yield (i === 0 ? '[' : ',') + slice.map((r) => JSON.stringify(r)).join(',');
-    else yield stringify(i === 0 ? [[...columns], ...slice.map((r) => cells(columns, r, zone))] : slice.map((r) => cells(columns, r, zone)));
+    else yield stringify(i === 0 ? [[...header], ...slice.map((r) => cells(columns, r, zone))] : slice.map((r) => cells(columns, r, zone)));
     await breath();
   }
   if (format === 'json') yield data.length === 0 ? '[]' : ']';
-  else if (data.length === 0) yield stringify([[...columns]]);
+  else if (data.length === 0) yield stringify([[...header]]);
 }
 /** For an Excel date cell: the caller's wall-clock time (Excel dates have no zone; exceljs writes them as UTC). */
 export function zonedExcelDate(iso: string, zone: string): Date {
@@ -116,10 +116,11 @@ const excelCells = (columns: readonly string[], r: object, zone: string): (strin
  * exceljs streaming writer, inline strings) as a header of `columns` then one line per row, every
  * text cell neutralised against formula injection. The rows are written a thousand at a time with a
  * yield between, so an export of 100,000 rows neither holds the workbook in memory nor blocks the api
- * (the in-memory workbook took 22 s and 1.4 GB for 78,000 chat history rows).
+ * (the in-memory workbook took 22 s and 1.4 GB for 78,000 chat history rows). `header` is the first
+ * line of CSV and Excel (the columns' labels in the caller's language); the keys when absent.
  */
 export async function sendExport<R extends object>(
-  reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[], timezone?: string,
+  reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[], timezone?: string, header: readonly string[] = columns,
 ) {
   // JSON keeps the instants as the api answers them; CSV and Excel show the caller's wall-clock time.
   const zone = safeZone(timezone);
@@ -129,7 +130,7 @@ export async function sendExport<R extends object>(
     return reply
       .header('content-type', type)
       .header('content-disposition', `attachment; filename="${file}.${format}"`)
-      .send(Readable.from(lines(format, columns, data, zone)));
+      .send(Readable.from(lines(format, columns, header, data, zone)));
   }
   // exceljs is large: loaded on the first Excel export, not at start-up (issue 13 item 2).
   const { default: ExcelJS } = await import('exceljs');
@@ -139,7 +140,7 @@ export async function sendExport<R extends object>(
   // Date cells show as dates and times, not as serial numbers.
   sheet.columns = columns.map((key) => ({ key, style: data.some((r) => ISO_INSTANT.test(String((r as Record<string, unknown>)[key] ?? ''))) ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {} }));
   void (async () => {
-    sheet.addRow([...columns]).commit();
+    sheet.addRow([...header]).commit();
     for (const [i, row] of data.entries()) {
       sheet.addRow(excelCells(columns, row, zone)).commit();
       if (i % CHUNK === CHUNK - 1) await breath();

@@ -6,7 +6,7 @@ import { customChannel } from '../conversations/fixtures';
 import { ALL_ON, startTestApp, type TestApp } from '../../testing';
 import { zonedText } from '@atende/core';
 import { neutralise } from './export';
-import { exportPaging } from './routes';
+import { exportPaging } from './table';
 
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -149,8 +149,9 @@ describe('admin reports (spec 002 §2, §7)', () => {
     // The file starts with a UTF-8 byte order mark (Excel reads accents right); parsers skip it.
     expect(csv.text.startsWith('\uFEFF')).toBe(true);
     const lines = parse(csv.text, { columns: true, bom: true }) as Record<string, string>[];
-    expect(lines.map((l) => l.ticket)).toEqual(screen.rows.map((r) => String(r.ticket)));
-    expect(lines[0]!.contact).toBe('\'=HYPERLINK("http://x")');
+    // The header is the columns' labels (English without a Portuguese Accept-Language).
+    expect(lines.map((l) => l.Ticket)).toEqual(screen.rows.map((r) => String(r.ticket)));
+    expect(lines[0]!.Contact).toBe('\'=HYPERLINK("http://x")');
     const xlsx = await t.http.get(`/api/v1/reports/agents/productivity?${range}&format=excel`).set(auth('supervisor')).buffer(true).parse((res, done) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
@@ -159,7 +160,7 @@ describe('admin reports (spec 002 §2, §7)', () => {
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
     const sheet = book.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual([undefined, 'agent', 'answered', 'closed', 'avg_first_response', 'avg_session', 'messages']);
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Agent', 'Answered sessions', 'Closed sessions', 'Average first response time', 'Average session time', 'Messages sent']);
     // Numbers are numbers in Excel (issue 16 item 15); durations stay the text the screen shows.
     expect(sheet.getRow(2).values).toEqual([undefined, 'Ana', 2, 1, '00:01:30', '00:20:00', 2]);
     expect(sheet.rowCount).toBe(3);
@@ -216,6 +217,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
       const screen = await table(path, 'manager');
       expect(screen.rows.length, path).toBeGreaterThan(0);
       const keys = screen.columns.map((c) => c.key);
+      const labels = screen.columns.map((c) => c.label);
       // Times are written in the asked zone (UTC here), as "yyyy-mm-dd hh:mm:ss" in CSV and as date cells in Excel.
       const isInstant = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2}-\d{2}T.*Z$/.test(v);
       const cells = screen.rows.map((r) => keys.map((k) => (isInstant(r[k]) ? zonedText(r[k], 'UTC') : neutralise(String(r[k] ?? '')))));
@@ -226,7 +228,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
 
       const csv = await t.http.get(`${path}&format=csv`).set(auth('manager'));
       expect(csv.status, path).toBe(200);
-      expect(parse(csv.text, { bom: true }) as string[][], path).toEqual([keys, ...cells]);
+      expect(parse(csv.text, { bom: true }) as string[][], path).toEqual([labels, ...cells]);
 
       const xlsx = await binary(`${path}&format=excel`);
       expect(xlsx.headers['content-type'], path).toContain('spreadsheetml');
@@ -236,7 +238,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
       const read: string[][] = [];
       const excelText = (v: unknown) => (v instanceof Date ? v.toISOString().slice(0, 19).replace('T', ' ') : String(v ?? ''));
       sheet.eachRow({ includeEmpty: true }, (row) => read.push(keys.map((_, i) => excelText(row.getCell(i + 1).value))));
-      expect(read, path).toEqual([keys, ...cells]);
+      expect(read, path).toEqual([labels, ...cells]);
     }
   });
 
@@ -250,12 +252,13 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
     // São Paulo is UTC-3 all year (no daylight saving since 2019).
     const local = new Date(Date.parse(instant) - 3 * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
     const csv = parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { columns: true, bom: true }) as Record<string, string>[];
-    expect(csv[0]![key]).toBe(local);
+    const label = (await table(path, 'manager')).columns.find((c) => c.key === key)!.label;
+    expect(csv[0]![label]).toBe(local);
     const xlsx = await binary(`${path}&format=excel`);
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
     const sheet = book.worksheets[0]!;
-    const column = (sheet.getRow(1).values as unknown[]).indexOf(key);
+    const column = (sheet.getRow(1).values as unknown[]).indexOf(label);
     const cell = sheet.getRow(2).getCell(column);
     expect(cell.value).toBeInstanceOf(Date);
     expect((cell.value as Date).toISOString().slice(0, 19).replace('T', ' ')).toBe(local);
@@ -277,7 +280,7 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
 
   it('an empty report downloads as its header alone, or [] in JSON', async () => {
     const path = `/api/v1/reports/chat_history?${range}&sector_uuid=${otherSector}`;
-    const header = (await table(path, 'manager')).columns.map((c) => c.key);
+    const header = (await table(path, 'manager')).columns.map((c) => c.label);
     expect(JSON.parse((await t.http.get(`${path}&format=json`).set(auth('manager'))).text)).toEqual([]);
     expect(parse((await t.http.get(`${path}&format=csv`).set(auth('manager'))).text, { bom: true })).toEqual([header]);
     const book = new ExcelJS.Workbook();
@@ -296,6 +299,31 @@ describe('admin reports: every export is the table, numbers from the fixtures, t
     const sneaky = [';=1+1', ' =cmd|calc', '\t=1+1', '\n=1', '"=HYPERLINK(1)"', "'=1+1", '\uFF1D1+1', '\uFF0B1', '\uFF0D1', '\uFF20SUM(A1)', '  @x'];
     for (const cell of sneaky) expect(neutralise(cell), JSON.stringify(cell)).toBe(`'${cell}`);
     expect(['Ana; Bia', 'a = b', '+55 11 98765-4321'].map(neutralise)).toEqual(["Ana; Bia", 'a = b', "'+55 11 98765-4321"]);
+  });
+
+  // Issue 16 item 15: the download's header, and the values the screen translates, in the requester's language.
+  it('writes the CSV and Excel headers and translated values in Portuguese for a Portuguese Accept-Language, English otherwise', async () => {
+    const path = `/api/v1/reports/trends/conversations?${range}&report_type=weekday`;
+    const csv = (language: string) => t.http.get(`${path}&format=csv`).set(auth('manager')).set('Accept-Language', language);
+    const pt = parse((await csv('pt-BR,pt;q=0.9,en;q=0.8')).text, { bom: true }) as string[][];
+    expect(pt[0]).toEqual(['Dia da semana', 'Atendimentos', 'Participação']);
+    expect(pt.slice(1).map((r) => r[0])).toEqual(['Segunda-feira', 'Terça-feira', 'Quarta-feira', 'Quinta-feira', 'Sexta-feira', 'Sábado', 'Domingo']);
+    // The preferred language decides: an English browser that also reads Portuguese gets English.
+    const en = parse((await csv('en-US,en;q=0.9,pt;q=0.8')).text, { bom: true }) as string[][];
+    expect(en[0]).toEqual(['Weekday', 'Sessions', 'Share']);
+    expect(en[1]![0]).toBe('Monday');
+    const book = new ExcelJS.Workbook();
+    const xlsx = await t.http.get(`/api/v1/reports/agents/productivity?${range}&format=excel`).set(auth('manager')).set('Accept-Language', 'pt-BR')
+      .buffer(true).parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
+    await book.xlsx.load(new Uint8Array(xlsx.body as Buffer).buffer);
+    expect(book.worksheets[0]!.getRow(1).values).toEqual([undefined, 'Agente', 'Atendimentos atendidos', 'Atendimentos finalizados', 'Tempo médio de primeira resposta', 'Tempo médio de atendimento', 'Mensagens enviadas']);
+    // JSON keeps the keys and the values as the api answers them.
+    const json = JSON.parse((await t.http.get(`${path}&format=json`).set(auth('manager')).set('Accept-Language', 'pt-BR')).text) as Record<string, unknown>[];
+    expect(json[0]).toMatchObject({ weekday: 'Monday' });
   });
 
   it('the Accept header picks the download when format is absent (the campaign report\'s rule)', async () => {

@@ -1,33 +1,20 @@
 import {
   agentsProductivityReport, botsReport, chatHistoryReport, conversationMetricsReport, conversationSummaryReport, conversationTrendsReport, loginHistoryReport,
-  type QueryOf, type ReportTable,
+  type QueryOf,
 } from '@atende/contract';
 import { formatHms } from '@atende/core';
 import { Prisma } from '@atende/db';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { exportFormat, reportRange, sendExport } from './export';
+import { reportRange } from './export';
+import { answerReport, n, rate } from './table';
 
 type Query = QueryOf<typeof agentsProductivityReport>;
-type Cell = string | number | null;
-type Row = Record<string, Cell>;
-interface Column {
-  key: string;
-  label: string;
-}
-
-/** Rows a screen shows at most; a download carries up to EXPORT_MAX_ROWS. */
-const SCREEN_ROWS = 500;
-const EXPORT_MAX_ROWS = 200_000;
-/** Rows a paged download reads per query (a setting only so that tests can read a few rows per page). */
-export const exportPaging = { rows: 5_000 };
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 const duration = (seconds: number | null): string | null => (seconds === null ? null : formatHms(seconds));
-const rate = (part: number, whole: number): string => (whole === 0 ? '0.00%' : `${((part / whole) * 100).toFixed(2)}%`);
-const n = (v: bigint | number | null | undefined): number => Number(v ?? 0);
 /**
  * The caller's calendar day of a conversation's start. Queries group on this date and format it as
  * YYYY-MM-DD only for the few grouped rows: grouping on to_char's text cost 30 days of 100,000
@@ -49,35 +36,12 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
       ${q.channel_uuid ? Prisma.sql`AND c."channelId" = ${q.channel_uuid}::uuid` : Prisma.empty}`;
   }
 
-  /**
-   * Answers the table, or with `format` the download of every row. A `paged` report (a list, not
-   * totals) is read for a download exportPaging.rows rows at a time after the last row read, so that a long
-   * one never holds the api on one huge result (78,000 chat history rows in one query held every other
-   * request for 1.3 s).
-   */
-  async function answer(
-    request: FastifyRequest, reply: FastifyReply, q: Query, name: string, columns: Column[], load: (limit: number, after: Row | null) => Promise<Row[]>, paged = false,
-  ) {
-    if (q.format) {
-      const rows: Row[] = [];
-      for (;;) {
-        const page = await load(paged ? Math.min(exportPaging.rows, EXPORT_MAX_ROWS - rows.length) : EXPORT_MAX_ROWS, rows.at(-1) ?? null);
-        rows.push(...page);
-        if (!paged || page.length < exportPaging.rows || rows.length >= EXPORT_MAX_ROWS) break;
-      }
-      return sendExport(reply, name, exportFormat(q.format, request.headers.accept), columns.map((c) => c.key), rows, q.timezone);
-    }
-    const rows = await load(SCREEN_ROWS + 1, null);
-    const table: ReportTable = { columns, rows: rows.slice(0, SCREEN_ROWS), truncated: rows.length > SCREEN_ROWS };
-    return { data: table };
-  }
-
   bind(app, agentsProductivityReport, 'reports', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
     const s = scope(session, query);
     // Messages are counted per author (a user of this workspace); only a sector or channel filter needs their conversations.
     const byConversation = Boolean(query.sector_uuid || query.channel_uuid);
-    return answer(request, reply, query, 'agents-productivity', [
+    return answerReport(request, reply, query, 'agents-productivity', [
       { key: 'agent', label: 'Agent' },
       { key: 'answered', label: 'Answered sessions' },
       { key: 'closed', label: 'Closed sessions' },
@@ -127,7 +91,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
       { key: 'answer_rate', label: 'Answer rate' },
     ];
     if (query.report_type === 'agent') {
-      return answer(request, reply, query, 'session-rate-by-agent', [{ key: 'agent', label: 'Agent' }, ...tail], async (limit) =>
+      return answerReport(request, reply, query, 'session-rate-by-agent', [{ key: 'agent', label: 'Agent' }, ...tail], async (limit) =>
         shape(
           await ctx.db.$queryRaw<Counted[]>`
             SELECT u.username AS key, ${counts}
@@ -138,7 +102,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
         ),
       );
     }
-    return answer(request, reply, query, 'session-rate', [{ key: 'day', label: 'Day' }, ...tail], async (limit) =>
+    return answerReport(request, reply, query, 'session-rate', [{ key: 'day', label: 'Day' }, ...tail], async (limit) =>
       shape(
         await ctx.db.$queryRaw<Counted[]>`
           SELECT to_char(d.day, 'YYYY-MM-DD') AS key, d.created, d.answered, d.closed, d.unanswered FROM (
@@ -156,8 +120,8 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     const byHour = query.report_type === 'hour';
     const part = byHour ? Prisma.sql`extract(hour FROM c."createdAt" AT TIME ZONE ${zone})` : Prisma.sql`extract(isodow FROM c."createdAt" AT TIME ZONE ${zone})`;
     const key = byHour ? 'hour' : 'weekday';
-    return answer(request, reply, query, `session-volume-by-${key}`, [
-      { key, label: byHour ? 'Hour' : 'Weekday' },
+    return answerReport(request, reply, query, `session-volume-by-${key}`, [
+      { key, label: byHour ? 'Hour' : 'Weekday', translated: !byHour },
       { key: 'sessions', label: 'Sessions' },
       { key: 'share', label: 'Share' },
     ], async () => {
@@ -177,7 +141,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
   bind(app, conversationMetricsReport, 'reports.session_metrics', async ({ session, query, request, reply }) => {
     const { from, to, zone } = reportRange(query);
     const s = scope(session, query);
-    return answer(request, reply, query, 'session-metrics', [
+    return answerReport(request, reply, query, 'session-metrics', [
       { key: 'day', label: 'Day' },
       { key: 'sessions', label: 'Sessions' },
       { key: 'avg_wait', label: 'Average wait' },
@@ -201,7 +165,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   bind(app, loginHistoryReport, 'reports.login_history', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
-    return answer(request, reply, query, 'login-history', [
+    return answerReport(request, reply, query, 'login-history', [
       { key: 'at', label: 'Date' },
       { key: 'user', label: 'User' },
       { key: 'email', label: 'Email' },
@@ -221,7 +185,7 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
     const { from, to } = reportRange(query, { contact: query.contact });
     const s = scope(session, query);
     const contact = query.contact ? `%${query.contact.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
-    return answer(request, reply, query, 'chat-history', [
+    return answerReport(request, reply, query, 'chat-history', [
       { key: 'ticket', label: 'Ticket' },
       { key: 'contact', label: 'Contact' },
       { key: 'phone', label: 'Phone' },
@@ -259,10 +223,10 @@ export function adminReportRoutes(app: FastifyInstance, ctx: AppContext): void {
   bind(app, botsReport, 'reports.bots', async ({ session, query, request, reply }) => {
     const { from, to } = reportRange(query);
     const s = scope(session, query);
-    return answer(request, reply, query, 'bots', [
+    return answerReport(request, reply, query, 'bots', [
       { key: 'menu', label: 'Menu' },
       { key: 'answer', label: 'Answer' },
-      { key: 'outcome', label: 'Outcome' },
+      { key: 'outcome', label: 'Outcome', translated: true },
       { key: 'conversations', label: 'Conversations' },
     ], async (limit) => {
       // The last step of a menu or a bot flow is recorded on the conversation's history: into the

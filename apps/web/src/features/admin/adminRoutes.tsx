@@ -9,6 +9,7 @@ const AdminIndex = lazyPage(() => import('./AdminIndex'), 'AdminIndex');
 const HubPage = lazyPage(() => import('./HubPage'), 'HubPage');
 const CampaignReportPage = lazyPage(() => import('../campaigns/CampaignReportPage'), 'CampaignReportPage');
 const AdminReportPage = lazyPage(() => import('../reports/AdminReportPage'), 'AdminReportPage');
+const BotsReportPage = lazyPage(() => import('../reports/BotsReportPage'), 'BotsReportPage');
 const BotEditorPage = lazyPage(() => import('../bots/BotEditorPage'), 'BotEditorPage');
 const BotsPage = lazyPage(() => import('../bots/BotsPage'), 'BotsPage');
 const AutomationsPage = lazyPage(() => import('../automations/AutomationsPage'), 'AutomationsPage');
@@ -16,7 +17,6 @@ const IntegrationsPage = lazyPage(() => import('../integrations/IntegrationsPage
 const ChannelSettingsPage = lazyPage(() => import('../menus/ChannelSettingsPage'), 'ChannelSettingsPage');
 const MenusPage = lazyPage(() => import('../menus/MenusPage'), 'MenusPage');
 const ConversationFieldsPage = lazyPage(() => import('../surveys/ConversationFieldsPage'), 'ConversationFieldsPage');
-const SurveysReportPage = lazyPage(() => import('../surveys/SurveysReportPage'), 'SurveysReportPage');
 const SurveyResultPage = lazyPage(() => import('../surveys/SurveyResultPage'), 'SurveyResultPage');
 const SurveysPage = lazyPage(() => import('../surveys/SurveysPage'), 'SurveysPage');
 const ContactsPage = lazyPage(() => import('../contacts/ContactsPage'), 'ContactsPage');
@@ -45,8 +45,8 @@ const REPORTS: (HubLink & { element: RouteObject['element'] })[] = [
     path: 'campaigns', title: 'Campaigns', permission: 'campaigns',
     element: <Guard permission="campaigns"><CampaignReportPage /></Guard>,
   },
-  { path: 'bots', title: 'Bots', permission: 'reports.bots', element: <Guard permission="reports.bots"><AdminReportPage report={REPORT_DEFINITIONS.bots} /></Guard> },
-  { path: 'surveys', title: 'Surveys', flags: ['surveys_report'], element: <Guard flags={['surveys_report']}><SurveysReportPage /></Guard> },
+  { path: 'bots', title: 'Bots', permission: 'reports.bots', element: <Guard permission="reports.bots"><BotsReportPage /></Guard> },
+  { path: 'surveys', title: 'Surveys', permission: 'reports.surveys', element: <Guard permission="reports.surveys"><AdminReportPage report={REPORT_DEFINITIONS.surveys} /></Guard> },
   { path: 'login-history', title: 'Login history', permission: 'reports.login_history', element: <Guard permission="reports.login_history"><AdminReportPage report={REPORT_DEFINITIONS['login-history']} /></Guard> },
 ];
 

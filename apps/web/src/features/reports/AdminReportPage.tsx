@@ -1,8 +1,8 @@
 import type { ReportTable } from '@atende/contract';
-import { ISO_INSTANT, reportFilterIssues, zonedText } from '@atende/core';
+import { ISO_INSTANT, reportFilterIssues, reportLabel, zonedText } from '@atende/core';
 import { Alert, Anchor, Button, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
@@ -10,7 +10,7 @@ import { BarChart } from '../../ui/BarChart';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { useIssueText } from '../../ui/useRuleForm';
 
-export type ReportFilter = 'sector' | 'agent' | 'channel' | 'contact';
+export type ReportFilter = 'sector' | 'agent' | 'channel' | 'contact' | 'survey';
 export interface ReportDefinition {
   title: string;
   /** The api path; the same query with `format` is the download. */
@@ -18,14 +18,17 @@ export interface ReportDefinition {
   load(query: Record<string, string>): Promise<ReportTable>;
   filters: ReportFilter[];
   types?: { value: string; label: string }[];
-  /** Columns whose values are English phrases to translate (weekday names, outcomes). */
-  translated?: string[];
-  /** Draw the rows as bars: the first column labels them, `value` is the column drawn. */
-  chart?: { value: string };
+  /**
+   * Draw the rows as bars (a report showing a trend, issue 16 item 15): the first column labels them,
+   * `value` is the column drawn; with `types`, only for those report types.
+   */
+  chart?: { value: string; types?: string[] };
+  /** More of the report under the table (the bots report's passes), given the asked filters. */
+  extra?: (asked: Record<string, string>) => ReactNode;
 }
 
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'contact', 'report_type'] as const;
+const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'survey_uuid', 'contact', 'report_type'] as const;
 
 /**
  * One admin report (spec 002 §2 reports): filters kept in the query string, the spec 001 §5 rules
@@ -33,7 +36,10 @@ const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'conta
  * and CSV / Excel / JSON downloads of the same query.
  */
 export function AdminReportPage({ report }: { report: ReportDefinition }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'pt' ? 'pt' : 'en';
+  // Numbers as the reader writes them (4,5 in Portuguese); no grouping, so tickets and ids read as in the files.
+  const number = new Intl.NumberFormat(language === 'pt' ? 'pt-BR' : 'en-US', { maximumFractionDigits: 2, useGrouping: false });
   const [params, setParams] = useSearchParams();
   const today = iso(new Date());
   const draft = Object.fromEntries(PARAMS.map((k) => [k, params.get(k) ?? ''])) as Record<(typeof PARAMS)[number], string>;
@@ -55,10 +61,21 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
   const query = { ...Object.fromEntries(Object.entries(draft).filter(([, v]) => v)), timezone };
   const sectors = useQuery({ queryKey: ['sectors', 'all'], enabled: report.filters.includes('sector'), queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
   const agents = useQuery({ queryKey: ['users', 'agent'], enabled: report.filters.includes('agent'), queryFn: async () => (await api.listUsers({ query: { role: 'agent' } })).data });
+  const surveys = useQuery({ queryKey: ['surveys'], enabled: report.filters.includes('survey'), queryFn: async () => (await api.listSurveys({})).data });
   const channels = useQuery({ queryKey: ['channels', 'all'], enabled: report.filters.includes('channel'), queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data });
   const result = useQuery({ queryKey: ['reports', report.path, asked], enabled: asked !== null, retry: false, queryFn: () => report.load(asked!) });
   const download = (format: 'csv' | 'excel' | 'json') => `${report.path}?${new URLSearchParams({ ...query, format }).toString()}`;
   const blocked = issues.length > 0;
+  const chart = report.chart && (!report.chart.types || report.chart.types.includes(asked?.report_type ?? '')) ? report.chart : null;
+  /** A cell as the screen shows it: headers and phrases in the reader's language (the files' dictionary), times in the caller's zone. */
+  const cellText = (c: ReportTable['columns'][number], row: ReportTable['rows'][number]): string => {
+    const value = row[c.key];
+    if (value === null || value === undefined || value === '') return '--';
+    if (typeof value === 'number') return number.format(value);
+    // The caller's zone, 24-hour, as in the CSV and Excel files (issue 14 item 3, 16 item 15).
+    if (ISO_INSTANT.test(value)) return zonedText(value, timezone);
+    return c.translated ? reportLabel(value, language) : value;
+  };
 
   return (
     <Stack>
@@ -86,6 +103,9 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
         )}
         {report.filters.includes('channel') && (
           <Select label={t('Channel')} clearable data={(channels.data ?? []).map((c) => ({ value: c.uuid, label: c.name }))} value={draft.channel_uuid || null} onChange={(v) => set('channel_uuid', v)} />
+        )}
+        {report.filters.includes('survey') && (
+          <Select label={t('Survey')} clearable data={(surveys.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))} value={draft.survey_uuid || null} onChange={(v) => set('survey_uuid', v)} />
         )}
         {report.filters.includes('contact') && (
           <TextInput label={t('Contact')} value={draft.contact} onChange={(e) => set('contact', e.currentTarget.value)} error={errorOf('contact')} />
@@ -120,10 +140,10 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
         <EmptyState text={t('No data found')} />
       ) : (
         <>
-          {report.chart && (
+          {chart && (
             <BarChart
               label={t(report.title)}
-              bars={result.data.rows.map((r) => ({ label: t(String(r[result.data.columns[0]!.key] ?? '')), value: Number(r[report.chart!.value] ?? 0) }))}
+              bars={result.data.rows.map((r) => ({ label: cellText(result.data.columns[0]!, r), value: Number(r[chart.value] ?? 0) }))}
             />
           )}
           {result.data.truncated && <Alert color="yellow">{t('Only the first 500 rows are shown; the downloads have them all.')}</Alert>}
@@ -131,7 +151,7 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
             <Table.Thead>
               <Table.Tr>
                 {result.data.columns.map((c) => (
-                  <Table.Th key={c.key}>{t(c.label)}</Table.Th>
+                  <Table.Th key={c.key}>{reportLabel(c.label, language)}</Table.Th>
                 ))}
               </Table.Tr>
             </Table.Thead>
@@ -145,13 +165,8 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
                         <Anchor component={Link} to={`/chat-history/reports/${String(row[c.key])}`} target="_blank">
                           {String(row[c.key])}
                         </Anchor>
-                      ) : report.translated?.includes(c.key) ? (
-                        t(String(row[c.key]))
-                      ) : typeof row[c.key] === 'string' && ISO_INSTANT.test(row[c.key] as string) ? (
-                        // The caller's zone, 24-hour, as in the CSV and Excel files (issue 14 item 3, 16 item 15).
-                        zonedText(row[c.key] as string, timezone)
                       ) : (
-                        String(row[c.key] ?? '--')
+                        cellText(c, row)
                       )}
                     </Table.Td>
                   ))}
@@ -161,6 +176,7 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
           </Table>
         </>
       )}
+      {asked !== null && report.extra?.(asked)}
     </Stack>
   );
 }

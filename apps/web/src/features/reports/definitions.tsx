@@ -3,6 +3,13 @@ import { phrase } from '../../i18n/phrase';
 import type { ReportDefinition } from './AdminReportPage';
 
 const base = '/api/v1/reports';
+const SURVEY_TYPES = [
+  { value: 'survey', label: phrase('By survey') },
+  { value: 'option', label: phrase('By answer') },
+  { value: 'agent', label: phrase('By agent') },
+  { value: 'day', label: phrase('By day') },
+  { value: 'answers', label: phrase('Answers') },
+] as const;
 
 /** The admin reports of spec 002 §2 and the call each makes (§7). Titles are translated phrases. */
 export const REPORT_DEFINITIONS = {
@@ -42,13 +49,13 @@ export const REPORT_DEFINITIONS = {
       { value: 'hour', label: phrase('By hour') },
     ],
     chart: { value: 'sessions' },
-    translated: ['weekday'],
   },
   'session-metrics': {
     title: phrase('Session metrics'),
     path: `${base}/metrics/conversations`,
     load: async (q) => (await api.conversationMetricsReport({ query: q })).data,
     filters: ['sector', 'agent', 'channel'],
+    chart: { value: 'sessions' },
   },
   'login-history': {
     title: phrase('Login history'),
@@ -61,9 +68,15 @@ export const REPORT_DEFINITIONS = {
     path: `${base}/bots`,
     load: async (q) => (await api.botsReport({ query: q })).data,
     filters: ['sector', 'channel'],
-    translated: ['outcome'],
+    // Conversations per menu answer or bot: where the flows send people.
+    chart: { value: 'conversations' },
+  },
+  surveys: {
+    title: phrase('Surveys'),
+    path: `${base}/surveys`,
+    load: async (q) => (await api.surveysReport({ query: { ...q, report_type: SURVEY_TYPES.find((o) => o.value === q.report_type)?.value ?? 'survey' } })).data,
+    filters: ['survey', 'sector', 'agent', 'channel'],
+    types: [...SURVEY_TYPES],
+    chart: { value: 'answered', types: ['day'] },
   },
 } satisfies Record<string, ReportDefinition>;
-
-// Values of the bots report's outcome column (translated on screen).
-export const BOT_OUTCOMES = [phrase('Ended'), phrase('Sent to the queue')];
