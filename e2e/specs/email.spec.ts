@@ -87,6 +87,29 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     expect(reply.inReplyTo).toBe(messageId);
     expect(reply.text?.trim()).toBe(answer);
     expect((Array.isArray(reply.to) ? reply.to[0] : reply.to)?.text).toBe(`ana${suffix}@cliente.test`);
+
+    // The agent starts a new e-mail from the phonebook: the subject is asked for, and the mail leaves with it.
+    const bruno = `Bruno ${suffix}`;
+    const created = await agent.request.post('/api/v1/contacts', { data: { name: bruno, organization: 'Cliente', email: `bruno${suffix}@cliente.test`, phone1: `(11) 9${String(Date.now()).slice(-8)}` } });
+    expect(created.status()).toBe(201);
+    await agent.getByRole('button', { name: 'Phonebook' }).click();
+    const phonebook = agent.getByRole('dialog', { name: 'Phonebook' });
+    await phonebook.getByRole('textbox', { name: 'Name' }).fill(bruno);
+    await phonebook.getByRole('button', { name: `Start conversation with ${bruno}` }).click();
+    const start = agent.getByRole('dialog', { name: 'Start conversation' });
+    await start.getByRole('textbox', { name: 'Channel' }).click();
+    await agent.getByRole('option', { name: `Suporte ${suffix}` }).click();
+    await expect(start.getByText(`bruno${suffix}@cliente.test`)).toBeVisible();
+    await start.getByRole('textbox', { name: 'Initial message' }).fill('Olá Bruno, seu contrato vence em breve.');
+    await start.getByRole('button', { name: 'Start conversation' }).click();
+    await expect(start.getByText('Subject is required')).toBeVisible();
+    await start.getByRole('textbox', { name: 'Subject' }).fill('Renovação do contrato');
+    await start.getByRole('button', { name: 'Start conversation' }).click();
+    await expect(start).toHaveCount(0);
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+    expect(received[1]!.subject).toBe('Renovação do contrato');
+    expect((Array.isArray(received[1]!.to) ? received[1]!.to[0] : received[1]!.to)?.text).toBe(`bruno${suffix}@cliente.test`);
+    expect(received[1]!.text?.trim()).toBe('Olá Bruno, seu contrato vence em breve.');
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }

@@ -28,9 +28,10 @@ export interface OutboundMessage {
   template?: OutboundTemplate | null;
   /**
    * E-mail threading (issue 15 item 3): the subject of the conversation's thread and the
-   * Message-IDs of its earlier messages, oldest first (the last is the one answered).
+   * Message-IDs of its earlier messages, oldest first (the last is the one answered). `fresh`: the
+   * subject is a new e-mail's own (an agent started the conversation), sent without "Re:".
    */
-  thread?: { subject: string | null; references: string[] } | null;
+  thread?: { subject: string | null; references: string[]; fresh?: boolean } | null;
 }
 
 export interface OutboundTemplate {

@@ -198,6 +198,8 @@ export const startConversation = route({
     template_uuid: Uuid.optional(),
     template_parameters: z.array(z.string().max(1024)).max(20).optional(),
     initial_message: z.string().trim().max(4096).optional(),
+    /** E-mail channels (issue 15 item 3): the new e-mail's subject, required there. */
+    subject: z.string().trim().max(200).optional(),
   }),
   response: dataOf(ConversationSchema), status: 201,
 });

@@ -24,8 +24,9 @@ const messages = (result: { success: boolean; error?: { issues: { path: Property
 describe('start conversation rules', () => {
   // spec 000 §5: only channel types whatsapp_360dialog, {hash}, whatsapp_web and custom are offered
   // (spec 000 §1: the custom API channel has types custom, droz and API).
-  it('offers only 360dialog, hash, whatsapp_web and custom channels', () => {
-    for (const type of ['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API', HASH])
+  // Issue 15 item 3: and e-mail, with a subject.
+  it('offers only 360dialog, hash, whatsapp_web, custom and e-mail channels', () => {
+    for (const type of ['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API', HASH, 'email'])
       expect(canStartConversationOn(type)).toBe(true);
     for (const type of [
       'whatsapp',
@@ -35,7 +36,6 @@ describe('start conversation rules', () => {
       'livechat',
       'telegram',
       'sms',
-      'email',
       'instagram',
       'messenger',
       'api',
@@ -64,6 +64,19 @@ describe('start conversation rules', () => {
     expect(isTemplateRequiredOnStart(channel('API', 'a', true))).toBe(true);
     expect(isTemplateRequiredOnStart(channel('custom'))).toBe(false);
     expect(isTemplateRequiredOnStart(channel('whatsapp_web', 'w', true))).toBe(false);
+  });
+
+  it('requires a subject for a new e-mail, and sends it', () => {
+    const email = channel('email', 'Mail');
+    const schema = startConversationFormSchema([email]);
+    expect(messages(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: ' ' }))).toEqual({ subject: 'Subject is required' });
+    expect(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: 'Seu pedido' }).success).toBe(true);
+    expect(startConversationBody({ channel_uuid: email.uuid, template_uuid: '', initial_message: ' Olá ', subject: ' Seu pedido ' }, email)).toEqual({
+      channel_uuid: email.uuid, initial_message: 'Olá', subject: 'Seu pedido',
+    });
+    // Other channels send no subject.
+    const custom = channel('custom', 'Api');
+    expect(startConversationBody({ channel_uuid: custom.uuid, template_uuid: '', initial_message: 'Oi', subject: 'x' }, custom)).toEqual({ channel_uuid: custom.uuid, initial_message: 'Oi' });
   });
 
   // spec 000 §5: a single channel is preselected.

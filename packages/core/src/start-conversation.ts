@@ -30,10 +30,17 @@ export function channelKind(type: string): string {
   return isHashChannelType(type) ? '{hash}' : type;
 }
 
-/** Spec 000 §5: only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are offered. */
+/**
+ * Spec 000 §5: only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are
+ * offered; and e-mail (issue 15 item 3), where a new outbound e-mail has a subject.
+ */
 export function canStartConversationOn(type: string): boolean {
-  return type === 'whatsapp_360dialog' || type === 'whatsapp_web' || isHashChannelType(type) || CUSTOM_CHANNEL_TYPES.includes(type);
+  return type === 'whatsapp_360dialog' || type === 'whatsapp_web' || type === 'email' || isHashChannelType(type) || CUSTOM_CHANNEL_TYPES.includes(type);
 }
+
+/** A new outbound e-mail's subject is required, at most this long (issue 15 item 3). */
+export const EMAIL_SUBJECT_MAX = 200;
+export const needsSubjectOnStart = (channel: Pick<OutboundChannel, 'type'>): boolean => channel.type === 'email';
 
 /**
  * Spec 000 §5: a template is required on 360dialog channels and on custom channels flagged
@@ -62,11 +69,13 @@ export interface StartConversationForm {
   channel_uuid: string;
   template_uuid: string;
   initial_message: string;
+  /** E-mail channels only. */
+  subject?: string;
 }
 
 /** Spec 000 §5 Start conversation, with the spec's messages, for the channels on offer. */
 export function startConversationFormSchema(channels: readonly OutboundChannel[]) {
-  return z.object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096) }).superRefine((v, ctx) => {
+  return z.object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096), subject: z.string().max(EMAIL_SUBJECT_MAX).optional() }).superRefine((v, ctx) => {
     const channel = channels.find((c) => c.uuid === v.channel_uuid);
     if (!channel) {
       ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
@@ -77,6 +86,7 @@ export function startConversationFormSchema(channels: readonly OutboundChannel[]
     } else if (!v.initial_message.trim()) {
       ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
     }
+    if (needsSubjectOnStart(channel) && !v.subject?.trim()) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
   });
 }
 
@@ -89,7 +99,10 @@ export function startConversationBody(form: StartConversationForm, channel: Outb
       ...(templateParameters.length ? { template_parameters: templateParameters } : {}),
     };
   }
-  return { channel_uuid: channel.uuid, initial_message: form.initial_message.trim() };
+  return {
+    channel_uuid: channel.uuid, initial_message: form.initial_message.trim(),
+    ...(needsSubjectOnStart(channel) ? { subject: form.subject?.trim() ?? '' } : {}),
+  };
 }
 
 /** Spec 000 §5 new-contact variant: phone valid for the default calling country, name and organization required. */

@@ -100,4 +100,16 @@ describe('channel delivery: e-mail (issue 15 item 3)', () => {
     expect(result).toMatchObject({ outcome: 'failed', reason: expect.stringContaining('refused') });
     expect(sim.sent()).toEqual([]);
   });
+
+  it('sends a new e-mail an agent started under its own subject, without "Re:" (issue 15 item 3)', async () => {
+    const id = await agentMessage('Temos uma proposta para você.');
+    await h.db.message.update({ where: { id }, data: { interactiveContent: { type: 'email', subject: 'Sua proposta de renovação' } } });
+    expect(await deliver(id)).toMatchObject({ outcome: 'sent' });
+    const [mail] = sim.sent();
+    expect(mail).toMatchObject({ subject: 'Sua proposta de renovação', envelopeTo: ['ana@cliente.test'], text: 'Temos uma proposta para você.' });
+    // The next answer threads under that subject as a reply.
+    const next = await agentMessage('Ficou alguma dúvida?');
+    expect(await deliver(next)).toMatchObject({ outcome: 'sent' });
+    expect(sim.sent()[1]).toMatchObject({ subject: 'Re: Sua proposta de renovação' });
+  });
 });

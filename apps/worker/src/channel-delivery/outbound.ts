@@ -31,6 +31,8 @@ export interface LoadedMessage {
   voice?: boolean;
   /** Set when the message is a template (outbound start, campaigns): {name, language, body, header, url_buttons}. */
   templateMessage: unknown;
+  /** Provider details; a new outbound e-mail's subject (issue 15 item 3). */
+  interactiveContent?: unknown;
   conversation: {
     id: string;
     contactId: string;
@@ -84,13 +86,18 @@ async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonN
   });
   const references: string[] = [];
   let subject: string | null = null;
+  const subjectOf = (content: unknown): string | null => {
+    const details = content as { type?: unknown; subject?: unknown } | null;
+    return details?.type === 'email' && typeof details.subject === 'string' && details.subject ? details.subject : null;
+  };
   for (const row of earlier.reverse()) {
     const id = row.externalId?.replace(/#\d+$/, '') ?? '';
     if (/^<[^<>\s]+>$/.test(id) && !references.includes(id)) references.push(id);
-    const details = row.interactiveContent as { type?: unknown; subject?: unknown } | null;
-    if (details?.type === 'email' && typeof details.subject === 'string' && details.subject) subject = details.subject;
+    subject = subjectOf(row.interactiveContent) ?? subject;
   }
-  return { subject, references };
+  // A new outbound e-mail carries its own subject (issue 15 item 3), sent as it is, not as a reply.
+  const own = subjectOf(message.interactiveContent);
+  return own ? { subject: own, references, fresh: true } : { subject, references };
 }
 
 export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, links: AnnexLinks): Promise<OutboundMessage> {

@@ -102,7 +102,7 @@ export class EmailAdapter implements ProviderChannelAdapter {
       await transport.sendMail({
         from: settings.from_address,
         to,
-        subject: replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
+        subject: message.thread?.fresh && message.thread.subject ? message.thread.subject : replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
         text: body,
         html: htmlOfText(body),
         messageId,

@@ -153,6 +153,33 @@ describe('conversation actions (spec 000 §4)', () => {
     expect(answered.body.data).toMatchObject({ state: 'answered', contact_interacted: true });
   });
 
+  // Issue 15 item 3: an agent starts a conversation by e-mail, with a subject.
+  it('starts an e-mail conversation with its subject, to the contact’s address, and refuses one without either', async () => {
+    const db = t.database.db;
+    const mail = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'E-mail', type: 'email', entrySectorId: acme.sectors[0]!.id } });
+    const start = (contactId: string, body: Record<string, unknown>) => t.http.post(`/api/v1/contacts/${contactId}/conversations`).set(auth('agent')).send({ channel_uuid: mail.id, ...body });
+    const noAddress = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Sem e-mail', phoneNumber: '+5511966660055' } });
+    const refused = await start(noAddress.id, { initial_message: 'Olá', subject: 'Proposta' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error_message).toBe('This contact has no e-mail address');
+    const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Bia', email: 'Bia@Cliente.test' } });
+    const noSubject = await start(contact.id, { initial_message: 'Olá' });
+    expect(noSubject.status).toBe(400);
+    expect(noSubject.body.fields).toEqual([{ path: 'subject', message: 'Subject is required' }]);
+    // Another contact already writing from that address on this channel keeps it.
+    const other = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Outra Bia' } });
+    const taken = await db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId: mail.id, identifier: 'bia@cliente.test', contactId: other.id } });
+    expect((await start(contact.id, { initial_message: 'Olá', subject: 'Proposta' })).status).toBe(409);
+    await db.contactIdentity.delete({ where: { id: taken.id } });
+    expect(await db.conversation.count({ where: { contactId: contact.id } })).toBe(0);
+
+    const started = await start(contact.id, { initial_message: 'Temos uma proposta.', subject: '  Proposta de renovação ' });
+    expect(started.status).toBe(201);
+    const first = await db.message.findFirstOrThrow({ where: { conversationId: started.body.data.uuid } });
+    expect(first).toMatchObject({ content: 'Temos uma proposta.', status: 'sending', interactiveContent: { type: 'email', subject: 'Proposta de renovação' } });
+    expect(await db.contactIdentity.findFirst({ where: { channelId: mail.id, contactId: contact.id } })).toMatchObject({ identifier: 'bia@cliente.test' });
+  });
+
   it('archives and unarchives; a new contact message unarchives per workspace setting', async () => {
     const id = await acceptedBy('agent', '11966660006');
     const arch = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ archived: true });

@@ -1,6 +1,6 @@
 import { AppError, queues } from '@atende/contract';
 import { inTransaction, nextTicketNumber, presentMessage, presentTemplate, templateInclude, type Tx } from '@atende/conversations';
-import { canStartConversationOn, isTemplateRequiredOnStart, renderTemplateText, templateTypeOf } from '@atende/core';
+import { canStartConversationOn, isTemplateRequiredOnStart, needsSubjectOnStart, renderTemplateText, templateTypeOf } from '@atende/core';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
@@ -28,12 +28,29 @@ async function templateMessage(tx: Tx, tenantId: string, channelId: string, temp
   return { text, stored: { uuid: template.uuid, name: template.name, language: template.config.language, body: parameters, header: null, url_buttons: [] } };
 }
 
+/**
+ * A new outbound e-mail (issue 15 item 3): its subject is required and the contact needs an e-mail
+ * address, which becomes the contact's identity on the channel (where replies come from) unless it
+ * is another contact's there.
+ */
+async function emailRecipient(tx: Tx, tenantId: string, channelId: string, contact: { id: string; email: string | null }, subject: string | undefined) {
+  if (!subject?.trim()) throw new AppError('validation_failed', 'Subject is required', [{ path: 'subject', message: 'Subject is required' }]);
+  const address = contact.email?.trim().toLowerCase();
+  if (!address) throw new AppError('validation_failed', 'This contact has no e-mail address', [{ path: 'channel_uuid', message: 'This contact has no e-mail address' }]);
+  const identity = await tx.contactIdentity.findFirst({ where: { tenantId, channelId, identifier: address } });
+  if (identity && identity.contactId !== contact.id) throw new AppError('conflict', 'Another contact uses this e-mail address on this channel');
+  const mine = await tx.contactIdentity.findFirst({ where: { tenantId, channelId, contactId: contact.id } });
+  if (mine && mine.identifier !== address) await tx.contactIdentity.update({ where: { id: mine.id }, data: { identifier: address } });
+  else if (!mine) await tx.contactIdentity.create({ data: { tenantId, channelId, contactId: contact.id, identifier: address } });
+  return { subject: subject.trim() };
+}
+
 /** Starts an outbound conversation (spec 000 §5 Start conversation rules). */
 export async function startOutbound(
   ctx: AppContext,
   session: Session,
   contactId: string,
-  body: { channel_uuid: string; template_uuid?: string; template_parameters?: string[]; initial_message?: string },
+  body: { channel_uuid: string; template_uuid?: string; template_parameters?: string[]; initial_message?: string; subject?: string },
 ): Promise<string> {
   const { result } = await inTransaction(ctx, async (tx, effects) => {
     const contact = await tx.contact.findFirst({ where: { id: contactId, tenantId: session.tenantId, deletedAt: null } });
@@ -47,6 +64,7 @@ export async function startOutbound(
     const template = body.template_uuid ? await templateMessage(tx, session.tenantId, channel.id, body.template_uuid, body.template_parameters ?? []) : null;
     const text = template?.text ?? body.initial_message?.trim() ?? '';
     if (!text) throw new AppError('validation_failed', 'Initial message is required', [{ path: 'initial_message', message: 'Initial message is required' }]);
+    const email = needsSubjectOnStart(channel) ? await emailRecipient(tx, session.tenantId, channel.id, contact, body.subject) : null;
     await tx.$queryRaw`SELECT id FROM "Contact" WHERE id = ${contact.id}::uuid FOR UPDATE`;
     const open = await tx.conversation.findFirst({ where: { tenantId: session.tenantId, contactId: contact.id, channelId: channel.id, state: { not: 'closed' } } });
     if (open) throw new AppError('conflict', 'This contact already has an open conversation on this channel');
@@ -64,6 +82,8 @@ export async function startOutbound(
     const first = await tx.message.create({
       data: { id: messageId, tenantId: session.tenantId, conversationId: conv.id, author: 'USER', userId: me.id, content: text, tags: [], state: 'pending', status: deliver ? 'sending' : null, createdAt: now,
         ...(template ? { templateMessage: template.stored } : {}),
+        // The worker threads the e-mail under this subject (and later replies under "Re: subject").
+        ...(email ? { interactiveContent: { type: 'email', subject: email.subject } } : {}),
       },
     });
     if (deliver) await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: messageId } } });

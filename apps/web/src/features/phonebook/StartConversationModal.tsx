@@ -1,14 +1,16 @@
 import { isFeatureOn, type Contact, type Conversation, type Template } from '@atende/contract';
 import {
   formatPhoneForDisplay,
+  EMAIL_SUBJECT_MAX,
   isTemplateRequiredOnStart,
+  needsSubjectOnStart,
   preselect,
   startConversationBody,
   startConversationFormSchema,
   type OutboundChannel,
   type StartConversationForm,
 } from '@atende/core';
-import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useMemo, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -72,7 +74,7 @@ function StartForm({
   const schema = useMemo(() => startConversationFormSchema(channels), [channels]);
   const form = useForm<StartConversationForm>({
     resolver: zodResolver(schema),
-    defaultValues: { channel_uuid: preselect(channels) ?? '', template_uuid: '', initial_message: '' },
+    defaultValues: { channel_uuid: preselect(channels) ?? '', template_uuid: '', initial_message: '', subject: '' },
   });
   const channel = channels.find((c) => c.uuid === form.watch('channel_uuid'));
   const templateRequired = channel ? isTemplateRequiredOnStart(channel) : false;
@@ -105,7 +107,7 @@ function StartForm({
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm">
-          {t('Contact')}: <strong>{contact.name}</strong> · {formatPhoneForDisplay(contact.phone_number)}
+          {t('Contact')}: <strong>{contact.name}</strong> · {channel && needsSubjectOnStart(channel) ? (contact.email ?? t('This contact has no e-mail address')) : formatPhoneForDisplay(contact.phone_number)}
         </Text>
         {channels.length === 0 && (
           <Alert color="yellow" role="status">
@@ -147,6 +149,10 @@ function StartForm({
             parametersError={parametersError}
             onTemplates={onTemplates}
           />
+        )}
+        {channel && needsSubjectOnStart(channel) && (
+          // Issue 15 item 3: a new e-mail has a subject; the contact's replies thread under it.
+          <TextInput label={t('Subject')} required maxLength={EMAIL_SUBJECT_MAX} {...form.register('subject')} error={err('subject')} />
         )}
         {channel && !templateRequired && (
           <Textarea

@@ -185,4 +185,8 @@ export const ptServer: Record<string, string> = {
   'smtp_host is required': 'smtp_host é obrigatório',
   'smtp_host must be a host name or an IP address': 'smtp_host deve ser um nome de host ou um endereço IP',
   'from_address must be an e-mail address': 'from_address deve ser um endereço de e-mail',
+  // Starting a conversation by e-mail (issue 15 item 3)
+  'Subject is required': 'O assunto é obrigatório',
+  'This contact has no e-mail address': 'Este contato não tem endereço de e-mail',
+  'Another contact uses this e-mail address on this channel': 'Outro contato usa este endereço de e-mail neste canal',
 };
