@@ -67,6 +67,8 @@ export const routes = {
   createUser: users.createUser,
   deleteUser: users.deleteUser,
   getLoginQrCode: users.getLoginQrCode,
+  getDomainSwitchJwt: users.getDomainSwitchJwt,
+  loginWithDomainSwitchJwt: users.loginWithDomainSwitchJwt,
   getMyTenant: tenants.getMyTenant,
   listTenants: tenants.listTenants,
   getTenant: tenants.getTenant,

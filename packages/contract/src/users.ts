@@ -176,3 +176,22 @@ export const getLoginQrCode = route({
 });
 
 export const emailSchema = email;
+
+/**
+ * Spec 000 §7 / 002 §7 (issue 16 item 18): a signed-in user moving to another domain of the same
+ * deployment. The answer is a signed token valid 60 s and usable once, and the page path that uses it.
+ */
+export const getDomainSwitchJwt = route({
+  method: 'GET', path: '/sso/domain_switch/jwt', tags: ['session'],
+  summary:
+    'A one-time sign-in token (JWT, 60 s, single use) for the same user on another domain of this deployment: open ' +
+    '`https://<other domain>` + ssoload_path (the /ssoload page signs in with it, then loads ?page=). Browser sessions only.',
+  query: z.object({ page: z.string().max(512).regex(/^\/(?!\/)/, 'page must be a path of this app').optional() }),
+  response: z.object({ data: z.object({ jwt: z.string(), expires_in: z.number().int(), ssoload_path: z.string() }) }),
+});
+export const loginWithDomainSwitchJwt = route({
+  method: 'POST', path: '/api/v1/login/sso', tags: ['session'], auth: false, bodyEncoding: 'form',
+  summary: 'Signs in with a token from GET /sso/domain_switch/jwt (used by /ssoload); a token works once, within 60 s.',
+  body: z.object({ jwt: z.string().trim().min(20).max(4096) }),
+  response: login.response,
+});

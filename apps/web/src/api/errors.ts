@@ -69,4 +69,4 @@ function hasServerMessage(error: ApiError): boolean {
 }
 
 /** Calls whose 401 is an answer for the form itself (wrong password), not an expired session. */
-export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code']);
+export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code', '/api/v1/login/sso']);

@@ -1,4 +1,4 @@
-import { login, loginWithCode, logout } from '@atende/contract';
+import { getDomainSwitchJwt, login, loginWithCode, loginWithDomainSwitchJwt, logout } from '@atende/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -22,6 +22,14 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: S
     setCookie(reply, result.token, result.maxAgeSeconds);
     return { data: result.data, token: result.token };
   });
+
+  bind(app, loginWithDomainSwitchJwt, 'public', async ({ body, request, reply }) => {
+    const result = await sessions.loginWithDomainSwitchToken(body.jwt, clientInfo(request));
+    setCookie(reply, result.token, result.maxAgeSeconds);
+    return { data: result.data, token: result.token };
+  });
+
+  bind(app, getDomainSwitchJwt, 'signed_in', async ({ session, query }) => ({ data: await sessions.issueDomainSwitchToken(session, query.page) }));
 
   bind(app, logout, 'signed_in', async ({ session, request, reply }) => {
     await sessions.logout(session, clientInfo(request));
