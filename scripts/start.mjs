@@ -16,6 +16,10 @@ env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http:/
 env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localhost';
 // The worker's inbound SMTP listener: the demo "E-mail" channel's forwarding address arrives here (issue 15 item 3).
 env.EMAIL_INBOUND_SMTP_PORT = process.env.EMAIL_INBOUND_SMTP_PORT ?? '4017';
+// The system's mail (password recovery codes, issue 16 item 11) goes to the demo mail provider, which
+// prints each mail: the code appears in this console.
+env.SMTP_URL = process.env.SMTP_URL ?? `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${process.env.DEMO_EMAIL_SMTP_PORT ?? '4016'}`;
+env.MAIL_FROM = process.env.MAIL_FROM ?? 'Atende <no-reply@demo.atende.test>';
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);

@@ -28,6 +28,8 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   template_in_use: phrase('Campaigns use this template: {{campaigns}}'),
   channel_credentials_refused: phrase("The provider refused the channel's credentials: check the token"),
   channel_provider_unavailable: phrase('The provider could not be reached to set the channel up; try again shortly'),
+  reset_code_invalid: phrase('The code is wrong or has expired'),
+  reset_code_attempts_exceeded: phrase('Too many wrong codes: ask for a new code'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 
@@ -69,4 +71,4 @@ function hasServerMessage(error: ApiError): boolean {
 }
 
 /** Calls whose 401 is an answer for the form itself (wrong password), not an expired session. */
-export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code', '/api/v1/login/sso']);
+export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code', '/api/v1/login/sso', '/api/v1/password/forgot', '/api/v1/password/reset']);

@@ -1,15 +1,15 @@
-import { Alert, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from '../../session/localUser';
-import { currentUser, signIn } from '../../session/signIn';
+import { currentUser, passwordRecoveryOffered, signIn } from '../../session/signIn';
 import { PasswordField } from '../../ui/PasswordField';
 import { LoadingState } from '../../ui/states';
+import { EMAIL } from './emailShape';
+import { ForgotPasswordForm } from './ForgotPasswordForm';
 
-// A plain shape check, not core's zod-based isEmail: this page loads no zod. The api checks the address.
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 interface Fields {
   email?: string;
@@ -28,7 +28,8 @@ function check(email: string, password: string): Fields {
  * The sign-in form of /login (spec 000 §2), light enough to be the whole of login.html: plain state,
  * no form or query library. A browser that kept user data first asks, quietly, whether its session
  * still holds; a signed-in user (kept or new) goes to `onSignedIn`. A failed sign-in shows the
- * server's message; ?max_agents_reached=true shows the max-users state.
+ * server's message; ?max_agents_reached=true shows the max-users state. "Forgot password?" appears
+ * when the server mails recovery codes (issue 16 item 11).
  */
 export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
   const { t } = useTranslation();
@@ -38,7 +39,17 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
   const [errors, setErrors] = useState<Fields>({});
   const [submitting, setSubmitting] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [recoveryOffered, setRecoveryOffered] = useState(false);
+  const [forgot, setForgot] = useState(false);
   const maxAgentsReached = new URLSearchParams(location.search).get('max_agents_reached') === 'true';
+
+  useEffect(() => {
+    let live = true;
+    void passwordRecoveryOffered().then((offered) => live && setRecoveryOffered(offered));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   useEffect(() => {
     if (!checking) return;
@@ -57,6 +68,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
   }, [checking, onSignedIn]);
 
   if (checking) return <LoadingState />;
+  if (forgot) return <ForgotPasswordForm initialEmail={email} onBack={() => setForgot(false)} onSignedIn={onSignedIn} />;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -111,6 +123,11 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
           <Button type="submit" loading={submitting}>
             {t('Sign in')}
           </Button>
+          {recoveryOffered && (
+            <Anchor component="button" type="button" size="sm" onClick={() => setForgot(true)}>
+              {t('Forgot password?')}
+            </Anchor>
+          )}
         </Stack>
       </Paper>
     </Center>
