@@ -3,7 +3,7 @@ import { hasAnyRole } from '@atende/core';
 import { Anchor, Badge, Box, Button, Container, Group, Paper, Switch, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { api, quietApi } from '../../api/client';
