@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Text, TextInput } from '@mantine/core';
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
 import { useState, type FormEvent } from 'react';
@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { saveLocalUser } from '../../session/localUser';
 import { requestRecoveryCode, resetPasswordAndSignIn } from '../../session/signIn';
 import { PasswordField } from '../../ui/PasswordField';
+import { AuthCard, EmailField } from './AuthCard';
 import { EMAIL } from './emailShape';
 
 type Field = 'email' | 'code' | 'password' | 'confirm';
@@ -16,7 +17,11 @@ function failureOf(error: unknown): { field?: Field; message: string } {
   if (!(error instanceof ApiError) || error.status === 0 || !error.message) return { message: 'Something went wrong' };
   const fields = (error.body as { fields?: { path?: string; message?: string }[] } | undefined)?.fields;
   const first = Array.isArray(fields) ? fields[0] : undefined;
-  if (error.code === 'validation_failed' && first?.message && (first.path === 'email' || first.path === 'code' || first.path === 'password')) {
+  if (
+    error.code === 'validation_failed' &&
+    first?.message &&
+    (first.path === 'email' || first.path === 'code' || first.path === 'password')
+  ) {
     return { field: first.path, message: first.message };
   }
   return { message: error.message };
@@ -27,7 +32,15 @@ function failureOf(error: unknown): { field?: Field; message: string } {
  * or query cache): the address, then the 6-digit code mailed to it with the new password. The
  * answer to the address never says whether it is an account's; the password rules are the api's.
  */
-export function ForgotPasswordForm({ initialEmail, onBack, onSignedIn }: { initialEmail: string; onBack: () => void; onSignedIn: (me: User) => void }) {
+export function ForgotPasswordForm({
+  initialEmail,
+  onBack,
+  onSignedIn,
+}: {
+  initialEmail: string;
+  onBack: () => void;
+  onSignedIn: (me: User) => void;
+}) {
   const { t } = useTranslation();
   const [step, setStep] = useState<'email' | 'code'>('email');
   const [email, setEmail] = useState(initialEmail);
@@ -79,75 +92,55 @@ export function ForgotPasswordForm({ initialEmail, onBack, onSignedIn }: { initi
   };
 
   return (
-    <Center mih="100vh" bg="gray.0">
-      <Paper component="form" onSubmit={step === 'email' ? sendCode : setNewPassword} withBorder shadow="sm" p="xl" w={400} aria-labelledby="forgot-title" noValidate>
-        <Stack>
-          <Title order={2} id="forgot-title">
-            {t('Forgot password')}
-          </Title>
-          {failure && (
-            <Alert color="red" role="alert">
-              {t(failure)}
-            </Alert>
-          )}
-          {step === 'email' ? (
-            <>
-              <Text size="sm">{t('Enter your e-mail. If it belongs to an account, we will send it a 6-digit code.')}</Text>
-              <TextInput
-                label={t('Email')}
-                type="email"
-                autoComplete="username"
-                autoFocus
-                value={email}
-                onChange={(e) => setEmail(e.currentTarget.value)}
-                error={errors.email ? t(errors.email) : undefined}
-              />
-              <Button type="submit" loading={busy}>
-                {t('Send code')}
-              </Button>
-            </>
-          ) : (
-            <>
-              <Alert color="blue" role="status">
-                {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for 15 minutes.', { email: email.trim() })}
-              </Alert>
-              <TextInput
-                label={t('Code')}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                autoFocus
-                value={code}
-                onChange={(e) => setCode(e.currentTarget.value)}
-                error={errors.code ? t(errors.code) : undefined}
-              />
-              <PasswordField
-                label={t('New password')}
-                autoComplete="new-password"
-                value={password}
-                onChange={(e) => setPassword(e.currentTarget.value)}
-                error={errors.password ? t(errors.password) : undefined}
-              />
-              <PasswordField
-                label={t('Confirm the new password')}
-                autoComplete="new-password"
-                value={confirm}
-                onChange={(e) => setConfirm(e.currentTarget.value)}
-                error={errors.confirm ? t(errors.confirm) : undefined}
-              />
-              <Button type="submit" loading={busy}>
-                {t('Set password and sign in')}
-              </Button>
-              <Anchor component="button" type="button" size="sm" onClick={() => setStep('email')}>
-                {t('Send a new code')}
-              </Anchor>
-            </>
-          )}
-          <Anchor component="button" type="button" size="sm" onClick={onBack}>
-            {t('Back to sign in')}
+    <AuthCard title={t('Forgot password')} titleId="forgot-title" failure={failure} onSubmit={step === 'email' ? sendCode : setNewPassword}>
+      {step === 'email' ? (
+        <>
+          <Text size="sm">{t('Enter your e-mail. If it belongs to an account, we will send it a 6-digit code.')}</Text>
+          <EmailField value={email} onChange={setEmail} error={errors.email} />
+          <Button type="submit" loading={busy}>
+            {t('Send code')}
+          </Button>
+        </>
+      ) : (
+        <>
+          <Alert color="blue" role="status">
+            {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for 15 minutes.', { email: email.trim() })}
+          </Alert>
+          <TextInput
+            label={t('Code')}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.currentTarget.value)}
+            error={errors.code ? t(errors.code) : undefined}
+          />
+          <PasswordField
+            label={t('New password')}
+            autoComplete="new-password"
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            error={errors.password ? t(errors.password) : undefined}
+          />
+          <PasswordField
+            label={t('Confirm the new password')}
+            autoComplete="new-password"
+            value={confirm}
+            onChange={(e) => setConfirm(e.currentTarget.value)}
+            error={errors.confirm ? t(errors.confirm) : undefined}
+          />
+          <Button type="submit" loading={busy}>
+            {t('Set password and sign in')}
+          </Button>
+          <Anchor component="button" type="button" size="sm" onClick={() => setStep('email')}>
+            {t('Send a new code')}
           </Anchor>
-        </Stack>
-      </Paper>
-    </Center>
+        </>
+      )}
+      <Anchor component="button" type="button" size="sm" onClick={onBack}>
+        {t('Back to sign in')}
+      </Anchor>
+    </AuthCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Center, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button } from '@mantine/core';
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -7,9 +7,9 @@ import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from '../../session/loca
 import { currentUser, passwordRecoveryOffered, signIn } from '../../session/signIn';
 import { PasswordField } from '../../ui/PasswordField';
 import { LoadingState } from '../../ui/states';
+import { AuthCard, EmailField } from './AuthCard';
 import { EMAIL } from './emailShape';
 import { ForgotPasswordForm } from './ForgotPasswordForm';
-
 
 interface Fields {
   email?: string;
@@ -88,48 +88,35 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
   };
 
   return (
-    <Center mih="100vh" bg="gray.0">
-      <Paper component="form" onSubmit={(e) => void submit(e)} withBorder shadow="sm" p="xl" w={400} aria-labelledby="login-title" noValidate>
-        <Stack>
-          <Title order={2} id="login-title">
-            {t('Sign in to Atende')}
-          </Title>
-          {maxAgentsReached && (
-            <Alert color="yellow" role="status">
-              {t('The maximum number of users signed in was reached. Try again later.')}
-            </Alert>
-          )}
-          {failure && (
-            <Alert color="red" role="alert">
-              {t(failure)}
-            </Alert>
-          )}
-          <TextInput
-            label={t('Email')}
-            type="email"
-            autoComplete="username"
-            autoFocus
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={errors.email ? t(errors.email) : undefined}
-          />
-          <PasswordField
-            label={t('Password')}
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            error={errors.password ? t(errors.password) : undefined}
-          />
-          <Button type="submit" loading={submitting}>
-            {t('Sign in')}
-          </Button>
-          {recoveryOffered && (
-            <Anchor component="button" type="button" size="sm" onClick={() => setForgot(true)}>
-              {t('Forgot password?')}
-            </Anchor>
-          )}
-        </Stack>
-      </Paper>
-    </Center>
+    <AuthCard
+      title={t('Sign in to Atende')}
+      titleId="login-title"
+      failure={failure}
+      onSubmit={(e) => void submit(e)}
+      notice={
+        maxAgentsReached && (
+          <Alert color="yellow" role="status">
+            {t('The maximum number of users signed in was reached. Try again later.')}
+          </Alert>
+        )
+      }
+    >
+      <EmailField value={email} onChange={setEmail} error={errors.email} />
+      <PasswordField
+        label={t('Password')}
+        autoComplete="current-password"
+        value={password}
+        onChange={(e) => setPassword(e.currentTarget.value)}
+        error={errors.password ? t(errors.password) : undefined}
+      />
+      <Button type="submit" loading={submitting}>
+        {t('Sign in')}
+      </Button>
+      {recoveryOffered && (
+        <Anchor component="button" type="button" size="sm" onClick={() => setForgot(true)}>
+          {t('Forgot password?')}
+        </Anchor>
+      )}
+    </AuthCard>
   );
 }
