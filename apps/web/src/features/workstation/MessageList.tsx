@@ -46,6 +46,8 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   const [atBottom, setAtBottom] = useState(true);
   const [unseen, setUnseen] = useState(false);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
+  // A message a quote or a link asked for (spec 000 §2), to scroll to once rendered.
+  const [reveal, setReveal] = useState<{ uuid: string } | null>(null);
   // Captured when the conversation opens: the marker stays where the unread messages began.
   const [firstUnread, setFirstUnread] = useState<string | null>(null);
   const markerFor = useRef<string | null>(null);
@@ -180,18 +182,8 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
       let current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
       if (!shown(current) && current?.hasMore) current = await loadEarlier(uuid);
       if (shown(current)) {
-        requestAnimationFrame(() => {
-          const el = document.getElementById(`message-${uuid}`);
-          if (!el) return;
-          el.scrollIntoView({ block: 'center', behavior: 'smooth' });
-          el.dataset.highlighted = 'true';
-          el.style.outline = '2px solid var(--mantine-color-yellow-5)';
-          el.style.outlineOffset = '2px';
-          setTimeout(() => {
-            delete el.dataset.highlighted;
-            el.style.outline = '';
-          }, HIGHLIGHT_MS);
-        });
+        // Scrolled once the list has rendered it (just prepended messages are not in the page yet).
+        setReveal({ uuid });
         return;
       }
       const found = await quietApi.getMessage({ params: { id: uuid } }).catch(() => null);
@@ -200,6 +192,23 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
     },
     [conversation.uuid, loadEarlier, onForeignMessage, queryClient, t],
   );
+
+  // Scroll to and highlight `reveal` after the render that shows it (and after the layout effect
+  // above kept the reading position of a prepend).
+  useEffect(() => {
+    if (!reveal) return;
+    const el = document.getElementById(`message-${reveal.uuid}`);
+    if (!el) return;
+    setReveal(null);
+    el.scrollIntoView({ block: 'center' });
+    el.dataset.highlighted = 'true';
+    el.style.outline = '2px solid var(--mantine-color-yellow-5)';
+    el.style.outlineOffset = '2px';
+    setTimeout(() => {
+      delete el.dataset.highlighted;
+      el.style.outline = '';
+    }, HIGHLIGHT_MS);
+  }, [reveal, messages]);
 
   // A report link's #messageId: reached once the conversation's messages are in.
   const focused = useRef<string | null>(null);
