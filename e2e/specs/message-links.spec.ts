@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
+import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
 
 // Spec 000 §2 (issue 16 item 5): the message list loads the newest 50 messages; a quote of a message
 // not loaded yet, and a report link's #messageId, reach back to it (GET .../messages?until=), scroll
@@ -20,7 +20,7 @@ test('a quote and a history link reach a message far older than the loaded page'
     expect(res.status()).toBe(202);
   };
   await write(1);
-  const conversation = await acceptConversationOf(agent, phone);
+  const conversation = await takeConversation(agent, (chat) => chat.contact.phone_number === phone);
   for (let n = 2; n <= TOTAL; n++) await write(n);
 
   type Row = { uuid: string; message: string };
@@ -38,6 +38,8 @@ test('a quote and a history link reach a message far older than the loaded page'
 
   await agent.reload();
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) }).click();
+  // The chat panel's code loads on first use: slow on a busy machine.
+  await expect(agent.getByTestId('chat-contact-name')).toHaveText(conversation.contact.name, { timeout: 45_000 });
   const log = agent.getByRole('log', { name: 'Messages' });
   const replyRow = log.getByTestId('message').filter({ hasText: 'Sobre a sua terceira mensagem' });
   await expect(replyRow).toBeVisible();
