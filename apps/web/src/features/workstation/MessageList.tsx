@@ -180,7 +180,8 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
     async (uuid: string) => {
       const shown = (page: MessagePage | undefined) => page?.messages.some((m) => m.uuid === uuid) === true;
       let current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
-      if (!shown(current) && current?.hasMore) current = await loadEarlier(uuid);
+      // Each call reaches back at most MESSAGES_UNTIL_MAX messages: a few calls for a very long conversation.
+      for (let i = 0; i < 5 && current && !shown(current) && current.hasMore; i++) current = await loadEarlier(uuid);
       if (shown(current)) {
         // Scrolled once the list has rendered it (just prepended messages are not in the page yet).
         setReveal({ uuid });
