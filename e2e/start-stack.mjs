@@ -3,9 +3,12 @@
 // (which serves apps/web/dist) and, when built, the worker. Stays in the foreground until killed;
 // SIGTERM/SIGINT are passed on to the children. Assumes `pnpm build` already ran.
 // On E2E_PORT + 3 it answers POST /api/restart, which kills the api (SIGKILL, as a crash) and starts
-// it again, for the specs of what clients do when the api goes away (socket-recovery.spec.ts).
+// it again, for the specs of what clients do when the api goes away (socket-recovery.spec.ts), and
+// GET /api/mails: the mails the demo mail provider took (the SMTP catcher of password recovery).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { demoMetaEnv } from '../scripts/demo-meta-env.mjs';
@@ -47,6 +50,12 @@ const env = {
 };
 // The channel setup screens (/messenger-setup, /instagram-setup) log in to those demo Metas.
 Object.assign(env, demoMetaEnv(process.env, env.DEMO_META_PORT, env.DEMO_INSTAGRAM_PORT));
+// The system's mail (password recovery codes, issue 16 item 11) goes to the same demo mail provider,
+// which writes every mail it takes to a file; specs read it at GET /api/mails on the control port.
+env.SMTP_URL = `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${env.DEMO_EMAIL_SMTP_PORT}`;
+env.MAIL_FROM = 'Atende <no-reply@demo.atende.test>';
+env.DEMO_EMAIL_OUTBOX_FILE = join(tmpdir(), `${database}-mails.jsonl`);
+rmSync(env.DEMO_EMAIL_OUTBOX_FILE, { force: true });
 
 function run(command, args) {
   const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
@@ -112,6 +121,11 @@ async function restartApi() {
 
 const controlPort = Number(process.env.E2E_CONTROL_PORT ?? Number(port) + 3);
 const control = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/api/mails') {
+    const lines = existsSync(env.DEMO_EMAIL_OUTBOX_FILE) ? readFileSync(env.DEMO_EMAIL_OUTBOX_FILE, 'utf8').split('\n').filter(Boolean) : [];
+    res.writeHead(200, { 'content-type': 'application/json' }).end(`[${lines.join(',')}]`);
+    return;
+  }
   if (req.method !== 'POST' || req.url !== '/api/restart') {
     res.writeHead(404).end();
     return;

@@ -19,6 +19,10 @@ env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localh
 env.EMAIL_INBOUND_SMTP_PORT = process.env.EMAIL_INBOUND_SMTP_PORT ?? '4017';
 // The channel setup screens log in to the demo Meta (Messenger 4015, Instagram 4018).
 Object.assign(env, demoMetaEnv(process.env, process.env.DEMO_META_PORT ?? '4015', process.env.DEMO_INSTAGRAM_PORT ?? '4018'));
+// The system's mail (password recovery codes, issue 16 item 11) goes to the demo mail provider, which
+// prints each mail: the code appears in this console.
+env.SMTP_URL = process.env.SMTP_URL ?? `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${process.env.DEMO_EMAIL_SMTP_PORT ?? '4016'}`;
+env.MAIL_FROM = process.env.MAIL_FROM ?? 'Atende <no-reply@demo.atende.test>';
 const url = `http://localhost:${env.PORT}`;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);

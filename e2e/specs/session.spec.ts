@@ -105,6 +105,29 @@ test('ssoload goes to the page asked for, or to the login page with the max-user
   await agent.context().close();
 });
 
+// spec 000 §7 GET /sso/domain_switch/jwt (issue 16 item 18): a signed-in user moves to another domain
+// of the deployment (here localhost next to 127.0.0.1: the cookie does not follow) through /ssoload.
+test('a domain switch token signs the same user in on another domain, once', async ({ browser }) => {
+  const agent = await signedInPage(browser, demo('agent2'));
+  const res = await agent.request.get('/sso/domain_switch/jwt?page=/app/chat-history');
+  expect(res.ok()).toBe(true);
+  const { ssoload_path } = ((await res.json()) as { data: { ssoload_path: string } }).data;
+  const other = `http://localhost:${Number(process.env.E2E_PORT ?? 3100)}`;
+  const elsewhere = await browser.newContext({ locale: 'en-US' });
+  const page = await elsewhere.newPage();
+  await page.goto(`${other}${ssoload_path}`);
+  await expect(page).toHaveURL(`${other}/app/chat-history`);
+  const me = (await (await page.request.get(`${other}/api/v1/users/me`)).json()) as { data: { email: string } };
+  expect(me.data.email).toBe(demo('agent2'));
+  // Used: the same link in a fresh browser goes to the sign-in page.
+  const again = await (await browser.newContext({ locale: 'en-US' })).newPage();
+  await again.goto(`${other}${ssoload_path}`);
+  await expect(again).toHaveURL(/\/login/);
+  await elsewhere.close();
+  await again.context().close();
+  await agent.context().close();
+});
+
 test('the interface is in Portuguese when the browser language is pt-BR', async ({ browser }) => {
   const context = await browser.newContext({ locale: 'pt-BR' });
   const page = await context.newPage();

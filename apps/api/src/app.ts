@@ -35,7 +35,9 @@ import { messageRoutes } from './modules/messages/routes';
 import { openingHoursRoutes } from './modules/opening-hours/routes';
 import { MessageService } from './modules/messages/service';
 import type { Env } from './env';
+import { PasswordRecoveryService } from './modules/session/password-recovery';
 import { sessionRoutes } from './modules/session/routes';
+import { systemMailer } from './modules/session/system-mail';
 import { settingsRoutes } from './modules/settings/routes';
 import { SessionService } from './modules/session/service';
 import { tenantRoutes } from './modules/tenants/routes';
@@ -95,6 +97,8 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
 
   const sessions = new SessionService(ctx);
   const users = new UserService(ctx, sessions);
+  const mailer = systemMailer(env.SMTP_URL, env.MAIL_FROM);
+  const recovery = new PasswordRecoveryService(ctx, users, mailer);
   const tenants = new TenantService(ctx);
   const conversations = new ConversationService(ctx);
 
@@ -108,7 +112,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
     if (!redisOk) throw serviceUnavailable('redis');
     return { status: 'ok' as const, postgres, redis: redisOk, version: '0.1.0' };
   });
-  sessionRoutes(app, ctx, sessions);
+  sessionRoutes(app, ctx, sessions, recovery);
   userRoutes(app, users, sessions);
   tenantRoutes(app, tenants);
   conversationRoutes(app, ctx, conversations);
@@ -136,6 +140,7 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   await registerWeb(app, dist);
 
   app.addHook('onClose', async () => {
+    mailer?.close();
     fastRedis.disconnect();
     await gateway.close();
   });

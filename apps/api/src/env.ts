@@ -100,6 +100,18 @@ const EnvSchema = z.object({
    * back to the queue, no distribution, offline on the dashboard (issue 16 item 1).
    */
   PRESENCE_GRACE_MS: z.coerce.number().int().min(200).default(60_000),
+  /**
+   * The system's own mail (issue 16 item 11: password recovery codes), e.g.
+   * smtp://user:pass@smtp.example.com:587 or smtps://...:465. Empty: no system mail, and the sign-in
+   * page offers no "Forgot password?".
+   */
+  SMTP_URL: z.string().trim().default('').refine((v) => v === '' || /^smtps?:\/\/[^/]+/.test(v), 'must be smtp://[user:pass@]host[:port] or smtps://...'),
+  /** The From of the system's mail. */
+  MAIL_FROM: z.string().trim().min(3).max(254).default('Atende <no-reply@localhost>'),
+  /** Password recovery codes one e-mail address, and one client IP, may ask for per window (429 past it). */
+  PASSWORD_RESET_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(3),
+  PASSWORD_RESET_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
+  PASSWORD_RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
   /** Prefix of every Redis key, so test runs on one Redis never meet. */
   REDIS_PREFIX: z.string().default('atende:'),
 })

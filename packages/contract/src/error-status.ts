@@ -11,6 +11,10 @@ export const ERROR_STATUS = {
   /** A new API token asked to live longer than the install allows (params.max_days). */
   api_token_lifetime_too_long: 400,
   wrong_current_password: 400,
+  /** A password recovery code that is wrong, expired or already used (issue 16 item 11). */
+  reset_code_invalid: 400,
+  /** A password recovery code given wrong too many times: it is void, ask for a new one. */
+  reset_code_attempts_exceeded: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   session_expired: 401,

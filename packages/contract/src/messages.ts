@@ -40,11 +40,17 @@ export const MessageSchema = z.object({
 });
 export type Message = z.infer<typeof MessageSchema>;
 
+/** The most messages one page reaching back to `until` holds. */
+export const MESSAGES_UNTIL_MAX = 1000;
+
 export const listMessages = route({
   method: 'GET', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
-  summary: 'Messages of a conversation, oldest first; `before` (a message uuid) loads earlier ones.',
+  summary:
+    'Messages of a conversation, oldest first; `before` (a message uuid) loads earlier ones. `until` (a message uuid of this ' +
+    'conversation) makes the page reach back to include that message, at most ' + `${MESSAGES_UNTIL_MAX}` + ' messages (spec 000 §2: a ' +
+    'message link or a quote scrolls to a message not loaded yet); 404 when it is not a message of the conversation.',
   params: UuidParam,
-  query: z.object({ _limit: z.coerce.number().int().min(1).max(200).default(50), before: Uuid.optional() }),
+  query: z.object({ _limit: z.coerce.number().int().min(1).max(200).default(50), before: Uuid.optional(), until: Uuid.optional() }),
   response: z.object({ data: z.array(MessageSchema), has_more: z.boolean() }),
 });
 export const sendMessage = route({

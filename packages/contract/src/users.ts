@@ -176,3 +176,52 @@ export const getLoginQrCode = route({
 });
 
 export const emailSchema = email;
+
+/**
+ * Spec 000 §7 / 002 §7 (issue 16 item 18): a signed-in user moving to another domain of the same
+ * deployment. The answer is a signed token valid 60 s and usable once, and the page path that uses it.
+ */
+export const getDomainSwitchJwt = route({
+  method: 'GET', path: '/sso/domain_switch/jwt', tags: ['session'],
+  summary:
+    'A one-time sign-in token (JWT, 60 s, single use) for the same user on another domain of this deployment: open ' +
+    '`https://<other domain>` + ssoload_path (the /ssoload page signs in with it, then loads ?page=). Browser sessions only.',
+  query: z.object({ page: z.string().max(512).regex(/^\/(?!\/)/, 'page must be a path of this app').optional() }),
+  response: z.object({ data: z.object({ jwt: z.string(), expires_in: z.number().int(), ssoload_path: z.string() }) }),
+});
+export const loginWithDomainSwitchJwt = route({
+  method: 'POST', path: '/api/v1/login/sso', tags: ['session'], auth: false, bodyEncoding: 'form',
+  summary: 'Signs in with a token from GET /sso/domain_switch/jwt (used by /ssoload); a token works once, within 60 s.',
+  body: z.object({ jwt: z.string().trim().min(20).max(4096) }),
+  response: login.response,
+});
+
+/** Issue 16 item 11: what the sign-in page may offer, asked before anyone signs in. */
+export const getSignInOptions = route({
+  method: 'GET', path: '/api/v1/login/options', tags: ['session'], auth: false,
+  summary: 'What the sign-in page offers: password_recovery is true when the server has a mail transport (SMTP_URL) to send recovery codes.',
+  response: z.object({ data: z.object({ password_recovery: z.boolean() }) }),
+});
+/** Six digits, as mailed by POST /api/v1/password/forgot. */
+export const PASSWORD_RESET_CODE = /^\d{6}$/;
+export const requestPasswordReset = route({
+  method: 'POST', path: '/api/v1/password/forgot', tags: ['session'], auth: false,
+  summary:
+    'Mails a 6-digit code (valid 15 minutes, single use, 5 tries) to the address when it is an account\'s; the answer is the same ' +
+    'whether or not it is. Limited per address and per client IP (429). 404 when the server sends no mail.',
+  body: z.object({ email }),
+  response: z.object({ data: z.object({ ok: z.literal(true), expires_in: z.number().int() }) }),
+  status: 202,
+});
+export const resetPasswordWithCode = route({
+  method: 'POST', path: '/api/v1/password/reset', tags: ['session'], auth: false,
+  summary:
+    'Sets a new password (the rules of POST /api/v1/users/:id/password) with the mailed code; every session and API token of the ' +
+    'account ends, as an admin reset does. Then sign in with POST /api/v1/login.',
+  body: z.object({
+    email,
+    code: z.string().trim().regex(PASSWORD_RESET_CODE, 'The code has 6 digits'),
+    password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema),
+  }),
+  response: Ok,
+});

@@ -17,14 +17,14 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the session of every /api request from its bearer token or cookie. */
+/** Resolves the session of every /api (and /sso, spec 000 §7) request from its bearer token or cookie. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const allowed = allowedOrigins(ctx.env.ALLOWED_ORIGINS);
   app.decorateRequest('session', null);
   app.decorateRequest('sessionError', null);
   app.decorateRequest('storedRoles', null);
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/sso/')) return;
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
     // Issue 12 item 6: a cookie-authenticated write must come from one of our pages (CSRF).

@@ -7,7 +7,7 @@ const SIGN_IN_PATH = /^\/login\/?$/;
 
 /**
  * Serves the built web app from the api's own origin, so one URL has it all. Unknown paths that
- * are not /api or /socket get index.html (client-side routing). Returns false when no build exists.
+ * are not /api, /sso or /socket get index.html (client-side routing). Returns false when no build exists.
  */
 export async function registerWeb(app: FastifyInstance, dist: string): Promise<boolean> {
   if (!existsSync(join(dist, 'index.html'))) return false;
@@ -28,7 +28,7 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
   });
   app.get('/*', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (path.startsWith('/api/') || path.startsWith('/socket')) {
+    if (path.startsWith('/api/') || path.startsWith('/sso/') || path.startsWith('/socket')) {
       return reply.status(404).send({ error_message: `No route ${request.method} ${path}`, code: 'not_found' });
     }
     const file = path.slice(1);

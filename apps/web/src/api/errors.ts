@@ -33,6 +33,8 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   meta_login_refused: phrase('Facebook refused the login (it may have expired); log in again'),
   meta_no_pages: phrase('No page to connect: your Facebook login manages no page (for Instagram, none with a linked Instagram professional account)'),
   meta_page_taken: phrase('This page is already connected to another account'),
+  reset_code_invalid: phrase('The code is wrong or has expired'),
+  reset_code_attempts_exceeded: phrase('Too many wrong codes: ask for a new code'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 
@@ -74,4 +76,4 @@ function hasServerMessage(error: ApiError): boolean {
 }
 
 /** Calls whose 401 is an answer for the form itself (wrong password), not an expired session. */
-export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code']);
+export const SESSION_STARTING_PATHS = new Set(['/api/v1/login', '/api/v1/login/code', '/api/v1/login/sso', '/api/v1/password/forgot', '/api/v1/password/reset']);

@@ -263,6 +263,34 @@ describe('messages (spec 000 §4)', () => {
     expect(one.body.data.state).toBe('read');
   });
 
+  it('reaches back to a message with until, in one page (spec 000 §2 message links, issue 16 item 5)', async () => {
+    const id = await acceptedBy('agent', '11955550023');
+    for (let i = 0; i < 8; i++) await inbound(t, channel.id, token, { phone: '11955550023', id: `until-${i}`, content: `u ${i}` });
+    const all = (await t.http.get(`/api/v1/conversations/${id}/messages?_limit=200`).set(auth('agent'))).body.data as { uuid: string; message: string }[];
+    const target = all.find((m) => m.message === 'u 1')!;
+    const latest = (await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2`).set(auth('agent'))).body;
+    const reached = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2&before=${latest.data[0].uuid}&until=${target.uuid}`).set(auth('agent'));
+    expect(reached.status).toBe(200);
+    // Everything from the target up to the page already shown, with no gap, oldest first.
+    const index = all.findIndex((m) => m.uuid === target.uuid);
+    expect(reached.body.data.map((m: { uuid: string }) => m.uuid)).toEqual(all.slice(index, -2).map((m) => m.uuid));
+    expect(reached.body.has_more).toBe(index > 0);
+    // Without before: from the target to the newest. A target inside the first page changes nothing.
+    const fromNewest = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2&until=${target.uuid}`).set(auth('agent'));
+    expect(fromNewest.body.data).toHaveLength(all.length - index);
+    const near = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=5&until=${all.at(-1)!.uuid}`).set(auth('agent'));
+    expect(near.body.data).toHaveLength(5);
+    // A message of another conversation, an unknown one, or not a uuid.
+    const other = await acceptedBy('agent', '11955550024');
+    const foreign = await t.http.get(`/api/v1/conversations/${other}/messages?until=${target.uuid}`).set(auth('agent'));
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'not_found', error_message: 'Message not found' });
+    expect((await t.http.get(`/api/v1/conversations/${id}/messages?until=00000000-0000-4000-8000-000000000000`).set(auth('agent'))).status).toBe(404);
+    const bad = await t.http.get(`/api/v1/conversations/${id}/messages?until=nope`).set(auth('agent'));
+    expect(bad.status).toBe(400);
+    expect(bad.body.error_message).toBeTruthy();
+  });
+
   it('reading the newest messages reads the earlier unread ones too, never later ones (issue 16 item 5)', async () => {
     const id = await acceptedBy('agent', '11955550013');
     for (let i = 0; i < 4; i++) await inbound(t, channel.id, token, { phone: '11955550013', id: `upto-${i}`, content: `m ${i}` });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, INTERNAL_MESSAGE_TAG, PROVIDER_CHANNEL_TYPES, queues, type Message as MessageDto } from '@atende/contract';
+import { AppError, INTERNAL_MESSAGE_TAG, MESSAGES_UNTIL_MAX, PROVIDER_CHANNEL_TYPES, queues, type Message as MessageDto } from '@atende/contract';
 import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
 import { channelKind, roleCovers } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
@@ -40,22 +40,26 @@ export class MessageService {
     return conv;
   }
 
-  async list(session: Session, conversationId: string, q: { _limit: number; before?: string }) {
+  async list(session: Session, conversationId: string, q: { _limit: number; before?: string; until?: string }) {
     await this.readable(session, conversationId);
     const db = scoped(this.ctx.db, session);
-    let before: Date | undefined;
-    if (q.before) {
-      const anchor = await db.message.findFirst({ where: { id: q.before, conversationId } });
+    const createdAtOf = async (id: string) => {
+      const anchor = await db.message.findFirst({ where: { id, conversationId }, select: { createdAt: true } });
       if (!anchor) throw new AppError('not_found', 'Message not found');
-      before = anchor.createdAt;
+      return anchor.createdAt;
+    };
+    const before = q.before ? await createdAtOf(q.before) : undefined;
+    const window = { conversationId, ...(before ? { createdAt: { lt: before } } : {}) };
+    let limit = q._limit;
+    if (q.until) {
+      // Spec 000 §2: reach back to the message a link or a quote points at, in one page.
+      const until = await createdAtOf(q.until);
+      const between = await db.message.count({ where: { ...window, createdAt: { gte: until, ...(before ? { lt: before } : {}) } } });
+      limit = Math.min(MESSAGES_UNTIL_MAX, Math.max(limit, between));
     }
-    const rows = await db.message.findMany({
-      where: { conversationId, ...(before ? { createdAt: { lt: before } } : {}) },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: q._limit + 1,
-    });
-    const hasMore = rows.length > q._limit;
-    return { data: await this.presentMany(rows.slice(0, q._limit).reverse()), has_more: hasMore };
+    const rows = await db.message.findMany({ where: window, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
+    const hasMore = rows.length > limit;
+    return { data: await this.presentMany(rows.slice(0, limit).reverse()), has_more: hasMore };
   }
 
   async get(session: Session, id: string) {

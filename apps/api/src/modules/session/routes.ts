@@ -1,13 +1,14 @@
-import { login, loginWithCode, logout } from '@atende/contract';
+import { getDomainSwitchJwt, getSignInOptions, login, loginWithCode, loginWithDomainSwitchJwt, logout, requestPasswordReset, resetPasswordWithCode } from '@atende/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
+import type { PasswordRecoveryService } from './password-recovery';
 import type { ClientInfo, SessionService } from './service';
 import { SESSION_COOKIE } from './tokens';
 
 export const clientInfo = (request: FastifyRequest): ClientInfo => ({ ip: request.ip, userAgent: request.headers['user-agent'] });
 
-export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: SessionService): void {
+export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: SessionService, recovery: PasswordRecoveryService): void {
   const setCookie = (reply: FastifyReply, token: string, maxAge: number) =>
     reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: ctx.env.COOKIE_SECURE, path: '/', maxAge });
 
@@ -21,6 +22,22 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: S
     const result = await sessions.loginWithCode(body.login_code, clientInfo(request));
     setCookie(reply, result.token, result.maxAgeSeconds);
     return { data: result.data, token: result.token };
+  });
+
+  bind(app, loginWithDomainSwitchJwt, 'public', async ({ body, request, reply }) => {
+    const result = await sessions.loginWithDomainSwitchToken(body.jwt, clientInfo(request));
+    setCookie(reply, result.token, result.maxAgeSeconds);
+    return { data: result.data, token: result.token };
+  });
+
+  bind(app, getDomainSwitchJwt, 'signed_in', async ({ session, query }) => ({ data: await sessions.issueDomainSwitchToken(session, query.page) }));
+
+  // Issue 16 item 11: forgot password by e-mail code, offered only when the server sends mail.
+  bind(app, getSignInOptions, 'public', async () => ({ data: { password_recovery: recovery.available } }));
+  bind(app, requestPasswordReset, 'public', async ({ body, request }) => ({ data: await recovery.request(body.email, clientInfo(request)) }));
+  bind(app, resetPasswordWithCode, 'public', async ({ body, request }) => {
+    await recovery.reset(body.email, body.code, body.password, clientInfo(request));
+    return { data: { ok: true as const } };
   });
 
   bind(app, logout, 'signed_in', async ({ session, request, reply }) => {

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { forgetPresence } from '../../realtime/presence';
 import { LoginThrottle } from './login-throttle';
 import { tenantConfigOf, type Session } from './session';
+import { DOMAIN_SWITCH_TTL_SECONDS, signDomainSwitchToken, verifyDomainSwitchToken } from './domain-switch';
 import { signSessionToken } from './tokens';
 
 export interface ClientInfo {
@@ -90,6 +91,39 @@ export class SessionService {
     const code = randomBytes(24).toString('base64url');
     await this.ctx.redis.set(this.codeKey(code), String(session.userId), 'EX', LOGIN_CODE_TTL_SECONDS);
     return { login_code: code, tenant_domain: this.ctx.env.TENANT_DOMAIN, expires_in: LOGIN_CODE_TTL_SECONDS };
+  }
+
+  /**
+   * Issue 16 item 18 (GET /sso/domain_switch/jwt): a token that signs the caller in on another domain
+   * of this deployment (same JWT_SECRET, database and Redis) through /ssoload. Its jti is kept in
+   * Redis for its 60 s and taken on use, so it works once.
+   */
+  async issueDomainSwitchToken(session: Session, page: string | undefined) {
+    // An integration's token has no browser to move, and must not turn into its creator's session.
+    if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot switch domains');
+    const { token, jti } = signDomainSwitchToken({ uuid: session.userUuid, tenantId: session.tenantId }, this.ctx.env.JWT_SECRET);
+    await this.ctx.redis.set(this.domainSwitchKey(jti), session.userUuid, 'EX', DOMAIN_SWITCH_TTL_SECONDS);
+    const query = new URLSearchParams({ jwt: token, ...(page ? { page } : {}) });
+    return { jwt: token, expires_in: DOMAIN_SWITCH_TTL_SECONDS, ssoload_path: `/ssoload?${query}` };
+  }
+
+  /** Signs in with a domain-switch token: well signed, unexpired, and not used before. */
+  async loginWithDomainSwitchToken(token: string, client: ClientInfo) {
+    const refused = new AppError('invalid_credentials', 'This sign-in link is invalid or has expired');
+    await this.throttle.assertAllowed(`sso:${client.ip}`, client.ip);
+    const claims = verifyDomainSwitchToken(token, this.ctx.env.JWT_SECRET);
+    const owner = claims ? await this.ctx.redis.getdel(this.domainSwitchKey(claims.jti)) : null;
+    if (!claims || owner !== claims.sub) {
+      await this.throttle.recordFailure(`sso:${client.ip}`, client.ip);
+      throw refused;
+    }
+    const user = await this.ctx.db.user.findFirst({ where: { uuid: claims.sub, tenantId: claims.tid, deletedAt: null } });
+    if (!user) throw refused;
+    return this.startSession(user.id, client);
+  }
+
+  private domainSwitchKey(jti: string) {
+    return `${this.ctx.env.REDIS_PREFIX}domain-switch:${jti}`;
   }
 
   private codeKey(code: string) {

@@ -102,14 +102,21 @@ export class UserService {
     const user = await this.find(session, id);
     if (user.id === session.userId) throw new AppError('bad_request', 'Change your own password in your profile, with your current password');
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', "Only an owner can set an owner's password");
-    // The new password and the end of the tokens commit together; the sessions end right after.
+    await this.replacePassword(user, password, 'password_reset', 'supervisor');
+    return presentUser(await this.find(session, id));
+  }
+
+  /**
+   * A new password set from outside the user's sessions (an admin's reset, a recovery code): the
+   * password and the end of their API tokens commit together; every session ends right after.
+   */
+  async replacePassword(user: { id: number; tenantId: string }, password: string, reason: string, by: 'self' | 'supervisor') {
     const passwordHash = await hashPassword(password);
     await this.ctx.db.$transaction(async (tx) => {
       await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
       await revokeUserApiTokens(tx, user.tenantId, user.id);
     });
-    await this.signOffEverywhere(user, 'password_reset', 'supervisor');
-    return presentUser(await this.find(session, id));
+    await this.signOffEverywhere(user, reason, by);
   }
 
   /** A supervisor ends an agent's session (spec 000 §4): every session of theirs is revoked. */

@@ -8,17 +8,27 @@ import { homeFor, safeInternalPath } from './home';
 
 /**
  * /ssoload (spec 000 §2): loads the user and workspace, then goes to ?page=. On failure it goes to
- * ?page= (else /login) carrying the max_agents_reached flag and the domain from the query.
+ * ?page= (else /login) carrying the max_agents_reached flag and the domain from the query. With
+ * ?jwt= (a token from GET /sso/domain_switch/jwt on another domain, issue 16 item 18) it first signs
+ * in with it (once: the token works once, and StrictMode runs the effect twice).
  */
+let switching: { jwt: string; done: Promise<unknown> } | null = null;
+function signInOnce(jwt: string): Promise<unknown> {
+  if (switching?.jwt !== jwt) switching = { jwt, done: quietApi.loginWithDomainSwitchJwt({ body: { jwt } }) };
+  return switching.done;
+}
+
 export function SsoLoadPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   useEffect(() => {
     const page = safeInternalPath(params.get('page'));
+    const jwt = params.get('jwt');
     let cancelled = false;
     void (async () => {
       try {
+        if (jwt) await signInOnce(jwt);
         const [me, workspace] = await Promise.all([quietApi.getMe(), quietApi.getMyWorkspace()]);
         if (cancelled) return;
         saveLocalUser(me.data);

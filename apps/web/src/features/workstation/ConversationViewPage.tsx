@@ -3,7 +3,7 @@ import { hasAnyRole } from '@atende/core';
 import { Anchor, Badge, Box, Button, Container, Group, Paper, Switch, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { api, quietApi } from '../../api/client';
@@ -76,16 +76,8 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
     if (acks.some((a) => a.status === 'failed')) void queryClient.invalidateQueries({ queryKey: workstationKeys.messages(conversationId) });
   });
 
-  // /chat-history/reports/{uuid}#{messageId}: scroll to the message once it is on screen.
-  const target = location.hash.replace('#', '');
-  useEffect(() => {
-    if (!target || !messages.data) return;
-    const el = document.getElementById(`message-${target}`);
-    if (el) {
-      el.scrollIntoView({ block: 'center' });
-      el.style.outline = '2px solid var(--mantine-color-yellow-5)';
-    }
-  }, [target, messages.data]);
+  // /chat-history/reports/{uuid}#{messageId}: the list reaches back to the message and scrolls to it.
+  const target = /^[0-9a-f-]{36}$/i.test(location.hash.slice(1)) ? location.hash.slice(1) : undefined;
 
   const finish = useMutation({
     mutationFn: async (reason: string | null) =>
@@ -169,6 +161,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
               onReply={noop}
               onRetry={noop}
               onForeignMessage={openForeign}
+              focusMessage={target}
             />
           </Box>
           {mode === 'live' && supervisor && <SupervisorNote conversation={c} />}

@@ -4,7 +4,8 @@ import { IconArrowDown } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { api, quietApi } from '../../api/client';
+import { toastError } from '../../ui/toasts';
 import { MessageBubble } from './MessageBubble';
 import { firstUnreadUuid, prependMessages, unreadContactMessages, type MessagePage } from './messageCache';
 import { MESSAGE_PAGE_SIZE, patchListedConversation, workstationKeys } from './queries';
@@ -26,20 +27,27 @@ interface Props {
   onRetry(message: Message): void;
   /** a replied message not in this conversation: opened elsewhere */
   onForeignMessage(conversationUuid: string, messageUuid: string): void;
+  /** a message to show once the list is loaded (a report link's #messageId) */
+  focusMessage?: string;
 }
+
+/** How long a message reached by a link or a quote stays highlighted. */
+const HIGHLIGHT_MS = 2000;
 
 /**
  * The conversation's messages and history events (spec 000 §2, §4): load earlier, day separators,
  * the 'New Messages' marker, a back-to-bottom button with an unread dot, read marking on open and
  * near the bottom.
  */
-export function MessageList({ conversation, page, loading, hideNotes, canReply, markRead, onReply, onRetry, onForeignMessage }: Props) {
+export function MessageList({ conversation, page, loading, hideNotes, canReply, markRead, onReply, onRetry, onForeignMessage, focusMessage }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const scroller = useRef<HTMLDivElement>(null);
   const [atBottom, setAtBottom] = useState(true);
   const [unseen, setUnseen] = useState(false);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
+  // A message a quote or a link asked for (spec 000 §2), to scroll to once rendered.
+  const [reveal, setReveal] = useState<{ uuid: string } | null>(null);
   // Captured when the conversation opens: the marker stays where the unread messages began.
   const [firstUnread, setFirstUnread] = useState<string | null>(null);
   const markerFor = useRef<string | null>(null);
@@ -133,36 +141,83 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
     }
   };
 
-  const loadEarlier = useCallback(async (): Promise<MessagePage | undefined> => {
-    const current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
-    const first = current?.messages.find((m) => !m.status);
-    if (!current?.hasMore || !first) return current;
-    setLoadingEarlier(true);
-    try {
-      const res = await api.listMessages({ params: { id: conversation.uuid }, query: { _limit: MESSAGE_PAGE_SIZE, before: first.uuid } });
-      if (scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
-      const next = prependMessages(current, res.data, res.has_more);
-      queryClient.setQueryData(workstationKeys.messages(conversation.uuid), next);
-      return next;
-    } finally {
-      setLoadingEarlier(false);
-    }
-  }, [conversation.uuid, queryClient]);
+  /**
+   * Earlier messages prepended to those shown: the page before the first, or (`until`, the api's
+   * parameter) every message back to that one in one call. Undefined when `until` is not a message
+   * of this conversation.
+   */
+  const loadEarlier = useCallback(
+    async (until?: string): Promise<MessagePage | undefined> => {
+      const current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
+      const first = current?.messages.find((m) => !m.status);
+      if (!current?.hasMore || !first) return current;
+      setLoadingEarlier(true);
+      try {
+        const query = { _limit: MESSAGE_PAGE_SIZE, before: first.uuid, ...(until ? { until } : {}) };
+        // A link to a removed message is answered by a toast of its own, not the generic error.
+        const res = await (until ? quietApi : api).listMessages({ params: { id: conversation.uuid }, query }).catch((error: unknown) => {
+          if (until) return null;
+          throw error;
+        });
+        if (!res) return undefined;
+        if (scroller.current) keepOffset.current = scroller.current.scrollHeight - scroller.current.scrollTop;
+        const next = prependMessages(current, res.data, res.has_more);
+        queryClient.setQueryData(workstationKeys.messages(conversation.uuid), next);
+        return next;
+      } finally {
+        setLoadingEarlier(false);
+      }
+    },
+    [conversation.uuid, queryClient],
+  );
 
-  /** Spec 000 §2 message links: scroll to it, loading earlier messages first if needed. */
+  /**
+   * Spec 000 §2 message links and quotes: scroll to the message and highlight it briefly, loading
+   * earlier messages first if needed; one of another conversation opens there; one that no longer
+   * exists says so.
+   */
   const openMessage = useCallback(
     async (uuid: string) => {
+      const shown = (page: MessagePage | undefined) => page?.messages.some((m) => m.uuid === uuid) === true;
       let current = queryClient.getQueryData<MessagePage>(workstationKeys.messages(conversation.uuid));
-      for (let i = 0; i < 20 && current && !current.messages.some((m) => m.uuid === uuid) && current.hasMore; i++) current = await loadEarlier();
-      if (current?.messages.some((m) => m.uuid === uuid)) {
-        requestAnimationFrame(() => document.getElementById(`message-${uuid}`)?.scrollIntoView({ block: 'center', behavior: 'smooth' }));
+      // Each call reaches back at most MESSAGES_UNTIL_MAX messages: a few calls for a very long conversation.
+      for (let i = 0; i < 5 && current && !shown(current) && current.hasMore; i++) current = await loadEarlier(uuid);
+      if (shown(current)) {
+        // Scrolled once the list has rendered it (just prepended messages are not in the page yet).
+        setReveal({ uuid });
         return;
       }
-      const found = await api.getMessage({ params: { id: uuid } }).catch(() => null);
+      const found = await quietApi.getMessage({ params: { id: uuid } }).catch(() => null);
       if (found && found.data.conversation_uuid !== conversation.uuid) onForeignMessage(found.data.conversation_uuid, uuid);
+      else toastError(t('This message no longer exists'));
     },
-    [conversation.uuid, loadEarlier, onForeignMessage, queryClient],
+    [conversation.uuid, loadEarlier, onForeignMessage, queryClient, t],
   );
+
+  // Scroll to and highlight `reveal` after the render that shows it (and after the layout effect
+  // above kept the reading position of a prepend).
+  useEffect(() => {
+    if (!reveal) return;
+    const el = document.getElementById(`message-${reveal.uuid}`);
+    if (!el) return;
+    setReveal(null);
+    el.scrollIntoView({ block: 'center' });
+    el.dataset.highlighted = 'true';
+    el.style.outline = '2px solid var(--mantine-color-yellow-5)';
+    el.style.outlineOffset = '2px';
+    setTimeout(() => {
+      delete el.dataset.highlighted;
+      el.style.outline = '';
+    }, HIGHLIGHT_MS);
+  }, [reveal, messages]);
+
+  // A report link's #messageId: reached once the conversation's messages are in.
+  const focused = useRef<string | null>(null);
+  useEffect(() => {
+    if (!focusMessage || !page || focused.current === focusMessage) return;
+    focused.current = focusMessage;
+    void openMessage(focusMessage);
+  }, [focusMessage, page !== undefined, openMessage]);
 
   const toBottom = () => {
     const el = scroller.current;

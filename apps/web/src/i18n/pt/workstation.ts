@@ -79,6 +79,7 @@ export const ptWorkstation: Record<string, string> = {
   Pending: 'Pendente',
   'Go to the replied message': 'Ir para a mensagem respondida',
   'Replied message': 'Mensagem respondida',
+  'This message no longer exists': 'Esta mensagem não existe mais',
   'Your message may not be sent, try again': 'Sua mensagem pode não ter sido enviada, tente novamente',
   Reply: 'Responder',
   'Load earlier messages': 'Carregar mensagens anteriores',

@@ -1,0 +1,29 @@
+import nodemailer, { type Transporter } from 'nodemailer';
+
+/** A mail of the system itself (not a channel's): recovery codes. */
+export interface SystemMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface SystemMailer {
+  send(mail: SystemMail): Promise<void>;
+  close(): void;
+}
+
+/**
+ * The system's SMTP transport from SMTP_URL / MAIL_FROM (issue 16 item 11), or null when none is
+ * configured (then nothing is offered that needs mail). `pnpm start` and the e2e stack point it at the
+ * demo mail provider (the SMTP simulator).
+ */
+export function systemMailer(smtpUrl: string, from: string): SystemMailer | null {
+  if (!smtpUrl) return null;
+  const transport: Transporter = nodemailer.createTransport(smtpUrl, { from });
+  return {
+    async send(mail) {
+      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+    },
+    close: () => transport.close(),
+  };
+}
