@@ -174,3 +174,28 @@ export function textRefusal(channelType: string, text: string, asCaption: boolea
   if (text.length <= max) return null;
   return { code: asCaption ? 'channel_caption_too_long' : 'channel_text_too_long', max };
 }
+
+/**
+ * The settings a channel type cannot work without, per type: each entry is one setting, or
+ * alternatives of which one is enough (a Twilio sender number or messaging service). The api
+ * refuses a channel without them; the admin screen's form marks and checks the same ones.
+ */
+export const CHANNEL_REQUIRED_SETTINGS: Readonly<Record<string, readonly (readonly string[])[]>> = {
+  whatsapp_cloud: [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  '{hash}': [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  whatsapp_360dialog: [['api_key'], ['webhook_secret']],
+  whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
+  telegram: [['bot_token']],
+  sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
+  messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
+  email: [['smtp_host'], ['from_address'], ['password']],
+};
+
+/** The required settings (or groups of alternatives) `has` does not find. */
+export function missingChannelSettings(type: string, has: (key: string) => boolean): (readonly string[])[] {
+  return (CHANNEL_REQUIRED_SETTINGS[type] ?? []).filter((anyOf) => !anyOf.some(has));
+}
+
+/** Whether `key` alone is required for the type (a member of a group of alternatives is not). */
+export const isRequiredChannelSetting = (type: string, key: string): boolean => (CHANNEL_REQUIRED_SETTINGS[type] ?? []).some((anyOf) => anyOf.length === 1 && anyOf[0] === key);

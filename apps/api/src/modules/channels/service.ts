@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { ChannelDeliveryError, EmailSettingsSchema, forwardingAddress, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, type ProviderChannelAdapter } from '@atende/channels';
 import {
-  AppError, CHANNEL_SECRET_FIELDS, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
+  AppError, CHANNEL_SECRET_FIELDS, missingChannelSettings, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
   type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
 } from '@atende/contract';
 import { channelKind, livechatAppearanceProblems } from '@atende/core';
@@ -30,19 +30,6 @@ export function appearanceOf(config: unknown): LivechatAppearance {
   });
   return parsed.success ? parsed.data : DEFAULT_LIVECHAT_APPEARANCE;
 }
-
-/** What each provider needs before a message can leave (settings and credentials together). */
-const REQUIRED: Record<string, readonly (readonly string[])[]> = {
-  whatsapp_cloud: [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  '{hash}': [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  whatsapp_360dialog: [['api_key'], ['webhook_secret']],
-  whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
-  telegram: [['bot_token']],
-  sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
-  messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  email: [['smtp_host'], ['from_address'], ['password']],
-};
 
 /** An e-mail channel's SMTP settings, as the adapter reads them (422 on the first bad one). */
 function checkEmailSettings(type: string, settings: Fields): void {
@@ -92,7 +79,7 @@ function normalizeSwitch(settings: Fields, key: 'mms_enabled'): void {
 
 /** Every provider field present, or a 422 naming the first missing ones. */
 function checkComplete(type: string, settings: Fields, secrets: Fields): void {
-  const missing = (REQUIRED[type] ?? []).filter((anyOf) => !anyOf.some((k) => settings[k] ?? secrets[k])).map((anyOf) => anyOf.join(' or '));
+  const missing = missingChannelSettings(type, (k) => Boolean(settings[k] ?? secrets[k])).map((anyOf) => anyOf.join(' or '));
   if (missing.length) {
     throw new AppError('validation_failed', `Missing channel settings: ${missing.join(', ')}`, missing.map((m) => ({ path: m.split(' or ')[0]!, message: 'This field is required' })));
   }

@@ -14,7 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { EntryPointSelect } from '../menus/EntryPointSelect';
 import { entryPointOf } from '../menus/useEntryPointOptions';
-import { AVAILABILITY, CHANNEL_FORMS, channelBody, channelFormErrors, channelTypeLabel, type ChannelForm } from './channelForms';
+import { AVAILABILITY, CHANNEL_FORMS, channelBody, channelFormErrors, channelTypeLabel, isRequiredField, type ChannelForm } from './channelForms';
 
 /** Creation refusals the modal words itself, next to the fields. */
 const answered = apiHandling(400, 409, 422);
@@ -198,7 +198,7 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
                 label={t(field.label)}
                 description={field.description ? t(field.description) : undefined}
                 placeholder={field.placeholder}
-                required={field.required}
+                required={isRequiredField(form, field)}
                 autoComplete="off"
                 value={values[field.key] ?? ''}
                 onChange={(e) => setValues({ ...values, [field.key]: e.currentTarget.value })}

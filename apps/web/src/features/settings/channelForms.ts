@@ -1,4 +1,4 @@
-import { HASH_CHANNEL_TYPE, type ChannelAvailability } from '@atende/contract';
+import { HASH_CHANNEL_TYPE, isRequiredChannelSetting, missingChannelSettings, type ChannelAvailability } from '@atende/contract';
 import { phrase } from '../../i18n/phrase';
 
 /** What a channel type is called on screen (never its raw type, issue 16 item 8). */
@@ -38,7 +38,6 @@ export interface ChannelField {
   key: string;
   label: string;
   secret?: boolean;
-  required?: boolean;
   description?: string;
   placeholder?: string;
   /** An on/off setting (sent as 'true' or 'false'). */
@@ -74,25 +73,25 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'whatsapp_cloud',
     fields: [
-      { key: 'phone_number_id', label: phrase('Phone number ID'), required: true },
-      { key: 'waba_id', label: phrase('WhatsApp Business account ID'), required: true },
-      { key: 'access_token', label: phrase('Access token'), secret: true, required: true },
-      { key: 'app_secret', label: phrase('App secret'), secret: true, required: true },
-      { key: 'verify_token', label: phrase('Verify token'), secret: true, required: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      { key: 'phone_number_id', label: phrase('Phone number ID') },
+      { key: 'waba_id', label: phrase('WhatsApp Business account ID') },
+      { key: 'access_token', label: phrase('Access token'), secret: true },
+      { key: 'app_secret', label: phrase('App secret'), secret: true },
+      { key: 'verify_token', label: phrase('Verify token'), secret: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
       baseUrl('https://graph.facebook.com'),
     ],
     after: phrase('Give this address and your verify token to Meta as the webhook of the app.'),
   },
   {
     type: 'whatsapp_360dialog',
-    fields: [{ key: 'api_key', label: phrase('API key'), secret: true, required: true }, baseUrl('https://waba-v2.360dialog.io')],
+    fields: [{ key: 'api_key', label: phrase('API key'), secret: true }, baseUrl('https://waba-v2.360dialog.io')],
     after: phrase('Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.'),
   },
   {
     type: 'whatsapp_twilio',
     fields: [
-      { key: 'account_sid', label: phrase('Account SID'), required: true },
-      { key: 'auth_token', label: phrase('Auth token'), secret: true, required: true },
+      { key: 'account_sid', label: phrase('Account SID') },
+      { key: 'auth_token', label: phrase('Auth token'), secret: true },
       { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
       { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
       baseUrl('https://api.twilio.com'),
@@ -102,7 +101,7 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'telegram',
     fields: [
-      { key: 'bot_token', label: phrase('Bot token'), secret: true, required: true, description: phrase('From @BotFather: the bot is checked and its webhook set when you create the channel') },
+      { key: 'bot_token', label: phrase('Bot token'), secret: true, description: phrase('From @BotFather: the bot is checked and its webhook set when you create the channel') },
       baseUrl('https://api.telegram.org'),
     ],
     after: phrase('The bot already sends its updates to this address: nothing else to set up.'),
@@ -110,8 +109,8 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'sms',
     fields: [
-      { key: 'account_sid', label: phrase('Account SID'), required: true },
-      { key: 'auth_token', label: phrase('Auth token'), secret: true, required: true },
+      { key: 'account_sid', label: phrase('Account SID') },
+      { key: 'auth_token', label: phrase('Auth token'), secret: true },
       { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
       { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
       { key: 'mms_enabled', label: phrase('MMS (pictures and files)'), switch: true, description: phrase('Off: the channel sends text only') },
@@ -123,10 +122,10 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     type,
     setupPath: `/${type}-setup`,
     fields: [
-      { key: 'page_id', label: phrase('Facebook page ID'), required: true, description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined },
-      { key: 'access_token', label: phrase('Page access token'), secret: true, required: true },
-      { key: 'app_secret', label: phrase('App secret'), secret: true, required: true },
-      { key: 'verify_token', label: phrase('Verify token'), secret: true, required: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      { key: 'page_id', label: phrase('Facebook page ID'), description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined },
+      { key: 'access_token', label: phrase('Page access token'), secret: true },
+      { key: 'app_secret', label: phrase('App secret'), secret: true },
+      { key: 'verify_token', label: phrase('Verify token'), secret: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
       baseUrl('https://graph.facebook.com'),
     ],
     after: phrase('Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.'),
@@ -134,12 +133,12 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'email',
     fields: [
-      { key: 'from_address', label: phrase('E-mail address'), required: true, placeholder: 'support@example.com' },
-      { key: 'smtp_host', label: phrase('SMTP server'), required: true, placeholder: 'smtp.example.com' },
+      { key: 'from_address', label: phrase('E-mail address'), placeholder: 'support@example.com' },
+      { key: 'smtp_host', label: phrase('SMTP server'), placeholder: 'smtp.example.com' },
       { key: 'smtp_port', label: phrase('SMTP port'), placeholder: '587', description: phrase('587 with STARTTLS, or 465 with TLS') },
       { key: 'smtp_secure', label: phrase('TLS from the start'), placeholder: 'false', description: phrase('true for port 465') },
       { key: 'username', label: phrase('SMTP user'), description: phrase('Leave empty to use the e-mail address') },
-      { key: 'password', label: phrase('SMTP password'), secret: true, required: true },
+      { key: 'password', label: phrase('SMTP password'), secret: true },
     ],
     after: phrase('Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.'),
     shownOnceLabel: phrase('Forwarding address'),
@@ -157,11 +156,21 @@ export function channelBody(form: ChannelForm, name: string, values: Record<stri
   return body;
 }
 
-/** Field errors before sending: the name and each required field. */
+/** Whether the form marks the field required: the api's rule (the contract's CHANNEL_REQUIRED_SETTINGS). */
+export const isRequiredField = (form: ChannelForm, field: ChannelField): boolean => isRequiredChannelSetting(form.type, field.key);
+
+/**
+ * Field errors before sending: the name, and each setting the api would refuse the channel without
+ * (the same table); a missing group of alternatives is said on its first field.
+ */
 export function channelFormErrors(form: ChannelForm, name: string, values: Record<string, string>): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!name.trim()) errors.name = phrase('Required');
-  for (const field of form.fields) if (field.required && !values[field.key]?.trim()) errors[field.key] = phrase('Required');
-  if ((form.type === 'whatsapp_twilio' || form.type === 'sms') && !values.from_number?.trim() && !values.messaging_service_sid?.trim()) errors.from_number = phrase('A sender number or a messaging service SID is required');
+  const shown = new Set(form.fields.map((f) => f.key));
+  for (const anyOf of missingChannelSettings(form.type, (key) => Boolean(values[key]?.trim()))) {
+    // Settings the form does not ask for (360dialog's webhook secret) are made by the api.
+    if (!shown.has(anyOf[0]!)) continue;
+    errors[anyOf[0]!] = anyOf.length > 1 ? phrase('A sender number or a messaging service SID is required') : phrase('Required');
+  }
   return errors;
 }
