@@ -212,6 +212,18 @@ export function templateBodyFor(components: readonly TemplateComponent[], parame
   return renderTemplateText(body.text, values);
 }
 
+/**
+ * Why a subscriber row is refused (spec 001 §5), as stored on the row: written by the import and by
+ * dispatch, read back by a campaign's duplicate (a refused row stays refused in the copy).
+ */
+export const SUBSCRIBER_REFUSALS = {
+  noName: 'Name is required',
+  badPhone: 'Número de telefone inválido',
+  parameter: (n: number) => `Parameter ${n} is required`,
+  /** The parameter refusal as a SQL LIKE pattern. */
+  parameterLike: 'Parameter % is required',
+} as const;
+
 /** The 1-based number of the first parameter a subscriber lacks (empty or absent), or null. */
 export function missingParameter(parameters: readonly string[], needed: number): number | null {
   for (let i = 0; i < needed; i++) if (!parameters[i]?.trim()) return i + 1;

@@ -1,7 +1,7 @@
 import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget } from '@atende/channels';
 import { queues, type Template } from '@atende/contract';
 import { announceCampaign, presentTemplate, settleCampaign, subscriberMessage, templateInclude } from '@atende/conversations';
-import { channelKind, missingParameter, templateParameterCount } from '@atende/core';
+import { channelKind, missingParameter, SUBSCRIBER_REFUSALS, templateParameterCount } from '@atende/core';
 import type { Db, Prisma } from '@atende/db';
 import { closeBroadcastSends, type BroadcastCampaign, type SentSubscriber } from './broadcast';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
@@ -204,7 +204,7 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     // Issue 14 item 6: checked again here, whatever put the row back to pending (the screen checks
     // too, but not a change made elsewhere or a template edited since): no parameter goes out empty.
     const missing = missingParameter(subscriber.parameters, needed);
-    if (missing !== null) return failed(`Parameter ${missing} is required`);
+    if (missing !== null) return failed(SUBSCRIBER_REFUSALS.parameter(missing));
     const message = subscriberMessage(template, subscriber, campaign.id);
     for (let attempt = 1; ; attempt++) {
       await token();

@@ -1,4 +1,4 @@
-import { normalizePhone, type countryForCallingCode } from '@atende/core';
+import { normalizePhone, SUBSCRIBER_REFUSALS, type countryForCallingCode } from '@atende/core';
 
 type CountryCode = ReturnType<typeof countryForCallingCode>;
 
@@ -35,7 +35,7 @@ export function stagedRow(record: Record<string, string | undefined>, country: C
   const phone = normalizePhone(rawPhone, country);
   const parameters = columns.map(([named, numbered]) => cell(record[named] ?? record[numbered], PARAMETER_MAX));
   const missing = parameters.findIndex((p) => p === '');
-  const error = !name ? 'Name is required' : !phone ? 'Número de telefone inválido' : missing >= 0 ? `Parameter ${missing + 1} is required` : null;
+  const error = !name ? SUBSCRIBER_REFUSALS.noName : !phone ? SUBSCRIBER_REFUSALS.badPhone : missing >= 0 ? SUBSCRIBER_REFUSALS.parameter(missing + 1) : null;
   const key = phone ?? rawPhone;
   if (!key) return null;
   return { name: name || key, phone: key, parameters, state: error ? 'error' : 'pending', error };

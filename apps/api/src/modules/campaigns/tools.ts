@@ -1,7 +1,7 @@
 import { ChannelDeliveryError, channelAdapters, decryptCredentials, outboundClient, parseSecretsKey, type ChannelAdapter } from '@atende/channels';
 import { AppError, CAMPAIGN_NAME_MAX, duplicateCampaign, testSendCampaign, type BodyOf } from '@atende/contract';
 import { announceCampaign, presentTemplate, subscriberMessage, templateInclude } from '@atende/conversations';
-import { channelKind, countryForCallingCode, missingParameter, normalizePhone, phoneVariants, templateParameterCount } from '@atende/core';
+import { channelKind, countryForCallingCode, missingParameter, normalizePhone, phoneVariants, SUBSCRIBER_REFUSALS, templateParameterCount } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
@@ -68,7 +68,7 @@ export function campaignToolRoutes(
 }
 
 /** A row the import refused (apps/worker import-rows.ts): it stays refused in a copy. */
-const ROW_INVALID = Prisma.sql`(s."errorMessage" IN ('Name is required', 'Número de telefone inválido') OR s."errorMessage" LIKE 'Parameter % is required')`;
+const ROW_INVALID = Prisma.sql`(s."errorMessage" IN (${SUBSCRIBER_REFUSALS.noName}, ${SUBSCRIBER_REFUSALS.badPhone}) OR s."errorMessage" LIKE ${SUBSCRIBER_REFUSALS.parameterLike})`;
 
 /**
  * A new stopped campaign with the original's settings (every column but the run's own, so settings
