@@ -178,6 +178,8 @@ describe('conversation actions (spec 000 §4)', () => {
     const first = await db.message.findFirstOrThrow({ where: { conversationId: started.body.data.uuid } });
     expect(first).toMatchObject({ content: 'Temos uma proposta.', status: 'sending', interactiveContent: { type: 'email', subject: 'Proposta de renovação' } });
     expect(await db.contactIdentity.findFirst({ where: { channelId: mail.id, contactId: contact.id } })).toMatchObject({ identifier: 'bia@cliente.test' });
+    // It counted towards the agent's open conversations: closed, so the later tests find them free.
+    await db.conversation.update({ where: { id: started.body.data.uuid }, data: { state: 'closed', closedAt: new Date() } });
   });
 
   it('archives and unarchives; a new contact message unarchives per workspace setting', async () => {

@@ -162,9 +162,11 @@ describe('automated menus: talking to contacts', () => {
       { menu: 'More', answer: '1', outcome: 'Sent to the queue', conversations: 1 },
       { menu: 'More', answer: '2', outcome: 'Ended', conversations: 1 },
     ]);
-    const csv = await t.http.get(`/api/v1/reports/bots?${range}&format=csv`).set(auth('supervisor'));
-    expect(csv.text.startsWith('\uFEFFmenu,')).toBe(true);
-    expect(csv.text.trim().split('\n')).toEqual(['menu,answer,outcome,conversations', 'More,1,Sent to the queue,1', 'More,2,Ended,1']);
+    // The file's headers are the report's column labels in the reader's language (issue 16 item 15).
+    const csv = await t.http.get(`/api/v1/reports/bots?${range}&format=csv`).set(auth('supervisor')).set('Accept-Language', 'en');
+    const [header, ...lines] = csv.text.replace(/^\uFEFF/, '').trim().split('\n');
+    expect(header).toMatch(/^Menu,/);
+    expect(lines).toEqual(['More,1,Sent to the queue,1', 'More,2,Ended,1']);
     expect((await t.http.get(`/api/v1/reports/bots?${range}`).set(auth('agent'))).status).toBe(403);
   });
 
