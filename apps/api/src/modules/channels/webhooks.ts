@@ -1,5 +1,5 @@
 import { channelKind } from '@atende/core';
-import { channelAdapters, decryptCredentials, outboundClient, isProviderAdapter, parseSecretsKey, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
+import { channelAdapters, decryptCredentials, hubChallenge, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
 import { AppError, queues, UuidParam, type ChannelInboundJob } from '@atende/contract';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -62,6 +62,52 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
         received_at: new Date().toISOString(),
       };
       await ctx.db.outboxJob.create({ data: { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload } });
+      return reply.code(200).send({ ok: true });
+    });
+
+    /**
+     * The Meta app's own callback (issue 15 item 4): a Meta app has one webhook address per product,
+     * so the pages connected through /messenger-setup and /instagram-setup (all under this server's
+     * META_APP_ID) report here. The verify token is META_VERIFY_TOKEN, the signature the app secret's;
+     * each entry goes to the channel of its page (entry.id), as if posted to that channel's own
+     * address; entries of pages no channel holds are dropped.
+     */
+    const metaKind = (request: FastifyRequest): 'messenger' | 'instagram' | null => {
+      const kind = (request.params as { kind?: string }).kind;
+      return kind === 'messenger' || kind === 'instagram' ? kind : null;
+    };
+    app.get('/api/v1/channels/meta/:kind/webhook', async (request, reply) => {
+      const challenge = metaKind(request) ? hubChallenge(request.query as Record<string, string | undefined>, ctx.env.META_VERIFY_TOKEN) : null;
+      if (challenge === null) throw new AppError('forbidden', 'Invalid verify token');
+      return reply.type('text/plain').send(challenge);
+    });
+    app.post('/api/v1/channels/meta/:kind/webhook', async (request, reply) => {
+      const kind = metaKind(request);
+      const rawBody = typeof request.body === 'string' ? request.body : '';
+      if (!kind || !ctx.env.META_APP_SECRET || !verifyHubSignature(rawBody, request.headers, ctx.env.META_APP_SECRET)) throw new AppError('unauthorized', 'Invalid signature');
+      let body: { object?: unknown; entry?: unknown };
+      try {
+        body = JSON.parse(rawBody) as { object?: unknown; entry?: unknown };
+      } catch {
+        throw new AppError('validation_failed', 'The body is not JSON');
+      }
+      const entries = (Array.isArray(body.entry) ? body.entry : []).filter((e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string');
+      const pageIds = [...new Set(entries.map((e) => e.id))];
+      const channels = pageIds.length
+        ? await ctx.db.channel.findMany({ where: { type: kind, deletedAt: null, OR: pageIds.map((id) => ({ config: { path: ['page_id'], equals: id } })) }, select: { id: true, tenantId: true, config: true } })
+        : [];
+      const jobs = channels.map((channel) => {
+        const pageId = (channel.config as { page_id?: unknown } | null)?.page_id;
+        const payload: ChannelInboundJob = {
+          tenant_uuid: channel.tenantId,
+          channel_uuid: channel.id,
+          content_type: 'application/json',
+          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => e.id === pageId) }),
+          received_at: new Date().toISOString(),
+        };
+        return { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload };
+      });
+      if (jobs.length) await ctx.db.outboxJob.createMany({ data: jobs });
       return reply.code(200).send({ ok: true });
     });
   };
