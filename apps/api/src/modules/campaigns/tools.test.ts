@@ -3,6 +3,7 @@ import { encryptCredentials, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
+import { TEST_SENDS } from './tools';
 
 // Issue 14 item 10: duplicate a campaign, and send its template to one number before Start.
 let t: TestApp;
@@ -159,6 +160,16 @@ describe('test send before Start', () => {
     expect((await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] })).status).toBe(422);
     await db.outboundTemplate.update({ where: { id: template }, data: { status: 'APPROVED' } });
     expect(sim.sent()).toHaveLength(0);
+  });
+
+  it('allows a campaign a few tests per window, then answers 429 and sends nothing more', async () => {
+    await t.redis.del(`${t.env.REDIS_PREFIX}campaign-test-send:${campaign}`);
+    sim.reset();
+    for (let i = 0; i < TEST_SENDS.limit; i++) expect((await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] })).status).toBe(200);
+    const over = await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] });
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ code: 'rate_limited', params: { retry_after_seconds: expect.any(Number) } });
+    expect(sim.sent()).toHaveLength(TEST_SENDS.limit);
   });
 });
 

@@ -6,6 +6,7 @@ import { Prisma } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { bind, type Access } from '../../bind';
+import { countInWindow } from '../../rate-window';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import type { CampaignService } from './service';
@@ -49,6 +50,9 @@ export function campaignToolRoutes(
       where: { tenantId: session.tenantId, list: { deletedAt: null, campaigns: { some: { campaignId: campaign.id } } }, contact: { deletedAt: null, phoneNumber: { in: phoneVariants(phone) } } },
     });
     if (blocked) throw new AppError('campaign_test_send_dnd', 'This number is on a do-not-disturb list of this campaign');
+    // Each test is a real message: a campaign gets a few per window, so a test cannot become a mass send.
+    const { count, retryAfterSeconds } = await countInWindow(ctx.redis, `${ctx.env.REDIS_PREFIX}campaign-test-send:${campaign.id}`, TEST_SENDS.windowSeconds);
+    if (count > TEST_SENDS.limit) throw new AppError('rate_limited', 'Too many test messages for this campaign, try again later', undefined, { retry_after_seconds: retryAfterSeconds });
     const channel = await ctx.db.channel.findFirst({ where: { id: campaign.channelId, tenantId: session.tenantId, deletedAt: null } });
     const adapter = channel ? adapters.get(channelKind(channel.type)) : undefined;
     if (!channel || !adapter) throw new AppError('unprocessable', 'This channel cannot send templates');
@@ -66,6 +70,9 @@ export function campaignToolRoutes(
     }
   });
 }
+
+/** Test messages per campaign and window. */
+export const TEST_SENDS = { limit: 10, windowSeconds: 600 } as const;
 
 /** A row the import refused (apps/worker import-rows.ts): it stays refused in a copy. */
 const ROW_INVALID = Prisma.sql`(s."errorMessage" IN (${SUBSCRIBER_REFUSALS.noName}, ${SUBSCRIBER_REFUSALS.badPhone}) OR s."errorMessage" LIKE ${SUBSCRIBER_REFUSALS.parameterLike})`;

@@ -1,5 +1,6 @@
 import { AppError } from '@atende/contract';
 import type { Redis } from 'ioredis';
+import { countInWindow } from '../../rate-window';
 
 /** Public widget calls per client IP and window, shared by every api process (a Redis counter). */
 export const LIVECHAT_LIMITS = {
@@ -20,7 +21,7 @@ export class LivechatRateLimit {
   async hit(bucket: LivechatBucket, ip: string): Promise<void> {
     const { limit, windowSeconds } = LIVECHAT_LIMITS[bucket];
     const key = `${this.prefix}livechat-rate:${bucket}:${ip}`;
-    const [[, count] = [null, 0]] = (await this.redis.multi().incr(key).expire(key, windowSeconds, 'NX').exec()) ?? [];
-    if (Number(count) > limit) throw new AppError('rate_limited', 'Too many requests, try again in a minute');
+    const { count } = await countInWindow(this.redis, key, windowSeconds);
+    if (count > limit) throw new AppError('rate_limited', 'Too many requests, try again in a minute');
   }
 }

@@ -1,5 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@atende/contract';
+import { countInWindow } from '../../rate-window';
 import type { AppContext } from '../../context';
 import type { UserService } from '../users/service';
 import type { ClientInfo } from './service';
@@ -45,12 +46,8 @@ export class PasswordRecoveryService {
   /** Counts one request against `name`'s limit; past it, 429 with the seconds left in the window. */
   private async limit(name: string, max: number): Promise<void> {
     const key = `${this.ctx.env.REDIS_PREFIX}password-reset-limit:${name}`;
-    const answers = await this.ctx.redis.multi().incr(key).expire(key, this.ctx.env.PASSWORD_RESET_WINDOW_SECONDS, 'NX').ttl(key).exec();
-    const count = Number(answers?.[0]?.[1] ?? 0);
-    if (count > max) {
-      const ttl = Math.max(1, Number(answers?.[2]?.[1] ?? 1));
-      throw new AppError('rate_limited', 'Too many password recovery requests, try again later', undefined, { retry_after_seconds: ttl });
-    }
+    const { count, retryAfterSeconds } = await countInWindow(this.ctx.redis, key, this.ctx.env.PASSWORD_RESET_WINDOW_SECONDS);
+    if (count > max) throw new AppError('rate_limited', 'Too many password recovery requests, try again later', undefined, { retry_after_seconds: retryAfterSeconds });
   }
 
   async request(email: string, client: ClientInfo): Promise<{ ok: true; expires_in: number }> {

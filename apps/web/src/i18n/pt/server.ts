@@ -19,6 +19,7 @@ export const ptServer: Record<string, string> = {
   'The code is wrong or has expired': 'O código está errado ou expirou',
   'Too many wrong codes: ask for a new code': 'Códigos errados demais: peça um novo código',
   'Too many password recovery requests, try again later': 'Pedidos de recuperação de senha demais, tente novamente mais tarde',
+  'Too many test messages for this campaign, try again later': 'Mensagens de teste demais para esta campanha, tente novamente mais tarde',
   'Password recovery by e-mail is not configured': 'A recuperação de senha por e-mail não está configurada',
   'The code has 6 digits': 'O código tem 6 dígitos',
   'This sign-in link is invalid or has expired': 'Este link de acesso é inválido ou expirou',
