@@ -92,16 +92,13 @@ export const FAKE_MICROPHONE_LAUNCH = { ...PLAIN_LAUNCH, args: [...PLAIN_LAUNCH.
 export const WHATSAPP_PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 2}`;
 export const DEMO_WHATSAPP_CHANNEL = '3600d1a1-0000-4000-8000-000000000360';
 
-/** A new template with a {{1}} body and the quick replies Quero and Sair, approved by the provider. */
-export async function approvedTemplate(page: Page, name: string): Promise<void> {
+/** A new template with a {{1}} body and (unless `buttons: false`) the quick replies Quero and Sair, approved by the provider. */
+export async function approvedTemplate(page: Page, name: string, options: { buttons?: boolean } = {}): Promise<void> {
+  const body = { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } };
+  const buttons = { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] };
   const created = await page.request.post(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates`, {
-    data: {
-      name, category: 'MARKETING', language: 'pt_BR',
-      components: [
-        { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } },
-        { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] },
-      ],
-    },
+    // Without buttons it is a standard template, the kind an agent may start a conversation with (spec 000 §5).
+    data: { name, category: 'MARKETING', language: 'pt_BR', components: options.buttons === false ? [body] : [body, buttons] },
   });
   expect(created.status()).toBe(201);
   // The worker submits it; the provider approves it.
