@@ -61,6 +61,12 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await agent.goto('/app');
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
   await expect(agent.getByTestId('chat-contact-name')).toHaveText(name);
+  // Issue 16 item 8: the pre-chat answer shows under its field's label (CPF), not its key (cpf).
+  const customer = agent.getByRole('complementary', { name: 'Customer' });
+  await customer.getByRole('button', { name: /^Show \d+ more fields$/ }).click();
+  await expect(customer.getByText('CPF', { exact: true })).toBeVisible();
+  await expect(customer.getByText('cpf', { exact: true })).toHaveCount(0);
+  await expect(customer.getByText('123.456.789-01')).toBeVisible();
   const composer = agent.getByRole('textbox', { name: /^(Message|Internal note)$/ });
   await composer.fill(`Olá ${name}, já verifico!`);
   await composer.press('Enter');
