@@ -198,4 +198,6 @@ export const ptServer: Record<string, string> = {
   'Subject is required': 'O assunto é obrigatório',
   'This contact has no e-mail address': 'Este contato não tem endereço de e-mail',
   'Another contact uses this e-mail address on this channel': 'Outro contato usa este endereço de e-mail neste canal',
+  // The Meta app's webhook (issue 15 item 4)
+  'The body is not JSON': 'O corpo não é JSON',
 };
