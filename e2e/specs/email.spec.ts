@@ -110,6 +110,9 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     expect(received[1]!.subject).toBe('Renovação do contrato');
     expect((Array.isArray(received[1]!.to) ? received[1]!.to[0] : received[1]!.to)?.text).toBe(`bruno${suffix}@cliente.test`);
     expect(received[1]!.text?.trim()).toBe('Olá Bruno, seu contrato vence em breve.');
+    // Leave the agent free for the other specs: the started conversation is finished.
+    const bia = ((await (await agent.request.get('/api/v1/conversations/offered/me')).json()) as { data: { uuid: string; contact: { name: string } }[] }).data.find((c) => c.contact.name === bruno);
+    if (bia) expect((await agent.request.patch(`/api/v1/conversations/${bia.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }
