@@ -17,7 +17,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
       data: { contact: { phone, name: `Layout ${phone.slice(-4)}` }, message: { id: `e2e-layout-${Date.now()}`, content: 'Olá, tudo bem?' } },
     });
     expect(res.status()).toBe(202);
-    await acceptConversationOf(agent, phone);
+    const mine = await acceptConversationOf(agent, phone);
 
     // Folded by default on these screens: icons named by their labels.
     const nav = agent.getByRole('navigation', { name: 'Agent panel' });
@@ -60,6 +60,8 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
     await agent.getByRole('button', { name: 'User menu' }).click();
     await expect(agent.getByRole('menuitem').first()).toBeVisible();
     await agent.keyboard.press('Escape');
+    // Leave the demo agent free for the specs after this one: the conversation is finished.
+    expect((await agent.request.patch(`/api/v1/conversations/${mine.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
     await agent.context().close();
   });
 }
