@@ -22,7 +22,7 @@ export const CHANNEL_SECRET_FIELDS = ['access_token', 'app_secret', 'verify_toke
 /** Non-secret provider settings kept in the channel's config. */
 export const CHANNEL_SETTING_FIELDS = [
   'base_url', 'webhook_url', 'phone_number_id', 'waba_id', 'account_sid', 'from_number', 'messaging_service_sid', 'mms_enabled', 'page_id',
-  'smtp_host', 'smtp_port', 'smtp_secure', 'from_address', 'username',
+  'instagram_account_id', 'smtp_host', 'smtp_port', 'smtp_secure', 'from_address', 'username',
 ] as const;
 
 const secretText = z.string().trim().min(1).max(2000);

@@ -12,6 +12,8 @@ export const MetaMessagingSettingsSchema = z.looseObject({
   base_url: z.preprocess(blankAsAbsent, z.url({ protocol: /^https?$/, message: 'base_url must be an http(s) address' }).optional()),
   /** The Facebook page (Instagram: the page the Instagram account is connected to). */
   page_id: z.preprocess(blankAsAbsent, z.string().trim().regex(/^\d{1,40}$/, 'page_id is the page\'s numeric id').optional()),
+  /** Instagram: the professional account's id, which Meta's app-level webhooks name in entry.id. */
+  instagram_account_id: z.preprocess(blankAsAbsent, z.string().trim().regex(/^\d{1,40}$/, 'instagram_account_id is the account\'s numeric id').optional()),
   graph_version: z.preprocess(blankAsAbsent, z.string().regex(/^v\d+\.\d+$/, 'graph_version looks like v21.0').optional()),
 });
 export const MetaMessagingSecretsSchema = z.looseObject({

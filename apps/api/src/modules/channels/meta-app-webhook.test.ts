@@ -54,6 +54,17 @@ describe('the Meta app webhook (issue 15 item 4)', () => {
     expect(byChannel.has(insta.id)).toBe(false);
   });
 
+  it("hands an Instagram entry to the channel of its professional account (Meta's app webhooks name the account, not the page)", async () => {
+    const db = t.database.db;
+    const insta = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'IG', type: 'instagram', config: { page_id: '333', instagram_account_id: '17841400000000333' } } });
+    const res = await post('instagram', JSON.stringify({ object: 'instagram', entry: [entry('17841400000000333', 'oi do insta'), entry('444', 'ninguém')] }));
+    expect(res.status).toBe(200);
+    const jobs = await db.outboxJob.findMany({ where: { queue: queues.channelInbound.name, tenantId: acme.tenantId } });
+    const mine = jobs.filter((j) => (j.payload as ChannelInboundJob).channel_uuid === insta.id);
+    expect(mine).toHaveLength(1);
+    expect(JSON.parse((mine[0]!.payload as ChannelInboundJob).raw_body).entry.map((e: { id: string }) => e.id)).toEqual(['17841400000000333']);
+  });
+
   it('refuses a wrong or missing signature, and a body that is not JSON, queueing nothing', async () => {
     const before = await t.database.db.outboxJob.count();
     const body = JSON.stringify({ object: 'page', entry: [entry('111', 'forged')] });

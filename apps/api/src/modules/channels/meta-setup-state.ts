@@ -1,43 +1,39 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { AppError, type MetaSetupKind } from '@atende/contract';
-import { sameSecret } from '@atende/channels';
+import jwt from 'jsonwebtoken';
+import { z } from 'zod';
 import type { Session } from '../session/session';
 
 /**
- * The `state` of a Meta login (CSRF protection, and what ties Meta's answer to who asked): the kind,
- * the tenant, workspace and user of the session that started it, a nonce naming the server-side
- * login, and an expiry, HMAC-signed with a key derived from JWT_SECRET.
+ * The `state` of a Meta login (CSRF protection, and what ties Meta's answer to who asked): a JWT like
+ * the api's other signed tokens, with its own audience, naming the kind, the tenant, workspace and user
+ * of the session that started it and a nonce for the server-side login, valid for 15 minutes.
  */
 export const META_SETUP_STATE_TTL_MS = 15 * 60_000;
+const AUDIENCE = 'atende-meta-setup';
 
 export interface MetaSetupState {
   kind: MetaSetupKind;
   nonce: string;
 }
 
-const keyOf = (secret: string) => createHmac('sha256', secret).update('atende meta-setup state v1').digest();
-const sign = (payload: string, secret: string) => createHmac('sha256', keyOf(secret)).update(payload).digest('base64url');
+const ClaimsSchema = z.object({ k: z.enum(['messenger', 'instagram']), t: z.string(), w: z.string(), u: z.string(), n: z.string().min(16) });
 
 export const invalidState = () => new AppError('meta_setup_state_invalid', 'This Facebook login is invalid or has expired; connect again');
 
 export function signMetaSetupState(session: Pick<Session, 'tenantId' | 'workspaceId' | 'userUuid'>, kind: MetaSetupKind, secret: string, now = Date.now()): string {
-  const payload = Buffer.from(
-    JSON.stringify({ k: kind, t: session.tenantId, w: session.workspaceId, u: session.userUuid, n: randomBytes(18).toString('base64url'), e: now + META_SETUP_STATE_TTL_MS }),
-  ).toString('base64url');
-  return `${payload}.${sign(payload, secret)}`;
+  const claims = { k: kind, t: session.tenantId, w: session.workspaceId, u: session.userUuid, n: randomBytes(18).toString('base64url'), iat: Math.floor(now / 1000) };
+  return jwt.sign(claims, secret, { algorithm: 'HS256', audience: AUDIENCE, expiresIn: META_SETUP_STATE_TTL_MS / 1000 });
 }
 
 /** The state's kind and nonce when it is ours, unexpired and this session's; else meta_setup_state_invalid. */
-export function readMetaSetupState(state: string, session: Session, secret: string, now = Date.now()): MetaSetupState {
-  const [payload, signature, extra] = state.split('.');
-  if (!payload || !signature || extra !== undefined || !sameSecret(signature, sign(payload, secret))) throw invalidState();
-  let fields: { k?: unknown; t?: unknown; w?: unknown; u?: unknown; n?: unknown; e?: unknown };
+export function readMetaSetupState(state: string, session: Session, secret: string): MetaSetupState {
+  let claims: z.infer<typeof ClaimsSchema>;
   try {
-    fields = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as typeof fields;
+    claims = ClaimsSchema.parse(jwt.verify(state, secret, { algorithms: ['HS256'], audience: AUDIENCE }));
   } catch {
     throw invalidState();
   }
-  const mine = fields.t === session.tenantId && fields.w === session.workspaceId && fields.u === session.userUuid;
-  if (!mine || typeof fields.e !== 'number' || fields.e < now || typeof fields.n !== 'string' || (fields.k !== 'messenger' && fields.k !== 'instagram')) throw invalidState();
-  return { kind: fields.k, nonce: fields.n };
+  if (claims.t !== session.tenantId || claims.w !== session.workspaceId || claims.u !== session.userUuid) throw invalidState();
+  return { kind: claims.k, nonce: claims.n };
 }

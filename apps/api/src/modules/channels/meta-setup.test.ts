@@ -68,9 +68,11 @@ describe('Meta channel setup (issue 15 item 4)', () => {
   it('refuses a forged, expired or another user\'s state with meta_setup_state_invalid', async () => {
     const { state } = (await start(admin)).body.data as { state: string };
     const pages = (s: string, token = admin) => t.http.post('/api/v1/channels/meta_setup/pages').set(as(token)).send({ state: s, code: 'AQany' });
-    const [payload, signature] = state.split('.');
+    // The state is a JWT: header.payload.signature. A payload naming another tenant under the same
+    // signature, a wrong signature, and something else altogether.
+    const [header, payload, signature] = state.split('.');
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), t: 'another-tenant' })).toString('base64url');
-    for (const bad of [`${forged}.${signature}`, `${payload}.${'A'.repeat(signature!.length)}`, 'garbage']) {
+    for (const bad of [`${header}.${forged}.${signature}`, `${header}.${payload}.${'A'.repeat(signature!.length)}`, 'garbage']) {
       const answer = await pages(bad);
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('meta_setup_state_invalid');
@@ -108,6 +110,11 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     expect(again.body.data.pages).toHaveLength(2);
     const instagram = await login(admin, 'instagram');
     expect(instagram.pages.body.data.pages.map((p: { id: string }) => p.id)).toEqual([PAGE]);
+    // Connected, the Instagram channel keeps the account's id: the app's webhooks name it.
+    const connected = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(admin)).send({ state: instagram.state, page_id: PAGE });
+    expect(connected.status).toBe(200);
+    expect(connected.body.data).toMatchObject({ type: 'instagram', name: '@atende.demo', settings: { page_id: PAGE, instagram_account_id: expect.stringMatching(/^1784\d+$/) } });
+    await t.database.db.channel.update({ where: { id: connected.body.data.uuid }, data: { deletedAt: new Date() } });
   });
 
   let channelId = '';

@@ -113,11 +113,13 @@ export class MetaSetupService {
       throw loginFailure(error);
     }
     const baseUrl = trimmed(config.graphBaseUrl) === GRAPH_BASE_URL ? '' : trimmed(config.graphBaseUrl);
+    // The Instagram account's id: Meta's webhooks to the app name it, not the page (webhooks.ts).
+    const account = kind === 'instagram' && page.instagram ? { instagram_account_id: page.instagram.id } : {};
     const credentials = { access_token: page.accessToken, app_secret: config.appSecret, ...(this.ctx.env.META_VERIFY_TOKEN ? { verify_token: this.ctx.env.META_VERIFY_TOKEN } : {}) };
     const entry = body.entry_point === undefined ? {} : { entry_point: body.entry_point || null, entry_point_type: body.entry_point_type };
     const existing = (await this.connected(session, kind, [page.id])).get(page.id);
     if (existing) {
-      const data = await this.channels.update(session, existing.uuid, { settings: { page_id: page.id, base_url: baseUrl }, credentials, ...entry }, publicUrl);
+      const data = await this.channels.update(session, existing.uuid, { settings: { page_id: page.id, base_url: baseUrl, ...account }, credentials, ...entry }, publicUrl);
       return { data, created: false };
     }
     const name = (kind === 'instagram' && page.instagram ? `@${page.instagram.username}` : page.name).slice(0, 120);
@@ -127,6 +129,7 @@ export class MetaSetupService {
         name,
         type: kind,
         page_id: page.id,
+        ...account,
         ...(baseUrl ? { base_url: baseUrl } : {}),
         verify_token: randomBytes(18).toString('base64url'),
         ...credentials,

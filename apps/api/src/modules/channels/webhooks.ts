@@ -69,8 +69,9 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
      * The Meta app's own callback (issue 15 item 4): a Meta app has one webhook address per product,
      * so the pages connected through /messenger-setup and /instagram-setup (all under this server's
      * META_APP_ID) report here. The verify token is META_VERIFY_TOKEN, the signature the app secret's;
-     * each entry goes to the channel of its page (entry.id), as if posted to that channel's own
-     * address; entries of pages no channel holds are dropped.
+     * each entry goes to the channel it names (entry.id: the page, or for Instagram the professional
+     * account, else its page as the demo Meta sends), as if posted to that channel's own address;
+     * entries no channel holds are dropped.
      */
     const metaKind = (request: FastifyRequest): 'messenger' | 'instagram' | null => {
       const kind = (request.params as { kind?: string }).kind;
@@ -92,17 +93,22 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
         throw new AppError('validation_failed', 'The body is not JSON');
       }
       const entries = (Array.isArray(body.entry) ? body.entry : []).filter((e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string');
-      const pageIds = [...new Set(entries.map((e) => e.id))];
-      const channels = pageIds.length
-        ? await ctx.db.channel.findMany({ where: { type: kind, deletedAt: null, OR: pageIds.map((id) => ({ config: { path: ['page_id'], equals: id } })) }, select: { id: true, tenantId: true, config: true } })
+      const ids = [...new Set(entries.map((e) => e.id))];
+      const keys = kind === 'instagram' ? ['instagram_account_id', 'page_id'] : ['page_id'];
+      const channels = ids.length
+        ? await ctx.db.channel.findMany({
+            where: { type: kind, deletedAt: null, OR: keys.flatMap((key) => ids.map((id) => ({ config: { path: [key], equals: id } }))) },
+            select: { id: true, tenantId: true, config: true },
+          })
         : [];
       const jobs = channels.map((channel) => {
-        const pageId = (channel.config as { page_id?: unknown } | null)?.page_id;
+        const config = (channel.config ?? {}) as Record<string, unknown>;
+        const named = new Set(keys.map((key) => config[key]));
         const payload: ChannelInboundJob = {
           tenant_uuid: channel.tenantId,
           channel_uuid: channel.id,
           content_type: 'application/json',
-          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => e.id === pageId) }),
+          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => named.has(e.id)) }),
           received_at: new Date().toISOString(),
         };
         return { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload };
