@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { dataOf } from './common';
-import { ChannelSchema } from './channels';
+import { ChannelSchema, EntryPointTypeInput } from './channels';
 import { route } from './route';
 
 /**
@@ -42,7 +42,7 @@ export const connectMetaSetup = route({
     state: State,
     page_id: z.string().regex(/^\d{1,40}$/, "page_id is the page's numeric id"),
     entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
-    entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
+    entry_point_type: EntryPointTypeInput,
   }),
   response: z.object({ data: ChannelSchema, created: z.boolean() }),
 });

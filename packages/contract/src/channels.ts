@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDate, Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './common';
+import { ENTRYPOINT_TYPES } from './campaigns';
 import { LivechatAppearanceSchema } from './livechat';
 import { route } from './route';
 
@@ -25,6 +26,9 @@ export const CHANNEL_SETTING_FIELDS = [
   'instagram_account_id', 'smtp_host', 'smtp_port', 'smtp_secure', 'from_address', 'username',
 ] as const;
 
+/** The kind of entry point a channel's body names (sector, automated menu or bot), as campaigns do. */
+export const EntryPointTypeInput = z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }).optional();
+
 const secretText = z.string().trim().min(1).max(2000);
 const settingText = z.string().trim().max(2000);
 const formBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
@@ -45,7 +49,7 @@ export const ChannelSchema = z.object({
   availability: z.enum(CHANNEL_AVAILABILITY),
   template_required_on_outbound_start: z.boolean(),
   /** Where the channel's new conversations enter: a sector's queue or an automated menu; null for the workspace queue. */
-  entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(['sector', 'menu', 'bot']) }).nullable(),
+  entry_point: z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES) }).nullable(),
   /** Non-secret provider settings (base_url, phone_number_id, ...). */
   settings: z.record(z.string(), z.string()),
   /** Names of the credentials stored (encrypted); their values are never returned. */
@@ -83,7 +87,7 @@ export const createChannel = route({
     type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: 'Invalid channel type' }),
     entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
     /** Spec 002 §7: the entry point's type, sector unless told. */
-    entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
+    entry_point_type: EntryPointTypeInput,
     enabled: formBoolean.optional(),
     template_required_on_outbound_start: formBoolean.optional(),
     ...ChannelSettingsSchema.shape,
@@ -101,7 +105,7 @@ export const updateChannel = route({
     enabled: z.boolean().optional(),
     template_required_on_outbound_start: z.boolean().optional(),
     entry_point: z.uuid({ message: 'Invalid entry point' }).nullable().optional(),
-    entry_point_type: z.enum(['sector', 'menu', 'bot'], { message: 'Invalid entry point type' }).optional(),
+    entry_point_type: EntryPointTypeInput,
     settings: ChannelSettingsSchema.strict().optional(),
     credentials: ChannelSecretsSchema.strict().optional(),
     /** Livechat channels only: the whole appearance, replacing the stored one. */

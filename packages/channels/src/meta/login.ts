@@ -1,3 +1,4 @@
+import type { MetaSetupKind } from '@atende/contract';
 import { ChannelDeliveryError } from '../adapter';
 import { request, type HttpAnswer } from '../http';
 import { GRAPH_VERSION } from './graph';
@@ -11,7 +12,8 @@ import { GRAPH_VERSION } from './graph';
  * outbound client), against a configurable Graph address (the Meta simulator in tests and the demo).
  */
 
-export type MetaLoginKind = 'messenger' | 'instagram';
+/** Messenger or Instagram: the contract's setup kinds. */
+export type MetaLoginKind = MetaSetupKind;
 
 export interface MetaLoginConfig {
   appId: string;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, type MetaSetupKind } from '@atende/contract';
+import { AppError, META_SETUP_KINDS, type MetaSetupKind } from '@atende/contract';
 import jwt from 'jsonwebtoken';
 import { z } from 'zod';
 import type { Session } from '../session/session';
@@ -17,7 +17,7 @@ export interface MetaSetupState {
   nonce: string;
 }
 
-const ClaimsSchema = z.object({ k: z.enum(['messenger', 'instagram']), t: z.string(), w: z.string(), u: z.string(), n: z.string().min(16) });
+const ClaimsSchema = z.object({ k: z.enum(META_SETUP_KINDS), t: z.string(), w: z.string(), u: z.string(), n: z.string().min(16) });
 
 export const invalidState = () => new AppError('meta_setup_state_invalid', 'This Facebook login is invalid or has expired; connect again');
 

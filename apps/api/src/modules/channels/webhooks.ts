@@ -1,6 +1,7 @@
 import { channelKind } from '@atende/core';
 import { channelAdapters, decryptCredentials, hubChallenge, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
-import { AppError, queues, UuidParam, type ChannelInboundJob } from '@atende/contract';
+import { AppError, META_SETUP_KINDS, queues, UuidParam, type ChannelInboundJob, type MetaSetupKind } from '@atende/contract';
+import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { publicUrlOf } from './routes';
@@ -73,9 +74,9 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
      * account, else its page as the demo Meta sends), as if posted to that channel's own address;
      * entries no channel holds are dropped.
      */
-    const metaKind = (request: FastifyRequest): 'messenger' | 'instagram' | null => {
-      const kind = (request.params as { kind?: string }).kind;
-      return kind === 'messenger' || kind === 'instagram' ? kind : null;
+    const metaKind = (request: FastifyRequest): MetaSetupKind | null => {
+      const kind = z.enum(META_SETUP_KINDS).safeParse((request.params as { kind?: unknown }).kind);
+      return kind.success ? kind.data : null;
     };
     app.get('/api/v1/channels/meta/:kind/webhook', async (request, reply) => {
       const challenge = metaKind(request) ? hubChallenge(request.query as Record<string, string | undefined>, ctx.env.META_VERIFY_TOKEN) : null;
