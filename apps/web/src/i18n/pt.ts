@@ -62,8 +62,8 @@ const ptShared: Record<string, string> = {
   'Forgot password': 'Esqueci a senha',
   'Enter your e-mail. If it belongs to an account, we will send it a 6-digit code.': 'Informe seu e-mail. Se ele for de uma conta, enviaremos a ele um código de 6 dígitos.',
   'Send code': 'Enviar código',
-  'If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for 15 minutes.':
-    'Se {{email}} for de uma conta, um código de 6 dígitos foi enviado a ele. Ele vale por 15 minutos.',
+  'If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for {{minutes}} minutes.':
+    'Se {{email}} for de uma conta, um código de 6 dígitos foi enviado a ele. Ele vale por {{minutes}} minutos.',
   Code: 'Código',
   'Confirm the new password': 'Confirme a nova senha',
   'Set password and sign in': 'Definir a senha e entrar',

@@ -34,8 +34,10 @@ export async function passwordRecoveryOffered(): Promise<boolean> {
 }
 
 /** Asks for a recovery code; the answer is the same whether or not the address is an account's. */
-export async function requestRecoveryCode(email: string): Promise<void> {
-  await callRoute(OPTIONS, FORGOT, { body: { email } });
+/** Asks for a code; the minutes it stays valid, as the server says. */
+export async function requestRecoveryCode(email: string): Promise<number> {
+  const answer = await callRoute(OPTIONS, FORGOT, { body: { email } });
+  return Math.round(answer.data.expires_in / 60);
 }
 
 /** Sets the new password with the mailed code (every session of the account ends), then signs in with it. */

@@ -87,11 +87,12 @@ export class PasswordRecoveryService {
 }
 
 function recoveryMail(to: string, code: string) {
+  const minutes = RESET_CODE_TTL_SECONDS / 60;
   return {
     to,
     subject: `Atende: ${code} is your password recovery code / é o seu código de recuperação de senha`,
     text:
-      `Your password recovery code is ${code}. It is valid for 15 minutes. If you did not ask for it, ignore this e-mail.\n\n` +
-      `Seu código de recuperação de senha é ${code}. Ele vale por 15 minutos. Se você não o pediu, ignore este e-mail.\n`,
+      `Your password recovery code is ${code}. It is valid for ${minutes} minutes. If you did not ask for it, ignore this e-mail.\n\n` +
+      `Seu código de recuperação de senha é ${code}. Ele vale por ${minutes} minutos. Se você não o pediu, ignore este e-mail.\n`,
   };
 }

@@ -43,6 +43,7 @@ export function ForgotPasswordForm({
 }) {
   const { t } = useTranslation();
   const [step, setStep] = useState<'email' | 'code'>('email');
+  const [minutes, setMinutes] = useState(0);
   const [email, setEmail] = useState(initialEmail);
   const [code, setCode] = useState('');
   const [password, setPassword] = useState('');
@@ -72,7 +73,7 @@ export function ForgotPasswordForm({
     const address = email.trim();
     const checked: Errors = !address ? { email: 'Required' } : !EMAIL.test(address) ? { email: 'Please insert a valid e-mail' } : {};
     void run(checked, async () => {
-      await requestRecoveryCode(address);
+      setMinutes(await requestRecoveryCode(address));
       setCode('');
       setStep('code');
     });
@@ -104,7 +105,7 @@ export function ForgotPasswordForm({
       ) : (
         <>
           <Alert color="blue" role="status">
-            {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for 15 minutes.', { email: email.trim() })}
+            {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for {{minutes}} minutes.', { email: email.trim(), minutes })}
           </Alert>
           <TextInput
             label={t('Code')}
