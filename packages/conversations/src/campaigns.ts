@@ -117,6 +117,21 @@ export async function announceCampaign(deps: Pick<ConversationDeps, 'db' | 'real
   await deps.realtime.emit(rooms.campaigns(row.tenantId), 'update-campaign', { tenant_uuid: row.tenantId, campaign });
 }
 
+/**
+ * Stop (spec 001 §4) for the campaigns `where` picks among those running or about to (running or
+ * scheduled): a running one is told to stop (its dispatcher loses the lease before its next batch and
+ * sends nothing more), one not running yet is stopped at once. Pending subscribers stay pending, so
+ * Start sends them later. The ids of the campaigns stopped, for announcing once committed.
+ */
+export async function stopCampaigns(tx: Prisma.TransactionClient, where: Prisma.CampaignWhereInput): Promise<string[]> {
+  const live = await tx.campaign.findMany({ where: { ...where, deletedAt: null, desiredState: { in: ['running', 'scheduled'] } }, select: { id: true } });
+  const ids = live.map((c) => c.id);
+  if (!ids.length) return ids;
+  await tx.campaign.updateMany({ where: { id: { in: ids }, state: 'running' }, data: { desiredState: 'stopped' } });
+  await tx.campaign.updateMany({ where: { id: { in: ids }, state: { not: 'running' } }, data: { desiredState: 'stopped', state: 'stopped' } });
+  return ids;
+}
+
 /** Receipts still awaited this long after a run ended are not waited for: the campaign completes (issue 14 item 5). */
 export const RECEIPTS_WAIT_MS = 24 * 60 * 60 * 1000;
 const FINAL = FINAL_CAMPAIGN_STATES as readonly string[];

@@ -1,5 +1,5 @@
 import { AppError, TenantConfigSchema, type BodyOf, type createTenant, type Tenant as TenantDto, type Workspace as WorkspaceDto } from '@atende/contract';
-import { announceCampaign } from '@atende/conversations';
+import { announceCampaign, stopCampaigns } from '@atende/conversations';
 import { roleCovers } from '@atende/core';
 import { hashPassword, scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
@@ -35,19 +35,6 @@ export type TenantConfigPatch = {
   agent?: { max_slots: number };
   first_steps_completed?: boolean;
 };
-
-/**
- * The tenant's running and scheduled campaigns stop as a campaign manager's Stop does (spec 001 §4): a
- * dispatcher loses its lease before its next batch and sends nothing more, a scheduled start does not
- * come. Their pending subscribers stay pending, so Start sends them once campaigns are switched back on.
- */
-async function stopTenantCampaigns(tx: Prisma.TransactionClient, tenantId: string): Promise<string[]> {
-  const live = await tx.campaign.findMany({ where: { tenantId, deletedAt: null, desiredState: { in: ['running', 'scheduled'] } }, select: { id: true } });
-  const ids = live.map((c) => c.id);
-  await tx.campaign.updateMany({ where: { id: { in: ids }, state: 'running' }, data: { desiredState: 'stopped' } });
-  await tx.campaign.updateMany({ where: { id: { in: ids }, state: { not: 'running' } }, data: { desiredState: 'stopped', state: 'stopped' } });
-  return ids;
-}
 
 export class TenantService {
   constructor(private readonly ctx: AppContext) {}
@@ -103,7 +90,7 @@ export class TenantService {
     const campaignsOff = current.features.outbound_campaign === true && next.features.outbound_campaign !== true;
     const { updated, stopped } = await this.ctx.db.$transaction(async (tx) => ({
       updated: await tx.tenant.update({ where: { id: tenant.id }, data: { name: patch.name ?? tenant.name, config: next } }),
-      stopped: campaignsOff ? await stopTenantCampaigns(tx, tenant.id) : [],
+      stopped: campaignsOff ? await stopCampaigns(tx, { tenantId: tenant.id }) : [],
     }));
     for (const id of stopped) await announceCampaign(this.ctx, id);
     return presentTenant(updated);
