@@ -51,21 +51,20 @@ export interface Listed {
 
 /**
  * Accept session until the agent holds the waiting conversation `wanted` picks (the queue serves
- * the oldest first): conversations of others taken on the way go back to the queue. Done with the
+ * the oldest first): conversations of others taken on the way go back to the queue at once, behind it. Done with the
  * agent's own api calls (PATCH /api/v1/conversations); the screen is left as it is.
  */
 export async function takeConversation(page: Page, wanted: (chat: Listed) => boolean): Promise<Listed> {
   const me = ((await (await page.request.get('/api/v1/users/me')).json()) as { data: { id: number } }).data;
-  const others: string[] = [];
   let mine: Listed | undefined;
   for (let i = 0; i < 10 && !mine; i++) {
     const res = await page.request.patch('/api/v1/conversations', { data: { user_id: me.id } });
     expect(res.status()).toBe(200);
     const chat = ((await res.json()) as { data: Listed }).data;
     if (wanted(chat)) mine = chat;
-    else others.push(chat.uuid);
+    // Back at once, so the agent never holds more than one extra chat (capacity) and it queues behind the wanted one.
+    else expect((await page.request.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
   }
-  for (const uuid of others) expect((await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
   expect(mine).toBeDefined();
   return mine!;
 }
