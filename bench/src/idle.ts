@@ -1,11 +1,14 @@
 // Idle processes (issue 13 item 2): the built api and worker started on a fresh demo database, left
-// alone, then their resident memory read from /proc. Budgets: api ≤ 150 MB, worker ≤ 120 MB; the
-// bench exits non-zero when over (CI does not run benches). Run `pnpm build` first.
+// alone, then their resident memory read from /proc every 250 ms over a window (an idle process
+// still runs timers and collects garbage, so one reading lands anywhere in a GC cycle): the median is
+// held against the budgets (api ≤ 150 MB, worker ≤ 120 MB) and the highest reading is reported
+// beside it. The bench exits non-zero when over (CI does not run benches). Run `pnpm build` first.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { freshDatabase, NODE_FLAGS, report, ROOT, startApi } from './stack';
 
 const SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 15_000);
+const WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_MS ?? 10_000);
 const BUDGET_MB = { api: Number(process.env.BENCH_IDLE_API_MB ?? 150), worker: Number(process.env.BENCH_IDLE_WORKER_MB ?? 120) };
 const PREFIX = 'atende-bench-idle:';
 
@@ -21,11 +24,20 @@ const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/
 });
 try {
   await new Promise((r) => setTimeout(r, SETTLE_MS));
-  if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
+  const samples = { api: [] as number[], worker: [] as number[] };
+  for (const until = Date.now() + WINDOW_MS; Date.now() < until; ) {
+    if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
+    samples.api.push(rssMb(api.child.pid!));
+    samples.worker.push(rssMb(worker.pid!));
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const figures = {
-    api: { rss_mb: rssMb(api.child.pid!), budget_mb: BUDGET_MB.api },
-    worker: { rss_mb: rssMb(worker.pid!), budget_mb: BUDGET_MB.worker },
+    api: { rss_mb: median(samples.api), rss_max_mb: Math.max(...samples.api), budget_mb: BUDGET_MB.api },
+    worker: { rss_mb: median(samples.worker), rss_max_mb: Math.max(...samples.worker), budget_mb: BUDGET_MB.worker },
     settle_ms: SETTLE_MS,
+    window_ms: WINDOW_MS,
+    samples: samples.api.length,
   };
   const over = (['api', 'worker'] as const).filter((p) => figures[p].rss_mb > figures[p].budget_mb);
   report('idle', { ...figures, api: { ...figures.api, within: !over.includes('api') }, worker: { ...figures.worker, within: !over.includes('worker') } });

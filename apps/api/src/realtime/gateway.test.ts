@@ -74,6 +74,18 @@ describe('realtime handshake', () => {
     open.push(socket);
     await connected(socket);
   });
+
+  // Issue 13 item 2: a connected socket does not keep its first HTTP request; what it needs stays.
+  it('lets go of the first HTTP request once connected, keeping the handshake and the events', async () => {
+    const { socket } = await socketOf('agent@acme.test');
+    const [server] = await t.io.in(rooms.user(acme.users.agent!.uuid)).fetchSockets();
+    const local = t.io.sockets.sockets.get(server!.id)!;
+    expect(local.conn.request).toBeNull();
+    expect(local.handshake.headers.host).toBeTruthy();
+    const seen = nextEvent(socket, 'update-user', (p) => p.user.username === 'still-here');
+    t.ctx.realtime.emit(rooms.user(acme.users.agent!.uuid), 'update-user', userEvent(acme.tenantId, acme.users.agent!.uuid, 'still-here'));
+    await seen;
+  });
 });
 
 describe('session lifetime', () => {

@@ -119,6 +119,10 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
 
   io.on('connection', (socket: Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>) => {
     const { session } = socket.data;
+    // The handshake (headers, auth) is built and the session resolved: the first HTTP request, which
+    // engine.io keeps for the connection's whole life, is not needed again. Dropping it saves a few KB
+    // per connected socket (socket.io's "Memory usage" guide; issue 13 item 2).
+    socket.conn.request = null as unknown as typeof socket.conn.request;
     // Rooms every socket is in: its user (spec), its tenant (queue counts) and its session (so a revoked session can be dropped).
     const own = [rooms.user(session.userUuid), rooms.tenant(session.tenantId), sessionRoom(session.sessionId)];
     // A recovered socket comes back with its old rooms: keep only those this session may be in.

@@ -1,5 +1,4 @@
 import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from '@atende/contract';
-import nodemailer from 'nodemailer';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
 import { headerValue, sameSecret } from '../http';
 import type { OutboundClient } from '../outbound';
@@ -86,6 +85,8 @@ export class EmailAdapter implements ProviderChannelAdapter {
       throw smtpFailure(error);
     }
     const port = settings.smtp_port ?? (settings.smtp_secure ? 465 : 587);
+    // nodemailer is loaded with the first e-mail sent, so a process that sends none never holds it.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: address,
       port,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { ChannelDeliveryError } from '../adapter';
 import type { InboundEvent } from '../provider';
 import { foldQuotedText, sanitizeEmailHtml, textOfHtml } from './mail-text';
@@ -41,6 +41,8 @@ function automatic(mail: ParsedMail): boolean {
  */
 export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
   let mail: ParsedMail;
+  // mailparser (with its charset tables) is loaded with the first mail parsed, not when the process starts.
+  const { simpleParser } = await import('mailparser');
   try {
     mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   } catch {
@@ -54,8 +56,8 @@ export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
   }
   if (automatic(mail)) return [];
   const messageId = ids(mail.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex')}@atende.invalid>`;
-  const html = typeof mail.html === 'string' && mail.html.trim() ? sanitizeEmailHtml(mail.html) : null;
-  const fullText = (mail.text?.trim() || (html ? textOfHtml(html) : '')).slice(0, 100_000);
+  const html = typeof mail.html === 'string' && mail.html.trim() ? await sanitizeEmailHtml(mail.html) : null;
+  const fullText = (mail.text?.trim() || (html ? await textOfHtml(html) : '')).slice(0, 100_000);
   const { visible, folded } = foldQuotedText(fullText);
   const subject = mail.subject?.trim().slice(0, 500) || null;
   const details: EmailDetails = {

@@ -1,4 +1,4 @@
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerSession } from 'smtp-server';
 import { sameSecret } from '../http';
 import { EMAIL_MAX_BYTES } from './inbound';
 
@@ -53,6 +53,8 @@ interface Session extends SMTPServerSession {
 }
 
 export async function startInboundSmtp(options: InboundSmtpOptions): Promise<InboundSmtpListener> {
+  // Loaded here, not at start: a worker without EMAIL_INBOUND_SMTP_PORT never holds smtp-server (issue 13 item 2).
+  const { SMTPServer } = await import('smtp-server');
   const maxBytes = options.maxBytes ?? EMAIL_MAX_BYTES;
   const server = new SMTPServer({
     name: 'atende-inbound',

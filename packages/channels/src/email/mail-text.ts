@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+/** sanitize-html (with postcss and htmlparser2) is loaded with the first HTML mail, not when the process starts. */
+const loadSanitizer = async () => (await import('sanitize-html')).default;
 
 /**
  * What an agent reads of an e-mail (issue 15 item 3): HTML is sanitised (sanitize-html, an allow
@@ -6,7 +7,8 @@ import sanitizeHtml from 'sanitize-html';
  * and the quoted history and the signature are folded away from the message text while the full
  * text stays on the message (details.full_text).
  */
-export function sanitizeEmailHtml(html: string): string {
+export async function sanitizeEmailHtml(html: string): Promise<string> {
+  const sanitizeHtml = await loadSanitizer();
   return sanitizeHtml(html, {
     allowedTags: ['p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'h1', 'h2', 'h3', 'h4', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'hr'],
     allowedAttributes: { a: ['href', 'title'] },
@@ -18,7 +20,8 @@ export function sanitizeEmailHtml(html: string): string {
 }
 
 /** Plain text of sanitised HTML, for mail that comes without a text part. */
-export function textOfHtml(html: string): string {
+export async function textOfHtml(html: string): Promise<string> {
+  const sanitizeHtml = await loadSanitizer();
   const withBreaks = html.replace(/<(br|\/p|\/div|\/li|\/tr|\/h\d)\s*\/?>/gi, '\n');
   const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
   return text.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\n{3,}/g, '\n\n').trim();

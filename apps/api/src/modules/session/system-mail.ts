@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 /** A mail of the system itself (not a channel's): recovery codes. */
 export interface SystemMail {
@@ -19,11 +19,13 @@ export interface SystemMailer {
  */
 export function systemMailer(smtpUrl: string, from: string): SystemMailer | null {
   if (!smtpUrl) return null;
-  const transport: Transporter = nodemailer.createTransport(smtpUrl, { from });
+  // nodemailer is loaded with the first recovery mail, so an api that sends none never holds it (issue 13 item 2).
+  let transport: Promise<Transporter> | null = null;
+  const transportOf = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl, { from })));
   return {
     async send(mail) {
-      await transport.sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
+      await (await transportOf()).sendMail({ from, to: mail.to, subject: mail.subject, text: mail.text });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((t) => t.close()),
   };
 }
