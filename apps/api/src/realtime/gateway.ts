@@ -23,7 +23,12 @@ import { allowedOrigins, originAllowed } from '../plugins/security-headers';
 import { requestRedis, within } from '../redis-requests';
 import { PresenceTracker } from './presence';
 
-type SocketData = { session: Session };
+/**
+ * What a socket keeps of its session: the fields the gateway reads, not the whole Session (the
+ * tenant's parsed config alone is a few hundred bytes per socket, over 10,000 sockets; issue 13 item 2).
+ */
+type SocketSession = Pick<Session, 'sessionId' | 'userId' | 'userUuid' | 'tenantId' | 'roles' | 'expiresAt' | 'apiToken'>;
+type SocketData = { session: SocketSession };
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
 
 function cookieValue(header: string | undefined, name: string): string | undefined {
@@ -36,7 +41,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
 }
 
 /** Which named rooms a session may join (spec 000 §7). */
-export function mayJoin(session: Session, room: string): boolean {
+export function mayJoin(session: Pick<Session, 'userUuid' | 'tenantId' | 'roles'>, room: string): boolean {
   if (room === rooms.user(session.userUuid)) return true;
   if (room === rooms.metrics(session.tenantId)) return allows(session.roles, 'dashboard');
   // The role matrix's campaigns row (stricter reading: not manager).
@@ -110,7 +115,8 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
       cookieValue(socket.handshake.headers.cookie, SESSION_COOKIE);
     if (!token) return next(new Error('unauthorized'));
     try {
-      socket.data.session = await resolveSession(db, token, env.JWT_SECRET);
+      const { sessionId, userId, userUuid, tenantId, roles, expiresAt, apiToken } = await resolveSession(db, token, env.JWT_SECRET);
+      socket.data.session = { sessionId, userId, userUuid, tenantId, roles, expiresAt, ...(apiToken ? { apiToken } : {}) };
       next();
     } catch {
       next(new Error('unauthorized'));
