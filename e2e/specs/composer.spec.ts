@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, PASSWORD, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, finishAgentConversations, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
 
 // Spec 000 §4, §5, §7, §9: the composer's attachments and voice notes against the started stack.
 // A fake microphone for the whole file (launch options are per browser, so not per test); the
@@ -103,13 +103,7 @@ test.beforeAll(async ({ browser }) => {
   channel = await demoChannel(browser);
 });
 // Specs after this one expect the agent to hold no chats: finish what each test accepted.
-test.afterEach(async ({ playwright, baseURL }) => {
-  const agent = await playwright.request.newContext({ baseURL });
-  expect((await agent.post('/api/v1/login', { form: { email: demo('agent'), password: PASSWORD } })).ok()).toBe(true);
-  const held = ((await (await agent.get('/api/v1/conversations/offered/me')).json()) as { data: Listed[] }).data;
-  for (const chat of held) expect((await agent.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
-  await agent.dispose();
-});
+test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
 test('an attached PNG uploads, takes a description and is sent as an image', async ({ browser, request }) => {
   const agent = await agentPage(browser);

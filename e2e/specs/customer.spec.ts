@@ -1,36 +1,21 @@
-import { expect, test, type APIRequestContext, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, PASSWORD, screenshot, signedInPage, type Listed } from './helpers';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { acceptConversationOf, demo, demoApiChannel, demoSession, finishAgentConversations, screenshot, signedInPage } from './helpers';
 
 // Spec 000 §2, §4, §5, §8: the customer panels beside the chat of an accepted conversation. Each
 // test has its own contact writing on the demo custom channel "API", so it does not depend on what
 // earlier specs took from the seed's queue, and leaves the queue and the agent as it found them.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
-/** An api session (form-encoded login) for set-up and clean-up. */
-async function apiSession(
-  playwright: PlaywrightWorkerArgs['playwright'],
-  baseURL: string | undefined,
-  local: string,
-): Promise<APIRequestContext> {
-  const session = await playwright.request.newContext({ baseURL });
-  expect((await session.post('/api/v1/login', { form: { email: demo(local), password: PASSWORD } })).ok()).toBe(true);
-  return session;
-}
 
 let channel = '';
 test.beforeAll(async ({ playwright, baseURL }) => {
   // The demo API channel, read by the supervisor (who sees the whole workspace).
-  const supervisor = await apiSession(playwright, baseURL, 'supervisor');
+  const supervisor = await demoSession(playwright, baseURL, 'supervisor');
   channel = await demoApiChannel(supervisor);
   await supervisor.dispose();
 });
 // Specs after this one expect the agent to hold no chats: finish what each test accepted.
-test.afterEach(async ({ playwright, baseURL }) => {
-  const agent = await apiSession(playwright, baseURL, 'agent');
-  const held = ((await (await agent.get('/api/v1/conversations/offered/me')).json()) as { data: Listed[] }).data;
-  for (const chat of held) expect((await agent.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
-  await agent.dispose();
-});
+test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
 /** A contact writes through the custom API channel, as their system would. */
 async function contactWrites(request: APIRequestContext, phone: string, content: string, name?: string): Promise<void> {
@@ -216,7 +201,7 @@ test('the journey lists the previous sessions; conversation fields are added and
   baseURL,
 }) => {
   // An admin defines a conversation field (POST /api/v1/conversations/fields).
-  const admin = await apiSession(playwright, baseURL, 'admin');
+  const admin = await demoSession(playwright, baseURL, 'admin');
   expect((await admin.post('/api/v1/conversations/fields', { data: { name: 'Pedido' } })).status()).toBe(201);
   await admin.dispose();
 

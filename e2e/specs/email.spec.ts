@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { demo, signedInPage, takeConversation } from './helpers';
+import { demo, finishAgentConversations, signedInPage, startFromPhonebook, takeConversation } from './helpers';
 
 // Issue 15 item 3: an e-mail channel end to end. The spec runs the mailbox's SMTP server itself
 // (smtp-server on 127.0.0.1); the admin creates the channel in Settings > Workspace > New channel,
@@ -10,6 +10,9 @@ import { demo, signedInPage, takeConversation } from './helpers';
 // answers from the workstation, and the SMTP server receives the reply in the contact's thread.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const INBOUND_PORT = Number(process.env.EMAIL_INBOUND_SMTP_PORT ?? PORT + 8);
+
+// Specs after this one expect the agent to hold no chats: finish what the test accepted and started.
+test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
 test('an admin creates an e-mail channel, a contact mails it, an agent answers and the reply leaves in the thread', async ({ browser }) => {
   const received: ParsedMail[] = [];
@@ -92,13 +95,7 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     const bruno = `Bruno ${suffix}`;
     const created = await agent.request.post('/api/v1/contacts', { data: { name: bruno, organization: 'Cliente', email: `bruno${suffix}@cliente.test`, phone1: `(11) 9${String(Date.now()).slice(-8)}` } });
     expect(created.status()).toBe(201);
-    await agent.getByRole('button', { name: 'Phonebook' }).click();
-    const phonebook = agent.getByRole('dialog', { name: 'Phonebook' });
-    await phonebook.getByRole('textbox', { name: 'Name' }).fill(bruno);
-    await phonebook.getByRole('button', { name: `Start conversation with ${bruno}` }).click();
-    const start = agent.getByRole('dialog', { name: 'Start conversation' });
-    await start.getByRole('textbox', { name: 'Channel' }).click();
-    await agent.getByRole('option', { name: `Suporte ${suffix}` }).click();
+    const start = await startFromPhonebook(agent, bruno, `Suporte ${suffix}`);
     await expect(start.getByText(`bruno${suffix}@cliente.test`)).toBeVisible();
     await start.getByRole('textbox', { name: 'Initial message' }).fill('Olá Bruno, seu contrato vence em breve.');
     await start.getByRole('button', { name: 'Start conversation' }).click();
@@ -110,9 +107,6 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     expect(received[1]!.subject).toBe('Renovação do contrato');
     expect((Array.isArray(received[1]!.to) ? received[1]!.to[0] : received[1]!.to)?.text).toBe(`bruno${suffix}@cliente.test`);
     expect(received[1]!.text?.trim()).toBe('Olá Bruno, seu contrato vence em breve.');
-    // Leave the agent free for the other specs: the started conversation is finished.
-    const bia = ((await (await agent.request.get('/api/v1/conversations/offered/me')).json()) as { data: { uuid: string; contact: { name: string } }[] }).data.find((c) => c.contact.name === bruno);
-    if (bia) expect((await agent.request.patch(`/api/v1/conversations/${bia.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }

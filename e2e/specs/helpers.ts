@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Browser, type Locator, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
 import { fileURLToPath } from 'node:url';
 
 export const PASSWORD = 'atende123';
@@ -20,6 +20,37 @@ export async function signedInPage(browser: Browser, email: string, locale = 'en
   await signIn(page, email);
   await expect(page).not.toHaveURL(/\/login/);
   return page;
+}
+
+/** An api session of the demo user `local` (form-encoded login), for set-up and clean-up behind the screen. */
+export async function demoSession(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, local: string): Promise<APIRequestContext> {
+  const session = await playwright.request.newContext({ baseURL });
+  expect((await session.post('/api/v1/login', { form: { email: demo(local), password: PASSWORD } })).ok()).toBe(true);
+  return session;
+}
+
+/**
+ * Finishes every conversation the demo agent holds. The specs share that agent and run one after
+ * another: a spec that takes chats calls this in its afterEach, so the next spec finds the agent free
+ * (under its capacity) even when a test failed half-way.
+ */
+export async function finishAgentConversations(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined): Promise<void> {
+  const agent = await demoSession(playwright, baseURL, 'agent');
+  const held = ((await (await agent.get('/api/v1/conversations/offered/me')).json()) as { data: Listed[] }).data;
+  for (const chat of held) expect((await agent.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
+  await agent.dispose();
+}
+
+/** From the phonebook, the Start conversation dialog for the contact `name`, with `channel` picked. */
+export async function startFromPhonebook(page: Page, name: string, channel: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'Phonebook' }).click();
+  const phonebook = page.getByRole('dialog', { name: 'Phonebook' });
+  await phonebook.getByRole('textbox', { name: 'Name' }).fill(name);
+  await phonebook.getByRole('button', { name: `Start conversation with ${name}` }).click();
+  const start = page.getByRole('dialog', { name: 'Start conversation' });
+  await start.getByRole('textbox', { name: 'Channel' }).click();
+  await page.getByRole('option', { name: channel }).click();
+  return start;
 }
 
 /** Opens an entry of the avatar dropdown. */

@@ -1,5 +1,5 @@
-import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, PASSWORD, signIn, takeConversation, type Listed } from './helpers';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, signIn, takeConversation } from './helpers';
 
 // Spec 000 §4 (issue 12 item 8): after the api crashes and comes back, the socket reconnects
 // without recovering its session (the killed process saved none), so the events sent meanwhile are
@@ -19,19 +19,9 @@ async function contactWrites(request: APIRequestContext, channel: string, phone:
   expect(res.status()).toBe(202);
 }
 
-async function agentSession(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined): Promise<APIRequestContext> {
-  const agent = await playwright.request.newContext({ baseURL });
-  expect((await agent.post('/api/v1/login', { form: { email: demo('agent'), password: PASSWORD } })).ok()).toBe(true);
-  return agent;
-}
 
 // Specs after this one expect the agent to hold no chats and the queue as it was.
-test.afterEach(async ({ playwright, baseURL }) => {
-  const agent = await agentSession(playwright, baseURL);
-  const held = ((await (await agent.get('/api/v1/conversations/offered/me')).json()) as { data: Listed[] }).data;
-  for (const chat of held) expect((await agent.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).ok()).toBe(true);
-  await agent.dispose();
-});
+test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
 test('after an api restart the open chat, the list and the queue count catch up without a reload', async ({ page, request }) => {
   // Every socket.io connection of the page passes through here. While `held`, reconnection attempts

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { approvedTemplate, demo, signedInPage, WHATSAPP_PROVIDER } from './helpers';
+import { approvedTemplate, demo, signedInPage, startFromPhonebook, WHATSAPP_PROVIDER } from './helpers';
 
 // Issue 16 item 3: an agent starts a WhatsApp conversation with a template the provider refuses (the
 // number is not a WhatsApp user). The conversation is closed with the template-send-error tag, the chat
@@ -18,13 +18,7 @@ test('a template the provider refuses closes the new conversation with the error
   // The provider answers this number as unknown: a permanent refusal.
   expect((await agent.request.post(`${WHATSAPP_PROVIDER}/_simulator/unknown-recipients`, { data: { numbers: [`+55119${digits}`] } })).status()).toBe(204);
 
-  await agent.getByRole('button', { name: 'Phonebook' }).click();
-  const phonebook = agent.getByRole('dialog', { name: 'Phonebook' });
-  await phonebook.getByRole('textbox', { name: 'Name' }).fill(name);
-  await phonebook.getByRole('button', { name: `Start conversation with ${name}` }).click();
-  const start = agent.getByRole('dialog', { name: 'Start conversation' });
-  await start.getByRole('textbox', { name: 'Channel' }).click();
-  await agent.getByRole('option', { name: 'WhatsApp' }).click();
+  const start = await startFromPhonebook(agent, name, 'WhatsApp');
   await start.getByRole('textbox', { name: 'Template' }).click();
   await agent.getByRole('option', { name: templateName }).click();
   await start.getByRole('textbox', { name: 'Parameter 1' }).fill('Ana');

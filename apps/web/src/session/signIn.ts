@@ -33,8 +33,10 @@ export async function passwordRecoveryOffered(): Promise<boolean> {
   return (await callRoute(OPTIONS, SIGN_IN_OPTIONS).catch(() => null))?.data.password_recovery === true;
 }
 
-/** Asks for a recovery code; the answer is the same whether or not the address is an account's. */
-/** Asks for a code; the minutes it stays valid, as the server says. */
+/**
+ * Asks for a recovery code (the answer is the same whether or not the address is an account's): the
+ * minutes the code stays valid, as the server says.
+ */
 export async function requestRecoveryCode(email: string): Promise<number> {
   const answer = await callRoute(OPTIONS, FORGOT, { body: { email } });
   return Math.round(answer.data.expires_in / 60);
