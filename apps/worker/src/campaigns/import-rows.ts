@@ -49,9 +49,9 @@ const copyText = (value: string) => value.replace(COPY_SPECIAL, (c) => COPY_ESCA
 const arrayLiteral = (values: string[]) => `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /** The columns of the staging table, in COPY order. */
-export const STAGING_COLUMNS = '(line, name, phone, parameters, state, error)';
+export const STAGING_COLUMNS = '(id, line, name, phone, parameters, state, error)';
 
-/** One line of COPY ... FROM STDIN (text format) for the staging table. */
-export function copyLine(line: number, row: StagedRow): string {
-  return `${line}\t${copyText(row.name)}\t${copyText(row.phone)}\t${copyText(arrayLiteral(row.parameters))}\t${row.state}\t${row.error === null ? '\\N' : copyText(row.error)}\n`;
+/** One line of COPY ... FROM STDIN (text format) for the staging table: the row's future id, its line, its fields. */
+export function copyLine(id: string, line: number, row: StagedRow): string {
+  return `${id}\t${line}\t${copyText(row.name)}\t${copyText(row.phone)}\t${copyText(arrayLiteral(row.parameters))}\t${row.state}\t${row.error === null ? '\\N' : copyText(row.error)}\n`;
 }

@@ -139,6 +139,26 @@ describe('subscriber import rules (spec 001 §4-§5)', () => {
     expect(await importCsv(campaign.id, csv)).toEqual({ imported: IMPORT_BATCH + 50, ignored: 50, imported_with_error: 0 });
     expect(await t.db.campaignSubscriber.count({ where: { campaignId: campaign.id, name: { startsWith: 'Depois' } } })).toBe(0);
   });
+
+  it('gives imported rows distinct time-ordered ids (uuid version 7, stamped with the import time) and leaves them out of the provider-id index', async () => {
+    const campaign = await newCampaign('Ids');
+    const before = Date.now();
+    await importCsv(campaign.id, bigCsv(IMPORT_BATCH + 10));
+    const after = Date.now();
+    const ids = (await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, select: { id: true } })).map((r) => r.id);
+    expect(ids).toHaveLength(IMPORT_BATCH + 10);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const stamped = parseInt(id.replace(/-/g, '').slice(0, 12), 16);
+      expect(stamped).toBeGreaterThanOrEqual(before);
+      expect(stamped).toBeLessThanOrEqual(after);
+    }
+    // The index on the send's provider id holds sent rows only: none of these unsent ones.
+    const [index] = await t.db.$queryRaw<{ predicate: string }[]>`
+      SELECT pg_get_expr(i.indpred, i.indrelid) AS predicate FROM pg_index i WHERE i.indexrelid = '"CampaignSubscriber_tenantId_externalId_idx"'::regclass`;
+    expect(index?.predicate).toBe('("externalId" IS NOT NULL)');
+  });
 });
 
 describe('a file the import cannot use stores nothing (spec 001 §8)', () => {
