@@ -1,7 +1,10 @@
 import { rooms } from '@atende/contract';
+import { Redis } from 'ioredis';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { customChannel, inbound } from '../modules/conversations/fixtures';
 import { connected, nextEvent, startTestApp, type TestApp, type TestSocket } from '../testing';
+import { PresenceTracker } from './presence';
 
 // Issue 16 items 1 and 2: presence follows a live connection (spec 000 §4 sign-off rule once no
 // browser is connected for the grace period), and logout returns the chats as its dialog says.
@@ -102,6 +105,23 @@ describe('presence follows a live connection (issue 16 item 1)', () => {
     await sleep(GRACE_MS * 2);
     expect(await userRow('agent3')).toMatchObject({ isLogged: true, state: 'online' });
     expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'answered', userId: acme.users.agent3!.id });
+  });
+});
+
+describe('presence when Redis does not answer', () => {
+  it('still logs an agent signed off by presence back in when their browser connects, and says why it could not mark them seen', async () => {
+    await t.database.db.user.update({ where: { id: acme.users.agent2!.id }, data: { isLogged: false, state: 'offline', loggedOffBy: 'system' } });
+    // A connection that cannot reach Redis and does not queue: each command fails at once, as one
+    // whose answers come too late does after its timeout.
+    const unreachable = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    unreachable.on('error', () => undefined);
+    const tracker = new PresenceTracker({ db: t.database.db, realtime: t.ctx.realtime, log: pino({ level: 'silent' }), redis: unreachable, prefix: 'atende-test-presence-down:', graceMs: GRACE_MS });
+    try {
+      await expect(tracker.connected(acme.tenantId, acme.users.agent2!.id)).rejects.toThrow();
+      expect(await userRow('agent2')).toMatchObject({ isLogged: true, state: 'online', loggedOffBy: null });
+    } finally {
+      unreachable.disconnect();
+    }
   });
 });
 

@@ -42,12 +42,19 @@ export class PresenceTracker {
     await this.beating;
   }
 
-  /** A socket of this user's live session connected here: seen now, and logged in again if presence had signed them off. */
+  /**
+   * A socket of this user's live session connected here: seen now, and logged in again if presence
+   * had signed them off. Seen first: a sweep signing them off meanwhile finds them seen and logs them
+   * in again (signOff). When Redis does not answer in time (down, or this process too busy to read
+   * its answers, as when thousands of browsers reconnect after a restart) they are logged in all the
+   * same, and the next beat marks them seen; the failure is still thrown, for the log.
+   */
   async connected(tenantId: string, userId: number): Promise<void> {
     const entry = this.local.get(userId);
     this.local.set(userId, { tenantId, sockets: (entry?.sockets ?? 0) + 1 });
-    await this.seen([userId]);
+    const unseen = await this.seen([userId]).then(() => null, (error: unknown) => ({ error }));
     await resumeAgent(this.deps, tenantId, userId);
+    if (unseen) throw unseen.error;
   }
 
   /** A socket went: the user counts as seen until now; the grace period runs from here unless another socket refreshes them. */
