@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { API_NODE_FLAGS, NODE_FLAGS } from '../../scripts/node-flags.mjs';
 import { ensureDatabase, runMigrations, seedDemo, createDb } from '@atende/db';
 
 export { NODE_FLAGS };
@@ -54,7 +54,7 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the api alone.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const probeFile = join(mkdtempSync(join(tmpdir(), 'atende-probe-')), 'probe.json');
-  const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
+  const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...API_NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
