@@ -6,12 +6,17 @@ import { API_NODE_FLAGS, NODE_FLAGS } from './node-flags.mjs';
 // Dockerfile's CMD): each of those must say exactly what node-flags.mjs says.
 const root = new URL('../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
-const startFlags = (pkg: string) => (JSON.parse(read(pkg)) as { scripts: { start: string } }).scripts.start.split(' ').filter((w) => w.startsWith('--'));
+/** The options node is given, in a command's words: those right after `node`, before the script. */
+const nodeFlags = (words: string[]) => {
+  const after = words.slice(words.indexOf('node') + 1);
+  return after.slice(0, after.findIndex((w) => !w.startsWith('--')));
+};
+const startFlags = (pkg: string) => nodeFlags((JSON.parse(read(pkg)) as { scripts: { start: string } }).scripts.start.split(' '));
+/** The Dockerfile stage's CMD, in exec form or through sh -c, as words. */
 const cmdFlags = (stage: string) => {
   const dockerfile = read('infra/Dockerfile');
-  const section = dockerfile.slice(dockerfile.indexOf(`AS ${stage}`));
-  const cmd = section.split('\n').find((l) => l.startsWith('CMD'))!;
-  return [...cmd.matchAll(/--[a-z-]+=?[0-9]*/g)].map((m) => m[0]).filter((f) => f !== '--filter');
+  const cmd = dockerfile.slice(dockerfile.indexOf(`AS ${stage}`)).split('\n').find((l) => l.startsWith('CMD'))!;
+  return nodeFlags(cmd.replace(/^CMD|[[\]",]/g, ' ').split(/\s+/).filter(Boolean));
 };
 
 describe('node flags written out', () => {

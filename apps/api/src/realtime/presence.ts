@@ -52,9 +52,11 @@ export class PresenceTracker {
   async connected(tenantId: string, userId: number): Promise<void> {
     const entry = this.local.get(userId);
     this.local.set(userId, { tenantId, sockets: (entry?.sockets ?? 0) + 1 });
-    const unseen = await this.seen([userId]).then(() => null, (error: unknown) => ({ error }));
-    await resumeAgent(this.deps, tenantId, userId);
-    if (unseen) throw unseen.error;
+    try {
+      await this.seen([userId]);
+    } finally {
+      await resumeAgent(this.deps, tenantId, userId);
+    }
   }
 
   /** A socket went: the user counts as seen until now; the grace period runs from here unless another socket refreshes them. */
