@@ -33,6 +33,8 @@ await maintenance.upsertJobScheduler('sync-templates', { every: 15 * 60 * 1000 }
 // Scheduled campaigns start within 30 s of their start_at.
 await maintenance.upsertJobScheduler('start-scheduled', { every: 30 * 1000 }, { name: 'start-scheduled', data: { kind: 'start-scheduled' } });
 await maintenance.upsertJobScheduler('run-automations', { every: 30 * 1000 }, { name: 'run-automations', data: { kind: 'run-automations' } });
+// The conversation list's kept count: each key's deltas folded into one row (issue 13 item 6).
+await maintenance.upsertJobScheduler('compact-conversation-tally', { every: 60 * 1000 }, { name: 'compact-conversation-tally', data: { kind: 'compact-conversation-tally' } });
 await maintenance.upsertJobScheduler('prune-outbox', { every: 6 * 60 * 60 * 1000 }, { name: 'prune-outbox', data: { kind: 'prune-outbox' } });
 
 // Events for browsers go through the api's relay (the worker has no sockets).

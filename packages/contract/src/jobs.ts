@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const queues = {
   maintenance: {
     name: 'maintenance',
-    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') }), z.object({ kind: z.literal('sync-templates') }), z.object({ kind: z.literal('start-scheduled') }), z.object({ kind: z.literal('run-automations') })]),
+    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') }), z.object({ kind: z.literal('sync-templates') }), z.object({ kind: z.literal('start-scheduled') }), z.object({ kind: z.literal('run-automations') }), z.object({ kind: z.literal('compact-conversation-tally') })]),
   },
   /** Delivers one agent message to its channel (custom channel webhook, later the providers). */
   channelDelivery: {

@@ -119,6 +119,13 @@ describe('migrations', () => {
       },
     });
     const event = await db.conversationEvent.create({ data: { tenantId: t, conversationId: conv.id, type: 'transfer', detail: { old_user: 'a' }, at: now } });
+    // The kept count (migration 20261130010000): the insert trigger appended this conversation's key.
+    expect(await db.conversationTally.findMany({ where: { tenantId: t }, select: { workspaceId: true, userId: true, state: true, archived: true, n: true } }))
+      .toEqual([{ workspaceId: ws.id, userId: user.id, state: 'outbound_started', archived: true, n: 1 }]);
+    const tally = await db.conversationTally.create({ data: { tenantId: t, workspaceId: ws.id, userId: user.id, state: 'closing', archived: false, n: -3 } });
+    expect(await db.conversationTally.findUniqueOrThrow({ where: { id: tally.id } })).toMatchObject({ userId: user.id, state: 'closing', archived: false, n: -3 });
+    expect(typeof tally.id).toBe('bigint');
+    await db.conversationTally.delete({ where: { id: tally.id } });
     const file = await db.storedFile.create({ data: { tenantId: t, originalFilename: 'a.pdf', contentType: 'application/pdf', size: 3, service: 's3', storageKey: 'k', uploadedById: user.id, campaignId: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a11ff', createdAt: now } });
     const msg = await db.message.create({
       data: {

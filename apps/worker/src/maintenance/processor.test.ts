@@ -146,6 +146,20 @@ describe('maintenance: expire-sessions', () => {
     expect(await t.db.outboxJob.count({ where: { dispatchedAt: null } })).toBe(1);
   });
 
+  it("folds the conversation list's kept count, one row per key, without changing it", async () => {
+    const tenant = await ensureTenant(t.db, { name: 'Tally', users: { tally: ['agent'] }, emailDomain: 'tally.test', password: 'x1234567' });
+    const agent = tenant.users.tally!.id;
+    const conv = await answeredConversation(tenant, agent);
+    await t.db.conversation.update({ where: { id: conv.id }, data: { state: 'closed' } });
+    await t.db.conversation.update({ where: { id: conv.id }, data: { archived: true } });
+    const kept = () => t.db.conversationTally.groupBy({ by: ['state', 'archived'], where: { tenantId: tenant.tenantId }, _sum: { n: true }, _count: { _all: true } });
+    expect((await kept()).filter((k) => k._sum.n !== 0).map((k) => [k.state, k.archived, k._sum.n])).toEqual([['closed', true, 1]]);
+    const folded = await runMaintenanceJob(deps, { kind: 'compact-conversation-tally' });
+    expect(folded.tallyRows).toBeGreaterThan(folded.tallyKeys!);
+    expect((await kept()).map((k) => [k.state, k.archived, k._sum.n, k._count._all])).toEqual([['closed', true, 1, 1]]);
+    expect(await runMaintenanceJob(deps, { kind: 'compact-conversation-tally' })).toEqual({ tallyKeys: 0, tallyRows: 0 });
+  });
+
   it('rejects a malformed job payload', async () => {
     await expect(runMaintenanceJob(deps, { kind: 'nope' })).rejects.toThrow();
   });

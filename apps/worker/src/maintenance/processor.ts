@@ -1,6 +1,6 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
 import { returnAgentChats, runAutomations, signOffAgent, type ConversationDeps } from '@atende/conversations';
-import type { Db, Prisma } from '@atende/db';
+import { compactConversationTally, type Db, type Prisma } from '@atende/db';
 import { settleSentCampaigns } from '../campaigns/receipts';
 import { startScheduled } from '../campaigns/schedule';
 import { reconcileTemplates, type TemplateSyncDeps } from '../templates/processor';
@@ -50,6 +50,10 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
       const cutoff = new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000);
       const deleted = await deps.db.outboxJob.deleteMany({ where: { dispatchedAt: { lt: cutoff } } });
       return { deletedOutboxRows: deleted.count };
+    }
+    case 'compact-conversation-tally': {
+      const folded = await compactConversationTally(deps.db);
+      return { tallyKeys: folded.keys, tallyRows: folded.rows };
     }
     case 'sync-templates':
       return reconcileTemplates(deps.templates);

@@ -40,9 +40,21 @@ export function filterSql(f: ListFilter): Prisma.Sql {
   return Prisma.join(parts, ' AND ');
 }
 
-/** pagination.total: an index-only count on the indexes of migration 20261122040000. */
+/** Whether the filter names only columns ConversationTally is kept by (workspace, user, state, archived). */
+function tallied(f: ListFilter): boolean {
+  return !f.sectorId && !f.contactId && !f.channelId && !f.start && !f.end;
+}
+
+/**
+ * pagination.total. The list's own filters (workspace, agent, states, archived) sum the kept count
+ * of migration 20261130010000, a few rows per agent and state; the others (sector, contact,
+ * channel, dates) count as index-only scans on the indexes of migration 20261122040000. The tally
+ * table has the filter's columns under the same names, so it takes the same WHERE clause.
+ */
 export async function countConversations(db: Db, f: ListFilter): Promise<number> {
-  const [row] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Conversation" c WHERE ${filterSql(f)}`;
+  const [row] = tallied(f)
+    ? await db.$queryRaw<{ n: number }[]>`SELECT COALESCE(sum(c.n), 0)::int AS n FROM "ConversationTally" c WHERE ${filterSql(f)}`
+    : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Conversation" c WHERE ${filterSql(f)}`;
   return row?.n ?? 0;
 }
 

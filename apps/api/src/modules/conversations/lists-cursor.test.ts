@@ -138,4 +138,29 @@ describe('conversation list by keyset cursor', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe('invalid_cursor');
   });
+
+  // pagination.total sums the kept count (migration 20261130010000) for the list's own filters and
+  // counts rows for the others: either way it is the number of rows the same filter lists.
+  it('gives the total of the rows each filter lists, kept count or counted', async () => {
+    const db = t.database.db;
+    const some = await db.conversation.findMany({ where: { tenantId: acme.tenantId }, orderBy: { ticketNumber: 'asc' }, take: 3 });
+    await db.conversation.update({ where: { id: some[0]!.id }, data: { archived: true } });
+    await db.conversation.update({ where: { id: some[1]!.id }, data: { state: 'closed', userId: acme.users.agent!.id } });
+    await db.conversation.delete({ where: { id: some[2]!.id } });
+    const sector = acme.sectors[0]!.id;
+    const channel = (await db.channel.findFirstOrThrow({ where: { tenantId: acme.tenantId, type: 'custom' } })).id;
+    const queries = [
+      '', 'state=waiting', 'state=answered', 'state=waiting,closed', 'archived=true', 'archived=false', `user_id=${acme.users.agent!.id}`,
+      `user_id=${acme.users.agent!.id}&state=closed`, `sector_uuid=${sector}`, `channel_uuid=${channel}&state=waiting`,
+      'start=2026-01-02T00:00:00.000Z&end=2026-01-02T23:59:59.000Z',
+    ];
+    const totals: number[] = [];
+    for (const [who, q] of [...queries.map((q) => ['supervisor', q]), ['agent', ''], ['agent', 'state=closed'], ['boss', '']]) {
+      const page = (await get(`/api/v2/conversations?_limit=100&${q}`, who)).body as Page;
+      expect(page.pagination.total, `${who} ${q}`).toBe(page.data.length);
+      totals.push(page.pagination.total);
+    }
+    expect(totals.slice(0, 4)).toEqual([14, 7, 6, 8]);
+    expect(totals.at(-1)).toBe(3);
+  });
 });

@@ -1,0 +1,34 @@
+import type { Db } from './client';
+
+/** Keys folded per run at most, so one run stays one short transaction on a large backlog. */
+export const TALLY_COMPACT_KEYS = 5_000;
+
+/**
+ * Folds the deltas of each ConversationTally key into one row and drops keys that sum to zero
+ * (migration 20261130010000). One statement: the rows it deletes are the rows it sums, so deltas
+ * appended meanwhile by other transactions are neither deleted nor counted twice, and the sums are
+ * unchanged in every snapshot. Tally rows are never updated; a second compaction running at the
+ * same time waits for the first's deletes and skips the rows it took, so nothing is folded twice.
+ */
+export async function compactConversationTally(db: Db, maxKeys = TALLY_COMPACT_KEYS): Promise<{ keys: number; rows: number }> {
+  const [result] = await db.$queryRaw<{ keys: number; rows: number }[]>`
+    WITH loose AS (
+      SELECT "tenantId", "workspaceId", "userId", state, archived FROM "ConversationTally"
+      GROUP BY "tenantId", "workspaceId", "userId", state, archived
+      HAVING count(*) > 1 OR sum(n) = 0
+      LIMIT ${maxKeys}
+    ), gone AS (
+      DELETE FROM "ConversationTally" t USING loose l
+      WHERE t."tenantId" = l."tenantId" AND t."workspaceId" = l."workspaceId" AND t."userId" IS NOT DISTINCT FROM l."userId"
+        AND t.state = l.state AND t.archived = l.archived
+      RETURNING t."tenantId", t."workspaceId", t."userId", t.state, t.archived, t.n
+    ), kept AS (
+      INSERT INTO "ConversationTally" ("tenantId", "workspaceId", "userId", state, archived, n)
+      SELECT "tenantId", "workspaceId", "userId", state, archived, sum(n) FROM gone
+      GROUP BY "tenantId", "workspaceId", "userId", state, archived
+      HAVING sum(n) <> 0
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM loose)::int AS keys, (SELECT count(*) FROM gone)::int AS rows`;
+  return result ?? { keys: 0, rows: 0 };
+}
