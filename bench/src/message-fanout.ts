@@ -2,6 +2,7 @@
 // through the custom API channel at a fixed rate; p50/p99 from the inbound POST to the assigned
 // agent's new-message event, at 100 and 1,000 connected agents. Run `pnpm build` first.
 import { createHash, randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
@@ -57,6 +58,10 @@ async function run(agents: number) {
   const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: `atende-bench-${agents}:`, JWT_SECRET: SECRET }, 3211);
   const sent = new Map<string, number>();
   const latencies: number[] = [];
+  // Where a slow delivery's time went: the POST's own answer (the api and Postgres), and this
+  // process's event loop (1,000 socket clients and the sender share it).
+  const answered: number[] = [];
+  const clientLoop = monitorEventLoopDelay({ resolution: 5 });
   const sockets: Socket[] = [];
   try {
     for (let i = 0; i < tokens.length; i += 100) {
@@ -90,6 +95,7 @@ async function run(agents: number) {
     const errors: number[] = [];
     await api.probe(); // starts the api's event-loop and GC figures at the measured phase
     const loadBefore = loadAverage();
+    clientLoop.enable();
     const start = performance.now();
     const inflight: Promise<void>[] = [];
     for (let n = 0; n < total; n++) {
@@ -98,10 +104,12 @@ async function run(agents: number) {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const text = `bench-${n}-${randomUUID()}`;
       const phone = phones[n % phones.length]!;
-      sent.set(text, performance.now());
+      const t0 = performance.now();
+      sent.set(text, t0);
       inflight.push(
         post(phone, text).then(
           async (r) => {
+            answered.push(performance.now() - t0);
             await r.arrayBuffer();
             if (r.status !== 202) errors.push(r.status);
           },
@@ -113,6 +121,7 @@ async function run(agents: number) {
     const sendSeconds = (performance.now() - start) / 1000;
     const deadline = Date.now() + 15_000;
     while (latencies.length < total - errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    clientLoop.disable();
     const probe = await api.probe();
     return {
       connected_agents: agents,
@@ -122,8 +131,11 @@ async function run(agents: number) {
       delivered: latencies.length,
       http_errors: errors.length,
       post_to_new_message: summarize(latencies),
+      post_answered: summarize(answered),
+      bench_event_loop_delay: { p50_ms: +(clientLoop.percentile(50) / 1e6).toFixed(2), p99_ms: +(clientLoop.percentile(99) / 1e6).toFixed(2), max_ms: +(clientLoop.max / 1e6).toFixed(2) },
       api_event_loop_delay: probe.event_loop_delay,
       api_gc: probe.gc,
+      api_http_requests: probe.http_requests,
       api_cpu_ms: probe.cpu_ms,
       api_rss_mb: probe.rss_mb,
       load_average_before: loadBefore,

@@ -30,6 +30,8 @@ export interface ApiProbe {
   seconds: number;
   event_loop_delay: { p50_ms: number; p99_ms: number; max_ms: number };
   gc: { count: number; total_ms: number; max_ms: number };
+  /** Request received to response finished, inside the api. */
+  http_requests: { count: number; p50_ms: number; p99_ms: number; max_ms: number };
   cpu_ms: number;
   rss_mb: number;
   heap_used_mb: number;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, META_SETUP_KINDS, type MetaSetupKind } from '@atende/contract';
-import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { signToken, verifyToken } from '../../signed-tokens';
 import type { Session } from '../session/session';
 
 /**
@@ -23,17 +23,15 @@ export const invalidState = () => new AppError('meta_setup_state_invalid', 'This
 
 export function signMetaSetupState(session: Pick<Session, 'tenantId' | 'workspaceId' | 'userUuid'>, kind: MetaSetupKind, secret: string, now = Date.now()): string {
   const claims = { k: kind, t: session.tenantId, w: session.workspaceId, u: session.userUuid, n: randomBytes(18).toString('base64url'), iat: Math.floor(now / 1000) };
-  return jwt.sign(claims, secret, { algorithm: 'HS256', audience: AUDIENCE, expiresIn: META_SETUP_STATE_TTL_MS / 1000 });
+  return signToken(claims, secret, { audience: AUDIENCE, expiresIn: META_SETUP_STATE_TTL_MS / 1000 });
 }
 
 /** The state's kind and nonce when it is ours, unexpired and this session's; else meta_setup_state_invalid. */
 export function readMetaSetupState(state: string, session: Session, secret: string): MetaSetupState {
-  let claims: z.infer<typeof ClaimsSchema>;
-  try {
-    claims = ClaimsSchema.parse(jwt.verify(state, secret, { algorithms: ['HS256'], audience: AUDIENCE }));
-  } catch {
-    throw invalidState();
-  }
+  const verified = verifyToken(state, secret, { audience: AUDIENCE });
+  const parsed = verified.ok ? ClaimsSchema.safeParse(verified.payload) : null;
+  if (!parsed?.success) throw invalidState();
+  const claims = parsed.data;
   if (claims.t !== session.tenantId || claims.w !== session.workspaceId || claims.u !== session.userUuid) throw invalidState();
   return { kind: claims.k, nonce: claims.n };
 }

@@ -1,6 +1,6 @@
 import { AppError } from '@atende/contract';
-import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { signToken, verifyToken } from '../../signed-tokens';
 
 const AUDIENCE = 'atende-livechat';
 const ISSUER = 'atende-api';
@@ -14,18 +14,15 @@ export interface VisitorClaims {
 
 /** A visitor's token: which channel and which visitor, signed with LIVECHAT_TOKEN_SECRET (never a user session). */
 export function signVisitorToken(secret: string, claims: VisitorClaims, ttlSeconds: number): string {
-  return jwt.sign({ ch: claims.channelId, vid: claims.visitorId, tid: claims.tenantId }, secret, { algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
+  return signToken({ ch: claims.channelId, vid: claims.visitorId, tid: claims.tenantId }, secret, { audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
 }
 
 /** The claims of a Bearer visitor token, or 401. */
 export function verifyVisitorToken(secret: string, authorization: string | undefined): VisitorClaims {
   const token = authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '';
   if (!token) throw new AppError('unauthorized', 'Start a chat session first');
-  try {
-    const decoded = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER });
-    const claims = ClaimsSchema.parse(decoded);
-    return { channelId: claims.ch, visitorId: claims.vid, tenantId: claims.tid };
-  } catch {
-    throw new AppError('unauthorized', 'Invalid or expired chat session');
-  }
+  const verified = verifyToken(token, secret, { audience: AUDIENCE, issuer: ISSUER });
+  const claims = verified.ok ? ClaimsSchema.safeParse(verified.payload) : null;
+  if (!claims?.success) throw new AppError('unauthorized', 'Invalid or expired chat session');
+  return { channelId: claims.data.ch, visitorId: claims.data.vid, tenantId: claims.data.tid };
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { signToken, verifyToken } from '../../signed-tokens';
 
 // Issue 16 item 18: GET /sso/domain_switch/jwt. Its own audience, so a session token is never taken
 // for a domain-switch token nor the other way round (a session token also needs a live sid).
@@ -13,18 +13,13 @@ export type DomainSwitchClaims = z.infer<typeof ClaimsSchema>;
 
 export function signDomainSwitchToken(user: { uuid: string; tenantId: string }, secret: string): { token: string; jti: string } {
   const jti = randomUUID();
-  const token = jwt.sign({ sub: user.uuid, tid: user.tenantId }, secret, {
-    algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: DOMAIN_SWITCH_TTL_SECONDS, jwtid: jti,
-  });
+  const token = signToken({ sub: user.uuid, tid: user.tenantId }, secret, { audience: AUDIENCE, issuer: ISSUER, expiresIn: DOMAIN_SWITCH_TTL_SECONDS, jwtid: jti });
   return { token, jti };
 }
 
 /** The claims of a well-signed, unexpired domain-switch token, or null. Single use is the caller's (Redis). */
 export function verifyDomainSwitchToken(token: string, secret: string): DomainSwitchClaims | null {
-  try {
-    const claims = ClaimsSchema.safeParse(jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER }));
-    return claims.success ? claims.data : null;
-  } catch {
-    return null;
-  }
+  const verified = verifyToken(token, secret, { audience: AUDIENCE, issuer: ISSUER });
+  const claims = verified.ok ? ClaimsSchema.safeParse(verified.payload) : null;
+  return claims?.success ? claims.data : null;
 }

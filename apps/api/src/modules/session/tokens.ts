@@ -1,5 +1,5 @@
-import jwt from 'jsonwebtoken';
 import { z } from 'zod';
+import { signToken, verifyToken } from '../../signed-tokens';
 
 const AUDIENCE = 'atende-web';
 const ISSUER = 'atende-api';
@@ -9,20 +9,17 @@ const ClaimsSchema = z.object({ sid: z.uuid(), sub: z.uuid(), tid: z.uuid() });
 export type SessionClaims = z.infer<typeof ClaimsSchema>;
 
 export function signSessionToken(claims: SessionClaims, secret: string, ttlSeconds: number): string {
-  return jwt.sign(claims, secret, { algorithm: 'HS256', audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
+  return signToken(claims, secret, { audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
 }
 
 export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: 'expired' | 'invalid' };
 
 /** One allowed algorithm; exp, aud and iss checked; claims validated. */
 export function verifySessionToken(token: string, secret: string): VerifyResult {
-  try {
-    const decoded = jwt.verify(token, secret, { algorithms: ['HS256'], audience: AUDIENCE, issuer: ISSUER });
-    const claims = ClaimsSchema.safeParse(decoded);
-    return claims.success ? { ok: true, claims: claims.data } : { ok: false, reason: 'invalid' };
-  } catch (error) {
-    return { ok: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
-  }
+  const verified = verifyToken(token, secret, { audience: AUDIENCE, issuer: ISSUER });
+  if (!verified.ok) return verified;
+  const claims = ClaimsSchema.safeParse(verified.payload);
+  return claims.success ? { ok: true, claims: claims.data } : { ok: false, reason: 'invalid' };
 }
 
 /** The token of a request: the Authorization bearer (sdk) first, then the session cookie (web). */
