@@ -6,7 +6,8 @@ import type { Db } from '@atende/db';
  * to the realtime outbox stream the api relays (@atende/queue RealtimeOutbox). Either may be async.
  */
 export interface RealtimeSink {
-  emit<E extends ServerEventName>(room: string, event: E, payload: ServerEventPayload<E>): void | Promise<unknown>;
+  /** To every socket in any of the rooms, once each (one broadcast for an audience of several rooms). */
+  emit<E extends ServerEventName>(room: string | string[], event: E, payload: ServerEventPayload<E>): void | Promise<unknown>;
 }
 
 /** Enough of pino (or Fastify's logger) for failures that must not undo a committed change. */

@@ -71,7 +71,7 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
       const conversation = presentConversation(row, lookups);
       const event = effects.created.has(row.id) ? 'new-conversation' : 'update-conversation';
       const payload = { tenant_uuid: row.tenantId, conversation };
-      for (const room of conversationAudience(row.tenantId, row.id, conversation.user?.uuid ?? null)) emit(room, event, payload);
+      emit(conversationAudience(row.tenantId, row.id, conversation.user?.uuid ?? null), event, payload);
       for (const former of effects.formerHolders.get(row.id) ?? []) {
         const uuid = uuidOf.get(former);
         if (uuid && uuid !== conversation.user?.uuid) emit(rooms.user(uuid), 'update-conversation', payload);
@@ -80,9 +80,9 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
   }
   for (const m of effects.messages) {
     // Agents and supervisors only: internal notes never reach anything the contact could see.
-    for (const room of conversationAudience(m.tenantId, m.conversationId, m.holderUuid, { includeMetrics: false })) {
-      emit(room, 'new-message', { tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message });
-    }
+    emit(conversationAudience(m.tenantId, m.conversationId, m.holderUuid, { includeMetrics: false }), 'new-message', {
+      tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message,
+    });
   }
   for (const [workspaceId, tenantId] of effects.queues) {
     const quantity = await db.conversation.count({ where: { tenantId, workspaceId, state: 'waiting' } });

@@ -17,10 +17,14 @@ export class RealtimeOutbox {
     private readonly maxLen = 100_000,
   ) {}
 
-  async emit<E extends ServerEventName>(room: string, event: E, payload: ServerEventPayload<E>): Promise<string> {
+  /** One entry per room (the envelope names one room, which every api version reads); the last entry's id. */
+  async emit<E extends ServerEventName>(room: string | string[], event: E, payload: ServerEventPayload<E>): Promise<string> {
     const checked = serverEvents[event].parse(payload);
-    const envelope: RealtimeEnvelope = { room, event, payload: checked };
-    const id = await this.redis.xadd(realtimeOutboxStream(this.prefix), 'MAXLEN', '~', String(this.maxLen), '*', 'envelope', JSON.stringify(envelope));
+    let id: string | null = null;
+    for (const one of typeof room === 'string' ? [room] : room) {
+      const envelope: RealtimeEnvelope = { room: one, event, payload: checked };
+      id = await this.redis.xadd(realtimeOutboxStream(this.prefix), 'MAXLEN', '~', String(this.maxLen), '*', 'envelope', JSON.stringify(envelope));
+    }
     return id ?? '';
   }
 }

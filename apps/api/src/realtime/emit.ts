@@ -2,7 +2,11 @@ import type { ServerEventName, ServerEventPayload } from '@atende/contract';
 
 /** How services reach browsers: one typed emit, recipients chosen by room on the server. */
 export interface Realtime {
-  emit<E extends ServerEventName>(room: string, event: E, payload: ServerEventPayload<E>): void;
+  /**
+   * To every socket in any of the rooms, once each. An audience of several rooms is one broadcast:
+   * one entry on the adapter's Redis stream, which the adapter awaits before local delivery.
+   */
+  emit<E extends ServerEventName>(room: string | string[], event: E, payload: ServerEventPayload<E>): void;
   /**
    * Disconnects every socket of these sessions, on every api process, after the events emitted so
    * far have gone out (a forced-offline browser must still get its update-user first).

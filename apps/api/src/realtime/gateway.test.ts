@@ -121,6 +121,27 @@ describe('rooms', () => {
     expect(seenByB).toEqual(['for-b']);
   });
 
+  // An audience of several rooms (a conversation's: its live view, its agent, the dashboards) is one
+  // broadcast: a socket in two of the rooms gets the event once, a socket in none gets nothing.
+  it('delivers one emit to several rooms once to each socket in any of them', async () => {
+    const supervisor = await socketOf('supervisor@acme.test');
+    const agent = await socketOf('agent@acme.test');
+    const other = await socketOf('agent2@acme.test');
+    expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room: rooms.metrics(acme.tenantId) })).toEqual({ ok: true });
+    const seen: Record<string, string[]> = { supervisor: [], agent: [], other: [] };
+    for (const [name, s] of [['supervisor', supervisor], ['agent', agent], ['other', other]] as const) s.socket.on('update-user', (p) => seen[name]!.push(p.user.username));
+    const audience = [rooms.metrics(acme.tenantId), rooms.user(acme.users.supervisor!.uuid), rooms.user(acme.users.agent!.uuid)];
+    t.ctx.realtime.emit(audience, 'update-user', userEvent(acme.tenantId, acme.users.agent!.uuid, 'to-all'));
+    // A later event from the same process to each socket marks the end of what the first could bring.
+    const markers = [supervisor, agent, other].map((s) => nextEvent(s.socket, 'update-user', (p) => p.user.username === 'marker'));
+    t.ctx.realtime.emit(
+      [rooms.user(acme.users.supervisor!.uuid), rooms.user(acme.users.agent!.uuid), rooms.user(acme.users.agent2!.uuid)],
+      'update-user', userEvent(acme.tenantId, acme.users.agent!.uuid, 'marker'),
+    );
+    await Promise.all(markers);
+    expect(seen).toEqual({ supervisor: ['to-all', 'marker'], agent: ['to-all', 'marker'], other: ['marker'] });
+  });
+
   // spec 000 §6/§7: the metrics room is the supervisors' dashboard; an agent-only user has no privileged check.
   it("lets a supervisor join their tenant's metrics room, refuses an agent and every other tenant's room", async () => {
     const agent = await socketOf('agent@acme.test');

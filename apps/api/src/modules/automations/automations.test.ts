@@ -10,7 +10,7 @@ let other: Awaited<ReturnType<TestApp['tenant']>>;
 let channel: { id: string };
 let token: string;
 let deps: ConversationDeps;
-const events: { room: string; event: string }[] = [];
+const events: { room: string | string[]; event: string }[] = [];
 const tokens: Record<string, string> = {};
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000);

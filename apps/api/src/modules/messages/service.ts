@@ -182,9 +182,7 @@ export class MessageService {
         conversation_uuid: conversationId,
         messages: acked.map((m) => ({ uuid: m.id, state: m.state, status: m.status === 'sending' || m.status === 'failed' ? (m.status as 'sending' | 'failed') : null })),
       };
-      for (const room of conversationAudience(session.tenantId, conversationId, holder?.uuid ?? null, { includeMetrics: false })) {
-        this.ctx.realtime.emit(room, 'messages-ack', payload);
-      }
+      this.ctx.realtime.emit(conversationAudience(session.tenantId, conversationId, holder?.uuid ?? null, { includeMetrics: false }), 'messages-ack', payload);
     }
     return result;
   }
