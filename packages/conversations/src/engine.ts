@@ -1,5 +1,5 @@
 import { rooms, type Message as MessageDto } from '@atende/contract';
-import type { Db, Prisma } from '@atende/db';
+import { keptConversationCount, type Db, type Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { conversationInclude, loadLookups, presentConversation } from './present';
 
@@ -85,7 +85,8 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
     });
   }
   for (const [workspaceId, tenantId] of effects.queues) {
-    const quantity = await db.conversation.count({ where: { tenantId, workspaceId, state: 'waiting' } });
+    // The kept count (migration 20261130010000): a few rows, however long the queue.
+    const quantity = await keptConversationCount(db, { tenantId, workspaceId, state: 'waiting' });
     emit(rooms.tenant(tenantId), 'waiting-queue', { tenant_uuid: tenantId, quantity_waiting_queue: quantity });
   }
   await Promise.all(sent);

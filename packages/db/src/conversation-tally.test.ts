@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from './client';
-import { compactConversationTally } from './conversation-tally';
+import { compactConversationTally, keptConversationCount } from './conversation-tally';
 import { ensureTenant, type CreatedTenant } from './fixtures';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
 import { createTestDatabase, type TestDatabase } from './testing';
@@ -134,6 +134,13 @@ describe('ConversationTally (kept conversation count)', () => {
     }
     const final = await counted();
     expect(Object.values(final).reduce((s, n) => s + n, 0), `seed ${seed}`).toBe(await t.db.conversation.count());
+    // The helper the waiting-queue announcements use, per workspace and state.
+    for (const w of workspaces) {
+      for (const state of STATES) {
+        const where = { tenantId: w.tenantId, workspaceId: w.workspaceId, state };
+        expect(await keptConversationCount(t.db, where), `${w.workspaceId} ${state}`).toBe(await t.db.conversation.count({ where }));
+      }
+    }
   });
 
   it('compaction leaves one row per key, drops keys that sum to zero, and changes no sum', async () => {

@@ -1,7 +1,14 @@
 import type { Db } from './client';
+import type { ConversationState } from '../generated/prisma/enums';
 
 /** Keys folded per run at most, so one run stays one short transaction on a large backlog. */
 export const TALLY_COMPACT_KEYS = 5_000;
+
+/** How many conversations of a workspace are in this state: the sum of the kept count's deltas. */
+export async function keptConversationCount(db: Db, where: { tenantId: string; workspaceId: string; state: ConversationState }): Promise<number> {
+  const kept = await db.conversationTally.aggregate({ where, _sum: { n: true } });
+  return kept._sum.n ?? 0;
+}
 
 /**
  * Folds the deltas of each ConversationTally key into one row and drops keys that sum to zero

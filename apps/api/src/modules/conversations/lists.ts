@@ -1,7 +1,7 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
 import { conversationInclude, presentConversation } from '@atende/conversations';
-import { scoped, type Prisma } from '@atende/db';
+import { keptConversationCount, scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { CursorCodec } from './cursor';
@@ -85,7 +85,10 @@ export class ConversationLists {
   /** Conversations waiting that the caller could take: in their sectors, or all when they have none. */
   async waitingCount(session: Session): Promise<number> {
     const sectors = await this.ctx.db.userSector.findMany({ where: { userId: session.userId }, select: { sectorId: true } });
-    const sectorFilter = sectors.length && !roleCovers(session.roles, 'supervisor') ? { OR: [{ sectorId: null }, { sectorId: { in: sectors.map((s) => s.sectorId) } }] } : {};
+    if (!sectors.length || roleCovers(session.roles, 'supervisor')) {
+      return keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, state: 'waiting' });
+    }
+    const sectorFilter = { OR: [{ sectorId: null }, { sectorId: { in: sectors.map((s) => s.sectorId) } }] };
     return scoped(this.ctx.db, session).conversation.count({ where: { workspaceId: session.workspaceId, state: 'waiting', ...sectorFilter } });
   }
 
