@@ -1,5 +1,6 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import type { z } from 'zod';
 
 // The api's signed tokens (sessions, livechat visitors, domain switch, Meta login state): HS256
 // JWTs, one allowed algorithm, each kind with its own audience.
@@ -28,14 +29,20 @@ export function signToken(claims: object, secret: string, options: { audience: s
   return jwt.sign(claims, keyOf(secret), { algorithm: 'HS256', ...options });
 }
 
-export type Verified = { ok: true; payload: unknown } | { ok: false; reason: 'expired' | 'invalid' };
+export type Verified<T> = { ok: true; claims: T } | { ok: false; reason: 'expired' | 'invalid' };
 
-/** The payload of a well-signed, unexpired token of this audience (and issuer), or why not. */
-export function verifyToken(token: string, secret: string, options: { audience: string; issuer?: string }): Verified {
+/**
+ * The claims of a well-signed, unexpired token of this audience (and issuer), read by the token
+ * kind's schema; or why not (claims that do not match the schema are invalid).
+ */
+export function verifyToken<S extends z.ZodType>(token: string, secret: string, schema: S, options: { audience: string; issuer?: string }): Verified<z.infer<S>> {
   if (!COMPACT_JWT.test(token)) return { ok: false, reason: 'invalid' };
+  let decoded: string | jwt.JwtPayload;
   try {
-    return { ok: true, payload: jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], ...options }) };
+    decoded = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], ...options });
   } catch (error) {
     return { ok: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
   }
+  const claims = schema.safeParse(decoded);
+  return claims.success ? { ok: true, claims: claims.data } : { ok: false, reason: 'invalid' };
 }

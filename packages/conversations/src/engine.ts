@@ -86,7 +86,7 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
   }
   for (const [workspaceId, tenantId] of effects.queues) {
     // The kept count (migration 20261130010000): a few rows, however long the queue.
-    const quantity = await keptConversationCount(db, { tenantId, workspaceId, state: 'waiting' });
+    const quantity = await keptConversationCount(db, { tenantId, workspaceId, states: ['waiting'] });
     emit(rooms.tenant(tenantId), 'waiting-queue', { tenant_uuid: tenantId, quantity_waiting_queue: quantity });
   }
   await Promise.all(sent);

@@ -86,11 +86,11 @@ describe('ConversationTally (kept conversation count)', () => {
   it('sums to count(*) per key after 400 random changes, with compaction in between', async () => {
     const seed = Number(process.env.TALLY_SEED ?? Date.now() % 100_000);
     const pick = random(seed);
-    const any = <T>(xs: T[]) => xs[Math.floor(pick() * xs.length)]!;
+    const oneOf = <T>(xs: T[]) => xs[Math.floor(pick() * xs.length)]!;
     const ids = async () => (await t.db.conversation.findMany({ select: { id: true, tenantId: true } })).map((c) => c);
     for (let step = 0; step < 400; step++) {
       const roll = pick();
-      const w = any(workspaces);
+      const w = oneOf(workspaces);
       if (roll < 0.15) {
         await t.db.conversation.create({ data: conversation(w, pick) });
       } else if (roll < 0.25) {
@@ -98,16 +98,16 @@ describe('ConversationTally (kept conversation count)', () => {
       } else if (roll < 0.55) {
         const rows = await ids();
         if (!rows.length) continue;
-        const row = any(rows);
+        const row = oneOf(rows);
         const peer = workspaces.find((x) => x.tenantId === row.tenantId && pick() < 0.5) ?? workspaces.find((x) => x.tenantId === row.tenantId)!;
         const change = pick();
         await t.db.conversation.update({
           where: { id: row.id },
-          data: change < 0.4 ? { state: any(STATES) } : change < 0.6 ? { userId: pick() < 0.3 ? null : any(peer.users) } : change < 0.8 ? { archived: pick() < 0.5 } : { workspaceId: peer.workspaceId, channelId: peer.channelId, state: any(STATES) },
+          data: change < 0.4 ? { state: oneOf(STATES) } : change < 0.6 ? { userId: pick() < 0.3 ? null : oneOf(peer.users) } : change < 0.8 ? { archived: pick() < 0.5 } : { workspaceId: peer.workspaceId, channelId: peer.channelId, state: oneOf(STATES) },
         });
       } else if (roll < 0.62) {
         // Bulk moves: every conversation of one state to another (a row trigger per row).
-        await t.db.conversation.updateMany({ where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: any(STATES) }, data: { state: any(STATES), userId: null } });
+        await t.db.conversation.updateMany({ where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: oneOf(STATES) }, data: { state: oneOf(STATES), userId: null } });
       } else if (roll < 0.7) {
         const before = await tallyRows();
         await t.db.conversation.updateMany({ where: { tenantId: w.tenantId }, data: { unreadContactMessages: { increment: 1 }, lastMessageAt: new Date() } });
@@ -115,9 +115,9 @@ describe('ConversationTally (kept conversation count)', () => {
         expect(await tallyRows()).toBe(before);
       } else if (roll < 0.78) {
         const rows = await ids();
-        if (rows.length) await t.db.conversation.delete({ where: { id: any(rows).id } });
+        if (rows.length) await t.db.conversation.delete({ where: { id: oneOf(rows).id } });
       } else if (roll < 0.82) {
-        await t.db.conversation.deleteMany({ where: { tenantId: w.tenantId, state: any(STATES), archived: pick() < 0.5 } });
+        await t.db.conversation.deleteMany({ where: { tenantId: w.tenantId, state: oneOf(STATES), archived: pick() < 0.5 } });
       } else if (roll < 0.88) {
         // A rolled-back transaction leaves no delta behind.
         await t.db
@@ -138,7 +138,7 @@ describe('ConversationTally (kept conversation count)', () => {
     for (const w of workspaces) {
       for (const state of STATES) {
         const where = { tenantId: w.tenantId, workspaceId: w.workspaceId, state };
-        expect(await keptConversationCount(t.db, where), `${w.workspaceId} ${state}`).toBe(await t.db.conversation.count({ where }));
+        expect(await keptConversationCount(t.db, { tenantId: w.tenantId, workspaceId: w.workspaceId, states: [state] }), `${w.workspaceId} ${state}`).toBe(await t.db.conversation.count({ where }));
       }
     }
   });

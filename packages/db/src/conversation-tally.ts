@@ -4,9 +4,21 @@ import type { ConversationState } from '../generated/prisma/enums';
 /** Keys folded per run at most, so one run stays one short transaction on a large backlog. */
 export const TALLY_COMPACT_KEYS = 5_000;
 
-/** How many conversations of a workspace are in this state: the sum of the kept count's deltas. */
-export async function keptConversationCount(db: Db, where: { tenantId: string; workspaceId: string; state: ConversationState }): Promise<number> {
-  const kept = await db.conversationTally.aggregate({ where, _sum: { n: true } });
+/** The columns the kept count is kept by; a filter naming only these can be answered from it. */
+export interface TallyFilter {
+  tenantId: string;
+  workspaceId: string;
+  userId?: number;
+  states?: ConversationState[];
+  archived?: boolean;
+}
+
+/** How many conversations of a workspace match: the sum of the kept count's deltas over the filter. */
+export async function keptConversationCount(db: Db, f: TallyFilter): Promise<number> {
+  const kept = await db.conversationTally.aggregate({
+    where: { tenantId: f.tenantId, workspaceId: f.workspaceId, userId: f.userId, state: f.states?.length ? { in: f.states } : undefined, archived: f.archived },
+    _sum: { n: true },
+  });
   return kept._sum.n ?? 0;
 }
 

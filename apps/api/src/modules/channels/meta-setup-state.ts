@@ -28,10 +28,9 @@ export function signMetaSetupState(session: Pick<Session, 'tenantId' | 'workspac
 
 /** The state's kind and nonce when it is ours, unexpired and this session's; else meta_setup_state_invalid. */
 export function readMetaSetupState(state: string, session: Session, secret: string): MetaSetupState {
-  const verified = verifyToken(state, secret, { audience: AUDIENCE });
-  const parsed = verified.ok ? ClaimsSchema.safeParse(verified.payload) : null;
-  if (!parsed?.success) throw invalidState();
-  const claims = parsed.data;
+  const verified = verifyToken(state, secret, ClaimsSchema, { audience: AUDIENCE });
+  if (!verified.ok) throw invalidState();
+  const claims = verified.claims;
   if (claims.t !== session.tenantId || claims.w !== session.workspaceId || claims.u !== session.userUuid) throw invalidState();
   return { kind: claims.k, nonce: claims.n };
 }

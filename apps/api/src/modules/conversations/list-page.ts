@@ -1,17 +1,12 @@
 import type { Lookups, PresentableConversation } from '@atende/conversations';
-import { Prisma, type Db } from '@atende/db';
+import { keptConversationCount, Prisma, type Db, type TallyFilter } from '@atende/db';
 import type { ListPosition } from './cursor';
 
 /** The filters of one list request, already resolved against the caller's role. */
-export interface ListFilter {
-  tenantId: string;
-  workspaceId: string;
-  userId?: number;
-  states?: string[];
+export interface ListFilter extends TallyFilter {
   sectorId?: string;
   contactId?: string;
   channelId?: string;
-  archived?: boolean;
   start?: Date;
   end?: Date;
 }
@@ -40,21 +35,14 @@ export function filterSql(f: ListFilter): Prisma.Sql {
   return Prisma.join(parts, ' AND ');
 }
 
-/** Whether the filter names only columns ConversationTally is kept by (workspace, user, state, archived). */
-function tallied(f: ListFilter): boolean {
-  return !f.sectorId && !f.contactId && !f.channelId && !f.start && !f.end;
-}
-
 /**
  * pagination.total. The list's own filters (workspace, agent, states, archived) sum the kept count
  * of migration 20261130010000, a few rows per agent and state; the others (sector, contact,
- * channel, dates) count as index-only scans on the indexes of migration 20261122040000. The tally
- * table has the filter's columns under the same names, so it takes the same WHERE clause.
+ * channel, dates) count as index-only scans on the indexes of migration 20261122040000.
  */
 export async function countConversations(db: Db, f: ListFilter): Promise<number> {
-  const [row] = tallied(f)
-    ? await db.$queryRaw<{ n: number }[]>`SELECT COALESCE(sum(c.n), 0)::int AS n FROM "ConversationTally" c WHERE ${filterSql(f)}`
-    : await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Conversation" c WHERE ${filterSql(f)}`;
+  if (!f.sectorId && !f.contactId && !f.channelId && !f.start && !f.end) return keptConversationCount(db, f);
+  const [row] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Conversation" c WHERE ${filterSql(f)}`;
   return row?.n ?? 0;
 }
 

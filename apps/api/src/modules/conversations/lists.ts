@@ -1,7 +1,7 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
 import { conversationInclude, presentConversation } from '@atende/conversations';
-import { keptConversationCount, scoped, type Prisma } from '@atende/db';
+import { keptConversationCount, scoped, type enums, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { CursorCodec } from './cursor';
@@ -9,7 +9,7 @@ import { countConversations, loadPage, type ListFilter } from './list-page';
 import type { ConversationService } from './service';
 import { pageWindow } from '../../paging';
 
-const STATE_IN: Record<ConversationState, string> = {
+const STATE_IN: Record<ConversationState, enums.ConversationState> = {
   waiting: 'waiting', bot: 'bot', answered: 'answered', 'outbound-started': 'outbound_started', closing: 'closing', closed: 'closed',
 };
 
@@ -86,7 +86,7 @@ export class ConversationLists {
   async waitingCount(session: Session): Promise<number> {
     const sectors = await this.ctx.db.userSector.findMany({ where: { userId: session.userId }, select: { sectorId: true } });
     if (!sectors.length || roleCovers(session.roles, 'supervisor')) {
-      return keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, state: 'waiting' });
+      return keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, states: ['waiting'] });
     }
     const sectorFilter = { OR: [{ sectorId: null }, { sectorId: { in: sectors.map((s) => s.sectorId) } }] };
     return scoped(this.ctx.db, session).conversation.count({ where: { workspaceId: session.workspaceId, state: 'waiting', ...sectorFilter } });

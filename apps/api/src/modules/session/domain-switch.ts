@@ -19,7 +19,6 @@ export function signDomainSwitchToken(user: { uuid: string; tenantId: string }, 
 
 /** The claims of a well-signed, unexpired domain-switch token, or null. Single use is the caller's (Redis). */
 export function verifyDomainSwitchToken(token: string, secret: string): DomainSwitchClaims | null {
-  const verified = verifyToken(token, secret, { audience: AUDIENCE, issuer: ISSUER });
-  const claims = verified.ok ? ClaimsSchema.safeParse(verified.payload) : null;
-  return claims?.success ? claims.data : null;
+  const verified = verifyToken(token, secret, ClaimsSchema, { audience: AUDIENCE, issuer: ISSUER });
+  return verified.ok ? verified.claims : null;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { signToken, verifyToken } from '../../signed-tokens';
+import { signToken, verifyToken, type Verified } from '../../signed-tokens';
 
 const AUDIENCE = 'atende-web';
 const ISSUER = 'atende-api';
@@ -12,14 +12,11 @@ export function signSessionToken(claims: SessionClaims, secret: string, ttlSecon
   return signToken(claims, secret, { audience: AUDIENCE, issuer: ISSUER, expiresIn: ttlSeconds });
 }
 
-export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: 'expired' | 'invalid' };
+export type VerifyResult = Verified<SessionClaims>;
 
 /** One allowed algorithm; exp, aud and iss checked; claims validated. */
 export function verifySessionToken(token: string, secret: string): VerifyResult {
-  const verified = verifyToken(token, secret, { audience: AUDIENCE, issuer: ISSUER });
-  if (!verified.ok) return verified;
-  const claims = ClaimsSchema.safeParse(verified.payload);
-  return claims.success ? { ok: true, claims: claims.data } : { ok: false, reason: 'invalid' };
+  return verifyToken(token, secret, ClaimsSchema, { audience: AUDIENCE, issuer: ISSUER });
 }
 
 /** The token of a request: the Authorization bearer (sdk) first, then the session cookie (web). */
