@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { demoMetaEnv } from '../scripts/demo-meta-env.mjs';
-import { API_NODE_FLAGS, NODE_FLAGS } from '../scripts/node-flags.mjs';
+import { API_NODE_FLAGS, NODE_FLAGS, processEnv } from '../scripts/node-flags.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = process.env.E2E_PORT ?? '3100';
@@ -91,7 +91,7 @@ function watch(child) {
   return child;
 }
 
-let apiProcess = watch(spawn(process.execPath, [...API_NODE_FLAGS, api], { cwd: root, env, stdio: 'inherit' }));
+let apiProcess = watch(spawn(process.execPath, [...API_NODE_FLAGS, api], { cwd: root, env: processEnv(env), stdio: 'inherit' }));
 // The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
@@ -100,7 +100,7 @@ children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/sms/dem
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
 const worker = `${root}apps/worker/dist/worker.js`;
-if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env, stdio: 'inherit' })));
+if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env: processEnv(env), stdio: 'inherit' })));
 
 /** Kills the api without letting it close anything (no socket.io session is saved), starts it again and waits until it answers. */
 async function restartApi() {
@@ -111,7 +111,7 @@ async function restartApi() {
     old.kill('SIGKILL');
     await gone;
   }
-  apiProcess = watch(spawn(process.execPath, [...API_NODE_FLAGS, api], { cwd: root, env, stdio: 'inherit' }));
+  apiProcess = watch(spawn(process.execPath, [...API_NODE_FLAGS, api], { cwd: root, env: processEnv(env), stdio: 'inherit' }));
   for (const until = Date.now() + 60_000; Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
     const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => null);
     if (res?.ok) return;

@@ -1,6 +1,7 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { API_NODE_FLAGS, NODE_FLAGS } from './node-flags.mjs';
+import { API_NODE_FLAGS, MALLOC_TUNABLES, NODE_FLAGS, processEnv } from './node-flags.mjs';
 
 // The flags are written out where a module cannot be imported (package.json "start", the
 // Dockerfile's CMD): each of those must say exactly what node-flags.mjs says.
@@ -26,5 +27,22 @@ describe('node flags written out', () => {
     expect(startFlags('apps/worker/package.json')).toEqual(NODE_FLAGS);
     expect(cmdFlags('api')).toEqual(API_NODE_FLAGS);
     expect(cmdFlags('worker')).toEqual(NODE_FLAGS);
+  });
+
+  it('set the same glibc allocator thresholds in package.json start scripts and the Dockerfile, unless the environment has its own', () => {
+    for (const pkg of ['apps/api/package.json', 'apps/worker/package.json']) {
+      const start = (JSON.parse(read(pkg)) as { scripts: { start: string } }).scripts.start;
+      expect(start.startsWith(`GLIBC_TUNABLES=\${GLIBC_TUNABLES:-${MALLOC_TUNABLES}} node `)).toBe(true);
+    }
+    expect(read('infra/Dockerfile')).toContain(`\nENV GLIBC_TUNABLES=${MALLOC_TUNABLES}\n`);
+    expect(processEnv({ A: '1' })).toEqual({ A: '1', GLIBC_TUNABLES: MALLOC_TUNABLES });
+    expect(processEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=1');
+  });
+
+  it('take effect: a node process started with them reports the thresholds through glibc', () => {
+    // mallopt's view is not readable from JavaScript; glibc prints its tunables on request.
+    const out = execFileSync('/lib64/ld-linux-x86-64.so.2', ['--list-tunables'], { env: processEnv({}), encoding: 'utf8' });
+    expect(out).toMatch(/glibc\.malloc\.mmap_threshold: 0x20000/);
+    expect(out).toMatch(/glibc\.malloc\.trim_threshold: 0x20000/);
   });
 });

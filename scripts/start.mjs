@@ -1,7 +1,7 @@
 // `pnpm start`: migrate, seed the demo tenant, build, then run api (serving the web app) and worker.
 // `pnpm dev`: the same with hot reload (api and worker restart on change, web rebuilds on change).
 import { readFileSync } from 'node:fs';
-import { API_NODE_FLAGS, NODE_FLAGS } from './node-flags.mjs';
+import { API_NODE_FLAGS, NODE_FLAGS, processEnv } from './node-flags.mjs';
 import { demoMetaEnv } from './demo-meta-env.mjs';
 import { background, checkServices, pnpm, pnpmBackground, root, waitForHttp } from './lib.mjs';
 
@@ -45,8 +45,8 @@ if (dev) {
   children.push(pnpmBackground('worker', ['--filter', '@atende/worker', 'dev'], env));
 } else {
   prepare(['build']);
-  children.push(background('api', process.execPath, [...API_NODE_FLAGS, 'apps/api/dist/server.js'], env));
-  children.push(background('worker', process.execPath, [...NODE_FLAGS, 'apps/worker/dist/worker.js'], env));
+  children.push(background('api', process.execPath, [...API_NODE_FLAGS, 'apps/api/dist/server.js'], processEnv(env)));
+  children.push(background('worker', process.execPath, [...NODE_FLAGS, 'apps/worker/dist/worker.js'], processEnv(env)));
 }
 
 // The demo's contact system: receives the demo channel's agent replies (signed webhooks). Not

@@ -5,7 +5,7 @@
 // beside it. The bench exits non-zero when over (CI does not run benches). Run `pnpm build` first.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { freshDatabase, NODE_FLAGS, report, ROOT, startApi } from './stack';
+import { freshDatabase, NODE_FLAGS, processEnv, report, ROOT, startApi } from './stack';
 
 const SETTLE_MS = Number(process.env.BENCH_IDLE_SETTLE_MS ?? 15_000);
 const WINDOW_MS = Number(process.env.BENCH_IDLE_WINDOW_MS ?? 10_000);
@@ -19,7 +19,7 @@ const env = { DATABASE_URL: databaseUrl, REDIS_PREFIX: PREFIX };
 const api = await startApi(env, 3470);
 const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], {
   cwd: ROOT,
-  env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...env }),
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 try {

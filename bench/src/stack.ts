@@ -4,10 +4,10 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { API_NODE_FLAGS, NODE_FLAGS } from '../../scripts/node-flags.mjs';
+import { API_NODE_FLAGS, NODE_FLAGS, processEnv } from '../../scripts/node-flags.mjs';
 import { ensureDatabase, runMigrations, seedDemo, createDb } from '@atende/db';
 
-export { NODE_FLAGS };
+export { NODE_FLAGS, processEnv };
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A fresh database for one benchmark, migrated and seeded with the demo tenant. */
@@ -58,7 +58,7 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   const probeFile = join(mkdtempSync(join(tmpdir(), 'atende-probe-')), 'probe.json');
   const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...API_NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env },
+    env: processEnv({ ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
