@@ -59,6 +59,9 @@ async function run(agents: number) {
   const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: `atende-bench-${agents}:`, JWT_SECRET: SECRET }, 3211);
   const sent = new Map<string, number>();
   const latencies: number[] = [];
+  // When the slow deliveries happened: per second of the measured phase, how many took over 50 ms.
+  let measuredFrom = Infinity;
+  const slowBySecond: number[] = Array.from({ length: SECONDS }, () => 0);
   // Where a slow delivery's time went: the POST's own answer (the api and Postgres), and this
   // process's event loop (1,000 socket clients and the sender share it).
   const answered: number[] = [];
@@ -74,7 +77,11 @@ async function run(agents: number) {
               const s = io(api.url, { path: '/socket', auth: { token }, transports: ['websocket'], reconnection: false });
               s.on('new-message', (payload: { message: { message: string } }) => {
                 const t0 = sent.get(payload.message.message);
-                if (t0 !== undefined) latencies.push(performance.now() - t0);
+                if (t0 === undefined) return;
+                const latency = performance.now() - t0;
+                latencies.push(latency);
+                const second = Math.floor((t0 - measuredFrom) / 1000);
+                if (latency > 50 && second >= 0 && second < SECONDS) slowBySecond[second]! += 1;
               });
               s.once('connect', () => resolve());
               s.once('connect_error', reject);
@@ -110,6 +117,7 @@ async function run(agents: number) {
     const loadBefore = loadAverage();
     clientLoop.enable();
     const start = performance.now();
+    measuredFrom = start;
     const inflight: Promise<void>[] = [];
     for (let n = 0; n < total; n++) {
       const due = start + (n * 1000) / RATE;
@@ -143,6 +151,7 @@ async function run(agents: number) {
       delivered: latencies.length,
       http_errors: errors.length,
       post_to_new_message: summarize(latencies),
+      over_50_ms_by_second: slowBySecond,
       post_answered: summarize(answered),
       bench_event_loop_delay: { p50_ms: +(clientLoop.percentile(50) / 1e6).toFixed(2), p99_ms: +(clientLoop.percentile(99) / 1e6).toFixed(2), max_ms: +(clientLoop.max / 1e6).toFixed(2) },
       api_event_loop_delay: probe.event_loop_delay,
