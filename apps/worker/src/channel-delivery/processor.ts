@@ -1,7 +1,7 @@
 import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
-import { INTERNAL_MESSAGE_TAG, queues, rooms } from '@atende/contract';
-import { closeFailedTemplateStart } from '@atende/conversations';
+import { INTERNAL_MESSAGE_TAG, queues } from '@atende/contract';
+import { closeFailedTemplateStart, conversationAudience } from '@atende/conversations';
 import { scoped, type Db, type ScopedDb } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { StorageDriver } from '@atende/storage';
@@ -124,6 +124,6 @@ export async function emitMessagesAck(
   };
   const conversation = await db.conversation.findFirst({ where: { id: ack.conversationId }, select: { userId: true } });
   const agent = conversation?.userId ? await db.user.findFirst({ where: { id: conversation.userId }, select: { uuid: true } }) : null;
-  await deps.realtime.emit(rooms.conversation(ack.tenantId, ack.conversationId), 'messages-ack', payload);
-  if (agent) await deps.realtime.emit(rooms.user(agent.uuid), 'messages-ack', payload);
+  // The same audience as the api's own messages-ack (no dashboards: an ack changes no figure).
+  await deps.realtime.emit(conversationAudience(ack.tenantId, ack.conversationId, agent?.uuid ?? null, { includeMetrics: false }), 'messages-ack', payload);
 }
