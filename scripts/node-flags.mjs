@@ -19,8 +19,9 @@ export const API_NODE_FLAGS = [...NODE_FLAGS, '--heap-growing-percent=30'];
 // otherwise raises both thresholds as a process frees big blocks (up to 32 MB and 64 MB), so the
 // memory V8 used once to compile the bundle at start stayed resident: an idle worker held 96-109 MB
 // with glibc's defaults and 86-92 MB with these, three runs each (issue 13 item 2, `pnpm bench idle`).
-// Ignored where node does not run on glibc; a GLIBC_TUNABLES already in the environment wins.
+// Ignored where node does not run on glibc; a GLIBC_TUNABLES given to the process, or already in
+// this one's environment (the operator's), wins.
 export const MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072';
 
-/** The environment an api or worker process starts with: `env` and, unless it says otherwise, MALLOC_TUNABLES. */
-export const processEnv = (env) => ({ ...env, GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? MALLOC_TUNABLES });
+/** The environment an api or worker process starts with: `env` and, unless it or this process's environment says otherwise, MALLOC_TUNABLES. */
+export const processEnv = (env) => ({ ...env, GLIBC_TUNABLES: env.GLIBC_TUNABLES ?? process.env.GLIBC_TUNABLES ?? MALLOC_TUNABLES });

@@ -35,8 +35,18 @@ describe('node flags written out', () => {
       expect(start.startsWith(`GLIBC_TUNABLES=\${GLIBC_TUNABLES:-${MALLOC_TUNABLES}} node `)).toBe(true);
     }
     expect(read('infra/Dockerfile')).toContain(`\nENV GLIBC_TUNABLES=${MALLOC_TUNABLES}\n`);
-    expect(processEnv({ A: '1' })).toEqual({ A: '1', GLIBC_TUNABLES: MALLOC_TUNABLES });
-    expect(processEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=1');
+    const before = process.env.GLIBC_TUNABLES;
+    try {
+      delete process.env.GLIBC_TUNABLES;
+      expect(processEnv({ A: '1' })).toEqual({ A: '1', GLIBC_TUNABLES: MALLOC_TUNABLES });
+      expect(processEnv({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }).GLIBC_TUNABLES).toBe('glibc.malloc.arena_max=1');
+      // The operator's own setting in the launcher's environment (pnpm start passes a fresh env object).
+      process.env.GLIBC_TUNABLES = 'glibc.malloc.arena_max=2';
+      expect(processEnv({ A: '1' })).toEqual({ A: '1', GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' });
+    } finally {
+      if (before === undefined) delete process.env.GLIBC_TUNABLES;
+      else process.env.GLIBC_TUNABLES = before;
+    }
   });
 
   it('take effect: a node process started with them reports the thresholds through glibc', () => {

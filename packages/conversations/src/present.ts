@@ -51,6 +51,8 @@ export async function loadLookups(
 
 const STATE_OUT = { outbound_started: 'outbound-started' } as const;
 export const stateOut = (s: PresentableConversation['state']): ConversationDto['state'] => (s === 'outbound_started' ? STATE_OUT[s] : s);
+/** The other way: a state as the API names it (a list filter) to the stored one. */
+export const stateIn = (s: ConversationDto['state']): PresentableConversation['state'] => (s === 'outbound-started' ? 'outbound_started' : s);
 
 export function presentConversation(c: PresentableConversation, lookups: Lookups): ConversationDto {
   const user = c.userId !== null ? lookups.users.get(c.userId) ?? null : null;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from './client';
-import { compactConversationTally, keptConversationCount } from './conversation-tally';
+import { compactConversationTally, keptConversationCount, tallyCovers } from './conversation-tally';
 import { ensureTenant, type CreatedTenant } from './fixtures';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
 import { createTestDatabase, type TestDatabase } from './testing';
@@ -140,6 +140,16 @@ describe('ConversationTally (kept conversation count)', () => {
         const where = { tenantId: w.tenantId, workspaceId: w.workspaceId, state };
         expect(await keptConversationCount(t.db, { tenantId: w.tenantId, workspaceId: w.workspaceId, states: [state] }), `${w.workspaceId} ${state}`).toBe(await t.db.conversation.count({ where }));
       }
+    }
+  });
+
+  it('answers only filters that set nothing beyond its keys (tallyCovers)', () => {
+    const base = { tenantId: a.tenantId, workspaceId: a.workspaceId };
+    expect(tallyCovers(base)).toBe(true);
+    expect(tallyCovers({ ...base, userId: 1, states: ['waiting'], archived: false })).toBe(true);
+    expect(tallyCovers({ ...base, sectorId: undefined, start: undefined })).toBe(true); // unset fields are no filter
+    for (const extra of [{ sectorId: 's' }, { contactId: 'c' }, { channelId: 'ch' }, { start: new Date() }, { end: new Date() }, { somethingNew: 1 }]) {
+      expect(tallyCovers({ ...base, ...extra }), JSON.stringify(extra)).toBe(false);
     }
   });
 

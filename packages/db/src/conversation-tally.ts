@@ -13,6 +13,16 @@ export interface TallyFilter {
   archived?: boolean;
 }
 
+const TALLY_KEYS = new Set<string>(['tenantId', 'workspaceId', 'userId', 'states', 'archived'] satisfies (keyof TallyFilter)[]);
+
+/**
+ * Whether the kept count answers this filter: it sets no field beyond TallyFilter's. Read from the
+ * filter itself, so a filter field added later is counted by rows until the tally keeps it too.
+ */
+export function tallyCovers(filter: object): boolean {
+  return Object.entries(filter).every(([key, value]) => value === undefined || TALLY_KEYS.has(key));
+}
+
 /** How many conversations of a workspace match: the sum of the kept count's deltas over the filter. */
 export async function keptConversationCount(db: Db, f: TallyFilter): Promise<number> {
   const kept = await db.conversationTally.aggregate({

@@ -14,4 +14,4 @@ export { DEMO_SMS_CHANNEL_ID } from './demo-sms';
 export { DEMO_INSTAGRAM_CHANNEL_ID, DEMO_MESSENGER_CHANNEL_ID } from './demo-meta';
 export { DEMO_EMAIL_CHANNEL_ID } from './demo-email';
 export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';
-export { compactConversationTally, keptConversationCount, TALLY_COMPACT_KEYS, type TallyFilter } from './conversation-tally';
+export { compactConversationTally, keptConversationCount, tallyCovers, TALLY_COMPACT_KEYS, type TallyFilter } from './conversation-tally';

@@ -17,14 +17,21 @@ export class RealtimeOutbox {
     private readonly maxLen = 100_000,
   ) {}
 
-  /** One entry per room (the envelope names one room, which every api version reads); the last entry's id. */
+  /**
+   * One entry per room (the envelope names one room, which every api version reads), written in one
+   * MULTI: one round trip, and a worker that dies meanwhile leaves all of the audience's entries or
+   * none. The last entry's id.
+   */
   async emit<E extends ServerEventName>(room: string | string[], event: E, payload: ServerEventPayload<E>): Promise<string> {
     const checked = serverEvents[event].parse(payload);
-    let id: string | null = null;
+    const write = this.redis.multi();
     for (const one of typeof room === 'string' ? [room] : room) {
       const envelope: RealtimeEnvelope = { room: one, event, payload: checked };
-      id = await this.redis.xadd(realtimeOutboxStream(this.prefix), 'MAXLEN', '~', String(this.maxLen), '*', 'envelope', JSON.stringify(envelope));
+      write.xadd(realtimeOutboxStream(this.prefix), 'MAXLEN', '~', String(this.maxLen), '*', 'envelope', JSON.stringify(envelope));
     }
-    return id ?? '';
+    const results = (await write.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0];
+    return String(results.at(-1)?.[1] ?? '');
   }
 }

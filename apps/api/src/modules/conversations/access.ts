@@ -1,4 +1,5 @@
 import { hasAnyRole, mayUse, roleCovers } from '@atende/core';
+import { ACTIVE_STATES } from '@atende/conversations';
 import type { Db } from '@atende/db';
 import type { Session } from '../session/session';
 
@@ -19,7 +20,7 @@ export async function mayRead(db: Db, session: Session, conv: { id: string; user
   }
   if (conv.state !== 'closed') return false;
   const serving = await db.conversation.count({
-    where: { tenantId: session.tenantId, contactId: conv.contactId, userId: session.userId, state: { in: ['answered', 'outbound_started', 'closing'] } },
+    where: { tenantId: session.tenantId, contactId: conv.contactId, userId: session.userId, state: { in: [...ACTIVE_STATES] } },
   });
   return serving > 0;
 }

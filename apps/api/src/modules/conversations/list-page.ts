@@ -1,5 +1,5 @@
 import type { Lookups, PresentableConversation } from '@atende/conversations';
-import { keptConversationCount, Prisma, type Db, type TallyFilter } from '@atende/db';
+import { keptConversationCount, Prisma, tallyCovers, type Db, type TallyFilter } from '@atende/db';
 import type { ListPosition } from './cursor';
 
 /** The filters of one list request, already resolved against the caller's role. */
@@ -41,7 +41,7 @@ export function filterSql(f: ListFilter): Prisma.Sql {
  * channel, dates) count as index-only scans on the indexes of migration 20261122040000.
  */
 export async function countConversations(db: Db, f: ListFilter): Promise<number> {
-  if (!f.sectorId && !f.contactId && !f.channelId && !f.start && !f.end) return keptConversationCount(db, f);
+  if (tallyCovers(f)) return keptConversationCount(db, f);
   const [row] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "Conversation" c WHERE ${filterSql(f)}`;
   return row?.n ?? 0;
 }

@@ -1,7 +1,7 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
-import { conversationInclude, presentConversation } from '@atende/conversations';
-import { keptConversationCount, scoped, type enums, type Prisma } from '@atende/db';
+import { ACTIVE_STATES, conversationInclude, presentConversation, stateIn } from '@atende/conversations';
+import { keptConversationCount, scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { CursorCodec } from './cursor';
@@ -9,9 +9,6 @@ import { countConversations, loadPage, type ListFilter } from './list-page';
 import type { ConversationService } from './service';
 import { pageWindow } from '../../paging';
 
-const STATE_IN: Record<ConversationState, enums.ConversationState> = {
-  waiting: 'waiting', bot: 'bot', answered: 'answered', 'outbound-started': 'outbound_started', closing: 'closing', closed: 'closed',
-};
 
 export interface ListQuery {
   _limit: number;
@@ -51,7 +48,7 @@ export class ConversationLists {
       tenantId: session.tenantId,
       workspaceId: session.workspaceId,
       userId: supervisor ? q.user_id : session.userId,
-      states: q.state?.map((s) => STATE_IN[s]),
+      states: q.state?.map(stateIn),
       sectorId: q.sector_uuid,
       contactId: q.contact_uuid,
       channelId: q.channel_uuid,
@@ -74,7 +71,7 @@ export class ConversationLists {
 
   async offeredToMe(session: Session) {
     const rows = await scoped(this.ctx.db, session).conversation.findMany({
-      where: { userId: session.userId, state: { in: ['answered', 'outbound_started', 'closing'] } },
+      where: { userId: session.userId, state: { in: [...ACTIVE_STATES] } },
       include: conversationInclude,
       orderBy: { timeJoin: 'asc' },
       take: 200,
@@ -84,10 +81,10 @@ export class ConversationLists {
 
   /** Conversations waiting that the caller could take: in their sectors, or all when they have none. */
   async waitingCount(session: Session): Promise<number> {
+    const everyWaiting = () => keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, states: ['waiting'] });
+    if (roleCovers(session.roles, 'supervisor')) return everyWaiting();
     const sectors = await this.ctx.db.userSector.findMany({ where: { userId: session.userId }, select: { sectorId: true } });
-    if (!sectors.length || roleCovers(session.roles, 'supervisor')) {
-      return keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, states: ['waiting'] });
-    }
+    if (!sectors.length) return everyWaiting();
     const sectorFilter = { OR: [{ sectorId: null }, { sectorId: { in: sectors.map((s) => s.sectorId) } }] };
     return scoped(this.ctx.db, session).conversation.count({ where: { workspaceId: session.workspaceId, state: 'waiting', ...sectorFilter } });
   }
