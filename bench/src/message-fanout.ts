@@ -1,7 +1,9 @@
 // Message fan-out latency (issue 3 "Proof"): N agents connected by socket.io, contacts writing
 // through the custom API channel at a fixed rate; p50/p99 from the inbound POST to the assigned
 // agent's new-message event, at 100 and 1,000 connected agents. Run `pnpm build` first.
+import { spawnSync } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import jwt from 'jsonwebtoken';
@@ -54,10 +56,17 @@ async function run(agents: number) {
       [base.tenant, base.ws, contact, channel, u.id, ticket],
     );
   }
+  // The setup's writes (a new database, 1,000 users, contacts and conversations) are on disk before
+  // the measurement: otherwise their write-back lands in the measured phase and stalls the WAL's
+  // fsync, which every commit waits for (the machine's disk, not the product).
+  await db.query('CHECKPOINT');
+  spawnSync('sync');
   await db.end();
 
   const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: `atende-bench-${agents}:`, JWT_SECRET: SECRET }, 3211);
-  const sent = new Map<string, number>();
+  // Each measured message: when it was posted (ms into the measured phase), how long its answer and
+  // its delivery took. BENCH_TRACE=<file> writes them out, to line a slow second up with other tools.
+  const sent = new Map<string, { t0: number; at_ms: number; answered_ms?: number; delivered_ms?: number }>();
   const latencies: number[] = [];
   // When the slow deliveries happened: per second of the measured phase, how many took over 50 ms.
   let measuredFrom = Infinity;
@@ -76,9 +85,11 @@ async function run(agents: number) {
             new Promise<void>((resolve, reject) => {
               const s = io(api.url, { path: '/socket', auth: { token }, transports: ['websocket'], reconnection: false });
               s.on('new-message', (payload: { message: { message: string } }) => {
-                const t0 = sent.get(payload.message.message);
-                if (t0 === undefined) return;
+                const entry = sent.get(payload.message.message);
+                if (entry === undefined) return;
+                const t0 = entry.t0;
                 const latency = performance.now() - t0;
+                entry.delivered_ms = +latency.toFixed(2);
                 latencies.push(latency);
                 const second = Math.floor((t0 - measuredFrom) / 1000);
                 if (latency > 50 && second >= 0 && second < SECONDS) slowBySecond[second]! += 1;
@@ -118,6 +129,7 @@ async function run(agents: number) {
     clientLoop.enable();
     const start = performance.now();
     measuredFrom = start;
+    const measuredAt = new Date().toISOString(); // wall clock, to line the seconds up with other tools' samples
     const inflight: Promise<void>[] = [];
     for (let n = 0; n < total; n++) {
       const due = start + (n * 1000) / RATE;
@@ -126,11 +138,13 @@ async function run(agents: number) {
       const text = `bench-${n}-${randomUUID()}`;
       const phone = phones[n % phones.length]!;
       const t0 = performance.now();
-      sent.set(text, t0);
+      const entry: { t0: number; at_ms: number; answered_ms?: number } = { t0, at_ms: +(t0 - start).toFixed(2) };
+      sent.set(text, entry);
       inflight.push(
         post(phone, text).then(
           (r) => {
-            answered.push(performance.now() - t0);
+            entry.answered_ms = +(performance.now() - t0).toFixed(2);
+            answered.push(entry.answered_ms);
             if (r.status !== 202) errors.push(r.status);
           },
           () => void errors.push(0),
@@ -142,6 +156,7 @@ async function run(agents: number) {
     const deadline = Date.now() + 15_000;
     while (latencies.length < total - errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     clientLoop.disable();
+    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, JSON.stringify([...sent.values()].filter((m) => m.t0 >= start).map(({ t0: _, ...m }) => m)));
     const probe = await api.probe();
     return {
       connected_agents: agents,
@@ -151,6 +166,7 @@ async function run(agents: number) {
       delivered: latencies.length,
       http_errors: errors.length,
       post_to_new_message: summarize(latencies),
+      measured_from: measuredAt,
       over_50_ms_by_second: slowBySecond,
       post_answered: summarize(answered),
       bench_event_loop_delay: { p50_ms: +(clientLoop.percentile(50) / 1e6).toFixed(2), p99_ms: +(clientLoop.percentile(99) / 1e6).toFixed(2), max_ms: +(clientLoop.max / 1e6).toFixed(2) },

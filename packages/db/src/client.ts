@@ -36,8 +36,12 @@ export function preparedStatementNames(max = PREPARED_STATEMENTS_MAX): (query: {
  * One Prisma Client over node-postgres (Prisma 7, no Rust engine), with prepared statements.
  * errorFormat 'minimal': Prisma otherwise captures a stack trace (new Error()) on every call, to
  * point a validation error at the caller's line; that was 2% of the api's CPU under message load.
+ * Idle connections are kept five minutes, not node-postgres' ten seconds: a pool sized for a burst
+ * otherwise closed the connections the burst had opened ten seconds later and opened new ones at
+ * the next, each a new Postgres backend with cold caches and none of the prepared statements.
+ * In the fan-out bench that churn put a 400-800 ms stall in most runs (issue 13 item 3).
  */
 export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10 }, { statementNameGenerator: preparedStatementNames() });
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10, idleTimeoutMillis: 300_000, keepAlive: true }, { statementNameGenerator: preparedStatementNames() });
   return new PrismaClient({ adapter, errorFormat: 'minimal' });
 }

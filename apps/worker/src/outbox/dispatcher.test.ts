@@ -4,10 +4,12 @@ import { createDb, ensureTenant, type Db } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { QueueRegistry } from '@atende/queue';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { eventually } from '../channel-delivery/testing';
 import { dispatchOutboxBatch, type OutboxDispatchDeps } from './dispatcher';
+import { OUTBOX_NOTIFY_CHANNEL } from './listener';
 import { OutboxDispatcher } from './loop';
 
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
@@ -151,6 +153,28 @@ describe('outbox dispatcher', () => {
       await eventually(() => deliveryQueue().getJob(id!), 3_000, 'the row to be dispatched');
     } finally {
       await dispatcher.stop();
+    }
+  });
+
+  it('notifies only for a statement that inserted rows (an empty INSERT ... SELECT takes no notify lock)', async () => {
+    const listener = new pg.Client({ connectionString: t.url });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.channel));
+    try {
+      await listener.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
+      // The inbound statement's shape: a data-modifying CTE whose outbox insert selects nothing.
+      await t.db.$executeRaw`WITH none AS (INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false) SELECT 1`;
+      await t.db.$executeRaw`INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false`;
+      // A round trip on the listening connection delivers anything already notified.
+      await listener.query('SELECT 1');
+      expect(heard).toEqual([]);
+      await insertRows(2);
+      await eventually(async () => (heard.length > 0 ? true : undefined), 3_000, 'the notification');
+      await listener.query('SELECT 1');
+      expect(heard).toEqual([OUTBOX_NOTIFY_CHANNEL]);
+    } finally {
+      await listener.end();
     }
   });
 
