@@ -145,7 +145,7 @@ export const listChannelCannedResponses = route({
 
 /** The custom API channel (types custom, droz, API): a contact's message arriving from an integrated system. */
 export const receiveChannelMessage = route({
-  method: 'POST', path: '/api/v1/channels/droz/:id/messages', tags: ['channels'], auth: false,
+  method: 'POST', path: '/api/v1/channels/droz/:id/messages', tags: ['channels'], auth: false, channelToken: true,
   summary: "Receives a contact's message on a custom channel (Authorization: Bearer <channel token>). Idempotent by message.id.",
   params: UuidParam,
   body: z.strictObject({

@@ -23,6 +23,8 @@ export interface RouteDef {
   status?: 200 | 201 | 202 | 204;
   /** false for the few calls open without a session (login). */
   auth?: boolean;
+  /** With auth false: the Authorization bearer is another credential (a custom channel's token), never a session, so none is looked for. */
+  channelToken?: true;
   /** Largest request body accepted, in bytes, when a call needs more than the api's 1 MB default. */
   bodyLimit?: number;
   /** For a multipart route: the JSON body it also takes (checked by its handler), typed for callers. */

@@ -47,6 +47,17 @@ export async function nextTicketNumber(tx: Tx, tenantId: string): Promise<number
   return row.ticketCounter;
 }
 
+/** The country national numbers are read in, per stored tenant config object (a remembered channel row reuses one). */
+type Country = ReturnType<typeof countryForCallingCode>;
+const countries = new WeakMap<object, Country>();
+function tenantCountry(config: unknown): Country {
+  const known = config && typeof config === 'object' ? countries.get(config) : undefined;
+  if (known) return known;
+  const country = countryForCallingCode(tenantConfigOf(config).default_country_code);
+  if (config && typeof config === 'object') countries.set(config, country);
+  return country;
+}
+
 /** The channel a contact's message arrived on, already authenticated by its caller. */
 export interface InboundChannel {
   id: string;
@@ -75,8 +86,14 @@ export interface InboundResult {
 export class InboundReceiver {
   constructor(private readonly ctx: ConversationDeps) {}
 
-  async receive(channel: InboundChannel, input: InboundInput): Promise<InboundResult> {
-    const country = countryForCallingCode(tenantConfigOf(channel.tenantConfig).default_country_code);
+  /**
+   * `fresh`: when `channel` was remembered rather than read now (the custom channel's inbound call
+   * keeps a channel's row for a second, see InboundService), reads it again. Only appending to an
+   * open conversation runs on a remembered row; anything more (a new conversation, its entry
+   * sector, menu or bot) starts over on the stored one.
+   */
+  async receive(channel: InboundChannel, input: InboundInput, fresh?: () => Promise<InboundChannel>): Promise<InboundResult> {
+    const country = tenantCountry(channel.tenantConfig);
     const phone = input.contact.phone ? normalizePhone(input.contact.phone, country) : null;
     if (input.contact.phone && !phone && !input.contact.identifier)
       throw new AppError('validation_failed', 'Número de telefone inválido', [
@@ -133,6 +150,7 @@ export class InboundReceiver {
       if (appended.hoursMayReply) await this.outOfHours(appended.conversationId);
       return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
     }
+    if (fresh) return this.receive(await fresh(), input);
     // No open conversation: the message may answer the survey sent when the last one was finished.
     const surveyAnswer = await answerPendingSurvey(this.ctx, { tenantId: channel.tenantId, channelId: channel.id, identifier, messageId, externalId, content });
     if (surveyAnswer) return { conversation_uuid: surveyAnswer.conversationId, message_uuid: messageId, duplicate: surveyAnswer.duplicate };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatPhoneForDisplay, isStrictE164, normalizePhone, phoneVariants } from './phone';
+import { formatPhoneForDisplay, isStrictE164, normalizePhone, phoneVariants, RECENT_PHONES_MAX } from './phone';
 
 // spec 000 §5: phone numbers valid for the default calling country (BR), normalised to international format.
 describe('phone numbers', () => {
@@ -27,6 +27,23 @@ describe('phone numbers', () => {
 });
 
 // Issue 14 item 1: WhatsApp writes Brazilian mobiles without the ninth digit; both forms are one phone.
+describe('normalizePhone remembers recent answers', () => {
+  it('by country as well as text, invalid ones too, and stays right after it is emptied', () => {
+    // The same national number read in two countries: two answers, each asked twice.
+    for (let i = 0; i < 2; i++) {
+      expect(normalizePhone('(415) 555-2671', 'US')).toBe('+14155552671');
+      expect(normalizePhone('(415) 555-2671', 'BR')).toBe('+554155552671');
+      expect(normalizePhone(' 11 98888-0001 ', 'BR')).toBe('+5511988880001');
+      expect(normalizePhone('12345', 'BR')).toBeNull();
+    }
+    // More distinct numbers than it keeps: the answers do not change.
+    for (let i = 0; i <= RECENT_PHONES_MAX; i++) normalizePhone(`+5511${String(900_000_000 + i)}`, 'BR');
+    expect(normalizePhone('(415) 555-2671', 'US')).toBe('+14155552671');
+    expect(normalizePhone('(415) 555-2671', 'BR')).toBe('+554155552671');
+    expect(normalizePhone('12345', 'BR')).toBeNull();
+  });
+});
+
 describe('phoneVariants', () => {
   it('gives a Brazilian mobile with and without its ninth digit', () => {
     expect(phoneVariants('+5511987650123')).toEqual(['+5511987650123', '+551187650123']);

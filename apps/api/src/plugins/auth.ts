@@ -7,6 +7,10 @@ import { isApiToken, resolveApiToken } from '../modules/session/api-tokens';
 import { allowedOrigins, assertSameOriginWrite } from './security-headers';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's bearer is a custom channel's token (RouteDef.channelToken): no session is resolved. */
+    channelToken?: boolean;
+  }
   interface FastifyRequest {
     /** The caller's session, or null when the request carries no valid one. */
     session: Session | null;
@@ -25,6 +29,9 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('storedRoles', null);
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/sso/')) return;
+    // A channel's token is no session: trying one cost a failed JWT check and an error's stack
+    // trace on every contact message (issue 13 item 3).
+    if (request.routeOptions.config.channelToken) return;
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
     // Issue 12 item 6: a cookie-authenticated write must come from one of our pages (CSRF).

@@ -7,6 +7,7 @@ import {
 import { channelKind, livechatAppearanceProblems } from '@atende/core';
 import { scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
+import { forgetInboundChannel } from '../channels-inbound/service';
 import { assertOutboundHost, assertOutboundUrl } from '../../outbound-url';
 import { channelAvailability } from './availability';
 import type { Session } from '../session/session';
@@ -327,6 +328,8 @@ export class ChannelService {
         ...(body.credentials || secrets.webhook_secret !== stored.webhook_secret ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
       },
     });
+    // After the change: an inbound call meanwhile re-reads the stored row.
+    forgetInboundChannel(row.id);
     return (await this.present(session, [updated], publicUrl))[0]!;
   }
 
@@ -363,5 +366,6 @@ export class ChannelService {
   async remove(session: Session, id: string): Promise<void> {
     const row = await this.row(session, id);
     await this.db(session).channel.update({ where: { id: row.id }, data: { deletedAt: new Date(), enabled: false } });
+    forgetInboundChannel(row.id);
   }
 }
