@@ -36,12 +36,15 @@ function remember(row: ChannelRow, now: number): void {
 
 const bearer = (authorization: string | undefined) => (authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '');
 
-/** Whether the token opens this channel: a custom channel, enabled, with this token's hash. */
-function admits(channel: ChannelRow, token: string): boolean {
-  if (!CUSTOM_CHANNEL_TYPES.has(channel.type) || token.length === 0) return false;
-  const expected = Buffer.from(channel.inboundTokenHash ?? '0'.repeat(64), 'hex');
-  const given = Buffer.from(hashToken(token), 'hex');
-  return expected.length === given.length && timingSafeEqual(expected, given);
+/**
+ * Whether the token opens this channel: a known custom channel with this token's hash. The hash is
+ * compared even for an unknown channel or an empty token, so every refusal takes the same time.
+ */
+function admits(channel: ChannelRow | undefined, token: string): channel is ChannelRow {
+  const expected = Buffer.from(channel?.inboundTokenHash ?? '0'.repeat(64), 'hex');
+  const given = Buffer.from(hashToken(token || 'no-token'), 'hex');
+  const same = expected.length === given.length && timingSafeEqual(expected, given);
+  return same && channel !== undefined && token.length > 0 && CUSTOM_CHANNEL_TYPES.has(channel.type);
 }
 
 export class InboundService {
@@ -56,9 +59,7 @@ export class InboundService {
     const [channel] = await this.ctx.db.$queryRaw<ChannelRow[]>`
       SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c."inboundTokenHash", t.config AS "tenantConfig"
       FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${channelId}::uuid AND c."deletedAt" IS NULL`;
-    // The hash is compared even for an unknown channel, so both take the same time.
-    const ok = admits(channel ?? { id: '', tenantId: '', workspaceId: '', entrySectorId: null, tenantConfig: null, type: 'custom', enabled: false, inboundTokenHash: null }, token || 'no-token');
-    if (!ok || !channel) {
+    if (!admits(channel, token)) {
       forgetInboundChannel(channelId);
       throw new AppError('unauthorized', 'Invalid channel or token');
     }
