@@ -66,3 +66,20 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
     await agent.context().close();
   });
 }
+
+// Issue 13 item 1: /app's page names the agent screen's chunks for the browser to fetch beside the
+// entry (app.html); the other pages do not, and every chunk it names is served.
+test('the agent page preloads the workstation chunks, and only /app does', async ({ browser, request }) => {
+  const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
+  const agentHtml = await (await request.get('/app')).text();
+  const indexHtml = await (await request.get('/admin')).text();
+  const extra = preloads(agentHtml).filter((href) => !preloads(indexHtml).includes(href));
+  expect(extra.some((href) => /\/assets\/WorkstationPage-[\w-]+\.js$/.test(href))).toBe(true);
+  expect(extra.some((href) => /\/assets\/Authenticated-[\w-]+\.js$/.test(href))).toBe(true);
+  for (const href of preloads(agentHtml)) expect((await request.get(href)).status(), href).toBe(200);
+  // The page still works from it: the agent's list and Accept session are on screen.
+  const agent = await signedInPage(browser, demo('agent'));
+  await agent.goto('/app');
+  await expect(agent.getByRole('listbox', { name: 'Conversations' })).toBeVisible();
+  await expect(agent.getByRole('button', { name: 'Accept session' })).toBeVisible();
+});

@@ -17,6 +17,7 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'));
   writeFileSync(join(dist, 'index.html'), '<html>the app</html>');
   writeFileSync(join(dist, 'login.html'), '<html>the sign-in page</html>');
+  writeFileSync(join(dist, 'app.html'), '<html>the app, the workstation preloaded</html>');
   writeFileSync(join(dist, 'assets/app-abc123.js'), ASSET);
   writeFileSync(join(dist, 'assets/app-abc123.js.br'), brotliCompressSync(ASSET));
   app = Fastify();
@@ -32,8 +33,11 @@ describe('web app serving', () => {
     for (const [url, body] of [
       ['/login', 'the sign-in page'],
       ['/login/?max_agents_reached=true', 'the sign-in page'],
-      ['/app', 'the app'],
-      ['/admin/users', 'the app'],
+      ['/app', 'the app, the workstation preloaded'],
+      ['/app/?tab=1', 'the app, the workstation preloaded'],
+      ['/app/chat-history', '<html>the app</html>'],
+      ['/application', '<html>the app</html>'],
+      ['/admin/users', '<html>the app</html>'],
       ['/login-history', 'the app'],
     ] as const) {
       const res = await app.inject({ url });
@@ -57,13 +61,16 @@ describe('web app serving', () => {
     expect(res.json()).toMatchObject({ code: 'not_found' });
   });
 
-  it('still serves the app at /login from a build without the sign-in page', async () => {
+  it('still serves the app at /login and /app from a build without the sign-in and agent pages', async () => {
     const old = mkdtempSync(join(tmpdir(), 'atende-web-old-'));
     writeFileSync(join(old, 'index.html'), '<html>the app</html>');
     const server = Fastify();
     await registerWeb(server, old);
-    const res = await server.inject({ url: '/login' });
-    expect(res.body).toContain('the app');
+    for (const url of ['/login', '/app']) {
+      const res = await server.inject({ url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body, url).toBe('<html>the app</html>');
+    }
     await server.close();
     rmSync(old, { recursive: true, force: true });
   });

@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
 const SIGN_IN_PATH = /^\/login\/?$/;
+/** The agent's screen: the build's app.html preloads its chunks (apps/web/vite.config.ts, workstationPage). */
+const AGENT_PATH = /^\/app\/?$/;
 
 /**
  * Serves the built web app from the api's own origin, so one URL has it all. Unknown paths that
@@ -12,6 +14,7 @@ const SIGN_IN_PATH = /^\/login\/?$/;
 export async function registerWeb(app: FastifyInstance, dist: string): Promise<boolean> {
   if (!existsSync(join(dist, 'index.html'))) return false;
   const hasLoginPage = existsSync(join(dist, 'login.html'));
+  const hasAgentPage = existsSync(join(dist, 'app.html'));
   await app.register(fastifyStatic, {
     root: dist,
     wildcard: false,
@@ -34,7 +37,8 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     const file = path.slice(1);
     if (file && !file.includes('..') && existsSync(join(dist, file))) return reply.sendFile(file);
     // /login has a page of its own, the sign-in form without the app (issue 13 item 1).
-    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : 'index.html';
+    // /app is the app with the agent screen's chunks preloaded; the other routes fetch theirs on use.
+    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : AGENT_PATH.test(path) && hasAgentPage ? 'app.html' : 'index.html';
     return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile(page);
   });
   return true;
