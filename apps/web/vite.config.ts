@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
@@ -51,6 +51,16 @@ function workstationPage(): Plugin {
       const roots = WORKSTATION_ROOTS.map((root) => [...chunks.values()].find((c) => c.moduleIds.some((id) => root.test(id))));
       if (entry.length !== 1 || roots.some((c) => !c)) this.error(`app.html: the index entry or a workstation module (${WORKSTATION_ROOTS.join(', ')}) is not in the build`);
       const loaded = closure(entry);
+      // The entry pages must not need the agent's UI chunk; if they do, uiChunks missed how they reach a
+      // module, and the build says which (importer -> module) rather than ship a heavier sign-in page.
+      const entryChunks = new Set([...loaded, ...closure([...chunks.values()].filter((c) => c.isEntry && c.facadeModuleId?.endsWith('/login.html')))]);
+      const agentUi = [...entryChunks].find((name) => name.startsWith('assets/workstation-ui-'));
+      if (agentUi) {
+        const entryModules = new Set([...entryChunks].flatMap((name) => (name === agentUi ? [] : (chunks.get(name)?.moduleIds ?? []))));
+        const short = (id: string) => id.replace(/.*\/node_modules\//, '');
+        const pairs = chunks.get(agentUi)!.moduleIds.flatMap((id) => (this.getModuleInfo(id)?.importers ?? []).filter((by) => entryModules.has(by)).map((by) => `${short(by)} -> ${short(id)}`));
+        this.error(`an entry page imports ${agentUi}: ${pairs.slice(0, 12).join('; ')}`);
+      }
       const needed = [...closure(roots as OutputChunk[])].filter((name) => !loaded.has(name));
       const css = new Set(needed.flatMap((name) => [...(chunks.get(name)?.viteMetadata?.importedCss ?? [])]));
       for (const name of loaded) for (const file of chunks.get(name)?.viteMetadata?.importedCss ?? []) css.delete(file);
@@ -62,6 +72,92 @@ function workstationPage(): Plugin {
       this.emitFile({ type: 'asset', fileName: 'app.html', source });
     },
   };
+}
+
+/**
+ * The UI packages, imported through their root module, which only re-exports (`export { A } from
+ * './a.mjs'`): a screen that imports `{ Menu }` needs the module behind `Menu`, not the hundreds of others.
+ */
+const UI_PACKAGES = ['@mantine/core', '@mantine/hooks', '@tabler/icons-react'];
+/** Every module of the UI libraries (e.g. @mantine/notifications, which our code imports whole). */
+const UI_SCOPE = /\/node_modules\/(@mantine\/[^/]+|@tabler\/icons-react)\//;
+
+type ModuleGraph = { getModuleIds: () => IterableIterator<string>; getModuleInfo: (id: string) => { code: string | null; importedIds: readonly string[]; isEntry: boolean } | null };
+
+/**
+ * Manual chunks for the UI libraries (issue 13 item 1): "ui" holds the modules the entries (the app
+ * shell and the sign-in page) use, "workstation-ui" those the agent's screen adds. Left to Rollup,
+ * the agent's part is cut into some forty chunks of a few hundred bytes each (Menu, Popover, Tooltip,
+ * Avatar..., each shared with other screens in another way), and a browser fetches six at a time
+ * over HTTP/1.1: a round trip per six before the conversation list can render. Every module a UI
+ * module imports is placed too, as Rollup would otherwise pull it into the first manual chunk that
+ * needs it. Other screens' components stay in Rollup's chunks.
+ */
+function uiChunks(graph: ModuleGraph): Map<string, string> {
+  const info = (id: string) => graph.getModuleInfo(id);
+  const ids = [...graph.getModuleIds()];
+  const inNodeModules = (id: string) => id.includes('/node_modules/');
+  // Each UI package's root module, and its names -> the module files behind them.
+  const exportsOf = new Map<string, Map<string, string>>();
+  const roots = new Set<string>();
+  for (const name of UI_PACKAGES) {
+    const reexports = (id: string) => [...(info(id)?.code ?? '').matchAll(/export\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)];
+    const candidates = ids.filter((id) => id.includes(`/node_modules/${name}/`));
+    const root = candidates.sort((x, y) => reexports(y).length - reexports(x).length)[0];
+    if (!root) continue;
+    roots.add(root);
+    const names = new Map<string, string>();
+    for (const m of reexports(root)) {
+      for (const part of m[1]!.split(',')) {
+        const as = part.trim().split(/\s+as\s+/).pop();
+        if (as) names.set(as, join(dirname(root), m[2]!));
+      }
+    }
+    exportsOf.set(name, names);
+  }
+  /**
+   * What `from` needs of the UI packages: our modules are followed through their imports (not into
+   * other libraries), a UI package's root through the names imported from it, and a UI module
+   * through everything it imports.
+   */
+  const walk = (from: readonly string[]) => {
+    const seen = new Set<string>();
+    const needed = new Set<string>();
+    const stack = [...from];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (seen.has(id) || id.startsWith('\0')) continue;
+      seen.add(id);
+      const ui = inNodeModules(id);
+      if (ui) needed.add(id);
+      for (const m of (info(id)?.code ?? '').matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)) {
+        const names = exportsOf.get(m[2]!);
+        for (const part of names ? m[1]!.split(',') : []) {
+          const file = names!.get(part.trim().split(/\s+as\s+/)[0]!);
+          if (file) stack.push(file);
+        }
+      }
+      for (const dep of info(id)?.importedIds ?? []) {
+        if (roots.has(dep)) {
+          // A root's re-exports of other packages (RemoveScroll from react-remove-scroll) run with it.
+          const pkg = dep.slice(0, dep.lastIndexOf('/node_modules/') + '/node_modules/'.length) + UI_PACKAGES.find((name) => dep.includes(`/node_modules/${name}/`));
+          stack.push(...(info(dep)?.importedIds ?? []).filter((other) => !other.startsWith(`${pkg}/`)));
+          continue;
+        }
+        if (ui || !inNodeModules(dep) || UI_SCOPE.test(dep)) stack.push(dep);
+      }
+    }
+    return needed;
+  };
+  const entries = walk(ids.filter((id) => info(id)?.isEntry));
+  const agent = walk(ids.filter((id) => WORKSTATION_ROOTS.some((root) => root.test(id))));
+  const chunks = new Map<string, string>();
+  for (const id of entries) chunks.set(id, 'ui');
+  for (const id of agent) if (!entries.has(id)) chunks.set(id, 'workstation-ui');
+  // A package root imported by a module placed above would pull every module of the package that no
+  // chunk claims (those only other screens use) into that chunk: they get one of their own.
+  for (const id of roots) chunks.set(id, 'ui-more');
+  return chunks;
 }
 
 /** Files worth compressing once at build time (issue 13 item 1); the api serves them as sent. */
@@ -95,6 +191,8 @@ function precompress(): Plugin {
   };
 }
 
+let ui: Map<string, string> | undefined;
+
 export default defineConfig({
   plugins: [react(), workstationPage(), precompress()],
   build: {
@@ -105,9 +203,10 @@ export default defineConfig({
       // into the same page once signed in. The api sends login.html for /login.
       input: { index: fileURLToPath(new URL('index.html', import.meta.url)), login: fileURLToPath(new URL('login.html', import.meta.url)) },
       output: {
-        manualChunks(id) {
+        manualChunks(id, graph) {
           for (const [name, pattern] of Object.entries(VENDOR_CHUNKS)) if (pattern.test(id)) return name;
-          return undefined;
+          ui ??= uiChunks(graph);
+          return ui.get(id);
         },
       },
     },

@@ -67,7 +67,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
   });
 }
 
-// Issue 13 item 1: /app's page names the agent screen's chunks for the browser to fetch beside the
+// Issue 13 item 1: /app's page names the agent screen's chunks, few of them, for the browser to fetch beside the
 // entry (app.html); the other pages do not, and every chunk it names is served.
 test('the agent page preloads the workstation chunks, and only /app does', async ({ browser, request }) => {
   const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);
@@ -77,6 +77,10 @@ test('the agent page preloads the workstation chunks, and only /app does', async
   expect(extra.some((href) => /\/assets\/WorkstationPage-[\w-]+\.js$/.test(href))).toBe(true);
   expect(extra.some((href) => /\/assets\/Authenticated-[\w-]+\.js$/.test(href))).toBe(true);
   for (const href of preloads(agentHtml)) expect((await request.get(href)).status(), href).toBe(200);
+  // The UI components the workstation adds come in one chunk (vite.config.ts uiChunks), not in some
+  // forty of a few hundred bytes: over HTTP/1.1 each six of them cost a round trip.
+  expect(extra.some((href) => /\/assets\/workstation-ui-[\w-]+\.js$/.test(href))).toBe(true);
+  expect(preloads(agentHtml).length).toBeLessThanOrEqual(25);
   // The page still works from it: the agent's list and Accept session are on screen.
   const agent = await signedInPage(browser, demo('agent'));
   await agent.goto('/app');
