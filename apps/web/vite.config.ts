@@ -16,6 +16,9 @@ const VENDOR_CHUNKS: Record<string, RegExp> = {
   'phone-numbers': /node_modules\/libphonenumber-js\//,
 };
 
+/** The chunk of the UI library modules the agent's screen adds to the entry's (uiChunks). */
+const AGENT_UI_CHUNK = 'workstation-ui';
+
 /** The lazy modules the agent's screen renders on /app: the session layer, the app layout and the workstation. */
 const WORKSTATION_ROOTS = [/\/src\/features\/layout\/Authenticated\.tsx$/, /\/src\/features\/layout\/AppLayout\.tsx$/, /\/src\/features\/workstation\/WorkstationPage\.tsx$/];
 
@@ -54,7 +57,7 @@ function workstationPage(): Plugin {
       // The entry pages must not need the agent's UI chunk; if they do, uiChunks missed how they reach a
       // module, and the build says which (importer -> module) rather than ship a heavier sign-in page.
       const entryChunks = new Set([...loaded, ...closure([...chunks.values()].filter((c) => c.isEntry && c.facadeModuleId?.endsWith('/login.html')))]);
-      const agentUi = [...entryChunks].find((name) => name.startsWith('assets/workstation-ui-'));
+      const agentUi = [...entryChunks].find((name) => chunks.get(name)?.name === AGENT_UI_CHUNK);
       if (agentUi) {
         const entryModules = new Set([...entryChunks].flatMap((name) => (name === agentUi ? [] : (chunks.get(name)?.moduleIds ?? []))));
         const short = (id: string) => id.replace(/.*\/node_modules\//, '');
@@ -97,20 +100,26 @@ function uiChunks(graph: ModuleGraph): Map<string, string> {
   const info = (id: string) => graph.getModuleInfo(id);
   const ids = [...graph.getModuleIds()];
   const inNodeModules = (id: string) => id.includes('/node_modules/');
-  // Each UI package's root module, and its names -> the module files behind them.
+  // Each UI package's root module (the one with the most re-exports), the package's folder, and its
+  // names -> the module files behind them.
   const exportsOf = new Map<string, Map<string, string>>();
-  const roots = new Set<string>();
+  const roots = new Map<string, string>();
+  const reexports = (id: string) => [...(info(id)?.code ?? '').matchAll(/export\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)];
   for (const name of UI_PACKAGES) {
-    const reexports = (id: string) => [...(info(id)?.code ?? '').matchAll(/export\s*\{([^}]*)\}\s*from\s*['"](\.[^'"]+)['"]/g)];
-    const candidates = ids.filter((id) => id.includes(`/node_modules/${name}/`));
-    const root = candidates.sort((x, y) => reexports(y).length - reexports(x).length)[0];
+    const folder = `/node_modules/${name}/`;
+    let root: { id: string; reexports: RegExpExecArray[] } | undefined;
+    for (const id of ids) {
+      if (!id.includes(folder)) continue;
+      const found = reexports(id);
+      if (!root || found.length > root.reexports.length) root = { id, reexports: found };
+    }
     if (!root) continue;
-    roots.add(root);
+    roots.set(root.id, root.id.slice(0, root.id.lastIndexOf(folder) + folder.length));
     const names = new Map<string, string>();
-    for (const m of reexports(root)) {
+    for (const m of root.reexports) {
       for (const part of m[1]!.split(',')) {
         const as = part.trim().split(/\s+as\s+/).pop();
-        if (as) names.set(as, join(dirname(root), m[2]!));
+        if (as) names.set(as, join(dirname(root.id), m[2]!));
       }
     }
     exportsOf.set(name, names);
@@ -138,10 +147,10 @@ function uiChunks(graph: ModuleGraph): Map<string, string> {
         }
       }
       for (const dep of info(id)?.importedIds ?? []) {
-        if (roots.has(dep)) {
+        const rootFolder = roots.get(dep);
+        if (rootFolder) {
           // A root's re-exports of other packages (RemoveScroll from react-remove-scroll) run with it.
-          const pkg = dep.slice(0, dep.lastIndexOf('/node_modules/') + '/node_modules/'.length) + UI_PACKAGES.find((name) => dep.includes(`/node_modules/${name}/`));
-          stack.push(...(info(dep)?.importedIds ?? []).filter((other) => !other.startsWith(`${pkg}/`)));
+          stack.push(...(info(dep)?.importedIds ?? []).filter((other) => !other.startsWith(rootFolder)));
           continue;
         }
         if (ui || !inNodeModules(dep) || UI_SCOPE.test(dep)) stack.push(dep);
@@ -153,10 +162,10 @@ function uiChunks(graph: ModuleGraph): Map<string, string> {
   const agent = walk(ids.filter((id) => WORKSTATION_ROOTS.some((root) => root.test(id))));
   const chunks = new Map<string, string>();
   for (const id of entries) chunks.set(id, 'ui');
-  for (const id of agent) if (!entries.has(id)) chunks.set(id, 'workstation-ui');
+  for (const id of agent) if (!entries.has(id)) chunks.set(id, AGENT_UI_CHUNK);
   // A package root imported by a module placed above would pull every module of the package that no
   // chunk claims (those only other screens use) into that chunk: they get one of their own.
-  for (const id of roots) chunks.set(id, 'ui-more');
+  for (const id of roots.keys()) chunks.set(id, 'ui-more');
   return chunks;
 }
 
