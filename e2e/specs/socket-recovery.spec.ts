@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, signIn, takeConversation } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, signedInPage, signIn, takeConversation } from './helpers';
 
 // Spec 000 §4 (issue 12 item 8): after the api crashes and comes back, the socket reconnects
 // without recovering its session (the killed process saved none), so the events sent meanwhile are
@@ -78,6 +78,45 @@ test('after an api restart the open chat, the list and the queue count catch up 
   await expect(chat.getByText('Obrigado!')).toHaveCount(1);
   await expect(row).toContainText('Obrigado!');
 
+  // The newcomer leaves the queue as it was: taken here, closed with the rest by afterEach.
+  await takeConversation(page, (c) => c.contact.phone_number === newcomer);
+});
+
+test('what happens between the first load and the first connection is not missed', async ({ browser, page, request }) => {
+  // A witness whose socket is connected sees the queue grow by the event.
+  const witness = await signedInPage(browser, demo('agent2'));
+  const witnessCount = witness.getByTestId('waiting-count');
+  await expect(witness.getByText('Connected')).toBeVisible();
+  await signIn(page, demo('agent'));
+  await expect(page.getByText('Connected')).toBeVisible();
+  const channel = await demoApiChannel(page.request);
+
+  // The agent's next page load: its first socket connection waits until `release`, after the list
+  // and the queue count were loaded and a contact started waiting, an event that page cannot get.
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.routeWebSocket(/\/socket\//, async (ws) => {
+    await released;
+    ws.connectToServer();
+  });
+  await page.reload();
+  const count = page.getByTestId('waiting-count');
+  await expect(count).toHaveText(/^\d+ waiting$/);
+  await expect(page.getByText('Connected')).toHaveCount(0);
+  const before = Number((await count.textContent())?.match(/\d+/)?.[0]);
+  await expect(witnessCount).toHaveText(`${before} waiting`);
+
+  const newcomer = `+55319${String(Date.now()).slice(-8)}`;
+  await contactWrites(request, channel, newcomer, 'Olá, cheguei antes da conexão.', `Early ${newcomer.slice(-4)}`);
+  // The event went out (the witness has it) while this page was not listening.
+  await expect(witnessCount).toHaveText(`${before + 1} waiting`);
+  await expect(count).toHaveText(`${before} waiting`);
+
+  release();
+  await expect(page.getByText('Connected')).toBeVisible();
+  await expect(count).toHaveText(`${before + 1} waiting`);
+
+  await witness.context().close();
   // The newcomer leaves the queue as it was: taken here, closed with the rest by afterEach.
   await takeConversation(page, (c) => c.contact.phone_number === newcomer);
 });

@@ -77,9 +77,15 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 
-/** Client-side: reads an error answer into {status, code, message}, whatever it looks like. */
-export function parseErrorBody(status: number, body: unknown): { status: number; code: ErrorCode | 'unknown'; message?: string } {
+/** Client-side: reads an error answer into {status, code, message, params}, whatever it looks like. */
+export function parseErrorBody(status: number, body: unknown): { status: number; code: ErrorCode | 'unknown'; message?: string; params?: Record<string, string | number> } {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = 'error_message' in fields ? String(fields.error_message) : undefined;
-  return { status, code: typeof fields.error_message === 'string' && isErrorCode(fields.code) ? fields.code : 'unknown', message };
+  const code = typeof fields.error_message === 'string' && isErrorCode(fields.code) ? fields.code : 'unknown';
+  return { status, code, message, ...(code !== 'unknown' && isParams(fields.params) ? { params: fields.params } : {}) };
+}
+
+/** ErrorBody's `params`: names to strings or numbers. */
+function isParams(value: unknown): value is Record<string, string | number> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
 }

@@ -1,12 +1,9 @@
 import { z } from 'zod';
 import { dataOf, IsoDate, Uuid, UuidParam } from './common';
+import { MESSAGE_CONTENT_MAX } from './constants';
 import { route } from './route';
 
-/** Spec 000 §9 "Internal message tag". */
-export const INTERNAL_MESSAGE_TAG = 'internal-message';
-/** Spec 000 §2: the template that started a conversation could not be sent; the conversation is closed with it. */
-export const TEMPLATE_SEND_ERROR_TAG = 'template-send-error';
-export const MESSAGE_CONTENT_MAX = 4096;
+export { INTERNAL_MESSAGE_TAG, MESSAGE_CONTENT_MAX, TEMPLATE_SEND_ERROR_TAG } from './constants';
 
 export const AnnexSchema = z.object({
   uuid: Uuid,

@@ -31,6 +31,12 @@ export interface RouteDef {
   jsonBody?: z.ZodType;
 }
 
+/**
+ * Where a route is called and how its body travels, without its schemas (route-table.ts): for
+ * `R` a contract route, exactly its method, path and body encoding.
+ */
+export type RouteAddress<R extends RouteDef = RouteDef> = Pick<R, Extract<keyof R, 'method' | 'path' | 'bodyEncoding'>>;
+
 export function route<const T extends RouteDef>(def: T): T {
   return def;
 }

@@ -35,6 +35,12 @@ export const ROLE_LABELS: Partial<Record<Role, string>> = {
   owner: 'Owner', tenant_admin: 'Tenant Admin',
 };
 
+/**
+ * The agent's screen (spec 000 §2 /app, the conversation list): the api sends it the page that
+ * preloads its code, and the web app asks for its code and its first data at start-up (issue 13 item 1).
+ */
+export const isAgentScreenPath = (pathname: string): boolean => /^\/app\/?$/.test(pathname);
+
 /** Where a user lands after signing in (spec 000 §2). */
 export function homePathFor(roles: readonly Role[]): '/app' | '/admin' {
   return isAgent(roles) ? '/app' : '/admin';

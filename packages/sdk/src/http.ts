@@ -7,6 +7,7 @@ import type {
   ParamsInput,
   QueryInput,
   ResponseOf,
+  RouteAddress,
   RouteDef,
 } from '@atende/contract';
 
@@ -33,7 +34,7 @@ export interface ClientOptions {
   token?: string;
   fetch?: typeof fetch;
   /** Called before an error is thrown: the web app's one shared error handler (spec 000 §8). */
-  onError?: (error: ApiError, route: RouteDef) => void;
+  onError?: (error: ApiError, route: RouteAddress) => void;
   timeoutMs?: number;
 }
 
@@ -58,7 +59,12 @@ function queryString(query: Record<string, unknown> | undefined): string {
 }
 
 /** Calls one contract route. */
-export async function callRoute<R extends RouteDef>(options: ClientOptions, def: R, input: CallInput<R> = {} as CallInput<R>): Promise<ResponseOf<R>> {
+export function callRoute<R extends RouteDef>(options: ClientOptions, def: R, input: CallInput<R> = {} as CallInput<R>): Promise<ResponseOf<R>> {
+  return callAddress(options, def, input) as Promise<ResponseOf<R>>;
+}
+
+/** Calls a route known by its address alone (route-table.ts); the typed client gives it its types. */
+export async function callAddress(options: ClientOptions, def: RouteAddress, input: { params?: unknown; query?: unknown; body?: unknown } = {}): Promise<unknown> {
   const { params, query, body } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
   const url = `${options.baseUrl}${fillPath(def.path, params)}${queryString(query)}`;
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -107,5 +113,5 @@ export async function callRoute<R extends RouteDef>(options: ClientOptions, def:
     options.onError?.(error, def);
     throw error;
   }
-  return json as ResponseOf<R>;
+  return json;
 }

@@ -2,10 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isAgentScreenPath } from '@atende/core';
 
 const SIGN_IN_PATH = /^\/login\/?$/;
-/** The agent's screen: the build's app.html preloads its chunks (apps/web/vite.config.ts, workstationPage). */
-const AGENT_PATH = /^\/app\/?$/;
 
 /**
  * Serves the built web app from the api's own origin, so one URL has it all. Unknown paths that
@@ -38,7 +37,7 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     if (file && !file.includes('..') && existsSync(join(dist, file))) return reply.sendFile(file);
     // /login has a page of its own, the sign-in form without the app (issue 13 item 1).
     // /app is the app with the agent screen's chunks preloaded; the other routes fetch theirs on use.
-    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : AGENT_PATH.test(path) && hasAgentPage ? 'app.html' : 'index.html';
+    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : isAgentScreenPath(path) && hasAgentPage ? 'app.html' : 'index.html';
     return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile(page);
   });
   return true;

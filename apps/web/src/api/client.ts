@@ -1,7 +1,7 @@
 import { createClient, type ApiError } from '@atende/sdk';
-import type { RouteDef } from '@atende/contract';
+import type { RouteAddress } from '@atende/contract';
 
-type ErrorListener = (error: ApiError, route: RouteDef) => void;
+type ErrorListener = (error: ApiError, route: RouteAddress) => void;
 let listener: ErrorListener = () => undefined;
 
 /** The one place every failed call goes through (spec 000 §8); installed by the app shell. */

@@ -1,4 +1,5 @@
-import { ErrorBodySchema, type ErrorCode } from '@atende/contract';
+import type { ErrorCode } from '@atende/contract';
+import { parseErrorBody } from '@atende/contract/error-status';
 import type { ApiError } from '@atende/sdk';
 import type { TFunction } from 'i18next';
 import { phrase } from '../i18n/phrase';
@@ -61,8 +62,7 @@ export const SESSION_ENDED = 'Credenciais inválidas';
 export function errorText(error: ApiError, t: TFunction): string {
   const catalogued = error.code in ERROR_TEXTS ? ERROR_TEXTS[error.code as ErrorCode] : undefined;
   if (catalogued) {
-    const body = ErrorBodySchema.safeParse(error.body);
-    return t(catalogued, body.success ? body.data.params : undefined);
+    return t(catalogued, parseErrorBody(error.status, error.body).params);
   }
   if (hasServerMessage(error)) return t(error.message);
   if (error.status === 400) return t('Missing parameters');

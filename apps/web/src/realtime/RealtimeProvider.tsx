@@ -19,7 +19,7 @@ export const useRealtime = () => useContext(RealtimeContext);
 
 /**
  * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads the live
- * server state after a reconnection that lost events, patches the cached users with `update-user`
+ * server state after a connection that may have missed events, patches the cached users with `update-user`
  * and ends this tab's session when the signed-in user is marked not logged in.
  */
 export function RealtimeProvider({ me, children }: { me: User; children: ReactNode }) {
@@ -36,7 +36,6 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     const s = connectRealtime('');
     const connection = new ConnectionTracker(setState);
     tracker.current = connection;
-    let everConnected = false;
     setSocket(s);
     // Spec 000 §4: the session is over for this tab: logout, with a persistent toast.
     const signedOut = (bySupervisor: boolean) => {
@@ -48,9 +47,10 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     };
     s.on('connect', () => {
       connection.connected();
-      // A recovered socket was handed the events it missed; any other reconnection lost them.
-      if (everConnected && !s.recovered) void reloadLiveQueries(queryClient);
-      everConnected = true;
+      // A recovered socket was handed the events it missed. Any other connection may have missed
+      // some: a reconnection those sent while it was away, the first one those sent between the
+      // start-up calls and itself.
+      if (!s.recovered) void reloadLiveQueries(queryClient);
     });
     s.on('disconnect', (reason) => (connectionStateAfterDisconnect(reason) === 'connecting' ? connection.connecting() : connection.stopped()));
     s.on('connect_error', (error) => {

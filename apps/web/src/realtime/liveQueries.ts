@@ -19,10 +19,11 @@ declare module '@tanstack/react-query' {
 export const LIVE = { live: true } satisfies AtendeQueryMeta;
 
 /**
- * The socket came back without recovering its session (the api restarted, or the tab was away
- * longer than recovery allows): the events sent meanwhile are lost, so every query they keep
- * current is reloaded (spec 000 §4: on reopen, the agent's data, conversations, queue and pause
- * information). Shown ones refetch now, the others when next shown.
+ * The socket connected without recovering a session: the first time (the start-up calls were
+ * answered before it listened), or again after the api restarted or the tab was away longer than
+ * recovery allows. The events sent meanwhile are lost, so every query they keep current is reloaded
+ * (spec 000 §4: on reopen, the agent's data, conversations, queue and pause information). Shown
+ * ones refetch now (one still loading starts again), the others when next shown.
  */
 export function reloadLiveQueries(queryClient: QueryClient): Promise<void> {
   return queryClient.invalidateQueries({ predicate: (query) => query.meta?.live === true });

@@ -1,6 +1,8 @@
 import type { Role, Tenant, Workspace } from '@atende/contract';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { isAgent, isAgentScreenPath } from '@atende/core';
 import { api, quietApi } from '../api/client';
+import { workstationQueries } from '../features/workstation/listQueries';
 import { LIVE } from '../realtime/liveQueries';
 import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from './localUser';
 
@@ -45,13 +47,18 @@ export function useWorkspace() {
 
 /**
  * At start-up, a browser that kept a signed-in user asks for the session beside the code and the
- * dictionary rather than after them (issue 13 item 1); a failure is left to the hooks to show.
+ * dictionary rather than after them (issue 13 item 1), and on the agent's screen (`pathname`) for
+ * the agent's list too, rather than after the layouts rendered; a failure is left to the hooks to show.
  */
-export function prefetchSession(queryClient: QueryClient): void {
-  if (readLocalUser() === null) return;
+export function prefetchSession(queryClient: QueryClient, pathname: string): void {
+  const local = readLocalUser();
+  if (local === null) return;
   void queryClient.prefetchQuery(sessionQueries.me);
   void queryClient.prefetchQuery(sessionQueries.tenant);
   void queryClient.prefetchQuery(sessionQueries.workspace);
+  if (!isAgentScreenPath(pathname) || !isAgent(local.roles)) return;
+  void queryClient.prefetchQuery(workstationQueries.offered);
+  void queryClient.prefetchQuery(workstationQueries.waitingQueue);
 }
 
 /** Forgets everything about the signed-in user in this tab. */

@@ -1,4 +1,4 @@
-import type { Routes, User } from '@atende/contract';
+import type { RouteAddress, Routes, User } from '@atende/contract';
 import { callRoute, type ClientOptions } from '@atende/sdk';
 
 // The calls of the sign-in page, typed by the contract but without its runtime: the page is served
@@ -6,8 +6,7 @@ import { callRoute, type ClientOptions } from '@atende/sdk';
 // The typechecker holds each method and path to the contract's; the api still validates the body.
 
 /** A contract route reduced to what `callRoute` sends; its types are the contract's own. */
-type Sent<R> = Pick<R, Extract<keyof R, 'method' | 'path' | 'bodyEncoding'>>;
-const lite = <K extends keyof Routes>(def: Sent<Routes[K]>) => def as Routes[K];
+const lite = <K extends keyof Routes>(def: RouteAddress<Routes[K]>) => def as Routes[K];
 
 const LOGIN = lite<'login'>({ method: 'POST', path: '/api/v1/login', bodyEncoding: 'form' });
 const GET_ME = lite<'getMe'>({ method: 'GET', path: '/api/v1/users/me' });

@@ -1,5 +1,5 @@
 import type { ApiError } from '@atende/sdk';
-import type { RouteDef } from '@atende/contract';
+import type { RouteAddress } from '@atende/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,7 +27,7 @@ export function ErrorHandler() {
   latest.current = { navigate, t };
 
   useEffect(() => {
-    setApiErrorListener((error: ApiError, route: RouteDef) => {
+    setApiErrorListener((error: ApiError, route: RouteAddress) => {
       const { navigate: go, t: tr } = latest.current;
       // Spec 000 §8: failed calls are logged, then shown.
       console.warn(`api: ${route.method} ${route.path} failed with ${error.status} (${error.code})`);

@@ -13,26 +13,18 @@ import { applyConversationEvent, isStaleCopy, type WorkstationNotice } from './c
 import { applyAck, applySendAnswer, mergeLatestPage, upsertMessages, type MessagePage } from './messageCache';
 import { notifyUnfocused } from './notify';
 import { announcesWaiting } from './waitingNotice';
+import { workstationKeys, workstationQueries } from './listQueries';
 
-/** Query keys of the workstation's server state (spec 000 §3 workstation state). */
-export const workstationKeys = {
-  offered: ['conversations', 'offered', 'me'] as const,
-  waitingQueue: ['conversations', 'waiting-queue'] as const,
-  messages: (conversationUuid: string) => ['messages', conversationUuid] as const,
-  dayHistory: (userId: number, start: string, limit: number, offset: number) => ['conversations', 'history', userId, start, limit, offset] as const,
-  pauses: ['pauses'] as const,
-  reasons: ['conversation-reasons'] as const,
-  transferDestinations: ['conversations', 'transfer-destinations'] as const,
-};
+export { workstationKeys } from './listQueries';
 
-/** The agent's active conversations (answered, outbound-started, closing): GET /api/v1/conversations/offered/me. */
+/** The agent's active conversations (answered, outbound-started, closing), live. */
 export function useActiveChats() {
-  return useQuery({ queryKey: workstationKeys.offered, queryFn: async (): Promise<Conversation[]> => (await api.getOfferedToMe()).data, meta: LIVE });
+  return useQuery(workstationQueries.offered);
 }
 
-/** How many contacts wait in the queue: GET /api/v1/conversations/waiting-queue, then live. */
+/** How many contacts wait in the queue, live. */
 export function useWaitingQueue() {
-  return useQuery({ queryKey: workstationKeys.waitingQueue, queryFn: async () => (await api.getWaitingQueue()).data.quantity_waiting_queue, meta: LIVE });
+  return useQuery(workstationQueries.waitingQueue);
 }
 
 export const MESSAGE_PAGE_SIZE = 50;
