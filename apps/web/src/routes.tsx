@@ -1,11 +1,10 @@
-import { isAgent, isAgentScreenPath } from '@atende/core';
 import { createBrowserRouter, Navigate, Outlet } from 'react-router';
 import { adminRoutes } from './features/admin/adminRoutes';
 import { homeFor } from './features/auth/home';
 import { LoginPage } from './features/auth/LoginPage';
 import { NoAccessPage } from './features/auth/NoAccessPage';
 import { campaignRoutes } from './features/campaigns/campaignRoutes';
-import { readLocalUser, useMe } from './session/session';
+import { opensAgentScreen, useMe } from './session/session';
 import { RouteErrorPage } from './ui/ErrorBoundary';
 import { ErrorHandler } from './ui/ErrorHandler';
 import { Guard } from './ui/guards';
@@ -18,9 +17,8 @@ const loadAuthenticated = () => import('./features/layout/Authenticated');
 const loadAppLayout = () => import('./features/layout/AppLayout');
 const loadWorkstation = () => import('./features/workstation/WorkstationPage');
 const loadAdminLayout = () => import('./features/layout/AdminLayout');
-// The agent's screen is fetched at once, beside the session and the dictionary, not one chunk after
-// another: on /app, and on / for an agent (Home sends them to /app).
-if (typeof location !== 'undefined' && (isAgentScreenPath(location.pathname) || (location.pathname === '/' && isAgent(readLocalUser()?.roles ?? [])))) {
+// The agent's screen is fetched at once, beside the session and the dictionary, not one chunk after another.
+if (typeof location !== 'undefined' && opensAgentScreen(location.pathname)) {
   void loadAuthenticated();
   void loadAppLayout();
   void loadWorkstation();

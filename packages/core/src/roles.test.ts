@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasAnyRole, homePathFor, roleCovers } from './roles';
+import { hasAnyRole, homePathFor, isAgentScreenPath, roleCovers } from './roles';
 
 // spec 000 §6: admin or owner may do everything; manager covers agent, campaign_manager, supervisor
 // and manager; supervisor covers agent and supervisor; an agent-only user passes no privileged check.
@@ -28,5 +28,16 @@ describe('role coverage', () => {
     expect(homePathFor(['agent'])).toBe('/app');
     expect(homePathFor(['agent', 'supervisor'])).toBe('/app');
     expect(homePathFor(['admin'])).toBe('/admin');
+  });
+});
+
+// Issue 13 item 1: the agent's screen, which gets the page preloading its code and its list at start-up.
+describe('isAgentScreenPath', () => {
+  it('is /app, with or without the trailing slash', () => {
+    expect(isAgentScreenPath('/app')).toBe(true);
+    expect(isAgentScreenPath('/app/')).toBe(true);
+  });
+  it('is no other screen under /app, nor a path that only starts like it', () => {
+    for (const path of ['/', '/app/chat-history', '/app/campaigns', '/application', '/apps', '/admin', '/app//', '', 'app']) expect(isAgentScreenPath(path), path).toBe(false);
   });
 });

@@ -26,4 +26,11 @@ describe('errorText', () => {
     const body = { error_message: 'Parameter 3 is required', code: 'subscriber_parameter_missing', params: { n: 3 } };
     expect(errorText(new ApiError(422, 'subscriber_parameter_missing', body.error_message, body), tWith)).toBe('t:Parameter {{n}} is required:{"n":3}');
   });
+  it('words a catalogued code without values when the ones sent are not names to strings or numbers', () => {
+    const tWith = ((key: string, values?: Record<string, unknown>) => `t:${key}:${JSON.stringify(values ?? null)}`) as unknown as TFunction;
+    for (const params of [[3], 'n=3', null, { n: { nested: 3 } }, { n: [3] }, { n: true }]) {
+      const body = { error_message: 'Parameter 3 is required', code: 'subscriber_parameter_missing', params };
+      expect(errorText(new ApiError(422, 'subscriber_parameter_missing', body.error_message, body), tWith), JSON.stringify(params)).toBe('t:Parameter {{n}} is required:null');
+    }
+  });
 });

@@ -1,10 +1,10 @@
 import type { Role, Tenant, Workspace } from '@atende/contract';
 import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { isAgent, isAgentScreenPath } from '@atende/core';
+import { homePathFor, isAgent, isAgentScreenPath } from '@atende/core';
 import { api, quietApi } from '../api/client';
 import { workstationQueries } from '../features/workstation/listQueries';
 import { LIVE } from '../realtime/liveQueries';
-import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from './localUser';
+import { LOCAL_USER_KEY, readLocalUser, saveLocalUser, type LocalUser } from './localUser';
 
 export { LOCAL_USER_KEY, readLocalUser, saveLocalUser, type LocalUser } from './localUser';
 
@@ -46,9 +46,18 @@ export function useWorkspace() {
 }
 
 /**
+ * Whether this page load shows the kept user the agent's screen: at /app, or at / (where Home sends
+ * them to their home, spec 000 §2). Its code and its list are then asked for at start-up (issue 13 item 1).
+ */
+export function opensAgentScreen(pathname: string, local: LocalUser | null = readLocalUser()): boolean {
+  if (local === null || !isAgent(local.roles)) return false;
+  return isAgentScreenPath(pathname === '/' ? homePathFor(local.roles) : pathname);
+}
+
+/**
  * At start-up, a browser that kept a signed-in user asks for the session beside the code and the
- * dictionary rather than after them (issue 13 item 1), and on the agent's screen (`pathname`) for
- * the agent's list too, rather than after the layouts rendered; a failure is left to the hooks to show.
+ * dictionary rather than after them (issue 13 item 1), and for the agent's list too when the page
+ * opens the agent's screen, rather than after the layouts rendered; a failure is left to the hooks to show.
  */
 export function prefetchSession(queryClient: QueryClient, pathname: string): void {
   const local = readLocalUser();
@@ -56,7 +65,7 @@ export function prefetchSession(queryClient: QueryClient, pathname: string): voi
   void queryClient.prefetchQuery(sessionQueries.me);
   void queryClient.prefetchQuery(sessionQueries.tenant);
   void queryClient.prefetchQuery(sessionQueries.workspace);
-  if (!isAgentScreenPath(pathname) || !isAgent(local.roles)) return;
+  if (!opensAgentScreen(pathname, local)) return;
   void queryClient.prefetchQuery(workstationQueries.offered);
   void queryClient.prefetchQuery(workstationQueries.waitingQueue);
 }
