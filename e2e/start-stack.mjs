@@ -25,6 +25,8 @@ const env = {
   REDIS_PREFIX: redisPrefix,
   PORT: port,
   HOST: '127.0.0.1',
+  // The api and the worker share one public address (issue 29 item 5): the one the specs browse.
+  PUBLIC_URL: `http://127.0.0.1:${port}`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,
   TENANT_DOMAIN: `127.0.0.1:${port}`,
@@ -39,6 +41,7 @@ const env = {
   DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
   // The demo SMS provider (Twilio simulator) of the demo "SMS" channel; specs steer it over HTTP.
   DEMO_SMS_PORT: process.env.DEMO_SMS_PORT ?? String(Number(port) + 5),
+  DEMO_SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/5e5e9a00-0000-4000-8000-000000004014/webhook`,
   // The demo Meta (Messenger simulator) of the demo "Messenger" channel; specs steer it over HTTP.
   DEMO_META_PORT: process.env.DEMO_META_PORT ?? String(Number(port) + 6),
   // The same demo Meta playing Instagram messaging (the Instagram story sets its webhook over HTTP).

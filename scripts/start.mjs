@@ -11,6 +11,11 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   PORT: process.env.PORT ?? '3000',
 };
+// One public address for the api and the worker (issue 29 item 5): webhook addresses, Twilio's
+// signatures and status callbacks and the file links sent to channels are built on it.
+env.PUBLIC_URL = (process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+// The demo SMS provider (Twilio simulator) signs the address it posts to, as Twilio does: PUBLIC_URL's.
+env.DEMO_SMS_WEBHOOK_URL = process.env.DEMO_SMS_WEBHOOK_URL ?? `${env.PUBLIC_URL}/api/v1/channels/5e5e9a00-0000-4000-8000-000000004014/webhook`;
 // The demo WhatsApp provider (360dialog simulator) posts its webhooks to the demo channel here.
 env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
 // The demo simulators listen on this machine; production lists no private host (issue 12 item 1).
@@ -23,7 +28,7 @@ Object.assign(env, demoMetaEnv(process.env, process.env.DEMO_META_PORT ?? '4015'
 // prints each mail: the code appears in this console.
 env.SMTP_URL = process.env.SMTP_URL ?? `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${process.env.DEMO_EMAIL_SMTP_PORT ?? '4016'}`;
 env.MAIL_FROM = process.env.MAIL_FROM ?? 'Atende <no-reply@demo.atende.test>';
-const url = `http://localhost:${env.PORT}`;
+const url = env.PUBLIC_URL;
 
 await checkServices(env.DATABASE_URL, env.REDIS_URL);
 function prepare(args) {

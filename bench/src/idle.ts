@@ -19,7 +19,7 @@ const env = { DATABASE_URL: databaseUrl, REDIS_PREFIX: PREFIX };
 const api = await startApi(env, 3470);
 const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], {
   cwd: ROOT,
-  env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...env }),
+  env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...env, ...api.publicEnv }),
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 try {

@@ -41,6 +41,8 @@ export interface ApiProbe {
 
 export interface StartedApi {
   url: string;
+  /** PORT and PUBLIC_URL as the api got them: a worker started beside it needs the same (issue 29 item 5). */
+  publicEnv: { PORT: string; PUBLIC_URL: string };
   child: ChildProcess;
   stop(): Promise<void>;
   /** What the api saw of itself (event-loop delay, GC, memory) since the previous call (bench/src/probe.mjs). */
@@ -56,12 +58,13 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   // BENCH_API_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", profiles the api alone.
   const nodeArgs = (process.env.BENCH_API_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const probeFile = join(mkdtempSync(join(tmpdir(), 'atende-probe-')), 'probe.json');
+  const url = `http://127.0.0.1:${port}`;
+  const publicEnv = { PORT: String(port), PUBLIC_URL: url };
   const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...API_NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
     cwd: ROOT,
-    env: processEnv({ ...process.env, LOG_LEVEL: 'warn', PORT: String(port), HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env }),
+    env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...publicEnv, HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env }),
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -86,6 +89,7 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   await probe();
   return {
     url,
+    publicEnv,
     child,
     probe,
     stop: () =>

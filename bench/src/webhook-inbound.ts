@@ -18,7 +18,7 @@ const PREFIX = `atende-bench-webhook:${Date.now()}:`;
 const url = await freshDatabase('atende_bench_webhook');
 const env = { DATABASE_URL: url, REDIS_PREFIX: PREFIX, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', LOG_LEVEL: 'warn' };
 const api = await startApi(env, 3390);
-const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], { cwd: ROOT, env: processEnv({ ...process.env, ...env }), stdio: ['ignore', 'inherit', 'inherit'] });
+const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], { cwd: ROOT, env: processEnv({ ...process.env, ...env, ...api.publicEnv }), stdio: ['ignore', 'inherit', 'inherit'] });
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 const custom = (await db.query<{ id: string }>(`SELECT id FROM "Channel" WHERE type = 'custom' LIMIT 1`)).rows[0]!.id;

@@ -60,7 +60,7 @@ test('the demo admin creates a user, sees the validation messages and edits the 
   // Edit: add Supervisor; the tags follow.
   await row.getByRole('button', { name: `Edit ${name}` }).click();
   const edit = page.getByRole('dialog', { name: 'Edit user' });
-  await expect(edit.getByText('Role changes take effect the next time the user signs in.')).toBeVisible();
+  await expect(edit.getByText('Changing the roles signs the user out: the new roles apply from their next sign-in.')).toBeVisible();
   await edit.getByRole('checkbox', { name: 'Supervisor' }).check();
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('User updated successfully')).toBeVisible();

@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, finishAgentConversations, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
 
@@ -282,12 +284,16 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
   const agent = await agentPage(browser);
   const conversation = await acceptNew(agent, request, channel);
   const png = [...tinyPng()];
-  // Images "elsewhere on the web": one served with CORS, one missing.
-  await agent.route('https://images.example.test/**', (route) =>
-    route.request().url().endsWith('/logo.png')
-      ? route.fulfill({ status: 200, contentType: 'image/png', body: tinyPng(), headers: { 'access-control-allow-origin': '*' } })
-      : route.fulfill({ status: 404, body: 'not found', headers: { 'access-control-allow-origin': '*' } }),
-  );
+  // Images "elsewhere on the web", one there and one missing: a real server on this machine (which the
+  // stack's OUTBOUND_ALLOW_HOSTS lets the api reach), since the api downloads them, not the browser.
+  const visits: string[] = [];
+  const images = createServer((req, res) => {
+    visits.push(req.headers['user-agent'] ?? '');
+    if (req.url === '/img/logo.png') res.writeHead(200, { 'content-type': 'image/png' }).end(tinyPng());
+    else res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  const site = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
 
   // Dropped on the composer.
   await composer(agent).evaluate((el, bytes) => {
@@ -299,17 +305,24 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
 
   // Pasted text with markdown images: the text stays, the images become attachments.
   await composer(agent).fill('Veja: ');
-  await composer(agent).evaluate((el: HTMLTextAreaElement) => {
+  await composer(agent).evaluate((el: HTMLTextAreaElement, site) => {
     el.setSelectionRange(el.value.length, el.value.length);
     const data = new DataTransfer();
-    data.setData('text/plain', 'nosso logo ![logo](https://images.example.test/logo.png) e ![x](https://images.example.test/sumiu.png)');
+    data.setData('text/plain', `nosso logo ![logo](${site}/img/logo.png) e ![x](${site}/sumiu.png)`);
     el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
-  });
+  }, site);
   await expect(composer(agent)).toHaveValue('Veja: nosso logo e');
   await expect(agent.getByRole('listitem', { name: 'logo.png' }).getByText('Uploaded')).toBeVisible();
   // spec 000 §5: the image that could not be fetched.
   await expect(agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.')).toBeVisible();
   await expect(agent.getByRole('listitem')).toHaveCount(2);
+  // Issue 29, Low: the server fetched both (no browser among the visitors), and the app's pages may
+  // connect to no other site: the CSP stops the page's own fetch of the same image.
+  expect(visits).toHaveLength(2);
+  expect(visits.filter((agentName) => /Chrom|Mozilla/.test(agentName))).toEqual([]);
+  const direct = await agent.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => 'fetched', () => 'blocked'), `${site}/img/logo.png`);
+  expect(direct).toBe('blocked');
+  expect(visits).toHaveLength(2);
 
   // A chip removed is not sent; the rest go, the text as the caption of the last file.
   await agent.getByRole('button', { name: 'Remove arrastada.png' }).click();
@@ -321,4 +334,5 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
     expect(sent.map((m) => [m.message, m.annex?.original_filename ?? null])).toEqual([['Veja: nosso logo e', 'logo.png']]);
   }).toPass();
   await agent.context().close();
+  await new Promise((resolve) => images.close(resolve));
 });

@@ -51,6 +51,7 @@ import { registerOpenApi } from './plugins/openapi';
 import { registerWeb } from './plugins/web';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { requestLogSerializer } from './plugins/log-safe';
+import { FORM_BODY_LIMIT } from './payload-limit';
 import { REDIS_REQUEST_TIMEOUT_MS, requestRedis, serviceUnavailable, within } from './redis-requests';
 import { createGateway, type Io } from './realtime/gateway';
 
@@ -85,8 +86,8 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   registerJsonBody(app);
   registerTextGuard(app);
   await app.register(cookie);
-  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE, production: env.NODE_ENV === 'production' });
-  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE, production: env.NODE_ENV === 'production', voicePhoneDomains: env.VOICE_PHONE_DOMAINS });
+  await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   await registerOpenApi(app);
 
   const gateway = await createGateway(app, { env, db, redis, log: app.log });

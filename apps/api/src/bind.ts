@@ -54,7 +54,7 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
-    config: { channelToken: def.channelToken === true },
+    config: { channelToken: def.channelToken === true, ...(def.fileMaxBytes ? { fileMaxBytes: def.fileMaxBytes } : {}) },
     ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: Object.fromEntries(
       Object.entries({

@@ -1,19 +1,15 @@
-import { DEV_CHANNEL_SECRETS_KEY, DEV_FILE_LINK_SECRET, parseSecretsKey } from '@atende/channels';
-import { refineStorageEnv, StorageEnvSchema } from '@atende/storage';
+import { parseSettings, settingsSchema, unsetWhenEmpty } from '@atende/channels/settings';
 import { z } from 'zod';
 
-// The only reader of process.env in the api. Defaults work on a developer machine.
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+// The only reader of process.env in the api. Defaults work on a developer machine; the settings the
+// worker reads too (PORT, PUBLIC_URL, DATABASE_URL, secrets, storage...) come from the shared module.
+const EnvSchema = settingsSchema({
   HOST: z.string().default('0.0.0.0'),
-  DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/atende'),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /** Secret that signs session tokens. Required in production. */
   JWT_SECRET: z.string().min(32).default('dev-only-secret-change-me-dev-only-secret-change-me'),
   SESSION_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 24 * 3600).default(12 * 3600),
+  /** Forces the Secure flag on the session cookie (and HSTS); both are on anyway when PUBLIC_URL is https. */
   COOKIE_SECURE: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
-  /** Origins allowed to open the realtime socket, comma separated; the api's own origin is always allowed. */
   /**
    * The voice-phone provider's domains (comma-separated; a URL on one of them or a subdomain). Empty:
    * any https URL. The embed is shown only for a URL on them (spec 000 §2).
@@ -22,34 +18,14 @@ const EnvSchema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(',').map((d) => d.trim().toLowerCase().replace(/^\.+/, '')).filter(Boolean)),
-  ALLOWED_ORIGINS: z.string().default('http://localhost:3000,http://127.0.0.1:3000,http://localhost:5173'),
-  /** Public domain shown in the QR login payload. */
-  TENANT_DOMAIN: z.string().default('localhost:3000'),
+  /**
+   * Browser origins allowed to open the realtime socket and to write with the session cookie, comma
+   * separated; the api's own origin always is. Unset: PUBLIC_URL's origin, the address the app is served at.
+   */
+  ALLOWED_ORIGINS: unsetWhenEmpty(z.string().optional()),
+  /** Public domain shown in the QR login payload. Unset: PUBLIC_URL's host. */
+  TENANT_DOMAIN: unsetWhenEmpty(z.string().optional()),
   WEB_DIST: z.string().optional(),
-  /**
-   * Private addresses server-side requests to user-given URLs may reach (issue 12 item 1): comma-separated
-   * host names, IPs and CIDRs. Empty: public addresses only (production); the demo sets 127.0.0.1,localhost.
-   */
-  OUTBOUND_ALLOW_HOSTS: z.string().default(''),
-  /**
-   * The mail domain routed to the worker's inbound SMTP listener (EMAIL_INBOUND_SMTP_PORT, issue 15
-   * item 3): an e-mail channel's forwarding address is `<channel>.<token>@` this domain.
-   */
-  EMAIL_INBOUND_DOMAIN: z.string().trim().min(1).max(253).default('localhost'),
-  ...StorageEnvSchema.shape,
-  /** Encrypts channel credentials at rest (same value as the worker's). Required in production. */
-  CHANNEL_SECRETS_KEY: z
-    .string()
-    .default(DEV_CHANNEL_SECRETS_KEY)
-    .refine((v) => {
-      try {
-        return parseSecretsKey(v).length === 32;
-      } catch {
-        return false;
-      }
-    }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)'),
-  /** The api's address as providers and browsers reach it: channel webhook addresses are built on it. */
-  PUBLIC_URL: z.string().url().optional(),
   /**
    * The Meta app the /messenger-setup and /instagram-setup screens log in with (Facebook Login,
    * manual flow). Unset: pages are connected only by pasting their tokens in the channels screen.
@@ -63,8 +39,6 @@ const EnvSchema = z.object({
   META_DIALOG_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com'),
   META_INSTAGRAM_GRAPH_URL: z.url({ protocol: /^https?$/ }).optional(),
   META_INSTAGRAM_DIALOG_URL: z.url({ protocol: /^https?$/ }).optional(),
-  /** Signs the time-limited file links given to channel receivers (same value as the worker's). Required in production. */
-  FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET),
   /** Signs livechat visitor tokens (public widget sessions). Required in production. */
   LIVECHAT_TOKEN_SECRET: z.string().min(32).default('dev-only-livechat-secret-change-me-dev-only'),
   /** How long a livechat visitor token lasts (the widget then starts a new session). */
@@ -73,7 +47,6 @@ const EnvSchema = z.object({
   API_TOKEN_DEFAULT_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** The longest lifetime an API token may be given (days). */
   API_TOKEN_MAX_DAYS: z.coerce.number().int().min(1).max(3650).default(365),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Failed sign-ins of one account from one IP before each next try waits (1 s, doubling). */
   LOGIN_FREE_ATTEMPTS_PER_PAIR: z.coerce.number().int().min(1).default(5),
   /** Failed sign-ins from one IP over all accounts before that IP is refused for the window. */
@@ -112,29 +85,26 @@ const EnvSchema = z.object({
   PASSWORD_RESET_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(3),
   PASSWORD_RESET_MAX_PER_IP: z.coerce.number().int().min(1).default(20),
   PASSWORD_RESET_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
-  /** Prefix of every Redis key, so test runs on one Redis never meet. */
-  REDIS_PREFIX: z.string().default('atende:'),
-})
-  .superRefine(refineStorageEnv);
+}).transform((env) => {
+  // The address the app is served at decides the defaults a browser meets (issue 29, Low): the
+  // origins allowed to write with the session cookie, and Secure cookies + HSTS behind https.
+  const served = new URL(env.PUBLIC_URL);
+  return {
+    ...env,
+    ALLOWED_ORIGINS: env.ALLOWED_ORIGINS ?? served.origin,
+    TENANT_DOMAIN: env.TENANT_DOMAIN ?? served.host,
+    COOKIE_SECURE: env.COOKIE_SECURE || served.protocol === 'https:',
+  };
+});
 export type Env = z.infer<typeof EnvSchema>;
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
-    throw new Error(`Invalid configuration:\n${lines}`);
-  }
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.JWT_SECRET.startsWith('dev-only-secret')) {
+  const env = parseSettings(EnvSchema, source);
+  if (env.NODE_ENV === 'production' && env.JWT_SECRET.startsWith('dev-only-secret')) {
     throw new Error('Invalid configuration:\n  JWT_SECRET: must be set in production');
   }
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.CHANNEL_SECRETS_KEY === DEV_CHANNEL_SECRETS_KEY) {
-    throw new Error('Invalid configuration:\n  CHANNEL_SECRETS_KEY: must be set in production');
-  }
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.LIVECHAT_TOKEN_SECRET.startsWith('dev-only-')) {
+  if (env.NODE_ENV === 'production' && env.LIVECHAT_TOKEN_SECRET.startsWith('dev-only-')) {
     throw new Error('Invalid configuration:\n  LIVECHAT_TOKEN_SECRET: must be set in production');
   }
-  if (parsed.data.NODE_ENV === 'production' && parsed.data.FILE_LINK_SECRET === DEV_FILE_LINK_SECRET) {
-    throw new Error('Invalid configuration:\n  FILE_LINK_SECRET: must be set in production');
-  }
-  return parsed.data;
+  return env;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { FEATURE_FLAGS, type FeatureFlag, type Role } from '@atende/contract';
 import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '@atende/contract';
 import { createDb, ensureTenant, type CreatedTenant } from '@atende/db';
@@ -54,6 +54,18 @@ export const STANDARD_USERS: Record<string, Role[]> = {
   tenants: ['tenant_admin'],
 };
 
+/** A port nobody listens on at this moment. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 let testHash: Promise<string> | undefined;
 function cheapTestHash(): Promise<string> {
   testHash ??= argon2.hash(TEST_PASSWORD, { type: argon2.argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 });
@@ -67,21 +79,38 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
     ? { url: shared.database.url, db: createDb(shared.database.url, { poolSize: 5 }), drop: async () => undefined }
     : await createTestDatabase();
   const prefix = shared ? shared.env.REDIS_PREFIX : `atende-test:${randomBytes(5).toString('hex')}:`;
-  const env = loadEnv({
-    NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    REDIS_PREFIX: prefix,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    WEB_DIST: '/nonexistent',
-    ...overrides,
-  });
-  const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
-  // Outage tests stop Redis under the app: reconnection attempts are expected, not failures.
-  redis.on('error', () => undefined);
-  const built = await buildApp({ env, db: database.db, redis });
-  await built.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = built.app.server.address() as AddressInfo;
+  // As `pnpm start` does, the app is told its public address from the port it serves (issue 29 item
+  // 5: webhook addresses and Twilio signatures use PUBLIC_URL, never a request's Host). A port free a
+  // moment ago may be taken by another test file meanwhile: then another one is tried.
+  const started = await (async () => {
+    for (let attempt = 1; ; attempt++) {
+      const port = await freePort();
+      const env = loadEnv({
+        NODE_ENV: 'test',
+        DATABASE_URL: database.url,
+        REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        REDIS_PREFIX: prefix,
+        LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+        WEB_DIST: '/nonexistent',
+        PORT: String(port),
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        ...overrides,
+      });
+      const redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+      // Outage tests stop Redis under the app: reconnection attempts are expected, not failures.
+      redis.on('error', () => undefined);
+      const built = await buildApp({ env, db: database.db, redis });
+      try {
+        await built.app.listen({ port, host: '127.0.0.1' });
+        return { env, redis, built, port };
+      } catch (error) {
+        await built.app.close();
+        redis.disconnect();
+        if (attempt >= 5 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      }
+    }
+  })();
+  const { env, redis, built, port } = started;
   const url = `http://127.0.0.1:${port}`;
   const http = supertest(url);
   const testApp: TestApp = {

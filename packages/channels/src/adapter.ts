@@ -78,17 +78,27 @@ export interface ChannelAdapter {
 }
 
 /**
- * A delivery that did not happen. `transient` failures (network, time-out, 5xx, 408, 429) are
- * retried with backoff; `permanent` ones (bad configuration, other 4xx) never succeed by retrying.
+ * A delivery that did not happen, or may have. `transient` failures (network, time-out, 5xx, 408,
+ * 429) may succeed later; `permanent` ones (bad configuration, other 4xx) never succeed by retrying.
+ *
+ * `outcomeUnknown`: the request may have reached the provider and been taken (a time-out or a
+ * connection lost after the request was written, a gateway's 502/504, an accepted answer cut off).
+ * The providers we send through do not drop a repeated request, so such a send is never retried
+ * automatically: a retry could be a second (paid) message. Without it the provider did not take
+ * the message (it was not reached, or it answered with its own error).
  */
 export class ChannelDeliveryError extends Error {
+  readonly outcomeUnknown: boolean;
+
   constructor(
     readonly kind: 'transient' | 'permanent',
     message: string,
     readonly httpStatus?: number,
+    options: { outcomeUnknown?: boolean } = {},
   ) {
     super(message);
     this.name = 'ChannelDeliveryError';
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
   }
 
   get transient(): boolean {

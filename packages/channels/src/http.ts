@@ -7,9 +7,33 @@ import { refusalOf } from './outbound-address';
 /** 408 and 429 say "later"; every other 4xx says the request itself is wrong. */
 export const isTransientStatus = (status: number) => status >= 500 || status === 408 || status === 429;
 
+/**
+ * A gateway's 502 or 504: the provider behind it may have taken the request before the gateway gave
+ * up, so the outcome is unknown (ChannelDeliveryError.outcomeUnknown). Any other answer is the
+ * provider's own: an error status means it did not take the message.
+ */
+export const isAmbiguousStatus = (status: number) => status === 502 || status === 504;
+
 export function describeNetworkError(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message ?? 'network error';
+}
+
+/** Failures before any byte of the request left: no connection (refused, no such host, unreachable, connect time-out) or no TLS. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TLS_FAILURE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
+
+/**
+ * A failed request as a transient ChannelDeliveryError naming `what`: a connection that was never
+ * made cannot have delivered anything; a time-out or a connection lost later may have (the request
+ * may have been written and taken), so its outcome is unknown.
+ */
+export function networkFailure(what: string, error: unknown, timeoutMs: number): ChannelDeliveryError {
+  const code = (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code ?? '';
+  const timedOut = (error as Error).name === 'TimeoutError';
+  const notConnected = !timedOut && (NOT_CONNECTED.has(code) || TLS_FAILURE.test(code));
+  const reason = timedOut ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
+  return new ChannelDeliveryError('transient', `${what} unreachable: ${reason}`, undefined, { outcomeUnknown: !notConnected });
 }
 
 /** The body's first `max` bytes, so a misbehaving server cannot make us buffer megabytes. */
@@ -56,14 +80,15 @@ export async function request(
   } catch (error) {
     const refused = refusalOf(error);
     if (refused) throw new ChannelDeliveryError('permanent', `${what} address refused: ${refused.message}`);
-    const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeNetworkError(error);
-    throw new ChannelDeliveryError('transient', `${what} unreachable: ${reason}`);
+    throw networkFailure(what, error, timeoutMs);
   }
   let bytes: Buffer;
   try {
     bytes = await readCapped(response, maxBytes);
   } catch (error) {
-    throw new ChannelDeliveryError('transient', `${what} answer interrupted: ${describeNetworkError(error)}`, response.status);
+    // An acceptance whose body (the message id) was cut off is still an acceptance we cannot confirm.
+    const unknown = (response.status >= 200 && response.status < 300) || isAmbiguousStatus(response.status);
+    throw new ChannelDeliveryError('transient', `${what} answer interrupted: ${describeNetworkError(error)}`, response.status, { outcomeUnknown: unknown });
   }
   if (bytes.length > maxBytes) throw new ChannelDeliveryError('permanent', `${what} answered more than ${maxBytes} bytes`, response.status);
   return {

@@ -33,3 +33,4 @@ export { parseEmail, EMAIL_MAX_BYTES, type EmailDetails } from './email/inbound'
 export { EmailSettingsSchema, EmailSecretsSchema } from './email/settings';
 export { startInboundSmtp, forwardingAddress, type InboundSmtpListener, type InboundSmtpOptions } from './email/listener';
 export { resolveAllowedHost } from './outbound-address';
+export { providerIdentity, metaEntryIdentity, type IdentitySource, type ProviderIdentity } from './provider-identity';

@@ -66,6 +66,8 @@ export type InboundEvent =
       status: 'sent' | 'delivered' | 'read' | 'failed';
       error: { code: string; title: string } | null;
       at: Date;
+      /** What the provider echoes of ours (WhatsApp Cloud biz_opaque_callback_data): our id of the message (OutboundMessage.uuid). */
+      callbackData?: string | null;
     }
   | {
       /** Every message the business sent this contact up to `at` is read (Messenger's read watermark names no message). */

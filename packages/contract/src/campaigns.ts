@@ -16,7 +16,13 @@ export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 export const FINAL_CAMPAIGN_STATES = ['sent', 'completed', 'completed_with_engagement'] as const;
 /** Provider receipts of a subscriber's message, in the order they move (failed: after acceptance). */
 export const DELIVERY_STATES = ['sent', 'delivered', 'read', 'failed'] as const;
-export const SUBSCRIBER_STATES = ['pending', 'scheduled', 'sent', 'dnd', 'completed', 'error'] as const;
+/**
+ * A subscriber's send: pending → scheduled (claimed by a run) → sending (its request about to be
+ * written) → sent or error; unknown when the request may have reached the provider but its answer
+ * never came (issue 29 item 3: never sent again automatically; settled by the provider's receipts or
+ * resent by the manager, resendUnknownSubscribers). dnd: skipped; completed: replied.
+ */
+export const SUBSCRIBER_STATES = ['pending', 'scheduled', 'sending', 'sent', 'unknown', 'dnd', 'completed', 'error'] as const;
 export type SubscriberState = (typeof SUBSCRIBER_STATES)[number];
 export const IMPORT_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export const REPLY_ACTIONS = ['end_dnd', 'transfer_to_sector', 'chatbot_outbound', 'end_with_message'] as const;
@@ -94,9 +100,10 @@ export const CampaignSchema = z.object({
   created_at: IsoDate,
   /**
    * Issue 14 item 5: how far sending got, of all subscribers: sent (accepted by the provider, replied
-   * included), errors, dnd (skipped), remaining (pending or being sent). Live through update-campaign.
+   * included), errors, dnd (skipped), remaining (pending or being sent), unknown (may have reached
+   * the provider, issue 29 item 3). Live through update-campaign.
    */
-  progress: z.object({ total: z.number().int(), sent: z.number().int(), errors: z.number().int(), dnd: z.number().int(), remaining: z.number().int() }),
+  progress: z.object({ total: z.number().int(), sent: z.number().int(), errors: z.number().int(), dnd: z.number().int(), remaining: z.number().int(), unknown: z.number().int() }),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
@@ -203,6 +210,7 @@ export const importSubscribers = route({
     "Imports subscribers from a CSV (UTF-8, UTF-16 or Windows-1252; , ; or tab separated) or .xlsx file (5 MB at most, columns name and phone plus the template's parameters named after its placeholders, body_1, or numbered 1..n; lines starting with # are notes); progress arrives as update-campaign-tasks.",
   params: UuidParam,
   bodyLimit: SUBSCRIBERS_FILE_MAX_BYTES + 64 * 1024,
+  fileMaxBytes: SUBSCRIBERS_FILE_MAX_BYTES,
   response: z.object({ data: z.object({ import_status: z.enum(IMPORT_STATUSES) }) }),
   status: 202,
 });
@@ -218,6 +226,14 @@ export const updateSubscriber = route({
   params: SubscriberParams,
   body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }) }),
   response: dataOf(SubscriberSchema),
+});
+/** Issue 29 item 3: the manager's knowing resend of the sends whose outcome is unknown. */
+export const resendUnknownSubscribers = route({
+  method: 'POST', path: '/api/v1/campaign/:id/resend_unknown', tags: ['campaigns'],
+  summary:
+    "Puts the campaign's subscribers in state unknown (their message may have reached the provider: a resend may be a second message on their phone) back to pending, to be sent by the running run or the next Start; answers how many.",
+  params: UuidParam,
+  response: dataOf(z.object({ resent: z.number().int() })),
 });
 export const deleteSubscriber = route({
   method: 'DELETE', path: '/api/v1/campaign/:id/subscribers/:contact', tags: ['campaigns'],

@@ -46,6 +46,8 @@ export const ERROR_STATUS = {
   file_type_not_allowed: 415,
   /** An upload whose bytes are not the type it claims (params.type). */
   file_content_mismatch: 415,
+  /** A file to download from an address (a pasted markdown image) that did not answer, or answered an error (params.reason: a status line). */
+  remote_file_unavailable: 422,
   /** A campaign's inbound entry point that does not exist here, or a menu switched off (issue 14 item 8). */
   entrypoint_not_found: 422,
   entrypoint_disabled: 422,
@@ -67,8 +69,10 @@ export const ERROR_STATUS = {
   meta_login_refused: 400,
   /** The Facebook user manages no page (Instagram: no page with a linked Instagram account). */
   meta_no_pages: 422,
-  /** The page is connected to a channel of another customer. */
+  /** The page is connected to a channel of another customer (the setup flow's former answer; channel_identity_taken now). */
   meta_page_taken: 409,
+  /** The page, Instagram account, WhatsApp number, 360dialog key, Twilio number or Telegram bot is another live channel's, of any customer (params none; field: the setting). */
+  channel_identity_taken: 409,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,

@@ -84,10 +84,13 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_ALLOWED_TYPES = [
   'image/jpeg', 'image/png', 'image/gif', 'image/webp',
   'audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/webm', 'audio/mp4', 'audio/aac',
+  // What phones record and the WhatsApp providers deliver (voice notes in AMR, 3GPP video, iPhone video).
+  'audio/amr', 'video/3gpp', 'video/quicktime',
   'video/mp4', 'video/webm',
   'application/pdf', 'text/plain', 'text/csv',
   'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
   'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   'application/zip',
 ] as const;
 export const StoredFileSchema = z.object({ uuid: Uuid, content_type: z.string(), original_filename: z.string(), uri: z.string(), size: z.number().int() });
@@ -101,8 +104,29 @@ export const uploadFile = route({
   method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
   // A 5 MB voice note travels as base64 in JSON: about 6.7 MB plus the envelope.
   bodyLimit: 8 * 1024 * 1024,
+  fileMaxBytes: UPLOAD_MAX_BYTES,
   jsonBody: VoiceUploadSchema,
   summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
+  response: z.object({ data: z.object({ data: StoredFileSchema }) }),
+  status: 201,
+});
+/** The image types a pasted markdown image may be (no SVG: a browser could run its scripts from our origin). */
+export const URL_IMAGE_TYPES = UPLOAD_ALLOWED_TYPES.filter((type) => type.startsWith('image/'));
+/**
+ * A pasted markdown image (spec 000 §5), downloaded by the server rather than the browser, so the
+ * app's pages connect to no other site (issue 29, Low): the same limits as an upload, images only.
+ */
+export const uploadFileFromUrl = route({
+  method: 'POST', path: '/api/v1/storage/files/from_url', tags: ['storage'],
+  summary:
+    `Downloads the image at \`url\` (http or https; at most 5 MB; ${URL_IMAGE_TYPES.join(', ')}) and stores it like an upload. ` +
+    '400 outbound_address_not_allowed for an address on this server or a private network, 422 remote_file_unavailable when ' +
+    'the address does not answer or answers an error, 413 payload_too_large, 415 file_type_not_allowed or file_content_mismatch.',
+  body: z.strictObject({
+    url: z.string().trim().max(2048, 'Invalid URL').regex(/^https?:\/\/[^\s/]+/i, 'Invalid URL'),
+    /** The image's alt text: the file's name when the address's path gives none. */
+    alt: z.string().max(255).optional(),
+  }),
   response: z.object({ data: z.object({ data: StoredFileSchema }) }),
   status: 201,
 });

@@ -71,6 +71,8 @@ export const CampaignSummarySchema = z.object({
   read_count: z.number().int(),
   replied_count: z.number().int(),
   failed_count: z.number().int(),
+  /** Sends whose outcome is unknown: they may have reached the provider (issue 29 item 3); not in sent_count. */
+  unknown_count: z.number().int(),
   delivered_rate: z.number(),
   read_rate: z.number(),
   replied_rate: z.number(),
@@ -86,7 +88,7 @@ export const campaignSubscribersReport = route({
 });
 export const campaignSummaryReport = route({
   method: 'GET', path: '/api/v1/reports/campaign/summary', tags: ['reports'],
-  summary: 'Campaign summary: subscribers, sent, error, completed, delivered, read, replied and failed counts and rates, in total and per campaign; with _limit=0 an export (CSV, Excel or JSON) of it, one line per campaign plus the total.',
+  summary: 'Campaign summary: subscribers, sent, error, completed, delivered, read, replied, failed and unknown counts and rates, in total and per campaign; with _limit=0 an export (CSV, Excel or JSON) of it, one line per campaign plus the total.',
   query: CampaignReportQuery,
   response: z.object({ data: CampaignSummarySchema.extend({ campaigns: z.array(CampaignSummarySchema.extend({ uuid: Uuid, name: z.string() })) }) }),
 });

@@ -27,6 +27,8 @@ export interface RouteDef {
   channelToken?: true;
   /** Largest request body accepted, in bytes, when a call needs more than the api's 1 MB default. */
   bodyLimit?: number;
+  /** For a call that carries one file: its largest size, named in the 413 of a body over the limit. */
+  fileMaxBytes?: number;
   /** For a multipart route: the JSON body it also takes (checked by its handler), typed for callers. */
   jsonBody?: z.ZodType;
 }

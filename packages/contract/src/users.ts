@@ -103,7 +103,7 @@ export const updateUser = route({
   method: 'PATCH', path: '/api/v1/users/:id', tags: ['users'],
   summary:
     'One of: your own password (password + old_password); forcing a user offline (state offline, supervisor and above); or editing a ' +
-    "user's username, email and roles (admin; the rules of POST /api/v1/users). Role changes take effect at the user's next sign-in.",
+    "user's username, email and roles (admin; the rules of POST /api/v1/users). A role change ends the user's other sessions: it takes effect at their next sign-in, at once.",
   params: UserIdParam,
   body: z
     .strictObject({

@@ -19,8 +19,8 @@ export interface CampaignLookups {
   creators: Map<number, { uuid: string; username: string }>;
 }
 
-/** Subscribers a campaign can still reach: not on a DND list, not failed. */
-export const VALID_SUBSCRIBER_STATES = ['pending', 'scheduled', 'sent', 'completed'];
+/** Subscribers a campaign can still reach: not on a DND list, not failed (unknown: its message may have reached them). */
+export const VALID_SUBSCRIBER_STATES = ['pending', 'scheduled', 'sending', 'sent', 'unknown', 'completed'];
 
 const upper = (status: string): TemplateStatus => {
   const s = status.toUpperCase();
@@ -54,7 +54,7 @@ export function presentCampaign(row: CampaignRow, lookups: CampaignLookups): Cam
       : null,
     created_by: lookups.creators.get(row.createdById) ?? null,
     created_at: row.createdAt.toISOString(),
-    progress: lookups.progress.get(row.id) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0 },
+    progress: lookups.progress.get(row.id) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0, unknown: 0 },
   };
 }
 
@@ -89,11 +89,12 @@ export async function campaignLookups(db: Db | Prisma.TransactionClient, rows: C
   for (const c of counts) {
     const n = c._count._all;
     if (VALID_SUBSCRIBER_STATES.includes(c.state)) validCounts.set(c.campaignId, (validCounts.get(c.campaignId) ?? 0) + n);
-    const p = progress.get(c.campaignId) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0 };
+    const p = progress.get(c.campaignId) ?? { total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0, unknown: 0 };
     p.total += n;
     if (c.state === 'sent' || c.state === 'completed') p.sent += n;
     else if (c.state === 'error') p.errors += n;
     else if (c.state === 'dnd') p.dnd += n;
+    else if (c.state === 'unknown') p.unknown += n;
     else p.remaining += n;
     progress.set(c.campaignId, p);
   }
@@ -141,7 +142,8 @@ export const isFinalCampaignState = (state: string): boolean => FINAL.includes(s
  * Moves a finished campaign to the final state its subscribers say (spec 001 §4 list filters,
  * issue 14 item 5), in one statement, only while it is in a final state and no run holds it:
  * - sent: some accepted message has no final receipt yet (neither delivered, read, failed nor
- *   replied to) and the run ended less than RECEIPTS_WAIT_MS ago;
+ *   replied to), or some send's outcome is unknown (its receipts may still settle it, issue 29
+ *   item 3), and the run ended less than RECEIPTS_WAIT_MS ago;
  * - completed_with_engagement: otherwise, when a subscriber replied;
  * - completed: otherwise.
  * A reply (subscriber state completed) counts as a final receipt. Returns whether
@@ -153,8 +155,8 @@ export async function settleCampaign(db: Db | Prisma.TransactionClient, campaign
   const changed = await db.$queryRaw<{ id: string }[]>`
     WITH next AS (
       SELECT CASE
-        WHEN c."finishedAt" > ${waitFrom} AND EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."campaignId" = c.id AND s.state = 'sent'
-               AND COALESCE(s.delivery, 'sent') = 'sent') THEN 'sent'
+        WHEN c."finishedAt" > ${waitFrom} AND EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."campaignId" = c.id
+               AND (s.state = 'unknown' OR (s.state = 'sent' AND COALESCE(s.delivery, 'sent') = 'sent'))) THEN 'sent'
         WHEN EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."campaignId" = c.id AND s.state = 'completed') THEN 'completed_with_engagement'
         ELSE 'completed' END AS state
       FROM "Campaign" c WHERE c.id = ${campaignId}::uuid)

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError, queues } from '@atende/contract';
-import { countryForCallingCode, normalizePhone, tenantConfigOf } from '@atende/core';
+import { countryForCallingCode, normalizePhone, phoneVariants, tenantConfigOf } from '@atende/core';
 import { Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
@@ -8,9 +8,10 @@ import { replyOutOfHours } from './out-of-hours';
 import { redistribute } from './presence';
 import { presentMessage, type AnnexRow } from './present';
 import { answerPendingSurvey } from './surveys';
-import { entryBot, queueBotStep } from './bots';
-import { entryMenu, runMenuStep, sendMenu } from './menus';
-import { campaignReplyEntry } from './reply-actions';
+import { queueBotStep } from './bots';
+import { runMenuStep, sendMenu } from './menus';
+import { decideEntry, openingFor, type MenuRow, type Opening } from './conversation-entry';
+import { afterCampaignReply, findCampaignReply, recordCampaignReply, recordReplyInOpenConversation, runReplyActionStep } from './reply-actions';
 import { announceTicket } from './ticket';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
@@ -79,9 +80,10 @@ export interface InboundResult {
 
 /**
  * A contact's message on any channel (custom API channel requests, provider webhooks processed by
- * the worker): finds or creates the contact, appends to their open conversation on this channel or
- * opens one in the entry sector's queue, and runs distribution. Idempotent by the provider's
- * message id. Runs in the api and in the worker alike.
+ * the worker): finds or creates the contact, then exactly one entry step handles the message
+ * (conversation-entry.ts decideEntry): their open conversation's holder, a campaign's reply action,
+ * a campaign's entry point or the channel's entry point; then distribution runs. Idempotent by the
+ * provider's message id. Runs in the api and in the worker alike.
  */
 export class InboundReceiver {
   constructor(private readonly ctx: ConversationDeps) {}
@@ -129,13 +131,18 @@ export class InboundReceiver {
           interactiveContent: stored,
           externalId,
           errorMessage: null,
+          postedAt: null,
           createdAt: at,
           updatedAt: at,
         },
         { annex: input.message.annex ?? null },
       );
 
-    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson, voice);
+    // The message's step (conversation-entry.ts decideEntry): an open conversation holds it, else it opens one.
+    const replyLookup = phone
+      ? { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: input.message.context_id ?? interactive?.context_id ?? null }
+      : null;
+    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson, voice, phone);
     if (appended) {
       const effects = new Effects();
       if (appended.unarchived || appended.replied) effects.conversation(appended.conversationId);
@@ -146,6 +153,10 @@ export class InboundReceiver {
         message: contactMessage(appended.conversationId, appended.contactId, appended.at),
       });
       await announceCommitted(this.ctx, effects);
+      // Rule 1 (holder): a campaign answered here is recorded, its action not run.
+      if (appended.answersCampaign && replyLookup) {
+        await recordReplyInOpenConversation(this.ctx, replyLookup, { id: appended.conversationId, tenantId: channel.tenantId, contactId: appended.contactId }, content);
+      }
       if (appended.bot && !appended.botFlow) await runMenuStep(this.ctx, appended.conversationId, content);
       if (appended.hoursMayReply) await this.outOfHours(appended.conversationId);
       return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
@@ -164,12 +175,12 @@ export class InboundReceiver {
                (SELECT c.id FROM "Conversation" c WHERE c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ${channel.id}::uuid
                   AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
         FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
-      if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true };
-      // A reply to a campaign opens through the campaign's entry point, not the channel's (issue 14 item 8).
-      const route = found?.open || !phone
-        ? null
-        : await campaignReplyEntry(tx, { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: input.message.context_id ?? interactive?.context_id ?? null });
-      const opened = found?.open ? null : await this.openConversation(tx, effects, route ? { ...channel, ...route } : channel, contactId);
+      if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true, campaignId: null };
+      // One step handles the message (conversation-entry.ts): the open conversation's holder, a
+      // campaign's reply action, a campaign's entry point, or the channel's entry point.
+      const reply = replyLookup ? await findCampaignReply(tx, replyLookup) : null;
+      const step = decideEntry({ open: Boolean(found?.open), reply });
+      const opened = step.kind === 'holder' ? null : await this.openConversation(tx, effects, channel, await openingFor(tx, channel.tenantId, channel, step, reply?.entry ?? null), contactId);
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;
       const now = new Date();
@@ -189,8 +200,13 @@ export class InboundReceiver {
                   (before.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow",
                   (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
       if (!conv) throw new AppError('not_found', 'Conversation not found');
-      // A new conversation straight into a sector's queue: its ticket announcement follows the message.
-      if (opened?.queued) await announceTicket(tx, effects, { id: conversationId, tenantId: channel.tenantId, ...opened.queued }, new Date(now.getTime() + 1));
+      if (reply) {
+        await recordCampaignReply(tx, effects, reply, { id: conversationId, tenantId: channel.tenantId, contactId }, content, opened !== null);
+        // The reply action's words follow the contact's message.
+        if (opened && step.kind === 'reply_action') await runReplyActionStep(tx, effects, step.action, { id: conversationId, tenantId: channel.tenantId, workspaceId: channel.workspaceId }, new Date(now.getTime() + 1));
+      }
+      // A new conversation straight into a sector's queue: its ticket announcement follows the message (and a reply action's words).
+      if (opened?.queued) await announceTicket(tx, effects, { id: conversationId, tenantId: channel.tenantId, ...opened.queued }, new Date(now.getTime() + 2));
       // The menu answers the contact's first message, so it follows it.
       if (menu) {
         await sendMenu(tx, effects, { tenantId: channel.tenantId, conversationId }, menu, new Date(now.getTime() + 1));
@@ -210,16 +226,17 @@ export class InboundReceiver {
         holderUuid: conv.holder,
         message: contactMessage(conversationId, contactId, now),
       });
-      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !conv.botFlow && !opened };
+      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !conv.botFlow && !opened, campaignId: reply?.campaignId ?? null };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
       if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2002' || error.code === 'P2010') && externalId) {
         const row = await this.ctx.db.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
-        if (row) return { result: { conversation_uuid: row.conversationId, message_uuid: messageId, duplicate: true }, effects: null };
+        if (row) return { result: { conversation_uuid: row.conversationId, message_uuid: messageId, duplicate: true, campaignId: null }, effects: null };
       }
       throw error;
     });
     if (effects) await redistribute(this.ctx, effects);
+    if (result.campaignId) await afterCampaignReply(this.ctx, result.campaignId);
     // A reply to a menu already talking to the contact (the greeting itself went out with the new conversation).
     if ('menuStep' in result && result.menuStep) await runMenuStep(this.ctx, result.conversation_uuid, content);
     if (!result.duplicate) await this.outOfHours(result.conversation_uuid);
@@ -245,11 +262,13 @@ export class InboundReceiver {
     content: string,
     annexId: string | null,
     interactiveJson: string | null,
-    voice = false,
+    voice: boolean,
+    phone: string | null,
   ) {
     const at = new Date();
+    const phones = phone ? phoneVariants(phone) : [];
     const [row] = await this.ctx.db.$queryRaw<
-      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null; hoursMayReply: boolean }[]
+      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null; hoursMayReply: boolean; answersCampaign: boolean }[]
     >`
       WITH target AS (
         SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
@@ -286,7 +305,10 @@ export class InboundReceiver {
       SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot, updated."botFlow",
              (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder,
              -- Whether an out-of-hours reply may be due: saves its own query on every other message.
-             (updated."outOfHoursRepliedAt" IS NULL AND EXISTS (SELECT 1 FROM "OpeningHours" oh WHERE oh."workspaceId" = updated."workspaceId" AND oh.enabled)) AS "hoursMayReply"
+             (updated."outOfHoursRepliedAt" IS NULL AND EXISTS (SELECT 1 FROM "OpeningHours" oh WHERE oh."workspaceId" = updated."workspaceId" AND oh.enabled)) AS "hoursMayReply",
+             -- Whether the message may answer a campaign sent to this phone on this channel (recorded after, reply-actions.ts).
+             (cardinality(${phones}::text[]) > 0 AND EXISTS (SELECT 1 FROM "CampaignSubscriber" s JOIN "Campaign" cp ON cp.id = s."campaignId"
+               WHERE s."tenantId" = ${channel.tenantId}::uuid AND s."phoneNumber" = ANY(${phones}::text[]) AND cp."channelId" = ${channel.id}::uuid AND s.state = 'sent')) AS "answersCampaign"
       FROM updated`;
     return row ?? null;
   }
@@ -325,46 +347,46 @@ export class InboundReceiver {
     return identity.contactId;
   }
 
+  /**
+   * Opens a conversation as its entry step asked (conversation-entry.ts openingFor): held by a menu
+   * (greeting sent by the caller after the contact's message) or a bot (its first step queued with
+   * the message), in a sector's queue, or to be closed by a reply action in this same transaction.
+   * The caller holds the contact's row lock and saw no open conversation.
+   */
   private async openConversation(
     tx: Tx,
     effects: Effects,
-    channel: { id: string; tenantId: string; workspaceId: string; entrySectorId: string | null; entryMenuId?: string | null; entryBotId?: string | null },
+    channel: { id: string; tenantId: string; workspaceId: string },
+    opening: Opening,
     contactId: string,
-  ): Promise<{ id: string; menu: { message: string; answers: unknown } | null; bot: boolean; queued?: { sectorId: string | null; ticketNumber: number } }> {
-    const open = await tx.conversation.findFirst({
-      where: { tenantId: channel.tenantId, channelId: channel.id, contactId, state: { not: 'closed' } },
-      orderBy: { createdAt: 'desc' },
-      select: { id: true },
-    });
-    if (open) return { id: open.id, menu: null, bot: false };
+  ): Promise<{ id: string; menu: MenuRow | null; queued?: { sectorId: string | null; ticketNumber: number } }> {
     const ticketNumber = await nextTicketNumber(tx, channel.tenantId);
-    // Spec 002 §3, §7: a channel whose entry point is an enabled automated menu greets with it (state bot).
-    const menu = await entryMenu(tx, channel.tenantId, channel.entryMenuId);
-    // Else a bot may greet it (its first step runs in the worker, queued with the message).
-    const bot = menu ? null : await entryBot(tx, channel.tenantId, channel.entryBotId);
+    const held = opening.kind === 'menu' || opening.kind === 'bot';
     const conv = await tx.conversation.create({
       data: {
         tenantId: channel.tenantId,
         workspaceId: channel.workspaceId,
         contactId,
         channelId: channel.id,
-        sectorId: menu || bot ? null : channel.entrySectorId,
-        state: menu || bot ? 'bot' : 'waiting',
-        botMenuId: menu?.id ?? null,
-        botId: bot?.id ?? null,
+        sectorId: held ? null : opening.sectorId,
+        state: held ? 'bot' : 'waiting',
+        botMenuId: opening.kind === 'menu' ? opening.menu.id : null,
+        botId: opening.kind === 'bot' ? opening.botId : null,
         ticketNumber,
       },
     });
     effects.conversation(conv.id, true);
-    if (menu) return { id: conv.id, menu, bot: false };
-    if (bot) {
+    if (opening.kind === 'menu') return { id: conv.id, menu: opening.menu };
+    if (opening.kind === 'bot') {
       await queueBotStep(tx, channel.tenantId, conv.id);
-      return { id: conv.id, menu: null, bot: true };
+      return { id: conv.id, menu: null };
     }
+    // Closed by its reply action before commit: it never enters the queue.
+    if (opening.kind === 'closed') return { id: conv.id, menu: null };
     await tx.conversationEvent.create({
       data: { tenantId: channel.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' } },
     });
     effects.queueChanged(channel.tenantId, channel.workspaceId);
-    return { id: conv.id, menu: null, bot: false, queued: { sectorId: conv.sectorId, ticketNumber } };
+    return { id: conv.id, menu: null, queued: { sectorId: conv.sectorId, ticketNumber } };
   }
 }

@@ -11,6 +11,7 @@ export * from './templates';
 export * from './campaigns';
 export * from './campaign-message';
 export * from './subscriber-file';
+export * from './conversation-entry';
 export * from './reply-actions';
 export * from './surveys';
 export * from './system-text';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateBotExpression, interpolate, parseBotExpression, runBotFlow, type BotHttp } from './bot-flow';
+import { evaluateBotExpression, interpolate, interpolateUrl, parseBotExpression, runBotFlow, type BotHttp } from './bot-flow';
 import { botFlowIssues, BOT_MESSAGES, type BotNode } from './bots';
 
 const flow: BotNode[] = [
@@ -81,6 +81,26 @@ describe('runBotFlow', () => {
     const late = await runBotFlow(flow, { nodeId: 'ask', vars }, '9', () => Promise.resolve({ status: 200, body: { status: 'LATE', days: 1 } }));
     expect(late.outcome).toEqual({ kind: 'transfer', sectorUuid: 'sector-1' });
     expect(late.texts).toEqual(['Passing you to 9 team']);
+  });
+
+  // Issue 29 (low): a contact's text in an HTTP node's URL is data in the part it lands in.
+  it('encodes each value for the URL: a contact cannot add a segment, a parameter or a fragment, nor cut the URL', () => {
+    const h = { h: '127.0.0.2:4319/inj?a=1&b=2#' };
+    const path = new URL(interpolateUrl('https://erp.example.com/orders/{{h}}?key=k1', h));
+    expect(path.host).toBe('erp.example.com');
+    expect(path.pathname.split('/').map(decodeURIComponent)).toEqual(['', 'orders', h.h]);
+    expect([...path.searchParams]).toEqual([['key', 'k1']]);
+    expect(path.hash).toBe('');
+    const query = new URL(interpolateUrl('https://erp.example.com/find?q={{h}}&key=k1#top', h));
+    expect([...query.searchParams]).toEqual([['q', h.h], ['key', 'k1']]);
+    expect(query.hash).toBe('#top');
+    const fragment = new URL(interpolateUrl('https://erp.example.com/find?key=k1#{{h}}', h));
+    expect([...fragment.searchParams]).toEqual([['key', 'k1']]);
+    expect(decodeURIComponent(fragment.hash.slice(1))).toBe(h.h);
+    // In the host a value may name a host, not add a port, a path or a query.
+    expect(interpolateUrl('http://{{h}}/real?key=1', { h: 'api.acme.example' })).toBe('http://api.acme.example/real?key=1');
+    expect(() => new URL(interpolateUrl('http://{{h}}/real?key=1', h))).toThrow();
+    expect(interpolateUrl('https://x.example/{{contact.name}}', { contact: { name: 'Ana Lú + 1' } })).toBe('https://x.example/Ana%20L%C3%BA%20%2B%201');
   });
 
   it('sends the error text and takes the error handle on a failure or a non-2xx answer', async () => {

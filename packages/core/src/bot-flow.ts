@@ -25,8 +25,20 @@ const shown = (value: unknown): string => {
   return String(value);
 };
 
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
+
 /** `{{ path }}` in a text replaced by the variable's value ('' when absent). */
-export const interpolate = (text: string, vars: BotVars): string => text.replace(/\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g, (_, path: string) => shown(lookupVar(vars, path)));
+export const interpolate = (text: string, vars: BotVars): string => text.replace(PLACEHOLDER, (_, path: string) => shown(lookupVar(vars, path)));
+
+/**
+ * An HTTP node's URL with each `{{ path }}` percent-encoded as one URL component (issue 29, low):
+ * what a contact typed stays data inside the part of the URL it was written in. Component encoding
+ * is right for every part a placeholder can stand in after the fixed `http(s)://` (host, path segment,
+ * query name or value, fragment): it escapes `/ ? # & = : @ +` and spaces, so a value can add no
+ * segment, parameter, port or fragment, nor cut what follows it.
+ */
+export const interpolateUrl = (template: string, vars: BotVars): string =>
+  template.replace(PLACEHOLDER, (_, path: string) => encodeURIComponent(shown(lookupVar(vars, path))));
 
 // ---------------------------------------------------------------------------------------------
 // Router expressions: comparisons joined by && and ||, e.g. `{{age}} >= 18 && plan == "gold"`.
@@ -219,7 +231,7 @@ export async function runBotFlow(nodes: readonly BotNode[], state: { nodeId: str
         next = (node.conditions ?? []).find((c) => evaluateBotExpression(c.expression, vars))?.next ?? node.next;
         break;
       case 'http': {
-        const url = interpolate(node.url ?? '', vars).trim();
+        const url = interpolateUrl((node.url ?? '').trim(), vars);
         const method = node.method ?? 'GET';
         let status: number | null = null;
         try {

@@ -1,6 +1,6 @@
 import { DEFAULT_LIVECHAT_APPEARANCE, livechatValidatorProblem } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
-import { livechatAppearanceProblems, livechatEmbedSnippet, livechatFieldProblem, livechatFieldsProblems } from './livechat';
+import { livechatAppearanceProblems, livechatEmbedSnippet, livechatFieldProblem, livechatFieldsProblems, livechatValidatorPlan, VALIDATORS_OVER_BUDGET } from './livechat';
 
 const cpf = { key: 'cpf', label: 'CPF', required: true, max_length: 14, validator: '\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}', validator_message: 'Use 000.000.000-00' };
 
@@ -49,6 +49,21 @@ describe('livechat appearance rules', () => {
     }
     expect(livechatFieldProblem(field('(a|aa)+'), 'a'.repeat(2000))).toBeNull();
     expect(livechatFieldProblem(field('(.*a){12}'), 'a'.repeat(2000))).toBeNull();
+  });
+  // Issue 29 item 2: each validator compiles within USER_PATTERN_PROGRAM_MAX, and together they ask
+  // for at most USER_PATTERN_WORK_MAX (program size × maximum length) per form.
+  it('runs validators only within the form’s work budget, in field order, and refuses to save more', () => {
+    // `.{0,399}` compiles to 800 instructions: 800 × 2,000 = 1,600,000, so a second such field is over 2,000,000.
+    const wide = (key: string, max_length = 2000) => ({ ...cpf, key, required: false, max_length, validator: '.{0,399}', validator_message: 'bad' });
+    expect(livechatValidatorPlan([wide('a'), wide('b'), wide('c', 400), { ...cpf, key: 'd', validator: null }, { ...cpf, key: 'e', validator: '(a)\\1' }])).toEqual([
+      'run', 'over_budget', 'run', 'none', 'unusable',
+    ]);
+    const problems = livechatAppearanceProblems({ ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: [wide('a'), wide('b'), wide('c', 400)] });
+    expect(problems).toEqual([{ path: 'custom_fields.1.validator', message: VALIDATORS_OVER_BUDGET }]);
+    expect(VALIDATORS_OVER_BUDGET).toContain('at most 2000000');
+    // A stored form over the budget: the skipped validator is not run, the others are.
+    const long = 'x'.repeat(450);
+    expect(livechatFieldsProblems([wide('a'), wide('b')], { a: long, b: long })).toEqual([{ path: 'custom_fields.a', message: 'bad' }]);
   });
   it('names each bad field by its path', () => {
     const bad = {

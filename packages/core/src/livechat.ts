@@ -1,4 +1,6 @@
-import { LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, matchesUserPattern, type LivechatAppearance } from '@atende/contract';
+import {
+  checkUserPattern, LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, matchesUserPattern, USER_PATTERN_WORK_MAX, type LivechatAppearance,
+} from '@atende/contract';
 import type { FieldIssue } from './text-rules';
 
 /** A custom field as the pre-chat form and the api check it (spec 002 §3: label, max length, validator regex). */
@@ -14,27 +16,51 @@ export interface LivechatFieldRule {
 type FieldProblem = FieldIssue;
 
 /**
- * The visitor's value for one custom field: the message to show, or null when it is fine. A
- * validator that cannot be used is ignored (the api never stores one), and it only ever runs on a
- * value already capped to the field's maximum length (at most 2000 characters).
+ * What becomes of each field's validator: `run`; `none` (no validator); `unusable` (RE2 cannot
+ * compile it or it is over USER_PATTERN_PROGRAM_MAX); `over_budget` (running it as well would take
+ * the form past USER_PATTERN_WORK_MAX, program size × the field's maximum length summed in field
+ * order). The api refuses to save the last two, so only a channel saved before those limits has them;
+ * such validators are not run, by the api and the widget alike, so no request holds the event loop
+ * (issue 29 item 2).
  */
-export function livechatFieldProblem(field: LivechatFieldRule, raw: string | undefined): string | null {
+export type ValidatorPlan = 'run' | 'none' | 'unusable' | 'over_budget';
+
+export function livechatValidatorPlan(fields: readonly LivechatFieldRule[]): ValidatorPlan[] {
+  let work = 0;
+  return fields.map((field) => {
+    if (!field.validator) return 'none';
+    const check = livechatValidatorProblem(field.validator) === null ? checkUserPattern(field.validator) : null;
+    if (!check?.ok) return 'unusable';
+    const cost = check.size * fieldMaxLength(field);
+    if (work + cost > USER_PATTERN_WORK_MAX) return 'over_budget';
+    work += cost;
+    return 'run';
+  });
+}
+
+const fieldMaxLength = (field: Pick<LivechatFieldRule, 'max_length'>) => Math.max(0, Math.min(field.max_length, LIVECHAT_FIELD_MAX_LENGTH));
+
+/**
+ * The visitor's value for one custom field: the message to show, or null when it is fine. Its
+ * validator runs only when `plan` says so (livechatValidatorPlan), and only ever on a value already
+ * capped to the field's maximum length (at most 2000 characters).
+ */
+export function livechatFieldProblem(field: LivechatFieldRule, raw: string | undefined, plan: ValidatorPlan = livechatValidatorPlan([field])[0]!): string | null {
   const value = (raw ?? '').trim();
   if (!value) return field.required ? `${field.label} is required` : null;
-  const max = Math.min(field.max_length, LIVECHAT_FIELD_MAX_LENGTH);
+  const max = fieldMaxLength(field);
   if (value.length > max) return `${field.label} must have at most ${max} characters`;
-  if (field.validator && livechatValidatorProblem(field.validator) === null) {
-    // The whole value must match (RE2, linear time: issue 12 item 2).
-    if (!matchesUserPattern(field.validator, value.slice(0, max))) return field.validator_message?.trim() || `${field.label} is invalid`;
-  }
+  // The whole value must match (RE2, linear time: issue 12 item 2).
+  if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value)) return field.validator_message?.trim() || `${field.label} is invalid`;
   return null;
 }
 
 /** Every problem of a pre-chat form's custom fields, plus keys the channel does not have. */
 export function livechatFieldsProblems(fields: readonly LivechatFieldRule[], values: Record<string, string>): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  for (const field of fields) {
-    const message = livechatFieldProblem(field, values[field.key]);
+  const plan = livechatValidatorPlan(fields);
+  for (const [index, field] of fields.entries()) {
+    const message = livechatFieldProblem(field, values[field.key], plan[index]);
     if (message) problems.push({ path: `custom_fields.${field.key}`, message });
   }
   const known = new Set(fields.map((f) => f.key));
@@ -52,15 +78,22 @@ export function livechatFieldValues(fields: readonly LivechatFieldRule[], values
   return out;
 }
 
+export const VALIDATORS_OVER_BUDGET =
+  `The validators are too costly together: instructions × maximum length, summed over the fields, is at most ${USER_PATTERN_WORK_MAX} (lower this field's maximum length or simplify a validator)`;
+
 /** The appearance form's problems by field path (`widget_settings.title`, `custom_fields.0.validator`), the api's rules. */
 export function livechatAppearanceProblems(appearance: LivechatAppearance): FieldProblem[] {
   const parsed = LivechatAppearanceSchema.safeParse(appearance);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-  // Each validator must compile for RE2 (issue 12 item 2), unless the schema already refused it.
+  // Each validator must compile for RE2 (issue 12 item 2) within the budget, and all of them together
+  // stay within the form's work budget (issue 29 item 2), unless the schema already refused it.
+  const fields = parsed.success ? parsed.data.custom_fields : [];
+  const plan = livechatValidatorPlan(fields);
   (appearance.custom_fields ?? []).forEach((field, index) => {
     const path = `custom_fields.${index}.validator`;
     const problem = typeof field?.validator === 'string' && field.validator ? livechatValidatorProblem(field.validator) : null;
-    if (problem && !problems.some((p) => p.path === path)) problems.push({ path, message: problem });
+    const message = problem ?? (plan[index] === 'over_budget' ? VALIDATORS_OVER_BUDGET : null);
+    if (message && !problems.some((p) => p.path === path)) problems.push({ path, message });
   });
   return problems;
 }

@@ -1,4 +1,4 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey, providerIdentity } from '@atende/channels';
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
 
@@ -23,6 +23,7 @@ export async function seedDemoProviderChannel(db: Db, tenant: CreatedTenant, cha
   const data = {
     config: { ...channel.settings, credentials_set: Object.keys(channel.credentials).sort() },
     credentialsEncrypted: encryptCredentials(channel.credentials, key),
+    providerIdentity: providerIdentity({ id: channel.id, type: channel.type, config: channel.settings, credentials: channel.credentials })?.identity ?? null,
   };
   await db.channel.upsert({
     where: { id: channel.id },

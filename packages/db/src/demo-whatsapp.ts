@@ -1,4 +1,4 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey, providerIdentity } from '@atende/channels';
 import { DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT } from '@atende/channels/whatsapp-demo-defaults';
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
@@ -20,6 +20,7 @@ export async function seedDemoWhatsApp(db: Db, tenant: CreatedTenant, entrySecto
   const data = {
     config: { base_url: `http://127.0.0.1:${process.env.DEMO_WHATSAPP_PORT ?? DEMO_WHATSAPP_PORT_DEFAULT}`, api_version: 'cloud', credentials_set: Object.keys(credentials).sort() },
     credentialsEncrypted: encryptCredentials(credentials, key),
+    providerIdentity: providerIdentity({ id: DEMO_WHATSAPP_CHANNEL_ID, type: 'whatsapp_360dialog', config: {}, credentials })?.identity ?? null,
   };
   await db.channel.upsert({
     where: { id: DEMO_WHATSAPP_CHANNEL_ID },

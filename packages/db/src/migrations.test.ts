@@ -107,7 +107,7 @@ describe('migrations', () => {
     const channel = await db.channel.create({
       data: {
         tenantId: t, workspaceId: ws.id, name: 'API', type: 'custom', enabled: false, templateRequiredOnOutboundStart: true,
-        entrySectorId: sector.id, config: { webhook_url: 'http://h' }, inboundTokenHash: 'f'.repeat(64), credentialsEncrypted: 'enc', deletedAt: now,
+        entrySectorId: sector.id, config: { webhook_url: 'http://h' }, inboundTokenHash: 'f'.repeat(64), credentialsEncrypted: 'enc', providerIdentity: 'messenger:1', deletedAt: now,
       },
     });
     const identity = await db.contactIdentity.create({ data: { tenantId: t, channelId: channel.id, identifier: '+5511999990000', contactId: contact.id } });
@@ -168,7 +168,7 @@ describe('migrations', () => {
 
     expect(await db.userSector.count({ where: { userId: user.id, sectorId: sector.id } })).toBe(1);
     expect(await db.contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ customerId: 42, fields: { plan: 'gold' }, livechatCustomFields: { cpf: '1' }, deletedAt: now, profileImage: 'http://i' });
-    expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ templateRequiredOnOutboundStart: true, entrySectorId: sector.id, credentialsEncrypted: 'enc', enabled: false });
+    expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ templateRequiredOnOutboundStart: true, entrySectorId: sector.id, credentialsEncrypted: 'enc', providerIdentity: 'messenger:1', enabled: false });
     expect(await db.outboundTemplate.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({
       name: 'welcome_1', language: 'pt_BR', category: 'MARKETING', status: 'PENDING', components: [{ type: 'BODY', text: 'Hi {{1}}' }], externalId: 'tpl-1',
       rejectedReason: 'r', syncPending: 'submit', syncError: 'e', deletedAt: now, createdAt: now,

@@ -3,3 +3,4 @@ export { defaultStorageDir, LocalDiskDriver, type StorageBody, type StorageDrive
 export { refineStorageEnv, storageFromEnv, StorageEnvSchema, type Storage, type StorageEnv } from './drivers';
 export { S3Driver, type S3DriverOptions } from './s3-driver';
 export { bytesMatchType, safeFilename, sniff } from './sniff';
+export { fileTypeRefusal, type FileRefusal } from './file-policy';

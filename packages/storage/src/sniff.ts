@@ -10,6 +10,7 @@ const SIGNATURES: { type: string; test: (b: Buffer) => boolean }[] = [
   { type: 'audio/wav', test: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WAVE' },
   { type: 'application/pdf', test: (b) => b.subarray(0, 5).toString('latin1') === '%PDF-' },
   { type: 'audio/ogg', test: (b) => b.subarray(0, 4).toString('latin1') === 'OggS' },
+  { type: 'audio/amr', test: (b) => b.subarray(0, 5).toString('latin1') === '#!AMR' },
   { type: 'webm', test: (b) => b.subarray(0, 4).equals(Buffer.from([0x1a, 0x45, 0xdf, 0xa3])) },
   { type: 'mp4', test: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp' },
   { type: 'zip', test: (b) => b.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) },
@@ -21,10 +22,12 @@ const SIGNATURES: { type: string; test: (b: Buffer) => boolean }[] = [
 const EXPECTED: Record<string, string[]> = {
   'image/jpeg': ['image/jpeg'], 'image/png': ['image/png'], 'image/gif': ['image/gif'], 'image/webp': ['image/webp'],
   'application/pdf': ['application/pdf'], 'audio/ogg': ['audio/ogg'], 'audio/webm': ['webm'], 'video/webm': ['webm'],
-  'video/mp4': ['mp4'], 'audio/mp4': ['mp4'], 'audio/wav': ['audio/wav'], 'audio/mpeg': ['mp3'],
+  'video/mp4': ['mp4'], 'audio/mp4': ['mp4'], 'video/3gpp': ['mp4'], 'audio/wav': ['audio/wav'], 'audio/mpeg': ['mp3'],
+  'audio/amr': ['audio/amr'],
   'application/zip': ['zip'],
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['zip'],
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': ['zip'],
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['zip'],
 };
 
 export function sniff(bytes: Buffer): string | null {

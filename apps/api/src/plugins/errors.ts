@@ -1,6 +1,7 @@
 import { AppError, type ErrorBody } from '@atende/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { bodyTooLarge } from '../payload-limit';
 import { isRedisUnavailable, serviceUnavailable } from '../redis-requests';
 
 const WHERE: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'headers' };
@@ -43,7 +44,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return send(413, { error_message: 'Request body is too large', code: 'payload_too_large' });
+      // Refused whole with the limit it passed (issue 29 item 8).
+      const tooLarge = bodyTooLarge(request);
+      return send(413, { error_message: tooLarge.message, code: tooLarge.code, params: tooLarge.params });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
       return send(415, { error_message: 'Unsupported content type', code: 'unsupported_media_type' });

@@ -5,16 +5,35 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** The livechat widget page: the one page websites embed in an iframe (spec 002 §3). */
 const FRAMABLE = /^\/livechat\/[^/?#]+\/?(?:[?#]|$)/;
 
+/** Where the pages may load images and frame, besides our own origin (issue 29, Low). */
+export interface CspSources {
+  production: boolean;
+  /** VOICE_PHONE_DOMAINS: the voice-phone embed is framed only on them; empty: any https address. */
+  voicePhoneDomains: readonly string[];
+}
+
 /**
- * The web app's Content-Security-Policy (issue 12 item 6): scripts only from our origin, never
- * inline; styles may be inline because Mantine writes its CSS variables in a style tag; images
- * also from https (livechat logos and avatars may be https addresses) and blob/data (previews);
- * the composer fetches pasted markdown images from their sites; the voice-phone embed is an
- * iframe. Outside production (local simulators, test pages) those may be plain http too. Only the
- * widget page may be framed, by any site.
+ * The web app's Content-Security-Policy (issue 12 item 6, narrowed in issue 29): scripts only from
+ * our origin, never inline; styles may be inline because Mantine writes its CSS variables in a style
+ * tag. Every page connects to our origin alone (connect-src 'self'): the api, socket.io and stored
+ * files (on disk or S3) are served through it, and a pasted markdown image is downloaded by the
+ * server (POST /api/v1/storage/files/from_url, through the guarded outbound client), not by the
+ * browser, so a script injected into a page cannot send what it reads to another site. Images stay
+ * open to any https site (img-src): the app shows pictures that are not ours, contacts' pictures,
+ * template headers, the livechat widget's logo, avatar and background. Frames, per page:
+ * - the livechat widget, which any site may frame, frames nothing;
+ * - the agent app frames only the voice-phone provider's domains (any https address while
+ *   VOICE_PHONE_DOMAINS is empty, as the integration then accepts any). The tenant's external-system
+ *   page frames its url under the same frame-src: with VOICE_PHONE_DOMAINS set it must be on them too.
+ * Outside production the local simulators and test pages on this machine may be plain http (images, frames).
  */
-export function contentSecurityPolicy(path: string, production = true): string {
-  const remote = production ? 'https:' : 'https: http:';
+export function contentSecurityPolicy(path: string, sources: CspSources): string {
+  const widget = FRAMABLE.test(path);
+  const local = sources.production ? [] : ['http://localhost:*', 'http://127.0.0.1:*'];
+  const remote = ['https:', ...local].join(' ');
+  // Host names only: a stray character in the setting must not end up as a directive of the header.
+  const domains = sources.voicePhoneDomains.filter((d) => /^[a-z0-9.-]+$/i.test(d));
+  const voicePhone = domains.length ? [...domains.flatMap((d) => [`https://${d}`, `https://*.${d}`]), ...local].join(' ') : remote;
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -22,12 +41,12 @@ export function contentSecurityPolicy(path: string, production = true): string {
     `img-src 'self' data: blob: ${remote}`,
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    `connect-src 'self' ${remote}`,
-    `frame-src ${remote}`,
+    "connect-src 'self'",
+    widget ? "frame-src 'none'" : `frame-src 'self' ${voicePhone}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    `frame-ancestors ${FRAMABLE.test(path) ? '*' : "'none'"}`,
+    `frame-ancestors ${widget ? '*' : "'none'"}`,
   ].join('; ');
 }
 
@@ -65,8 +84,11 @@ export function assertSameOriginWrite(request: FastifyRequest, allowed: Readonly
   }
 }
 
-/** Security headers on every answer (@fastify/helmet), and the web app's CSP on its pages. */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean; production: boolean }): Promise<void> {
+/**
+ * Security headers on every answer (@fastify/helmet), and the web app's CSP on its pages. `https`:
+ * the app is served over https (PUBLIC_URL, or COOKIE_SECURE), so browsers are told to keep to it (HSTS).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, options: CspSources & { https: boolean }): Promise<void> {
   await app.register(helmet, {
     // Set per page below: only HTML needs it, and the widget page differs.
     contentSecurityPolicy: false,
@@ -80,7 +102,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { h
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html')) {
       const path = request.url;
-      reply.header('content-security-policy', contentSecurityPolicy(path, options.production));
+      reply.header('content-security-policy', contentSecurityPolicy(path, options));
       if (!FRAMABLE.test(path)) reply.header('x-frame-options', 'DENY');
     }
     return payload;

@@ -17,7 +17,7 @@ const open: TestSocket[] = [];
 
 beforeAll(async () => {
   t = await startTestApp({ PRESENCE_GRACE_MS: String(GRACE_MS), LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
-  acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], supervisor: ['supervisor'] } });
+  acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], apionly: ['agent'], desk: ['agent'], supervisor: ['supervisor'] } });
   ({ channel, token: channelToken } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id));
 });
 afterEach(async () => {
@@ -105,6 +105,29 @@ describe('presence follows a live connection (issue 16 item 1)', () => {
     await sleep(GRACE_MS * 2);
     expect(await userRow('agent3')).toMatchObject({ isLogged: true, state: 'online' });
     expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'answered', userId: acme.users.agent3!.id });
+  });
+});
+
+describe('a session that never opens a socket (issue 29 item 6)', () => {
+  it('goes offline for distribution after the grace period, as a lost browser does: round robin gives 8 of 8 to the connected agent', async () => {
+    // An API sign-in, or a tab closed before its socket connected: no socket ever opens.
+    await t.login('apionly@acme.test');
+    const desk = await t.login('desk@acme.test');
+    await browserOf(desk);
+    expect(await userRow('apionly')).toMatchObject({ isLogged: true, state: 'online' });
+
+    // Spec 000 §4 sign-off by presence: offline, by the system, once the grace period has passed.
+    await eventually(async () => !(await userRow('apionly')).isLogged, GRACE_MS * 8);
+    expect(await userRow('apionly')).toMatchObject({ isLogged: false, state: 'offline', loggedOffBy: 'system' });
+    expect(await userRow('desk')).toMatchObject({ isLogged: true, state: 'online' });
+
+    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'round_robin' } });
+    const owners: (number | null)[] = [];
+    for (let i = 0; i < 8; i++) {
+      const res = await inbound(t, channel.id, channelToken, { phone: `1197100000${i}`, id: `never-${i}-${Date.now()}` });
+      owners.push((await t.database.db.conversation.findUniqueOrThrow({ where: { id: res.body.data.conversation_uuid } })).userId);
+    }
+    expect(owners).toEqual(Array(8).fill(acme.users.desk!.id));
   });
 });
 

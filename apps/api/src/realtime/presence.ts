@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 /**
  * Presence follows live connections, not unexpired sessions (issue 16 item 1).
  *
- * One Redis sorted set, user id → the last moment a socket of theirs was known to be connected.
+ * One Redis sorted set, user id → the last moment a socket of theirs was known to be connected (or
+ * they signed in: seenAtSignIn).
  * Every api process refreshes it for the users it holds sockets of (on connect, on disconnect and
  * every `heartbeatMs`), so a user is "away" once no process has refreshed them for the grace
  * period: their browsers closed, their network dropped, or the process holding their sockets
@@ -104,12 +105,13 @@ export class PresenceTracker {
 export const presenceKey = (prefix: string): string => `${prefix}presence:seen`;
 
 /**
- * A new sign-in starts presence afresh: an old browser's last-seen time must not sign off a session
- * that has not opened its socket yet. Sessions that never connect one (scripts, the sdk) are not
- * tracked at all.
+ * A new sign-in counts as seen now: the grace period runs from the sign-in, so a session that never
+ * opens a socket (a tab closed before it connected, an API sign-in) is signed off for distribution
+ * like a lost browser (issue 29 item 6), while a browser connecting within the grace keeps it online.
+ * Setting now also replaces an old browser's last-seen time, which must not sign off the new session.
  */
-export async function forgetPresence(redis: Redis, prefix: string, userId: number): Promise<void> {
-  await redis.zrem(presenceKey(prefix), String(userId));
+export async function seenAtSignIn(redis: Redis, prefix: string, userId: number): Promise<void> {
+  await redis.zadd(presenceKey(prefix), 'GT', Date.now(), String(userId));
 }
 
 /** Removes the member if its score is still at or before the cutoff; 1 when it did. */

@@ -20,6 +20,7 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   agent_at_capacity: phrase('This agent already has the maximum of simultaneous conversations ({{capacity}})'),
   file_type_not_allowed: phrase('{{type}} is not supported.'),
   file_content_mismatch: phrase("The file's content is not {{type}}."),
+  remote_file_unavailable: phrase('The file could not be downloaded from this address'),
   campaign_test_send_refused: phrase('The provider did not accept the test message: {{reason}}'),
   campaign_test_send_dnd: phrase('This number is on a do-not-disturb list of this campaign'),
   entrypoint_not_found: phrase('Entry point not found'),
@@ -34,8 +35,10 @@ export const ERROR_TEXTS: Partial<Record<ErrorCode, string>> = {
   meta_login_refused: phrase('Facebook refused the login (it may have expired); log in again'),
   meta_no_pages: phrase('No page to connect: your Facebook login manages no page (for Instagram, none with a linked Instagram professional account)'),
   meta_page_taken: phrase('This page is already connected to another account'),
+  channel_identity_taken: phrase('This page, account, number or bot is already connected to another channel'),
   reset_code_invalid: phrase('The code is wrong or has expired'),
   reset_code_attempts_exceeded: phrase('Too many wrong codes: ask for a new code'),
+  payload_too_large: phrase('Maximum size exceeded ({{max_size}})'),
   subscriber_file_unreadable: phrase('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
 };
 

@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VALIDATOR_TOO_COMPLEX } from '@atende/contract';
+import { VALIDATORS_OVER_BUDGET } from '@atende/core';
 import { describe, expect, it } from 'vitest';
 import { pt } from './pt';
 
@@ -47,5 +49,9 @@ describe('server messages have Portuguese', () => {
     expect(found.size).toBeGreaterThan(200);
     const missing = [...found].filter(([message]) => !NOT_MESSAGES.has(message) && !(message in pt)).map(([message, file]) => `${file}: ${message}`);
     expect(missing).toEqual([]);
+  });
+  // Messages built from limits (template literals) are not found by the scan: named here (issue 29 item 2).
+  it('has Portuguese for the messages worded from limits', () => {
+    for (const message of [VALIDATOR_TOO_COMPLEX, VALIDATORS_OVER_BUDGET]) expect(pt, message).toHaveProperty([message]);
   });
 });

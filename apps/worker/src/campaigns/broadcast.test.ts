@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
-import { InboundReceiver, runReplyAction } from '@atende/conversations';
+import { InboundReceiver } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -101,8 +101,8 @@ describe("broadcast mode: 'close the conversation after sending'", () => {
       { contact: { phone: phone! }, message: { id: 'reply-1', content: 'Já paguei' } },
     );
     expect(got.conversation_uuid).not.toBe(sent.conversationId);
-    const outcome = await runReplyAction(conversationDeps, { tenantId: tenant.tenantId, channelId, phone: phone!, conversationId: got.conversation_uuid, button: null, text: 'Já paguei' });
-    expect(outcome).toMatchObject({ campaignId: campaign.id, action: 'transfer_to_sector', executed: true });
+    // The campaign has no entry point: the reply runs its default action as it opens the conversation.
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ state: 'completed', conversationId: got.conversation_uuid });
     const reply = await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid }, include: { messages: true } });
     // Opened in the campaign's entry sector and left open for an agent (not closed for being a broadcast), with the template it answers.
     expect(reply).toMatchObject({ state: 'waiting', sectorId: tenant.sectors[1]!.id, contactId: sent.contactId });

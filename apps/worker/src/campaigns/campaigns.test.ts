@@ -11,7 +11,8 @@ import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchCampaign, type DispatchDeps } from './dispatch';
+import { dispatchCampaign, UNKNOWN_AFTER_CRASH, type DispatchDeps } from './dispatch';
+import { applyCampaignReceipt } from './receipts';
 import { importSubscribers, type ImportDeps } from './import';
 import { startScheduled } from './schedule';
 // The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
@@ -148,15 +149,17 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent', dispatchOwner: null, finishedAt: expect.any(Date) });
   });
 
-  it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {
+  it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out (issue 29 item 3)', async () => {
     sim.reset();
     const campaign = await newCampaign('Crash');
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(60, 2000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
     const job = await start(campaign.id);
-    // Worker A claimed 20 subscribers, sent 10 of them, then died holding an expired lease.
+    // Worker A claimed 20 subscribers, started sending 10 of them (the provider took them), then
+    // died holding an expired lease, before it could write their outcomes.
     const claimed = await t.db.$queryRaw<{ id: string; phoneNumber: string; parameters: string[] }[]>`
       UPDATE "CampaignSubscriber" SET state = 'scheduled' WHERE id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaign.id}::uuid ORDER BY "createdAt", id LIMIT 20)
       RETURNING id, "phoneNumber", parameters`;
+    await t.db.campaignSubscriber.updateMany({ where: { id: { in: claimed.slice(0, 10).map((c) => c.id) } }, data: { state: 'sending' } });
     const { subscriberMessage } = await import('./dispatch');
     const template = (await import('@atende/conversations')).presentTemplate(await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: templateId }, include: { channel: { select: { id: true, name: true, type: true } } } }));
     const adapter = channelAdapters({ outbound: LOCAL_OUTBOUND }).get('whatsapp_360dialog')!;
@@ -167,10 +170,47 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     const [b, c] = await Promise.allSettled([dispatchCampaign(deps('worker-b'), job), dispatchCampaign(deps('worker-c'), job)]);
     const outcomes = [b, c].map((r) => (r.status === 'fulfilled' ? r.value : 'busy'));
     expect(outcomes.sort()).toEqual(['busy', 'done']);
+    // The provider drops no repeat: each phone got its message once because nobody was sent twice.
     expect(new Set(sentTo()).size).toBe(60);
     expect(sentTo()).toHaveLength(60);
-    // The 10 already sent went again under the same key and were dropped by the provider.
-    expect(sim.duplicatesDropped()).toBe(10);
+    expect(sim.duplicates()).toEqual({});
+    // The 10 whose outcome A never wrote are 'unknown', never sent again by B; the other 50 are sent.
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
+    const unknown = rows.filter((r) => r.state === 'unknown');
+    expect(unknown.map((r) => r.id).sort()).toEqual(claimed.slice(0, 10).map((c) => c.id).sort());
+    expect(unknown.every((r) => r.errorMessage === UNKNOWN_AFTER_CRASH)).toBe(true);
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(50);
+
+    // Their receipts settle them: the Cloud API format echoes biz_opaque_callback_data, the subscriber's id.
+    for (const [i, s] of sim.delivered().filter((d) => unknown.some((u) => u.phoneNumber.slice(1) === d.to)).entries()) {
+      const status = i === 0 ? ('failed' as const) : ('delivered' as const);
+      const event = { kind: 'status' as const, externalId: s.id, status, error: status === 'failed' ? { code: '131026', title: 'Message undeliverable' } : null, at: new Date(), callbackData: String(s.body.biz_opaque_callback_data) };
+      expect(await applyCampaignReceipt(t.db, tenant.tenantId, channelId, event)).toEqual({ outcome: 'applied', campaignId: campaign.id });
+    }
+    const settled = await t.db.campaignSubscriber.findMany({ where: { id: { in: unknown.map((u) => u.id) } } });
+    expect(settled.filter((r) => r.state === 'error').map((r) => [r.delivery, r.errorMessage, r.sentAt])).toEqual([['failed', '131026: Message undeliverable', null]]);
+    const reconciled = settled.filter((r) => r.state === 'sent');
+    expect(reconciled).toHaveLength(9);
+    expect(reconciled.every((r) => r.delivery === 'delivered' && r.externalId?.startsWith('wamid.') && r.sentAt && r.deliveredAt)).toBe(true);
+  });
+
+  it('a send whose answer is lost is unknown, never retried; refusals are still retried or recorded (issue 29 item 3)', async () => {
+    sim.reset();
+    const campaign = await newCampaign('Lost answers');
+    await importCsv(campaign.id, ['name,phone,1,2', ...phones(12, 2500).map((p, i) => `C${i},${p},a,b`)].join('\n'));
+    // One 503 (the provider took nothing: retried), and two sends taken by the provider whose answers never come back.
+    sim.failNext(1, 503);
+    sim.dropAnswerNext(2);
+    expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
+    expect(sim.sent().map((s) => s.answeredStatus).filter((a) => a !== 200)).toEqual([503, 0, 0]);
+    expect(sim.delivered()).toHaveLength(12);
+    expect(sim.duplicates()).toEqual({});
+    const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
+    expect(rows.filter((r) => r.state === 'unknown').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog unreachable'), expect.stringContaining('360dialog unreachable')]);
+    expect(rows.filter((r) => r.state === 'sent')).toHaveLength(10);
+    // Every row ends sent, error or unknown; the run ends 'sent' while the unknown ones may still be settled by receipts.
+    expect(rows.every((r) => ['sent', 'error', 'unknown'].includes(r.state))).toBe(true);
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent' });
   });
 
   it('stops within a batch when told, and a new start finishes the rest without repeats', async () => {
@@ -264,7 +304,7 @@ describe('scheduling', () => {
 
 describe('reply actions (spec 001 §3)', () => {
   it('runs the pressed button’s action, or the default one, once per subscriber', async () => {
-    const { InboundReceiver, runReplyAction } = await import('@atende/conversations');
+    const { InboundReceiver } = await import('@atende/conversations');
     const realtime = new RealtimeOutbox(redis, prefix);
     const conversationDeps = { db: t.db, realtime, log: pino({ level: 'silent' }) };
     const sector = tenant.sectors[0]!;
@@ -282,13 +322,16 @@ describe('reply actions (spec 001 §3)', () => {
     await t.db.campaignSubscriber.createMany({ data: [p1!, p2!, p3!].map((phoneNumber) => ({ tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber, state: 'sent', sentAt: new Date() })) });
     const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
     const receiver = new InboundReceiver(conversationDeps);
+    // The reply action runs as the receiver takes the message (conversation-entry.ts); its history event tells which.
     const reply = async (phone: string, id: string, button: string | null, text: string) => {
-      const got = await receiver.receive(channel, { contact: { phone }, message: { id, content: text } });
-      return { got, outcome: await runReplyAction(conversationDeps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button, text }) };
+      const interactive = button ? { interactive: { type: 'button' as const, text: button, payload: null, context_id: null } } : {};
+      const got = await receiver.receive(channel, { contact: { phone }, message: { id, content: text, ...interactive } });
+      const event = await t.db.conversationEvent.findFirst({ where: { conversationId: got.conversation_uuid, type: 'campaign-reply' }, orderBy: { at: 'desc' } });
+      return { got, outcome: event?.detail ?? null };
     };
 
     const transfer = await reply(p1!, 'r1', 'Quero', 'Quero');
-    expect(transfer.outcome).toMatchObject({ action: 'transfer_to_sector', replyAction: 'Quero' });
+    expect(transfer.outcome).toMatchObject({ reply_action: 'transfer_to_sector', executed: true });
     const moved = await t.db.conversation.findUniqueOrThrow({ where: { id: transfer.got.conversation_uuid } });
     expect(moved).toMatchObject({ sectorId: sector.id, state: 'waiting' });
     expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER', state: 'pending' } })).toMatchObject({ content: 'Já te atendemos' });
@@ -299,19 +342,22 @@ describe('reply actions (spec 001 §3)', () => {
     expect(await t.db.dndContact.count({ where: { dndListId: list.id, contactId: closed.contactId } })).toBe(1);
 
     const fallback = await reply(p3!, 'r3', null, 'Oi, quem é?');
-    expect(fallback.outcome).toMatchObject({ action: 'end_with_message', replyAction: 'reply' });
+    expect(fallback.outcome).toMatchObject({ reply_action: 'end_with_message', executed: true });
     const subscribers = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
     expect(subscribers.map((s) => [s.state, s.replyAction, s.replyText])).toEqual([
       ['completed', 'Quero', 'Quero'],
       ['completed', 'Sair', 'Sair'],
       ['completed', 'reply', 'Oi, quem é?'],
     ]);
-    // A second answer (or a repeated webhook) runs nothing again.
-    expect((await reply(p1!, 'r4', 'Quero', 'Quero')).outcome).toBeNull();
+    // A second answer (or a repeated webhook) runs nothing again: it only joins the conversation.
+    const again = await reply(p1!, 'r4', 'Quero', 'Quero');
+    expect(again.got.conversation_uuid).toBe(transfer.got.conversation_uuid);
+    expect(await t.db.conversationEvent.count({ where: { conversationId: moved.id, type: 'campaign-reply' } })).toBe(1);
+    expect(await t.db.message.count({ where: { conversationId: moved.id, content: 'Já te atendemos' } })).toBe(1);
   });
 
   it('chatbot_outbound hands the conversation to the bot, which greets the subscriber from its Start', async () => {
-    const { InboundReceiver, runReplyAction, runBotSteps, botHttp } = await import('@atende/conversations');
+    const { InboundReceiver, runBotSteps, botHttp } = await import('@atende/conversations');
     const conversationDeps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), log: pino({ level: 'silent' }) };
     const bot = await t.db.bot.create({
       data: {
@@ -333,8 +379,7 @@ describe('reply actions (spec 001 §3)', () => {
     await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber: phone!, state: 'sent', sentAt: new Date() } });
     const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
     const got = await new InboundReceiver(conversationDeps).receive(channel, { contact: { phone: phone! }, message: { id: 'bot-r1', content: 'Tenho interesse' } });
-    const outcome = await runReplyAction(conversationDeps, { tenantId: tenant.tenantId, channelId, phone: phone!, conversationId: got.conversation_uuid, button: null, text: 'Tenho interesse' });
-    expect(outcome).toMatchObject({ action: 'chatbot_outbound' });
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ state: 'completed', replyAction: 'reply' });
     // Broadcast does not close it: the bot talks now, from a job queued with the hand-over.
     expect(await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).toMatchObject({ state: 'bot', botId: bot.id });
     expect(await t.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: got.conversation_uuid } } })).toBe(1);

@@ -33,14 +33,22 @@ const ERROR_MAX = 500;
 const TRANSIENT_TRIES = 3;
 
 export type Claimed = { id: string; phoneNumber: string; parameters: string[] };
-/** One send's outcome, written with the rest of its batch. */
-type Outcome = { id: string; state: 'sent' | 'error'; externalId: string | null; errorMessage: string | null; at: Date };
+/**
+ * One send's outcome, written with the others that came in meanwhile. 'unknown': the request may
+ * have reached the provider and its answer was lost (ChannelDeliveryError.outcomeUnknown).
+ */
+type Outcome = { id: string; state: 'sent' | 'error' | 'unknown'; externalId: string | null; errorMessage: string | null; at: Date };
+
+/** Why a row is 'unknown' when the dispatcher that was sending it died before writing its outcome. */
+export const UNKNOWN_AFTER_CRASH = 'The sending stopped while this message was on its way: the provider may have received it';
 
 /**
- * A batch's outcomes in one statement; only rows still claimed ('scheduled') change. A send starts
- * its receipts afresh (a subscriber sent again after an error has no receipts of the old message).
- * A broadcast campaign's sends are recorded as closed conversations in the same transaction, for
- * exactly the rows this write turned to sent (broadcast.ts).
+ * Outcomes in one statement; only rows claimed ('scheduled': refused before any request) or being
+ * sent ('sending') change, or rows a restart turned to 'unknown' meanwhile (the late answer says
+ * what happened). A send starts its receipts afresh (a
+ * subscriber sent again after an error has no receipts of the old message). A broadcast campaign's
+ * sends are recorded as closed conversations in the same transaction, for exactly the rows this
+ * write turned to sent (broadcast.ts).
  */
 async function writeOutcomes(db: Db, outcomes: Outcome[], broadcast: BroadcastCampaign | null): Promise<void> {
   if (outcomes.length === 0) return;
@@ -50,7 +58,7 @@ async function writeOutcomes(db: Db, outcomes: Outcome[], broadcast: BroadcastCa
       delivery = CASE WHEN o.state = 'sent' THEN 'sent' END, "deliveredAt" = NULL, "readAt" = NULL, "updatedAt" = now()
     FROM unnest(${outcomes.map((o) => o.id)}::uuid[], ${outcomes.map((o) => o.state)}::text[], ${outcomes.map((o) => o.externalId)}::text[],
                 ${outcomes.map((o) => o.errorMessage)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[]) AS o(id, state, external_id, error_message, at)
-    WHERE s.id = o.id AND s.state = 'scheduled'
+    WHERE s.id = o.id AND s.state IN ('scheduled', 'sending', 'unknown')
     RETURNING s.id, s.name, s."phoneNumber", s.parameters, s."externalId", s."sentAt", s.state`;
   if (!broadcast) {
     await write(db);
@@ -86,8 +94,11 @@ export interface Run {
 }
 
 /**
- * Takes the campaign's sending lease for the job's run and loads what sending needs; subscribers a
- * dead dispatcher had claimed go back to pending (sent again under the same idempotency key).
+ * Takes the campaign's sending lease for the job's run and loads what sending needs. Of the
+ * subscribers a dead dispatcher had claimed, those it had not started sending go back to pending;
+ * those whose request it had started ('sending') may have reached the provider, which would send a
+ * repeat as a second message: they become 'unknown' (never sent again automatically; receipts.ts
+ * reconciles them, the manager may resend them knowingly).
  * 'superseded' when the run is no longer the campaign's running one; throws while another worker
  * holds the lease (BullMQ retries once it may have lapsed).
  */
@@ -115,6 +126,7 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
   const campaign = await db.campaign.findUniqueOrThrow({ where: { id: job.campaign_uuid }, include: { channel: true } });
   await db.campaign.update({ where: { id: campaign.id }, data: { state: 'running', startedAt: campaign.startedAt ?? new Date() } });
   await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
+  await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'sending' }, data: { state: 'unknown', errorMessage: UNKNOWN_AFTER_CRASH } });
   await announceCampaign(deps, campaign.id);
 
   const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
@@ -141,6 +153,37 @@ export function claimBatch(db: Db, campaignId: string, size: number) {
     RETURNING s.id, s."phoneNumber", s.parameters, s.state`;
 }
 
+/**
+ * Group commit: `write(item)` resolves once a statement holding the item is done. One statement at a
+ * time; items that come while one runs go together in the next, so the rows in between are at most
+ * those of one round trip, whatever the concurrency.
+ */
+function groupWriter<T, R>(flush: (items: T[]) => Promise<R[]>) {
+  let waiting: { item: T; done: (result: R) => void; fail: (error: unknown) => void }[] = [];
+  let running = false;
+  async function drain() {
+    running = true;
+    while (waiting.length) {
+      const group = waiting;
+      waiting = [];
+      try {
+        const results = await flush(group.map((w) => w.item));
+        group.forEach((w, i) => w.done(results[i]!));
+      } catch (error) {
+        for (const w of group) w.fail(error);
+      }
+    }
+    running = false;
+  }
+  return {
+    write: (item: T) =>
+      new Promise<R>((done, fail) => {
+        waiting.push({ item, done, fail });
+        if (!running) void drain();
+      }),
+  };
+}
+
 /** A stopped (or restarted) run: what it claimed goes back to pending, and it lets go of the lease if still its run's. */
 export async function stopRun(deps: Pick<DispatchDeps, 'db' | 'realtime'>, run: Run): Promise<'stopped'> {
   await deps.db.campaignSubscriber.updateMany({ where: { campaignId: run.campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
@@ -153,23 +196,27 @@ export async function stopRun(deps: Pick<DispatchDeps, 'db' | 'realtime'>, run: 
 /**
  * Sends one run of a running campaign (queue campaign-dispatch).
  *
- * Exactly once. One dispatcher at a time holds the campaign's lease (renewed before every claim;
- * a run that lost it, was stopped or restarted, stops there and sends nothing more). It claims a
- * batch of pending subscribers in one statement (pending → scheduled, FOR UPDATE SKIP LOCKED, DND
- * contacts → dnd), sends them with bounded concurrency, each under its subscriber id as the
- * provider's idempotency key, and writes outcomes a batch at a time in one statement (scheduled →
- * sent or error), the next claim and the writes overlapping the sends. A subscriber is
- * therefore sent by at most one claim at a time, and never again once its outcome is written. The
- * window a crash can hit is between a send and its batch's write: the row is still 'scheduled', the
- * next dispatcher (after the lease lapses) puts it back to pending and sends it again under the same
- * key, which the provider answers with the first message's id instead of sending twice (fault.test.ts
- * kills a worker mid-send to prove it). Batching the writes widens that window to a batch, which only
- * means more repeats for the provider to drop, never a second message nor a skipped subscriber.
+ * At most once, against providers that do not deduplicate (issue 29 item 3: WhatsApp Cloud API,
+ * 360dialog and Twilio document no idempotency key; a repeated request is a second paid message).
+ * One dispatcher at a time holds the campaign's lease (renewed before every claim; a run that lost
+ * it, was stopped or restarted, stops there and sends nothing more). It claims a batch of pending
+ * subscribers in one statement (pending → scheduled, FOR UPDATE SKIP LOCKED, DND contacts → dnd)
+ * and sends them with bounded concurrency. Before a request is written its row is recorded as
+ * 'sending' (scheduled → sending, the marks of concurrent senders grouped in one statement), and
+ * its outcome is written as soon as the previous write is done (sending → sent, error or unknown),
+ * so what a crash leaves undecided is only the requests in flight, never a batch. A restart puts
+ * rows still 'scheduled' back to pending (nothing of theirs left) and turns rows still 'sending'
+ * into 'unknown': never sent again automatically; reconciled from the provider's receipts
+ * (receipts.ts, by biz_opaque_callback_data) or resent by the manager knowingly. A send whose answer
+ * was lost (time-out, dropped connection, gateway 502/504) is 'unknown' too and is not retried;
+ * only failures that prove the provider took nothing (not reached, or its own error answer) are.
+ * fault.test.ts kills a worker mid-send and counts each phone's messages at the provider.
  *
- * Speed (issue 13 item 4): one claim and one write per batch instead of one update per send, both
- * off the sending's path, sends in flight at once over the outbound client's keep-alive connections, rate-limit tokens taken in
- * chunks, and progress announced at most once a second. With a rate limit a batch is about one
- * second's worth, so a stop still takes effect within about a second.
+ * Speed (issue 13 item 4): one claim per batch, marks and outcome writes grouped (one statement per
+ * round trip whatever the concurrency), sends in flight at once over the outbound client's
+ * keep-alive connections, rate-limit tokens taken in chunks, and progress announced at most once a
+ * second. With a rate limit a batch is about one second's worth, so a stop still takes effect within
+ * about a second.
  */
 export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promise<DispatchResult> {
   const run = await openRun(deps, raw);
@@ -198,7 +245,8 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   // Spec 001 §2 'Fechar conversação após envio': each send is recorded as a closed conversation.
   const broadcast: BroadcastCampaign | null =
     campaign.mode === 'broadcast' ? { id: campaign.id, tenantId: campaign.tenantId, workspaceId: campaign.workspaceId, channelId: campaign.channelId, template } : null;
-  async function send(subscriber: Claimed): Promise<Outcome> {
+  /** The subscriber's outcome; null when the row was no longer claimed when its send was to start. */
+  async function send(subscriber: Claimed): Promise<Outcome | null> {
     const failed = (reason: string): Outcome => ({ id: subscriber.id, state: 'error', externalId: null, errorMessage: reason.slice(0, ERROR_MAX), at: new Date() });
     if (!adapter) return failed(`Channel type ${campaign.channel.type} cannot send templates`);
     // Issue 14 item 6: checked again here, whatever put the row back to pending (the screen checks
@@ -208,11 +256,15 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     const message = subscriberMessage(template, subscriber, campaign.id);
     for (let attempt = 1; ; attempt++) {
       await token();
+      // Recorded as 'sending' right before the first request is written: from here on a crash leaves it 'unknown'.
+      if (attempt === 1 && !(await marks.write(subscriber.id))) return null;
       try {
         const { externalId } = await adapter.send(message, channel);
         return { id: subscriber.id, state: 'sent', externalId, errorMessage: null, at: new Date() };
       } catch (error) {
-        const delivery = error instanceof ChannelDeliveryError ? error : new ChannelDeliveryError('transient', 'Send failed: internal error');
+        // An unexpected error may come after the request was written: its outcome is unknown too.
+        const delivery = error instanceof ChannelDeliveryError ? error : new ChannelDeliveryError('transient', 'Send failed: internal error', undefined, { outcomeUnknown: true });
+        if (delivery.outcomeUnknown) return { id: subscriber.id, state: 'unknown', externalId: null, errorMessage: delivery.message.slice(0, ERROR_MAX), at: new Date() };
         if (delivery.httpStatus === 429 || /130429|rate limit/i.test(delivery.message)) await deps.limiter.slowDown(bucket);
         if (delivery.kind === 'permanent' || attempt >= TRANSIENT_TRIES) return failed(delivery.message);
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
@@ -226,15 +278,25 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     await announceCampaign(deps, campaign.id);
   };
 
-  // A pipeline: the next batch is claimed while the current one is still being sent, and outcomes
-  // are written a batch at a time (one write at a time, in order) while sending goes on.
+  // A pipeline: the next batch is claimed while the current one is still being sent; marks and
+  // outcomes are written in groups (one statement in flight of each, taking all that came meanwhile).
   const queue: Claimed[] = [];
   // Set inside the pipeline's closures (`as`, so that TypeScript does not narrow them to null).
   let end = null as 'done' | 'stopped' | null;
   let failure = null as { error: unknown } | null;
   let claiming: Promise<void> | null = null;
-  let outcomes: Outcome[] = [];
-  let writing: Promise<void> = Promise.resolve();
+  const fail = (error: unknown) => void (failure ??= { error });
+  const marks = groupWriter<string, boolean>(async (ids) => {
+    const marked = await db.$queryRaw<{ id: string }[]>`
+      UPDATE "CampaignSubscriber" SET state = 'sending', "updatedAt" = now() WHERE id = ANY(${ids}::uuid[]) AND state = 'scheduled' RETURNING id`;
+    const ok = new Set(marked.map((m) => m.id));
+    return ids.map((id) => ok.has(id));
+  });
+  const outcomes = groupWriter<Outcome, void>(async (batch) => {
+    await writeOutcomes(db, batch, broadcast);
+    await announceProgress();
+    return batch.map(() => undefined);
+  });
 
   async function claimNext(): Promise<void> {
     if (!(await lease())) {
@@ -247,19 +309,11 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
     if (claimed.length === 0) end = 'done';
     else if (!end) queue.push(...claimed.filter((s) => s.state === 'scheduled'));
   }
-  function flush() {
-    const batch = outcomes;
-    outcomes = [];
-    writing = writing.then(async () => {
-      if (failure) return;
-      await writeOutcomes(db, batch, broadcast);
-      await announceProgress();
-    }).catch((error: unknown) => void (failure ??= { error }));
-  }
+  const written: Promise<void>[] = [];
   async function sender(): Promise<void> {
     while (!failure) {
       if (!end && !claiming && queue.length <= batchSize / 2) {
-        claiming = claimNext().catch((error: unknown) => void (failure ??= { error })).finally(() => (claiming = null));
+        claiming = claimNext().catch(fail).finally(() => (claiming = null));
       }
       const subscriber = queue.shift();
       if (!subscriber) {
@@ -267,17 +321,14 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
         await claiming;
         continue;
       }
-      const outcome = await send(subscriber);
-      // Pushed after the await: `outcomes` may be a new array by then (flush swaps it).
-      outcomes.push(outcome);
-      if (outcomes.length >= batchSize) flush();
+      const outcome = await send(subscriber).catch((error: unknown) => (fail(error), null));
+      if (outcome) written.push(outcomes.write(outcome).catch(fail));
     }
   }
 
   await Promise.all(Array.from({ length: concurrency }, sender));
   await claiming;
-  flush();
-  await writing;
+  await Promise.all(written);
   if (failure) throw failure.error;
   if (end === 'done') {
     // Issue 14 item 5: a run that reached every subscriber ends in a final state, not 'stopped' with

@@ -1,6 +1,6 @@
 import type { CampaignConfig } from '@atende/contract';
 import { randomBytes } from 'node:crypto';
-import { InboundReceiver, runReplyAction, type ConversationDeps } from '@atende/conversations';
+import { InboundReceiver, type ConversationDeps } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -11,7 +11,8 @@ import { claimBatch } from './dispatch';
 
 // Issue 14 item 8: a reply to a campaign opens its conversation through the campaign's entry point
 // (a sector, a menu or a bot; spec 001 §3 inbound_entrypoint), and an opt-out through end_dnd
-// protects the contact in every later campaign consulting that list.
+// protects the contact in every later campaign consulting that list. Issue 29 item 4: free text
+// enters the entry point alone, without the default action (reply-entry.test.ts has the whole matrix).
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
 let t: TestDatabase;
 let redis: Redis;
@@ -59,18 +60,16 @@ async function reply(phone: string, button: string | null = null) {
     contact: { phone },
     message: { id: `e-${++messageSeq}`, content: text, ...(button ? { interactive: { type: 'button' as const, text: button, payload: null, context_id: null } } : {}) },
   });
-  await runReplyAction(deps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button, text });
   return t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } });
 }
 
 describe("a reply opens through the campaign's entry point", () => {
-  it("enters the campaign's sector, not the channel's", async () => {
+  it("enters the campaign's sector, not the channel's, and the default action does not close it", async () => {
     const phone = nextPhone();
     const c = await campaign('Setor', { entrySectorId: campaignSector }, { default_action: { action: 'end_with_message' }, reply_actions: {} });
     await sentTo(c.id, phone);
-    // end_with_message closes it afterwards: the sector it opened in is what this checks.
     const conversation = await reply(phone);
-    expect(conversation.sectorId).toBe(campaignSector);
+    expect(conversation).toMatchObject({ sectorId: campaignSector, state: 'waiting' });
     const entered = await t.db.conversationEvent.findFirst({ where: { conversationId: conversation.id, type: 'enter-queue' } });
     expect(entered).not.toBeNull();
   });
@@ -97,13 +96,14 @@ describe("a reply opens through the campaign's entry point", () => {
     expect(conversation).toMatchObject({ state: 'bot', botId: bot.id });
   });
 
-  it("falls back to the channel's entry point when the campaign's menu was switched off since", async () => {
+  it("runs the default action when the campaign's menu was switched off since (as with no entry point)", async () => {
     const phone = nextPhone();
     const menu = await t.db.automatedMenu.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Desligado', message: 'x', invalidOptionMessage: 'y', enabled: false } });
     const c = await campaign('Menu off', { entryMenuId: menu.id }, { default_action: { action: 'end_with_message' }, reply_actions: {} });
     await sentTo(c.id, phone);
     const conversation = await reply(phone);
-    expect(conversation).toMatchObject({ sectorId: channelSector, botMenuId: null });
+    // Closed by end_with_message, in the channel's entry sector (the campaign has none that works).
+    expect(conversation).toMatchObject({ sectorId: channelSector, botMenuId: null, state: 'closed' });
   });
 
   it('follows the campaign the reply quotes, as the reply action does: a text quoting the older campaign enters its sector', async () => {
@@ -113,8 +113,8 @@ describe("a reply opens through the campaign's entry point", () => {
     await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: older.id, name: 'Ana', phoneNumber: phone, state: 'sent', externalId: 'wamid.old', sentAt: new Date(Date.now() - 600_000) } });
     await sentTo(newer.id, phone);
     const got = await new InboundReceiver(deps).receive(channel, { contact: { phone }, message: { id: `e-${++messageSeq}`, content: 'Sobre a antiga', context_id: 'wamid.old' } });
-    const outcome = await runReplyAction(deps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button: null, text: 'Sobre a antiga', contextExternalId: 'wamid.old' });
-    expect(outcome?.campaignId).toBe(older.id);
+    const [answeredOld, answeredNew] = await Promise.all([older, newer].map((c) => t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: c.id } })));
+    expect([answeredOld!.state, answeredNew!.state]).toEqual(['completed', 'sent']);
     expect((await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).sectorId).toBe(campaignSector);
   });
 

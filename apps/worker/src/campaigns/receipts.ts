@@ -1,6 +1,7 @@
 import type { InboundEvent } from '@atende/channels';
-import { announceCampaign, settleCampaign, type ConversationDeps } from '@atende/conversations';
+import { announceCampaign, presentTemplate, settleCampaign, templateInclude, type ConversationDeps } from '@atende/conversations';
 import type { Db } from '@atende/db';
+import { closeBroadcastSends, type SentSubscriber } from './broadcast';
 
 const ERROR_MESSAGE_MAX = 500;
 type Receipt = Extract<InboundEvent, { kind: 'status' }>;
@@ -28,6 +29,8 @@ export type ReceiptOutcome = 'applied' | 'unchanged' | 'early' | 'unknown';
  */
 export async function applyCampaignReceipt(db: Db, tenantId: string, channelId: string, event: Receipt): Promise<{ outcome: ReceiptOutcome; campaignId?: string }> {
   const reason = event.status === 'failed' ? (event.error ? `${event.error.code}: ${event.error.title}` : 'The provider could not deliver this message').slice(0, ERROR_MESSAGE_MAX) : null;
+  const reconciled = await reconcileUnknownSend(db, tenantId, channelId, event, reason);
+  if (reconciled) return { outcome: 'applied', campaignId: reconciled };
   const changed = await db.$queryRaw<{ campaignId: string }[]>`
     UPDATE "CampaignSubscriber" s SET
       delivery = ${event.status},
@@ -49,8 +52,41 @@ export async function applyCampaignReceipt(db: Db, tenantId: string, channelId: 
     SELECT EXISTS (SELECT 1 FROM "CampaignSubscriber" s WHERE s."tenantId" = ${tenantId}::uuid AND s."externalId" = ${event.externalId})
            OR EXISTS (SELECT 1 FROM "Message" m WHERE m."tenantId" = ${tenantId}::uuid AND m."externalId" = ${event.externalId}) AS known,
            EXISTS (SELECT 1 FROM "Campaign" c JOIN "CampaignSubscriber" s ON s."campaignId" = c.id
-                   WHERE c."tenantId" = ${tenantId}::uuid AND c."channelId" = ${channelId}::uuid AND c."deletedAt" IS NULL AND c.state = 'running' AND s.state = 'scheduled') AS "inFlight"`;
+                   WHERE c."tenantId" = ${tenantId}::uuid AND c."channelId" = ${channelId}::uuid AND c."deletedAt" IS NULL AND c.state = 'running' AND s.state IN ('scheduled', 'sending')) AS "inFlight"`;
   return { outcome: known?.known ? 'unchanged' : known?.inFlight ? 'early' : 'unknown' };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Issue 29 item 3: a receipt naming one of our sends whose outcome was never learnt. The WhatsApp
+ * Cloud API (and 360dialog's) echo the send's biz_opaque_callback_data, the subscriber's id
+ * (cloud-format.ts), so an 'unknown' subscriber is settled by the first receipt of its message:
+ * sent (with the provider's id, its receipt applied: delivered, read) or, for 'failed', an error with
+ * the provider's reason. A broadcast campaign's send is recorded as a closed conversation with it,
+ * as the dispatcher's write would have (broadcast.ts). The campaign's id when a row changed.
+ */
+async function reconcileUnknownSend(db: Db, tenantId: string, channelId: string, event: Receipt, reason: string | null): Promise<string | null> {
+  if (!event.callbackData || !UUID.test(event.callbackData)) return null;
+  const failed = event.status === 'failed';
+  return db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<(SentSubscriber & { campaignId: string; state: string; mode: string; templateId: string; workspaceId: string })[]>`
+      UPDATE "CampaignSubscriber" s SET
+        state = ${failed ? 'error' : 'sent'}, "externalId" = ${event.externalId}, delivery = ${event.status},
+        "sentAt" = CASE WHEN ${failed} THEN s."sentAt" ELSE ${event.at} END,
+        "deliveredAt" = CASE WHEN ${event.status} IN ('delivered', 'read') THEN ${event.at}::timestamptz END,
+        "readAt" = CASE WHEN ${event.status} = 'read' THEN ${event.at}::timestamptz END,
+        "errorMessage" = ${reason}, "updatedAt" = now()
+      FROM "Campaign" c
+      WHERE s.id = ${event.callbackData}::uuid AND s."tenantId" = ${tenantId}::uuid AND s.state = 'unknown' AND c.id = s."campaignId" AND c."channelId" = ${channelId}::uuid
+      RETURNING s.id, s.name, s."phoneNumber", s.parameters, s."externalId", s."sentAt", s.state, s."campaignId", c.mode, c."templateId", c."workspaceId"`;
+    if (!row) return null;
+    if (row.mode === 'broadcast' && row.state === 'sent') {
+      const template = presentTemplate(await tx.outboundTemplate.findUniqueOrThrow({ where: { id: row.templateId }, include: templateInclude }));
+      await closeBroadcastSends(tx, { id: row.campaignId, tenantId, workspaceId: row.workspaceId, channelId, template }, [row]);
+    }
+    return row.campaignId;
+  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { InboundReceiver, runReplyAction, type ConversationDeps } from '@atende/conversations';
+import { InboundReceiver, type ConversationDeps } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -43,7 +43,7 @@ afterAll(async () => {
 });
 
 type Actions = Record<string, { action: string; message?: string; dnd_list?: string[]; sector_uuid?: string }>;
-async function campaignSentTo(name: string, phone: string, options: { actions?: Actions; externalId?: string; minutesAgo?: number }) {
+async function campaignSentTo(name: string, phone: string, options: { actions?: Actions; externalId?: string; minutesAgo?: number; state?: 'sent' | 'unknown' }) {
   const campaign = await t.db.campaign.create({
     data: {
       tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id,
@@ -52,7 +52,7 @@ async function campaignSentTo(name: string, phone: string, options: { actions?: 
   });
   await t.db.campaignSubscriber.create({
     data: {
-      tenantId: tenant.tenantId, campaignId: campaign.id, name: 'Ana', phoneNumber: phone, parameters: ['Ana', name], state: 'sent',
+      tenantId: tenant.tenantId, campaignId: campaign.id, name: 'Ana', phoneNumber: phone, parameters: ['Ana', name], state: options.state ?? 'sent',
       externalId: options.externalId ?? null, sentAt: new Date(Date.now() - (options.minutesAgo ?? 1) * 60_000),
     },
   });
@@ -60,11 +60,15 @@ async function campaignSentTo(name: string, phone: string, options: { actions?: 
 }
 const dndList = (name: string) => t.db.dndList.create({ data: { tenantId: tenant.tenantId, name } });
 let messageSeq = 0;
+/** A contact's message as the provider webhook gives it: a pressed quick reply or text, maybe quoting a message. */
 async function reply(phone: string, input: { button?: string; text?: string; context?: string }) {
   const text = input.button ?? input.text ?? '';
-  const got = await new InboundReceiver(deps).receive(channel, { contact: { phone }, message: { id: `m-${++messageSeq}`, content: text } });
-  const outcome = await runReplyAction(deps, { tenantId: tenant.tenantId, channelId, phone, conversationId: got.conversation_uuid, button: input.button ?? null, text, contextExternalId: input.context ?? null });
-  return { conversationId: got.conversation_uuid, outcome };
+  const context = input.context ?? null;
+  const interactive = input.button ? { interactive: { type: 'button' as const, text: input.button, payload: null, context_id: context } } : {};
+  const got = await new InboundReceiver(deps).receive(channel, { contact: { phone }, message: { id: `m-${++messageSeq}`, content: text, context_id: context, ...interactive } });
+  // The campaign the message answered, as its history event says (none: it answered no campaign).
+  const event = await t.db.conversationEvent.findFirst({ where: { conversationId: got.conversation_uuid, type: 'campaign-reply' }, orderBy: { at: 'desc' } });
+  return { conversationId: got.conversation_uuid, answered: event?.detail ?? null };
 }
 const stateOf = async (campaignId: string) => (await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId } })).state;
 
@@ -74,8 +78,8 @@ describe('which campaign a reply answers', () => {
     const optOut = await dndList('Opt-out A');
     const a = await campaignSentTo('A', phone, { externalId: 'wamid.A', minutesAgo: 10, actions: { Sair: { action: 'end_dnd', dnd_list: [optOut.id], message: 'Removido' } } });
     const b = await campaignSentTo('B', phone, { externalId: 'wamid.B', minutesAgo: 5, actions: { Sair: { action: 'end_with_message', message: 'Até logo' } } });
-    const { conversationId, outcome } = await reply(phone, { button: 'Sair', context: 'wamid.A' });
-    expect(outcome).toMatchObject({ campaignId: a.id, action: 'end_dnd', executed: true });
+    const { conversationId, answered } = await reply(phone, { button: 'Sair', context: 'wamid.A' });
+    expect(answered).toMatchObject({ campaign_name: 'A', reply_action: 'end_dnd', executed: true });
     const conversation = await t.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
     expect(await t.db.dndContact.count({ where: { dndListId: optOut.id, contactId: conversation.contactId } })).toBe(1);
     expect([await stateOf(a.id), await stateOf(b.id)]).toEqual(['completed', 'sent']);
@@ -86,7 +90,7 @@ describe('which campaign a reply answers', () => {
     const a = await campaignSentTo('A2', phone, { externalId: 'wamid.A2', minutesAgo: 10 });
     const b = await campaignSentTo('B2', phone, { externalId: 'wamid.B2', minutesAgo: 5 });
     await reply(phone, { text: 'ok', context: 'wamid.A2' });
-    expect((await reply(phone, { text: 'de novo', context: 'wamid.A2' })).outcome).toBeNull();
+    expect((await reply(phone, { text: 'de novo', context: 'wamid.A2' })).answered).toBeNull();
     expect([await stateOf(a.id), await stateOf(b.id)]).toEqual(['completed', 'sent']);
   });
 
@@ -94,9 +98,20 @@ describe('which campaign a reply answers', () => {
     const phone = nextPhone();
     const withButton = await campaignSentTo('Com botão', phone, { minutesAgo: 10, actions: { Quero: { action: 'end_with_message', message: 'Anotado' } } });
     const newest = await campaignSentTo('Mais nova', phone, { minutesAgo: 2 });
-    const { outcome } = await reply(phone, { button: 'Quero' });
-    expect(outcome).toMatchObject({ campaignId: withButton.id, replyAction: 'Quero' });
+    const { answered } = await reply(phone, { button: 'Quero' });
+    expect(answered).toMatchObject({ campaign_name: 'Com botão' });
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: withButton.id } })).toMatchObject({ state: 'completed', replyAction: 'Quero' });
     expect(await stateOf(newest.id)).toBe('sent');
+  });
+
+  // Issue 29 item 3: a send whose outcome was never learnt is 'unknown'; the contact's reply proves it arrived.
+  it('settles an unknown send by the reply to it, and runs the reply action', async () => {
+    const phone = nextPhone();
+    const campaign = await campaignSentTo('Desconhecido', phone, { state: 'unknown', minutesAgo: 4, actions: { Quero: { action: 'end_with_message', message: 'Anotado' } } });
+    const { conversationId, answered } = await reply(phone, { button: 'Quero' });
+    expect(answered).toMatchObject({ campaign_name: 'Desconhecido', reply_action: 'end_with_message', executed: true });
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ state: 'completed', replyAction: 'Quero' });
+    expect(await t.db.message.count({ where: { conversationId, content: 'Anotado' } })).toBe(1);
   });
 
   it('matches a Brazilian mobile that WhatsApp writes without the ninth digit', async () => {
@@ -104,8 +119,9 @@ describe('which campaign a reply answers', () => {
     const campaign = await campaignSentTo('Nono dígito', phone, { minutesAgo: 3 });
     const withoutNinth = `+5511${phone.slice(6)}`;
     expect(withoutNinth).toHaveLength(phone.length - 1);
-    const { outcome } = await reply(withoutNinth, { text: 'Oi' });
-    expect(outcome).toMatchObject({ campaignId: campaign.id });
+    const { answered } = await reply(withoutNinth, { text: 'Oi' });
+    expect(answered).toMatchObject({ campaign_name: 'Nono dígito' });
+    expect(await stateOf(campaign.id)).toBe('completed');
   });
 });
 
@@ -113,13 +129,14 @@ describe('a reply in a conversation that was already open', () => {
   it('leaves the agent’s active chat open, shows the action as history, still honours the opt-out and stores the template message', async () => {
     const phone = nextPhone();
     const first = await reply(phone, { text: 'Preciso de ajuda com meu pedido' });
-    expect(first.outcome).toBeNull();
+    expect(first.answered).toBeNull();
     await t.db.conversation.update({ where: { id: first.conversationId }, data: { state: 'answered', userId: tenant.users.agent!.id, sectorId: tenant.sectors[0]!.id } });
     const optOut = await dndList('Opt-out chat');
     const campaign = await campaignSentTo('Promo', phone, { minutesAgo: 0, actions: { Sair: { action: 'end_dnd', dnd_list: [optOut.id], message: 'Removido' } } });
-    const { conversationId, outcome } = await reply(phone, { button: 'Sair' });
+    const { conversationId, answered } = await reply(phone, { button: 'Sair' });
     expect(conversationId).toBe(first.conversationId);
-    expect(outcome).toMatchObject({ campaignId: campaign.id, action: 'end_dnd', executed: false });
+    expect(answered).toMatchObject({ reply_action: 'end_dnd', executed: false });
+    expect(await stateOf(campaign.id)).toBe('completed');
     const conversation = await t.db.conversation.findUniqueOrThrow({ where: { id: conversationId } });
     expect(conversation).toMatchObject({ state: 'answered', userId: tenant.users.agent!.id });
     expect(await t.db.dndContact.count({ where: { dndListId: optOut.id, contactId: conversation.contactId } })).toBe(1);
@@ -135,9 +152,10 @@ describe('a reply in a conversation that was already open', () => {
     const phone = nextPhone();
     const first = await reply(phone, { text: 'Quero falar com o suporte' });
     const campaign = await campaignSentTo('Pesquisa', phone, { minutesAgo: 0 });
-    const { conversationId, outcome } = await reply(phone, { text: 'Ainda estou esperando' });
+    const { conversationId, answered } = await reply(phone, { text: 'Ainda estou esperando' });
     expect(conversationId).toBe(first.conversationId);
-    expect(outcome).toMatchObject({ campaignId: campaign.id, action: 'end_with_message', executed: false });
+    expect(answered).toMatchObject({ campaign_name: 'Pesquisa', reply_action: 'end_with_message', executed: false });
+    expect(await stateOf(campaign.id)).toBe('completed');
     expect(await t.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ state: 'waiting' });
     expect(await t.db.message.count({ where: { conversationId, content: 'Obrigado (Pesquisa)' } })).toBe(0);
   });
@@ -145,8 +163,8 @@ describe('a reply in a conversation that was already open', () => {
   it('runs the action on the conversation the reply opened, with the template message before the reply', async () => {
     const phone = nextPhone();
     await campaignSentTo('Própria', phone, { minutesAgo: 1 });
-    const { conversationId, outcome } = await reply(phone, { text: 'Oi' });
-    expect(outcome).toMatchObject({ action: 'end_with_message', executed: true });
+    const { conversationId, answered } = await reply(phone, { text: 'Oi' });
+    expect(answered).toMatchObject({ reply_action: 'end_with_message', executed: true });
     expect(await t.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).toMatchObject({ state: 'closed', endedBy: 'system' });
     const messages = await t.db.message.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' } });
     expect(messages.map((m) => [m.author, m.content])).toEqual([

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchOutboxBatch } from '../outbox/dispatcher';
-import { deliverMessage, type ChannelDeliveryDeps } from './processor';
+import { deliverMessage, OUTCOME_UNKNOWN, type ChannelDeliveryDeps } from './processor';
 import { createAgentMessage, createDeliveryFixture, eventually, type DeliveryFixture } from './testing';
 import { createChannelDeliveryWorker } from './worker';
 // The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
@@ -132,6 +132,33 @@ describe('channel delivery: custom API channel', () => {
     expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ state: 'sent', status: null });
     // Only the final state reached the agent: no "failed" flash during the retry.
     expect((await acksFor(messageId)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([null, null]);
+  });
+
+  it('never posts again a message whose answer was lost, nor one a killed worker was posting: failed, outcome unknown (issue 29 item 3)', async () => {
+    // The receiver takes the message but answers after the adapter's 2 s time-out.
+    const lost = await createAgentMessage(t.db, f);
+    sim.slowNext(1, 2_500);
+    const first = await deliver(lost);
+    expect([first.state, first.job.attemptsMade]).toEqual(['completed', 1]);
+    await sim.waitForRequests(1);
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: lost } })).toMatchObject({ state: 'pending', status: 'failed', errorMessage: expect.stringContaining(OUTCOME_UNKNOWN) });
+    // A job that runs again posts nothing.
+    expect((await deliver(lost)).state).toBe('completed');
+    expect(sim.requests).toHaveLength(1);
+
+    // A worker killed (kill -9) after it began posting: the message is left 'sending' with postedAt set.
+    const killed = await createAgentMessage(t.db, f);
+    await t.db.message.update({ where: { id: killed }, data: { postedAt: new Date() } });
+    expect((await deliver(killed)).state).toBe('completed');
+    expect(sim.requests).toHaveLength(1);
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: killed } })).toMatchObject({ state: 'pending', status: 'failed', errorMessage: OUTCOME_UNKNOWN });
+    expect((await acksFor(killed)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual(['failed', 'failed']);
+
+    // The agent's knowing resend (the api clears postedAt) posts it.
+    await t.db.message.update({ where: { id: killed }, data: { status: 'sending', errorMessage: null, postedAt: null } });
+    expect((await deliver(killed)).state).toBe('completed');
+    expect(sim.requests).toHaveLength(2);
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: killed } })).toMatchObject({ state: 'sent', status: null });
   });
 
   it('marks the message failed without retrying when the webhook answers 400', async () => {

@@ -36,6 +36,12 @@ export type DeliveryResult =
   | { outcome: 'skipped'; reason: 'not_found' | 'internal_note' | 'not_an_agent_message' | 'already_sent' | 'already_failed' | 'already_handled' };
 
 const ERROR_MESSAGE_MAX = 500;
+/**
+ * Issue 29 item 3: why a message is failed when it may have been delivered. The providers drop no
+ * repeated request, so it is not posted again by itself; the agent sees it failed with this reason
+ * and resends it only if the contact did not get it.
+ */
+export const OUTCOME_UNKNOWN = 'The provider may have received this message, but its answer was lost: resend it only if the contact did not get it';
 
 /**
  * Delivers one agent message to its channel (queue channel-delivery). Idempotent: a message that
@@ -43,6 +49,12 @@ const ERROR_MESSAGE_MAX = 500;
  * twice) changes nothing. Transient failures throw so BullMQ retries with backoff; permanent ones,
  * and transient ones on the last attempt, mark the message failed (spec 000 §4: failed, with retry
  * by the agent). Each state change reaches the conversation's audience as messages-ack.
+ *
+ * At most once against providers that drop no repeat (issue 29 item 3): `postedAt` is written
+ * before the request. A failure that may have delivered it (time-out, lost connection, gateway
+ * 502/504: ChannelDeliveryError.outcomeUnknown) is not retried, and an attempt that finds `postedAt`
+ * set (the worker died mid-post) does not post: both mark it failed with OUTCOME_UNKNOWN. Only a
+ * failure proving the provider took nothing clears `postedAt` for the retry.
  */
 export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, attempt: DeliveryAttempt): Promise<DeliveryResult> {
   const job = queues.channelDelivery.payload.parse(raw);
@@ -62,6 +74,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
   if (message.status === 'failed') return { outcome: 'skipped', reason: 'already_failed' };
 
   const ack = { tenantId: job.tenant_uuid, conversationId: message.conversationId, messageId: message.id };
+  let posting = false;
   try {
     const channel = message.conversation.channel;
     const adapter = deps.adapters.get(channelKind(channel.type));
@@ -70,14 +83,16 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     const target = { ...channelTargetOf(channel, deps.secretsKey), webhookUrl: `${deps.publicUrl}/api/v1/channels/${channel.id}/webhook` };
     const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds, storage: deps.storage });
 
-    // Recorded before posting: only a still-pending, not-failed message goes out.
+    // Recorded before posting: only a still-pending, not-failed message no attempt began posting goes out.
     const claimed = await db.message.updateMany({
-      where: { id: message.id, state: 'pending', OR: [{ status: null }, { status: 'sending' }] },
-      data: { status: 'sending' },
+      where: { id: message.id, state: 'pending', OR: [{ status: null }, { status: 'sending' }], postedAt: null },
+      data: { status: 'sending', postedAt: new Date() },
     });
-    if (claimed.count === 0) return { outcome: 'skipped', reason: 'already_handled' };
+    if (claimed.count === 0) return (await markOutcomeUnknown(deps, db, ack, OUTCOME_UNKNOWN)) ?? { outcome: 'skipped', reason: 'already_handled' };
 
+    posting = true;
     const { externalId } = await adapter.send(outbound, target);
+    posting = false;
     await db.message.updateMany({
       where: { id: message.id, state: 'pending' },
       data: { state: 'sent', status: null, externalId, errorMessage: null },
@@ -86,6 +101,17 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     log.debug({ externalId }, 'message delivered');
     return { outcome: 'sent', externalId };
   } catch (error) {
+    if (posting) {
+      // An unexpected error may come after the request was written: its outcome is unknown too.
+      const unknown = !(error instanceof ChannelDeliveryError) || error.outcomeUnknown;
+      if (unknown) {
+        const reason = `${OUTCOME_UNKNOWN} (${errorMessageOf(error)})`.slice(0, ERROR_MESSAGE_MAX);
+        log.warn({ reason }, 'message delivery outcome unknown');
+        return (await markOutcomeUnknown(deps, db, ack, reason)) ?? { outcome: 'skipped', reason: 'already_handled' };
+      }
+      // The provider took nothing: a later attempt may post it.
+      await db.message.updateMany({ where: { id: message.id, state: 'pending' }, data: { postedAt: null } });
+    }
     const permanent = error instanceof ChannelDeliveryError && error.kind === 'permanent';
     if (!permanent && !attempt.finalAttempt) throw error;
     const reason = errorMessageOf(error).slice(0, ERROR_MESSAGE_MAX);
@@ -102,6 +128,17 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     if (permanent) return { outcome: 'failed', reason };
     throw error;
   }
+}
+
+/** A message an attempt began posting without learning the outcome: failed with `reason`, never posted again by itself. */
+async function markOutcomeUnknown(deps: ChannelDeliveryDeps, db: ScopedDb, ack: { tenantId: string; conversationId: string; messageId: string }, reason: string): Promise<DeliveryResult | null> {
+  const marked = await db.message.updateMany({
+    where: { id: ack.messageId, state: 'pending', postedAt: { not: null }, OR: [{ status: null }, { status: 'sending' }] },
+    data: { status: 'failed', errorMessage: reason },
+  });
+  if (marked.count === 0) return null;
+  await emitMessagesAck(deps, db, ack, 'pending', 'failed');
+  return { outcome: 'failed', reason };
 }
 
 function errorMessageOf(error: unknown): string {

@@ -107,7 +107,7 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
 
   it('keeps every attachment as an annex of its own message', async () => {
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3000)]);
-    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), randomBytes(2000)]);
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2000)]);
     await mailer().sendMail({
       from: 'ana@cliente.test', to: inbox(), subject: 'Comprovante', messageId: '<files@cliente.test>', text: 'Seguem os arquivos.',
       attachments: [{ filename: 'nota.pdf', content: pdf, contentType: 'application/pdf' }, { filename: 'foto.png', content: png, contentType: 'image/png' }],
@@ -118,6 +118,56 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     const files = await Promise.all(messages.map((m) => t.db.storedFile.findUniqueOrThrow({ where: { id: m.annexId! } })));
     expect(files.map((f) => [f.originalFilename, f.contentType, f.size])).toEqual([['nota.pdf', 'application/pdf', pdf.length], ['foto.png', 'image/png', png.length]]);
     expect(await readFile(join(storageDir, files[1]!.storageKey))).toEqual(png);
+  });
+
+  it('takes mail to a forwarding address in any case (issue 29): as shown, or lower- or upper-cased by a mail system', async () => {
+    const secret = 'MiXeD-Case_Secret0123456789AbCdEf';
+    const mixed = await t.db.channel.create({
+      data: {
+        tenantId, workspaceId: (await t.db.channel.findUniqueOrThrow({ where: { id: channelId } })).workspaceId, name: 'Vendas por e-mail', type: 'email',
+        config: { smtp_host: '127.0.0.1', smtp_port: '2525', from_address: 'vendas@loja.test' },
+        credentialsEncrypted: encryptCredentials({ password: 'x', webhook_secret: secret }, secretsKey),
+      },
+    });
+    // The address as channels created before this change showed it: the token with the secret's own case.
+    const shownBefore = `${mixed.id.replace(/-/g, '')}.${secret.slice(0, 24)}@inbound.loja.test`;
+    const shownNow = forwardingAddress(mixed.id, secret, 'inbound.loja.test');
+    expect(shownNow).toBe(shownNow.toLowerCase());
+    for (const to of [shownBefore, shownNow, shownBefore.toUpperCase(), shownBefore.toLowerCase()]) {
+      await mailer().sendMail({ from: 'bia@cliente.test', to, subject: 'Orçamento', text: `para ${to}` });
+    }
+    const jobs = await t.db.outboxJob.findMany({ where: { tenantId, queue: queues.channelInbound.name } });
+    expect(jobs.filter((j) => (j.payload as ChannelInboundJob).channel_uuid === mixed.id)).toHaveLength(4);
+    const wrong = forwardingAddress(mixed.id, 'not-the-secret-at-all-000000', 'inbound.loja.test');
+    await expect(mailer().sendMail({ from: 'eve@mal.test', to: wrong.toUpperCase(), subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    expect(await processQueued()).toBe(4);
+  });
+
+  // Issue 29 (low): one file-type policy for every way a file enters. The upload route refuses SVG
+  // and HTML (a browser may run them from our origin); mail brought them in and kept them.
+  it('leaves out attachments of a type the upload route refuses, keeping the message and saying what was left out', async () => {
+    const before = await t.db.storedFile.count({ where: { tenantId } });
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>');
+    const html = Buffer.from('<html><body><script>fetch("/api/v1/users")</script></body></html>');
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(500)]);
+    await mailer().sendMail({
+      from: 'ana@cliente.test', to: inbox(), subject: 'Arquivos', messageId: '<refused@cliente.test>', text: 'Vejam os anexos.',
+      attachments: [
+        { filename: 'logo.svg', content: svg, contentType: 'image/svg+xml' },
+        { filename: 'page.html', content: html, contentType: 'text/html' },
+        { filename: 'foto.png', content: png, contentType: 'image/png' },
+      ],
+    });
+    expect(await processQueued()).toBe(1);
+    const messages = await t.db.message.findMany({ where: { conversation: { channelId }, externalId: { startsWith: '<refused@' } }, orderBy: { externalId: 'asc' } });
+    expect(messages.map((m) => [m.externalId, m.content, m.annexId === null])).toEqual([
+      ['<refused@cliente.test>', 'Vejam os anexos.\n[An attachment of a type that is not accepted (image/svg+xml) was left out]', true],
+      ['<refused@cliente.test>#2', '[An attachment of a type that is not accepted (text/html) was left out]', true],
+      ['<refused@cliente.test>#3', '', false],
+    ]);
+    const kept = await t.db.storedFile.findMany({ where: { tenantId, createdAt: { gte: messages[0]!.createdAt } } });
+    expect(kept.map((f) => [f.originalFilename, f.contentType])).toEqual([['foto.png', 'image/png']]);
+    expect(await t.db.storedFile.count({ where: { tenantId } })).toBe(before + 1);
   });
 
   it('refuses mail to a forwarding address with a wrong token or an unknown channel (550), queueing nothing', async () => {

@@ -1,8 +1,8 @@
 import { channelKind, storableStrings } from '@atende/core';
 import { ChannelDeliveryError, decryptCredentials, isProviderAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type ProviderChannelAdapter } from '@atende/channels';
-import { queues } from '@atende/contract';
-import { announceTemplate, applyTemplateStatus, InboundReceiver, type InboundInput, messageIdFor, runReplyAction, type AnnexRow, type ConversationDeps } from '@atende/conversations';
-import { safeFilename, type StorageDriver } from '@atende/storage';
+import { queues, UPLOAD_ALLOWED_TYPES } from '@atende/contract';
+import { announceTemplate, applyTemplateStatus, InboundReceiver, type InboundInput, messageIdFor, type AnnexRow, type ConversationDeps } from '@atende/conversations';
+import { fileTypeRefusal, safeFilename, type StorageDriver } from '@atende/storage';
 import { randomUUID } from 'node:crypto';
 import { scoped, type Db } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
@@ -34,12 +34,18 @@ const ERROR_MESSAGE_MAX = 500;
 /** The order delivery states move in: a late 'delivered' never undoes 'read'. */
 const RANK = { sent: 1, delivered: 2, read: 3 } as const;
 
+/** What a contact's message says in place of media that was not kept. */
+const mediaLeftOut = (kept: AnnexRow | { refusedType: string } | null): string =>
+  kept && 'refusedType' in kept ? `[An attachment of a type that is not accepted (${kept.refusedType}) was left out]` : '[The media of this message could not be downloaded]';
+
 /**
  * Downloads a contact's media from the provider's own hosts (the adapter refuses any other) and
  * keeps it as a StoredFile. A permanent failure (refused host, too big) answers null: the message
- * is still taken, saying its media was lost; a transient one throws so the job is retried.
+ * is still taken, saying its media was lost; a transient one throws so the job is retried. A file
+ * the upload route would refuse (fileTypeRefusal: HTML, SVG, a type that lies about its bytes) is
+ * not kept either (issue 29, low): its type is answered so the message says what was left out.
  */
-async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | null> {
+async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | { refusedType: string } | null> {
   let file: { bytes: Buffer; contentType: string; filename: string | null };
   try {
     file = await adapter.fetchMedia(media, target, INBOUND_MEDIA_MAX_BYTES);
@@ -53,6 +59,11 @@ async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapt
   const id = randomUUID();
   const key = `${tenantId}/${id}`;
   const contentType = (file.contentType.split(';')[0] ?? 'application/octet-stream').trim().slice(0, 120) || 'application/octet-stream';
+  const refusal = fileTypeRefusal({ contentType, bytes: file.bytes }, UPLOAD_ALLOWED_TYPES);
+  if (refusal) {
+    deps.log.warn({ channelId: target.uuid, type: refusal.type, reason: refusal.code }, 'inbound attachment of a refused type left out');
+    return { refusedType: refusal.type };
+  }
   const originalFilename = safeFilename(file.filename ?? media.filename ?? undefined, `media-${id.slice(0, 8)}`);
   await deps.storage.put(key, file.bytes, { contentType, size: file.bytes.length });
   try {
@@ -183,10 +194,12 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       }
       // A retried job must not download (and keep) the media of a message already stored.
       const known = await deps.db.message.count({ where: { id: messageIdFor(channel.id, event.externalId) } });
-      const annex = event.media && !known ? await keepMedia(deps, adapter, target, channel.tenantId, event.media) : null;
+      const kept = event.media && !known ? await keepMedia(deps, adapter, target, channel.tenantId, event.media) : null;
+      const annex = kept && !('refusedType' in kept) ? kept : null;
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
-      const lost = event.media && !known && !annex ? '[The media of this message could not be downloaded]' : '';
-      const received = await receiver.receive(channel, {
+      const lost = event.media && !known && !annex ? mediaLeftOut(kept) : '';
+      // The receiver also answers a campaign the message replies to (conversation-entry.ts: one step per message).
+      await receiver.receive(channel, {
         contact: contactOf(await withSenderName(deps, adapter, target, event), channelKind(channel.type)),
         message: {
           id: event.externalId,
@@ -198,12 +211,6 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         },
       });
       outcome.messages++;
-      // An answer to a campaign runs its reply action (once: a repeated delivery is a duplicate); campaigns reach phones only.
-      if (!received.duplicate && !event.sender) {
-        await runReplyAction(conversationDeps, {
-          tenantId: channel.tenantId, channelId: channel.id, phone: event.from, conversationId: received.conversation_uuid, button: event.button?.text ?? null, text: event.button?.text ?? event.text ?? '', contextExternalId: event.contextExternalId,
-        });
-      }
     } else if (event.kind === 'read-up-to') {
       const read = await applyReadWatermark(deps, channel.tenantId, channel.id, event);
       if (read) outcome.statuses += read;

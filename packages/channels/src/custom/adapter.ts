@@ -1,5 +1,5 @@
 import { ChannelDeliveryError, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
-import { describeNetworkError, isTransientStatus, readCapped } from '../http';
+import { describeNetworkError, isAmbiguousStatus, isTransientStatus, networkFailure, readCapped } from '../http';
 import { outboundClient, statusLine, type OutboundClient } from '../outbound';
 import { refusalOf } from '../outbound-address';
 import { SIGNATURE_HEADER, signWebhookBody, verifyWebhookBody } from '../signature';
@@ -106,14 +106,14 @@ export class CustomChannelAdapter implements ChannelAdapter {
     } catch (error) {
       const refused = refusalOf(error);
       if (refused) throw new ChannelDeliveryError('permanent', `Webhook address refused: ${refused.message}`);
-      const reason = (error as Error).name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : describeNetworkError(error);
-      throw new ChannelDeliveryError('transient', `Webhook unreachable: ${reason}`);
+      throw networkFailure('Webhook', error, this.timeoutMs);
     }
     let text: string;
     try {
       text = (await readCapped(response, MAX_RESPONSE_BYTES)).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
     } catch (error) {
-      throw new ChannelDeliveryError('transient', `Webhook answer interrupted: ${describeNetworkError(error)}`, response.status);
+      const unknown = (response.status >= 200 && response.status < 300) || isAmbiguousStatus(response.status);
+      throw new ChannelDeliveryError('transient', `Webhook answer interrupted: ${describeNetworkError(error)}`, response.status, { outcomeUnknown: unknown });
     }
     const status = response.status;
     if (status >= 200 && status < 300) return { externalId: externalIdFrom(text) };
@@ -121,7 +121,7 @@ export class CustomChannelAdapter implements ChannelAdapter {
       throw new ChannelDeliveryError('permanent', `Webhook answered a redirect (${status}); configure the final address`, status);
     }
     // Only the status line: the body is the receiver's, and an error is shown to the channel's admins.
-    throw new ChannelDeliveryError(isTransientStatus(status) ? 'transient' : 'permanent', `Webhook answered ${statusLine(status)}`, status);
+    throw new ChannelDeliveryError(isTransientStatus(status) ? 'transient' : 'permanent', `Webhook answered ${statusLine(status)}`, status, { outcomeUnknown: isAmbiguousStatus(status) });
   }
 
   verifySignature({ rawBody, headers, secret }: SignatureInput): boolean {

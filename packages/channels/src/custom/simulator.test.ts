@@ -33,6 +33,21 @@ describe('custom channel simulator', () => {
     expect(sim.requests[0]).toMatchObject({ idempotencyKey: 'k1', rawBody: body, body: { message: { content: 'hi' } } });
   });
 
+  it('treats a repeated Idempotency-Key as a new message unless told to play a receiver that honours it (issue 29 item 3)', async () => {
+    const signature = signWebhookBody(body, secret);
+    const ids = [];
+    for (let i = 0; i < 2; i++) ids.push(((await (await post(body, signature)).json()) as { id: string }).id);
+    expect(ids).toEqual(['sim-1', 'sim-2']);
+    const careful = await startCustomChannelSimulator({ secret, dedupeIdempotencyKey: true });
+    try {
+      const again = () => fetch(careful.webhookUrl, { method: 'POST', body, headers: { 'content-type': 'application/json', 'idempotency-key': 'k1', 'x-atende-signature': signature } });
+      const answers = [await (await again()).json(), await (await again()).json()];
+      expect(answers).toEqual([{ id: 'sim-1' }, { id: 'sim-1' }]);
+    } finally {
+      await careful.close();
+    }
+  });
+
   it('rejects a bad signature, a signature over other bytes and a missing one', async () => {
     expect((await post(body, signWebhookBody(body, 'other-secret'))).status).toBe(401);
     expect((await post(body, signWebhookBody(`${body} `, secret))).status).toBe(401);

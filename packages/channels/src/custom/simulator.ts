@@ -27,6 +27,12 @@ interface PlannedAnswer {
 export interface CustomChannelSimulatorOptions {
   /** The channel's webhook secret: requests not signed with it are refused with 401. */
   secret: string;
+  /**
+   * Play a receiver that honours Idempotency-Key as our protocol asks (custom/adapter.ts): a
+   * repeated key gets the id it got the first time. Off by default: a receiver may not honour it,
+   * and then each request is a new message.
+   */
+  dedupeIdempotencyKey?: boolean;
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -94,8 +100,8 @@ export async function startCustomChannelSimulator(options: CustomChannelSimulato
     });
     notify();
     if (answer.status < 200 || answer.status >= 300) return reply.code(answer.status).send({ error_message: `Simulated ${answer.status}` });
-    // Like a careful receiver: a repeated Idempotency-Key gets the id it got the first time.
-    const key = idempotencyKey ?? parsed.message.uuid;
+    // A careful receiver (dedupeIdempotencyKey): a repeated Idempotency-Key gets the id it got the first time.
+    const key = options.dedupeIdempotencyKey ? (idempotencyKey ?? parsed.message.uuid) : `request-${requests.length}`;
     const id = acceptedIds.get(key) ?? `sim-${acceptedIds.size + 1}`;
     acceptedIds.set(key, id);
     return reply.code(200).send({ id });

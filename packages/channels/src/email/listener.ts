@@ -10,7 +10,9 @@ import { EMAIL_MAX_BYTES } from './inbound';
  *
  * The forwarding address is `<channel uuid, hex>.<first 24 characters of its webhook_secret>@<any
  * domain routed here>` (57 characters, under RFC 5321's 64 for a local part): the token is the
- * authenticity check, so an address guessed from the channel uuid alone is refused (550).
+ * authenticity check, so an address guessed from the channel uuid alone is refused (550). The whole
+ * address is case-insensitive (issue 29): mail systems and people change the case of local parts, so
+ * the token is compared lower-cased (24 of 38 symbols: still over 120 bits).
  */
 export interface InboundSmtpOptions {
   port: number;
@@ -32,9 +34,11 @@ export interface InboundSmtpListener {
 }
 
 const TOKEN_LENGTH = 24;
+/** The token a forwarding address carries, as compared: the secret's first characters, lower-cased. */
+const addressToken = (secret: string) => secret.slice(0, TOKEN_LENGTH).toLowerCase();
 
 export function forwardingAddress(channelId: string, secret: string, domain: string): string {
-  return `${channelId.replace(/-/g, '').toLowerCase()}.${secret.slice(0, TOKEN_LENGTH)}@${domain}`;
+  return `${channelId.replace(/-/g, '').toLowerCase()}.${addressToken(secret)}@${domain.toLowerCase()}`;
 }
 
 /** The channel uuid and token of a forwarding address, or null. */
@@ -68,7 +72,7 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
       try {
         const recipient = parseRecipient(address.address);
         const channel = recipient ? await options.channelOf(recipient.channelId) : null;
-        if (!recipient || !channel || !channel.enabled || !channel.secret || !sameSecret(recipient.token, channel.secret.slice(0, TOKEN_LENGTH))) {
+        if (!recipient || !channel || !channel.enabled || !channel.secret || !sameSecret(recipient.token.toLowerCase(), addressToken(channel.secret))) {
           return callback(smtpError(550, 'No such mailbox'));
         }
         (session.channels ??= new Map()).set(recipient.channelId, channel.tenantId);

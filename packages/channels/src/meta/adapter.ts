@@ -20,7 +20,7 @@ export function metaMessagingFailure(provider: string, answer: HttpAnswer): Chan
   const error = (answer.json() as { error?: { code?: unknown; error_subcode?: unknown } } | null)?.error;
   if (Number(error?.error_subcode) === OUTSIDE_WINDOW_SUBCODE) return windowClosed(provider, answer.status);
   const failure = providerFailure(provider, answer);
-  return THROTTLING_CODES.has(Number(error?.code)) ? new ChannelDeliveryError('transient', failure.message, failure.httpStatus) : failure;
+  return THROTTLING_CODES.has(Number(error?.code)) ? new ChannelDeliveryError('transient', failure.message, failure.httpStatus, { outcomeUnknown: failure.outcomeUnknown }) : failure;
 }
 
 const windowClosed = (provider: string, status?: number) =>

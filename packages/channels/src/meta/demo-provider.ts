@@ -1,7 +1,8 @@
 // The demo's Meta: Meta simulators playing Messenger and Instagram messaging that `pnpm start` and the
 // e2e stack run for the demo tenant's "Messenger" and "Instagram" channels (packages/db/src/demo-meta.ts),
 // so contacts can write to the page and agents' answers arrive (README: play a Messenger contact). Both
-// also play Facebook Login for the /messenger-setup and /instagram-setup screens (scripts/demo-meta-env.mjs).
+// also play Facebook Login for the /messenger-setup and /instagram-setup screens (scripts/demo-meta-env.mjs),
+// and serve the demo user's second page, "Atende Outlet" (defaultPages), connected to no channel.
 import {
   DEMO_INSTAGRAM_CHANNEL_ID, DEMO_INSTAGRAM_PORT_DEFAULT, DEMO_MESSENGER_CHANNEL_ID, DEMO_META_APP_ID, DEMO_META_APP_SECRET_DEFAULT, DEMO_META_PAGE_ID, DEMO_META_PAGE_TOKEN_DEFAULT,
   DEMO_META_PORT_DEFAULT, DEMO_META_VERIFY_TOKEN_DEFAULT,

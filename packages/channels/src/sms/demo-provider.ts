@@ -1,9 +1,13 @@
 // The demo's SMS provider: the Twilio simulator (../whatsapp/simulator.ts, SMS dialect) that
 // `pnpm start` and the e2e stack run for the demo tenant's "SMS" channel (packages/db/src/demo-sms.ts),
 // so a contact can text the business over HTTP (README: play an SMS contact) and agents' answers
-// arrive (GET /_simulator/sent). Inbound messages go to the seeded channel's webhook unless
-// DEMO_SMS_WEBHOOK_URL (or POST /_simulator/webhook-url) says otherwise.
-import { DEMO_SMS_ACCOUNT_SID_DEFAULT, DEMO_SMS_AUTH_TOKEN_DEFAULT, DEMO_SMS_CHANNEL_ID, DEMO_SMS_PORT_DEFAULT } from './demo-defaults';
+// arrive (GET /_simulator/sent). The demo account owns two numbers: the seeded channel's, whose
+// inbound messages go to that channel's webhook unless DEMO_SMS_WEBHOOK_URL (or POST
+// /_simulator/webhook-url) says otherwise, and a second one for a channel created in the admin
+// screen (POST /_simulator/webhook-url with its `number` sets its webhook).
+import {
+  DEMO_SMS_ACCOUNT_SID_DEFAULT, DEMO_SMS_AUTH_TOKEN_DEFAULT, DEMO_SMS_CHANNEL_ID, DEMO_SMS_FROM_NUMBER_DEFAULT, DEMO_SMS_PORT_DEFAULT, DEMO_SMS_SECOND_NUMBER_DEFAULT,
+} from './demo-defaults';
 import { startWhatsAppSimulator } from '../whatsapp/simulator';
 
 const port = Number(process.env.DEMO_SMS_PORT ?? DEMO_SMS_PORT_DEFAULT);
@@ -16,6 +20,7 @@ const simulator = await startWhatsAppSimulator({
     account_sid: process.env.DEMO_SMS_ACCOUNT_SID ?? DEMO_SMS_ACCOUNT_SID_DEFAULT,
     auth_token: process.env.DEMO_SMS_AUTH_TOKEN ?? DEMO_SMS_AUTH_TOKEN_DEFAULT,
   },
+  numbers: [DEMO_SMS_FROM_NUMBER_DEFAULT, DEMO_SMS_SECOND_NUMBER_DEFAULT],
   webhookUrl: process.env.DEMO_SMS_WEBHOOK_URL || `http://127.0.0.1:${apiPort}/api/v1/channels/${DEMO_SMS_CHANNEL_ID}/webhook`,
 });
 console.warn(`demo SMS provider (Twilio simulator) listening at ${simulator.baseUrl}`);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from '@atende/contract';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
-import { cleanProviderText, headerValue, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
+import { cleanProviderText, headerValue, isAmbiguousStatus, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
 import { statusLine } from '../outbound';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRegistration, WebhookRequest } from '../provider';
 import { downloadMedia, mediaHostsOf } from '../whatsapp/media';
@@ -22,7 +22,7 @@ export function telegramFailure(what: string, answer: HttpAnswer): ChannelDelive
   const later = Number.isFinite(retryAfter) && retryAfter > 0 ? ` (retry after ${retryAfter} s)` : '';
   // 429 (flood control) and 5xx say "later"; 400 (bad request), 401 (token), 403 (blocked by the user) never succeed by retrying.
   const kind = isTransientStatus(answer.status) ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, `${what} answered ${description ? `${answer.status}: ${description}` : statusLine(answer.status)}${later}`, answer.status);
+  return new ChannelDeliveryError(kind, `${what} answered ${description ? `${answer.status}: ${description}` : statusLine(answer.status)}${later}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
 }
 
 interface UploadFile {

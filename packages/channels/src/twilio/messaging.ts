@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { ChannelDeliveryError, type ChannelTarget, type SignatureInput } from '../adapter';
-import { cleanProviderText, headerValue, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
+import { cleanProviderText, headerValue, isAmbiguousStatus, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
 import { statusLine } from '../outbound';
 import type { InboundEvent, InboundMedia, WebhookRequest } from '../provider';
 import { downloadMedia, mediaHostsOf } from '../whatsapp/media';
@@ -42,7 +42,7 @@ export function twilioFailure(answer: HttpAnswer, what = 'Twilio'): ChannelDeliv
   const text = cleanProviderText(typeof body?.message === 'string' ? body.message : '');
   const detail = [typeof body?.code === 'number' ? `(#${String(body.code)})` : '', text].filter(Boolean).join(' ');
   const kind = isTransientStatus(answer.status) || body?.code === 20429 ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, detail ? `${what} answered ${answer.status}: ${detail}` : `${what} answered ${statusLine(answer.status)}`, answer.status);
+  return new ChannelDeliveryError(kind, detail ? `${what} answered ${answer.status}: ${detail}` : `${what} answered ${statusLine(answer.status)}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
 }
 
 /**

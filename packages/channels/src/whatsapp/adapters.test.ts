@@ -75,12 +75,23 @@ describe.each(cases)('$provider adapter against its simulator', ({ provider, ada
     expect(h.sim.sent().map((s) => s.answeredStatus)).toEqual([429, 503, 200]);
   });
 
-  it('sends a repeated message uuid once (idempotency key)', async () => {
+  it('a repeated message uuid is a second message: the provider documents no idempotency key (issue 29 item 3)', async () => {
     const once = message();
     const first = await adapter.send(once, h.channel);
-    expect((await adapter.send(once, h.channel)).externalId).toBe(first.externalId);
-    expect(h.sim.sent()).toHaveLength(1);
-    expect(h.sim.duplicatesDropped()).toBe(1);
+    expect((await adapter.send(once, h.channel)).externalId).not.toBe(first.externalId);
+    expect(h.sim.delivered()).toHaveLength(2);
+    expect(h.sim.duplicates()).toEqual({ '5511988887777': 1 });
+    expect(h.sim.duplicatesDropped()).toBe(0);
+  });
+
+  it('a send whose answer is lost after the provider took it fails with its outcome unknown', async () => {
+    h.sim.dropAnswerNext(1);
+    const lost = await deliveryErrorOf(adapter.send(message(), h.channel));
+    expect([lost.kind, lost.outcomeUnknown]).toEqual(['transient', true]);
+    expect(h.sim.delivered()).toHaveLength(1);
+    // An error answer is the provider's own: it took nothing, so a retry is safe.
+    h.sim.failNext(1, 503);
+    expect((await deliveryErrorOf(adapter.send(message(), h.channel))).outcomeUnknown).toBe(false);
   });
 
   it('accepts its real webhooks and refuses a wrong secret, a missing header or a tampered body', async () => {
@@ -132,9 +143,12 @@ describe.each(cases)('$provider adapter against its simulator', ({ provider, ada
   });
 
   it('parses delivery statuses, a failure with the provider code and title, and refuses malformed bodies', async () => {
-    const sent = await adapter.send(message(), h.channel);
+    const ours = message();
+    const sent = await adapter.send(ours, h.channel);
     await h.sim.sendStatus(sent.externalId ?? '', 'read');
-    expect((await h.nextEvents()).events).toEqual([{ kind: 'status', externalId: sent.externalId, status: 'read', error: null, at: expect.any(Date) }]);
+    // The Cloud API (and 360dialog's) echo our id of the message (biz_opaque_callback_data); Twilio has no such field.
+    const echoed = provider === 'twilio' ? {} : { callbackData: ours.uuid };
+    expect((await h.nextEvents()).events).toEqual([{ kind: 'status', externalId: sent.externalId, status: 'read', error: null, at: expect.any(Date), ...echoed }]);
     await h.sim.sendStatus('msg-2', 'failed', { code: '131026', title: 'Message undeliverable' });
     expect((await h.nextEvents()).events[0]).toMatchObject({ kind: 'status', externalId: 'msg-2', status: 'failed', error: { code: '131026', title: 'Message undeliverable' } });
     const malformed = provider === 'twilio' ? ['Foo=bar', 'MessageSid=SM1&From=nobody'] : ['{"entry":', '{"entry":[{"changes":"no"}]}', '[]'];

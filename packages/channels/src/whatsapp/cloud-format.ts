@@ -1,6 +1,6 @@
 import { TEMPLATE_STATUSES, type TemplateCategory, type TemplateStatus } from '@atende/contract';
 import { ChannelDeliveryError, type OutboundMessage, type OutboundTemplate } from '../adapter';
-import { cleanProviderText, isTransientStatus, type HttpAnswer } from '../http';
+import { cleanProviderText, isAmbiguousStatus, isTransientStatus, type HttpAnswer } from '../http';
 import { statusLine } from '../outbound';
 import type { ProviderTemplate, TemplateDefinition } from './types';
 
@@ -30,9 +30,18 @@ export const categoryOf = (raw: unknown): TemplateCategory | null => {
 const mediaKindOf = (contentType: string) =>
   contentType.startsWith('image/') ? 'image' : contentType.startsWith('video/') ? 'video' : contentType.startsWith('audio/') ? 'audio' : 'document';
 
-/** The body of an outbound message in the Cloud API format (360dialog on-premise omits messaging_product). */
+/**
+ * The Cloud API's biz_opaque_callback_data (at most 512 characters): it returns the value in the
+ * status webhooks of the message (sent, delivered, read, failed). We put our id of the message
+ * there (a subscriber's id for a campaign send), so a send whose answer was lost can still be
+ * recognised by its receipts (apps/worker campaigns/receipts.ts).
+ */
+export const CALLBACK_DATA_MAX = 512;
+
+/** The body of an outbound message in the Cloud API format (360dialog on-premise omits messaging_product and the callback data). */
 export function messageBody(message: OutboundMessage, to: string, options: { messagingProduct: boolean }): Record<string, unknown> {
-  const base = { ...(options.messagingProduct ? { messaging_product: 'whatsapp', recipient_type: 'individual' } : {}), to };
+  const cloud = options.messagingProduct ? { messaging_product: 'whatsapp', recipient_type: 'individual', biz_opaque_callback_data: message.uuid.slice(0, CALLBACK_DATA_MAX) } : {};
+  const base = { ...cloud, to };
   if (message.template) return { ...base, type: 'template', template: templateBody(message.template) };
   if (message.annex) {
     const kind = mediaKindOf(message.annex.contentType);
@@ -99,7 +108,7 @@ export function providerFailure(provider: string, answer: HttpAnswer): ChannelDe
   // Graph messages already start with "(#code)".
   const detail = code === undefined || text.startsWith(`(#${String(code)})`) ? text : `(#${String(code)}) ${text}`;
   const kind = isTransientStatus(answer.status) || THROTTLING_CODES.has(Number(code)) ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, detail ? `${provider} answered ${answer.status}: ${detail}` : `${provider} answered ${statusLine(answer.status)}`, answer.status);
+  return new ChannelDeliveryError(kind, detail ? `${provider} answered ${answer.status}: ${detail}` : `${provider} answered ${statusLine(answer.status)}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
 }
 
 /** A template as the provider lists it ({id, name, language, status, category, rejected_reason}). */

@@ -35,6 +35,7 @@ const StatusSchema = z.object({
   id: z.string(),
   status: z.string(),
   timestamp: z.union([z.string(), z.number()]).optional(),
+  biz_opaque_callback_data: z.string().optional(),
   errors: z.array(z.object({ code: z.union([z.number(), z.string()]), title: z.string().optional(), message: z.string().optional() })).optional(),
 });
 const ValueSchema = z.object({
@@ -96,6 +97,7 @@ function valueEvents(value: z.infer<typeof ValueSchema>, field: string): Inbound
       status: s.status as 'sent' | 'delivered' | 'read' | 'failed',
       error: error ? { code: String(error.code), title: error.title ?? error.message ?? 'Unknown error' } : null,
       at: at(s.timestamp),
+      ...(s.biz_opaque_callback_data ? { callbackData: s.biz_opaque_callback_data } : {}),
     });
   }
   return events;

@@ -26,7 +26,7 @@ describe('WhatsApp Cloud API adapter', () => {
     const sent = h.sim.sent();
     expect(sent.map((s) => s.path)).toEqual(Array(5).fill('/v21.0/1055/messages'));
     expect(sent.map((s) => s.body)).toEqual([
-      { messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511988887777', type: 'text', text: { body: 'Olá, Maria!', preview_url: false } },
+      { messaging_product: 'whatsapp', recipient_type: 'individual', biz_opaque_callback_data: expect.any(String), to: '5511988887777', type: 'text', text: { body: 'Olá, Maria!', preview_url: false } },
       expect.objectContaining({ type: 'image', image: { link: 'https://files.example/x.image', caption: 'Foto' } }),
       expect.objectContaining({ type: 'video', video: { link: 'https://files.example/x.video', caption: 'Foto' } }),
       // WhatsApp shows no caption under audio.
@@ -39,7 +39,7 @@ describe('WhatsApp Cloud API adapter', () => {
     const template = { name: 'pedido', language: 'pt_BR', header: { format: 'IMAGE' as const, value: 'https://files.example/banner.png' }, body: ['Ana', '123'], urlButtons: [{ index: 1, text: 'abc' }] };
     await adapter.send(message({ content: 'Olá Ana, pedido 123', template }), h.channel);
     expect(h.sim.sent()[0]?.body).toEqual({
-      messaging_product: 'whatsapp', recipient_type: 'individual', to: '5511988887777', type: 'template',
+      messaging_product: 'whatsapp', recipient_type: 'individual', biz_opaque_callback_data: expect.any(String), to: '5511988887777', type: 'template',
       template: {
         name: 'pedido', language: { code: 'pt_BR', policy: 'deterministic' },
         components: [

@@ -101,7 +101,7 @@ export function useHarness(options: Parameters<typeof startHarness>[0]): Harness
 
 export const contentTypeOf = (hook: WebhookRequest) => String(hook.headers['content-type'] ?? '');
 
-/** An agent's message to Maria; each one a new uuid (the providers drop a repeated idempotency key). */
+/** An agent's message to Maria; each one a new uuid (our id of the message, sent as its idempotency key and callback data). */
 export const outboundMessage = (overrides: Partial<OutboundMessage> = {}): OutboundMessage => ({
   uuid: randomUUID(), conversationUuid: 'c', content: 'Olá, Maria!', annex: null, author: 'USER', createdAt: new Date(),
   contact: { uuid: 'u', phoneNumber: '+5511988887777', identifier: null }, ...overrides,

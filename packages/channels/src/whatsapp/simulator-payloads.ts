@@ -77,6 +77,8 @@ export interface InboundSpec {
   media?: { contentType: string; filename?: string; bytes: Buffer; caption?: string };
   /** The provider id of the message replied to. */
   contextId?: string;
+  /** Twilio: the business number written to (E.164); the simulator's first number by default. */
+  to?: string;
 }
 
 export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
@@ -105,8 +107,10 @@ export function inboundValue(spec: InboundSpec, messageId: string, mediaId: stri
   return { contacts: [{ profile: { name: spec.name ?? 'Contact' }, wa_id: waId }], messages: [message] };
 }
 
-export function statusValue(externalId: string, status: DeliveryStatus, to: string, error?: { code: string; title: string }): Record<string, unknown> {
+export function statusValue(externalId: string, status: DeliveryStatus, to: string, error?: { code: string; title: string }, callbackData?: unknown): Record<string, unknown> {
   const entry: Record<string, unknown> = { id: externalId, status, timestamp: now(), recipient_id: to };
+  // The Cloud API returns the send's biz_opaque_callback_data in each of its status webhooks.
+  if (typeof callbackData === 'string' && callbackData) entry.biz_opaque_callback_data = callbackData;
   if (error) entry.errors = [{ code: Number(error.code), title: error.title }];
   return { statuses: [entry] };
 }
@@ -114,7 +118,7 @@ export function statusValue(externalId: string, status: DeliveryStatus, to: stri
 /** Twilio's inbound message parameters; `mediaUrl` is the Twilio-style address the simulator serves. */
 export function twilioInbound(spec: InboundSpec, messageSid: string, mediaUrl: string | null, prefix = 'whatsapp:'): URLSearchParams {
   const p = new URLSearchParams({
-    MessageSid: messageSid, SmsMessageSid: messageSid, SmsSid: messageSid, SmsStatus: 'received', From: `${prefix}+${spec.from.replace(/^\+/, '')}`, To: `${prefix}+${BUSINESS_NUMBER}`,
+    MessageSid: messageSid, SmsMessageSid: messageSid, SmsSid: messageSid, SmsStatus: 'received', From: `${prefix}+${spec.from.replace(/^\+/, '')}`, To: `${prefix}+${(spec.to ?? BUSINESS_NUMBER).replace(/^\+/, '')}`,
     Body: spec.button?.text ?? spec.media?.caption ?? spec.text ?? '', NumMedia: mediaUrl ? '1' : '0',
   });
   // WhatsApp names the contact; an SMS says how many segments it came in.

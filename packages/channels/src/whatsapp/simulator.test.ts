@@ -73,6 +73,40 @@ describe('WhatsApp provider simulator over HTTP', () => {
     expect((await steer('status', { external_id: 'wamid.9', status: 'lost' })).status).toBe(400);
   });
 
+  it('sends every POST, repeated idempotency key or not, reports the repeats per recipient, and echoes the callback data (issue 29 item 3)', async () => {
+    expect((await steer('requests', undefined, 'DELETE')).status).toBe(204);
+    const once = message();
+    await adapter.send(once, channel);
+    expect((await steer('drop-answer', { count: 1 })).status).toBe(204);
+    expect((await deliveryErrorOf(adapter.send(once, channel))).outcomeUnknown).toBe(true);
+    await adapter.send(message(), channel);
+    const listed = (await (await steer('sent', undefined, 'GET')).json()) as { sent: { id: string; answeredStatus: number }[]; duplicates: Record<string, number>; duplicates_dropped: number };
+    expect(listed.sent.map((s) => s.answeredStatus)).toEqual([200, 0, 200]);
+    // The lost answer's message went out all the same: the phone got the first one twice.
+    expect(listed.duplicates).toEqual({ '5511988887777': 1 });
+    expect(listed.duplicates_dropped).toBe(0);
+
+    await steer('webhook-url', { url: hooks.url });
+    hooks.clear();
+    await steer('status', { external_id: listed.sent[1]!.id, status: 'delivered' });
+    expect(adapter.parseWebhook({ rawBody: (await hooks.next()).rawBody, contentType: 'application/json' })).toEqual([
+      expect.objectContaining({ kind: 'status', externalId: listed.sent[1]!.id, status: 'delivered', callbackData: once.uuid }),
+    ]);
+  });
+
+  it('drops a repeated idempotency key only when told to play a provider that documents one', async () => {
+    const deduping = await startWhatsAppSimulator({ provider: '360dialog', credentials, dedupeIdempotencyKey: true });
+    try {
+      const target = { ...channel, config: { base_url: deduping.baseUrl, api_version: 'cloud' } };
+      const once = message();
+      const first = await adapter.send(once, target);
+      expect((await adapter.send(once, target)).externalId).toBe(first.externalId);
+      expect([deduping.delivered().length, deduping.duplicatesDropped(), deduping.duplicates()]).toEqual([1, 1, {}]);
+    } finally {
+      await deduping.close();
+    }
+  });
+
   it('forgets everything on DELETE /_simulator/requests', async () => {
     expect((await steer('requests', undefined, 'DELETE')).status).toBe(204);
     expect(sim.sent()).toEqual([]);

@@ -4,6 +4,7 @@ import {
   cloudEnvelope, errorBody, errorKindOf, errorStatusOf, inboundValue, signedWebhook, simulatedId, statusValue, twilioInbound, twilioStatus,
   type DeliveryStatus, type ErrorDialect, type ErrorKind, type InboundSpec, type SimulatedProvider,
 } from './simulator-payloads';
+import { ownedNumbers } from './simulator-numbers';
 
 export type { DeliveryStatus, InboundSpec, SimulatedProvider } from './simulator-payloads';
 
@@ -26,6 +27,14 @@ export interface WhatsAppSimulatorOptions {
   webhookFormat?: 'cloud' | 'onpremise';
   /** Numbers (E.164) it answers as not on WhatsApp (Cloud API 131026). */
   unknownRecipients?: string[];
+  /** Twilio: the sender numbers (E.164) the account owns, each with its own webhook (simulator-numbers.ts); any sender when absent. */
+  numbers?: string[];
+  /**
+   * Answer a repeated Idempotency-Key with the first answer instead of sending again. Off by
+   * default: none of the providers it plays (Cloud API, 360dialog, Twilio) documents a request
+   * idempotency key, so each POST is a new (paid) message. On only to play a provider that does.
+   */
+  dedupeIdempotencyKey?: boolean;
   host?: string;
   /** 0 (default) picks a free port. */
   port?: number;
@@ -36,8 +45,11 @@ export interface SimulatedSend {
   id: string;
   path: string;
   body: Record<string, unknown>;
+  /** 0: taken (a message went out) but the connection was dropped before answering (dropAnswerNext). */
   answeredStatus: number;
   idempotencyKey: string | null;
+  /** The recipient's digits. */
+  to: string;
 }
 
 export interface SimulatedTemplate {
@@ -63,7 +75,14 @@ export interface WhatsAppSimulator {
   readonly baseUrl: string;
   setWebhookUrl(url: string): void;
   sent(): SimulatedSend[];
-  /** Sends that repeated an idempotency key already answered (answered again, not sent twice). */
+  /** Messages that went out (accepted, answered or not), as the recipient's phone got them. */
+  delivered(): SimulatedSend[];
+  /**
+   * Per recipient (digits), messages that went out again under an idempotency key already sent to
+   * them: each a second message on their phone (a second charge on a real provider). {} when none.
+   */
+  duplicates(): Record<string, number>;
+  /** With dedupeIdempotencyKey: sends that repeated a key and were answered again without sending. */
   duplicatesDropped(): number;
   templates(): SimulatedTemplate[];
   templateCalls(): SimulatedTemplateCall[];
@@ -71,6 +90,8 @@ export interface WhatsAppSimulator {
   failNext(count: number, status: number, body?: unknown): void;
   /** Answer the next `count` API calls with the provider's rate-limit answer (429). */
   rateLimitNext(count: number): void;
+  /** Take the next `count` sends (the messages go out) and drop the connection instead of answering: the sender cannot know. */
+  dropAnswerNext(count: number): void;
   /** Answer sends to `phone` as to a number not on WhatsApp. */
   refuseRecipient(phone: string): void;
   /** Changes a template's status in the store and posts the template-status webhook (Cloud API and 360dialog). */
@@ -109,8 +130,13 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
   const media = new Map<string, { bytes: Buffer; contentType: string }>();
   const plan: { status: number; body?: unknown }[] = [];
   const unknown = new Set((options.unknownRecipients ?? []).map(digitsOf));
+  const numbers = ownedNumbers(twilio ? options.numbers : undefined);
   const answeredKeys = new Map<string, string>();
-  let duplicates = 0;
+  /** Keys of messages that went out, per recipient: a key seen again is a duplicate on the phone. */
+  const deliveredKeys = new Set<string>();
+  const duplicates = new Map<string, number>();
+  let duplicatesDropped = 0;
+  let dropAnswers = 0;
   let templateIds = 1_000_000;
 
   const app = Fastify({ logger: false, bodyLimit: 4 * 1024 * 1024, forceCloseConnections: true });
@@ -155,20 +181,33 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
       twilio
         ? reply.code(201).send({ sid: id, status: 'queued', to: body.To, from: body.From ?? null, messaging_service_sid: body.MessagingServiceSid ?? null })
         : reply.send({ ...(dialect === 'graph' ? { messaging_product: 'whatsapp' } : {}), contacts: [{ input: String(body.to), wa_id: digitsOf(body.to) }], messages: [{ id }] });
-    // A repeated idempotency key gets the first answer again, and is not sent twice.
-    const earlier = key && authorized(request) ? answeredKeys.get(key) : undefined;
+    const to = digitsOf(body.to ?? body.To);
+    // Only when told to (dedupeIdempotencyKey): a repeated key gets the first answer again, and is not sent twice.
+    const earlier = options.dedupeIdempotencyKey && key && authorized(request) ? answeredKeys.get(key) : undefined;
     if (earlier) {
-      duplicates++;
+      duplicatesDropped++;
       return accepted(earlier);
     }
-    const to = digitsOf(body.to ?? body.To);
     const messageId = twilio ? simulatedId('SM') : `wamid.${simulatedId('')}`;
-    const refused = gate(request, reply, dialect) ?? (!/^\d{6,20}$/.test(to) ? fail(reply, dialect, 'invalid') : unknown.has(to) ? fail(reply, dialect, provider === 'twilio_sms' ? 'invalid' : 'unknown_recipient')
+    const refused = gate(request, reply, dialect) ?? (twilio && body.From !== undefined && !numbers.owns(body.From) ? reply.code(400).send(numbers.refusal(body.From))
+      : !/^\d{6,20}$/.test(to) ? fail(reply, dialect, 'invalid') : unknown.has(to) ? fail(reply, dialect, provider === 'twilio_sms' ? 'invalid' : 'unknown_recipient')
       : twilio && String(body.Body ?? '').length > 1600 ? fail(reply, dialect, 'too_long') : null);
-    record(sent, { id: refused ? '' : messageId, path: request.url, body, answeredStatus: refused ? reply.statusCode : 200, idempotencyKey: key });
+    const dropped = !refused && dropAnswers > 0;
+    if (dropped) dropAnswers--;
+    record(sent, { id: refused ? '' : messageId, path: request.url, body, answeredStatus: refused ? reply.statusCode : dropped ? 0 : 200, idempotencyKey: key, to });
     if (refused) return refused;
+    // A real provider ignores the header: a key it already sent to this phone is a second message there.
+    const delivery = `${to}\n${key ?? messageId}`;
+    if (deliveredKeys.has(delivery)) duplicates.set(to, (duplicates.get(to) ?? 0) + 1);
+    deliveredKeys.add(delivery);
     if (key) answeredKeys.set(key, messageId);
     if (twilio && typeof body.StatusCallback === 'string' && body.StatusCallback) statusCallbacks.set(messageId, body.StatusCallback);
+    if (dropped) {
+      // The message went out; its answer never reaches the sender.
+      reply.hijack();
+      request.raw.socket.destroy();
+      return reply;
+    }
     return accepted(messageId);
   };
 
@@ -267,7 +306,10 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     if (spec.media && mediaId) media.set(mediaId, { bytes: spec.media.bytes, contentType: spec.media.contentType });
     if (twilio) {
       const mediaUrl = mediaId ? `${address}/2010-04-01/Accounts/${credentials.account_sid}/Messages/${messageId}/Media/${mediaId}` : null;
-      await postWebhook(twilioInbound(spec, messageId, mediaUrl, addressPrefix));
+      // Written to one of the account's numbers, posted to that number's webhook.
+      const to = spec.to ?? numbers.main();
+      if (to !== undefined && !numbers.owns(to)) throw Object.assign(new Error(`The account owns no number ${to}`), { statusCode: 400 });
+      await postWebhook(twilioInbound({ ...spec, to }, messageId, mediaUrl, addressPrefix), numbers.webhookOf(to ?? '', webhookUrl));
     } else await postCloudFormat('messages', inboundValue(spec, messageId, mediaId));
     return messageId;
   }
@@ -276,7 +318,7 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     const message = sent.find((s) => s.id === externalId)?.body;
     const to = digitsOf(message?.to ?? message?.To ?? '5511988887777');
     if (twilio) return postWebhook(twilioStatus(externalId, status, to, error, addressPrefix), statusCallbacks.get(externalId) ?? webhookUrl);
-    return postCloudFormat('messages', statusValue(externalId, status, to, error));
+    return postCloudFormat('messages', statusValue(externalId, status, to, error, message?.biz_opaque_callback_data));
   }
 
   const planFailures = (count: number, status: number, body?: unknown) => {
@@ -291,8 +333,11 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     media.clear();
     unknown.clear();
     answeredKeys.clear();
+    deliveredKeys.clear();
+    duplicates.clear();
     statusCallbacks.clear();
-    duplicates = 0;
+    duplicatesDropped = 0;
+    dropAnswers = 0;
   }
 
   // --- steering over HTTP, for benches and e2e running it in another process ---
@@ -310,6 +355,10 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
   });
   app.post('/_simulator/rate-limit', async (request, reply) => {
     planFailures(Number(steer(request).count ?? 1), 429);
+    return reply.code(204).send();
+  });
+  app.post('/_simulator/drop-answer', async (request, reply) => {
+    dropAnswers += Math.max(0, Math.min(MAX_PLANNED, Number(steer(request).count ?? 1)));
     return reply.code(204).send();
   });
   app.post('/_simulator/unknown-recipients', async (request, reply) => {
@@ -336,11 +385,15 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     await sendStatus(b.external_id, b.status, b.error);
     return reply.code(204).send();
   });
+  // Twilio: `number` sets that owned number's webhook only; without it, the account's.
   app.post('/_simulator/webhook-url', async (request, reply) => {
-    webhookUrl = String(steer(request).url ?? '');
+    const b = steer(request);
+    if (typeof b.number === 'string' && b.number) {
+      if (!numbers.setWebhook(b.number, String(b.url ?? ''))) return reply.code(400).send({ error_message: `The account owns no number ${b.number}` });
+    } else webhookUrl = String(b.url ?? '');
     return reply.code(204).send();
   });
-  app.get('/_simulator/sent', async () => ({ sent, duplicates }));
+  app.get('/_simulator/sent', async () => ({ sent, duplicates: Object.fromEntries(duplicates), duplicates_dropped: duplicatesDropped }));
   app.get('/_simulator/templates', async () => ({ templates: templateList(), calls }));
   app.delete('/_simulator/requests', async (_request, reply) => {
     reset();
@@ -354,11 +407,14 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
       webhookUrl = url;
     },
     sent: () => sent.slice(),
-    duplicatesDropped: () => duplicates,
+    delivered: () => sent.filter((s) => s.id !== ''),
+    duplicates: () => Object.fromEntries(duplicates),
+    duplicatesDropped: () => duplicatesDropped,
     templates: templateList,
     templateCalls: () => calls.slice(),
     failNext: planFailures,
     rateLimitNext: (count) => planFailures(count, 429),
+    dropAnswerNext: (count) => void (dropAnswers += count),
     refuseRecipient: (phone) => void unknown.add(digitsOf(phone)),
     setTemplateStatus,
     sendInbound,

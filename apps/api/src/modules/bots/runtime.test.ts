@@ -1,4 +1,4 @@
-import type { BotNode } from '@atende/core';
+import { runBotFlow, type BotNode } from '@atende/core';
 import { botHttp, handToBot, inTransaction, runBotSteps, type ConversationDeps } from '@atende/conversations';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -243,6 +243,26 @@ describe('bot HTTP requests', () => {
     await expect(ask('file:///etc/passwd')).rejects.toThrow('only http and https');
     await expect(http({ url: `${base}/orders/9`, method: 'POST', body: { order: '9' }, timeoutMs: 1000 })).resolves.toEqual({ status: 200, body: { status: 'on its way', id: '9' } });
     expect(requests.at(-1)).toMatchObject({ method: 'POST', body: '{"order":"9"}' });
+  });
+
+  // Issue 29 (low): `{{h}}` = '127.0.0.2:4319/inj?a=1&b=2#' added a parameter and cut the URL.
+  it("puts a contact's text in the URL encoded for where it lands: one path segment, one query value", async () => {
+    const h = '127.0.0.2:4319/inj?a=1&b=2#';
+    const node = (url: string): BotNode[] => [
+      { id: 'start', type: 'start', next: 'call' },
+      { id: 'call', type: 'http', method: 'GET', url, timeout_seconds: 1, error_text: 'failed', on_error: 'end', next: 'end' },
+      { id: 'end', type: 'end', text: 'ok' },
+    ];
+    const inPath = await runBotFlow(node(`${base}/orders/{{h}}?key=k1`), { nodeId: null, vars: { h } }, '', http);
+    expect(inPath.http).toEqual([expect.objectContaining({ status: 200, error: null })]);
+    const pathUrl = new URL(requests.at(-1)!.url, base);
+    expect(pathUrl.pathname).toBe('/orders/127.0.0.2%3A4319%2Finj%3Fa%3D1%26b%3D2%23');
+    expect([...pathUrl.searchParams]).toEqual([['key', 'k1']]);
+    const inQuery = await runBotFlow(node(`${base}/orders/7?q={{h}}&key=k1`), { nodeId: null, vars: { h } }, '', http);
+    expect(inQuery.http).toEqual([expect.objectContaining({ status: 200, error: null })]);
+    const queryUrl = new URL(requests.at(-1)!.url, base);
+    expect(queryUrl.pathname).toBe('/orders/7');
+    expect([...queryUrl.searchParams]).toEqual([['q', h], ['key', 'k1']]);
   });
 });
 

@@ -46,7 +46,7 @@ describe('final campaign states (spec 001 §4 list filters, issue 14 item 5)', (
     expect((await t.http.get('/api/v1/campaign?state=finished').set(auth())).status).toBe(400);
     const shown = await t.http.get(`/api/v1/campaign/${done}`).set(auth());
     expect(shown.body.data).toMatchObject({ state: 'completed_with_engagement', valid_subscriber_count: 2, progress: { total: 4, sent: 2, errors: 1, dnd: 1, remaining: 0 } });
-    expect((await t.http.get(`/api/v1/campaign/${other}`).set(auth())).body.data.progress).toEqual({ total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0 });
+    expect((await t.http.get(`/api/v1/campaign/${other}`).set(auth())).body.data.progress).toEqual({ total: 0, sent: 0, errors: 0, dnd: 0, remaining: 0, unknown: 0 });
   });
 
   it('refuses Start on a finished campaign until new subscribers are pending, and a Stop leaves it as it is', async () => {
@@ -83,6 +83,8 @@ describe('campaign report funnel (issue 14 item 5)', () => {
       { state: 'error', delivery: 'failed', error: '131026: Message undeliverable' },
       { state: 'error', error: '360dialog answered 400' },
       { state: 'pending' },
+      // Issue 29 item 3: may have reached the provider; counted apart, not as sent.
+      { state: 'unknown', error: '360dialog unreachable: no answer within 10000 ms' },
     ]);
     const today = new Date().toISOString().slice(0, 10);
     const query = `start=${today}&end=${today}&campaigns=${id}`;
@@ -90,8 +92,8 @@ describe('campaign report funnel (issue 14 item 5)', () => {
     expect(summary.status).toBe(200);
     // Accepted by the provider: 5 (the one that failed after acceptance included, the refused one not).
     const expected = {
-      subscribers_count: 7, sent_count: 5, error_count: 2, completed_count: 1,
-      delivered_count: 3, read_count: 2, replied_count: 1, failed_count: 1,
+      subscribers_count: 8, sent_count: 5, error_count: 2, completed_count: 1,
+      delivered_count: 3, read_count: 2, replied_count: 1, failed_count: 1, unknown_count: 1,
       delivered_rate: 0.6, read_rate: 0.4, replied_rate: 0.2, failed_rate: 0.2,
     };
     expect(summary.body.data).toMatchObject(expected);
@@ -105,10 +107,46 @@ describe('campaign report funnel (issue 14 item 5)', () => {
     expect(csv.status).toBe(200);
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="campaign-summary-.+\.csv"$/);
     const [head, line, total] = csv.text.replace(/^\uFEFF/, '').trim().split(/\r?\n/);
-    expect(head).toBe('name,subscribers_count,sent_count,delivered_count,delivered_rate,read_count,read_rate,replied_count,replied_rate,failed_count,failed_rate,error_count,completed_count');
-    expect(line).toBe('Funil,7,5,3,0.6,2,0.4,1,0.2,1,0.2,2,1');
-    expect(total).toBe('Total,7,5,3,0.6,2,0.4,1,0.2,1,0.2,2,1');
+    expect(head).toBe('name,subscribers_count,sent_count,delivered_count,delivered_rate,read_count,read_rate,replied_count,replied_rate,failed_count,failed_rate,error_count,completed_count,unknown_count');
+    expect(line).toBe('Funil,8,5,3,0.6,2,0.4,1,0.2,1,0.2,2,1,1');
+    expect(total).toBe('Total,8,5,3,0.6,2,0.4,1,0.2,1,0.2,2,1,1');
     const xlsx = await t.http.get(`/api/v1/reports/campaign/summary?${query}&_limit=0&format=excel`).set(auth()).responseType('blob');
     expect((xlsx.body as Buffer).subarray(0, 2).toString()).toBe('PK');
+  });
+});
+
+describe('sends whose outcome is unknown (issue 29 item 3)', () => {
+  it('lists them, and resends them only when the manager asks: back to pending, nothing else touched', async () => {
+    const id = await create('Incerta');
+    await subscribers(id, [
+      { state: 'unknown', error: '360dialog unreachable: no answer within 10000 ms' },
+      { state: 'unknown', error: 'The sending stopped while this message was on its way: the provider may have received it' },
+      { state: 'sent', delivery: 'delivered' },
+      { state: 'error', error: '360dialog answered 400' },
+    ]);
+    const shown = await t.http.get(`/api/v1/campaign/${id}`).set(auth());
+    expect(shown.body.data.progress).toEqual({ total: 4, sent: 1, errors: 1, dnd: 0, remaining: 0, unknown: 2 });
+    const listed = await t.http.get(`/api/v1/campaign/${id}/subscribers?states=unknown`).set(auth());
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((s: { state: string; error_message: string }) => s.state)).toEqual(['unknown', 'unknown']);
+
+    const resent = await t.http.post(`/api/v1/campaign/${id}/resend_unknown`).set(auth());
+    expect(resent.status).toBe(200);
+    expect(resent.body).toEqual({ data: { resent: 2 } });
+    const rows = await t.database.db.campaignSubscriber.findMany({ where: { campaignId: id }, orderBy: { name: 'asc' } });
+    expect(rows.map((r) => [r.state, r.errorMessage])).toEqual([
+      ['pending', null],
+      ['pending', null],
+      ['sent', null],
+      ['error', '360dialog answered 400'],
+    ]);
+    // Nothing unknown left: a second call changes nothing.
+    expect((await t.http.post(`/api/v1/campaign/${id}/resend_unknown`).set(auth())).body).toEqual({ data: { resent: 0 } });
+    // Another tenant's campaign is not found.
+    const other = await t.tenant('Outra', { users: { manager: ['campaign_manager'] } });
+    const otherToken = await t.login('manager@outra.test');
+    const refused = await t.http.post(`/api/v1/campaign/${id}/resend_unknown`).set({ Authorization: `Bearer ${otherToken}` });
+    expect([refused.status, refused.body.code]).toEqual([404, 'not_found']);
+    expect(other.tenantId).not.toBe(acme.tenantId);
   });
 });

@@ -13,9 +13,9 @@ const COLUMNS: (keyof CampaignReportRow)[] = [
 ];
 type Summary = CampaignSummary & { uuid: string; name: string };
 const SUMMARY_COLUMNS: (keyof Summary)[] = [
-  'name', 'subscribers_count', 'sent_count', 'delivered_count', 'delivered_rate', 'read_count', 'read_rate', 'replied_count', 'replied_rate', 'failed_count', 'failed_rate', 'error_count', 'completed_count',
+  'name', 'subscribers_count', 'sent_count', 'delivered_count', 'delivered_rate', 'read_count', 'read_rate', 'replied_count', 'replied_rate', 'failed_count', 'failed_rate', 'error_count', 'completed_count', 'unknown_count',
 ];
-type Counts = Pick<CampaignSummary, 'subscribers_count' | 'sent_count' | 'error_count' | 'completed_count' | 'delivered_count' | 'read_count' | 'replied_count' | 'failed_count'>;
+type Counts = Pick<CampaignSummary, 'subscribers_count' | 'sent_count' | 'error_count' | 'completed_count' | 'delivered_count' | 'read_count' | 'replied_count' | 'failed_count' | 'unknown_count'>;
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 10_000);
 /** Issue 14 item 5: the funnel's rates, of the messages the provider accepted. */
 const withRates = <T extends Counts>(c: T): T & Pick<CampaignSummary, 'delivered_rate' | 'read_rate' | 'replied_rate' | 'failed_rate'> => ({
@@ -98,13 +98,15 @@ export function reportRoutes(app: FastifyInstance, ctx: AppContext, access: Acce
              count(*) FILTER (WHERE s.state IN ('sent', 'completed') AND (s.delivery IN ('delivered', 'read') OR s."repliedAt" IS NOT NULL))::int AS delivered_count,
              count(*) FILTER (WHERE s.state IN ('sent', 'completed') AND (s.delivery = 'read' OR s."repliedAt" IS NOT NULL))::int AS read_count,
              count(*) FILTER (WHERE s.state = 'completed' AND s."repliedAt" IS NOT NULL)::int AS replied_count,
-             count(*) FILTER (WHERE s.state = 'error' AND s.delivery = 'failed')::int AS failed_count
+             count(*) FILTER (WHERE s.state = 'error' AND s.delivery = 'failed')::int AS failed_count,
+             count(*) FILTER (WHERE s.state = 'unknown')::int AS unknown_count
       FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId"
       WHERE ${where(session, query)} GROUP BY c.id, c.name ORDER BY c.name`;
     const sum = (k: keyof Counts) => per.reduce((n, r) => n + r[k], 0);
     const total = withRates({
       subscribers_count: sum('subscribers_count'), sent_count: sum('sent_count'), error_count: sum('error_count'), completed_count: sum('completed_count'),
       delivered_count: sum('delivered_count'), read_count: sum('read_count'), replied_count: sum('replied_count'), failed_count: sum('failed_count'),
+      unknown_count: sum('unknown_count'),
     });
     const campaigns = per.map(withRates);
     if (query._limit === 0) {

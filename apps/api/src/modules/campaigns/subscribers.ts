@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, SUBSCRIBER_IMPORT_ERRORS, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
+  AppError, deleteSubscriber, downloadSubscribersTemplate, importSubscribers, listSubscribers, queues, resendUnknownSubscribers, SUBSCRIBER_IMPORT_ERRORS, SUBSCRIBERS_FILE_MAX_BYTES, updateSubscriber, type Subscriber,
   type SubscriberImportJob,
   DELIVERY_STATES,
 } from '@atende/contract';
@@ -23,7 +23,6 @@ export const IMPORT_MESSAGES = {
   notCsv: 'File parameter must be a csv file',
   columns: SUBSCRIBER_IMPORT_ERRORS.columns,
   templateDeleted: 'Não é possível importar assinantes para uma campanha que teve seu template deletado',
-  tooBig: 'Maximum file size exceeded (5 MB)',
   busy: 'An import is already in progress for this campaign',
   onlyPending: 'Only subscribers with pending state can be deleted',
   notEditable: 'Only pending, error or completed subscribers can be edited',
@@ -114,6 +113,15 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
     return { data: present(await ctx.db.campaignSubscriber.findUniqueOrThrow({ where: { id: row.id } })) };
   });
 
+  bind(app, resendUnknownSubscribers, access, async ({ session, params }) => {
+    await campaigns.row(session, params.id);
+    // Issue 29 item 3: the dispatcher never sends an 'unknown' subscriber again by itself (the
+    // provider would make a repeat a second message); the manager, warned by the screen, may.
+    const resent = await ctx.db.campaignSubscriber.updateMany({ where: { tenantId: session.tenantId, campaignId: params.id, state: 'unknown' }, data: { state: 'pending', errorMessage: null } });
+    if (resent.count > 0) await announceCampaign(ctx, params.id);
+    return { data: { resent: resent.count } };
+  });
+
   bind(app, deleteSubscriber, access, async ({ session, params }) => {
     await campaigns.row(session, params.id);
     const row = await findSubscriber(session.tenantId, params.id, params.contact);
@@ -147,7 +155,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
       if (campaign.template.deletedAt) throw new AppError('unprocessable', IMPORT_MESSAGES.templateDeleted);
       if (campaign.importStatus === 'pending' || campaign.importStatus === 'in_progress') throw new AppError('conflict', IMPORT_MESSAGES.busy);
       if (!request.isMultipart()) throw new AppError('validation_failed', IMPORT_MESSAGES.notCsv);
-      const file = await readMultipartFile(request, IMPORT_MESSAGES.tooBig);
+      const file = await readMultipartFile(request, SUBSCRIBERS_FILE_MAX_BYTES);
       if (!isSubscriberFile(file.contentType, file.filename)) throw new AppError('unsupported_media_type', IMPORT_MESSAGES.notCsv);
       const bytes = file.bytes;
       const xlsx = sniffSubscriberFile(bytes).kind === 'xlsx';

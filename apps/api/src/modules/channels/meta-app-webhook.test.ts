@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { providerIdentity } from '@atende/channels';
 import { queues, type ChannelInboundJob } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
@@ -22,6 +23,12 @@ afterAll(() => t.close());
 const sign = (body: string, secret = APP_SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
 const post = (kind: string, body: string, signature = sign(body)) =>
   t.http.post(`/api/v1/channels/meta/${kind}/webhook`).set('Content-Type', 'application/json').set('X-Hub-Signature-256', signature).send(body);
+/** A channel stored as the channels api stores one: with its provider identity. */
+async function channel(owner: typeof acme, name: string, type: 'messenger' | 'instagram', config: Record<string, string>) {
+  const id = randomUUID();
+  const identity = providerIdentity({ id, type, config, credentials: null })!.identity;
+  return t.database.db.channel.create({ data: { id, tenantId: owner.tenantId, workspaceId: owner.workspaceId, name, type, config, providerIdentity: identity } });
+}
 const entry = (page: string, text: string) => ({ id: page, time: Date.now(), messaging: [{ sender: { id: `psid-${text}` }, recipient: { id: page }, timestamp: Date.now(), message: { mid: `m-${text}`, text } }] });
 
 describe('the Meta app webhook (issue 15 item 4)', () => {
@@ -35,9 +42,9 @@ describe('the Meta app webhook (issue 15 item 4)', () => {
 
   it("hands each page's entries to that page's channel, in its tenant, and drops unknown pages", async () => {
     const db = t.database.db;
-    const mine = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'FB Acme', type: 'messenger', config: { page_id: '111' } } });
-    const theirs = await db.channel.create({ data: { tenantId: globex.tenantId, workspaceId: globex.workspaceId, name: 'FB Globex', type: 'messenger', config: { page_id: '222' } } });
-    const insta = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'IG Acme', type: 'instagram', config: { page_id: '111' } } });
+    const mine = await channel(acme, 'FB Acme', 'messenger', { page_id: '111' });
+    const theirs = await channel(globex, 'FB Globex', 'messenger', { page_id: '222' });
+    const insta = await channel(acme, 'IG Acme', 'instagram', { page_id: '111' });
     const body = JSON.stringify({ object: 'page', entry: [entry('111', 'oi'), entry('222', 'hello'), entry('999', 'nobody'), entry('111', 'de novo')] });
     const res = await post('messenger', body);
     expect(res.status).toBe(200);
@@ -56,7 +63,7 @@ describe('the Meta app webhook (issue 15 item 4)', () => {
 
   it("hands an Instagram entry to the channel of its professional account (Meta's app webhooks name the account, not the page)", async () => {
     const db = t.database.db;
-    const insta = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'IG', type: 'instagram', config: { page_id: '333', instagram_account_id: '17841400000000333' } } });
+    const insta = await channel(acme, 'IG', 'instagram', { page_id: '333', instagram_account_id: '17841400000000333' });
     const res = await post('instagram', JSON.stringify({ object: 'instagram', entry: [entry('17841400000000333', 'oi do insta'), entry('444', 'ninguém')] }));
     expect(res.status).toBe(200);
     const jobs = await db.outboxJob.findMany({ where: { queue: queues.channelInbound.name, tenantId: acme.tenantId } });

@@ -148,11 +148,16 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     expect(await t.database.db.channel.count({ where: { tenantId: acme.tenantId, type: 'messenger', deletedAt: null } })).toBe(1);
   });
 
-  it("refuses a page another customer's channel has with meta_page_taken, creating nothing", async () => {
+  it("refuses a page another customer's channel has with channel_identity_taken, by the setup or the form, creating nothing", async () => {
     const { state } = await login(otherAdmin);
     const taken = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(otherAdmin)).send({ state, page_id: PAGE });
     expect(taken.status).toBe(409);
-    expect(taken.body.code).toBe('meta_page_taken');
+    expect(taken.body).toMatchObject({ code: 'channel_identity_taken', error_message: 'This page, account, number or bot is already connected to another channel' });
+    // Issue 29 item 1: the channel form (no login at all) is refused the same way.
+    const form = await t.http.post('/api/v1/channels').set(as(otherAdmin)).type('form')
+      .send({ name: 'Not mine', type: 'messenger', page_id: PAGE, access_token: 'EAAx', app_secret: 's', verify_token: 'v', base_url: sim.baseUrl });
+    expect(form.status).toBe(409);
+    expect(form.body.code).toBe('channel_identity_taken');
     expect(await t.database.db.channel.count({ where: { type: 'messenger', config: { path: ['page_id'], equals: PAGE } } })).toBe(1);
     // The other page is free.
     const outlet = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(otherAdmin)).send({ state, page_id: OUTLET });

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, GRAPH_BASE_URL, MetaLoginClient, MetaLoginError, metaDialogUrl, outboundClient, parseSecretsKey, type MetaLoginConfig, type MetaPage } from '@atende/channels';
+import { decryptSecret, encryptSecret, GRAPH_BASE_URL, MetaLoginClient, MetaLoginError, metaDialogUrl, outboundClient, parseSecretsKey, providerIdentity, type MetaLoginConfig, type MetaPage } from '@atende/channels';
 import { AppError, type BodyOf, type connectMetaSetup, type listMetaSetupPages, type MetaSetupKind, type MetaSetupPage } from '@atende/contract';
 import { scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { invalidState, META_SETUP_STATE_TTL_MS, readMetaSetupState, signMetaSetupState } from './meta-setup-state';
+import { assertIdentityFree } from './identity';
 import type { ChannelService } from './service';
 
 /** Meta's refusal or absence during the login, as the api answers it. */
@@ -103,9 +104,13 @@ export class MetaSetupService {
     if (!pages) throw invalidState();
     const page = pages.find((p) => p.id === body.page_id && (kind === 'messenger' || p.instagram));
     if (!page) throw new AppError('validation_failed', 'Choose one of the pages of your Facebook login', [{ path: 'page_id', message: 'Choose one of the pages of your Facebook login' }]);
-    // A page answers one customer's channels: its webhooks could not tell two apart.
-    const taken = await this.ctx.db.channel.findFirst({ where: { type: kind, deletedAt: null, tenantId: { not: session.tenantId }, config: { path: ['page_id'], equals: page.id } }, select: { id: true } });
-    if (taken) throw new AppError('meta_page_taken', 'This page is already connected to another account');
+    // The Instagram account's id: Meta's webhooks to the app name it, not the page (webhooks.ts).
+    const account = kind === 'instagram' && page.instagram ? { instagram_account_id: page.instagram.id } : {};
+    const existing = (await this.connected(session, kind, [page.id])).get(page.id);
+    // A page (an Instagram account) is one channel's: its webhooks could not tell two apart. Asked
+    // before subscribing the page to our app; the channels service's write, under the unique index
+    // on the identity, is the guarantee (issue 29 item 1).
+    await assertIdentityFree(this.ctx.db, providerIdentity({ id: existing?.uuid ?? '', type: kind, config: { page_id: page.id, ...account }, credentials: null }), existing?.uuid ?? null);
     const config = this.config(kind);
     try {
       await new MetaLoginClient(config, this.fetchImpl).subscribe(kind, page);
@@ -113,11 +118,8 @@ export class MetaSetupService {
       throw loginFailure(error);
     }
     const baseUrl = trimmed(config.graphBaseUrl) === GRAPH_BASE_URL ? '' : trimmed(config.graphBaseUrl);
-    // The Instagram account's id: Meta's webhooks to the app name it, not the page (webhooks.ts).
-    const account = kind === 'instagram' && page.instagram ? { instagram_account_id: page.instagram.id } : {};
     const credentials = { access_token: page.accessToken, app_secret: config.appSecret, ...(this.ctx.env.META_VERIFY_TOKEN ? { verify_token: this.ctx.env.META_VERIFY_TOKEN } : {}) };
     const entry = body.entry_point === undefined ? {} : { entry_point: body.entry_point || null, entry_point_type: body.entry_point_type };
-    const existing = (await this.connected(session, kind, [page.id])).get(page.id);
     if (existing) {
       const data = await this.channels.update(session, existing.uuid, { settings: { page_id: page.id, base_url: baseUrl, ...account }, credentials, ...entry }, publicUrl);
       return { data, created: false };

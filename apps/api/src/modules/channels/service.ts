@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ChannelDeliveryError, EmailSettingsSchema, forwardingAddress, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, type ProviderChannelAdapter } from '@atende/channels';
+import { ChannelDeliveryError, EmailSettingsSchema, forwardingAddress, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, providerIdentity, type ProviderChannelAdapter } from '@atende/channels';
 import {
   AppError, CHANNEL_SECRET_FIELDS, missingChannelSettings, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
   type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
@@ -10,6 +10,7 @@ import type { AppContext } from '../../context';
 import { forgetInboundChannel } from '../channels-inbound/service';
 import { assertOutboundHost, assertOutboundUrl } from '../../outbound-url';
 import { channelAvailability } from './availability';
+import { assertIdentityFree, writingIdentity } from './identity';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
 
@@ -263,8 +264,11 @@ export class ChannelService {
     const id = randomUUID();
     // E-mail: the forwarding address carries the channel's secret, so it is shown once, like a token.
     if (body.type === 'email') shownOnce = forwardingAddress(id, secrets.webhook_secret!, this.ctx.env.EMAIL_INBOUND_DOMAIN);
+    // One page, number or bot, one live channel (issue 29 item 1): refused before the provider is pointed here.
+    const identity = providerIdentity({ id, type: body.type, config: settings, credentials: secrets });
+    await assertIdentityFree(this.ctx.db, identity, null);
     await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
-    const row = await this.db(session).channel.create({
+    const row = await writingIdentity(identity, () => this.db(session).channel.create({
       data: {
         id,
         tenantId: session.tenantId,
@@ -284,8 +288,9 @@ export class ChannelService {
         },
         inboundTokenHash: inboundToken ? hashToken(inboundToken) : null,
         credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null,
+        providerIdentity: identity?.identity ?? null,
       },
-    });
+    }));
     return { data: (await this.present(session, [row], publicUrl))[0]!, inbound_token: inboundToken ?? shownOnce };
   }
 
@@ -312,12 +317,14 @@ export class ChannelService {
     const changed = (given.bot_token !== undefined && given.bot_token !== stored.bot_token) || (body.settings?.base_url !== undefined && settings.base_url !== (config.base_url ?? undefined));
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
+    const identity = providerIdentity({ id: row.id, type: row.type, config: settings, credentials: secrets });
+    await assertIdentityFree(this.ctx.db, identity, row.id);
     if (adapter?.setUp && changed) {
       secrets.webhook_secret = newSecret();
       await this.setUpAtProvider(row.id, row.type, settings, secrets, publicUrl);
     }
     for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
-    const updated = await this.db(session).channel.update({
+    const updated = await writingIdentity(identity, () => this.db(session).channel.update({
       where: { id: row.id },
       data: {
         name: body.name,
@@ -326,8 +333,9 @@ export class ChannelService {
         ...entry,
         config: { ...config, ...settings, credentials_set: Object.keys(secrets).sort() },
         ...(body.credentials || secrets.webhook_secret !== stored.webhook_secret ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
+        providerIdentity: identity?.identity ?? null,
       },
-    });
+    }));
     // After the change: an inbound call meanwhile re-reads the stored row.
     forgetInboundChannel(row.id);
     return (await this.present(session, [updated], publicUrl))[0]!;

@@ -64,6 +64,26 @@ describe('SMS channels (issue 15 item 2)', () => {
     expect((await inboundJobs()).map((j) => j.payload)).toEqual([expect.objectContaining({ channel_uuid: channelId, raw_body: params.toString(), content_type: 'application/x-www-form-urlencoded' })]);
   });
 
+  // Issue 29 item 5: Twilio signs the address it was given, PUBLIC_URL + path. A client picks its own
+  // Host header, so a signature for http://evil.example/... sent with `Host: evil.example` must fail.
+  it('checks X-Twilio-Signature against PUBLIC_URL and the path, never the Host header the client sent', async () => {
+    const params = new URLSearchParams({ MessageSid: 'SMbbbb', SmsStatus: 'received', From: '+5511988887777', To: '+15005550006', Body: 'Host?', NumMedia: '0' });
+    const path = `/api/v1/channels/${channelId}/webhook`;
+    const post = (signature: string) =>
+      t.http.post(path).set({ host: 'evil.example', 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }).send(params.toString());
+    const before = (await inboundJobs()).length;
+    const forged = await post(twilioSignature(`http://evil.example${path}`, params, TOKEN));
+    expect(forged.status).toBe(401);
+    expect(await inboundJobs()).toHaveLength(before);
+    expect(t.env.PUBLIC_URL).toBe(t.url);
+    const genuine = await post(twilioSignature(`${t.env.PUBLIC_URL}${path}`, params, TOKEN));
+    expect(genuine.status).toBe(200);
+    expect(await inboundJobs()).toHaveLength(before + 1);
+    // The address shown to the admin is the same one, whatever Host the request came with.
+    const shown = await t.http.get(`/api/v1/channels/${channelId}`).set(auth()).set('host', 'evil.example');
+    expect(shown.body.data.webhook_url).toBe(`${t.env.PUBLIC_URL}${path}`);
+  });
+
   it("gives the composer the channel's MMS switch with the conversation (and nothing else of its settings)", async () => {
     const contact = await t.database.db.contact.create({ data: { tenantId: acme.tenantId, name: 'Ana', phoneNumber: '+5511988887777' } });
     const conversation = await t.database.db.conversation.create({

@@ -14,7 +14,7 @@ const ana = { id: 424242, firstName: 'Ana', username: 'ana_s' };
 
 beforeAll(async () => {
   sim = await startTelegramSimulator({ token: TOKEN });
-  // No PUBLIC_URL: the webhook address is the one the admin's request came to (this test app).
+  // The test app's PUBLIC_URL is its own address (t.url): the webhook address is built on it.
   t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   acme = await t.tenant('Acme', { users: { admin: ['admin'], agent: ['agent'] } });
   admin = await t.login('admin@acme.test');

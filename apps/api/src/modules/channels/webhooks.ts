@@ -1,5 +1,5 @@
 import { channelKind } from '@atende/core';
-import { channelAdapters, decryptCredentials, hubChallenge, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
+import { channelAdapters, decryptCredentials, hubChallenge, metaEntryIdentity, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
 import { AppError, META_SETUP_KINDS, queues, UuidParam, type ChannelInboundJob, type MetaSetupKind } from '@atende/contract';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -50,7 +50,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
     app.post('/api/v1/channels/:id/webhook', async (request, reply) => {
       const found = await target(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      const url = `${publicUrlOf(ctx, request)}${request.url}`;
+      const url = `${publicUrlOf(ctx)}${request.url}`;
       if (!found || !found.channel.credentials || !found.adapter.verifyWebhook({ rawBody, headers: request.headers, url }, found.channel)) {
         throw new AppError('unauthorized', 'Invalid signature');
       }
@@ -70,9 +70,10 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
      * The Meta app's own callback (issue 15 item 4): a Meta app has one webhook address per product,
      * so the pages connected through /messenger-setup and /instagram-setup (all under this server's
      * META_APP_ID) report here. The verify token is META_VERIFY_TOKEN, the signature the app secret's;
-     * each entry goes to the channel it names (entry.id: the page, or for Instagram the professional
-     * account, else its page as the demo Meta sends), as if posted to that channel's own address;
-     * entries no channel holds are dropped.
+     * each entry goes to the one live channel whose provider identity it names (entry.id: the page, or
+     * for Instagram the professional account, else its page), as if posted to that channel's own
+     * address; entries no channel holds are dropped. The identity's unique index (issue 29 item 1)
+     * makes that channel one of one tenant: a delivery never fans out.
      */
     const metaKind = (request: FastifyRequest): MetaSetupKind | null => {
       const kind = z.enum(META_SETUP_KINDS).safeParse((request.params as { kind?: unknown }).kind);
@@ -94,22 +95,16 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
         throw new AppError('validation_failed', 'The body is not JSON');
       }
       const entries = (Array.isArray(body.entry) ? body.entry : []).filter((e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string');
-      const ids = [...new Set(entries.map((e) => e.id))];
-      const keys = kind === 'instagram' ? ['instagram_account_id', 'page_id'] : ['page_id'];
-      const channels = ids.length
-        ? await ctx.db.channel.findMany({
-            where: { type: kind, deletedAt: null, OR: keys.flatMap((key) => ids.map((id) => ({ config: { path: [key], equals: id } }))) },
-            select: { id: true, tenantId: true, config: true },
-          })
+      const identities = [...new Set(entries.map((e) => metaEntryIdentity(kind, e.id)))];
+      const channels = identities.length
+        ? await ctx.db.channel.findMany({ where: { providerIdentity: { in: identities }, deletedAt: null }, select: { id: true, tenantId: true, providerIdentity: true } })
         : [];
       const jobs = channels.map((channel) => {
-        const config = (channel.config ?? {}) as Record<string, unknown>;
-        const named = new Set(keys.map((key) => config[key]));
         const payload: ChannelInboundJob = {
           tenant_uuid: channel.tenantId,
           channel_uuid: channel.id,
           content_type: 'application/json',
-          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => named.has(e.id)) }),
+          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => metaEntryIdentity(kind, e.id) === channel.providerIdentity) }),
           received_at: new Date().toISOString(),
         };
         return { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload };

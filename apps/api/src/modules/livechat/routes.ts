@@ -13,7 +13,7 @@ export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   const limit = new LivechatRateLimit(ctx.redis, ctx.env.REDIS_PREFIX);
   bind(app, getLivechatConfig, 'public', async ({ params, request }) => {
     await limit.hit('config', request.ip);
-    return { data: await livechat.config(params.channel_uuid, publicUrlOf(ctx, request)) };
+    return { data: await livechat.config(params.channel_uuid, publicUrlOf(ctx)) };
   });
   bind(app, startLivechatSession, 'public', async ({ params, body, request }) => {
     await limit.hit('session', request.ip);
@@ -32,6 +32,6 @@ export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   bind(app, listLivechatMessages, 'public', async ({ query, request }) => {
     await limit.hit('read', request.ip);
-    return { data: await livechat.list(request.headers.authorization, query, publicUrlOf(ctx, request), () => request.raw.destroyed || request.socket.destroyed) };
+    return { data: await livechat.list(request.headers.authorization, query, publicUrlOf(ctx), () => request.raw.destroyed || request.socket.destroyed) };
   });
 }

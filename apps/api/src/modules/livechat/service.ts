@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { signedFileUrl } from '@atende/channels';
-import { AppError, INTERNAL_MESSAGE_TAG, UPLOAD_MAX_BYTES, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type sendLivechatVoice, type startLivechatSession } from '@atende/contract';
+import { AppError, INTERNAL_MESSAGE_TAG, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type sendLivechatVoice, type startLivechatSession } from '@atende/contract';
 import { InboundReceiver, messageIdFor } from '@atende/conversations';
-import { bytesMatchType, type StorageDriver } from '@atende/storage';
-import { livechatFieldsProblems, livechatFieldValues } from '@atende/core';
+import { fileTypeRefusal, type StorageDriver } from '@atende/storage';
+import { livechatFieldsProblems, livechatFieldValues, livechatValidatorPlan } from '@atende/core';
 import type { AppContext } from '../../context';
+import { payloadTooLarge } from '../../payload-limit';
 import { appearanceOf } from '../channels/service';
 import { signVisitorToken, verifyVisitorToken, type VisitorClaims } from './visitor-token';
 
@@ -66,6 +67,10 @@ export class LivechatService {
   async startSession(channelId: string, body: BodyOf<typeof startLivechatSession>) {
     const row = await this.channel(channelId);
     const fields = appearanceOf(row.config).custom_fields;
+    // A validator saved before the pattern budget (issue 29 item 2) is skipped, not run: say so to the operator.
+    const plan = livechatValidatorPlan(fields);
+    const skipped = fields.filter((_, index) => plan[index] === 'unusable' || plan[index] === 'over_budget').map((f) => f.key);
+    if (skipped.length) this.ctx.log.warn({ channelId: row.id, fields: skipped }, 'livechat validators over the pattern budget are not run; save the appearance again');
     const problems = livechatFieldsProblems(fields, body.custom_fields);
     if (problems.length) throw new AppError('validation_failed', problems[0]!.message, problems);
     const visitorId = randomUUID();
@@ -121,8 +126,8 @@ export class LivechatService {
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.file) || body.file.length % 4 !== 0) throw new AppError('validation_failed', 'file: not valid base64');
     const bytes = Buffer.from(body.file, 'base64');
     if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
-    if (bytes.length > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', 'Maximum file size exceeded (5 MB)');
-    if (!bytesMatchType(bytes, body.content_type)) throw new AppError('file_content_mismatch', `The file's content is not ${body.content_type}.`, undefined, { type: body.content_type });
+    if (bytes.length > UPLOAD_MAX_BYTES) throw payloadTooLarge(UPLOAD_MAX_BYTES);
+    if (fileTypeRefusal({ contentType: body.content_type, bytes }, UPLOAD_ALLOWED_TYPES)) throw new AppError('file_content_mismatch', `The file's content is not ${body.content_type}.`, undefined, { type: body.content_type });
     const id = randomUUID();
     const key = `${channel.tenantId}/${id}`;
     const filename = `voice.${body.content_type.split('/')[1] ?? 'webm'}`;

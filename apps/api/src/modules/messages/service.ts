@@ -99,7 +99,8 @@ export class MessageService {
           throw new AppError('conflict', 'This message id is already used');
         }
         if (existing.status === 'failed' && !existing.internal) {
-          await tx.message.update({ where: { id }, data: { status: 'sending', errorMessage: null } });
+          // The agent's knowing resend (issue 29 item 3): posted again even if an earlier attempt may have delivered it.
+          await tx.message.update({ where: { id }, data: { status: 'sending', errorMessage: null, postedAt: null } });
           await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: id } } });
           effects.conversation(conversationId);
         }
@@ -124,7 +125,7 @@ export class MessageService {
         id, tenantId: session.tenantId, conversationId, author: 'USER', userId: session.userId, contactId: null, content: input.content?.trim() ?? '',
         tags: internal ? [INTERNAL_MESSAGE_TAG] : [], internal, voice: input.voice === true, replyToId: input.reply_to_uuid ?? null,
         annexId: input.annex_uuid ?? null, state: 'pending', status: deliver ? 'sending' : null, templateMessage: null, interactiveContent: null,
-        externalId: null, errorMessage: null, createdAt: now, updatedAt: now,
+        externalId: null, errorMessage: null, postedAt: null, createdAt: now, updatedAt: now,
       };
       // The message, its delivery job (outbox, same transaction) and the conversation's last activity in one statement.
       const outboxPayload = JSON.stringify({ tenant_uuid: session.tenantId, message_uuid: id });

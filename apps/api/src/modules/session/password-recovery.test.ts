@@ -4,7 +4,7 @@ import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
 // Issue 16 item 11: forgot password by e-mail code, through a real SMTP server started here (the
 // system transport is SMTP_URL). Neutral answer, 6-digit code, 15 minutes, 5 tries, single use,
-// limited per address and per IP; the new password follows the admin reset's rules and ends every session.
+// throttled per address and IP pair and per IP; the new password follows the admin reset's rules and ends every session.
 let t: TestApp;
 let smtp: EmailSimulator;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -143,13 +143,61 @@ describe('forgot password by e-mail code', () => {
     expect((await reset({ email, code, password: 'newpass123' })).status).toBe(200);
   });
 
-  it('limits requests per address and per IP with 429, whether or not the address is an account', async () => {
-    for (const email of ['owner@acme.test', 'ghost@acme.test']) {
-      for (let i = 0; i < 3; i++) expect((await forgot(email, `10.1.0.${i}`)).status).toBe(202);
-      const over = await forgot(email, '10.1.0.9');
-      expect(over.status).toBe(429);
-      expect(over.body).toMatchObject({ code: 'rate_limited', error_message: 'Too many password recovery requests, try again later' });
+  // Issue 29: throttled per address AND IP, so asking from elsewhere cannot lock the owner out.
+  it('lets the owner recover from their own IP however often a third party asked from others, with the one code mailed', async () => {
+    const email = 'owner@acme.test';
+    for (let i = 0; i < 8; i++) expect((await forgot(email, `10.1.0.${i}`)).status).toBe(202);
+    // The same pair again must wait: the third party is slowed, nobody else.
+    const again = await forgot(email, '10.1.0.0');
+    expect(again.status).toBe(429);
+    expect(again.body).toMatchObject({ code: 'rate_limited', error_message: 'Too many password recovery requests, try again later' });
+    const owner = await forgot(email, '10.1.9.9');
+    expect(owner.status).toBe(202);
+    expect(owner.body).toEqual({ data: { ok: true, expires_in: 900 } });
+    // Nine requests, one mail: the code mailed first is kept, not replaced by the later requests.
+    const code = await codeFor(email);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(smtp.sent().filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
+    expect((await reset({ email, code, password: 'ownerpass123' })).status).toBe(200);
+  });
+
+  it('makes one address and IP pair wait longer after each request, and answers 429 with the wait', async () => {
+    const wait = `${t.env.REDIS_PREFIX}password-reset-pair:ghost@acme.test|10.3.0.1:wait`;
+    expect((await forgot('ghost@acme.test', '10.3.0.1')).status).toBe(202);
+    const first = await forgot('ghost@acme.test', '10.3.0.1');
+    expect(first.status).toBe(429);
+    expect(first.body.params.retry_after_seconds).toBe(30);
+    // Past the wait (shortened here), the next request goes through and the wait after it doubles.
+    await t.redis.del(wait);
+    expect((await forgot('ghost@acme.test', '10.3.0.1')).status).toBe(202);
+    expect((await forgot('ghost@acme.test', '10.3.0.1')).body.params.retry_after_seconds).toBe(60);
+    await t.redis.del(wait);
+    expect((await forgot('ghost@acme.test', '10.3.0.1')).status).toBe(202);
+    expect((await forgot('ghost@acme.test', '10.3.0.1')).body.params.retry_after_seconds).toBe(120);
+  });
+
+  it('mails a new code only once the last one is spent, and at most PASSWORD_RESET_MAX_PER_EMAIL a window', async () => {
+    const email = 'campaigns@acme.test';
+    const mails = () => smtp.sent().filter((m) => m.envelopeTo.includes(email)).length;
+    const voidCode = async (code: string) => {
+      const wrong = code === '000000' ? '000001' : '000000';
+      for (let i = 0; i < 5; i++) await reset({ email, code: wrong, password: 'newpass123' });
+    };
+    let ip = 0;
+    for (let round = 1; round <= 3; round++) {
+      await forgot(email, `10.4.0.${ip++}`);
+      await forgot(email, `10.4.0.${ip++}`);
+      const code = await codeFor(email, round - 1);
+      expect(mails()).toBe(round);
+      await voidCode(code);
     }
+    // The window's three codes are spent: asking still answers the same, and mails nothing.
+    expect((await forgot(email, `10.4.0.${ip++}`)).status).toBe(202);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(mails()).toBe(3);
+  });
+
+  it('limits one IP over every address with 429', async () => {
     for (let i = 0; i < 10; i++) expect((await forgot(`someone${i}@acme.test`, '10.2.0.1')).status).toBe(202);
     expect((await forgot('someone-else@acme.test', '10.2.0.1')).status).toBe(429);
   });

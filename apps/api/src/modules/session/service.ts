@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
 import { agentAvailable, presentUser, returnAgentChats, signOffAgent, userInclude } from '@atende/conversations';
-import { dummyPasswordHash, verifyPassword } from '@atende/db';
+import { dummyPasswordHash, verifyPassword, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
-import { forgetPresence } from '../../realtime/presence';
+import { seenAtSignIn } from '../../realtime/presence';
 import { LoginThrottle } from './login-throttle';
 import { tenantConfigOf, type Session } from './session';
 import { DOMAIN_SWITCH_TTL_SECONDS, signDomainSwitchToken, verifyDomainSwitchToken } from './domain-switch';
@@ -135,6 +135,9 @@ export class SessionService {
     const expiresAt = new Date(Date.now() + env.SESSION_TTL_SECONDS * 1000);
     const sessionId = randomUUID();
     const user = await db.$transaction(async (tx) => {
+      // The user row locked first: a role change committing meanwhile is read here, or waits and then
+      // ends this session too (trigger User_sessions_follow_user), never leaving it the old roles.
+      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
       const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
       await tx.userSession.create({
         data: { id: sessionId, tenantId: u.tenantId, userId: u.id, roles: u.roles, expiresAt, ip: client.ip, userAgent: client.userAgent?.slice(0, 512) },
@@ -146,7 +149,7 @@ export class SessionService {
         include: userInclude,
       });
     });
-    await forgetPresence(this.ctx.redis, env.REDIS_PREFIX, user.id).catch((error: unknown) => this.ctx.log.warn({ err: error }, 'presence reset failed'));
+    await seenAtSignIn(this.ctx.redis, env.REDIS_PREFIX, user.id).catch((error: unknown) => this.ctx.log.warn({ err: error }, 'presence start failed'));
     const token = signSessionToken({ sid: sessionId, sub: user.uuid, tid: user.tenantId }, env.JWT_SECRET, env.SESSION_TTL_SECONDS);
     this.ctx.realtime.emit(rooms.metrics(user.tenantId), 'update-user', { tenant_uuid: user.tenantId, user: presentUser(user) });
     return {
@@ -197,6 +200,27 @@ export class SessionService {
     await announce?.();
     await this.ctx.realtime.disconnectSessions(ids);
     return ids;
+  }
+
+  /**
+   * Writes a user's row in one transaction that names the calling session, where the database ends
+   * the user's other live sessions if the write changes their roles or removes them (trigger
+   * User_sessions_follow_user: a demoted admin's open session must not keep acting as admin; issue 29
+   * item 7). The calling session, when it is that user's, takes the new roles instead. Then
+   * `announce` runs (what the ended browsers must still hear), then their sockets are dropped.
+   */
+  async writeUser<T>(caller: Session, userId: number, write: (tx: Prisma.TransactionClient) => Promise<T>, announce?: (result: T) => Promise<unknown>): Promise<T> {
+    const { result, ended } = await this.ctx.db.$transaction(async (tx) => {
+      // An API token is not a session: the token's holder keeps none while their roles change.
+      if (!caller.apiToken) await tx.$queryRaw`SELECT set_config('atende.acting_session', ${caller.sessionId}, true)`;
+      const live = await tx.userSession.findMany({ where: { userId, revokedAt: null }, select: { id: true } });
+      const result = await write(tx);
+      const kept = new Set((await tx.userSession.findMany({ where: { userId, revokedAt: null }, select: { id: true } })).map((s) => s.id));
+      return { result, ended: live.map((s) => s.id).filter((id) => !kept.has(id)) };
+    });
+    await announce?.(result);
+    await this.ctx.realtime.disconnectSessions(ended);
+    return result;
   }
 
   /**

@@ -1,20 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { verifyFileLink } from '@atende/channels';
-import { AppError, downloadFile, downloadSignedFile, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, uploadFile, VoiceUploadSchema } from '@atende/contract';
+import { AppError, downloadFile, downloadSignedFile, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, uploadFile, uploadFileFromUrl, URL_IMAGE_TYPES, VoiceUploadSchema } from '@atende/contract';
 import { scoped } from '@atende/db';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
+import { payloadTooLarge } from '../../payload-limit';
+import { countInWindow } from '../../rate-window';
+import { downloadFromUrl, URL_DOWNLOADS, urlDownloadClient } from './from-url';
 import { mayDownload } from './access';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
-import { bytesMatchType, safeFilename, storageFromEnv, type Storage } from '@atende/storage';
+import { fileTypeRefusal, safeFilename, storageFromEnv, type Storage } from '@atende/storage';
 
-const TOO_BIG = 'Maximum file size exceeded (5 MB)';
-const ALLOWED = new Set<string>(UPLOAD_ALLOWED_TYPES);
 
-/** The multipart field "file" of a request, whole, with its declared type and a safe name. */
-export async function readMultipartFile(request: FastifyRequest, tooBig: string): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
+/**
+ * The multipart field "file" of a request, whole, with its declared type and a safe name; a file over
+ * `maxBytes` is refused (413), never kept cut at the limit (issue 29 item 8).
+ */
+export async function readMultipartFile(request: FastifyRequest, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
   let file;
   try {
     file = await request.file();
@@ -26,19 +30,22 @@ export async function readMultipartFile(request: FastifyRequest, tooBig: string)
   try {
     bytes = await file.toBuffer();
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('payload_too_large', tooBig);
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(maxBytes);
     throw new AppError('bad_request', 'The file could not be read');
   }
+  // The parser stops at the limit and marks the file truncated; when the limit falls exactly at the
+  // end of a chunk it says nothing more, and toBuffer hands back the first `maxBytes` bytes as if whole.
+  if (file.file.truncated || bytes.length > maxBytes) throw payloadTooLarge(maxBytes);
   return { bytes, contentType: file.mimetype.split(';')[0]!.trim().toLowerCase(), filename: safeFilename(file.filename) };
 }
 
 async function readUpload(request: FastifyRequest): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
-  if (request.isMultipart()) return readMultipartFile(request, TOO_BIG);
+  if (request.isMultipart()) return readMultipartFile(request, UPLOAD_MAX_BYTES);
   // Voice notes arrive as JSON with base64 content (spec 000 §7).
   const parsed = VoiceUploadSchema.safeParse(request.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    if (issue?.message === TOO_BIG) throw new AppError('payload_too_large', TOO_BIG);
+    if (issue?.code === 'too_big' && issue.path[0] === 'file') throw payloadTooLarge(UPLOAD_MAX_BYTES);
     throw new AppError('validation_failed', issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Missing parameters');
   }
   const { file, content_type, filename } = parsed.data;
@@ -58,12 +65,22 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
     bind(scope, uploadFile, 'signed_in', async ({ session, request }) => ({ data: { data: await store(session, await readUpload(request)) } }));
   });
 
-  async function store(session: Session, upload: { bytes: Buffer; contentType: string; filename: string }) {
+  // A pasted markdown image (spec 000 §5): the server downloads it, so the app's pages connect to no other site.
+  const urlClient = urlDownloadClient(ctx.env.OUTBOUND_ALLOW_HOSTS);
+  bind(app, uploadFileFromUrl, 'signed_in', async ({ session, body }) => {
+    const { count, retryAfterSeconds } = await countInWindow(ctx.redis, `${ctx.env.REDIS_PREFIX}file-from-url:${session.tenantId}:${session.userId}`, URL_DOWNLOADS.windowSeconds);
+    if (count > URL_DOWNLOADS.limit) throw new AppError('rate_limited', 'Too many images fetched from addresses, try again in a minute', undefined, { retry_after_seconds: retryAfterSeconds });
+    return { data: { data: await store(session, await downloadFromUrl(urlClient, body.url, body.alt), URL_IMAGE_TYPES) } };
+  });
+
+  /** Keeps one file of the caller's: not empty, within the upload limit, of an `accepted` type its bytes agree with. */
+  async function store(session: Session, upload: { bytes: Buffer; contentType: string; filename: string }, accepted: readonly string[] = UPLOAD_ALLOWED_TYPES) {
     const { bytes, contentType, filename } = upload;
     if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
-    if (bytes.length > UPLOAD_MAX_BYTES) throw new AppError('payload_too_large', TOO_BIG);
-    if (!ALLOWED.has(contentType)) throw new AppError('file_type_not_allowed', `${contentType || 'This type'} is not supported.`, undefined, { type: contentType || 'This type' });
-    if (!bytesMatchType(bytes, contentType)) throw new AppError('file_content_mismatch', `The file's content is not ${contentType}.`, undefined, { type: contentType });
+    if (bytes.length > UPLOAD_MAX_BYTES) throw payloadTooLarge(UPLOAD_MAX_BYTES);
+    const refusal = fileTypeRefusal({ contentType, bytes }, accepted);
+    if (refusal?.code === 'file_type_not_allowed') throw new AppError('file_type_not_allowed', `${contentType || 'This type'} is not supported.`, undefined, { type: contentType || 'This type' });
+    if (refusal) throw new AppError('file_content_mismatch', `The file's content is not ${contentType}.`, undefined, { type: contentType });
     const id = randomUUID();
     const key = `${session.tenantId}/${id}`;
     const driver = storage.writer;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connected, startTestApp, type TestApp } from '../../testing';
+import { refused, startTestApp, type TestApp } from '../../testing';
 
 // spec 000 §6 / 002 §6 role coverage, enforced by the api: admin or owner may do everything; manager
 // covers agent, campaign_manager, supervisor and manager; supervisor covers agent and supervisor; an
@@ -90,24 +90,24 @@ describe('PATCH /api/v1/users/:id {password} (only your own)', () => {
   });
 });
 
-describe('roles are those of sign-in (spec 000 §6 "Role changes take effect only after restarting the session")', () => {
-  it('keeps a promoted agent out of supervisor calls until they sign in again', async () => {
+// Spec 000 §6 "Role changes take effect only after restarting the session", made immediate (issue 29
+// item 7): the change ends the user's open sessions, so the next session is the only one left.
+describe('a role change ends the open sessions, the next one has the new roles', () => {
+  it('ends a promoted agent\'s old session (http and socket) and gives the next one the supervisor calls', async () => {
     const before = await t.login('promoted@acme.test');
     await t.database.db.user.update({ where: { id: acme.users.promoted!.id }, data: { roles: ['supervisor'] } });
-    expectForbidden(await t.http.get('/api/v1/users').set('Authorization', `Bearer ${before}`), 'old session');
-    // The socket of the old session is still an agent's: the metrics room stays closed.
-    const socket = t.socket(before);
-    await connected(socket);
-    expect(await socket.timeout(5000).emitWithAck('join', { room: `tenant_${acme.tenantId}_metrics` })).toMatchObject({ ok: false });
-    socket.disconnect();
+    const old = await t.http.get('/api/v1/users').set('Authorization', `Bearer ${before}`);
+    expect(old.status, 'old session').toBe(401);
+    expect(old.body.code).toBe('session_expired');
+    await expect(refused(t.socket(before))).resolves.toBeInstanceOf(Error);
     const after = await t.login('promoted@acme.test');
     expect((await t.http.get('/api/v1/users').set('Authorization', `Bearer ${after}`)).status).toBe(200);
   });
 
-  it('keeps a demoted supervisor able to do what they could until they sign in again', async () => {
+  it('ends a demoted supervisor\'s old session at once, and the next one is an agent\'s', async () => {
     const before = await t.login('demoted@acme.test');
     await t.database.db.user.update({ where: { id: acme.users.demoted!.id }, data: { roles: ['agent'] } });
-    expect((await t.http.get('/api/v1/users').set('Authorization', `Bearer ${before}`)).status).toBe(200);
+    expect((await t.http.get('/api/v1/users').set('Authorization', `Bearer ${before}`)).status).toBe(401);
     const after = await t.login('demoted@acme.test');
     expectForbidden(await t.http.get('/api/v1/users').set('Authorization', `Bearer ${after}`), 'new session');
   });

@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// Issue 12 item 3: a web session keeps its roles until the next one, but privileged writes re-read them.
+// Issue 12 item 3, issue 29 item 7: a demotion ends the user's open sessions, so none of its writes go through.
 describe('privileged writes after a demotion', () => {
   it('an admin demoted to agent cannot create admins or tokens with the old session', async () => {
     const boss = { Authorization: `Bearer ${await t.login('boss@demote.test')}` };
@@ -19,26 +19,27 @@ describe('privileged writes after a demotion', () => {
     const demoted = await t.http.patch(`/api/v1/users/${bossRow.uuid}`).set(chief).send({ roles: ['agent'] });
     expect(demoted.status).toBe(200);
     const attempt = await t.http.post('/api/v1/users').set(boss).send(newAdmin('second@demote.test'));
-    expect(attempt.status).toBe(403);
+    expect(attempt.status).toBe(401);
     expect(await t.database.db.user.count({ where: { email: 'second@demote.test' } })).toBe(0);
-    expect((await t.http.post('/api/v1/oauth/tokens').set(boss).send({ client_name: 'Late' })).status).toBe(403);
+    expect((await t.http.post('/api/v1/oauth/tokens').set(boss).send({ client_name: 'Late' })).status).toBe(401);
     // The admin who was not demoted still can.
     expect((await t.http.post('/api/v1/users').set(chief).send(newAdmin('third@demote.test'))).status).toBe(201);
   });
 
-  // Issue 16 item 18: /users/me names the roles the session has, which a role change reaches at the next sign-in.
-  it('GET /users/me shows the session\'s roles until the user signs in again', async () => {
+  // Issue 16 item 18 / issue 29 item 7: /users/me names the roles the session has; a role change ends
+  // the user's open sessions, so the next sign-in is where the new roles show.
+  it('a promotion ends the open session, and the next sign-in has the new roles', async () => {
     await t.tenant('Promote', { users: { lead: ['admin'], newbie: ['agent'] } });
     const lead = { Authorization: `Bearer ${await t.login('lead@promote.test')}` };
     const newbie = { Authorization: `Bearer ${await t.login('newbie@promote.test')}` };
     const row = await t.database.db.user.findFirstOrThrow({ where: { email: 'newbie@promote.test' } });
-    expect((await t.http.patch(`/api/v1/users/${row.uuid}`).set(lead).send({ roles: ['agent', 'supervisor'] })).status).toBe(200);
     const before = await t.http.get('/api/v1/users/me').set(newbie);
     expect(before.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['agent']);
-    // What the session may do agrees: the supervisors' dashboard is still closed to it.
-    expect((await t.http.get('/api/v1/dashboard/conversations').set(newbie)).status).toBe(403);
+    expect((await t.http.patch(`/api/v1/users/${row.uuid}`).set(lead).send({ roles: ['agent', 'supervisor'] })).status).toBe(200);
+    expect((await t.http.get('/api/v1/users/me').set(newbie)).status).toBe(401);
     const again = { Authorization: `Bearer ${await t.login('newbie@promote.test')}` };
     const after = await t.http.get('/api/v1/users/me').set(again);
     expect(after.body.data.roles.map((r: { name: string }) => r.name).sort()).toEqual(['agent', 'supervisor']);
+    expect((await t.http.get('/api/v1/dashboard/conversations').set(again)).status).toBe(200);
   });
 });

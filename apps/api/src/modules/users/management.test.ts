@@ -177,6 +177,9 @@ describe('PATCH /api/v1/users/:id (profile)', () => {
     expect(dup.body.error_message).toBe('Email already being used');
     // Its own email again is not a duplicate.
     expect((await t.http.patch(`/api/v1/users/${id}`).set(as('admin')).send({ email: 'agent@acme.test' })).status).toBe(200);
+    // The role change ended the agent's session (issue 29 item 7): the tests below use a new one.
+    expect((await t.http.get('/api/v1/users/me').set(as('agent'))).status).toBe(401);
+    token.agent = await t.login('agent@acme.test');
   });
 
   it('is for admin and owner only, and keeps the state and password uses working', async () => {
@@ -236,8 +239,9 @@ describe('DELETE /api/v1/users/:id', () => {
   });
 });
 
-describe('role changes take effect at the next session (spec 000 §6, 002 §4)', () => {
-  it('keeps the roles of sign-in time on a live session and applies the new ones after signing in again', async () => {
+// Spec 000 §6 / 002 §4 "take effect at the next session", made immediate (issue 29 item 7).
+describe('role changes take effect at the next session, which the change starts (spec 000 §6, 002 §4)', () => {
+  it('ends the live session when the roles change, and the next one has the new roles', async () => {
     const created = await t.http
       .post('/api/v1/users')
       .set(as('admin'))
@@ -250,20 +254,20 @@ describe('role changes take effect at the next session (spec 000 §6, 002 §4)',
       .set(as('admin'))
       .send({ roles: ['agent', 'supervisor'] });
     expect(promoted.status).toBe(200);
-    // The live session still acts with its sign-in roles...
-    expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${oldToken}` })).status).toBe(403);
-    const session = await t.database.db.userSession.findFirstOrThrow({ where: { userId: created.body.data.id, revokedAt: null } });
-    expect(session.roles).toEqual(['agent']);
-    // ...and the next one with the new roles.
+    // The live session ended with the change...
+    expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${oldToken}` })).status).toBe(401);
+    const ended = await t.database.db.userSession.findFirstOrThrow({ where: { userId: created.body.data.id } });
+    expect(ended).toMatchObject({ roles: ['agent'], revokedReason: 'roles_changed' });
+    // ...and the next one has the new roles.
     const newToken = await t.login('rita@acme.test', valid.password);
     expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${newToken}` })).status).toBe(200);
 
-    // A demotion is the same: the old session keeps supervisor until it ends.
+    // A demotion is the same: the supervisor session ends at once.
     await t.http
       .patch(`/api/v1/users/${created.body.data.uuid}`)
       .set(as('admin'))
       .send({ roles: ['agent'] });
-    expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${newToken}` })).status).toBe(200);
+    expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${newToken}` })).status).toBe(401);
     const third = await t.login('rita@acme.test', valid.password);
     expect((await t.http.get('/api/v1/users').set({ Authorization: `Bearer ${third}` })).status).toBe(403);
   });

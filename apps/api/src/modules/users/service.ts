@@ -27,8 +27,8 @@ export class UserService {
   }
 
   /**
-   * The signed-in user with the roles this session acts with (issue 16 item 18): a role change
-   * reaches a web session at its next sign-in (spec 000 §6), so the stored roles may differ.
+   * The signed-in user with the roles this session acts with (issue 16 item 18): those of its sign-in
+   * (spec 000 §6), which are the user's, since a change of the user's roles ends their other sessions.
    */
   async me(session: Session) {
     const user = await this.find(session, String(session.userId));
@@ -196,8 +196,9 @@ export class UserService {
   }
 
   /**
-   * Edits a user's name, email and roles. The user's live sessions keep the roles they signed in
-   * with (UserSession.roles): a role change takes effect at their next session (spec 000 §6, 002 §4).
+   * Edits a user's name, email and roles. A role change takes effect at the user's next session
+   * (spec 000 §6, 002 §4), made immediate: their other sessions end with the change (writeUser), so
+   * a demoted admin's open browser cannot keep creating channels, bots or integrations (issue 29 item 7).
    */
   async update(session: Session, id: string, body: { username?: string; email?: string; roles?: Role[] }) {
     this.assertUserAdmin(session);
@@ -211,14 +212,11 @@ export class UserService {
       if (user.id === session.userId && !roleCovers(roles, 'admin')) throw new AppError('bad_request', 'You cannot remove your own admin role');
     }
     if (body.email !== undefined && body.email !== user.email) await this.assertEmailFree(session, body.email, user.id);
-    const updated = await this.db(session)
-      .user.update({
-        where: { id: user.id },
-        data: { ...(body.username !== undefined ? { username: body.username } : {}), ...(body.email !== undefined ? { email: body.email } : {}), ...(roles ? { roles } : {}) },
-        include: userInclude,
-      })
+    const data = { ...(body.username !== undefined ? { username: body.username } : {}), ...(body.email !== undefined ? { email: body.email } : {}), ...(roles ? { roles } : {}) };
+    const updated = await this.sessions
+      .writeUser(session, user.id, (tx) => tx.user.update({ where: { id: user.id, tenantId: session.tenantId }, data, include: userInclude }), async (row) => this.announce(row))
       .catch((error: unknown) => this.emailTaken(error));
-    return this.announce(updated);
+    return presentUser(updated);
   }
 
   /** The sectors `id` belongs to (issue 16 item 10). */
@@ -261,7 +259,12 @@ export class UserService {
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
       throw new AppError('forbidden', 'Only an owner can remove an owner');
     }
-    await this.db(session).user.update({ where: { id: user.id }, data: { deletedAt: new Date() } });
-    await this.sessions.revokeSessions({ userId: user.id }, 'deleted', () => this.sessions.takeUserOffline(user.tenantId, user.id, 'system'));
+    // The database ends their sessions with the removal; they are signed off before their sockets drop.
+    await this.sessions.writeUser(
+      session,
+      user.id,
+      (tx) => tx.user.update({ where: { id: user.id, tenantId: session.tenantId }, data: { deletedAt: new Date() } }),
+      () => this.sessions.takeUserOffline(user.tenantId, user.id, 'system'),
+    );
   }
 }

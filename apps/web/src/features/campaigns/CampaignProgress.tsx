@@ -25,7 +25,8 @@ const STATE_COLOR: Record<Campaign['state'], string> = {
 
 /**
  * A campaign's state and how far sending got (issue 14 item 5): sent / errors / remaining of the
- * total with a bar (sent, errors and DND-skipped sections), live through update-campaign, which the
+ * total, and the sends whose outcome is unknown (issue 29 item 3), with a bar (sent, errors,
+ * unknown and DND-skipped sections), live through update-campaign, which the
  * dispatcher sends at most once a second.
  */
 export function CampaignProgress({ campaign, compact = false }: { campaign: Campaign; compact?: boolean }) {
@@ -49,6 +50,11 @@ export function CampaignProgress({ campaign, compact = false }: { campaign: Camp
             })}
           </Text>
         )}
+        {p.unknown > 0 && (
+          <Text size="xs" c="orange">
+            {t('Outcome unknown {{unknown}}', { unknown: n(p.unknown) })}
+          </Text>
+        )}
       </Group>
       {p.total > 0 && (
         <Progress.Root size={compact ? 'sm' : 'md'} aria-label={t('Sending progress of {{name}}', { name: campaign.name })}>
@@ -59,6 +65,7 @@ export function CampaignProgress({ campaign, compact = false }: { campaign: Camp
             animated={campaign.state === 'running'}
           />
           <Progress.Section value={part(p.errors)} color="red" />
+          <Progress.Section value={part(p.unknown)} color="orange" />
           <Progress.Section value={part(p.dnd)} color="gray" />
         </Progress.Root>
       )}

@@ -197,6 +197,7 @@ export function CampaignReportPage() {
                 <Table.Th>{t('Replied')}</Table.Th>
                 <Table.Th>{t('Failed after sending')}</Table.Th>
                 <Table.Th>{t('Error')}</Table.Th>
+                <Table.Th>{t('Outcome unknown')}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -222,12 +223,16 @@ export function CampaignReportPage() {
                   <Table.Td>
                     {n(r.error_count)} ({pct(r.error_count, r.subscribers_count)})
                   </Table.Td>
+                  <Table.Td>{n(r.unknown_count)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
           <Text size="xs" c="dimmed">
             {t('Delivered, read, replied and failed are rates of the messages sent; a reply counts as delivered and read.')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('Outcome unknown: the provider may have received these messages but its answer was lost; they are not sent again unless resent from the subscribers screen.')}
           </Text>
           {summary.data.campaigns.length > 0 && <SummaryChart rows={summary.data.campaigns} />}
           <Group justify="space-between">

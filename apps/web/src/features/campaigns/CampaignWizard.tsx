@@ -173,7 +173,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           />
           <Select
             label={t('Inbound entry point')}
-            description={t("Where a conversation opened by a reply to this campaign starts; empty: the channel's entry point")}
+            description={t('Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs')}
             clearable
             data={entryOptions}
             value={s.inbound_entrypoint || null}

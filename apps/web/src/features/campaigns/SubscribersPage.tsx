@@ -12,6 +12,7 @@ import { LIVE } from '../../realtime/liveQueries';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastError, toastSuccess } from '../../ui/toasts';
+import { ConfirmModal } from '../../ui/ConfirmModal';
 import { CampaignProgress } from './CampaignProgress';
 import { DELIVERY_LABEL, SUBSCRIBER_STATE_LABEL } from './phrases';
 import { ImportStatus } from './ImportStatus';
@@ -72,6 +73,16 @@ export function SubscribersPage() {
       refresh();
     },
   });
+  // Issue 29 item 3: sends whose outcome is unknown go again only when the manager, warned, asks.
+  const [confirmResend, setConfirmResend] = useState(false);
+  const resend = useMutation({
+    mutationFn: () => api.resendUnknownSubscribers({ params: { id } }),
+    onSuccess: (answer) => {
+      setConfirmResend(false);
+      toastSuccess(t('{{count}} subscribers are pending again: they are sent by the running campaign or at the next Start', { count: answer.data.resent }));
+      refresh();
+    },
+  });
   const c = campaign.data;
   const importing = c?.import_status === 'pending' || c?.import_status === 'in_progress';
   const params = Math.max(0, ...(subscribers.data?.data.map((s) => s.parameters.length) ?? [0]));
@@ -128,6 +139,13 @@ export function SubscribersPage() {
         </Group>
       </Group>
       {c && <CampaignProgress campaign={c} />}
+      {c && c.progress.unknown > 0 && (
+        <Group>
+          <Button variant="light" color="orange" onClick={() => setConfirmResend(true)}>
+            {t('Resend unknown ({{count}})', { count: c.progress.unknown })}
+          </Button>
+        </Group>
+      )}
       {c && <ImportStatus campaign={c} progress={progress} />}
       <MultiSelect
         label={t('State')}
@@ -178,6 +196,11 @@ export function SubscribersPage() {
                       {reasonText(s.error_message, t)}
                     </Text>
                   )}
+                  {s.state === 'unknown' && (
+                    <Text size="xs" c="orange">
+                      {t('May have been delivered: not sent again unless you resend it')}
+                    </Text>
+                  )}
                 </Table.Td>
                 {Array.from({ length: params }, (_, i) => (
                   <Table.Td key={i}>{s.parameters[i] ?? ''}</Table.Td>
@@ -211,6 +234,18 @@ export function SubscribersPage() {
         </Table>
       )}
       {subscribers.data && total > 0 && <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} />}
+      <ConfirmModal
+        opened={confirmResend}
+        title={t('Resend unknown')}
+        message={t(
+          'The provider may already have delivered these {{count}} messages: their answer was lost. Resending sends them again, and a contact who got the first one gets a second (and you may pay for both). Resend them?',
+          { count: c?.progress.unknown ?? 0 },
+        )}
+        confirmLabel={t('Resend')}
+        loading={resend.isPending}
+        onConfirm={() => resend.mutate()}
+        onClose={() => setConfirmResend(false)}
+      />
       {editing && (
         <SubscriberEditModal
           campaignId={id}

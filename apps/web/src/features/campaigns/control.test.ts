@@ -8,7 +8,7 @@ const campaign = (patch: Partial<Campaign>): Campaign => ({
   template: { uuid: '00000000-0000-4000-8000-000000000003', name: 't', deleted: false, config: { status: 'APPROVED' } },
   valid_subscriber_count: 3, inbound_entrypoint: null, actions_outdated: false, dnd_list: [], config: { default_action: { action: 'end_with_message' }, reply_actions: {} },
   public: true, start_at: null, started_at: null, scheduled_start_errors: [], import_status: null, import_summary: null, created_by: null,
-  created_at: '2026-11-25T00:00:00.000Z', progress: { total: 3, sent: 3, errors: 0, dnd: 0, remaining: 0 }, ...patch,
+  created_at: '2026-11-25T00:00:00.000Z', progress: { total: 3, sent: 3, errors: 0, dnd: 0, remaining: 0, unknown: 0 }, ...patch,
 });
 
 // Issue 14 item 5 (spec 001 §4): a finished campaign offers no Start until new subscribers are pending.
@@ -21,7 +21,7 @@ describe('the Start control of a finished campaign', () => {
     }
   });
   it('starts a new run once new subscribers are pending; a stopped campaign keeps the spec rule', () => {
-    expect(campaignControl(campaign({ state: 'completed', desired_state: 'completed', progress: { total: 4, sent: 3, errors: 0, dnd: 0, remaining: 1 } })).reason).toBeNull();
+    expect(campaignControl(campaign({ state: 'completed', desired_state: 'completed', progress: { total: 4, sent: 3, errors: 0, dnd: 0, remaining: 1, unknown: 0 } })).reason).toBeNull();
     expect(campaignControl(campaign({ state: 'stopped', desired_state: 'stopped' })).reason).toBeNull();
     expect(campaignControl(campaign({ state: 'completed', desired_state: 'running' })).label).toBe('Starting');
   });

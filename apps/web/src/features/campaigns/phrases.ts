@@ -21,7 +21,10 @@ export const DELIVERY_LABEL = {
 export const SUBSCRIBER_STATE_LABEL = {
   pending: phrase('Pending'),
   scheduled: phrase('Sending'),
+  sending: phrase('Sending'),
   sent: phrase('Sent'),
+  // Issue 29 item 3: the message may have reached the provider; never sent again by itself.
+  unknown: phrase('Outcome unknown'),
   dnd: phrase('Do not disturb'),
   completed: phrase('Completed'),
   error: phrase('Error'),

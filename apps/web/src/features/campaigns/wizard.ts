@@ -19,7 +19,7 @@ export interface WizardState {
   schedule: boolean;
   start_at: string;
   dnd_list: string[];
-  /** `type:uuid` (sector, menu or bot), '' for none: the channel's entry point then applies. */
+  /** `type:uuid` (sector, menu or bot), '' for none: free text then runs the default action (docs/conversation-entry.md). */
   inbound_entrypoint: string;
   public: boolean;
   /** 'Fechar conversação após envio': broadcast mode. */

@@ -1,6 +1,6 @@
 import { Button, Stack, TextInput } from '@mantine/core';
 import type { LivechatPublicConfig } from '@atende/contract';
-import { livechatFieldProblem } from '@atende/core';
+import { livechatFieldProblem, livechatValidatorPlan } from '@atende/core';
 import { ApiError } from '@atende/sdk';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,8 +22,10 @@ export function PreChatForm({ config, onStarted }: { config: LivechatPublicConfi
     const found: Errors = {};
     if (!name.trim()) found.name = t('Your name is required');
     if (email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) found.email = t('Invalid email');
-    for (const field of config.custom_fields) {
-      const problem = livechatFieldProblem(field, values[field.key]);
+    // The api's plan: the same validators run here as there (issue 29 item 2).
+    const plan = livechatValidatorPlan(config.custom_fields);
+    for (const [index, field] of config.custom_fields.entries()) {
+      const problem = livechatFieldProblem(field, values[field.key], plan[index]);
       if (problem) found[`custom_fields.${field.key}`] = problem;
     }
     return found;

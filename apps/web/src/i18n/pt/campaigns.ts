@@ -147,7 +147,7 @@ export const ptCampaigns: Record<string, string> = {
   "Button actions outdated": "Ações dos botões desatualizadas",
   "Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.": "Pré-selecionadas: as listas marcadas como padrão na tela de listas de não perturbe ({{names}}). Os contatos delas nunca recebem esta campanha.",
   "No list is marked default on the Do not disturb lists screen, so none is preselected.": "Nenhuma lista está marcada como padrão na tela de listas de não perturbe, então nenhuma vem pré-selecionada.",
-  "Where a conversation opened by a reply to this campaign starts; empty: the channel's entry point": "Onde começa a conversa aberta por uma resposta a esta campanha; vazio: o ponto de entrada do canal",
+  'Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs': 'Onde uma resposta em texto livre, ou um botão sem ação própria, abre a conversa; vazio: a ação padrão é executada',
   "The template's buttons changed: choose the action of each current button and save.": "Os botões do template mudaram: escolha a ação de cada botão atual e salve.",
   "A button ends with Do not disturb: choose at least one DND list in the campaign data.": "Um botão termina em não perturbe: escolha pelo menos uma lista de não perturbe nos dados da campanha.",
   "Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.": "As listas padrão vêm pré-selecionadas em toda nova campanha: um contato que sai por uma delas não recebe essas campanhas.",
@@ -167,4 +167,17 @@ export const ptCampaigns: Record<string, string> = {
   'Completed with engagement': 'Concluído com engajamento',
   'Every subscriber of this campaign has been sent to: add new subscribers to send again':
     'Todos os assinantes desta campanha já receberam o envio: adicione novos assinantes para enviar de novo',
+  // Issue 29 item 3: sends whose outcome is unknown.
+  'Outcome unknown': 'Resultado desconhecido',
+  'Outcome unknown {{unknown}}': 'Resultado desconhecido {{unknown}}',
+  'Resend unknown': 'Reenviar desconhecidos',
+  'Resend unknown ({{count}})': 'Reenviar desconhecidos ({{count}})',
+  Resend: 'Reenviar',
+  'May have been delivered: not sent again unless you resend it': 'Pode ter sido entregue: não é enviado de novo a não ser que você o reenvie',
+  'The provider may already have delivered these {{count}} messages: their answer was lost. Resending sends them again, and a contact who got the first one gets a second (and you may pay for both). Resend them?':
+    'O provedor pode já ter entregue estas {{count}} mensagens: a resposta dele se perdeu. Reenviar as envia de novo, e um contato que recebeu a primeira recebe uma segunda (e você pode pagar pelas duas). Reenviar?',
+  '{{count}} subscribers are pending again: they are sent by the running campaign or at the next Start':
+    '{{count}} assinantes estão pendentes de novo: são enviados pela campanha em execução ou no próximo Iniciar',
+  'Outcome unknown: the provider may have received these messages but its answer was lost; they are not sent again unless resent from the subscribers screen.':
+    'Resultado desconhecido: o provedor pode ter recebido estas mensagens, mas a resposta dele se perdeu; elas não são enviadas de novo a não ser que sejam reenviadas na tela de assinantes.',
 };

@@ -22,4 +22,5 @@ export const ptChannelSetup: Record<string, string> = {
   'No page to connect: your Facebook login manages no page (for Instagram, none with a linked Instagram professional account)':
     'Nenhuma página para conectar: seu login do Facebook não administra nenhuma página (para o Instagram, nenhuma com conta profissional do Instagram vinculada)',
   'This page is already connected to another account': 'Esta página já está conectada a outra conta',
+  'This page, account, number or bot is already connected to another channel': 'Esta página, conta, número ou bot já está conectado a outro canal',
 };

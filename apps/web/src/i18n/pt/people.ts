@@ -10,7 +10,7 @@ export const ptPeople: Record<string, string> = {
   'User created successfully': 'Usuário criado com sucesso',
   'User updated successfully': 'Usuário atualizado com sucesso',
   'User deleted successfully': 'Usuário excluído com sucesso',
-  'Role changes take effect the next time the user signs in.': 'Mudanças de perfil valem a partir do próximo login do usuário.',
+  'Changing the roles signs the user out: the new roles apply from their next sign-in.': 'Mudar os perfis encerra as sessões do usuário: os novos perfis valem a partir do próximo login.',
   'Name must have at least 3 letters': 'O nome deve ter pelo menos 3 letras',
   'Name must contain only letters and spaces': 'O nome deve conter apenas letras e espaços',
   'Email is required': 'E-mail é obrigatório',

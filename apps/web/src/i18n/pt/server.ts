@@ -26,6 +26,10 @@ export const ptServer: Record<string, string> = {
   'page must be a path of this app': 'page deve ser um caminho deste aplicativo',
   'Token not found': 'Token não encontrado',
   'Request body is too large': 'O corpo da requisição é grande demais',
+  'Maximum size exceeded ({{max_size}})': 'Tamanho máximo excedido ({{max_size}})',
+  // A pasted markdown image the server downloads (spec 000 §5).
+  'The file could not be downloaded from this address': 'Não foi possível baixar o arquivo deste endereço',
+  'Too many images fetched from addresses, try again in a minute': 'Imagens demais buscadas de endereços, tente novamente em um minuto',
   'Unsupported content type': 'Tipo de conteúdo não suportado',
   'The request body is not valid JSON': 'O corpo da requisição não é um JSON válido',
   'Text may not contain NUL characters or invalid Unicode': 'O texto não pode conter caracteres NUL nem Unicode inválido',

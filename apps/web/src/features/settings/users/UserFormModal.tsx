@@ -102,7 +102,7 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
               <Checkbox.Group
                 label={t('Roles')}
                 // Spec 002 §4: the user's open sessions keep the roles they signed in with.
-                description={editing ? t('Role changes take effect the next time the user signs in.') : undefined}
+                description={editing ? t('Changing the roles signs the user out: the new roles apply from their next sign-in.') : undefined}
                 withAsterisk
                 value={field.value as string[]}
                 onChange={field.onChange}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageFileName, markdownImages, planOutgoing, textLimit, typeFromName, uploadProblem, type SentAnnex } from './attachmentRules';
+import { markdownImages, planOutgoing, textLimit, typeFromName, uploadProblem, type SentAnnex } from './attachmentRules';
 
 const annex = (uuid: string): SentAnnex => ({ uuid, content_type: 'image/png', original_filename: `${uuid}.png`, uri: `/api/v1/storage/files/${uuid}`, size: 10 });
 
@@ -41,16 +41,6 @@ describe('markdownImages', () => {
   it('leaves text without images untouched, links included', () => {
     const text = 'a [link](https://x.test) and ![not an url](relative.png)  ';
     expect(markdownImages(text)).toEqual({ images: [], rest: text });
-  });
-});
-
-describe('imageFileName', () => {
-  it('uses the last segment of the URL', () => {
-    expect(imageFileName({ alt: 'x', url: 'https://a.test/p/foto%20azul.png?v=2' }, 'image/png')).toBe('foto azul.png');
-  });
-  it('falls back to the alt text and adds the extension of the fetched type', () => {
-    expect(imageFileName({ alt: 'gato', url: 'https://a.test/' }, 'image/jpeg')).toBe('gato.jpg');
-    expect(imageFileName({ alt: '', url: 'https://a.test/render' }, 'image/webp')).toBe('render.webp');
   });
 });
 

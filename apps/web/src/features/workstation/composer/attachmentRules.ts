@@ -78,21 +78,6 @@ export function markdownImages(text: string): { images: MarkdownImage[]; rest: s
   return { images, rest: images.length ? rest.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text };
 }
 
-const EXTENSIONS: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/gif': 'gif', 'image/webp': 'webp' };
-
-/** A file name for an image fetched from a URL: the URL's last segment, else its alt text, with an extension. */
-export function imageFileName(image: MarkdownImage, contentType: string): string {
-  let fromUrl = '';
-  try {
-    fromUrl = decodeURIComponent(new URL(image.url).pathname.split('/').pop() ?? '');
-  } catch {
-    fromUrl = '';
-  }
-  const base = (fromUrl || image.alt || 'image').replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').slice(0, 200);
-  const extension = EXTENSIONS[baseType(contentType)];
-  return extension && !/\.[a-z0-9]{2,5}$/i.test(base) ? `${base}.${extension}` : base;
-}
-
 const BY_EXTENSION: Record<string, string> = {
   jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
   mp3: 'audio/mpeg', ogg: 'audio/ogg', wav: 'audio/wav', m4a: 'audio/mp4', mp4: 'video/mp4', webm: 'video/webm',

@@ -1,4 +1,4 @@
-import { uploadFile, type StoredFileSchema } from '@atende/contract';
+import { uploadFile, uploadFileFromUrl, type StoredFileSchema } from '@atende/contract';
 import type { z } from 'zod';
 import { api } from '../../../api/client';
 import { base64Of, type VoiceType } from './voiceRules';
@@ -67,5 +67,25 @@ export async function uploadVoice(recording: Blob, contentType: VoiceType): Prom
   const file = await base64Of(recording);
   const extension = contentType.split('/')[1] ?? 'webm';
   const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, { body: { file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` } });
+  return res.data.data;
+}
+
+/** Answers about the address itself (refused, unreachable, an error, not a URL): the composer words them (spec 000 §5). */
+export const IMAGE_ADDRESS_FAILURES: readonly string[] = ['outbound_address_not_allowed', 'remote_file_unavailable', 'validation_failed'];
+
+/**
+ * A pasted markdown image (spec 000 §5), downloaded and stored by the server so the app's pages
+ * connect to no other site. A refusal of the file itself (size, type) and session answers still go
+ * to the shared handler, unless the chip was removed meanwhile (`wanted` false).
+ */
+export async function storeImageFromUrl(image: { url: string; alt: string }, wanted: () => boolean): Promise<StoredFile> {
+  const shared = api.options.onError;
+  const client = {
+    ...api.options,
+    onError: (...args: Parameters<NonNullable<typeof shared>>) => {
+      if (!IMAGE_ADDRESS_FAILURES.includes(args[0].code) && wanted()) shared?.(...args);
+    },
+  };
+  const res = await api.call(client, uploadFileFromUrl, { body: { url: image.url, ...(image.alt ? { alt: image.alt.slice(0, 255) } : {}) } });
   return res.data.data;
 }

@@ -1,10 +1,11 @@
+import { ApiError } from '@atende/sdk';
 import { useCallback, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { phrase } from '../../../i18n/phrase';
 import { toastError } from '../../../ui/toasts';
-import { imageFileName, uploadProblem, type MarkdownImage, type SentAnnex } from './attachmentRules';
+import { uploadProblem, type MarkdownImage, type SentAnnex } from './attachmentRules';
 import { attachmentStore, type Attachment } from './attachmentStore';
-import { uploadAttachment } from './upload';
+import { IMAGE_ADDRESS_FAILURES, storeImageFromUrl, uploadAttachment } from './upload';
 
 /** Spec 000 §5: a pasted markdown image that cannot be fetched. */
 export const MARKDOWN_IMAGE_FAILED = phrase('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.');
@@ -15,8 +16,8 @@ const isImage = (type: string) => type.startsWith('image/');
 
 /**
  * The unsent attachments of one conversation and what the composer does with them: files checked
- * (spec 000 §5) and uploaded in parallel with progress, pasted markdown images fetched and
- * re-uploaded, a canned response's stored file attached as is.
+ * (spec 000 §5) and uploaded in parallel with progress, pasted markdown images stored from their
+ * address by the server, a canned response's stored file attached as is.
  */
 export function useAttachments(conversationUuid: string, channelType?: string, channelSettings?: Readonly<Record<string, string>>) {
   const { t } = useTranslation();
@@ -56,34 +57,35 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
     [conversationUuid, channelType, channelSettings, t, upload],
   );
 
-  /** A pasted markdown image: fetched by the browser, then uploaded as any other file. */
+  /** A pasted markdown image: downloaded and stored by the server, then checked against the channel like any file. */
   const addImageFromUrl = useCallback(
     (image: MarkdownImage) => {
       const id = crypto.randomUUID();
       attachmentStore.add(conversationUuid, { id, name: image.alt || image.url, contentType: 'image/*', previewUrl: null, status: 'fetching', progress: 0, description: '', annex: null });
-      void (async () => {
-        let file: File;
-        try {
-          const res = await fetch(image.url, { mode: 'cors', credentials: 'omit', referrerPolicy: 'no-referrer' });
-          const blob = await res.blob();
-          if (!res.ok || !isImage(blob.type)) throw new Error(`not an image (${res.status} ${blob.type})`);
-          file = new File([blob], imageFileName(image, blob.type), { type: blob.type });
-        } catch {
+      // A chip removed while its image is fetched is forgotten, failure included.
+      const wanted = () => attachmentStore.list(conversationUuid).some((a) => a.id === id);
+      storeImageFromUrl(image, wanted).then(
+        (stored) => {
+          if (!wanted()) return;
+          const problem = uploadProblem({ name: stored.original_filename, size: stored.size, type: stored.content_type }, channelType, channelSettings);
+          if (problem) {
+            attachmentStore.remove(conversationUuid, [id]);
+            toastError(t(problem.phrase, problem.values));
+            return;
+          }
+          attachmentStore.update(conversationUuid, id, {
+            name: stored.original_filename, contentType: stored.content_type, previewUrl: stored.uri, status: 'uploaded', progress: 1, annex: stored,
+          });
+        },
+        (error: unknown) => {
+          if (!wanted()) return;
           attachmentStore.remove(conversationUuid, [id]);
-          toastError(t(MARKDOWN_IMAGE_FAILED));
-          return;
-        }
-        const problem = uploadProblem(file, channelType, channelSettings);
-        if (problem) {
-          attachmentStore.remove(conversationUuid, [id]);
-          toastError(t(problem.phrase, problem.values));
-          return;
-        }
-        attachmentStore.update(conversationUuid, id, { name: file.name, contentType: file.type, previewUrl: URL.createObjectURL(file) });
-        upload(id, file);
-      })();
+          // The address could not be read: the spec's words. Other refusals were shown by the shared handler.
+          if (error instanceof ApiError && IMAGE_ADDRESS_FAILURES.includes(error.code)) toastError(t(MARKDOWN_IMAGE_FAILED));
+        },
+      );
     },
-    [conversationUuid, channelType, channelSettings, t, upload],
+    [conversationUuid, channelType, channelSettings, t],
   );
 
   /** A file already stored (a canned response's annex): attached without uploading. */
