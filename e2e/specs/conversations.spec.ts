@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { demo, screenshot, signedInPage } from './helpers';
+import { demo, screenshot, signedInPage, signIn } from './helpers';
 
 // Spec 000 §2-§5 against the started stack: a contact writes through the demo custom API channel,
 // agent replies reach the demo contact system (the stack runs it on E2E_PORT + 1).
@@ -141,6 +141,44 @@ test('a draft survives switching conversations; the keyboard moves through the l
   }
   await expect(list.getByRole('option')).toHaveCount(0);
   await agent.context().close();
+});
+
+// The socket's first connection reloads the list; an accept answered while that reload is on its way
+// must not be overwritten by the reload's older answer (it was, under load: "No active chats").
+test('a chat accepted while the list is being reloaded stays in the list and opens', async ({ page }) => {
+  let connect = () => undefined as void;
+  const connected = new Promise<void>((resolve) => (connect = resolve));
+  await page.routeWebSocket(/\/socket\//, async (ws) => {
+    await connected;
+    ws.connectToServer();
+  });
+  // Once `holding`, the list's answer is taken from the server at once but given to the page only on `release`.
+  let holding = false;
+  let answered = () => undefined as void;
+  const serverAnswered = new Promise<void>((resolve) => (answered = resolve));
+  let release = () => undefined as void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/v1/conversations/offered/me', async (route) => {
+    if (!holding) return route.continue();
+    const response = await route.fetch();
+    answered();
+    await released;
+    await route.fulfill({ response });
+  });
+  await signIn(page, demo('agent'));
+  await expect(page.getByTestId('waiting-count')).toHaveText(/^[1-9]\d* waiting$/);
+  holding = true;
+  connect();
+  await expect(page.getByText('Connected')).toBeVisible();
+  await serverAnswered; // the reload's answer is written: without the chat about to be accepted
+  const acceptAnswer = page.waitForResponse((r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === '/api/v1/conversations');
+  await page.getByRole('button', { name: 'Accept session' }).click();
+  const accepted = ((await (await acceptAnswer).json()) as { data: Listed }).data;
+  release();
+  await expect(page.getByTestId('chat-contact-name')).toHaveText(accepted.contact.name);
+  await expect(page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(accepted.contact.name) })).toBeVisible();
+  // Back to the queue for the next specs.
+  expect((await page.request.patch(`/api/v1/conversations/${accepted.uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
 });
 
 test('a reply the contact system refuses shows retry, and the retry delivers it', async ({ browser, request }) => {

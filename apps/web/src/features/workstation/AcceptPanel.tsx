@@ -28,12 +28,17 @@ export function AcceptPanel({ me, tenant, workspace, conversations, waiting, onA
   const activeCount = conversations.filter((c) => c.state !== 'closed').length;
   const accept = useMutation({
     mutationFn: async () => (await api.acceptConversation({ body: { user_id: me.id } })).data,
-    onSuccess: (conversation) => {
+    onSuccess: async (conversation) => {
       if (isStaleCopy(conversation)) return onAccepted(conversation);
+      // A reload of the list asked before the accept committed (the socket's first connection reloads
+      // it) would answer without this conversation and overwrite it: cancel it, add the conversation,
+      // then ask again, so the list ends with everything the server has.
+      await queryClient.cancelQueries({ queryKey: workstationKeys.offered, exact: true });
       queryClient.setQueryData<Conversation[]>(workstationKeys.offered, (list) =>
         list?.some((c) => c.uuid === conversation.uuid) ? list.map((c) => (c.uuid === conversation.uuid ? conversation : c)) : [...(list ?? []), conversation],
       );
       onAccepted(conversation);
+      void queryClient.invalidateQueries({ queryKey: workstationKeys.offered, exact: true });
     },
   });
   const refusal = workspace
