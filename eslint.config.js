@@ -1,3 +1,4 @@
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -11,4 +12,19 @@ export default tseslint.config(
     },
   },
   { files: ['scripts/**', 'e2e/**', 'bench/**', 'apps/web/**'], rules: { 'no-console': 'off' } },
+  {
+    files: ['apps/web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
+    rules: {
+      ...reactHooks.configs.flat.recommended.rules,
+      // Recommended, but the web app does not satisfy them yet; each needs a reviewed change of the
+      // components concerned (effects, refs read while rendering), not a mechanical fix.
+      'react-hooks/exhaustive-deps': 'off',
+      'react-hooks/set-state-in-effect': 'off',
+      'react-hooks/refs': 'off',
+      'react-hooks/purity': 'off',
+      'react-hooks/immutability': 'off',
+      'react-hooks/incompatible-library': 'off',
+    },
+  },
 );

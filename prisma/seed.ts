@@ -1,7 +1,8 @@
 // Demo tenant for `pnpm start`: every feature flag on, one user per role (README "Demo logins").
+import { readSharedSettings } from '../packages/config/src/index';
 import { createDb, DEMO_CHANNEL_TOKEN, DEMO_DOMAIN, DEMO_LIVECHAT_CHANNEL_ID, DEMO_PASSWORD, seedDemo } from '../packages/db/src/index';
 
-const db = createDb(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/atende');
+const db = createDb(readSharedSettings(['DATABASE_URL'], process.env).DATABASE_URL);
 const result = await seedDemo(db);
 if (result.seeded) {
   process.stdout.write(`seed: demo tenant ready (${Object.keys(result.tenant.users).length} users @${DEMO_DOMAIN}, password ${DEMO_PASSWORD})\n`);

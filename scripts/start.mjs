@@ -69,28 +69,28 @@ demoProvider.once('exit', (code) => {
 });
 
 // The demo Telegram Bot API (simulator, port 4013) of the demo "Telegram" channel: play a Telegram
-// contact with POST http://127.0.0.1:4013/_simulator/inbound (README). Not essential either.
+// contact with POST http://127.0.0.1:4013/_simulator/inbound (docs/channels.md). Not essential either.
 const demoTelegram = pnpmBackground('demo-telegram', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], env);
 demoTelegram.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Telegram Bot API stopped (${code}); the demo Telegram channel receives and sends nothing.`);
 });
 
 // The demo SMS provider (Twilio simulator, port 4014) of the demo "SMS" channel: play an SMS contact
-// with POST http://127.0.0.1:4014/_simulator/inbound (README). Not essential either.
+// with POST http://127.0.0.1:4014/_simulator/inbound (docs/channels.md). Not essential either.
 const demoSms = pnpmBackground('demo-sms', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], env);
 demoSms.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo SMS provider stopped (${code}); the demo SMS channel receives and sends nothing.`);
 });
 
 // The demo Meta (Messenger simulator, port 4015) of the demo "Messenger" channel: play a Messenger
-// contact with POST http://127.0.0.1:4015/_simulator/inbound (README). Not essential either.
+// contact with POST http://127.0.0.1:4015/_simulator/inbound (docs/channels.md). Not essential either.
 const demoMeta = pnpmBackground('demo-meta', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], env);
 demoMeta.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Meta stopped (${code}); the demo Messenger channel receives and sends nothing.`);
 });
 
 // The demo mail provider (SMTP simulator, port 4016) of the demo "E-mail" channel: agents' replies are
-// printed here; play an e-mail contact by mailing the forwarding address on port 4017 (README). Not essential either.
+// printed here; play an e-mail contact by mailing the forwarding address on port 4017 (docs/channels.md). Not essential either.
 const demoEmail = pnpmBackground('demo-email', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], env);
 demoEmail.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo mail provider stopped (${code}); replies in the demo E-mail channel fail delivery.`);

@@ -109,7 +109,7 @@ try {
       results[`${name}_${span}`] = { ...r, p50_ratio_to_baseline: +(r.p50_ms / baseline.p50_ms).toFixed(1) };
     }
   }
-  // One line per case for the README: p50 / p95 in ms.
+  // One line per case for docs/performance.md: p50 / p95 in ms.
   for (const [name, r] of Object.entries(results)) {
     const t = r as { p50_ms?: number; p95_ms?: number };
     if (t.p95_ms !== undefined) process.stdout.write(`${name.padEnd(34)} p50 ${String(t.p50_ms).padStart(7)} ms  p95 ${String(t.p95_ms).padStart(7)} ms\n`);

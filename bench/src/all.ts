@@ -1,10 +1,10 @@
 // `pnpm bench all` (issue 13 item 7): runs every benchmark of bench/src in sequence and writes one
-// summary, bench/results/summary.md and summary.json, that the README's performance section is
+// summary, bench/results/summary.md and summary.json, that docs/performance.md's generated section is
 // regenerated from (`pnpm bench readme`). A benchmark is any file here that calls report(); new
 // ones join without an edit here, and one that fails is recorded as failed while the rest still run.
 //
 // Sizes are small by default so the whole run takes minutes; BENCH_SCALE=full keeps each
-// benchmark's own (README) sizes, and any BENCH_* variable set by the caller wins over both.
+// benchmark's own (full) sizes, and any BENCH_* variable set by the caller wins over both.
 // BENCH_ONLY=a,b runs only those; BENCH_TIMEOUT_S (default 900) bounds each one.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';

@@ -59,7 +59,7 @@ export async function openUserMenuItem(page: Page, name: string): Promise<void> 
   await page.getByRole('menuitem', { name }).click();
 }
 
-/** A screenshot for the README, in e2e/artifacts/. */
+/** A screenshot for the README and docs/, in e2e/artifacts/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${artifacts}${name}.png` });
 }

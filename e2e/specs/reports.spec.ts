@@ -125,7 +125,7 @@ test('the filter rules of spec 001 §5 block generating and downloading', async 
   await page.getByRole('textbox', { name: 'Contact' }).fill('');
   await expect(page.getByRole('button', { name: 'Generate' })).toBeEnabled();
   // The campaign report checks the same rules before asking (packages/core). Campaigns belong to
-  // campaign_manager and admin, not manager (the role matrix's stricter reading, README Roles).
+  // campaign_manager and admin, not manager (the role matrix's stricter reading, docs/roles.md).
   const campaigns = await signedInPage(browser, demo('campaigns'));
   await campaigns.goto('/admin/campaigns/report?start=2026-01-01&end=2026-03-01');
   await expect(campaigns.getByText('O intervalo máximo é de 31 dias.')).toBeVisible();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env';
 
 // Issue 29 item 5: one public address. The api and the worker read PUBLIC_URL from one shared module
-// (packages/channels/src/settings); apps/worker/src/env.test.ts holds the worker's half of each case.
+// (packages/config); apps/worker/src/env.test.ts holds the worker's half of each case.
 describe('the api settings', () => {
   it('derives PUBLIC_URL from the port it serves when unset: PORT=3400 gives http://localhost:3400, as the worker computes', () => {
     expect(loadEnv({ PORT: '3400' }).PUBLIC_URL).toBe('http://localhost:3400');
@@ -22,6 +22,19 @@ describe('the api settings', () => {
     expect(() => loadEnv({ ...production, PUBLIC_URL: '' })).toThrow(/PUBLIC_URL: must be set in production/);
     expect(loadEnv({ ...production, PUBLIC_URL: 'https://atende.example.com' }).PUBLIC_URL).toBe('https://atende.example.com');
     expect(() => loadEnv({ ...production, PUBLIC_URL: 'ftp://atende.example.com' })).toThrow(/PUBLIC_URL: must be an http\(s\) address/);
+  });
+
+  it('refuses to start in production with the development session or livechat secret, naming each', () => {
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://atende.example.com',
+      CHANNEL_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      FILE_LINK_SECRET: 'a-production-file-link-secret-of-32-characters',
+    };
+    expect(() => loadEnv(production)).toThrow(/JWT_SECRET: must be set in production\n {2}LIVECHAT_TOKEN_SECRET: must be set in production/);
+    const secrets = { JWT_SECRET: 'a-production-jwt-secret-of-at-least-32-characters', LIVECHAT_TOKEN_SECRET: 'a-production-livechat-secret-of-32-characters' };
+    expect(() => loadEnv({ ...production, ...secrets, JWT_SECRET: 'dev-only-secret-but-not-the-default-one' })).toThrow(/JWT_SECRET: must be set in production/);
+    expect(loadEnv({ ...production, ...secrets }).JWT_SECRET).toBe(secrets.JWT_SECRET);
   });
 
   it('allows browser origins and names the QR domain from the served address, not a fixed localhost:3000', () => {

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from './testing';
 
 // Issue 12 item 7: during a Redis outage /api/health, login and livechat calls hung over 10 s. They
@@ -24,17 +24,14 @@ function freePort(): Promise<number> {
 
 async function startRedis(): Promise<void> {
   redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
+  // Listening once the port can no longer be bound here.
+  const taken = () =>
+    new Promise<boolean>((resolve) => {
       const socket = createServer().listen(port, '127.0.0.1');
       socket.once('listening', () => socket.close(() => resolve(false)));
       socket.once('error', () => resolve(true));
     });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await vi.waitFor(async () => expect(await taken(), 'redis-server listening').toBe(true), { timeout: 10_000 });
 }
 async function stopRedis(): Promise<void> {
   const child = redis;
@@ -83,14 +80,7 @@ describe('a Redis outage', () => {
     expect(widget.ms).toBeLessThan(1500);
 
     await startRedis();
-    const deadline = Date.now() + 15_000;
-    let status = 0;
-    while (Date.now() < deadline) {
-      status = (await t.http.get('/api/health')).status;
-      if (status === 200) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(status).toBe(200);
+    await expect.poll(async () => (await t.http.get('/api/health')).status, { timeout: 15_000, interval: 200 }).toBe(200);
     expect((await t.http.post('/api/v1/login').type('form').send({ email: 'agent@acme.test', password: TEST_PASSWORD })).status).toBe(200);
   });
 });

@@ -5,7 +5,9 @@ import { downloadSignedFile } from '@atende/contract';
  * Signed, time-limited download links for stored files: what a channel receiver (a webhook with no
  * session) is given as annex url. The worker signs, the api verifies; both hold FILE_LINK_SECRET.
  */
-export const DEV_FILE_LINK_SECRET = 'dev-only-file-link-secret-change-me-dev-only';
+
+// The development default of FILE_LINK_SECRET lives with the settings (@atende/config).
+export { DEV_FILE_LINK_SECRET } from '@atende/config';
 /** How long an annex link stays valid by default (24 h). */
 export const FILE_LINK_TTL_SECONDS = 24 * 3600;
 

@@ -1,5 +1,8 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
+// The key's development default and its check belong to the settings (@atende/config).
+export { DEV_CHANNEL_SECRETS_KEY, parseSecretsKey } from '@atende/config';
+
 /**
  * Channel secrets (webhook secrets, provider tokens) are stored encrypted at rest in
  * Channel.credentialsEncrypted with AES-256-GCM: a stolen database dump alone does not reveal them,
@@ -9,21 +12,9 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
  * CHANNEL_SECRETS_KEY to every process that reads or writes channel credentials (api and worker).
  */
 
-/** Development-only key (32 bytes, base64). Production refuses it. */
-export const DEV_CHANNEL_SECRETS_KEY = Buffer.from('atende-dev-only-channel-secrets!').toString('base64');
-
 const VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-
-/** Decodes a base64 key and checks it is 32 bytes; throws with a readable message otherwise. */
-export function parseSecretsKey(base64: string): Buffer {
-  const key = Buffer.from(base64, 'base64');
-  if (key.length !== 32 || key.toString('base64') !== base64.replace(/\s/g, '')) {
-    throw new Error('CHANNEL_SECRETS_KEY must be 32 bytes encoded in base64 (e.g. `openssl rand -base64 32`)');
-  }
-  return key;
-}
 
 export function encryptSecret(plaintext: string, key: Buffer): string {
   const iv = randomBytes(IV_BYTES);

@@ -1,6 +1,6 @@
 import { BotNodeSchema, queues } from '@atende/contract';
 import { runBotFlow, tenantConfigOf, type BotHttp, type BotOutcome, type BotVars } from '@atende/core';
-import { Prisma } from '@atende/db';
+import { enqueue, Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 import { redistribute } from './presence';
@@ -18,7 +18,7 @@ export async function entryBot(tx: Tx, tenantId: string, botId: string | null | 
 
 /** Queues a bot step for a conversation, in the caller's transaction (the outbox relays it). */
 export async function queueBotStep(tx: Tx, tenantId: string, conversationId: string): Promise<void> {
-  await tx.outboxJob.create({ data: { tenantId, queue: queues.botStep.name, payload: { tenant_uuid: tenantId, conversation_uuid: conversationId } } });
+  await enqueue(tx, queues.botStep.name, { tenant_uuid: tenantId, conversation_uuid: conversationId });
 }
 
 /**

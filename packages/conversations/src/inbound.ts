@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { AppError, queues } from '@atende/contract';
 import { countryForCallingCode, normalizePhone, phoneVariants, tenantConfigOf } from '@atende/core';
-import { Prisma } from '@atende/db';
+import { enqueueSql, Prisma } from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
 import { replyOutOfHours } from './out-of-hours';
@@ -47,6 +47,14 @@ export async function nextTicketNumber(tx: Tx, tenantId: string): Promise<number
   if (!row) throw new AppError('not_found', 'Tenant not found');
   return row.ticketCounter;
 }
+
+/** The fast path's bot step: one job per appended message of a conversation a bot flow holds. */
+const botStepJob = enqueueSql(
+  queues.botStep.name,
+  { tenant_uuid: Prisma.sql`updated."tenantId"`, conversation_uuid: Prisma.sql`updated.id` },
+  Prisma.sql`FROM updated WHERE updated.bot AND updated."botFlow"`,
+  Prisma.sql`updated.at`,
+);
 
 /** The country national numbers are read in, per stored tenant config object (a remembered channel row reuses one). */
 type Country = ReturnType<typeof countryForCallingCode>;
@@ -295,9 +303,7 @@ export class InboundReceiver {
                   (target.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow"
       ), bot_step AS (
         -- A bot reads the message in the worker: its job commits with the message (the outbox).
-        INSERT INTO "OutboxJob" (id, "tenantId", queue, payload, "createdAt")
-        SELECT gen_random_uuid(), updated."tenantId", ${queues.botStep.name}, jsonb_build_object('tenant_uuid', updated."tenantId", 'conversation_uuid', updated.id), updated.at
-        FROM updated WHERE updated.bot AND updated."botFlow"
+        ${botStepJob}
       ), unarchived AS (
         INSERT INTO "ConversationEvent" (id, "tenantId", "conversationId", type, detail, at)
         SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived

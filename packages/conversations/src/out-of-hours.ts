@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OpeningHoursSchema, queues } from '@atende/contract';
+import { enqueue } from '@atende/db';
 import { isWithinOpeningHours } from '@atende/core';
 import type { ConversationDeps } from './deps';
 import { holderUuid, inTransaction } from './engine';
@@ -47,9 +48,7 @@ export async function replyOutOfHours(deps: ConversationDeps, conversationId: st
         createdAt: new Date(),
       },
     });
-    await tx.outboxJob.create({
-      data: { tenantId: conv.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: conv.tenantId, message_uuid: id } },
-    });
+    await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: conv.tenantId, message_uuid: id });
     effects.messages.push({
       tenantId: conv.tenantId,
       conversationId,

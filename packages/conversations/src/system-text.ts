@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queues } from '@atende/contract';
+import { enqueue } from '@atende/db';
 import type { Effects, Tx } from './engine';
 import { presentMessage } from './present';
 
@@ -13,6 +14,6 @@ export async function sendSystemText(tx: Tx, effects: Effects, target: { tenantI
   const row = await tx.message.create({
     data: { id, tenantId: target.tenantId, conversationId: target.conversationId, author: 'USER', content, tags, state: 'pending', status: 'sending', createdAt: at },
   });
-  await tx.outboxJob.create({ data: { tenantId: target.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: target.tenantId, message_uuid: id } } });
+  await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: target.tenantId, message_uuid: id });
   effects.messages.push({ tenantId: target.tenantId, conversationId: target.conversationId, holderUuid: null, message: presentMessage(row) });
 }

@@ -1,4 +1,5 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey, providerIdentity } from '@atende/channels';
+import { encryptCredentials, providerIdentity } from '@atende/channels';
+import { parseSecretsKey, readSharedSettings } from '@atende/config';
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
 
@@ -19,7 +20,7 @@ export interface DemoProviderChannel {
  * (name and entry point stay as the admin left them). Idempotent.
  */
 export async function seedDemoProviderChannel(db: Db, tenant: CreatedTenant, channel: DemoProviderChannel): Promise<string> {
-  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
+  const key = parseSecretsKey(readSharedSettings(['CHANNEL_SECRETS_KEY'], process.env).CHANNEL_SECRETS_KEY);
   const data = {
     config: { ...channel.settings, credentials_set: Object.keys(channel.credentials).sort() },
     credentialsEncrypted: encryptCredentials(channel.credentials, key),

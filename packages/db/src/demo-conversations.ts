@@ -1,4 +1,5 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey } from '@atende/channels';
+import { encryptCredentials } from '@atende/channels';
+import { parseSecretsKey, readSharedSettings } from '@atende/config';
 import { createHash, randomUUID } from 'node:crypto';
 import type { Db } from './client';
 import { seedDemoLivechat } from './demo-livechat';
@@ -9,7 +10,7 @@ import { seedDemoEmail } from './demo-email';
 import { seedDemoWhatsApp } from './demo-whatsapp';
 import type { CreatedTenant } from './fixtures';
 
-/** Token of the demo tenant's custom API channel (README: simulate a contact with curl). */
+/** Token of the demo tenant's custom API channel (docs/channels.md, Custom API channel). */
 export const DEMO_CHANNEL_TOKEN = 'demo-api-channel-token';
 
 /**
@@ -19,7 +20,7 @@ export const DEMO_CHANNEL_TOKEN = 'demo-api-channel-token';
 function demoDelivery(): { config: { webhook_url: string }; credentialsEncrypted: string } {
   const url = process.env.DEMO_WEBHOOK_URL ?? `http://127.0.0.1:${process.env.DEMO_WEBHOOK_PORT ?? 4010}/webhook`;
   const secret = process.env.DEMO_WEBHOOK_SECRET ?? 'demo-webhook-secret';
-  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
+  const key = parseSecretsKey(readSharedSettings(['CHANNEL_SECRETS_KEY'], process.env).CHANNEL_SECRETS_KEY);
   return { config: { webhook_url: url }, credentialsEncrypted: encryptCredentials({ webhook_secret: secret }, key) };
 }
 

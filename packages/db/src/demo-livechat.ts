@@ -1,7 +1,7 @@
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
 
-/** The demo tenant's livechat channel "Site": a fixed id, so the README can give the widget's address. */
+/** The demo tenant's livechat channel "Site": a fixed id, so docs/channels.md can give the widget's address. */
 export const DEMO_LIVECHAT_CHANNEL_ID = '517e0c4a-0000-4000-8000-00000000c4a7';
 
 /** Its appearance (spec 002 §3), as Channel.config stores it: theme_data, widget_settings, custom_fields. */

@@ -1,4 +1,5 @@
-import { DEV_CHANNEL_SECRETS_KEY, encryptCredentials, parseSecretsKey, providerIdentity } from '@atende/channels';
+import { encryptCredentials, providerIdentity } from '@atende/channels';
+import { parseSecretsKey, readSharedSettings } from '@atende/config';
 import { DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT } from '@atende/channels/whatsapp-demo-defaults';
 import type { Db } from './client';
 import type { CreatedTenant } from './fixtures';
@@ -12,7 +13,7 @@ export const DEMO_WHATSAPP_CHANNEL_ID = '3600d1a1-0000-4000-8000-000000000360';
  * and approval. Re-seeding points it at this run's provider port and key. Idempotent.
  */
 export async function seedDemoWhatsApp(db: Db, tenant: CreatedTenant, entrySectorId: string | null): Promise<string> {
-  const key = parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY);
+  const key = parseSecretsKey(readSharedSettings(['CHANNEL_SECRETS_KEY'], process.env).CHANNEL_SECRETS_KEY);
   const credentials = {
     api_key: process.env.DEMO_WHATSAPP_API_KEY ?? DEMO_WHATSAPP_API_KEY_DEFAULT,
     webhook_secret: process.env.DEMO_WHATSAPP_WEBHOOK_SECRET ?? DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT,

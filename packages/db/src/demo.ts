@@ -5,7 +5,7 @@ import { ALL_FEATURES_ON, ensureTenant, type CreatedTenant } from './fixtures';
 import type { Role } from '@atende/contract';
 import demo from '../../../prisma/demo-users.json' with { type: 'json' };
 
-/** Demo logins: <local>@demo.atende.dev / atende123 (README, `pnpm start`; prisma/demo-users.json). */
+/** Demo logins: <local>@demo.atende.dev / atende123 (README's demo logins, `pnpm start`; prisma/demo-users.json). */
 export const DEMO_PASSWORD = demo.password;
 export const DEMO_DOMAIN = demo.domain;
 export const DEMO_USERS = demo.users as Record<string, Role[]>;

@@ -15,3 +15,4 @@ export { DEMO_INSTAGRAM_CHANNEL_ID, DEMO_MESSENGER_CHANNEL_ID } from './demo-met
 export { DEMO_EMAIL_CHANNEL_ID } from './demo-email';
 export { DEMO_LIVECHAT_CHANNEL_ID } from './demo-livechat';
 export { compactConversationTally, keptConversationCount, tallyCovers, TALLY_COMPACT_KEYS, type TallyFilter } from './conversation-tally';
+export { enqueue, enqueueMany, enqueueSql, checkJob, OutboxPayloadError, type JobPayload, type OutboxQueue, type OutboxWriter, type SqlJobPayload, type JobCheck } from './outbox';

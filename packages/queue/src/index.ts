@@ -1,3 +1,3 @@
 export { RealtimeOutbox, realtimeOutboxStream } from './outbox';
-export { maintenanceQueue, channelDeliveryQueue, queueDefinition, QueueRegistry, bullPrefix, DEFAULT_JOB_OPTIONS } from './queues';
+export { maintenanceQueue, channelDeliveryQueue, QueueRegistry, bullPrefix, DEFAULT_JOB_OPTIONS } from './queues';
 export { RateLimiter } from './rate-limit';

@@ -27,11 +27,6 @@ export function channelDeliveryQueue(connection: ConnectionOptions, redisPrefix:
   });
 }
 
-/** The queue's payload schema from the contract, or undefined for a name the contract does not know. */
-export function queueDefinition(name: string): (typeof queues)[keyof typeof queues] | undefined {
-  return Object.values(queues).find((q) => q.name === name);
-}
-
 /**
  * One Queue per contract queue name, made on first use: how the outbox dispatcher reaches any
  * queue a row names.

@@ -10,7 +10,7 @@ import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue
 import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { dispatchCampaign, UNKNOWN_AFTER_CRASH, type DispatchDeps } from './dispatch';
 import { applyCampaignReceipt } from './receipts';
 import { importSubscribers, type ImportDeps } from './import';
@@ -219,7 +219,8 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(80, 3000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
     const job = await start(campaign.id);
     const running = dispatchCampaign(deps('worker-a', 20), job);
-    await new Promise((r) => setTimeout(r, 600));
+    // Stopped once sending has begun.
+    await vi.waitFor(() => expect(sentTo().length).toBeGreaterThan(0), { timeout: 5000 });
     await t.db.campaign.update({ where: { id: campaign.id }, data: { desiredState: 'stopped' } });
     const began = Date.now();
     expect(await running).toBe('stopped');

@@ -7,7 +7,7 @@ import { queues } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyCampaignReceipt } from './receipts';
 
 /**
@@ -40,13 +40,6 @@ function startWorker(): ChildProcess {
 const accepted = () => sim.delivered();
 /** Sends in flight at once in the worker (dispatch.ts default). */
 const CONCURRENCY = 32;
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 beforeAll(async () => {
   t = await createTestDatabase();
@@ -85,7 +78,7 @@ describe('campaign sending survives a killed worker (issue 6, issue 29 item 3)',
 
     await start();
     const first = startWorker();
-    await until('the first sends', () => accepted().length >= 2000, 60_000);
+    await vi.waitFor(() => expect(accepted().length, 'the first sends').toBeGreaterThanOrEqual(2000), { timeout: 60_000, interval: 100 });
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
     const atKill = accepted().length;
@@ -102,13 +95,13 @@ describe('campaign sending survives a killed worker (issue 6, issue 29 item 3)',
     await start();
     const states = async () =>
       Object.fromEntries((await db.campaignSubscriber.groupBy({ by: ['state'], where: { campaignId: campaign.id }, _count: { _all: true } })).map((g) => [g.state, g._count._all]));
-    await until('every subscriber decided', async () => {
+    await vi.waitFor(async () => {
       const now = await states();
-      return (now.sent ?? 0) + (now.error ?? 0) + (now.unknown ?? 0) === SUBSCRIBERS;
-    }, 90_000);
+      expect((now.sent ?? 0) + (now.error ?? 0) + (now.unknown ?? 0), 'subscribers decided').toBe(SUBSCRIBERS);
+    }, { timeout: 90_000, interval: 100 });
     // The run ends with its own write after the last subscriber's: wait for it rather than race it.
     // Issue 14 item 5: a run that reached everyone ends 'sent' (its receipts awaited).
-    await until('the run to end', async () => (await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).state === 'sent', 30_000);
+    await vi.waitFor(async () => expect((await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).state).toBe('sent'), { timeout: 30_000, interval: 100 });
     expect(await db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent' });
 
     // Provider-side receipts per phone: nobody got two messages.

@@ -1,6 +1,6 @@
 import { queues } from '@atende/contract';
 import { announceCampaign, campaignLookups, campaignInclude, type ConversationDeps } from '@atende/conversations';
-import type { Db } from '@atende/db';
+import { enqueue, type Db } from '@atende/db';
 
 export const SCHEDULE_ERRORS = {
   notApproved: 'Você só poderá iniciar a campanha se o modelo estiver aprovado.',
@@ -30,7 +30,7 @@ export async function startScheduled(deps: Pick<ConversationDeps, 'realtime'> & 
       });
       if (won.count === 0 || errors.length) return won.count > 0;
       const { runNumber } = await tx.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { runNumber: true } });
-      await tx.outboxJob.create({ data: { tenantId: campaign.tenantId, queue: queues.campaignDispatch.name, payload: { tenant_uuid: campaign.tenantId, campaign_uuid: campaign.id, run: runNumber } } });
+      await enqueue(tx, queues.campaignDispatch.name, { tenant_uuid: campaign.tenantId, campaign_uuid: campaign.id, run: runNumber });
       return true;
     });
     if (!claimed) continue;

@@ -7,10 +7,10 @@ import { channelDeliveryQueue, QueueRegistry, RealtimeOutbox, realtimeOutboxStre
 import type { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispatchOutboxBatch } from '../outbox/dispatcher';
 import { deliverMessage, OUTCOME_UNKNOWN, type ChannelDeliveryDeps } from './processor';
-import { createAgentMessage, createDeliveryFixture, eventually, type DeliveryFixture } from './testing';
+import { createAgentMessage, createDeliveryFixture, type DeliveryFixture } from './testing';
 import { createChannelDeliveryWorker } from './worker';
 // The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
 const LOCAL_OUTBOUND = outboundClient({ allowHosts: '127.0.0.1,localhost' });
@@ -60,10 +60,11 @@ beforeEach(() => sim.reset());
 
 async function deliver(messageId: string, tenantId = f.tenantId) {
   const job = await queue.add(queues.channelDelivery.name, { tenant_uuid: tenantId, message_uuid: messageId }, { ...FAST_RETRIES, jobId: randomUUID() });
-  const state = await eventually(async () => {
+  const state = await vi.waitFor(async () => {
     const s = await job.getState();
-    return s === 'completed' || s === 'failed' ? s : undefined;
-  }, 15_000, 'the delivery job to finish');
+    expect(['completed', 'failed'], 'the delivery job finished').toContain(s);
+    return s;
+  }, { timeout: 15_000, interval: 25 });
   return { state, job: (await queue.getJob(job.id!))! };
 }
 
@@ -85,10 +86,11 @@ describe('channel delivery: custom API channel', () => {
     await registry.close();
 
     const [request] = await sim.waitForRequests(1);
-    const message = await eventually(async () => {
+    const message = await vi.waitFor(async () => {
       const m = await t.db.message.findUniqueOrThrow({ where: { id: messageId } });
-      return m.state === 'sent' ? m : undefined;
-    }, 10_000, 'the message to be sent');
+      expect(m.state).toBe('sent');
+      return m;
+    }, { timeout: 10_000, interval: 25 });
     // The simulator only records requests whose signature it verified; check the header format too.
     expect(signWebhookBody(request!.rawBody, secret)).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(request!.idempotencyKey).toBe(messageId);
@@ -111,10 +113,11 @@ describe('channel delivery: custom API channel', () => {
     expect(message).toMatchObject({ state: 'sent', status: null, externalId: 'sim-1', errorMessage: null });
 
     // Emitted right after the state is stored.
-    const acks = await eventually(async () => {
+    const acks = await vi.waitFor(async () => {
       const found = await acksFor(messageId);
-      return found.length === 2 ? found : undefined;
-    }, 5_000, 'two messages-ack');
+      expect(found, 'messages-ack').toHaveLength(2);
+      return found;
+    }, { timeout: 5_000, interval: 25 });
     const payload = { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'sent', status: null }] };
     expect(acks.map((a) => a.room).sort()).toEqual([rooms.conversation(f.tenantId, f.conversationId), rooms.user(f.agent.uuid)].sort());
     for (const ack of acks) expect(ack.payload).toEqual(payload);

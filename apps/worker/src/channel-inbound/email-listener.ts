@@ -1,6 +1,6 @@
 import { decryptCredentials, RFC822_BASE64, startInboundSmtp, type InboundSmtpListener } from '@atende/channels';
 import { queues, type ChannelInboundJob } from '@atende/contract';
-import type { Db } from '@atende/db';
+import { enqueue, type Db } from '@atende/db';
 import type { Logger } from 'pino';
 
 export interface EmailInboundDeps {
@@ -35,7 +35,7 @@ export function startEmailInbound(deps: EmailInboundDeps, options: { port: numbe
     },
     async deliver({ tenantId, channelId, raw, receivedAt }) {
       const payload: ChannelInboundJob = { tenant_uuid: tenantId, channel_uuid: channelId, content_type: RFC822_BASE64, raw_body: raw.toString('base64'), received_at: receivedAt.toISOString() };
-      await deps.db.outboxJob.create({ data: { tenantId, queue: queues.channelInbound.name, payload } });
+      await enqueue(deps.db, queues.channelInbound.name, payload);
     },
   });
 }

@@ -11,7 +11,7 @@ import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import type { ChannelInboundDeps } from './processor';
 
 /** The tests' provider simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them. */
@@ -57,11 +57,8 @@ export function useInboundHarness(options: { name: string; contentType: string }
         })
       ).id,
     async delivered() {
-      const deadline = Date.now() + 5000;
-      while (!captured.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      const body = captured.shift();
-      if (!body) throw new Error('no webhook arrived');
-      return body;
+      await vi.waitFor(() => expect(captured.length, 'webhooks captured').toBeGreaterThan(0), { timeout: 5000, interval: 20 });
+      return captured.shift()!;
     },
     job: (channelId, body) => ({ tenant_uuid: harness.tenantId, channel_uuid: channelId, content_type: options.contentType, raw_body: body, received_at: new Date().toISOString() }),
   } as InboundHarness;

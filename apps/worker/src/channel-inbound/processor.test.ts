@@ -12,7 +12,7 @@ import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver } from '@atende/storage';
 import { Redis } from 'ioredis';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { reconcileTemplates, syncTemplate, type TemplateSyncDeps } from '../templates/processor';
 import { processInbound, type ChannelInboundDeps } from './processor';
 // The tests' simulators listen on 127.0.0.1, listed as OUTBOUND_ALLOW_HOSTS would list them.
@@ -84,8 +84,7 @@ const job = (delivery: { body: string; contentType: string }): ChannelInboundJob
   tenant_uuid: tenantId, channel_uuid: channelId, content_type: delivery.contentType, raw_body: delivery.body, received_at: new Date().toISOString(),
 });
 async function delivered(count = 1) {
-  const deadline = Date.now() + 5000;
-  while (captured.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await vi.waitFor(() => expect(captured.length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 20 });
   expect(captured.length).toBe(count);
   return captured.splice(0, count);
 }

@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { queues } from '@atende/contract';
-import { createDb, ensureTenant, type Db } from '@atende/db';
+import { createDb, enqueue, ensureTenant, type Db } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { QueueRegistry } from '@atende/queue';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eventually } from '../channel-delivery/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { dispatchOutboxBatch, type OutboxDispatchDeps } from './dispatcher';
 import { OUTBOX_NOTIFY_CHANNEL } from './listener';
 import { OutboxDispatcher } from './loop';
@@ -120,6 +119,13 @@ describe('outbox dispatcher', () => {
     expect((await deliveryQueue().getJob(row.id))?.data).toEqual(row.payload);
   });
 
+  it('dispatches a job written by enqueue in a transaction, its row id as the job id and its payload as the job data', async () => {
+    const job = payload();
+    const id = await t.db.$transaction((tx) => enqueue(tx, 'channel-delivery', job));
+    expect(await dispatchOutboxBatch({ db: t.db, queues: registry, log: silent })).toEqual({ dispatched: 1, invalid: 0 });
+    expect((await deliveryQueue().getJob(id))?.data).toEqual(job);
+  });
+
   it('marks invalid rows dispatched with an error logged, without blocking the valid ones', async () => {
     const lines: Record<string, unknown>[] = [];
     const log = pino({ level: 'error' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
@@ -147,10 +153,16 @@ describe('outbox dispatcher', () => {
     const dispatcher = new OutboxDispatcher({ db: t.db, queues: registry, log: silent, pollMs: 60_000, listenUrl: t.url });
     dispatcher.start();
     try {
-      // Let the first (empty) pass and the LISTEN set-up happen, so only a notification can wake it.
-      await new Promise((r) => setTimeout(r, 500));
+      // Once it listens and its first (empty) pass is over, only a notification can wake it.
+      await vi.waitFor(async () => {
+        const [activity] = await t.db.$queryRaw<{ listening: boolean; busy: number }[]>`
+          SELECT coalesce(bool_or(query = ${`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`} AND state = 'idle'), false) AS listening,
+                 (count(*) FILTER (WHERE state <> 'idle' AND pid <> pg_backend_pid()))::int AS busy
+          FROM pg_stat_activity WHERE datname = current_database()`;
+        expect(activity).toEqual({ listening: true, busy: 0 });
+      }, { timeout: 3_000 });
       const [id] = await insertRows(1);
-      await eventually(() => deliveryQueue().getJob(id!), 3_000, 'the row to be dispatched');
+      await vi.waitFor(async () => expect(await deliveryQueue().getJob(id!), 'the row dispatched').toBeTruthy(), { timeout: 3_000 });
     } finally {
       await dispatcher.stop();
     }
@@ -170,7 +182,7 @@ describe('outbox dispatcher', () => {
       await listener.query('SELECT 1');
       expect(heard).toEqual([]);
       await insertRows(2);
-      await eventually(async () => (heard.length > 0 ? true : undefined), 3_000, 'the notification');
+      await vi.waitFor(() => expect(heard.length, 'notifications heard').toBeGreaterThan(0), { timeout: 3_000 });
       await listener.query('SELECT 1');
       expect(heard).toEqual([OUTBOX_NOTIFY_CHANNEL]);
     } finally {
@@ -182,9 +194,10 @@ describe('outbox dispatcher', () => {
     const dispatcher = new OutboxDispatcher({ db: t.db, queues: registry, log: silent, pollMs: 50 });
     dispatcher.start();
     const [id] = await insertRows(1);
-    await eventually(() => deliveryQueue().getJob(id!), 3_000, 'the row to be dispatched');
+    await vi.waitFor(async () => expect(await deliveryQueue().getJob(id!), 'the row dispatched').toBeTruthy(), { timeout: 3_000 });
     await dispatcher.stop();
     const [late] = await insertRows(1);
+    // A poll that does not happen sends no signal: four poll intervals give a loop left running time to take the row.
     await new Promise((r) => setTimeout(r, 200));
     expect(await deliveryQueue().getJob(late!)).toBeUndefined();
   });

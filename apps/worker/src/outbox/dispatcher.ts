@@ -1,12 +1,11 @@
 import type { QueueName } from '@atende/contract';
-import type { Db } from '@atende/db';
-import { queueDefinition } from '@atende/queue';
+import { checkJob, type Db, type JobCheck } from '@atende/db';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 
 /**
- * The transactional outbox's second half (ARCHITECTURE "Nothing lost"): the api writes an OutboxJob
- * row in the same transaction as the state change that needs work; this moves undispatched rows
+ * The transactional outbox's second half: producers write an OutboxJob row (enqueue, @atende/db)
+ * in the same transaction as the state change that needs work; this moves undispatched rows
  * into BullMQ. Rows are claimed with FOR UPDATE SKIP LOCKED, so several workers share the work
  * without waiting on each other, and enqueued with jobId = row id, so a batch enqueued by a worker
  * that died before committing its "dispatched" mark is enqueued again as a no-op.
@@ -39,21 +38,18 @@ interface OutboxRow {
   payload: unknown;
 }
 
-type Checked = { ok: true; queue: QueueName; data: unknown } | { ok: false; reason: string };
-
-function checkRow(row: OutboxRow): Checked {
-  const definition = queueDefinition(row.queue);
-  if (!definition) return { ok: false, reason: `unknown queue "${row.queue}"` };
-  const parsed = definition.payload.safeParse(row.payload);
-  if (!parsed.success) {
-    // Paths and messages only: payload values stay out of the logs.
-    return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join('.') || '(payload)'}: ${i.message}`).join('; ') };
-  }
-  const tenantUuid = (parsed.data as { tenant_uuid?: unknown }).tenant_uuid;
+/**
+ * The producer's check again (enqueue refuses a bad payload before the row exists): a row written
+ * some other way (by hand, by an older release) is still dropped here rather than failing its job.
+ */
+function checkRow(row: OutboxRow): JobCheck {
+  const checked = checkJob(row.queue, row.payload);
+  if (!checked.ok) return checked;
+  const tenantUuid = (checked.data as { tenant_uuid?: unknown }).tenant_uuid;
   if (typeof tenantUuid === 'string' && tenantUuid !== row.tenantId) {
     return { ok: false, reason: 'payload tenant_uuid differs from the row tenantId' };
   }
-  return { ok: true, queue: definition.name, data: parsed.data };
+  return checked;
 }
 
 /** Moves at most one batch, oldest first; returns what it did. Safe to run from many workers at once. */

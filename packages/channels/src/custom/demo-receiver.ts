@@ -5,6 +5,8 @@ import { startCustomChannelSimulator } from './simulator';
 
 export const DEMO_WEBHOOK_SECRET_DEFAULT = 'demo-webhook-secret';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 const port = Number(process.env.DEMO_WEBHOOK_PORT ?? 4010);
 const secret = process.env.DEMO_WEBHOOK_SECRET ?? DEMO_WEBHOOK_SECRET_DEFAULT;
 const simulator = await startCustomChannelSimulator({ secret, port, host: '127.0.0.1' });

@@ -1,11 +1,13 @@
 // The demo's mail provider: the e-mail simulator that `pnpm start` and the e2e stack run as the SMTP
 // server of the demo tenant's "E-mail" channel (packages/db/src/demo-email.ts). Agents' replies
 // arrive here and are printed; a contact writes to the forwarding address through the worker's
-// inbound listener (README: play an e-mail contact).
+// inbound listener (docs/channels.md, E-mail).
 import { DEMO_EMAIL_FORWARDING_ADDRESS, DEMO_EMAIL_FROM_ADDRESS, DEMO_EMAIL_INBOUND_PORT_DEFAULT, DEMO_EMAIL_PASSWORD_DEFAULT, DEMO_EMAIL_SMTP_PORT_DEFAULT } from './demo-defaults';
 import { appendFileSync } from 'node:fs';
 import { startEmailSimulator } from './simulator';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 // The e2e stack reads the mails taken (password recovery codes) from this file, one JSON object a line.
 const outbox = process.env.DEMO_EMAIL_OUTBOX_FILE;
 

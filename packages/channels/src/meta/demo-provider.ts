@@ -1,6 +1,6 @@
 // The demo's Meta: Meta simulators playing Messenger and Instagram messaging that `pnpm start` and the
 // e2e stack run for the demo tenant's "Messenger" and "Instagram" channels (packages/db/src/demo-meta.ts),
-// so contacts can write to the page and agents' answers arrive (README: play a Messenger contact). Both
+// so contacts can write to the page and agents' answers arrive (docs/channels.md, Messenger and Instagram). Both
 // also play Facebook Login for the /messenger-setup and /instagram-setup screens (scripts/demo-meta-env.mjs),
 // and serve the demo user's second page, "Atende Outlet" (defaultPages), connected to no channel.
 import {
@@ -9,6 +9,8 @@ import {
 } from './demo-defaults';
 import { startMetaSimulator } from './simulator';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 const apiPort = process.env.PORT ?? '3000';
 const shared = {
   pageId: DEMO_META_PAGE_ID,

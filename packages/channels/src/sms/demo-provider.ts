@@ -1,6 +1,6 @@
 // The demo's SMS provider: the Twilio simulator (../whatsapp/simulator.ts, SMS dialect) that
 // `pnpm start` and the e2e stack run for the demo tenant's "SMS" channel (packages/db/src/demo-sms.ts),
-// so a contact can text the business over HTTP (README: play an SMS contact) and agents' answers
+// so a contact can text the business over HTTP (docs/channels.md, SMS) and agents' answers
 // arrive (GET /_simulator/sent). The demo account owns two numbers: the seeded channel's, whose
 // inbound messages go to that channel's webhook unless DEMO_SMS_WEBHOOK_URL (or POST
 // /_simulator/webhook-url) says otherwise, and a second one for a channel created in the admin
@@ -10,6 +10,8 @@ import {
 } from './demo-defaults';
 import { startWhatsAppSimulator } from '../whatsapp/simulator';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 const port = Number(process.env.DEMO_SMS_PORT ?? DEMO_SMS_PORT_DEFAULT);
 const apiPort = process.env.PORT ?? '3000';
 const simulator = await startWhatsAppSimulator({

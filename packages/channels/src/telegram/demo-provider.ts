@@ -1,6 +1,6 @@
 // The demo's Telegram Bot API: a Telegram simulator that `pnpm start` and the e2e stack run for the
 // demo tenant's "Telegram" channel (packages/db/src/demo-telegram.ts), so contacts can write to the
-// bot and agents' answers arrive (README: play a Telegram contact). It serves two bots: the seeded
+// bot and agents' answers arrive (docs/channels.md, Telegram). It serves two bots: the seeded
 // channel's, whose webhook starts pointed at that channel, and a second one with no webhook until a
 // Telegram channel created with its token calls setWebhook.
 import {
@@ -8,6 +8,8 @@ import {
 } from './demo-defaults';
 import { startTelegramSimulator } from './simulator';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 const port = Number(process.env.DEMO_TELEGRAM_PORT ?? DEMO_TELEGRAM_PORT_DEFAULT);
 const apiPort = process.env.PORT ?? '3000';
 const simulator = await startTelegramSimulator({

@@ -5,6 +5,8 @@
 import { DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT } from './demo-defaults';
 import { startWhatsAppSimulator } from './simulator';
 
+// A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
+// outside the settings of packages/config, which hold what the api and the worker read.
 const port = Number(process.env.DEMO_WHATSAPP_PORT ?? DEMO_WHATSAPP_PORT_DEFAULT);
 const simulator = await startWhatsAppSimulator({
   provider: '360dialog',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage } from '../adapter';
 import { startWhatsAppSimulator, type SimulatedProvider, type WhatsAppSimulator } from './simulator';
 import type { InboundEvent, WebhookRequest, WhatsAppAdapter } from './types';
@@ -36,11 +36,8 @@ export async function startWebhookCapture(): Promise<WebhookCapture> {
   return {
     url,
     async next() {
-      const deadline = Date.now() + 3000;
-      while (!received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-      const hook = received.shift();
-      if (!hook) throw new Error('No webhook arrived within 3 s');
-      return hook;
+      await vi.waitFor(() => expect(received.length, 'webhooks received').toBeGreaterThan(0), { timeout: 3000, interval: 10 });
+      return received.shift()!;
     },
     clear: () => void received.splice(0),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

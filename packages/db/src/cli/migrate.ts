@@ -1,9 +1,11 @@
-import { DEV_CHANNEL_SECRETS_KEY, parseSecretsKey } from '@atende/channels';
+import { parseSecretsKey, readSharedSettings } from '@atende/config';
 import { backfillChannelIdentities } from '../channel-identities';
 import { createDb } from '../client';
 import { ensureDatabase, runMigrations } from '../migrations';
 
-const url = process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/atende';
+// The api's and the worker's variables, with their defaults: migrations run before the api starts, in its environment.
+const settings = readSharedSettings(['DATABASE_URL', 'CHANNEL_SECRETS_KEY'], process.env);
+const url = settings.DATABASE_URL;
 await ensureDatabase(url);
 const result = await runMigrations(url);
 process.stdout.write(
@@ -12,7 +14,7 @@ process.stdout.write(
 // Channel identities held in encrypted credentials (Telegram, 360dialog): SQL cannot read them.
 const db = createDb(url, { poolSize: 1 });
 try {
-  const identities = await backfillChannelIdentities(db, parseSecretsKey(process.env.CHANNEL_SECRETS_KEY ?? DEV_CHANNEL_SECRETS_KEY));
+  const identities = await backfillChannelIdentities(db, parseSecretsKey(settings.CHANNEL_SECRETS_KEY));
   if (identities.filled || identities.clashing) {
     process.stdout.write(`channel identities: ${identities.filled} filled, ${identities.clashing} left empty (another live channel holds them)\n`);
   }

@@ -1,7 +1,8 @@
 // `pnpm db:platform-admin <email>`: makes (or completes) an operator account in the platform tenant
-// with the tenant_admin role, the only place that role may live (README, Security). The password is
+// with the tenant_admin role, the only place that role may live (docs/security.md). The password is
 // PLATFORM_ADMIN_PASSWORD, or a random one printed once.
 import { randomBytes } from 'node:crypto';
+import { readSharedSettings } from '@atende/config';
 import { createDb } from '../client';
 import { ensureTenant, PLATFORM_TENANT_NAME } from '../fixtures';
 
@@ -12,7 +13,7 @@ if (!match) {
   process.exit(2);
 }
 const password = process.env.PLATFORM_ADMIN_PASSWORD || randomBytes(12).toString('base64url');
-const db = createDb(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/atende');
+const db = createDb(readSharedSettings(['DATABASE_URL'], process.env).DATABASE_URL);
 try {
   const before = await db.user.count({ where: { email, tenant: { isPlatform: true } } });
   await ensureTenant(db, { name: PLATFORM_TENANT_NAME, isPlatform: true, users: { [match[1]!]: ['tenant_admin'] }, emailDomain: match[2]!, password });

@@ -4,7 +4,7 @@ import {
 } from '@atende/contract';
 import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, isFinalCampaignState, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
 import { hasAnyRole, isTemplateChannel, quickReplyTexts } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import { enqueue, scoped, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
@@ -241,7 +241,7 @@ export class CampaignService {
     await this.ctx.db.$transaction(async (tx) => {
       if (desired === 'running') {
         const updated = await tx.campaign.update({ where: { id }, data: { desiredState: 'running', runNumber: { increment: 1 }, scheduledStartErrors: [] } });
-        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.campaignDispatch.name, payload: { tenant_uuid: session.tenantId, campaign_uuid: id, run: updated.runNumber } } });
+        await enqueue(tx, queues.campaignDispatch.name, { tenant_uuid: session.tenantId, campaign_uuid: id, run: updated.runNumber });
       } else {
         await tx.campaign.update({ where: { id }, data: { desiredState: 'stopped', ...(current.state !== 'running' ? { state: 'stopped' } : {}) } });
       }

@@ -9,7 +9,7 @@ import {
   announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, sniffSubscriberFile, subscriberTemplateCsv, subscriberTemplateXlsx, templateInclude,
 } from '@atende/conversations';
 import { missingParameter, templateParameterCount, templateParameterNames } from '@atende/core';
-import type { Prisma } from '@atende/db';
+import { enqueue, type Prisma } from '@atende/db';
 import type { Storage } from '@atende/storage';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -176,7 +176,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
         await tx.storedFile.create({
           data: { id, tenantId: session.tenantId, originalFilename: file.filename.slice(0, 200) || (xlsx ? 'subscribers.xlsx' : 'subscribers.csv'), contentType, size: bytes.length, service: storage.writer.service, storageKey: key, uploadedById: session.userId, campaignId: campaign.id },
         });
-        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.subscriberImport.name, payload } });
+        await enqueue(tx, queues.subscriberImport.name, payload);
         return true;
       });
       if (!started) {

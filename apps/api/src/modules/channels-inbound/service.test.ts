@@ -16,6 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+// Letting the remembered row's time to live pass is the scenario: nothing else tells this process of the change.
 const afterTtl = () => new Promise((r) => setTimeout(r, CHANNEL_ROW_TTL_MS + 100));
 
 describe('custom channel inbound: the remembered channel row', () => {

@@ -1,6 +1,7 @@
 import { channelKind } from '@atende/core';
 import { channelAdapters, decryptCredentials, hubChallenge, metaEntryIdentity, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
 import { AppError, META_SETUP_KINDS, queues, UuidParam, type ChannelInboundJob, type MetaSetupKind } from '@atende/contract';
+import { enqueue, enqueueMany } from '@atende/db';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -62,7 +63,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
         raw_body: rawBody,
         received_at: new Date().toISOString(),
       };
-      await ctx.db.outboxJob.create({ data: { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload } });
+      await enqueue(ctx.db, queues.channelInbound.name, payload);
       return reply.code(200).send({ ok: true });
     });
 
@@ -99,17 +100,14 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
       const channels = identities.length
         ? await ctx.db.channel.findMany({ where: { providerIdentity: { in: identities }, deletedAt: null }, select: { id: true, tenantId: true, providerIdentity: true } })
         : [];
-      const jobs = channels.map((channel) => {
-        const payload: ChannelInboundJob = {
-          tenant_uuid: channel.tenantId,
-          channel_uuid: channel.id,
-          content_type: 'application/json',
-          raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => metaEntryIdentity(kind, e.id) === channel.providerIdentity) }),
-          received_at: new Date().toISOString(),
-        };
-        return { tenantId: channel.tenantId, queue: queues.channelInbound.name, payload };
-      });
-      if (jobs.length) await ctx.db.outboxJob.createMany({ data: jobs });
+      const jobs = channels.map((channel): ChannelInboundJob => ({
+        tenant_uuid: channel.tenantId,
+        channel_uuid: channel.id,
+        content_type: 'application/json',
+        raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => metaEntryIdentity(kind, e.id) === channel.providerIdentity) }),
+        received_at: new Date().toISOString(),
+      }));
+      await enqueueMany(ctx.db, queues.channelInbound.name, jobs);
       return reply.code(200).send({ ok: true });
     });
   };

@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel, inbound } from './fixtures';
 
@@ -39,13 +39,8 @@ function socketFor(name: string): Promise<{ socket: Socket; events: { event: str
     socket.once('connect_error', reject);
   });
 }
-const until = async (check: () => boolean, ms = 3000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+/** An event about conversation `uuid`, as the socket received it. */
+const updateOf = (uuid: string) => ({ event: 'update-conversation', payload: expect.objectContaining({ conversation: expect.objectContaining({ uuid }) }) });
 
 /** A new conversation from a contact, accepted by `name`. */
 async function acceptedBy(name: string, phone: string): Promise<string> {
@@ -121,8 +116,8 @@ describe('conversation actions (spec 000 §4)', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ state: 'answered', user: { uuid: acme.users.agent2!.uuid }, sector: { uuid: acme.sectors[1]!.id } });
     expect(res.body.data.history.some((h: { event: string }) => h.event === 'transfer')).toBe(true);
-    await until(() => a2.events.some((e) => e.event === 'update-conversation' && e.payload.conversation?.uuid === id));
-    await until(() => a1.events.some((e) => e.event === 'update-conversation' && e.payload.conversation?.uuid === id));
+    await vi.waitFor(() => expect(a2.events).toContainEqual(updateOf(id)), { timeout: 3000 });
+    await vi.waitFor(() => expect(a1.events).toContainEqual(updateOf(id)), { timeout: 3000 });
     // Now agent2 holds it; agent can no longer send in it.
     const send = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'hi' });
     expect(send.status).toBe(403);
@@ -215,7 +210,7 @@ describe('messages (spec 000 §4)', () => {
     expect(sends[0]!.body.data.data[0]).toMatchObject({ uuid, message: 'Olá, como posso ajudar?', author: 'USER', state: 'pending', status: 'sending' });
     expect(await t.database.db.message.count({ where: { id: uuid } })).toBe(1);
     expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: uuid } } })).toBe(1);
-    await until(() => a1.events.some((e) => e.event === 'new-message' && e.payload.conversation_uuid === id));
+    await vi.waitFor(() => expect(a1.events).toContainEqual({ event: 'new-message', payload: expect.objectContaining({ conversation_uuid: id }) }), { timeout: 3000 });
     expect(a2.events.some((e) => e.payload.conversation_uuid === id || e.payload.conversation?.uuid === id)).toBe(false);
   });
 

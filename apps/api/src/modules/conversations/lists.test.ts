@@ -1,5 +1,5 @@
 import { io, type Socket } from 'socket.io-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel, inbound } from './fixtures';
 
@@ -32,13 +32,6 @@ function connect(name: string): Promise<{ socket: Socket; events: [string, unkno
     socket.once('connect_error', reject);
   });
 }
-async function until(check: () => boolean) {
-  const end = Date.now() + 3000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('queue and lists (spec 000 §4, §7)', () => {
   it('announces the waiting count to every agent of the tenant and lets a supervisor watch a conversation live', async () => {
@@ -46,7 +39,7 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     const supervisor = await connect('supervisor');
     const res = await inbound(t, channel.id, token, { phone: '11933330001', id: 'w-1', content: 'Oi' });
     const conversationId = res.body.data.conversation_uuid as string;
-    await until(() => agent.events.some(([e, p]) => e === 'waiting-queue' && (p as { quantity_waiting_queue: number }).quantity_waiting_queue === 1));
+    await vi.waitFor(() => expect(agent.events).toContainEqual(['waiting-queue', expect.objectContaining({ quantity_waiting_queue: 1 })]), { timeout: 3000 });
     const waiting = await t.http.get('/api/v1/conversations/waiting-queue').set(auth('agent'));
     expect(waiting.body.data).toEqual({ quantity_waiting_queue: 1 });
     // spec 000 §2 /chat/{id}: the supervisor's live view joins the conversation's room.
@@ -55,7 +48,7 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     const refused = await agent.socket.emitWithAck('join', { room: `tenant_${acme.tenantId}_conversation_${conversationId}` });
     expect(refused.ok).toBe(false);
     await inbound(t, channel.id, token, { phone: '11933330001', id: 'w-2', content: 'Alguém?' });
-    await until(() => supervisor.events.some(([e, p]) => e === 'new-message' && (p as { conversation_uuid: string }).conversation_uuid === conversationId));
+    await vi.waitFor(() => expect(supervisor.events).toContainEqual(['new-message', expect.objectContaining({ conversation_uuid: conversationId })]), { timeout: 3000 });
     expect(agent.events.some(([e]) => e === 'new-message')).toBe(false);
   });
 

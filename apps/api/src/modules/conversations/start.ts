@@ -1,4 +1,5 @@
 import { AppError, queues } from '@atende/contract';
+import { enqueue } from '@atende/db';
 import { inTransaction, nextTicketNumber, presentMessage, presentTemplate, templateInclude, type Tx } from '@atende/conversations';
 import { canStartConversationOn, isTemplateRequiredOnStart, needsSubjectOnStart, renderTemplateText, templateTypeOf } from '@atende/core';
 import { randomUUID } from 'node:crypto';
@@ -86,7 +87,7 @@ export async function startOutbound(
         ...(email ? { interactiveContent: { type: 'email', subject: email.subject } } : {}),
       },
     });
-    if (deliver) await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: messageId } } });
+    if (deliver) await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: session.tenantId, message_uuid: messageId });
     effects.conversation(conv.id, true);
     effects.messages.push({ tenantId: session.tenantId, conversationId: conv.id, holderUuid: me.uuid, message: presentMessage(first, { user: { uuid: me.uuid, username: me.username } }) });
     return conv.id;

@@ -206,6 +206,7 @@ describe('livechat public api (issue 7)', () => {
     // Long polling: the request waits for the reply instead of answering at once.
     const started = Date.now();
     const held = t.http.get(`/api/v1/livechat/messages?after=${encodeURIComponent(after)}&wait=10`).set(visitor(token)).then((r) => r);
+    // The reply is sent while the request is held (past its first look), which is the scenario under test.
     await new Promise((r) => setTimeout(r, 600));
     await t.http.post(`/api/v1/conversations/${conversationId}/messages`).set(auth('agent')).send({ content: 'cliente VIP', internal: true });
     const reply = await t.http.post(`/api/v1/conversations/${conversationId}/messages`).set(auth('agent')).send({ content: 'Olá Ana, como posso ajudar?' });

@@ -42,6 +42,7 @@ describe('user patterns within a budget (issue 29 item 2)', () => {
     await t.database.db.channel.update({ where: { id: channelId }, data: { config: { ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: heavyFields } } });
     const values = { a: 'a'.repeat(2000), b: 'a'.repeat(2000), c: 'a'.repeat(2000) };
     const session = timed(t.http.post(`/api/v1/livechat/${channelId}/sessions`).send({ name: 'Eve', custom_fields: values }));
+    // A moment for the session start to reach the api, so the health check is asked while it runs.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const health = await timed(t.http.get('/api/health'));
     const { res, ms } = await session;

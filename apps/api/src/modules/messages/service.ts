@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AppError, INTERNAL_MESSAGE_TAG, MESSAGES_UNTIL_MAX, PROVIDER_CHANNEL_TYPES, queues, type Message as MessageDto } from '@atende/contract';
 import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
 import { channelKind, roleCovers } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import { enqueue, enqueueSql, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { mayRead } from '../conversations/access';
@@ -101,7 +101,7 @@ export class MessageService {
         if (existing.status === 'failed' && !existing.internal) {
           // The agent's knowing resend (issue 29 item 3): posted again even if an earlier attempt may have delivered it.
           await tx.message.update({ where: { id }, data: { status: 'sending', errorMessage: null, postedAt: null } });
-          await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: session.tenantId, message_uuid: id } } });
+          await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: session.tenantId, message_uuid: id });
           effects.conversation(conversationId);
         }
         return { existing: true };
@@ -128,7 +128,7 @@ export class MessageService {
         externalId: null, errorMessage: null, postedAt: null, createdAt: now, updatedAt: now,
       };
       // The message, its delivery job (outbox, same transaction) and the conversation's last activity in one statement.
-      const outboxPayload = JSON.stringify({ tenant_uuid: session.tenantId, message_uuid: id });
+      const delivery = enqueueSql(queues.channelDelivery.name, { tenant_uuid: session.tenantId, message_uuid: id }, Prisma.sql`FROM inserted WHERE ${deliver}::boolean`, now);
       const [written] = await tx.$queryRaw<{ inserted: boolean }[]>`
         WITH inserted AS (
           INSERT INTO "Message" (id, "tenantId", "conversationId", author, "userId", content, tags, internal, voice, "replyToId", "annexId", state, status, "createdAt", "updatedAt")
@@ -136,10 +136,7 @@ export class MessageService {
                   ${internal}, ${row.voice}, ${row.replyToId}::uuid, ${row.annexId}::uuid, 'pending'::"MessageState", ${row.status}, ${now}, ${now})
           ON CONFLICT (id) DO NOTHING
           RETURNING id
-        ), queued AS (
-          INSERT INTO "OutboxJob" (id, "tenantId", queue, payload, "createdAt")
-          SELECT gen_random_uuid(), ${session.tenantId}::uuid, ${queues.channelDelivery.name}, ${outboxPayload}::jsonb, ${now} FROM inserted WHERE ${deliver}::boolean
-        ), touched AS (
+        ), queued AS (${delivery}), touched AS (
           UPDATE "Conversation" SET "lastMessageAt" = ${now}, "updatedAt" = ${now} WHERE id = ${conversationId}::uuid AND EXISTS (SELECT 1 FROM inserted)
         )
         SELECT EXISTS (SELECT 1 FROM inserted) AS inserted`;

@@ -1,5 +1,5 @@
 import { startEmailSimulator, type EmailSimulator } from '@atende/channels/email-simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
 // Issue 16 item 11: forgot password by e-mail code, through a real SMTP server started here (the
@@ -15,14 +15,25 @@ const forgot = (email: string, ip?: string) => {
 };
 const reset = (body: Record<string, unknown>) => t.http.post('/api/v1/password/reset').send(body);
 
-/** The code of the latest mail to `to` (the mail leaves in the background: wait for it). */
+/** The code of the latest mail to `to`, once more than `after` have come (the mail leaves in the background). */
 async function codeFor(to: string, after = 0): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mails = smtp.sent().filter((m) => m.envelopeTo.includes(to));
-    if (mails.length > after) return /\b(\d{6})\b/.exec(mails.at(-1)!.text)![1]!;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`no mail to ${to}`);
+  const mails = await vi.waitFor(() => {
+    const sent = smtp.sent().filter((m) => m.envelopeTo.includes(to));
+    expect(sent.length, `mails to ${to}`).toBeGreaterThan(after);
+    return sent;
+  }, { timeout: 5000 });
+  return /\b(\d{6})\b/.exec(mails.at(-1)!.text)![1]!;
+}
+
+let markers = 0;
+/**
+ * Asks a code for another address and waits for its mail. Each mail is started as its request is
+ * answered, so one that an earlier request had wrongly started was under way first and would have come too.
+ */
+async function laterMailCame(): Promise<void> {
+  const marker = `marker${++markers}@beacon.test`;
+  expect((await forgot(marker, `10.8.0.${markers}`)).status).toBe(202);
+  await codeFor(marker);
 }
 
 beforeAll(async () => {
@@ -35,6 +46,8 @@ beforeAll(async () => {
     TRUST_PROXY: 'true',
   });
   acme = await t.tenant('Acme');
+  // The addresses whose mails mark that earlier requests' mails have left.
+  await t.tenant('Beacon', { users: { marker1: ['agent'], marker2: ['agent'], marker3: ['agent'] } });
 });
 afterAll(async () => {
   await t.close();
@@ -59,7 +72,7 @@ describe('forgot password by e-mail code', () => {
     expect(code).toMatch(/^\d{6}$/);
     const mail = smtp.sent().find((m) => m.envelopeTo.includes('agent@acme.test'))!;
     expect(mail.from).toContain('no-reply@atende.test');
-    await new Promise((r) => setTimeout(r, 200));
+    await laterMailCame();
     expect(smtp.sent().some((m) => m.envelopeTo.includes('nobody@acme.test'))).toBe(false);
     // Hashed at rest: the code itself is nowhere in Redis.
     const stored = await t.redis.hgetall(`${t.env.REDIS_PREFIX}password-reset:agent@acme.test`);
@@ -156,7 +169,7 @@ describe('forgot password by e-mail code', () => {
     expect(owner.body).toEqual({ data: { ok: true, expires_in: 900 } });
     // Nine requests, one mail: the code mailed first is kept, not replaced by the later requests.
     const code = await codeFor(email);
-    await new Promise((r) => setTimeout(r, 200));
+    await laterMailCame();
     expect(smtp.sent().filter((m) => m.envelopeTo.includes(email))).toHaveLength(1);
     expect((await reset({ email, code, password: 'ownerpass123' })).status).toBe(200);
   });
@@ -193,7 +206,7 @@ describe('forgot password by e-mail code', () => {
     }
     // The window's three codes are spent: asking still answers the same, and mails nothing.
     expect((await forgot(email, `10.4.0.${ip++}`)).status).toBe(202);
-    await new Promise((r) => setTimeout(r, 200));
+    await laterMailCame();
     expect(mails()).toBe(3);
   });
 

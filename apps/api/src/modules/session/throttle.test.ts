@@ -44,11 +44,13 @@ describe('login throttling', () => {
     const first = await login(proxied, 'agent@acme.test', 'wrong', ip);
     expect(first.status).toBe(429);
     expect(first.headers['retry-after']).toBe('1');
+    // Letting the wait run out is the scenario itself (a try to find out when would count as a failure).
     await new Promise((r) => setTimeout(r, 1100));
     expect((await login(proxied, 'agent@acme.test', 'wrong', ip)).status).toBe(401);
     const second = await login(proxied, 'agent@acme.test', 'wrong', ip);
     expect(second.status).toBe(429);
     expect(second.headers['retry-after']).toBe('2');
+    // The doubled wait runs out, as a real user would wait it out.
     await new Promise((r) => setTimeout(r, 2100));
     // After the wait, the right password goes through and clears the pair.
     expect((await login(proxied, 'agent@acme.test', 'secret123', ip)).status).toBe(200);

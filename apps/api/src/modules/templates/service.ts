@@ -1,7 +1,7 @@
 import { AppError, queues, TemplateComponentSchema, type QueryOf, type listTemplates, type Template, type TemplateInput, type TemplateSyncJob } from '@atende/contract';
 import { announceTemplate, presentTemplate, templateInclude, type TemplateRow } from '@atende/conversations';
 import { AUTHENTICATION_EDIT_MESSAGE, channelKind, isTemplateChannel, quickReplyTexts, templateIssues, withoutUnusedExamples } from '@atende/core';
-import { Prisma, scoped } from '@atende/db';
+import { enqueue, Prisma, scoped } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
@@ -58,7 +58,7 @@ export class TemplateService {
       const saved = await write(tx);
       if (action) {
         const payload: TemplateSyncJob = { tenant_uuid: session.tenantId, template_uuid: saved.id, action };
-        await tx.outboxJob.create({ data: { tenantId: session.tenantId, queue: queues.templateSync.name, payload } });
+        await enqueue(tx, queues.templateSync.name, payload);
       }
       return saved;
     }).catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { rooms } from '@atende/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connected, startTestApp, type TestApp } from '../../testing';
 
 // Issue 29 item 7: a role change takes effect at the user's next session (spec 000 §6), made
@@ -75,14 +75,21 @@ describe('a role change ends the user\'s open sessions (issue 29 item 7)', () =>
   it('gives a sign-in that races a demotion the new roles, never a session left with the old ones', async () => {
     let commit!: () => void;
     const held = new Promise<void>((resolve) => (commit = resolve));
+    let written!: () => void;
+    const demoted = new Promise<void>((resolve) => (written = resolve));
     // The demotion is written and not yet committed while the user signs in.
     const demotion = t.database.db.$transaction(async (tx) => {
       await tx.user.update({ where: { id: seams.users.racer!.id }, data: { roles: ['agent'] } });
+      written();
       await held;
     }, { timeout: 10_000 });
-    await new Promise((r) => setTimeout(r, 100));
-    const signIn = t.login('racer@seams.test');
-    await new Promise((r) => setTimeout(r, 300));
+    await demoted;
+    let settled = false;
+    const signIn = t.login('racer@seams.test').finally(() => (settled = true));
+    // Commit only once the sign-in waits on the demotion's row lock (or, had it taken none, has already answered).
+    const lockWaits = async () =>
+      (await t.database.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`)[0]!.n;
+    await vi.waitFor(async () => expect(settled || (await lockWaits()) > 0).toBe(true), { timeout: 5000 });
     commit();
     await demotion;
     const racer = bearer(await signIn);
