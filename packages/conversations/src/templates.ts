@@ -60,8 +60,10 @@ export async function applyTemplateStatus(db: Db, channelId: string, report: Pro
   if (!row) return null;
   const deleted = report.status === 'DELETED';
   if (row.status === report.status && (row.rejectedReason ?? null) === (report.reason ?? null) && !deleted) return null;
-  // A template waiting for its own submission keeps PENDING until the provider answers that call.
-  if (row.syncPending === 'submit' || row.syncPending === 'edit') return null;
+  // An edit waiting for the provider's answer keeps PENDING: a report arriving meanwhile may be about
+  // the version before the edit. A new template's report can only be about it, and its webhook may
+  // beat the answer to the submission: it is kept (syncTemplate then leaves the status alone).
+  if (row.syncPending === 'edit') return null;
   return db.outboundTemplate.update({
     where: { id: row.id },
     data: {

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, encryptCredentials, isWhatsAppAdapter, outboundClient, parseSecretsKey, type WhatsAppAdapter } from '@atende/channels';
 import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
 import { RealtimeEnvelopeSchema, type ChannelInboundJob, type RealtimeEnvelope } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
@@ -185,6 +185,29 @@ describe('templates at the provider', () => {
     const update = (await emitted()).filter((e) => e.event === 'update-template').at(-1);
     expect(update?.room).toBe(`campaigns_${tenantId}`);
     expect(update?.payload).toMatchObject({ template: { uuid: row.id, config: { status: 'APPROVED' } } });
+  });
+
+  // The provider may approve a new template and post its webhook before the worker has stored the
+  // answer to the submission: the approval must not be lost behind the answer's PENDING.
+  it('keeps a status whose webhook beat the answer to the submission', async () => {
+    const row = await t.db.outboundTemplate.create({
+      data: { tenantId, channelId, name: 'aprovado_cedo', language: 'pt_BR', category: 'UTILITY', status: 'PENDING', components: [definition], syncPending: 'submit' },
+    });
+    const original = templateDeps.adapters.get('whatsapp_360dialog');
+    if (!original || !isWhatsAppAdapter(original)) throw new Error('no 360dialog adapter');
+    // The provider's answer reaches the worker only after the approval's webhook was processed.
+    const racing: WhatsAppAdapter = Object.create(original);
+    racing.submitTemplate = async (...args) => {
+      const answer = await original.submitTemplate(...args);
+      await sim.setTemplateStatus('aprovado_cedo', 'APPROVED');
+      await processInbound(deps, job((await delivered())[0]!));
+      return answer;
+    };
+    const adapters = new Map(templateDeps.adapters).set('whatsapp_360dialog', racing);
+    expect(await syncTemplate({ ...templateDeps, adapters }, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false })).toBe('reported-meanwhile');
+    const stored = await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: row.id } });
+    expect(stored).toMatchObject({ status: 'APPROVED', syncPending: null });
+    expect(stored.externalId).toBe(sim.templates().find((x) => x.name === 'aprovado_cedo')?.id);
   });
 
   it('retries a rate-limited submission and records a refusal as REJECTED with the reason', async () => {

@@ -66,6 +66,13 @@ export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt
     if (current.deletedAt) {
       await provider.adapter.deleteTemplate(answer.externalId, row.name, provider.target).catch((err: unknown) => deps.log.warn({ err, templateId: row.id }, 'template deleted here could not be deleted at the provider'));
     }
+    if (job.action === 'submit') {
+      // The provider's status webhook can beat its answer to the submission (applyTemplateStatus takes
+      // it): a status reported meanwhile is newer than the answer's, so the answer sets only an unchanged one.
+      const answered = await deps.db.outboundTemplate.updateMany({ where: { id: row.id, status: row.status }, data: { status: answer.status, rejectedReason: answer.reason } });
+      await done({ externalId: answer.externalId ?? row.externalId, syncError: null });
+      return answered.count ? answer.status : 'reported-meanwhile';
+    }
     await done({ status: answer.status, externalId: answer.externalId ?? row.externalId, rejectedReason: answer.reason, syncError: null });
     return answer.status;
   } catch (error) {
