@@ -25,7 +25,7 @@ const env = {
   REDIS_PREFIX: redisPrefix,
   PORT: port,
   HOST: '127.0.0.1',
-  // The api and the worker share one public address (issue 29 item 5): the one the specs browse.
+  // The api and the worker share one public address: the one the specs browse.
   PUBLIC_URL: `http://127.0.0.1:${port}`,
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,

@@ -11,7 +11,7 @@ const env = {
   REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
   PORT: process.env.PORT ?? '3000',
 };
-// One public address for the api and the worker (issue 29 item 5): webhook addresses, Twilio's
+// One public address for the api and the worker: webhook addresses, Twilio's
 // signatures and status callbacks and the file links sent to channels are built on it.
 env.PUBLIC_URL = (process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 // The demo SMS provider (Twilio simulator) signs the address it posts to, as Twilio does: PUBLIC_URL's.

@@ -41,7 +41,7 @@ export interface ApiProbe {
 
 export interface StartedApi {
   url: string;
-  /** PORT and PUBLIC_URL as the api got them: a worker started beside it needs the same (issue 29 item 5). */
+  /** PORT and PUBLIC_URL as the api got them: a worker started beside it needs the same. */
   publicEnv: { PORT: string; PUBLIC_URL: string };
   child: ChildProcess;
   stop(): Promise<void>;

@@ -316,7 +316,7 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
   // spec 000 §5: the image that could not be fetched.
   await expect(agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.')).toBeVisible();
   await expect(agent.getByRole('listitem')).toHaveCount(2);
-  // Issue 29, Low: the server fetched both (no browser among the visitors), and the app's pages may
+  // The server fetched both (no browser among the visitors), and the app's pages may
   // connect to no other site: the CSP stops the page's own fetch of the same image.
   expect(visits).toHaveLength(2);
   expect(visits.filter((agentName) => /Chrom|Mozilla/.test(agentName))).toEqual([]);

@@ -6,7 +6,7 @@ import { metaContactWrites, metaSent } from './meta-contact';
 // (E2E_PORT + 6 plays Messenger, + 9 Instagram messaging): the admin creates the channel in Settings >
 // Workspace, sets its webhook at "Meta" (the simulator's dashboard stand-in, which runs the
 // hub.challenge handshake), a contact writes, an agent answers from the workstation, Meta sends it.
-// Issue 29 item 1: a page answers one channel. The demo "Messenger" and "Instagram" channels hold the
+// A page answers one channel. The demo "Messenger" and "Instagram" channels hold the
 // demo page, so the form refuses it (409, nothing stored); the admin connects the demo user's other
 // page, "Atende Outlet" (the simulator serves both, each with its own token and webhook).
 const PORT = Number(process.env.E2E_PORT ?? 3100);

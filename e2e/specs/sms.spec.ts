@@ -5,7 +5,7 @@ import { demo, signedInPage, takeConversation } from './helpers';
 // admin creates the channel in the channels admin screen, a contact texts the business, an agent
 // answers from the workstation (the composer counts SMS segments and refuses files without MMS), and
 // the simulator received the answer.
-// Issue 29 item 1: a number answers one channel. The demo "SMS" channel holds the demo account's
+// A number answers one channel. The demo "SMS" channel holds the demo account's
 // number, so the form refuses it (409, nothing stored); the admin connects the account's second
 // number (the simulator's account owns both, each with its own webhook).
 const PORT = Number(process.env.E2E_PORT ?? 3100);

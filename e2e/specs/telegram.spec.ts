@@ -4,7 +4,7 @@ import { demo, signedInPage, takeConversation } from './helpers';
 // Issue 15: a Telegram channel end to end against the stack's Telegram Bot API simulator (E2E_PORT + 4):
 // the admin creates the channel in the channels admin screen (Settings > Workspace), a Telegram user
 // writes to the bot, an agent answers from the workstation, the bot sends it.
-// Issue 29 item 1: a bot answers one channel. The demo "Telegram" channel holds the demo bot, so the
+// A bot answers one channel. The demo "Telegram" channel holds the demo bot, so the
 // form refuses its token (409, nothing stored, the bot's webhook untouched); the admin connects a
 // second bot of the same Bot API (the simulator serves both, each with its own token and webhook).
 const PORT = Number(process.env.E2E_PORT ?? 3100);

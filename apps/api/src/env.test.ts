@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env';
 
-// Issue 29 item 5: one public address. The api and the worker read PUBLIC_URL from one shared module
+// One public address. The api and the worker read PUBLIC_URL from one shared module
 // (packages/config); apps/worker/src/env.test.ts holds the worker's half of each case.
 describe('the api settings', () => {
   it('derives PUBLIC_URL from the port it serves when unset: PORT=3400 gives http://localhost:3400, as the worker computes', () => {

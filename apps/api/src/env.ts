@@ -14,12 +14,12 @@ export const API_SETTINGS = settingsGroup(
       .default('false')
       .transform((v) => v === 'true')
       .describe('Forces the Secure flag on the session cookie (and HSTS); both are on anyway when PUBLIC_URL is https.'),
-    // The embed is shown only for a URL on these domains (spec 000 §2).
+    // The embed is shown only for a URL on these domains.
     VOICE_PHONE_DOMAINS: z
       .string()
       .default('')
       .transform((v) => v.split(',').map((d) => d.trim().toLowerCase().replace(/^\.+/, '')).filter(Boolean))
-      .describe("The voice-phone provider's domains (comma-separated; a URL on one of them or a subdomain). Empty: any https URL."),
+      .describe("The voice-phone provider's domains (comma-separated; a URL on one of them or a subdomain). Empty: every https URL."),
     ALLOWED_ORIGINS: unsetWhenEmpty(z.string().optional()).describe(
       "Browser origins (comma-separated) allowed to open the realtime socket and to write with the session cookie. Unset: PUBLIC_URL's origin.",
     ),
@@ -76,7 +76,7 @@ export const API_SETTINGS = settingsGroup(
 );
 
 const EnvSchema = settingsSchema(API_SETTINGS).transform((env) => {
-  // The address the app is served at decides the defaults a browser meets (issue 29, Low): the
+  // The address the app is served at decides the defaults a browser meets: the
   // origins allowed to write with the session cookie, and Secure cookies + HSTS behind https.
   const served = new URL(env.PUBLIC_URL);
   return {

@@ -20,7 +20,7 @@ export function readableSize(bytes: number): string {
 }
 
 /**
- * 413 naming the limit passed (issue 29 item 8): `params.max_bytes`, and `max_size` as people read it,
+ * 413 naming the limit passed: `params.max_bytes`, and `max_size` as people read it,
  * so the web words it in the user's language. A file or a body over a limit is refused whole, never
  * kept cut at the limit.
  */

@@ -79,8 +79,8 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
     ? { url: shared.database.url, db: createDb(shared.database.url, { poolSize: 5 }), drop: async () => undefined }
     : await createTestDatabase();
   const prefix = shared ? shared.env.REDIS_PREFIX : `atende-test:${randomBytes(5).toString('hex')}:`;
-  // As `pnpm start` does, the app is told its public address from the port it serves (issue 29 item
-  // 5: webhook addresses and Twilio signatures use PUBLIC_URL, never a request's Host). A port free a
+  // As `pnpm start` does, the app is told its public address from the port it serves
+  // (webhook addresses and Twilio signatures use PUBLIC_URL, never a request's Host). A port free a
   // moment ago may be taken by another test file meanwhile: then another one is tried.
   const started = await (async () => {
     for (let attempt = 1; ; attempt++) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnv } from './env';
 
-// Issue 29 item 5: the worker puts PUBLIC_URL into Twilio's StatusCallback and into the file links it
+// The worker puts PUBLIC_URL into Twilio's StatusCallback and into the file links it
 // sends to channels. It once defaulted to http://localhost:3000 whatever port the api served, so
 // delivery reports and media went to another server; now both apps share one default.
 describe('the worker settings', () => {

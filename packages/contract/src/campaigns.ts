@@ -19,7 +19,7 @@ export const DELIVERY_STATES = ['sent', 'delivered', 'read', 'failed'] as const;
 /**
  * A subscriber's send: pending → scheduled (claimed by a run) → sending (its request about to be
  * written) → sent or error; unknown when the request may have reached the provider but its answer
- * never came (issue 29 item 3: never sent again automatically; settled by the provider's receipts or
+ * never came (never sent again automatically; settled by the provider's receipts or
  * resent by the manager, resendUnknownSubscribers). dnd: skipped; completed: replied.
  */
 export const SUBSCRIBER_STATES = ['pending', 'scheduled', 'sending', 'sent', 'unknown', 'dnd', 'completed', 'error'] as const;
@@ -101,7 +101,7 @@ export const CampaignSchema = z.object({
   /**
    * Issue 14 item 5: how far sending got, of all subscribers: sent (accepted by the provider, replied
    * included), errors, dnd (skipped), remaining (pending or being sent), unknown (may have reached
-   * the provider, issue 29 item 3). Live through update-campaign.
+   * the provider). Live through update-campaign.
    */
   progress: z.object({ total: z.number().int(), sent: z.number().int(), errors: z.number().int(), dnd: z.number().int(), remaining: z.number().int(), unknown: z.number().int() }),
 });
@@ -227,7 +227,7 @@ export const updateSubscriber = route({
   body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }) }),
   response: dataOf(SubscriberSchema),
 });
-/** Issue 29 item 3: the manager's knowing resend of the sends whose outcome is unknown. */
+/** the manager's knowing resend of the sends whose outcome is unknown. */
 export const resendUnknownSubscribers = route({
   method: 'POST', path: '/api/v1/campaign/:id/resend_unknown', tags: ['campaigns'],
   summary:

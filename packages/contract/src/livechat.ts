@@ -148,7 +148,7 @@ export const sendLivechatVoice = route({
   fileMaxBytes: UPLOAD_MAX_BYTES,
   body: z.strictObject({
     id: z.string().trim().min(1).max(120),
-    // No length here: a note over 5 MB is refused by its handler with 413 and the limit (issue 29 item 8), not 400.
+    // No length here: a note over 5 MB is refused by its handler with 413 and the limit, not 400.
     file: z.string().min(1, 'Required'),
     encoding: z.literal('base64'),
     content_type: VoiceUploadSchema.shape.content_type,

@@ -113,8 +113,8 @@ export const uploadFile = route({
 /** The image types a pasted markdown image may be (no SVG: a browser could run its scripts from our origin). */
 export const URL_IMAGE_TYPES = UPLOAD_ALLOWED_TYPES.filter((type) => type.startsWith('image/'));
 /**
- * A pasted markdown image (spec 000 §5), downloaded by the server rather than the browser, so the
- * app's pages connect to no other site (issue 29, Low): the same limits as an upload, images only.
+ * A pasted markdown image, downloaded by the server rather than the browser, so the
+ * app's pages connect to no other site: the same limits as an upload, images only.
  */
 export const uploadFileFromUrl = route({
   method: 'POST', path: '/api/v1/storage/files/from_url', tags: ['storage'],

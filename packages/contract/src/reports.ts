@@ -71,7 +71,7 @@ export const CampaignSummarySchema = z.object({
   read_count: z.number().int(),
   replied_count: z.number().int(),
   failed_count: z.number().int(),
-  /** Sends whose outcome is unknown: they may have reached the provider (issue 29 item 3); not in sent_count. */
+  /** Sends whose outcome is unknown: they may have reached the provider; not in sent_count. */
   unknown_count: z.number().int(),
   delivered_rate: z.number(),
   read_rate: z.number(),

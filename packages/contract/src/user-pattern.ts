@@ -9,7 +9,7 @@ import { LIVECHAT_VALIDATOR_MAX } from './livechat';
  * linear in the input but each character may step every instruction of the program: with re2js a
  * freshly compiled 1,000-instruction program takes about 50 ms on 2,000 characters in the worst
  * case (a 32,000-instruction one, `[^!]{0,999}` sixteen times, about 1 s). 1,000 is far above what a
- * format check needs (a CPF is about 40, an e-mail 15 to 60, `[A-Za-z ]{2,60}` about 120) (issue 29 item 2).
+ * format check needs (a CPF is about 40, an e-mail 15 to 60, `[A-Za-z ]{2,60}` about 120).
  */
 export const USER_PATTERN_PROGRAM_MAX = 1000;
 
@@ -17,7 +17,7 @@ export const USER_PATTERN_PROGRAM_MAX = 1000;
  * The most matching work one form may ask for: the sum, over the validators it runs, of program
  * size × the field's maximum length. 2,000,000 is one 1,000-instruction validator on a
  * 2,000-character field, about 50 ms in the worst case, so no request holds the event loop longer
- * however the validators are spread over fields (issue 29 item 2).
+ * however the validators are spread over fields.
  */
 export const USER_PATTERN_WORK_MAX = 2_000_000;
 
@@ -165,7 +165,7 @@ export function checkUserPattern(pattern: string): UserPatternCheck {
 }
 
 /**
- * Whether the whole of `value` matches a user's pattern, on RE2's linear-time engine (issue 12 item 2);
+ * Whether the whole of `value` matches a user's pattern, on RE2's linear-time engine;
  * false for a pattern that does not compile or is over the budget, which never runs. Callers bound
  * the input too (USER_PATTERN_WORK_MAX).
  */

@@ -142,8 +142,8 @@ export const isFinalCampaignState = (state: string): boolean => FINAL.includes(s
  * Moves a finished campaign to the final state its subscribers say (spec 001 §4 list filters,
  * issue 14 item 5), in one statement, only while it is in a final state and no run holds it:
  * - sent: some accepted message has no final receipt yet (neither delivered, read, failed nor
- *   replied to), or some send's outcome is unknown (its receipts may still settle it, issue 29
- *   item 3), and the run ended less than RECEIPTS_WAIT_MS ago;
+ *   replied to), or some send's outcome is unknown (its receipts may still settle it),
+ *   and the run ended less than RECEIPTS_WAIT_MS ago;
  * - completed_with_engagement: otherwise, when a subscriber replied;
  * - completed: otherwise.
  * A reply (subscriber state completed) counts as a final receipt. Returns whether

@@ -34,7 +34,7 @@ export type Opening =
   | { kind: 'bot'; botId: string }
   | { kind: 'closed'; sectorId: string | null };
 
-/** An entry point as a channel or a campaign stores it: a sector, an automated menu or a bot (spec 001 §3, spec 002 §7). */
+/** An entry point as a channel or a campaign stores it: a sector, an automated menu or a bot. */
 export interface EntryPoint {
   entrySectorId: string | null;
   entryMenuId?: string | null;
@@ -64,7 +64,7 @@ export function decideEntry(context: { open: boolean; reply: Pick<CampaignReply,
 const liveSector = async (tx: Tx, tenantId: string, sectorId: string | null | undefined) =>
   sectorId ? ((await tx.sector.findFirst({ where: { id: sectorId, tenantId, deletedAt: null }, select: { id: true } }))?.id ?? null) : null;
 
-/** A channel's entry point (spec 002 §3, §7): its enabled menu, else its bot, else its entry sector's queue. */
+/** A channel's entry point: its enabled menu, else its bot, else its entry sector's queue. */
 export async function channelOpening(tx: Tx, tenantId: string, channel: EntryPoint): Promise<Opening> {
   const menu = await entryMenu(tx, tenantId, channel.entryMenuId);
   if (menu) return { kind: 'menu', menu };
@@ -74,7 +74,7 @@ export async function channelOpening(tx: Tx, tenantId: string, channel: EntryPoi
 }
 
 /**
- * A campaign's entry point (spec 001 §3 inbound_entrypoint) when it still works: its menu enabled,
+ * A campaign's entry point (its inbound_entrypoint setting) when it still works: its menu enabled,
  * its bot available, its sector not deleted. Null when it has none or it no longer works.
  */
 export async function campaignEntryOpening(tx: Tx, tenantId: string, campaign: EntryPoint): Promise<Opening | null> {

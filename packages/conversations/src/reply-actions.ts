@@ -9,7 +9,7 @@ import { campaignEntryOpening, campaignStep, type Opening } from './conversation
 import { presentMessage } from './present';
 
 /**
- * A contact's message that answers a campaign (spec 001 §1, §3): the subscriber it answers, the
+ * A contact's message that answers a campaign: the subscriber it answers, the
  * pressed button's own reply action, the campaign's default action and its entry point when that
  * still works. Which of them handles the message is decided once, in conversation-entry.ts.
  */
@@ -67,8 +67,8 @@ function ownAction(config: unknown, button: string | null): ReplyAction | null {
  * campaign already answered answers nothing: the reply is never handed to another campaign.
  */
 /**
- * Subscriber states a reply can answer: sent, and unknown (a send whose outcome was never learnt,
- * issue 29 item 3): a reply proves the template arrived, so it settles the row as completed.
+ * Subscriber states a reply can answer: sent, and unknown (a send whose outcome was never learnt):
+ * a reply proves the template arrived, so it settles the row as completed.
  */
 const ANSWERABLE: ReadonlySet<string> = new Set(['sent', 'unknown']);
 
@@ -113,7 +113,7 @@ export async function findCampaignReply(tx: Tx, input: ReplyLookup): Promise<Cam
 /**
  * Records a campaign reply in the conversation holding the message (whichever step handles it):
  * the subscriber completed with what they answered, the template they received stored before the
- * reply (issue 14 item 2; already delivered, so no outbox job), the contact on end_dnd's lists, and
+ * reply (already delivered, so no outbox job), the contact on end_dnd's lists, and
  * a history event saying whether the reply opened the conversation (`executed`) or only joined one.
  */
 export async function recordCampaignReply(

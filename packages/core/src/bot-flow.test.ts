@@ -83,7 +83,7 @@ describe('runBotFlow', () => {
     expect(late.texts).toEqual(['Passing you to 9 team']);
   });
 
-  // Issue 29 (low): a contact's text in an HTTP node's URL is data in the part it lands in.
+  // A contact's text in an HTTP node's URL is data in the part it lands in.
   it('encodes each value for the URL: a contact cannot add a segment, a parameter or a fragment, nor cut the URL', () => {
     const h = { h: '127.0.0.2:4319/inj?a=1&b=2#' };
     const path = new URL(interpolateUrl('https://erp.example.com/orders/{{h}}?key=k1', h));

@@ -31,7 +31,7 @@ const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
 export const interpolate = (text: string, vars: BotVars): string => text.replace(PLACEHOLDER, (_, path: string) => shown(lookupVar(vars, path)));
 
 /**
- * An HTTP node's URL with each `{{ path }}` percent-encoded as one URL component (issue 29, low):
+ * An HTTP node's URL with each `{{ path }}` percent-encoded as one URL component:
  * what a contact typed stays data inside the part of the URL it was written in. Component encoding
  * is right for every part a placeholder can stand in after the fixed `http(s)://` (host, path segment,
  * query name or value, fragment): it escapes `/ ? # & = : @ +` and spaces, so a value can add no

@@ -50,7 +50,7 @@ describe('livechat appearance rules', () => {
     expect(livechatFieldProblem(field('(a|aa)+'), 'a'.repeat(2000))).toBeNull();
     expect(livechatFieldProblem(field('(.*a){12}'), 'a'.repeat(2000))).toBeNull();
   });
-  // Issue 29 item 2: each validator compiles within USER_PATTERN_PROGRAM_MAX, and together they ask
+  // Each validator compiles within USER_PATTERN_PROGRAM_MAX, and together they ask
   // for at most USER_PATTERN_WORK_MAX (program size × maximum length) per form.
   it('runs validators only within the form’s work budget, in field order, and refuses to save more', () => {
     // `.{0,399}` compiles to 800 instructions: 800 × 2,000 = 1,600,000, so a second such field is over 2,000,000.

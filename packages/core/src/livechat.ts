@@ -21,7 +21,7 @@ type FieldProblem = FieldIssue;
  * the form past USER_PATTERN_WORK_MAX, program size × the field's maximum length summed in field
  * order). The api refuses to save the last two, so only a channel saved before those limits has them;
  * such validators are not run, by the api and the widget alike, so no request holds the event loop
- * (issue 29 item 2).
+ *.
  */
 export type ValidatorPlan = 'run' | 'none' | 'unusable' | 'over_budget';
 
@@ -50,7 +50,7 @@ export function livechatFieldProblem(field: LivechatFieldRule, raw: string | und
   if (!value) return field.required ? `${field.label} is required` : null;
   const max = fieldMaxLength(field);
   if (value.length > max) return `${field.label} must have at most ${max} characters`;
-  // The whole value must match (RE2, linear time: issue 12 item 2).
+  // The whole value must match (RE2, linear time).
   if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value)) return field.validator_message?.trim() || `${field.label} is invalid`;
   return null;
 }
@@ -85,8 +85,8 @@ export const VALIDATORS_OVER_BUDGET =
 export function livechatAppearanceProblems(appearance: LivechatAppearance): FieldProblem[] {
   const parsed = LivechatAppearanceSchema.safeParse(appearance);
   const problems = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
-  // Each validator must compile for RE2 (issue 12 item 2) within the budget, and all of them together
-  // stay within the form's work budget (issue 29 item 2), unless the schema already refused it.
+  // Each validator must compile for RE2 within the budget, and all of them together
+  // stay within the form's work budget, unless the schema already refused it.
   const fields = parsed.success ? parsed.data.custom_fields : [];
   const plan = livechatValidatorPlan(fields);
   (appearance.custom_fields ?? []).forEach((field, index) => {

@@ -10,7 +10,7 @@ import { createDb, type Db } from './client';
 import { MIGRATIONS_DIR, runMigrations } from './migrations';
 
 /**
- * Issue 29 item 1, upgrading a database that already has channels: migration 20261202010000 gives
+ * Upgrading a database that already has channels: migration 20261202010000 gives
  * live channels the identity their settings name (the same as providerIdentity computes), keeps it
  * with the oldest of two clashing channels, and `pnpm db:migrate` then fills the identities held in
  * encrypted credentials (Telegram, 360dialog) the same way.
@@ -65,7 +65,7 @@ async function tenant(): Promise<{ tenantId: string; workspaceId: string }> {
   return { tenantId, workspaceId };
 }
 
-describe('channel identities on upgrade (issue 29 item 1)', () => {
+describe('channel identities on upgrade', () => {
   it('are backfilled from the settings as providerIdentity computes them, the oldest of two clashing channels keeping its identity', async () => {
     const acme = await tenant();
     const globex = await tenant();

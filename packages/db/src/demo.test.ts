@@ -39,7 +39,7 @@ describe('demo seed', () => {
     expect(Object.values((tenant.config as { features: Record<string, boolean> }).features).every(Boolean)).toBe(true);
     const roles = (await t.db.user.findMany()).flatMap((u) => u.roles).sort();
     expect(roles).toEqual(['admin', 'agent', 'agent', 'campaign_manager', 'manager', 'owner', 'supervisor', 'tenant_admin']);
-    // Issue 7: the livechat channel "Site" with an appearance (docs/channels.md, Livechat widget).
+    // The livechat channel "Site" with an appearance (docs/channels.md, Livechat widget).
     const site = await t.db.channel.findUniqueOrThrow({ where: { id: DEMO_LIVECHAT_CHANNEL_ID } });
     expect(site).toMatchObject({ name: 'Site', type: 'livechat', enabled: true });
     expect(LivechatAppearanceSchema.safeParse(site.config).success).toBe(true);

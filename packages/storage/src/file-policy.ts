@@ -8,7 +8,7 @@ export interface FileRefusal {
 }
 
 /**
- * The one file-type policy for every way a file enters (issue 29, low): an agent's upload, a
+ * The one file-type policy for every way a file enters: an agent's upload, a
  * livechat visitor's voice note, and the media of every provider's messages (WhatsApp, Telegram,
  * SMS MMS, Messenger and Instagram, e-mail attachments). A file is kept only when its type is one of
  * `accepted` (the contract's UPLOAD_ALLOWED_TYPES: no HTML, SVG or script, which a browser could run

@@ -1,4 +1,4 @@
--- One provider identity, one live channel (issue 29 item 1): the page, account, number or bot by which
+-- One provider identity, one live channel: the page, account, number or bot by which
 -- a provider routes its webhooks may belong to one channel of one tenant, or a delivery would land in
 -- two tenants (or twice in one). The api writes the identity on every create, update and setup
 -- (packages/channels providerIdentity); this index is the guarantee, whatever writes the row.

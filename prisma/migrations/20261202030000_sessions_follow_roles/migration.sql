@@ -1,5 +1,5 @@
 -- A session acts with the roles its user held when it signed in. So that a demoted or removed user's
--- open sessions cannot keep acting with the old roles (issue 29 item 7), the change of the user row
+-- open sessions cannot keep acting with the old roles, the change of the user row
 -- ends them in the same transaction, whatever writes it (the users api, a script, psql):
 -- * roles changed (as a set): every live session of the user is revoked ('roles_changed'), except
 --   the session making the change, named by the transaction setting atende.acting_session, which

@@ -44,7 +44,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status === 413 || error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      // Refused whole with the limit it passed (issue 29 item 8).
+      // Refused whole with the limit it passed.
       const tooLarge = bodyTooLarge(request);
       return send(413, { error_message: tooLarge.message, code: tooLarge.code, params: tooLarge.params });
     }

@@ -79,7 +79,7 @@ describe('security headers', () => {
     expect(res.headers['x-frame-options']).toBeUndefined();
   });
 
-  // Issue 29, Low: img/connect/frame-src allowed any host. The app frames only the voice-phone
+  // Img/connect/frame-src allowed any host. The app frames only the voice-phone
   // provider's domains (VOICE_PHONE_DOMAINS); the widget, framed by any site, talks to us alone.
   it('lets the app frame only the voice-phone domains, and the widget connect only to us and frame nothing', async () => {
     const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
@@ -99,7 +99,7 @@ describe('security headers', () => {
     expect(contentSecurityPolicy('/app', { production: true, voicePhoneDomains: ['voip.example; script-src *'] })).not.toContain('script-src *');
   });
 
-  // Issue 29, Low: the app's pages could connect to any https site (and any local http one) only
+  // The app's pages could connect to any https site (and any local http one) only
   // because the composer fetched pasted markdown images in the browser; the server downloads them now
   // (storage/from-url.test.ts). Images of other sites are still shown, so img-src keeps them.
   it('lets every page connect to our origin alone, in production and out of it, and still show https images', async () => {
@@ -123,7 +123,7 @@ describe('security headers', () => {
   });
 });
 
-// Issue 29, Low: an https PUBLIC_URL (behind a TLS proxy) makes the session cookie Secure and sends
+// An https PUBLIC_URL (behind a TLS proxy) makes the session cookie Secure and sends
 // HSTS, and the browser origin allowed by default is that address, not a fixed http://localhost:3000.
 describe('served at an https PUBLIC_URL', () => {
   let behindProxy: TestApp;

@@ -5,15 +5,15 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 /** The livechat widget page: the one page websites embed in an iframe (spec 002 §3). */
 const FRAMABLE = /^\/livechat\/[^/?#]+\/?(?:[?#]|$)/;
 
-/** Where the pages may load images and frame, besides our own origin (issue 29, Low). */
+/** Where the pages may load images and frame, besides our own origin. */
 export interface CspSources {
   production: boolean;
-  /** VOICE_PHONE_DOMAINS: the voice-phone embed is framed only on them; empty: any https address. */
+  /** VOICE_PHONE_DOMAINS: the voice-phone embed is framed only on them; empty: every https address. */
   voicePhoneDomains: readonly string[];
 }
 
 /**
- * The web app's Content-Security-Policy (issue 12 item 6, narrowed in issue 29): scripts only from
+ * The web app's Content-Security-Policy (docs/security.md): scripts only from
  * our origin, never inline; styles may be inline because Mantine writes its CSS variables in a style
  * tag. Every page connects to our origin alone (connect-src 'self'): the api, socket.io and stored
  * files (on disk or S3) are served through it, and a pasted markdown image is downloaded by the

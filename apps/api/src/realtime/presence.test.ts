@@ -116,7 +116,7 @@ describe('presence follows a live connection (issue 16 item 1)', () => {
   });
 });
 
-describe('a session that never opens a socket (issue 29 item 6)', () => {
+describe('a session that never opens a socket', () => {
   it('goes offline for distribution after the grace period, as a lost browser does: round robin gives 8 of 8 to the connected agent', async () => {
     // An API sign-in, or a tab closed before its socket connected: no socket ever opens.
     await t.login('apionly@acme.test');
@@ -124,7 +124,7 @@ describe('a session that never opens a socket (issue 29 item 6)', () => {
     await browserOf(desk);
     expect(await userRow('apionly')).toMatchObject({ isLogged: true, state: 'online' });
 
-    // Spec 000 §4 sign-off by presence: offline, by the system, once the grace period has passed.
+    // Sign-off by presence: offline, by the system, once the grace period has passed.
     await loggedIn('apionly', false, GRACE_MS * 8);
     expect(await userRow('apionly')).toMatchObject({ isLogged: false, state: 'offline', loggedOffBy: 'system' });
     expect(await userRow('desk')).toMatchObject({ isLogged: true, state: 'online' });

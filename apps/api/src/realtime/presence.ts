@@ -107,7 +107,7 @@ export const presenceKey = (prefix: string): string => `${prefix}presence:seen`;
 /**
  * A new sign-in counts as seen now: the grace period runs from the sign-in, so a session that never
  * opens a socket (a tab closed before it connected, an API sign-in) is signed off for distribution
- * like a lost browser (issue 29 item 6), while a browser connecting within the grace keeps it online.
+ * like a lost browser, while a browser connecting within the grace keeps it online.
  * Setting now also replaces an old browser's last-seen time, which must not sign off the new session.
  */
 export async function seenAtSignIn(redis: Redis, prefix: string, userId: number): Promise<void> {

@@ -50,7 +50,7 @@ describe('server messages have Portuguese', () => {
     const missing = [...found].filter(([message]) => !NOT_MESSAGES.has(message) && !(message in pt)).map(([message, file]) => `${file}: ${message}`);
     expect(missing).toEqual([]);
   });
-  // Messages built from limits (template literals) are not found by the scan: named here (issue 29 item 2).
+  // Messages built from limits (template literals) are not found by the scan: named here.
   it('has Portuguese for the messages worded from limits', () => {
     for (const message of [VALIDATOR_TOO_COMPLEX, VALIDATORS_OVER_BUDGET]) expect(pt, message).toHaveProperty([message]);
   });

@@ -149,7 +149,7 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent', dispatchOwner: null, finishedAt: expect.any(Date) });
   });
 
-  it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out (issue 29 item 3)', async () => {
+  it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {
     sim.reset();
     const campaign = await newCampaign('Crash');
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(60, 2000).map((p, i) => `C${i},${p},a,b`)].join('\n'));
@@ -194,7 +194,7 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     expect(reconciled.every((r) => r.delivery === 'delivered' && r.externalId?.startsWith('wamid.') && r.sentAt && r.deliveredAt)).toBe(true);
   });
 
-  it('a send whose answer is lost is unknown, never retried; refusals are still retried or recorded (issue 29 item 3)', async () => {
+  it('a send whose answer is lost is unknown, never retried; refusals are still retried or recorded', async () => {
     sim.reset();
     const campaign = await newCampaign('Lost answers');
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(12, 2500).map((p, i) => `C${i},${p},a,b`)].join('\n'));

@@ -196,7 +196,7 @@ export async function stopRun(deps: Pick<DispatchDeps, 'db' | 'realtime'>, run: 
 /**
  * Sends one run of a running campaign (queue campaign-dispatch).
  *
- * At most once, against providers that do not deduplicate (issue 29 item 3: WhatsApp Cloud API,
+ * At most once, against providers that do not deduplicate (WhatsApp Cloud API,
  * 360dialog and Twilio document no idempotency key; a repeated request is a second paid message).
  * One dispatcher at a time holds the campaign's lease (renewed before every claim; a run that lost
  * it, was stopped or restarted, stops there and sends nothing more). It claims a batch of pending
@@ -212,7 +212,7 @@ export async function stopRun(deps: Pick<DispatchDeps, 'db' | 'realtime'>, run: 
  * only failures that prove the provider took nothing (not reached, or its own error answer) are.
  * fault.test.ts kills a worker mid-send and counts each phone's messages at the provider.
  *
- * Speed (issue 13 item 4): one claim per batch, marks and outcome writes grouped (one statement per
+ * Speed: one claim per batch, marks and outcome writes grouped (one statement per
  * round trip whatever the concurrency), sends in flight at once over the outbound client's
  * keep-alive connections, rate-limit tokens taken in chunks, and progress announced at most once a
  * second. With a rate limit a batch is about one second's worth, so a stop still takes effect within

@@ -11,7 +11,7 @@ import { claimBatch } from './dispatch';
 
 // Issue 14 item 8: a reply to a campaign opens its conversation through the campaign's entry point
 // (a sector, a menu or a bot; spec 001 §3 inbound_entrypoint), and an opt-out through end_dnd
-// protects the contact in every later campaign consulting that list. Issue 29 item 4: free text
+// protects the contact in every later campaign consulting that list. Free text
 // enters the entry point alone, without the default action (reply-entry.test.ts has the whole matrix).
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
 let t: TestDatabase;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyCampaignReceipt } from './receipts';
 
 /**
- * Issue 6 fault test, against a provider that drops no repeat (issue 29 item 3: the 360dialog
+ * Fault test, against a provider that drops no repeat (the 360dialog
  * simulator is as strict as 360dialog, which documents no idempotency key): a 10,000-subscriber
  * campaign sent by a real worker process at full speed (no rate limit) that is killed (SIGKILL)
  * mid-send, restarted, and whose campaign is then stopped and started again. The simulator counts
@@ -55,7 +55,7 @@ afterAll(async () => {
   await t?.drop();
 });
 
-describe('campaign sending survives a killed worker (issue 6, issue 29 item 3)', () => {
+describe('campaign sending survives a killed worker', () => {
   it('sends no subscriber twice and loses none across a SIGKILL, a restart and a stop/start, on a provider that drops no repeat', { timeout: 150_000 }, async () => {
     const db = t.db;
     const tenant = await ensureTenant(db, { name: 'Fault', users: { manager: ['campaign_manager'] }, emailDomain: 'fault.test', password: 'x1234567' });

@@ -59,7 +59,7 @@ export async function applyCampaignReceipt(db: Db, tenantId: string, channelId: 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * Issue 29 item 3: a receipt naming one of our sends whose outcome was never learnt. The WhatsApp
+ * A receipt naming one of our sends whose outcome was never learnt. The WhatsApp
  * Cloud API (and 360dialog's) echo the send's biz_opaque_callback_data, the subscriber's id
  * (cloud-format.ts), so an 'unknown' subscriber is settled by the first receipt of its message:
  * sent (with the provider's id, its receipt applied: delivered, read) or, for 'failed', an error with

@@ -104,7 +104,7 @@ describe('which campaign a reply answers', () => {
     expect(await stateOf(newest.id)).toBe('sent');
   });
 
-  // Issue 29 item 3: a send whose outcome was never learnt is 'unknown'; the contact's reply proves it arrived.
+  // A send whose outcome was never learnt is 'unknown'; the contact's reply proves it arrived.
   it('settles an unknown send by the reply to it, and runs the reply action', async () => {
     const phone = nextPhone();
     const campaign = await campaignSentTo('Desconhecido', phone, { state: 'unknown', minutesAgo: 4, actions: { Quero: { action: 'end_with_message', message: 'Anotado' } } });

@@ -14,7 +14,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processInbound, type ChannelInboundDeps } from '../channel-inbound/processor';
 
-// Issue 29 item 4: a campaign reply is handled by exactly one step (docs/conversation-entry.md):
+// A campaign reply is handled by exactly one step (docs/conversation-entry.md):
 // a button with its own reply action runs that action; free text or a button without one enters
 // the campaign's entry point, or, with none that works, runs the default action; end_dnd always
 // records the opt-out. Every reply arrives as the WhatsApp webhook the worker processes.

@@ -137,7 +137,7 @@ describe('channel delivery: custom API channel', () => {
     expect((await acksFor(messageId)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([null, null]);
   });
 
-  it('never posts again a message whose answer was lost, nor one a killed worker was posting: failed, outcome unknown (issue 29 item 3)', async () => {
+  it('never posts again a message whose answer was lost, nor one a killed worker was posting: failed, outcome unknown', async () => {
     // The receiver takes the message but answers after the adapter's 2 s time-out.
     const lost = await createAgentMessage(t.db, f);
     sim.slowNext(1, 2_500);

@@ -37,7 +37,7 @@ export type DeliveryResult =
 
 const ERROR_MESSAGE_MAX = 500;
 /**
- * Issue 29 item 3: why a message is failed when it may have been delivered. The providers drop no
+ * Why a message is failed when it may have been delivered. The providers drop no
  * repeated request, so it is not posted again by itself; the agent sees it failed with this reason
  * and resends it only if the contact did not get it.
  */
@@ -50,7 +50,7 @@ export const OUTCOME_UNKNOWN = 'The provider may have received this message, but
  * and transient ones on the last attempt, mark the message failed (spec 000 §4: failed, with retry
  * by the agent). Each state change reaches the conversation's audience as messages-ack.
  *
- * At most once against providers that drop no repeat (issue 29 item 3): `postedAt` is written
+ * At most once against providers that drop no repeat: `postedAt` is written
  * before the request. A failure that may have delivered it (time-out, lost connection, gateway
  * 502/504: ChannelDeliveryError.outcomeUnknown) is not retried, and an attempt that finds `postedAt`
  * set (the worker died mid-post) does not post: both mark it failed with OUTCOME_UNKNOWN. Only a

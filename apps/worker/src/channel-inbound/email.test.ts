@@ -120,7 +120,7 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     expect(await readFile(join(storageDir, files[1]!.storageKey))).toEqual(png);
   });
 
-  it('takes mail to a forwarding address in any case (issue 29): as shown, or lower- or upper-cased by a mail system', async () => {
+  it('takes mail to a forwarding address in any case: as shown, or lower- or upper-cased by a mail system', async () => {
     const secret = 'MiXeD-Case_Secret0123456789AbCdEf';
     const mixed = await t.db.channel.create({
       data: {
@@ -143,7 +143,7 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     expect(await processQueued()).toBe(4);
   });
 
-  // Issue 29 (low): one file-type policy for every way a file enters. The upload route refuses SVG
+  // One file-type policy for every way a file enters. The upload route refuses SVG
   // and HTML (a browser may run them from our origin); mail brought them in and kept them.
   it('leaves out attachments of a type the upload route refuses, keeping the message and saying what was left out', async () => {
     const before = await t.db.storedFile.count({ where: { tenantId } });

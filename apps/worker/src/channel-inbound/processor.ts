@@ -43,7 +43,7 @@ const mediaLeftOut = (kept: AnnexRow | { refusedType: string } | null): string =
  * keeps it as a StoredFile. A permanent failure (refused host, too big) answers null: the message
  * is still taken, saying its media was lost; a transient one throws so the job is retried. A file
  * the upload route would refuse (fileTypeRefusal: HTML, SVG, a type that lies about its bytes) is
- * not kept either (issue 29, low): its type is answered so the message says what was left out.
+ * not kept either: its type is answered so the message says what was left out.
  */
 async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | { refusedType: string } | null> {
   let file: { bytes: Buffer; contentType: string; filename: string | null };

@@ -33,7 +33,7 @@ describe('custom channel simulator', () => {
     expect(sim.requests[0]).toMatchObject({ idempotencyKey: 'k1', rawBody: body, body: { message: { content: 'hi' } } });
   });
 
-  it('treats a repeated Idempotency-Key as a new message unless told to play a receiver that honours it (issue 29 item 3)', async () => {
+  it('treats a repeated Idempotency-Key as a new message unless told to play a receiver that honours it', async () => {
     const signature = signWebhookBody(body, secret);
     const ids = [];
     for (let i = 0; i < 2; i++) ids.push(((await (await post(body, signature)).json()) as { id: string }).id);

@@ -11,7 +11,7 @@ import { EMAIL_MAX_BYTES } from './inbound';
  * The forwarding address is `<channel uuid, hex>.<first 24 characters of its webhook_secret>@<any
  * domain routed here>` (57 characters, under RFC 5321's 64 for a local part): the token is the
  * authenticity check, so an address guessed from the channel uuid alone is refused (550). The whole
- * address is case-insensitive (issue 29): mail systems and people change the case of local parts, so
+ * address is case-insensitive: mail systems and people change the case of local parts, so
  * the token is compared lower-cased (24 of 38 symbols: still over 120 bits).
  */
 export interface InboundSmtpOptions {

@@ -75,7 +75,7 @@ describe.each(cases)('$provider adapter against its simulator', ({ provider, ada
     expect(h.sim.sent().map((s) => s.answeredStatus)).toEqual([429, 503, 200]);
   });
 
-  it('a repeated message uuid is a second message: the provider documents no idempotency key (issue 29 item 3)', async () => {
+  it('a repeated message uuid is a second message: the provider documents no idempotency key', async () => {
     const once = message();
     const first = await adapter.send(once, h.channel);
     expect((await adapter.send(once, h.channel)).externalId).not.toBe(first.externalId);

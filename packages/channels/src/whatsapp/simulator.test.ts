@@ -73,7 +73,7 @@ describe('WhatsApp provider simulator over HTTP', () => {
     expect((await steer('status', { external_id: 'wamid.9', status: 'lost' })).status).toBe(400);
   });
 
-  it('sends every POST, repeated idempotency key or not, reports the repeats per recipient, and echoes the callback data (issue 29 item 3)', async () => {
+  it('sends every POST, repeated idempotency key or not, reports the repeats per recipient, and echoes the callback data', async () => {
     expect((await steer('requests', undefined, 'DELETE')).status).toBe(204);
     const once = message();
     await adapter.send(once, channel);

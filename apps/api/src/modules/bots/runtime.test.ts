@@ -245,7 +245,7 @@ describe('bot HTTP requests', () => {
     expect(requests.at(-1)).toMatchObject({ method: 'POST', body: '{"order":"9"}' });
   });
 
-  // Issue 29 (low): `{{h}}` = '127.0.0.2:4319/inj?a=1&b=2#' added a parameter and cut the URL.
+  // `{{h}}` = '127.0.0.2:4319/inj?a=1&b=2#' added a parameter and cut the URL.
   it("puts a contact's text in the URL encoded for where it lands: one path segment, one query value", async () => {
     const h = '127.0.0.2:4319/inj?a=1&b=2#';
     const node = (url: string): BotNode[] => [

@@ -83,7 +83,7 @@ describe('campaign report funnel (issue 14 item 5)', () => {
       { state: 'error', delivery: 'failed', error: '131026: Message undeliverable' },
       { state: 'error', error: '360dialog answered 400' },
       { state: 'pending' },
-      // Issue 29 item 3: may have reached the provider; counted apart, not as sent.
+      // May have reached the provider; counted apart, not as sent.
       { state: 'unknown', error: '360dialog unreachable: no answer within 10000 ms' },
     ]);
     const today = new Date().toISOString().slice(0, 10);
@@ -115,7 +115,7 @@ describe('campaign report funnel (issue 14 item 5)', () => {
   });
 });
 
-describe('sends whose outcome is unknown (issue 29 item 3)', () => {
+describe('sends whose outcome is unknown', () => {
   it('lists them, and resends them only when the manager asks: back to pending, nothing else touched', async () => {
     const id = await create('Incerta');
     await subscribers(id, [

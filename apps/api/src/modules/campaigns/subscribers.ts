@@ -115,7 +115,7 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
 
   bind(app, resendUnknownSubscribers, access, async ({ session, params }) => {
     await campaigns.row(session, params.id);
-    // Issue 29 item 3: the dispatcher never sends an 'unknown' subscriber again by itself (the
+    // The dispatcher never sends an 'unknown' subscriber again by itself (the
     // provider would make a repeat a second message); the manager, warned by the screen, may.
     const resent = await ctx.db.campaignSubscriber.updateMany({ where: { tenantId: session.tenantId, campaignId: params.id, state: 'unknown' }, data: { state: 'pending', errorMessage: null } });
     if (resent.count > 0) await announceCampaign(ctx, params.id);

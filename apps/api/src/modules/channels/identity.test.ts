@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
 /**
- * Issue 29 item 1: the page, account, number or bot a provider routes its webhooks by belongs to one
+ * The page, account, number or bot a provider routes its webhooks by belongs to one
  * live channel of one tenant, held by a unique index. Every path (the channel form, an update, the
  * Meta setup) answers 409 channel_identity_taken, and the Meta app webhook never stores one delivery
  * in two tenants.
@@ -74,7 +74,7 @@ const CASES = [
   },
 ] as const;
 
-describe('provider identities belong to one live channel (issue 29 item 1)', () => {
+describe('provider identities belong to one live channel', () => {
   it.each(CASES)("refuses another tenant's channel, and a second one of the same tenant, with the $what the first holds", async (c) => {
     const mine = await create('acme', c.type, c.mine);
     expect(mine.status).toBe(201);

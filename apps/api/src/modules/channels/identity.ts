@@ -3,7 +3,7 @@ import { AppError } from '@atende/contract';
 import { Prisma, type Db } from '@atende/db';
 
 /**
- * Provider identities belong to one live channel (issue 29 item 1): the page, account, number or bot
+ * Provider identities belong to one live channel: the page, account, number or bot
  * a provider routes its webhooks by. The unique index on Channel.providerIdentity is the guarantee;
  * the read below only answers early, before a provider is pointed at a channel that will not exist
  * (Telegram setWebhook, Meta subscribed_apps).

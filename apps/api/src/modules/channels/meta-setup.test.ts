@@ -153,7 +153,7 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     const taken = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(otherAdmin)).send({ state, page_id: PAGE });
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 'channel_identity_taken', error_message: 'This page, account, number or bot is already connected to another channel' });
-    // Issue 29 item 1: the channel form (no login at all) is refused the same way.
+    // The channel form (no login at all) is refused the same way.
     const form = await t.http.post('/api/v1/channels').set(as(otherAdmin)).type('form')
       .send({ name: 'Not mine', type: 'messenger', page_id: PAGE, access_token: 'EAAx', app_secret: 's', verify_token: 'v', base_url: sim.baseUrl });
     expect(form.status).toBe(409);

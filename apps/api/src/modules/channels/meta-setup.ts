@@ -109,7 +109,7 @@ export class MetaSetupService {
     const existing = (await this.connected(session, kind, [page.id])).get(page.id);
     // A page (an Instagram account) is one channel's: its webhooks could not tell two apart. Asked
     // before subscribing the page to our app; the channels service's write, under the unique index
-    // on the identity, is the guarantee (issue 29 item 1).
+    // on the identity, is the guarantee.
     await assertIdentityFree(this.ctx.db, providerIdentity({ id: existing?.uuid ?? '', type: kind, config: { page_id: page.id, ...account }, credentials: null }), existing?.uuid ?? null);
     const config = this.config(kind);
     try {

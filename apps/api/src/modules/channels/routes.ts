@@ -6,7 +6,7 @@ import { MetaSetupService } from './meta-setup';
 import type { ChannelService } from './service';
 
 /**
- * The api's public address: PUBLIC_URL, one setting shared with the worker (issue 29 item 5), never
+ * The api's public address: PUBLIC_URL, one setting shared with the worker, never
  * the Host a client sent, which anyone can set.
  */
 export function publicUrlOf(ctx: AppContext): string {

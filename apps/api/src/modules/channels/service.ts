@@ -264,7 +264,7 @@ export class ChannelService {
     const id = randomUUID();
     // E-mail: the forwarding address carries the channel's secret, so it is shown once, like a token.
     if (body.type === 'email') shownOnce = forwardingAddress(id, secrets.webhook_secret!, this.ctx.env.EMAIL_INBOUND_DOMAIN);
-    // One page, number or bot, one live channel (issue 29 item 1): refused before the provider is pointed here.
+    // One page, number or bot, one live channel: refused before the provider is pointed here.
     const identity = providerIdentity({ id, type: body.type, config: settings, credentials: secrets });
     await assertIdentityFree(this.ctx.db, identity, null);
     await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);

@@ -64,7 +64,7 @@ describe('SMS channels (issue 15 item 2)', () => {
     expect((await inboundJobs()).map((j) => j.payload)).toEqual([expect.objectContaining({ channel_uuid: channelId, raw_body: params.toString(), content_type: 'application/x-www-form-urlencoded' })]);
   });
 
-  // Issue 29 item 5: Twilio signs the address it was given, PUBLIC_URL + path. A client picks its own
+  // Twilio signs the address it was given, PUBLIC_URL + path. A client picks its own
   // Host header, so a signature for http://evil.example/... sent with `Host: evil.example` must fail.
   it('checks X-Twilio-Signature against PUBLIC_URL and the path, never the Host header the client sent', async () => {
     const params = new URLSearchParams({ MessageSid: 'SMbbbb', SmsStatus: 'received', From: '+5511988887777', To: '+15005550006', Body: 'Host?', NumMedia: '0' });

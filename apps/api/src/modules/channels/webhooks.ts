@@ -73,7 +73,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
      * META_APP_ID) report here. The verify token is META_VERIFY_TOKEN, the signature the app secret's;
      * each entry goes to the one live channel whose provider identity it names (entry.id: the page, or
      * for Instagram the professional account, else its page), as if posted to that channel's own
-     * address; entries no channel holds are dropped. The identity's unique index (issue 29 item 1)
+     * address; entries no channel holds are dropped. The identity's unique index
      * makes that channel one of one tenant: a delivery never fans out.
      */
     const metaKind = (request: FastifyRequest): MetaSetupKind | null => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// Issue 29 item 2: 177 characters (under the 200 allowed) that RE2 compiles to about 32,000
+// 177 characters (under the 200 allowed) that RE2 compiles to about 32,000
 // instructions; on 3 fields of 2,000 characters the unauthenticated session start took 61 s.
 const HEAVY = `${'[^!]{0,999}'.repeat(16)}b`;
 const heavyFields = ['a', 'b', 'c'].map((key) => ({ key, label: key.toUpperCase(), required: true, max_length: 2000, validator: HEAVY, validator_message: 'Invalid' }));
@@ -23,7 +23,7 @@ const timed = async <T>(request: PromiseLike<T>): Promise<{ res: T; ms: number }
   return { res, ms: performance.now() - started };
 };
 
-describe('user patterns within a budget (issue 29 item 2)', () => {
+describe('user patterns within a budget', () => {
   let channelId = '';
 
   it('refuses to save a validator whose compiled program is over the budget, naming the limit', async () => {

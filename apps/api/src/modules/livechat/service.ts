@@ -67,7 +67,7 @@ export class LivechatService {
   async startSession(channelId: string, body: BodyOf<typeof startLivechatSession>) {
     const row = await this.channel(channelId);
     const fields = appearanceOf(row.config).custom_fields;
-    // A validator saved before the pattern budget (issue 29 item 2) is skipped, not run: say so to the operator.
+    // A validator saved before the pattern budget is skipped, not run: say so to the operator.
     const plan = livechatValidatorPlan(fields);
     const skipped = fields.filter((_, index) => plan[index] === 'unusable' || plan[index] === 'over_budget').map((f) => f.key);
     if (skipped.length) this.ctx.log.warn({ channelId: row.id, fields: skipped }, 'livechat validators over the pattern budget are not run; save the appearance again');

@@ -99,7 +99,7 @@ export class MessageService {
           throw new AppError('conflict', 'This message id is already used');
         }
         if (existing.status === 'failed' && !existing.internal) {
-          // The agent's knowing resend (issue 29 item 3): posted again even if an earlier attempt may have delivered it.
+          // The agent's knowing resend: posted again even if an earlier attempt may have delivered it.
           await tx.message.update({ where: { id }, data: { status: 'sending', errorMessage: null, postedAt: null } });
           await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: session.tenantId, message_uuid: id });
           effects.conversation(conversationId);

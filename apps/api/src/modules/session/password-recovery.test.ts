@@ -156,7 +156,7 @@ describe('forgot password by e-mail code', () => {
     expect((await reset({ email, code, password: 'newpass123' })).status).toBe(200);
   });
 
-  // Issue 29: throttled per address AND IP, so asking from elsewhere cannot lock the owner out.
+  // Throttled per address AND IP, so asking from elsewhere cannot lock the owner out.
   it('lets the owner recover from their own IP however often a third party asked from others, with the one code mailed', async () => {
     const email = 'owner@acme.test';
     for (let i = 0; i < 8; i++) expect((await forgot(email, `10.1.0.${i}`)).status).toBe(202);

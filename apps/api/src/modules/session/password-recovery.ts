@@ -38,7 +38,7 @@ return 1`;
  * never says whether the address is an account's: the mail leaves in the background so the answer
  * takes as long either way.
  *
- * Asking is slowed per address AND client IP (issue 29): after a pair's request it waits 30 s, then
+ * Asking is slowed per address AND client IP: after a pair's request it waits 30 s, then
  * 60, 120 ... (up to the window), and one IP has a ceiling over all addresses; nothing is refused per
  * address alone, so a third party asking from elsewhere cannot lock the owner out. Nor can it bury
  * or void the owner's code: while a code is usable, asking again mails nothing and keeps it, and an

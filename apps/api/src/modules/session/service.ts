@@ -205,8 +205,7 @@ export class SessionService {
   /**
    * Writes a user's row in one transaction that names the calling session, where the database ends
    * the user's other live sessions if the write changes their roles or removes them (trigger
-   * User_sessions_follow_user: a demoted admin's open session must not keep acting as admin; issue 29
-   * item 7). The calling session, when it is that user's, takes the new roles instead. Then
+   * User_sessions_follow_user: a demoted admin's open session must not keep acting as admin). The calling session, when it is that user's, takes the new roles instead. Then
    * `announce` runs (what the ended browsers must still hear), then their sockets are dropped.
    */
   async writeUser<T>(caller: Session, userId: number, write: (tx: Prisma.TransactionClient) => Promise<T>, announce?: (result: T) => Promise<unknown>): Promise<T> {

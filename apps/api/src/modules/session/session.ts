@@ -3,7 +3,7 @@ import { tenantConfigOf } from '@atende/core';
 import type { Db } from '@atende/db';
 import { verifySessionToken } from './tokens';
 
-/** Who is calling, resolved from the token on every request. Roles are those of sign-in time (spec 000 §6); a change of them ends the session (UserSession.roles). */
+/** Who is calling, resolved from the token on every request. Roles are those of sign-in time; a change of them ends the session (UserSession.roles). */
 export interface Session {
   sessionId: string;
   userId: number;

@@ -2,7 +2,7 @@ import { UPLOAD_ALLOWED_TYPES } from '@atende/contract';
 import { fileTypeRefusal } from '@atende/storage';
 import { describe, expect, it } from 'vitest';
 
-// Issue 29 (low): one file-type policy for every way a file enters. It must refuse what a browser
+// One file-type policy for every way a file enters. It must refuse what a browser
 // could run from our origin, and keep what phones and the WhatsApp providers really send.
 const ftyp = (brand: string) => Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from(`ftyp${brand}`, 'latin1'), Buffer.alloc(16)]);
 const policy = (contentType: string, bytes: Buffer) => fileTypeRefusal({ contentType, bytes }, UPLOAD_ALLOWED_TYPES);

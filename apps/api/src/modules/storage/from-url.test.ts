@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { fileNameOf, URL_DOWNLOADS } from './from-url';
 
-// Spec 000 §5: "Pasted markdown images are fetched and re-uploaded". Issue 29, Low: the browser
+// Pasted markdown images are fetched and re-uploaded. The browser once
 // fetched them, which is why the app's CSP let pages connect to any site; the server fetches them now,
 // through the guarded outbound client, under the upload's size limit and an images-only type policy.
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);

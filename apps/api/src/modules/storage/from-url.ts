@@ -63,7 +63,7 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
 }
 
 /**
- * Downloads the file at a user-given address (a pasted markdown image, spec 000 §5) through the
+ * Downloads the file at a user-given address (a pasted markdown image) through the
  * guarded client: a refused address answers 400 outbound_address_not_allowed, one that does not
  * answer or answers an error 422 remote_file_unavailable (its reason a status line, never the remote's
  * text), a file over the upload limit 413. Its type is the answer's Content-Type; the caller checks it.

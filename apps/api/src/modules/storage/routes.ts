@@ -16,7 +16,7 @@ import { fileTypeRefusal, safeFilename, storageFromEnv, type Storage } from '@at
 
 /**
  * The multipart field "file" of a request, whole, with its declared type and a safe name; a file over
- * `maxBytes` is refused (413), never kept cut at the limit (issue 29 item 8).
+ * `maxBytes` is refused (413), never kept cut at the limit.
  */
 export async function readMultipartFile(request: FastifyRequest, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
   let file;
@@ -65,7 +65,7 @@ export async function storageRoutes(app: FastifyInstance, ctx: AppContext, stora
     bind(scope, uploadFile, 'signed_in', async ({ session, request }) => ({ data: { data: await store(session, await readUpload(request)) } }));
   });
 
-  // A pasted markdown image (spec 000 §5): the server downloads it, so the app's pages connect to no other site.
+  // A pasted markdown image: the server downloads it, so the app's pages connect to no other site.
   const urlClient = urlDownloadClient(ctx.env.OUTBOUND_ALLOW_HOSTS);
   bind(app, uploadFileFromUrl, 'signed_in', async ({ session, body }) => {
     const { count, retryAfterSeconds } = await countInWindow(ctx.redis, `${ctx.env.REDIS_PREFIX}file-from-url:${session.tenantId}:${session.userId}`, URL_DOWNLOADS.windowSeconds);

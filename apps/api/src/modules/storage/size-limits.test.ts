@@ -55,7 +55,7 @@ function postFileInTwoWrites(path: string, token: string, file: Buffer, cut: num
   });
 }
 
-describe('files over a size limit are refused, never cut (issue 29 item 8)', () => {
+describe('files over a size limit are refused, never cut', () => {
   it('refuses a 5.5 MB subscriber CSV of 180,000 rows with 413 and the limit, storing and queueing nothing', async () => {
     const db = t.database.db;
     const channel = (await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog' } })).id;

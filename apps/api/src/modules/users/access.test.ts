@@ -90,8 +90,7 @@ describe('PATCH /api/v1/users/:id {password} (only your own)', () => {
   });
 });
 
-// Spec 000 §6 "Role changes take effect only after restarting the session", made immediate (issue 29
-// item 7): the change ends the user's open sessions, so the next session is the only one left.
+// Role changes take effect at the next session, made immediate: the change ends the user's open sessions, so the next session is the only one left.
 describe('a role change ends the open sessions, the next one has the new roles', () => {
   it('ends a promoted agent\'s old session (http and socket) and gives the next one the supervisor calls', async () => {
     const before = await t.login('promoted@acme.test');

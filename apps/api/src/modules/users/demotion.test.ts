@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-// Issue 12 item 3, issue 29 item 7: a demotion ends the user's open sessions, so none of its writes go through.
+// A demotion ends the user's open sessions, so none of its writes go through.
 describe('privileged writes after a demotion', () => {
   it('an admin demoted to agent cannot create admins or tokens with the old session', async () => {
     const boss = { Authorization: `Bearer ${await t.login('boss@demote.test')}` };
@@ -26,7 +26,7 @@ describe('privileged writes after a demotion', () => {
     expect((await t.http.post('/api/v1/users').set(chief).send(newAdmin('third@demote.test'))).status).toBe(201);
   });
 
-  // Issue 16 item 18 / issue 29 item 7: /users/me names the roles the session has; a role change ends
+  // /users/me names the roles the session has; a role change ends
   // the user's open sessions, so the next sign-in is where the new roles show.
   it('a promotion ends the open session, and the next sign-in has the new roles', async () => {
     await t.tenant('Promote', { users: { lead: ['admin'], newbie: ['agent'] } });

@@ -177,7 +177,7 @@ describe('PATCH /api/v1/users/:id (profile)', () => {
     expect(dup.body.error_message).toBe('Email already being used');
     // Its own email again is not a duplicate.
     expect((await t.http.patch(`/api/v1/users/${id}`).set(as('admin')).send({ email: 'agent@acme.test' })).status).toBe(200);
-    // The role change ended the agent's session (issue 29 item 7): the tests below use a new one.
+    // The role change ended the agent's session: the tests below use a new one.
     expect((await t.http.get('/api/v1/users/me').set(as('agent'))).status).toBe(401);
     token.agent = await t.login('agent@acme.test');
   });
@@ -239,8 +239,8 @@ describe('DELETE /api/v1/users/:id', () => {
   });
 });
 
-// Spec 000 §6 / 002 §4 "take effect at the next session", made immediate (issue 29 item 7).
-describe('role changes take effect at the next session, which the change starts (spec 000 §6, 002 §4)', () => {
+// Role changes "take effect at the next session" (docs/roles.md), made immediate.
+describe('role changes take effect at the next session, which the change starts', () => {
   it('ends the live session when the roles change, and the next one has the new roles', async () => {
     const created = await t.http
       .post('/api/v1/users')

@@ -2,7 +2,7 @@ import { rooms } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connected, startTestApp, type TestApp } from '../../testing';
 
-// Issue 29 item 7: a role change takes effect at the user's next session (spec 000 §6), made
+// A role change takes effect at the user's next session, made
 // immediate: the user's open sessions end with the change, on every path that writes the roles.
 let t: TestApp;
 let seams: Awaited<ReturnType<TestApp['tenant']>>;
@@ -33,7 +33,7 @@ function adminWrites(headers: Record<string, string>) {
   };
 }
 
-describe('a role change ends the user\'s open sessions (issue 29 item 7)', () => {
+describe('a role change ends the user\'s open sessions', () => {
   it('an admin demoted to agent: the old web session can no longer create channels, bots, integrations or sectors', async () => {
     const boss = await webSession('boss@seams.test');
     const socket = await connected(t.socket(undefined, { extraHeaders: { Cookie: boss.Cookie, Origin: t.url } }));

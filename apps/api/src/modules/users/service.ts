@@ -27,8 +27,8 @@ export class UserService {
   }
 
   /**
-   * The signed-in user with the roles this session acts with (issue 16 item 18): those of its sign-in
-   * (spec 000 §6), which are the user's, since a change of the user's roles ends their other sessions.
+   * The signed-in user with the roles this session acts with: those of its sign-in
+   *, which are the user's, since a change of the user's roles ends their other sessions.
    */
   async me(session: Session) {
     const user = await this.find(session, String(session.userId));
@@ -196,9 +196,9 @@ export class UserService {
   }
 
   /**
-   * Edits a user's name, email and roles. A role change takes effect at the user's next session
-   * (spec 000 §6, 002 §4), made immediate: their other sessions end with the change (writeUser), so
-   * a demoted admin's open browser cannot keep creating channels, bots or integrations (issue 29 item 7).
+   * Edits a user's name, email and roles. A role change takes effect at the user's next session,
+   * made immediate: their other sessions end with the change (writeUser), so
+   * a demoted admin's open browser cannot keep creating channels, bots or integrations.
    */
   async update(session: Session, id: string, body: { username?: string; email?: string; roles?: Role[] }) {
     this.assertUserAdmin(session);

@@ -73,7 +73,7 @@ export function SubscribersPage() {
       refresh();
     },
   });
-  // Issue 29 item 3: sends whose outcome is unknown go again only when the manager, warned, asks.
+  // Sends whose outcome is unknown go again only when the manager, warned, asks.
   const [confirmResend, setConfirmResend] = useState(false);
   const resend = useMutation({
     mutationFn: () => api.resendUnknownSubscribers({ params: { id } }),

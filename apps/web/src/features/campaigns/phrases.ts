@@ -23,7 +23,7 @@ export const SUBSCRIBER_STATE_LABEL = {
   scheduled: phrase('Sending'),
   sending: phrase('Sending'),
   sent: phrase('Sent'),
-  // Issue 29 item 3: the message may have reached the provider; never sent again by itself.
+  // The message may have reached the provider; never sent again by itself.
   unknown: phrase('Outcome unknown'),
   dnd: phrase('Do not disturb'),
   completed: phrase('Completed'),

@@ -22,7 +22,7 @@ export function PreChatForm({ config, onStarted }: { config: LivechatPublicConfi
     const found: Errors = {};
     if (!name.trim()) found.name = t('Your name is required');
     if (email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) found.email = t('Invalid email');
-    // The api's plan: the same validators run here as there (issue 29 item 2).
+    // The api's plan: the same validators run here as there.
     const plan = livechatValidatorPlan(config.custom_fields);
     for (const [index, field] of config.custom_fields.entries()) {
       const problem = livechatFieldProblem(field, values[field.key], plan[index]);

@@ -167,7 +167,7 @@ export const ptCampaigns: Record<string, string> = {
   'Completed with engagement': 'Concluído com engajamento',
   'Every subscriber of this campaign has been sent to: add new subscribers to send again':
     'Todos os assinantes desta campanha já receberam o envio: adicione novos assinantes para enviar de novo',
-  // Issue 29 item 3: sends whose outcome is unknown.
+  // Sends whose outcome is unknown.
   'Outcome unknown': 'Resultado desconhecido',
   'Outcome unknown {{unknown}}': 'Resultado desconhecido {{unknown}}',
   'Resend unknown': 'Reenviar desconhecidos',

@@ -27,7 +27,7 @@ export const ptServer: Record<string, string> = {
   'Token not found': 'Token não encontrado',
   'Request body is too large': 'O corpo da requisição é grande demais',
   'Maximum size exceeded ({{max_size}})': 'Tamanho máximo excedido ({{max_size}})',
-  // A pasted markdown image the server downloads (spec 000 §5).
+  // A pasted markdown image the server downloads.
   'The file could not be downloaded from this address': 'Não foi possível baixar o arquivo deste endereço',
   'Too many images fetched from addresses, try again in a minute': 'Imagens demais buscadas de endereços, tente novamente em um minuto',
   'Unsupported content type': 'Tipo de conteúdo não suportado',

@@ -70,11 +70,11 @@ export async function uploadVoice(recording: Blob, contentType: VoiceType): Prom
   return res.data.data;
 }
 
-/** Answers about the address itself (refused, unreachable, an error, not a URL): the composer words them (spec 000 §5). */
+/** Answers about the address itself (refused, unreachable, an error, not a URL): the composer words them. */
 export const IMAGE_ADDRESS_FAILURES: readonly string[] = ['outbound_address_not_allowed', 'remote_file_unavailable', 'validation_failed'];
 
 /**
- * A pasted markdown image (spec 000 §5), downloaded and stored by the server so the app's pages
+ * A pasted markdown image, downloaded and stored by the server so the app's pages
  * connect to no other site. A refusal of the file itself (size, type) and session answers still go
  * to the shared handler, unless the chip was removed meanwhile (`wanted` false).
  */

@@ -16,7 +16,7 @@ const isImage = (type: string) => type.startsWith('image/');
 
 /**
  * The unsent attachments of one conversation and what the composer does with them: files checked
- * (spec 000 §5) and uploaded in parallel with progress, pasted markdown images stored from their
+ * And uploaded in parallel with progress, pasted markdown images stored from their
  * address by the server, a canned response's stored file attached as is.
  */
 export function useAttachments(conversationUuid: string, channelType?: string, channelSettings?: Readonly<Record<string, string>>) {
