@@ -1,3 +1,4 @@
+import { liveSectorId } from '@atende/db';
 import type { ReplyAction } from '@atende/contract';
 import { entryBot } from './bots';
 import type { Tx } from './engine';
@@ -61,8 +62,6 @@ export function decideEntry(context: { open: boolean; reply: Pick<CampaignReply,
   return campaignStep(context.reply);
 }
 
-const liveSector = async (tx: Tx, tenantId: string, sectorId: string | null | undefined) =>
-  sectorId ? ((await tx.sector.findFirst({ where: { id: sectorId, tenantId, deletedAt: null }, select: { id: true } }))?.id ?? null) : null;
 
 /** A channel's entry point: its enabled menu, else its bot, else its entry sector's queue. */
 export async function channelOpening(tx: Tx, tenantId: string, channel: EntryPoint): Promise<Opening> {
@@ -86,7 +85,7 @@ export async function campaignEntryOpening(tx: Tx, tenantId: string, campaign: E
     const bot = await entryBot(tx, tenantId, campaign.entryBotId);
     return bot ? { kind: 'bot', botId: bot.id } : null;
   }
-  const sectorId = await liveSector(tx, tenantId, campaign.entrySectorId);
+  const sectorId = await liveSectorId(tx, tenantId, campaign.entrySectorId);
   return sectorId ? { kind: 'queue', sectorId } : null;
 }
 
@@ -100,7 +99,7 @@ export async function openingFor(tx: Tx, tenantId: string, channel: EntryPoint, 
   if (step.kind === 'campaign_entry') return step.opening;
   const home = campaignEntry?.kind === 'queue' ? campaignEntry.sectorId : channel.entrySectorId;
   const action = step.action;
-  if (action.action === 'transfer_to_sector') return { kind: 'queue', sectorId: (await liveSector(tx, tenantId, action.sector_uuid)) ?? home };
+  if (action.action === 'transfer_to_sector') return { kind: 'queue', sectorId: (await liveSectorId(tx, tenantId, action.sector_uuid)) ?? home };
   if (action.action === 'chatbot_outbound') {
     const bot = await entryBot(tx, tenantId, action.bot_uuid);
     return bot ? { kind: 'bot', botId: bot.id } : { kind: 'queue', sectorId: home };

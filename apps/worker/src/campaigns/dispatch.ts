@@ -2,7 +2,7 @@ import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type Cha
 import { queues, type Template } from '@atende/contract';
 import { announceCampaign, presentTemplate, settleCampaign, subscriberMessage, templateInclude } from '@atende/conversations';
 import { channelKind, missingParameter, SUBSCRIBER_REFUSALS, templateParameterCount } from '@atende/core';
-import type { Db, Prisma } from '@atende/db';
+import { settleInterruptedSends, type Db, type Prisma } from '@atende/db';
 import { closeBroadcastSends, type BroadcastCampaign, type SentSubscriber } from './broadcast';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
@@ -125,8 +125,7 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
 
   const campaign = await db.campaign.findUniqueOrThrow({ where: { id: job.campaign_uuid }, include: { channel: true } });
   await db.campaign.update({ where: { id: campaign.id }, data: { state: 'running', startedAt: campaign.startedAt ?? new Date() } });
-  await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
-  await db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, state: 'sending' }, data: { state: 'unknown', errorMessage: UNKNOWN_AFTER_CRASH } });
+  await settleInterruptedSends(db, campaign.id, UNKNOWN_AFTER_CRASH);
   await announceCampaign(deps, campaign.id);
 
   const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));

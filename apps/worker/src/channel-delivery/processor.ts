@@ -2,7 +2,7 @@ import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
 import { INTERNAL_MESSAGE_TAG, queues } from '@atende/contract';
 import { closeFailedTemplateStart, conversationAudience } from '@atende/conversations';
-import { scoped, type Db, type ScopedDb } from '@atende/db';
+import { claimMessageForPosting, failPostingWithUnknownOutcome, releaseMessagePosting, scoped, type Db, type ScopedDb } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { StorageDriver } from '@atende/storage';
 import type { Logger } from 'pino';
@@ -84,11 +84,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds, storage: deps.storage });
 
     // Recorded before posting: only a still-pending, not-failed message no attempt began posting goes out.
-    const claimed = await db.message.updateMany({
-      where: { id: message.id, state: 'pending', OR: [{ status: null }, { status: 'sending' }], postedAt: null },
-      data: { status: 'sending', postedAt: new Date() },
-    });
-    if (claimed.count === 0) return (await markOutcomeUnknown(deps, db, ack, OUTCOME_UNKNOWN)) ?? { outcome: 'skipped', reason: 'already_handled' };
+    if (!(await claimMessageForPosting(db, message.id))) return (await markOutcomeUnknown(deps, db, ack, OUTCOME_UNKNOWN)) ?? { outcome: 'skipped', reason: 'already_handled' };
 
     posting = true;
     const { externalId } = await adapter.send(outbound, target);
@@ -110,7 +106,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
         return (await markOutcomeUnknown(deps, db, ack, reason)) ?? { outcome: 'skipped', reason: 'already_handled' };
       }
       // The provider took nothing: a later attempt may post it.
-      await db.message.updateMany({ where: { id: message.id, state: 'pending' }, data: { postedAt: null } });
+      await releaseMessagePosting(db, message.id);
     }
     const permanent = error instanceof ChannelDeliveryError && error.kind === 'permanent';
     if (!permanent && !attempt.finalAttempt) throw error;
@@ -132,11 +128,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
 
 /** A message an attempt began posting without learning the outcome: failed with `reason`, never posted again by itself. */
 async function markOutcomeUnknown(deps: ChannelDeliveryDeps, db: ScopedDb, ack: { tenantId: string; conversationId: string; messageId: string }, reason: string): Promise<DeliveryResult | null> {
-  const marked = await db.message.updateMany({
-    where: { id: ack.messageId, state: 'pending', postedAt: { not: null }, OR: [{ status: null }, { status: 'sending' }] },
-    data: { status: 'failed', errorMessage: reason },
-  });
-  if (marked.count === 0) return null;
+  if (!(await failPostingWithUnknownOutcome(db, ack.messageId, reason))) return null;
   await emitMessagesAck(deps, db, ack, 'pending', 'failed');
   return { outcome: 'failed', reason };
 }

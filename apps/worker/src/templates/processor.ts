@@ -2,7 +2,7 @@ import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, decryptCredentials, isWhatsAppAdapter, type ChannelAdapter, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
 import { queues, TemplateComponentSchema, type TemplateCategory } from '@atende/contract';
 import { announceTemplate, applyTemplateStatus, templateInclude } from '@atende/conversations';
-import type { Db } from '@atende/db';
+import { storeSubmissionStatus, type Db } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 
@@ -69,9 +69,9 @@ export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt
     if (job.action === 'submit') {
       // The provider's status webhook can beat its answer to the submission (applyTemplateStatus takes
       // it): a status reported meanwhile is newer than the answer's, so the answer sets only an unchanged one.
-      const answered = await deps.db.outboundTemplate.updateMany({ where: { id: row.id, status: row.status }, data: { status: answer.status, rejectedReason: answer.reason } });
+      const answered = await storeSubmissionStatus(deps.db, row.id, row.status, answer);
       await done({ externalId: answer.externalId ?? row.externalId, syncError: null });
-      return answered.count ? answer.status : 'reported-meanwhile';
+      return answered ? answer.status : 'reported-meanwhile';
     }
     await done({ status: answer.status, externalId: answer.externalId ?? row.externalId, rejectedReason: answer.reason, syncError: null });
     return answer.status;

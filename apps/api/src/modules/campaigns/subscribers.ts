@@ -9,7 +9,7 @@ import {
   announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, sniffSubscriberFile, subscriberTemplateCsv, subscriberTemplateXlsx, templateInclude,
 } from '@atende/conversations';
 import { missingParameter, templateParameterCount, templateParameterNames } from '@atende/core';
-import { enqueue, type Prisma } from '@atende/db';
+import { enqueue, releaseUnknownSubscribers, type Prisma } from '@atende/db';
 import type { Storage } from '@atende/storage';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
@@ -117,9 +117,9 @@ export async function subscriberRoutes(app: FastifyInstance, ctx: AppContext, ca
     await campaigns.row(session, params.id);
     // The dispatcher never sends an 'unknown' subscriber again by itself (the
     // provider would make a repeat a second message); the manager, warned by the screen, may.
-    const resent = await ctx.db.campaignSubscriber.updateMany({ where: { tenantId: session.tenantId, campaignId: params.id, state: 'unknown' }, data: { state: 'pending', errorMessage: null } });
-    if (resent.count > 0) await announceCampaign(ctx, params.id);
-    return { data: { resent: resent.count } };
+    const resent = await releaseUnknownSubscribers(ctx.db, session.tenantId, params.id);
+    if (resent > 0) await announceCampaign(ctx, params.id);
+    return { data: { resent } };
   });
 
   bind(app, deleteSubscriber, access, async ({ session, params }) => {

@@ -1,6 +1,6 @@
 import type { ProviderIdentity } from '@atende/channels';
 import { AppError } from '@atende/contract';
-import { Prisma, type Db } from '@atende/db';
+import { channelHoldingIdentity, Prisma, type Db } from '@atende/db';
 
 /**
  * Provider identities belong to one live channel: the page, account, number or bot
@@ -16,11 +16,7 @@ export function identityTaken(found: Pick<ProviderIdentity, 'field'> | null): Ap
 /** Another live channel, of any tenant, holding this identity: 409. */
 export async function assertIdentityFree(db: Db, found: ProviderIdentity | null, exceptChannelId: string | null): Promise<void> {
   if (!found) return;
-  const holder = await db.channel.findFirst({
-    where: { providerIdentity: found.identity, deletedAt: null, ...(exceptChannelId ? { id: { not: exceptChannelId } } : {}) },
-    select: { id: true },
-  });
-  if (holder) throw identityTaken(found);
+  if (await channelHoldingIdentity(db, found.identity, exceptChannelId)) throw identityTaken(found);
 }
 
 /** Whether a write failed on the providerIdentity index: a channel saved meanwhile took it. */

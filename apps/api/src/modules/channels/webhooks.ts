@@ -1,7 +1,7 @@
 import { channelKind } from '@atende/core';
 import { channelAdapters, decryptCredentials, hubChallenge, metaEntryIdentity, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
 import { AppError, META_SETUP_KINDS, queues, UuidParam, type ChannelInboundJob, type MetaSetupKind } from '@atende/contract';
-import { enqueue, enqueueMany } from '@atende/db';
+import { enqueue, enqueueMany, liveChannelsByIdentity } from '@atende/db';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
@@ -97,9 +97,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
       }
       const entries = (Array.isArray(body.entry) ? body.entry : []).filter((e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string');
       const identities = [...new Set(entries.map((e) => metaEntryIdentity(kind, e.id)))];
-      const channels = identities.length
-        ? await ctx.db.channel.findMany({ where: { providerIdentity: { in: identities }, deletedAt: null }, select: { id: true, tenantId: true, providerIdentity: true } })
-        : [];
+      const channels = await liveChannelsByIdentity(ctx.db, identities);
       const jobs = channels.map((channel): ChannelInboundJob => ({
         tenant_uuid: channel.tenantId,
         channel_uuid: channel.id,

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
 import { agentAvailable, presentUser, returnAgentChats, signOffAgent, userInclude } from '@atende/conversations';
-import { dummyPasswordHash, verifyPassword, type Prisma } from '@atende/db';
+import { dummyPasswordHash, liveSessionIds, lockUserRow, setActingSession, verifyPassword, type Prisma } from '@atende/db';
 import type { AppContext } from '../../context';
 import { seenAtSignIn } from '../../realtime/presence';
 import { LoginThrottle } from './login-throttle';
@@ -137,7 +137,7 @@ export class SessionService {
     const user = await db.$transaction(async (tx) => {
       // The user row locked first: a role change committing meanwhile is read here, or waits and then
       // ends this session too (trigger User_sessions_follow_user), never leaving it the old roles.
-      await tx.$queryRaw`SELECT id FROM "User" WHERE id = ${userId} FOR UPDATE`;
+      await lockUserRow(tx, userId);
       const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
       await tx.userSession.create({
         data: { id: sessionId, tenantId: u.tenantId, userId: u.id, roles: u.roles, expiresAt, ip: client.ip, userAgent: client.userAgent?.slice(0, 512) },
@@ -211,11 +211,11 @@ export class SessionService {
   async writeUser<T>(caller: Session, userId: number, write: (tx: Prisma.TransactionClient) => Promise<T>, announce?: (result: T) => Promise<unknown>): Promise<T> {
     const { result, ended } = await this.ctx.db.$transaction(async (tx) => {
       // An API token is not a session: the token's holder keeps none while their roles change.
-      if (!caller.apiToken) await tx.$queryRaw`SELECT set_config('atende.acting_session', ${caller.sessionId}, true)`;
-      const live = await tx.userSession.findMany({ where: { userId, revokedAt: null }, select: { id: true } });
+      if (!caller.apiToken) await setActingSession(tx, caller.sessionId);
+      const live = await liveSessionIds(tx, userId);
       const result = await write(tx);
-      const kept = new Set((await tx.userSession.findMany({ where: { userId, revokedAt: null }, select: { id: true } })).map((s) => s.id));
-      return { result, ended: live.map((s) => s.id).filter((id) => !kept.has(id)) };
+      const kept = new Set(await liveSessionIds(tx, userId));
+      return { result, ended: live.filter((id) => !kept.has(id)) };
     });
     await announce?.(result);
     await this.ctx.realtime.disconnectSessions(ended);
