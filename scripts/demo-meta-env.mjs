@@ -1,6 +1,6 @@
-// The api's Meta app for `pnpm start` and the e2e stack: the demo Meta (packages/channels/src/meta/demo-provider.ts)
+// The api's Meta app for `pnpm start` and the e2e stack: the demo Meta (packages/simulators/src/meta/demo-provider.ts)
 // plays Facebook Login for the /messenger-setup and /instagram-setup screens. The values are those of
-// packages/channels/src/meta/demo-defaults.ts. An operator's own META_APP_ID keeps their whole Meta configuration.
+// packages/simulators/src/meta/demo-defaults.ts. An operator's own META_APP_ID keeps their whole Meta configuration.
 export function demoMetaEnv(source, messengerPort, instagramPort) {
   if (source.META_APP_ID) return {};
   const messenger = `http://127.0.0.1:${messengerPort}`;

@@ -24,7 +24,7 @@ const WORKSTATION_ROOTS = [/\/src\/features\/layout\/Authenticated\.tsx$/, /\/sr
 
 /**
  * Writes `app.html`: index.html plus a `modulepreload` (and stylesheet) link for every chunk the agent's
- * screen needs beyond the entry's own (issue 13 item 1). The api sends it for /app. Without it the
+ * screen needs beyond the entry's own. The api sends it for /app. Without it the
  * browser learns of those chunks only after the entry has downloaded and run (some 400 ms on a
  * 20 Mbit/s, 40 ms link), then fetches them six at a time; with it they load beside the entry.
  * Other pages keep index.html, so an admin's screens never fetch the agent's code.
@@ -88,7 +88,7 @@ const UI_SCOPE = /\/node_modules\/(@mantine\/[^/]+|@tabler\/icons-react)\//;
 type ModuleGraph = { getModuleIds: () => IterableIterator<string>; getModuleInfo: (id: string) => { code: string | null; importedIds: readonly string[]; isEntry: boolean } | null };
 
 /**
- * Manual chunks for the UI libraries (issue 13 item 1): "ui" holds the modules the entries (the app
+ * Manual chunks for the UI libraries: "ui" holds the modules the entries (the app
  * shell and the sign-in page) use, "workstation-ui" those the agent's screen adds. Left to Rollup,
  * the agent's part is cut into some forty chunks of a few hundred bytes each (Menu, Popover, Tooltip,
  * Avatar..., each shared with other screens in another way), and a browser fetches six at a time
@@ -169,7 +169,7 @@ function uiChunks(graph: ModuleGraph): Map<string, string> {
   return chunks;
 }
 
-/** Files worth compressing once at build time (issue 13 item 1); the api serves them as sent. */
+/** Files worth compressing once at build time; the api serves them as sent. */
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|ico|webmanifest)$/;
 const COMPRESS_MIN_BYTES = 512;
 
@@ -208,7 +208,7 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: true,
     rollupOptions: {
-      // Two pages: the app, and /login's sign-in form alone (issue 13 item 1), which loads the app
+      // Two pages: the app, and /login's sign-in form alone, which loads the app
       // into the same page once signed in. The api sends login.html for /login.
       input: { index: fileURLToPath(new URL('index.html', import.meta.url)), login: fileURLToPath(new URL('login.html', import.meta.url)) },
       output: {

@@ -1,4 +1,4 @@
-// Admin report latency (issue 7 "Proof": a tenant with a million messages still answers in well under
+// Admin report latency (the goal: a tenant with a million messages still answers in well under
 // a second). Seeds 100,000 conversations spread over the last 30 days with answer and close times,
 // 1,000,000 messages (bulk INSERT ... SELECT over generate_series) and 30,000 sign-ins, then times
 // every report over a 7-day and a 30-day range (p50 / p95 / p99), with GET /users/me as the baseline

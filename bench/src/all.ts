@@ -1,4 +1,4 @@
-// `pnpm bench all` (issue 13 item 7): runs every benchmark of bench/src in sequence and writes one
+// `pnpm bench all`: runs every benchmark of bench/src in sequence and writes one
 // summary, bench/results/summary.md and summary.json, that docs/performance.md's generated section is
 // regenerated from (`pnpm bench readme`). A benchmark is any file here that calls report(); new
 // ones join without an edit here, and one that fails is recorded as failed while the rest still run.

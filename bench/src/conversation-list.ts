@@ -1,5 +1,5 @@
 // Conversation list latency: GET /api/v2/conversations p50/p99 with 100,000 conversations in the
-// tenant (issue 3 "Proof"). Baseline in the same run: GET /api/v1/users/me (auth + one lookup), so the
+// tenant. Baseline in the same run: GET /api/v1/users/me (auth + one lookup), so the
 // ratio shows what the list itself costs. Run `pnpm build` first.
 import pg from 'pg';
 import { freshDatabase, login, report, startApi, summarize } from './stack';

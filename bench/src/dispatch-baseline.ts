@@ -1,4 +1,4 @@
-// Bench only: campaign sending as it was before issue 13 item 4 (batches claimed and sent one after
+// Bench only: campaign sending as it was before the pipelined dispatcher (batches claimed and sent one after
 // the other, an update per send, an event per batch, a Redis round trip per token), kept so that
 // `pnpm bench campaigns` measures both on the same machine in the same run. It starts and stops a
 // run as the product does (openRun, claimBatch, stopRun). Not used by the product.

@@ -1,4 +1,4 @@
-// Idle processes (issue 13 item 2): the built api and worker started on a fresh demo database, left
+// Idle processes: the built api and worker started on a fresh demo database, left
 // alone, then their resident memory read from /proc every 250 ms over a window (an idle process
 // still runs timers and collects garbage, so one reading lands anywhere in a GC cycle): the median is
 // held against the budgets (api ≤ 150 MB, worker ≤ 120 MB) and the highest reading is reported

@@ -1,4 +1,4 @@
-// Bench only: the subscriber import as it was before the COPY import (issue 13 item 5), kept so that
+// Bench only: the subscriber import as it was before the COPY import, kept so that
 // `pnpm bench campaigns` measures both on the same machine in the same run. Not used by the product.
 import { queues, rooms } from '@atende/contract';
 import { announceCampaign, presentTemplate, templateInclude, type ConversationDeps } from '@atende/conversations';
@@ -35,7 +35,7 @@ interface Row {
 }
 
 /**
- * One subscriber file (queue subscriber-import, spec 001 §4-§5): streamed through csv-parse, each
+ * One subscriber file (queue subscriber-import): streamed through csv-parse, each
  * row checked (name, phone valid for the tenant's country, every template parameter) and written in
  * batches; a phone already in the campaign is ignored, a contact on one of the campaign's DND lists
  * becomes 'dnd', a bad row is kept as 'error' with its reason and never stops the others. Progress

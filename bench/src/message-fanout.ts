@@ -1,4 +1,4 @@
-// Message fan-out latency (issue 3 "Proof"): N agents connected by socket.io, contacts writing
+// Message fan-out latency: N agents connected by socket.io, contacts writing
 // through the custom API channel at a fixed rate; p50/p99 from the inbound POST to the assigned
 // agent's new-message event, at 100 and 1,000 connected agents. Run `pnpm build` first.
 import { spawnSync } from 'node:child_process';

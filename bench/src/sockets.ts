@@ -1,4 +1,4 @@
-// Many websocket clients on one api process (issue 13 item 2): N agents, each with its own session,
+// Many websocket clients on one api process: N agents, each with its own session,
 // connected by socket.io; reports the api's RSS idle, with all connected, and per socket, then the
 // latency of one broadcast (the tenant's `waiting-queue` count, announced when a contact writes) to
 // every client. Run `pnpm build` first. BENCH_SOCKETS (default 10,000) sets N.

@@ -1,4 +1,4 @@
-// Provider webhooks (issue 5): contacts' WhatsApp messages posted to the demo 360dialog channel's
+// Provider webhooks: contacts' WhatsApp messages posted to the demo 360dialog channel's
 // webhook by BENCH_CONCURRENCY clients. Figures: the api's acknowledgement time (signature check and
 // outbox row, nothing else) and the time until the message is stored in its conversation by the
 // worker (queue channel-inbound). Baseline in the same run: the custom API channel's inbound

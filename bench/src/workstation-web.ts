@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// The agent workstation in headless chromium (issue 4 "bench/"): (1) initial load of /app for a
+// The agent workstation in headless chromium: (1) initial load of /app for a
 // signed-in agent: bytes transferred (JS and all) and time until the conversation list and the
 // Accept session button are on screen, cold (empty cache) and warm; (2) a contact's message through
 // the custom API channel until its text is rendered in the agent's open chat. Uses the e2e stack
@@ -15,16 +15,16 @@ const LOADS = Number(process.env.BENCH_LOADS ?? 10);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 100);
 const PACE_MS = Number(process.env.BENCH_PACE_MS ?? 100);
 /**
- * Issue 13 item 1 budgets, compressed JavaScript fetched before the page is usable (KB): the bench
+ * Budgets, compressed JavaScript fetched before the page is usable (KB): the bench
  * prints them and exits non-zero when a route is over (CI does not run benches).
  */
 const BUDGET_KB = { app: Number(process.env.BENCH_BUDGET_APP_KB ?? 300), login: Number(process.env.BENCH_BUDGET_LOGIN_KB ?? 150) };
-/** The cold /app load recorded in the README before issue 13 (1,194 KB of uncompressed JS, one bundle). */
+/** The cold /app load recorded before the web app was split (1,194 KB of uncompressed JS, one bundle). */
 const RECORDED_COLD_P50_MS = 973;
 const RECORDED_COLD_JS_KB = 1194;
 
 /**
- * BENCH_BASELINE_DIST: a web build to compare with in this same run (e.g. the one before issue 13,
+ * BENCH_BASELINE_DIST: a web build to compare with in this same run (e.g. an older one,
  * built from an older commit with `vite build --outDir`); a second stack serves it and the cold loads
  * alternate between the two, so both see the same machine load.
  */
@@ -184,7 +184,7 @@ try {
       ...coldSummary,
       js_kb: kb(median(cold.map((c) => c.jsBytes))),
       total_kb: kb(median(cold.map((c) => c.totalBytes))),
-      // Against the baseline build loaded in this run when one is given, else the figure recorded before issue 13.
+      // Against the baseline build loaded in this run when one is given, else the figure recorded before the split.
       ...(baselineCold.length
         ? {
             baseline: { ...summarize(baselineCold.map((c) => c.ms)), js_kb: kb(median(baselineCold.map((c) => c.jsBytes))), dist: BASELINE_DIST },

@@ -1,11 +1,11 @@
 import { expect, test, type APIRequestContext, type PlaywrightWorkerArgs } from '@playwright/test';
 import { demo, PASSWORD, signIn, signedInPage } from './helpers';
 
-// Issue 7, people and workspace: users (spec 002 §3, §5, §6), contacts (§2, rules of 000 §5),
-// opening hours (002 §3, §5) and the feature-flag guard of the admin routes (000 §2 / 002 §6).
+// People and workspace: users, contacts and their rules,
+// opening hours and the feature-flag guard of the admin routes.
 // Everything a test creates carries its own random name, so reruns and other specs' data do not matter.
 
-/** Letters only (user names take letters and spaces, spec 002 §5). */
+/** Letters only (user names take letters and spaces). */
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 
 async function apiSession(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, local: string): Promise<APIRequestContext> {
@@ -91,12 +91,12 @@ test('the demo admin searches a contact, pages the list and edits it with the cu
   await page.goto('/admin/contacts');
   await expect(page.getByRole('heading', { name: 'Contacts', level: 3 })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Contacts' })).toBeVisible();
-  // Page sizes 10, 20, 40 (spec 002 §9).
+  // Page sizes 10, 20, 40.
   await page.getByRole('textbox', { name: 'Rows per page' }).click();
   await page.getByRole('option', { name: '20' }).click();
   await expect(page.getByRole('textbox', { name: 'Rows per page' })).toHaveValue('20');
 
-  // Search needs 3 characters (spec 000 §5).
+  // Search needs 3 characters.
   await page.getByLabel('Name').fill('Co');
   await expect(page.getByText('Should have at least 3 characters')).toBeVisible();
   await page.getByLabel('Name').fill(name);
@@ -248,7 +248,7 @@ test('the demo admin edits the workspace settings within their ranges', async ({
   }
 });
 
-// Issue 16 item 11: an admin sets a user's new password; the user's open session ends and only the new password signs in.
+// An admin sets a user's new password; the user's open session ends and only the new password signs in.
 test('the demo admin sets a new password for a user, whose session ends at once', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
   const suffix = Date.now().toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);

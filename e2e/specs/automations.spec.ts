@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// Spec 002 §2, §3: an admin builds an automation from a timer, conditions and operations (the worker
+// An admin builds an automation from a timer, conditions and operations (the worker
 // applying it is covered by apps/api/src/modules/automations/automations.test.ts).
 test('an admin builds an automation, with a condition and ordered operations, and turns it off', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// Spec 002 §2 settings/bots and bots/bot-editor/:id, §3 flow nodes, §5 flow rules, §8 'There is already a bot with this name'.
+// Settings/bots and bots/bot-editor/:id, flow nodes, flow rules, 'There is already a bot with this name'.
 test('an admin builds a bot flow: the editor flags unconnected handles and repeated option keys, then saves it', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
   const name = `E2E bot ${Date.now()}`;
@@ -55,7 +55,7 @@ test('an admin builds a bot flow: the editor flags unconnected handles and repea
   await expect(admin.getByText('Bot deleted successfully')).toBeVisible();
 });
 
-// Spec 002 §3 flow nodes at work, §7 channel entry points, §8 'Some channels depend on this bot': a
+// Flow nodes at work, channel entry points, 'Some channels depend on this bot': a
 // bot in front of a channel greets the contact, asks, calls an HTTP service and answers with it, or
 // hands the contact to a sector's queue, where an agent sees what the bot said.
 test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP call, an end and a transfer', async ({ browser, baseURL }) => {

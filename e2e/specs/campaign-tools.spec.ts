@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { approvedTemplate, demo, DEMO_WHATSAPP_CHANNEL, signedInPage, WHATSAPP_PROVIDER } from './helpers';
 
 /**
- * Issue 14 item 10 on the campaign list: the wizard does not drop a changed form on Escape without
+ * Campaign tools on the campaign list: the wizard does not drop a changed form on Escape without
  * asking, a campaign is duplicated, and its template is sent to one number as a test before Start.
  */
 test('the wizard asks before dropping changes; a campaign is test-sent and duplicated', async ({ browser }) => {

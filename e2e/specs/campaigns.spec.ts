@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { approvedTemplate, demo, screenshot, signedInPage, WHATSAPP_PROVIDER } from './helpers';
 
 /**
- * A campaign end to end (issue 6) on the demo "WhatsApp" channel, whose provider is the 360dialog
+ * A campaign end to end on the demo "WhatsApp" channel, whose provider is the 360dialog
  * simulator of the e2e stack (helpers' WHATSAPP_PROVIDER): the template is approved there, the sends
  * arrive there, and a contact's button reply comes from there.
  */
@@ -57,14 +57,14 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
     await page.getByRole('button', { name: 'Import subscribers' }).click();
     await (await chooser).setFiles(file);
   };
-  // Issue 14 item 4: a file that is not text is refused at once, saying why.
+  // A file that is not text is refused at once, saying why.
   await importFile({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(600)]) });
   await expect(page.getByText('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again')).toBeVisible();
   // The CSV a pt-BR Excel saves: Windows-1252, ; separated, its parameter column named after the placeholder.
   const csv = ['name;phone;body_1', `João;${phones[0]};Olá João`, `Bruno;${phones[1]};Bruno`, `Carla;${phones[2]};Carla`, 'Sem telefone;123;X'].join('\r\n');
   await importFile({ name: 'assinantes.csv', mimeType: 'application/vnd.ms-excel', buffer: Buffer.from(csv, 'latin1') });
   await expect(page.getByText('Import finished: 3 imported, 0 ignored, 1 with errors')).toBeVisible({ timeout: 15_000 });
-  // Issue 13 item 5: the progress bar heard live ends at every row of the file read.
+  // The progress bar heard live ends at every row of the file read.
   await expect(page.getByText('4 / 4 rows')).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Import progress' })).toHaveAttribute('aria-valuenow', '100');
   await expect(page.getByRole('table', { name: 'Subscribers' }).getByRole('row')).toHaveCount(5);
@@ -81,7 +81,7 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   const sent = ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.find((s) => s.body.to === phones[0]!.slice(1));
   expect(JSON.stringify(sent?.body)).toContain('Olá João');
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeVisible({ timeout: 15_000 });
-  // Issue 14 item 5: the finished run shows its outcome live, and offers no Start while nobody is pending.
+  // The finished run shows its outcome live, and offers no Start while nobody is pending.
   await expect(row).toContainText('Sent 3 · Errors 1 · Remaining 0 of 4', { timeout: 15_000 });
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeDisabled();
   await screenshot(page, 'campaign-list-sent');
@@ -105,7 +105,7 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   // Leave the queue as the seed made it for the next specs.
   expect((await supervisor.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).status()).toBe(200);
   await supervisor.context().close();
-  // Issue 14 item 10: the campaign manager reads that conversation through the report's link.
+  // The campaign manager reads that conversation through the report's link.
   await page.goto(`/chat-history/reports/${conversation}`);
   await expect(page.getByText('Quero', { exact: true }).first()).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/chat-history/reports/${conversation}$`));
@@ -134,7 +134,7 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await edit.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Subscriber edited successfully')).toBeVisible();
 
-  // Issue 14 item 7: deleting the template this campaign uses asks again, naming the campaign; cancelled, nothing changes.
+  // Deleting the template this campaign uses asks again, naming the campaign; cancelled, nothing changes.
   await page.goto('/admin/campaigns/whatsapp-templates');
   await page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: new RegExp(templateName) }).getByRole('button', { name: `Delete ${templateName}` }).click();
   await page.getByRole('dialog', { name: 'Delete template' }).getByRole('button', { name: 'Delete' }).click();
@@ -175,7 +175,7 @@ test('do-not-disturb lists: a new list, a new contact linked to it, consulted an
   await link.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Contato adicionado às listas com sucesso')).toBeVisible();
   await expect(page.getByRole('table', { name: 'Do not disturb lists' }).getByRole('row', { name: new RegExp(`${list}\\s*1`) })).toBeVisible();
-  // Issue 14 item 10: the list's members view warns before taking a contact off, and Cancel keeps them.
+  // The list's members view warns before taking a contact off, and Cancel keeps them.
   await page.getByRole('button', { name: list, exact: true }).click();
   const members = page.getByRole('dialog', { name: list });
   await members.getByRole('button', { name: 'Remove Otávio' }).click();

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
 /**
- * Issue 15's channels admin screen: every channel with its type, availability and entry point;
+ * The channels admin screen: every channel with its type, availability and entry point;
  * a channel of any type created with only what that type needs; the address to give the provider.
  */
 test('an admin lists channels, creates an API, a live chat and a 360dialog channel, switches one off and moves one to the Cloud API', async ({ browser }) => {
@@ -51,7 +51,7 @@ test('an admin lists channels, creates an API, a live chat and a 360dialog chann
   await expect(page).toHaveURL(/\/admin\/settings\/workspace\/channels\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: `Site ${suffix}` })).toBeVisible();
 
-  // A 360dialog channel starts on the on-premise API; its settings move it to the Cloud API (spec 002 §7).
+  // A 360dialog channel starts on the on-premise API; its settings move it to the Cloud API.
   await page.goto('/admin/settings/workspace');
   await page.getByRole('button', { name: 'New channel' }).click();
   await modal.getByRole('textbox', { name: 'Type' }).click();

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, finishAgentConversations, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
 
-// Spec 000 §4, §5, §7, §9: the composer's attachments and voice notes against the started stack.
+// The composer's attachments and voice notes against the started stack.
 // A fake microphone for the whole file (launch options are per browser, so not per test); the
 // permission test starts a browser of its own without it.
 test.use({ launchOptions: FAKE_MICROPHONE_LAUNCH });
@@ -114,7 +114,7 @@ test('an attached PNG uploads, takes a description and is sent as an image', asy
   await attach(agent, [{ name: 'comprovante.png', mimeType: 'image/png', buffer: tinyPng() }]);
   const chip = agent.getByRole('listitem', { name: 'comprovante.png' });
   await expect(chip.getByText('Uploaded')).toBeVisible();
-  // spec 000 §9: a 64 px thumbnail.
+  // A 64 px thumbnail.
   const thumbnail = chip.locator('img');
   await expect(thumbnail).toHaveJSProperty('width', 64);
   await chip.getByRole('textbox', { name: 'Description of comprovante.png' }).fill('Segue o comprovante');
@@ -145,10 +145,10 @@ test('a file over 5 MB and an unsupported type are refused before upload; nothin
   const uploads: string[] = [];
   agent.on('request', (r) => r.url().includes('/api/v1/storage/files') && r.method() === 'POST' && uploads.push(r.url()));
 
-  // spec 000 §5, §9: 'Maximum file size exceeded (N MB)' with the 5 MB limit.
+  // 'Maximum file size exceeded (N MB)' with the 5 MB limit.
   await attach(agent, [{ name: 'grande.png', mimeType: 'image/png', buffer: Buffer.alloc(5 * 1024 * 1024 + 1) }]);
   await expect(agent.getByText('Maximum file size exceeded (5 MB)')).toBeVisible();
-  // spec 000 §5: '{type} is not supported.'
+  // '{type} is not supported.'
   await attach(agent, [{ name: 'programa.exe', mimeType: 'application/x-msdownload', buffer: Buffer.from('MZ not really a program') }]);
   await expect(agent.getByText('application/x-msdownload is not supported.')).toBeVisible();
 
@@ -243,7 +243,7 @@ test('canned responses: "/" and a letter lists matches; the keyboard picks one, 
   });
   const list = agent.getByRole('listbox', { name: 'Canned responses' });
 
-  // spec 000 §5: prefix match on the keyword; ArrowDown and Enter pick instead of sending.
+  // Prefix match on the keyword; ArrowDown and Enter pick instead of sending.
   await composer(agent).fill('/s');
   await expect(list.getByRole('option')).toHaveCount(2);
   await composer(agent).press('ArrowDown');
@@ -313,7 +313,7 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
   }, site);
   await expect(composer(agent)).toHaveValue('Veja: nosso logo e');
   await expect(agent.getByRole('listitem', { name: 'logo.png' }).getByText('Uploaded')).toBeVisible();
-  // spec 000 §5: the image that could not be fetched.
+  // The image that could not be fetched.
   await expect(agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.')).toBeVisible();
   await expect(agent.getByRole('listitem')).toHaveCount(2);
   // The server fetched both (no browser among the visitors), and the app's pages may

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { demo, screenshot, signedInPage, signIn } from './helpers';
 
-// Spec 000 §2-§5 against the started stack: a contact writes through the demo custom API channel,
+// Against the started stack: a contact writes through the demo custom API channel,
 // agent replies reach the demo contact system (the stack runs it on E2E_PORT + 1).
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const CONTACT_SYSTEM = `http://127.0.0.1:${Number(process.env.DEMO_WEBHOOK_PORT ?? PORT + 1)}`;
@@ -277,7 +277,7 @@ test('pausing with active chats: Keep holds them, Return to queue gives them bac
   await agent.getByRole('button', { name: 'Paused: Lunch' }).click();
   await agent.getByRole('menuitem', { name: 'Unpause' }).click();
   await expect(agent.getByRole('button', { name: 'Online' })).toBeVisible();
-  // Spec 000 §4: returned chats "are reassigned on return": nobody took it, so it is the agent's again.
+  // Returned chats "are reassigned on return": nobody took it, so it is the agent's again.
   await expect(row).toBeVisible();
   await agent.context().close();
 });

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, demoSession, finishAgentConversations, screenshot, signedInPage } from './helpers';
 
-// Spec 000 §2, §4, §5, §8: the customer panels beside the chat of an accepted conversation. Each
+// The customer panels beside the chat of an accepted conversation. Each
 // test has its own contact writing on the demo custom channel "API", so it does not depend on what
 // earlier specs took from the seed's queue, and leaves the queue and the agent as it found them.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
@@ -61,7 +61,7 @@ const fieldValue = (page: Page, label: string) =>
     .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
     .locator('dd');
 
-test('an agent reads and edits the customer details with the spec 000 §5 rules', async ({ browser, request }) => {
+test('an agent reads and edits the customer details with their rules', async ({ browser, request }) => {
   const phone = await newContactWrites(request, 'Beatriz Ramos', 'Quero atualizar meu cadastro.');
   const agent = await signedInPage(browser, demo('agent'));
   const chat = await acceptConversationOf(agent, phone);
@@ -130,7 +130,7 @@ test('an agent reads and edits the customer details with the spec 000 §5 rules'
   await agent.context().close();
 });
 
-test('an agent binds text selected in the chat to contact fields by the spec 000 §5 rules', async ({ browser, request }) => {
+test('an agent binds text selected in the chat to contact fields by their rules', async ({ browser, request }) => {
   const phone = await newContactWrites(request, 'Carlos Mendes', 'Bom dia!');
   const agent = await signedInPage(browser, demo('agent'));
   await acceptConversationOf(agent, phone);

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
 
-// Spec 002 §2, §3: the admin dashboard's figures and open conversations follow what happens in the
+// The admin dashboard's figures and open conversations follow what happens in the
 // workspace without a reload; the omnichannel panel shows each sector against its SLA.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 

@@ -4,7 +4,7 @@ import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { demo, finishAgentConversations, signedInPage, startFromPhonebook, takeConversation } from './helpers';
 
-// Issue 15 item 3: an e-mail channel end to end. The spec runs the mailbox's SMTP server itself
+// An e-mail channel end to end. The spec runs the mailbox's SMTP server itself
 // (smtp-server on 127.0.0.1); the admin creates the channel in Settings > Workspace > New channel,
 // a contact mails its forwarding address (the worker's inbound listener, E2E_PORT + 8), an agent
 // answers from the workstation, and the SMTP server receives the reply in the contact's thread.

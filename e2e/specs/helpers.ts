@@ -127,7 +127,7 @@ export async function approvedTemplate(page: Page, name: string, options: { butt
   const body = { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } };
   const buttons = { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] };
   const created = await page.request.post(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates`, {
-    // Without buttons it is a standard template, the kind an agent may start a conversation with (spec 000 §5).
+    // Without buttons it is a standard template, the kind an agent may start a conversation with.
     data: { name, category: 'MARKETING', language: 'pt_BR', components: options.buttons === false ? [body] : [body, buttons] },
   });
   expect(created.status()).toBe(201);

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// Spec 002 §2, §3, §7: an admin gives another system an API token, which works as a bearer until revoked.
+// An admin gives another system an API token, which works as a bearer until revoked.
 test('an admin creates an API token shown once, another system uses it, and revoking it stops it', async ({ browser, playwright, baseURL }) => {
   const admin = await signedInPage(browser, demo('admin'));
   await admin.goto('/admin/settings/integrations');
   const name = `E2E CRM ${Date.now()}`;
   await admin.getByRole('textbox', { name: 'Client name' }).fill(name);
-  // Issue 12 item 3: a token lives the install's default (90 days) unless the admin picks another lifetime.
+  // A token lives the install's default (90 days) unless the admin picks another lifetime.
   await expect(admin.getByRole('textbox', { name: 'Expires in' })).toHaveValue('90 days');
   await admin.getByRole('textbox', { name: 'Expires in' }).click();
   await admin.getByRole('option', { name: '7 days', exact: true }).click();
@@ -37,7 +37,7 @@ test('an admin creates an API token shown once, another system uses it, and revo
   await expect(admin.getByText('The URL must start with https://')).toBeVisible();
 });
 
-// Spec 000 §2, 002 §3: the voice-phone URL an admin sets becomes the 350x555 phone of the agent panel header.
+// The voice-phone URL an admin sets becomes the 350x555 phone of the agent panel header.
 test('an admin turns the voice phone on; agents get it in their header, and it goes away when turned off', async ({ browser, baseURL }) => {
   const admin = await signedInPage(browser, demo('admin'));
   // The app's own health answer stands in for the provider's page (http is allowed for local addresses only).
@@ -50,7 +50,7 @@ test('an admin turns the voice phone on; agents get it in their header, and it g
     await expect(admin.getByText('Integrations saved')).toBeVisible();
 
     const agent = await signedInPage(browser, demo('agent'));
-    // Issue 16 item 7: on a 1280×720 screen the whole phone is on screen.
+    // On a 1280×720 screen the whole phone is on screen.
     await agent.setViewportSize({ width: 1280, height: 720 });
     await agent.goto('/app');
     const button = agent.getByRole('button', { name: 'Voice phone' });

@@ -3,7 +3,7 @@ import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, s
 
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
-// Issue 16 item 7: the workstation at 1280×720 and 1366×768. The navigation folds to its icons (and
+// The workstation at 1280×720 and 1366×768. The navigation folds to its icons (and
 // the user's choice is kept), the side columns narrow so the chat stays usable, and toasts appear at
 // the bottom left instead of over the header's or the chat's controls.
 // Specs after this one expect the agent to hold no chats: finish what each test accepted (archived included).
@@ -67,7 +67,7 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
   });
 }
 
-// Issue 13 item 1: /app's page names the agent screen's chunks, few of them, for the browser to fetch beside the
+// /app's page names the agent screen's chunks, few of them, for the browser to fetch beside the
 // entry (app.html); the other pages do not, and every chunk it names is served.
 test('the agent page preloads the workstation chunks, and only /app does', async ({ browser, request }) => {
   const preloads = (html: string) => [...html.matchAll(/<link rel="modulepreload" crossorigin href="([^"]+)">/g)].map((m) => m[1]!);

@@ -7,7 +7,7 @@ test.use({ launchOptions: FAKE_MICROPHONE_LAUNCH });
 /** The demo tenant's livechat channel "Site" (packages/db/src/demo-livechat.ts). */
 const SITE = '517e0c4a-0000-4000-8000-00000000c4a7';
 
-// Issue 7, spec 002 §3 "Livechat channel appearance": the admin styles the widget and adds a custom
+// "Livechat channel appearance": the admin styles the widget and adds a custom
 // field with a validator; a website visitor chats through the widget and sees the agent's reply live.
 test('an admin sets the livechat appearance; a visitor chats through the widget and sees the agent reply live', async ({ browser }) => {
   // Three browsers (admin, visitor, agent) in one story.
@@ -61,7 +61,7 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await agent.goto('/app');
   await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
   await expect(agent.getByTestId('chat-contact-name')).toHaveText(name);
-  // Issue 16 item 8: the pre-chat answer shows under its field's label (CPF), not its key (cpf).
+  // The pre-chat answer shows under its field's label (CPF), not its key (cpf).
   const customer = agent.getByRole('complementary', { name: 'Customer' });
   await customer.getByRole('button', { name: /^Show \d+ more fields$/ }).click();
   await expect(customer.getByText('CPF', { exact: true })).toBeVisible();
@@ -87,7 +87,7 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await admin.context().close();
 });
 
-// Spec 002 §3 "audio recording allowed": with it on, the visitor records a voice note in the widget
+// "audio recording allowed": with it on, the visitor records a voice note in the widget
 // and the agent gets it as an audio message; with it off the widget has no record button.
 test('a visitor sends a voice note where the appearance allows audio recording', async ({ browser, baseURL }) => {
   const admin = await signedInPage(browser, demo('admin'));

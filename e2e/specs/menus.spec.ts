@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// Spec 002 §2-§5, §7: an admin builds an automated menu and makes it a channel's entry point; a contact
+// An admin builds an automated menu and makes it a channel's entry point; a contact
 // writing on that channel is greeted by it and their answer puts them in the chosen sector's queue.
 test('an admin builds a menu and puts it in front of a channel; the contact answers and lands in the queue', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
@@ -28,7 +28,7 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
     await second.getByRole('textbox', { name: 'Option' }).fill('1');
     await second.getByRole('textbox', { name: 'Description' }).fill('Nothing, thanks');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    // Spec 002 §5: answers unique, each with an action.
+    // Answers unique, each with an action.
     await expect(second.getByText('Answers must be unique')).toBeVisible();
     await expect(first.getByText('Choose an action for this answer')).toBeVisible();
     await second.getByRole('textbox', { name: 'Option' }).fill('2');

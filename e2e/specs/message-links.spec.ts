@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
 
-// Spec 000 §2 (issue 16 item 5): the message list loads the newest 50 messages; a quote of a message
+// The message list loads the newest 50 messages; a quote of a message
 // not loaded yet, and a report link's #messageId, reach back to it (GET .../messages?until=), scroll
 // to it and highlight it; a link to a message that is gone says so.
 const CHANNEL_TOKEN = 'demo-api-channel-token';

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 import { metaContactWrites, metaSent } from './meta-contact';
 
-// Issue 15 item 4: a Messenger and an Instagram channel end to end against the stack's Meta simulators
+// A Messenger and an Instagram channel end to end against the stack's Meta simulators
 // (E2E_PORT + 6 plays Messenger, + 9 Instagram messaging): the admin creates the channel in Settings >
 // Workspace, sets its webhook at "Meta" (the simulator's dashboard stand-in, which runs the
 // hub.challenge handshake), a contact writes, an agent answers from the workstation, Meta sends it.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 import { metaContactWrites, metaSent } from './meta-contact';
 
-// Issue 15 item 4, spec 000 §2 /messenger-setup: the admin connects a Facebook page through Meta's
+// /messenger-setup: the admin connects a Facebook page through Meta's
 // login (the stack's Meta simulator on E2E_PORT + 6 plays the dialog, the code exchange, the page
 // list and subscribed_apps), picks the page and an entry point; a contact writes to that page, an
 // agent answers from the workstation and Meta receives it.

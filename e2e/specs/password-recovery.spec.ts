@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// Issue 16 item 11: "Forgot password?" on the sign-in page when the server sends mail (the e2e stack
+// "Forgot password?" on the sign-in page when the server sends mail (the e2e stack
 // points SMTP_URL at the demo mail provider, whose mails the control port lists at GET /api/mails).
 // A user asks for a code, reads it in the mail, sets a new password and is signed in; a session they
 // had open elsewhere has ended.

@@ -8,8 +8,8 @@ async function openPhonebook(page: Page) {
   return dialog;
 }
 
-// spec 000 §5 Phonebook search: name and phone filters need at least 3 characters, searches are
-// debounced; spec 000 §5: phones show in national format.
+// Phonebook search: name and phone filters need at least 3 characters, searches are
+// debounced; phones show in national format.
 test('the phonebook refuses short searches and finds seeded contacts by name and phone', async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent'));
   const dialog = await openPhonebook(agent);
@@ -40,7 +40,7 @@ test('the phonebook refuses short searches and finds seeded contacts by name and
   await agent.context().close();
 });
 
-// spec 000 §5 new-contact rules and Start conversation: the channels of GET /api/v1/channels, a
+// New-contact rules and Start conversation: the channels of GET /api/v1/channels, a
 // template required on the 360dialog channel (none approved yet), the initial message required on a
 // custom channel without the template flag; POST /api/v1/contacts/{id}/conversations starts it.
 test('an agent creates a contact and starts a conversation with it', async ({ browser }) => {
@@ -93,7 +93,7 @@ test('an agent creates a contact and starts a conversation with it', async ({ br
   // Both modals close; the workstation takes the conversation from the realtime update-conversation event.
   await expect(start).toHaveCount(0);
   await expect(dialog).toHaveCount(0);
-  // spec 000 §4 outbound-started: added, made active; the composer waits for the contact.
+  // Outbound-started: added, made active; the composer waits for the contact.
   const list = agent.getByRole('listbox', { name: 'Conversations' });
   await expect(list.getByRole('option', { name: new RegExp(contactName) })).toHaveAttribute('aria-selected', 'true');
   await expect(agent.getByText('You can only send messages after client interaction')).toBeVisible();
@@ -113,7 +113,7 @@ async function toggleFeature(tenants: Page, label: string, on: boolean): Promise
   await expect(flag).toBeChecked({ checked: on });
 }
 
-// spec 000 §5: the Start-conversation button is disabled unless feature start_new_conversation is on.
+// The Start-conversation button is disabled unless feature start_new_conversation is on.
 test('starting a conversation is disabled while the tenant has start_new_conversation off', async ({ browser }) => {
   const tenants = await signedInPage(browser, demo('tenants'));
   await tenants.getByRole('link', { name: 'Demo' }).click();

@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page, type WebSocketRoute } from '@playwright/test';
 import { demo, demoApiChannel, openUserMenuItem, PASSWORD, signIn, signedInPage, takeConversation } from './helpers';
 
-// Issue 16 items 2 and 4 (spec 000 §4): logout returns the chats as its dialog says even when the
+// Logout returns the chats as its dialog says even when the
 // agent has another browser open; a connection that does not come back shows 'disconnected' after
 // the 4000 ms time-out; 'Try to reconnect' on an ended session goes to /login with the toast.
 const CHANNEL_TOKEN = 'demo-api-channel-token';

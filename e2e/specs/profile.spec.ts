@@ -14,7 +14,7 @@ async function fill(page: Page, current: string, next: string, confirm: string) 
   await dialog.getByRole('button', { name: 'Save' }).click();
 }
 
-// spec 000 §5: minimum 8 characters, at least one number, letters required; current password
+// Minimum 8 characters, at least one number, letters required; current password
 // required; confirmation must match; a 400 answer shows 'Wrong current password'. Uses the manager,
 // whom no other spec signs in as, and puts the password back at the end.
 test('the profile password change rejects bad inputs and then works', async ({ page, browser }) => {
@@ -54,7 +54,7 @@ test('the profile password change rejects bad inputs and then works', async ({ p
   await context.close();
 });
 
-// spec 000 §2, §7: the QR login modal (flag qr_code_login) shows a code for the mobile app.
+// The QR login modal (flag qr_code_login) shows a code for the mobile app.
 test('login via app shows a QR code', async ({ page }) => {
   await signIn(page, demo('agent2'));
   await expect(page).toHaveURL(/\/app$/);

@@ -1,7 +1,7 @@
 import { expect, test, type WebSocketRoute } from '@playwright/test';
 import { demo, signIn, signedInPage } from './helpers';
 
-// spec 000 §4: a supervisor can end an agent's session; the live event logs the agent's browser
+// A supervisor can end an agent's session; the live event logs the agent's browser
 // out with the persistent toast 'You were disconnected by a supervisor'.
 test("a supervisor's forced logout reaches the agent's browser", async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent'));
@@ -57,7 +57,7 @@ test('a tenant admin toggles a feature flag and the guarded item follows', async
   await supervisor.context().close();
 });
 
-// spec 000 §4: connection states connected, connecting ('Trying to reconnect') and disconnected
+// Connection states connected, connecting ('Trying to reconnect') and disconnected
 // ('Try to reconnect' button; the workstation shows 'Falha na conexão').
 test('the connection states follow the realtime socket', async ({ page }) => {
   let socket: WebSocketRoute | undefined;

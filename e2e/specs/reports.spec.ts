@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
 import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
 
-// Spec 002 §2 reports, spec 001 §5 filter rules: a manager opens each report, generates it, and the
+// Reports and their filter rules: a manager opens each report, generates it, and the
 // CSV and Excel downloads parse to the same rows as the screen's table.
 // `fed`: the conversation the test makes (and the manager's sign-in) always gives the report rows;
 // a report without it may be empty in a fresh database and then has empty downloads.
@@ -84,7 +84,7 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
     if (report.type) expect(rows.map((r) => r[0])).toEqual(Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, '0')}:00`));
     if (report.path === 'chat-history') {
       expect(rows.map((r) => r.includes(name))).toEqual([true]);
-      // The row opens the conversation's history in a new tab (spec 001 §2).
+      // The row opens the conversation's history in a new tab.
       await expect(table.getByRole('link', { name: mine.uuid })).toHaveAttribute('href', `/chat-history/reports/${mine.uuid}`);
     }
     // The screen shows the first 500 rows; the files have them all.
@@ -108,7 +108,7 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
   }
 });
 
-test('the filter rules of spec 001 §5 block generating and downloading', async ({ browser }) => {
+test('the report filter rules block generating and downloading', async ({ browser }) => {
   const page = await signedInPage(browser, demo('manager'));
   await page.goto('/admin/reports/chat-history?start=2026-01-01&end=2026-03-01');
   await expect(page.getByText('O intervalo máximo é de 31 dias.')).toBeVisible();

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, openUserMenuItem, screenshot, signIn, signedInPage } from './helpers';
 
-// spec 000 §2: /login sends agents to /app and everybody else to /admin.
+// /login sends agents to /app and everybody else to /admin.
 test('an agent signs in and lands on the workstation', async ({ page }) => {
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: 'Sign in to Atende' })).toBeVisible();
@@ -13,7 +13,7 @@ test('an agent signs in and lands on the workstation', async ({ page }) => {
   const nav = page.getByRole('navigation', { name: 'Agent panel' });
   await expect(nav.getByRole('link', { name: /Active chats/ })).toBeVisible();
   await expect(nav.getByRole('link', { name: 'History' })).toBeVisible();
-  // Campaigns only for campaign managers (spec 000 §2).
+  // Campaigns only for campaign managers.
   await expect(nav.getByRole('link', { name: 'Campaigns' })).toHaveCount(0);
   await screenshot(page, 'app');
 
@@ -37,7 +37,7 @@ test('a supervisor signs in and lands in the admin area', async ({ page }) => {
   await screenshot(page, 'admin');
 });
 
-// spec 002 §2 / §6: the campaigns section needs campaign_manager plus outbound_campaign; the
+// The campaigns section needs campaign_manager plus outbound_campaign; the
 // rest of the admin area stays closed to a campaign manager.
 test('a campaign manager lands on the campaigns section and nothing else', async ({ page }) => {
   await signIn(page, demo('campaigns'));
@@ -50,11 +50,11 @@ test('a campaign manager lands on the campaigns section and nothing else', async
   await expect(page).toHaveURL(/\/admin\/campaigns$/);
 });
 
-// spec 000 §2: an admin's first access goes to first steps while the feature is not completed.
+// An admin's first access goes to first steps while the feature is not completed.
 test('an admin signs in, lands on first steps in the admin area and can complete them', async ({ page }) => {
   await signIn(page, demo('admin'));
   await expect(page).toHaveURL(/\/admin\/first-steps$/);
-  // spec 002 §6: the first-steps red dot, for admins while not completed.
+  // The first-steps red dot, for admins while not completed.
   await page.getByRole('button', { name: 'User menu' }).click();
   await expect(page.getByRole('menuitem', { name: 'First steps' }).getByRole('img', { name: 'Not completed' })).toBeVisible();
   await page.keyboard.press('Escape');
@@ -73,7 +73,7 @@ test('a wrong password shows the error and stays on the login page', async ({ pa
   await expect(page).toHaveURL(/\/login/);
 });
 
-// spec 000 §2: a role mismatch shows the permission toast and redirects to /.
+// A role mismatch shows the permission toast and redirects to /.
 test('an agent opening /admin gets the permission toast and is sent back', async ({ page }) => {
   await signIn(page, demo('agent'));
   await expect(page).toHaveURL(/\/app$/);
@@ -92,7 +92,7 @@ test('logout ends the session: /app then needs signing in again', async ({ page 
   await expect(page.getByRole('heading', { name: 'Sign in to Atende' })).toBeVisible();
 });
 
-// spec 000 §2: /ssoload loads the user and goes to ?page=; without a session it falls back to
+// /ssoload loads the user and goes to ?page=; without a session it falls back to
 // /login carrying max_agents_reached, which the login page shows.
 test('ssoload goes to the page asked for, or to the login page with the max-users notice', async ({ page, browser }) => {
   await page.goto('/ssoload?max_agents_reached=true');
@@ -105,7 +105,7 @@ test('ssoload goes to the page asked for, or to the login page with the max-user
   await agent.context().close();
 });
 
-// spec 000 §7 GET /sso/domain_switch/jwt (issue 16 item 18): a signed-in user moves to another domain
+// GET /sso/domain_switch/jwt: a signed-in user moves to another domain
 // of the deployment (here localhost next to 127.0.0.1: the cookie does not follow) through /ssoload.
 test('a domain switch token signs the same user in on another domain, once', async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent2'));

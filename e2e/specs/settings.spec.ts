@@ -1,12 +1,12 @@
 import { expect, test, type Page } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
 
-// Spec 002 §3, §5, §7: an admin creates a sector, a pause and a canned response in the settings
+// An admin creates a sector, a pause and a canned response in the settings
 // screens; an agent then finds the pause in the pause control and the canned response in the
-// composer's suggestions (spec 000 §4, §5). Names carry a suffix of this run: other specs share the database.
+// composer's suggestions. Names carry a suffix of this run: other specs share the database.
 
 const CHANNEL_TOKEN = 'demo-api-channel-token';
-/** Letters only: canned keywords have no spaces or numbers (spec 002 §5). */
+/** Letters only: canned keywords have no spaces or numbers. */
 const suffix = Date.now()
   .toString(36)
   .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
@@ -91,11 +91,11 @@ test('an admin creates a sector, a pause and a canned response; an agent uses th
   await agent.context().close();
 });
 
-// Issue 16 item 14: the settings hub links every settings screen, conversation reasons and fields too.
+// The settings hub links every settings screen, conversation reasons and fields too.
 test('the settings hub has a card for every settings screen, conversation reasons and fields included', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
   for (const card of ['Conversation reasons', 'Conversation fields']) await openSettings(admin, card);
-  // A supervisor reads the settings but does not manage these two (spec 002 §6): no card.
+  // A supervisor reads the settings but does not manage these two: no card.
   const supervisor = await signedInPage(browser, demo('supervisor'));
   await supervisor.goto('/admin/settings');
   await expect(supervisor.getByRole('link', { name: 'Pauses', exact: true })).toBeVisible();

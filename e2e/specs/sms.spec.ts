@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage, takeConversation } from './helpers';
 
-// Issue 15 item 2: an SMS channel end to end against the stack's Twilio simulator (E2E_PORT + 5): the
+// An SMS channel end to end against the stack's Twilio simulator (E2E_PORT + 5): the
 // admin creates the channel in the channels admin screen, a contact texts the business, an agent
 // answers from the workstation (the composer counts SMS segments and refuses files without MMS), and
 // the simulator received the answer.

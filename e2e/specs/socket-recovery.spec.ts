@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, signedInPage, signIn, takeConversation } from './helpers';
 
-// Spec 000 §4 (issue 12 item 8): after the api crashes and comes back, the socket reconnects
+// After the api crashes and comes back, the socket reconnects
 // without recovering its session (the killed process saved none), so the events sent meanwhile are
 // lost; the workstation reloads what it shows instead: the open chat (merged into the messages
 // shown), the list and the queue count.
@@ -53,7 +53,7 @@ test('after an api restart the open chat, the list and the queue count catch up 
   held = true;
   const restart = await request.post(`${STACK_CONTROL}/api/restart`, { timeout: 70_000 });
   expect(restart.status()).toBe(204);
-  // Connecting, or already disconnected if the restart outlasted the 4000 ms time-out (spec 000 §4).
+  // Connecting, or already disconnected if the restart outlasted the 4000 ms time-out.
   await expect(page.getByText(/^(Trying to reconnect|Falha na conexão)$/).first()).toBeVisible();
 
   // While the page is away: the open chat's contact writes again and a new contact starts waiting.

@@ -3,8 +3,8 @@ import { parse } from 'csv-parse/sync';
 import { readFile } from 'node:fs/promises';
 import { demo, demoApiChannel, PASSWORD, signedInPage, takeConversation } from './helpers';
 
-// Issue 16 items 15 and 18; spec 002 §2 reports children surveys (flag surveys_report) and bots (flag
-// bots_report), §5 "repeated answers are flagged": a manager reads real survey answers and bot passes.
+// The surveys (flag surveys_report) and bots (flag bots_report)
+// reports, "repeated answers are flagged": a manager reads real survey answers and bot passes.
 const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 async function downloaded(page: Page, name: RegExp): Promise<string> {

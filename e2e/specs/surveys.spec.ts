@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
 
-// Spec 002 §2, §3, §5: an admin sets up a survey; when an agent finishes a conversation of its sector
+// An admin sets up a survey; when an agent finishes a conversation of its sector
 // the contact is asked, their answer is recorded, and the survey page shows it.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
@@ -21,7 +21,7 @@ test('an admin creates a survey; a finished conversation asks the contact and th
     await dialog.getByRole('textbox', { name: 'Answer 1' }).fill('Great');
     await dialog.getByRole('textbox', { name: 'Answer 2' }).fill('great');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    // Spec 002 §5: repeated answers are flagged; the empty greeting too.
+    // Repeated answers are flagged; the empty greeting too.
     await expect(dialog.getByText('Repeated answer')).toBeVisible();
     await expect(dialog.getByText('Greeting message is required')).toBeVisible();
     await dialog.getByRole('textbox', { name: 'Answer 2' }).fill('Could be better');

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage, takeConversation } from './helpers';
 
-// Issue 15: a Telegram channel end to end against the stack's Telegram Bot API simulator (E2E_PORT + 4):
+// A Telegram channel end to end against the stack's Telegram Bot API simulator (E2E_PORT + 4):
 // the admin creates the channel in the channels admin screen (Settings > Workspace), a Telegram user
 // writes to the bot, an agent answers from the workstation, the bot sends it.
 // A bot answers one channel. The demo "Telegram" channel holds the demo bot, so the

@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { approvedTemplate, demo, signedInPage, startFromPhonebook, WHATSAPP_PROVIDER } from './helpers';
 
-// Issue 16 item 3: an agent starts a WhatsApp conversation with a template the provider refuses (the
+// An agent starts a WhatsApp conversation with a template the provider refuses (the
 // number is not a WhatsApp user). The conversation is closed with the template-send-error tag, the chat
 // says "There were errors sending template message", and its Close button takes it off the list.
 test('a template the provider refuses closes the new conversation with the error and a Close button', async ({ browser }) => {

@@ -3,7 +3,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { demo, screenshot, signedInPage } from './helpers';
 
 /**
- * The WhatsApp template manager (spec 002 §2-§5) against the demo "WhatsApp" channel, whose
+ * The WhatsApp template manager against the demo "WhatsApp" channel, whose
  * provider is the 360dialog simulator the e2e stack runs on E2E_PORT + 2: templates are really
  * submitted there, and approved there.
  */
@@ -127,7 +127,7 @@ test('each rule of the template form shows its message', async ({ browser }) => 
     await dialog.getByRole('button', { name: 'Add button' }).click();
     await dialog.getByRole('textbox', { name: `Button ${n} text` }).fill(`Opção ${n}`);
   }
-  // Spec 002 §5: at most 3 quick replies.
+  // At most 3 quick replies.
   await expect(dialog.getByRole('button', { name: 'Add button' })).toBeDisabled();
   await dialog.getByRole('textbox', { name: 'Button 1 text' }).fill('Sim.');
   await expect(dialog.getByText('Pontos não são permitidos')).toBeVisible();

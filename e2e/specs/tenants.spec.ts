@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage, signIn } from './helpers';
 
-// Issue 16 item 16: the platform's tenant_admin creates a customer with its plan and first admin on the
+// The platform's tenant_admin creates a customer with its plan and first admin on the
 // tenants screen; that admin signs in to the new tenant and sees the plan read-only.
 test('a tenant admin creates a customer with its first admin, who signs in to it', async ({ browser }) => {
   const operator = await signedInPage(browser, demo('tenants'));

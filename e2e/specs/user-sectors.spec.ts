@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { demo, signIn } from './helpers';
 
-// Issue 16 item 10: agents belong to sectors, chosen in the user form (PUT /api/v1/users/:id/sectors).
+// Agents belong to sectors, chosen in the user form (PUT /api/v1/users/:id/sectors).
 test('an admin puts a new agent in a sector from the user form, and changes it when editing', async ({ page }) => {
   const suffix = String(Date.now()).slice(-6);
   const name = `Agente Setor ${'abcdefghij'[Number(suffix[5])]}${'abcdefghij'[Number(suffix[4])]}`;

@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
-// spec 000 §4: an agent pauses with a reason and unpauses by hand; supervisors see the state live
-// (update-user in tenant_{uuid}_metrics). spec 000 §2: the title carries the waiting count.
+// An agent pauses with a reason and unpauses by hand; supervisors see the state live
+// (update-user in tenant_{uuid}_metrics): the title carries the waiting count.
 test('an agent pauses and unpauses; the supervisor sees it live', async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent2'));
   await expect(agent).toHaveURL(/\/app$/);

@@ -1,4 +1,4 @@
-// Every English phrase the app translates has a Portuguese entry (spec 000 §1): the literal keys of
+// Every English phrase the app translates has a Portuguese entry: the literal keys of
 // t('...') calls in src/, and the label tables whose entries reach t() indirectly.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

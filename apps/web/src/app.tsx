@@ -27,7 +27,7 @@ export async function mountApp(root: HTMLElement, signedIn?: User): Promise<void
   createRoot(root).render(
     <StrictMode>
       <MantineProvider theme={theme}>
-        {/* spec 000 §9: at most 3 toasts at once */}
+        {/* At most 3 toasts at once */}
         <Notifications limit={3} position="bottom-left" containerWidth={320} />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

@@ -9,7 +9,7 @@ import { i18nReady } from './i18n';
 import { rootElement } from './ui/rootElement';
 import { theme } from './ui/theme';
 
-// login.html's entry (issue 13 item 1): the sign-in form alone, without the router, query cache,
+// login.html's entry: the sign-in form alone, without the router, query cache,
 // contract schemas or any screen. Once signed in, the app is loaded into the same page at the
 // user's home, so nothing is fetched twice and the session answer is not asked again.
 const root = rootElement();

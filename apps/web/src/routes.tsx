@@ -12,7 +12,7 @@ import { ErrorState, LoadingState } from './ui/states';
 import { lazyPage } from './ui/lazyPage';
 
 // The layouts and the agent's screen are lazy *routes*: the router fetches them before it renders the
-// route, so no Suspense fallback (and React's reveal throttle) stands between layers (issue 13 item 1).
+// route, so no Suspense fallback (and React's reveal throttle) stands between layers.
 const loadAuthenticated = () => import('./features/layout/Authenticated');
 const loadAppLayout = () => import('./features/layout/AppLayout');
 const loadWorkstation = () => import('./features/workstation/WorkstationPage');
@@ -38,7 +38,7 @@ function Root() {
   );
 }
 
-/** `/`: where the signed-in user belongs (spec 000 §2: /app for agents, otherwise /admin). */
+/** `/`: where the signed-in user belongs (/app for agents, otherwise /admin). */
 function Home() {
   const me = useMe();
   if (me.data) {
@@ -51,9 +51,9 @@ function Home() {
 
 const SUPERVISORS = ['supervisor', 'manager', 'admin'] as const;
 
-/** Routes of spec 000 §2 and 002 §2 with their guards. */
+/** Routes with their guards. */
 export const router = createBrowserRouter([
-  // The public livechat widget (issue 7): no session, no agent error handling; its own chunk.
+  // The public livechat widget: no session, no agent error handling; its own chunk.
   {
     path: '/livechat/:channelUuid',
     errorElement: <RouteErrorPage />,
@@ -81,7 +81,7 @@ export const router = createBrowserRouter([
             ],
           },
           { path: '/admin', lazy: async () => ({ Component: (await loadAdminLayout()).AdminLayout }), children: adminRoutes },
-          // Channel setup screens (spec 000 §2): a page connected through Meta's login; admins only, own chunk.
+          // Channel setup screens: a page connected through Meta's login; admins only, own chunk.
           {
             element: <Guard permission="settings.channels.write" />,
             children: [
@@ -89,7 +89,7 @@ export const router = createBrowserRouter([
               { path: '/instagram-setup', lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).InstagramSetupPage }) },
             ],
           },
-          // Conversations opened by URL (spec 000 §2, §6).
+          // Conversations opened by URL.
           {
             element: <Guard roles={SUPERVISORS} />,
             children: [
@@ -97,7 +97,7 @@ export const router = createBrowserRouter([
               { path: '/chat-history/:initiator/:conversationId', element: <ConversationViewPage mode="history" /> },
             ],
           },
-          // The campaign report's conversation link (issue 14 item 10): campaign managers read the
+          // The campaign report's conversation link: campaign managers read the
           // conversations their campaigns' replies opened (the api decides which).
           {
             element: <Guard roles={[...SUPERVISORS, 'campaign_manager']} />,

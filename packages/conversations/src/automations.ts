@@ -13,7 +13,7 @@ interface Candidate {
 }
 
 /**
- * Spec 002 §3 "Action with conditions and operations", spec 000 §3 (enter-queue reason custom_action,
+ * Actions with conditions and operations (enter-queue reason custom_action,
  * closed by custom action): every enabled automation with operations looks for the conversations its
  * timer has run out on, checks its conditions in SQL, and applies its operations in order. Each
  * (automation, conversation, episode) runs once: the episode is the instant the timer started (the
@@ -71,7 +71,7 @@ export async function runAutomations(deps: ConversationDeps, now = new Date()): 
               const oldSector = conv.sectorId ? await tx.sector.findUnique({ where: { id: conv.sectorId }, select: { id: true, name: true } }) : null;
               if (conv.state !== 'waiting') await returnToQueue(tx, effects, conv, 'custom_action', null);
               await tx.conversation.update({ where: { id: conv.id }, data: { sectorId: sector.id } });
-              // In the conversation's history as the agents' transfers are (issue 16 item 17), named as the automation's.
+              // In the conversation's history as the agents' transfers are, named as the automation's.
               await tx.conversationEvent.create({
                 data: {
                   tenantId: conv.tenantId,

@@ -5,8 +5,8 @@ import type { BotHttp } from '@atende/core';
 export const BOT_HTTP_MAX_BYTES = 1024 * 1024;
 
 /**
- * The HTTP node's request (spec 002 §3, §9: 5 s unless the node says otherwise) through the one
- * guarded outbound client (issue 12 item 1): http or https only, public addresses (or those in
+ * The HTTP node's request (5 s unless the node says otherwise) through the one
+ * guarded outbound client: http or https only, public addresses (or those in
  * OUTBOUND_ALLOW_HOSTS) checked at connect time and on every redirect, a JSON answer parsed.
  */
 export function botHttp(options: { allowHosts: string | readonly string[] }): BotHttp {

@@ -10,7 +10,7 @@ import { announceTicket } from './ticket';
 /** The enabled bot a channel greets new conversations with, if any. */
 export async function entryBot(tx: Tx, tenantId: string, botId: string | null | undefined) {
   if (!botId) return null;
-  // Issue 16 item 16: with the tenant's bots switched off (flag bots_interface), a bound bot answers nobody.
+  // With the tenant's bots switched off (flag bots_interface), a bound bot answers nobody.
   const [tenant] = await tx.$queryRaw<{ config: unknown }[]>`SELECT config FROM "Tenant" WHERE id = ${tenantId}::uuid`;
   if (tenantConfigOf(tenant?.config).features.bots_interface !== true) return null;
   return tx.bot.findFirst({ where: { id: botId, tenantId, deletedAt: null }, select: { id: true } });
@@ -66,7 +66,7 @@ async function read(ctx: ConversationDeps, conversationId: string): Promise<BotC
 }
 
 /**
- * What a bot says and decides for the contact messages it has not read yet (spec 002 §3 flows):
+ * What a bot says and decides for the contact messages it has not read yet (flows):
  * the flow runs outside any transaction (its HTTP nodes may take seconds), then its texts and its
  * new state are written in one transaction if nobody moved the conversation meanwhile (the
  * revision); otherwise the step is computed again from the new state. A transfer puts the

@@ -8,7 +8,7 @@ import { presentMessage } from './present';
 
 // One broadcast per audience: the api's socket.io adapter writes one Redis stream entry per emit and
 // awaits it before delivering, so a message for a conversation's live view and its agent is one emit
-// to both rooms, not one per room (issue 13 item 3).
+// to both rooms, not one per room.
 let t: TestDatabase;
 beforeAll(async () => {
   t = await createTestDatabase();

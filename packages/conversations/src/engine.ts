@@ -39,7 +39,7 @@ export async function holderUuid(tx: Tx, userId: number | null): Promise<string 
   return (await tx.user.findUnique({ where: { id: userId }, select: { uuid: true } }))?.uuid ?? null;
 }
 
-/** Runs `fn` in one transaction, then emits what it changed (CONVENTIONS: emitted after commit). */
+/** Runs `fn` in one transaction, then emits what it changed (emitted after commit). */
 export async function inTransaction<T>(ctx: ConversationDeps, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
   const effects = new Effects();
   const result = await ctx.db.$transaction((tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
@@ -50,7 +50,7 @@ export async function inTransaction<T>(ctx: ConversationDeps, fn: (tx: Tx, effec
 /** Announces a committed change (a transaction's, or a single atomic statement's). */
 export async function announceCommitted(ctx: ConversationDeps, effects: Effects): Promise<void> {
   // The change is committed: a failure to announce it must not turn the answer into an error.
-  // Clients reload on reconnect (spec 000 §4), so a missed event is recovered there.
+  // Clients reload on reconnect, so a missed event is recovered there.
   await announce(ctx, effects).catch((error: unknown) => ctx.log.error({ err: error }, 'realtime announce failed after commit'));
 }
 
@@ -94,7 +94,7 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
 
 /**
  * Who hears about one conversation: its assigned agent, whoever watches its live view and the
- * supervisors' dashboards. Never another agent (spec 000 §7, CONVENTIONS "Realtime").
+ * supervisors' dashboards. Never another agent.
  */
 export function conversationAudience(tenantId: string, conversationId: string, holderUuid: string | null, options: { includeMetrics?: boolean } = {}): string[] {
   const list = [rooms.conversation(tenantId, conversationId)];

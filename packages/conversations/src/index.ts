@@ -1,5 +1,5 @@
 // The conversation engine: rules shared by the api (requests) and the worker (jobs), so a rule is
-// checked once wherever it runs (CONVENTIONS "Jobs").
+// checked once wherever it runs.
 export * from './deps';
 export * from './engine';
 export * from './present';

@@ -21,7 +21,7 @@ export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: str
 
 /**
  * The contact wrote to a conversation an automated menu is holding (state bot): their reply picks
- * an answer whose action runs (spec 002 §4: terminal actions end the menu), or the invalid-option
+ * an answer whose action runs (terminal actions end the menu), or the invalid-option
  * message and the menu are sent again. The conversation row is locked, so two quick replies run
  * one after the other. A menu deleted meanwhile hands the conversation to the queue.
  */

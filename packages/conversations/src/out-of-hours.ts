@@ -10,7 +10,7 @@ import { presentMessage } from './present';
 export const OUT_OF_HOURS_TAG = 'out_of_hours';
 
 /**
- * Spec 002 §3: a contact writing outside the workspace's opening hours (while they are enabled)
+ * A contact writing outside the workspace's opening hours (while they are enabled)
  * gets the out-of-hours message back, once per conversation. It travels the normal outbound path
  * (a USER message without an agent, plus a channel-delivery job in the same transaction, as reply
  * actions do); the conversation itself is left alone, so it still enters or stays in the queue.

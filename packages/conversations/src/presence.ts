@@ -8,10 +8,10 @@ import { assignTo, distribute } from './queue';
 export type UserRef = { id: number; uuid: string; email: string; username: string };
 export const refOf = (u: UserRef) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
 
-/** Why a conversation re-entered the queue, as its enter-queue history entry says (spec 000 §4). */
+/** Why a conversation re-entered the queue, as its enter-queue history entry says. */
 export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'transferring-conversation' | 'custom_action';
 
-/** Puts a conversation back in its sector's queue (spec 000 §4 enter-queue with its reason). */
+/** Puts a conversation back in its sector's queue (enter-queue with its reason). */
 export async function returnToQueue(
   tx: Tx,
   effects: Effects,
@@ -45,7 +45,7 @@ export async function returnAgentChats(deps: ConversationDeps, tenantId: string,
   const { result, effects } = await inTransaction(deps, async (tx, effects) => {
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
-    // Whose chats they were, and the pause (spec 000 §3 history detail old_user, user_info.current_pause):
+    // Whose chats they were, and the pause (history detail old_user, user_info.current_pause):
     // the timeline names the pause, and the agent's return hands them back (reclaimPausedChats).
     const agent = rows.length
       ? await tx.user.findUnique({ where: { id: userId }, select: { id: true, uuid: true, email: true, username: true, currentPause: { select: { description: true } } } })
@@ -62,7 +62,7 @@ export async function returnAgentChats(deps: ConversationDeps, tenantId: string,
 }
 
 /**
- * Spec 000 §4: chats an agent returned to the queue when pausing "return and are reassigned on
+ * Chats an agent returned to the queue when pausing "return and are reassigned on
  * return". When the agent is back online, every conversation still waiting whose last event is that
  * return (nobody took it meanwhile) is theirs again, oldest first, in one transaction with the agent
  * row locked (an accept or distribution at the same moment waits). Answers how many came back.
@@ -102,7 +102,7 @@ export async function announceUser(deps: Pick<ConversationDeps, 'realtime'>, ten
 /**
  * Signs an agent off (logout of their last session, forced offline, deleted, every session
  * expired): offline and not logged, announced, and their active chats back in the queue with
- * reason logoff (spec 000 §4). `onlyIf` narrows which user row may change (the worker's "still
+ * reason logoff. `onlyIf` narrows which user row may change (the worker's "still
  * without a live session"); when it matches nothing, nothing happens and false is returned.
  */
 export async function signOffAgent(

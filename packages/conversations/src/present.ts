@@ -3,7 +3,7 @@ import type { Prisma } from '@atende/db';
 
 const userRef = { select: { id: true, uuid: true, username: true, email: true } } as const;
 
-/** What every conversation read includes to be presented (spec 000 §3). */
+/** What every conversation read includes to be presented. */
 export const conversationInclude = {
   contact: true,
   channel: true,

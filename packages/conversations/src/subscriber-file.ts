@@ -5,14 +5,14 @@ import { SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
 import { CsvError, parse } from 'csv-parse';
 import type ExcelJS from 'exceljs';
 
-// exceljs is large: loaded by the first .xlsx, not at start-up (issue 13 item 2).
+// exceljs is large: loaded by the first .xlsx, not at start-up.
 const excel = async () => (await import('exceljs')).default;
 
 /** One row of a subscriber file, by its header's (lower-cased) column names. */
 export type SubscriberRecord = Record<string, string | undefined>;
 
 /**
- * A subscriber file that cannot be read (issue 14 item 4): its text is in no encoding we know
+ * A subscriber file that cannot be read: its text is in no encoding we know
  * ('undecodable': binary, an old .xls, UTF-8 broken halfway, a damaged .xlsx) or its CSV is broken
  * ('unreadable': an unclosed quote). The message is one of SUBSCRIBER_IMPORT_ERRORS.
  */
@@ -159,7 +159,7 @@ export interface SubscriberFile {
 const headerOf = (names: unknown[]) => names.map((h) => String(h ?? '').trim().toLowerCase());
 
 /**
- * Opens an uploaded subscriber file (issue 14 item 4) as rows by column name: CSV in any of the
+ * Opens an uploaded subscriber file as rows by column name: CSV in any of the
  * encodings SubscriberTextDecoder knows, separated by , ; or tab (the header line's), or the first
  * sheet of an .xlsx (read as a stream). Lines or rows whose first cell starts with # are left out.
  * The CSV stays a stream: its bytes are decoded chunk by chunk and handed to csv-parse as UTF-8.
@@ -318,7 +318,7 @@ function templateRows(parameterNames: readonly string[]): { header: string[]; ex
 const csvCell = (value: string) => (/[",;\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
 /**
- * The downloadable CSV template (issue 14 item 4): notes saying how to fill it, the header, and an
+ * The downloadable CSV template: notes saying how to fill it, the header, and an
  * example row kept as a note, so the file uploaded unchanged imports nobody. UTF-8 with a BOM, so
  * Excel shows its accents.
  */

@@ -19,7 +19,7 @@ export interface FinishedConversation {
 }
 
 /**
- * Spec 002 §1, §3: when an agent or supervisor finishes a conversation the contact took part in, in a
+ * When an agent or supervisor finishes a conversation the contact took part in, in a
  * sector with an enabled survey, the survey's question goes to the contact in the same transaction
  * (so a finished conversation never misses its survey, and a rolled-back finish sends nothing).
  */

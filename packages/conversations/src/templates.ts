@@ -23,7 +23,7 @@ export function presentTemplate(row: TemplateRow): Template {
     config: {
       category: row.category as TemplateCategory,
       language: row.language,
-      // Spec 002 §3: the status is upper-cased on read, whatever a provider stored.
+      // The status is upper-cased on read, whatever a provider stored.
       status: upper(row.status),
       components: storedComponents.parse(row.components),
       rejected_reason: row.rejectedReason,

@@ -3,7 +3,7 @@ import type { Effects, Tx } from './engine';
 import { sendSystemText } from './system-text';
 
 /**
- * Issue 16 item 12: a conversation entering a sector's queue (new, from a menu or a bot, transferred
+ * A conversation entering a sector's queue (new, from a menu or a bot, transferred
  * to the sector) sends the contact the sector's ticket message when the sector announces tickets;
  * in the same transaction as the queue entry, so it goes out once with it.
  */

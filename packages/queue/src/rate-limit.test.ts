@@ -11,7 +11,7 @@ afterAll(async () => {
   redis.disconnect();
 });
 
-describe('RateLimiter.takeUpTo (issue 13 item 4: tokens in chunks)', () => {
+describe('RateLimiter.takeUpTo (tokens in chunks)', () => {
   it('gives a full bucket at once up to what is asked, then about the rate, and never more than it', async () => {
     const limiter = new RateLimiter(redis, prefix);
     // The burst: one second's worth (100), in chunks of at most 30.

@@ -33,7 +33,7 @@ export interface ClientOptions {
   /** Bearer token (sdk users); the web app relies on the httpOnly cookie instead. */
   token?: string;
   fetch?: typeof fetch;
-  /** Called before an error is thrown: the web app's one shared error handler (spec 000 §8). */
+  /** Called before an error is thrown: the web app's one shared error handler. */
   onError?: (error: ApiError, route: RouteAddress) => void;
   timeoutMs?: number;
 }

@@ -3,7 +3,7 @@ import { io, type Socket } from 'socket.io-client';
 
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** The realtime connection of spec 000 §4: path /socket, 4000 ms time-out. */
+/** The realtime connection: path /socket, 4000 ms time-out. */
 export function connectRealtime(baseUrl: string, options: { token?: string; autoConnect?: boolean } = {}): RealtimeSocket {
   return io(baseUrl || undefined, {
     path: '/socket',

@@ -12,7 +12,7 @@ export interface S3DriverOptions {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-/** The AWS SDK is large: a process loads it when it first touches a bucket, not at start-up (issue 13 item 2). */
+/** The AWS SDK is large: a process loads it when it first touches a bucket, not at start-up. */
 const loadSdk = () => import('@aws-sdk/client-s3');
 
 /** Keeps file bytes in a bucket of an S3-compatible service, under the same keys as the local driver. */

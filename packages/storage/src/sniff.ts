@@ -48,7 +48,7 @@ export function bytesMatchType(bytes: Buffer, declared: string): boolean {
 export function safeFilename(name: string | undefined, fallback = 'file'): string {
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   // Control characters, quotes, and the bidi controls that make 'invoice\u202Efdp.exe' read as
-  // 'invoiceexe.pdf' (issue 12, Low).
+  // 'invoiceexe.pdf'.
   const clean = base.replace(/[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/^\.+/, '').trim();
   return (clean || fallback).slice(0, 255);
 }

@@ -4,7 +4,7 @@ import type { RouteAddress } from '@atende/contract';
 type ErrorListener = (error: ApiError, route: RouteAddress) => void;
 let listener: ErrorListener = () => undefined;
 
-/** The one place every failed call goes through (spec 000 §8); installed by the app shell. */
+/** The one place every failed call goes through; installed by the app shell. */
 export function setApiErrorListener(fn: ErrorListener): void {
   listener = fn;
 }

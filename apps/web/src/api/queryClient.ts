@@ -4,7 +4,7 @@ import { QueryClient } from '@tanstack/react-query';
 const isClientError = (error: Error) => error instanceof ApiError && error.status >= 400 && error.status < 500;
 
 /**
- * Server state. Spec 000 §7: failed calls retry after a random 1-3 s delay; a 4xx is an answer,
+ * Server state: failed calls retry after a random 1-3 s delay; a 4xx is an answer,
  * not a failure, so it is not retried. Mutations are never retried automatically.
  */
 export function createQueryClient(): QueryClient {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { pt } from '../i18n/pt';
 import { reasonText } from './reasons';
 
-describe('failure reasons in the UI language (issue 14 item 9)', () => {
+describe('failure reasons in the UI language', () => {
   const i18n = i18next.createInstance();
   beforeAll(async () => {
     await i18n.init({ lng: 'pt', fallbackLng: 'en', resources: { pt: { translation: pt } }, keySeparator: false, nsSeparator: false, interpolation: { escapeValue: false } });
@@ -15,7 +15,7 @@ describe('failure reasons in the UI language (issue 14 item 9)', () => {
     expect(reasonText('Twilio answered 400: (#63016) Failed to send freeform message', i18n.t)).toContain('(#63016)');
   });
 
-  it('words what a channel refused by the code at the end of the reason (issue 15)', () => {
+  it('words what a channel refused by the code at the end of the reason', () => {
     expect(reasonText("Messenger takes replies only within 24 hours of the contact's last message (channel_window_closed)", i18n.t)).toBe(
       'Mais de 24 horas desde a última mensagem do contato: este canal não aceita resposta até ele escrever de novo',
     );
@@ -33,7 +33,7 @@ describe('failure reasons in the UI language (issue 14 item 9)', () => {
   });
 });
 
-describe('report reply values (issue 14 item 9)', () => {
+describe('report reply values', () => {
   it('names a free-text reply and a button that ran the default action', async () => {
     const { replyActionText } = await import('../features/campaigns/phrases');
     const i18n = i18next.createInstance();

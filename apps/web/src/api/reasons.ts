@@ -2,7 +2,7 @@ import type { TFunction } from 'i18next';
 import { phrase } from '../i18n/phrase';
 
 /**
- * Readable reasons for the providers' error codes (issue 14 item 9), in our own words: WhatsApp
+ * Readable reasons for the providers' error codes, in our own words: WhatsApp
  * (Cloud API, 360dialog, on-premise) and Twilio codes a campaign manager or an agent meets.
  */
 export const PROVIDER_REASONS: Record<number, string> = {

@@ -18,7 +18,7 @@ const RealtimeContext = createContext<RealtimeValue>({ socket: null, state: 'con
 export const useRealtime = () => useContext(RealtimeContext);
 
 /**
- * One socket per signed-in tab (spec 000 §4, §7): tracks the connection state, reloads the live
+ * One socket per signed-in tab: tracks the connection state, reloads the live
  * server state after a connection that may have missed events, patches the cached users with `update-user`
  * and ends this tab's session when the signed-in user is marked not logged in.
  */
@@ -37,7 +37,7 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     const connection = new ConnectionTracker(setState);
     tracker.current = connection;
     setSocket(s);
-    // Spec 000 §4: the session is over for this tab: logout, with a persistent toast.
+    // The session is over for this tab: logout, with a persistent toast.
     const signedOut = (bySupervisor: boolean) => {
       s.disconnect();
       connection.dispose();
@@ -54,7 +54,7 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     });
     s.on('disconnect', (reason) => (connectionStateAfterDisconnect(reason) === 'connecting' ? connection.connecting() : connection.stopped()));
     s.on('connect_error', (error) => {
-      // The session ended (revoked elsewhere, expired) while the socket was away: retrying is pointless (issue 16 item 4).
+      // The session ended (revoked elsewhere, expired) while the socket was away: retrying is pointless.
       if (isSessionRefused(error)) return signedOut(false);
       return s.active ? connection.connecting() : connection.stopped();
     });
@@ -62,7 +62,7 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
     s.io.on('reconnect_failed', () => connection.stopped());
     s.on('update-user', ({ user }) => {
       if (user.uuid === me.uuid && !user.is_logged) {
-        // Spec 000 §4: a live event marking the user not logged in forces logout.
+        // A live event marking the user not logged in forces logout.
         signedOut(user.logged_off_by === 'supervisor');
         return;
       }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CONNECTING_TIME_OUT_MS, ConnectionTracker, connectionStateAfterDisconnect, isSessionRefused } from './connectionState';
 
-// spec 000 §4: connecting while socket.io retries by itself; disconnected when only the user's
+// Connecting while socket.io retries by itself; disconnected when only the user's
 // 'Try to reconnect' brings the connection back.
 describe('connectionStateAfterDisconnect', () => {
   it('is connecting after a dropped transport or a ping time-out', () => {
@@ -14,7 +14,7 @@ describe('connectionStateAfterDisconnect', () => {
   });
 });
 
-describe('ConnectionTracker (spec 000 §4: 4000 ms time-out)', () => {
+describe('ConnectionTracker (4000 ms time-out)', () => {
   const track = () => {
     const shown: string[] = [];
     return { shown, tracker: new ConnectionTracker((s) => shown.push(s)) };

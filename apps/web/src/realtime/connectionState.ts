@@ -1,4 +1,4 @@
-/** Spec 000 §4: connected, connecting ('Trying to reconnect'), disconnected ('Try to reconnect'). */
+/** Connected, connecting ('Trying to reconnect'), disconnected ('Try to reconnect'). */
 export type ConnectionState = 'connected' | 'connecting' | 'disconnected';
 
 /**
@@ -9,14 +9,14 @@ export function connectionStateAfterDisconnect(reason: string): ConnectionState 
   return reason === 'io server disconnect' || reason === 'io client disconnect' ? 'disconnected' : 'connecting';
 }
 
-/** Spec 000 §4: the realtime connection's 4000 ms time-out. */
+/** The realtime connection's 4000 ms time-out. */
 export const CONNECTING_TIME_OUT_MS = 4000;
 
 /** The handshake error the api answers when the session behind the socket has ended (revoked, expired). */
 export const isSessionRefused = (error: Error): boolean => error.message === 'unauthorized';
 
 /**
- * The state shown for a socket.io connection (spec 000 §4). While socket.io retries by itself the
+ * The state shown for a socket.io connection. While socket.io retries by itself the
  * state is 'connecting', for the time-out at most: then 'disconnected' (with 'Try to reconnect'),
  * though the retries go on and a success still shows 'connected'. A connection ended on purpose is
  * 'disconnected' at once.

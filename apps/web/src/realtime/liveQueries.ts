@@ -4,7 +4,7 @@ import type { QueryClient } from '@tanstack/react-query';
 type AtendeQueryMeta = {
   /**
    * Reloaded when realtime events were missed: kept current by them (patched or invalidated), or
-   * named by spec 000 §4 as reloaded on reopen (the agent's data).
+   * listed as reloaded on reopen (the agent's data).
    */
   live?: boolean;
 };
@@ -22,7 +22,7 @@ export const LIVE = { live: true } satisfies AtendeQueryMeta;
  * The socket connected without recovering a session: the first time (the start-up calls were
  * answered before it listened), or again after the api restarted or the tab was away longer than
  * recovery allows. The events sent meanwhile are lost, so every query they keep current is reloaded
- * (spec 000 §4: on reopen, the agent's data, conversations, queue and pause information). Shown
+ * (on reopen, the agent's data, conversations, queue and pause information). Shown
  * ones refetch now (one still loading starts again), the others when next shown.
  */
 export function reloadLiveQueries(queryClient: QueryClient): Promise<void> {

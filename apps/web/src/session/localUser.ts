@@ -1,9 +1,9 @@
 import type { Role, User } from '@atende/contract';
 
 // The locally kept user without the contract's runtime (zod): the sign-in page reads and writes it
-// before the rest of the app is loaded (issue 13 item 1).
+// before the rest of the app is loaded.
 
-/** Spec 000 §3 "locally kept user data", under one fixed key. */
+/** The locally kept user data, under one fixed key. */
 export const LOCAL_USER_KEY = 'atende:user';
 
 export interface LocalUser {

@@ -5,7 +5,7 @@ import { opensAgentScreen } from './session';
 
 const kept = (...roles: Role[]): LocalUser => ({ id: 1, uuid: 'u-1', username: 'someone', roles, workspace: 'Demo' });
 
-// Issue 13 item 1: the page loads that show the agent's screen ask for its code and its list at start-up.
+// The page loads that show the agent's screen ask for its code and its list at start-up.
 describe('opensAgentScreen', () => {
   it('is /app and / for a kept agent (Home sends an agent to /app)', () => {
     for (const path of ['/app', '/app/', '/']) expect(opensAgentScreen(path, kept('agent')), path).toBe(true);

@@ -47,7 +47,7 @@ export function useWorkspace() {
 
 /**
  * Whether this page load shows the kept user the agent's screen: at /app, or at / (where Home sends
- * them to their home, spec 000 §2). Its code and its list are then asked for at start-up (issue 13 item 1).
+ * them to their home). Its code and its list are then asked for at start-up.
  */
 export function opensAgentScreen(pathname: string, local: LocalUser | null = readLocalUser()): boolean {
   if (local === null || !isAgent(local.roles)) return false;
@@ -56,7 +56,7 @@ export function opensAgentScreen(pathname: string, local: LocalUser | null = rea
 
 /**
  * At start-up, a browser that kept a signed-in user asks for the session beside the code and the
- * dictionary rather than after them (issue 13 item 1), and for the agent's list too when the page
+ * dictionary rather than after them, and for the agent's list too when the page
  * opens the agent's screen, rather than after the layouts rendered; a failure is left to the hooks to show.
  */
 export function prefetchSession(queryClient: QueryClient, pathname: string): void {
@@ -77,7 +77,7 @@ export function clearLocalSession(queryClient: QueryClient): void {
 }
 
 /**
- * Logout (spec 000 §7): POST /api/v1/logout (form-encoded), then the local session is cleared
+ * Logout: POST /api/v1/logout (form-encoded), then the local session is cleared
  * whatever the answer: a session the server already ended is just as gone.
  */
 export function useLogout() {

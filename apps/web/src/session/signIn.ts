@@ -3,7 +3,7 @@ import { quietApi as client } from '../api/client';
 
 // The calls of the sign-in page, which answers their failures itself: through the app's typed client,
 // which loads no zod schema (it takes each route's method and path from the route table), so the page,
-// served on its own (login.html) without query cache or router, stays small (issue 13 item 1: ≤ 150 KB).
+// served on its own (login.html) without query cache or router, stays small (≤ 150 KB).
 
 /** Signs in (the session cookie is set by the answer) and returns the signed-in user. */
 export async function signIn(email: string, password: string): Promise<User> {
@@ -16,7 +16,7 @@ export async function currentUser(): Promise<User> {
   return (await client.getMe()).data;
 }
 
-/** Whether the server mails password recovery codes (issue 16 item 11); false when it cannot say. */
+/** Whether the server mails password recovery codes; false when it cannot say. */
 export async function passwordRecoveryOffered(): Promise<boolean> {
   return (await client.getSignInOptions().catch(() => null))?.data.password_recovery === true;
 }

@@ -2,7 +2,7 @@ import { Box, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { axisTicks, axisTop } from './chartAxis';
 
-/** Spec 002 §9 chart bars: minimum length 4, border width 1. */
+/** Chart bars: minimum length 4, border width 1. */
 const HEIGHT = 140;
 const MIN_BAR = 4;
 /** Room under the bars for a group's label (the value axis ends where the bars start). */
@@ -26,7 +26,7 @@ type Props = { label: string } & (
 );
 
 /**
- * The vertical bar chart of the reports (spec 001 §5: the only chart type), shared by the campaign
+ * The vertical bar chart of the reports (the only chart type), shared by the campaign
  * summary (sent / error / completed per campaign) and the admin reports (one value per day, weekday
  * or hour). Zero bars keep the minimum length, faded.
  */
@@ -41,7 +41,7 @@ export function BarChart(props: Props) {
   return (
     <Stack gap="xs" role="img" aria-label={props.label}>
       <Group gap={single ? 6 : 'lg'} align="flex-end" wrap="nowrap" style={{ overflowX: 'auto', minHeight: HEIGHT + 36 }}>
-        {/* The value axis (issue 14 item 10: the chart had no values on it). */}
+        {/* The value axis (the chart had no values on it). */}
         <Stack justify="space-between" align="flex-end" h={HEIGHT + 8} mb={LABEL_ROW} gap={0} data-testid="chart-axis" style={{ borderRight: '1px solid var(--mantine-color-gray-4)', paddingRight: 4 }}>
           {axisTicks(max).map((tick) => (
             <Text key={tick} size="xs" c="dimmed" lh={1}>

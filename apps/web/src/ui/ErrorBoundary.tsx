@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 
 /**
- * The error screen of a routing failure (spec 000 §2, 002 §8): the error is reported as fatal and the
+ * The error screen of a routing failure: the error is reported as fatal and the
  * page advises a reload without cache or contacting support.
  */
 export function RouteErrorPage() {

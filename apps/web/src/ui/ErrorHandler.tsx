@@ -10,7 +10,7 @@ import { clearLocalSession, readLocalUser } from '../session/session';
 import { toastError } from './toasts';
 
 /**
- * The shared error handler of spec 000 §8 / 002 §8, installed once and reached by every call
+ * The shared error handler, installed once and reached by every call
  * through the sdk's onError:
  * - 401/408 end the local session with 'Credenciais inválidas' and go to /login (the sign-in form
  *   shows its own 401; a visitor who never signed in in this browser goes to /login without a toast);
@@ -29,7 +29,7 @@ export function ErrorHandler() {
   useEffect(() => {
     setApiErrorListener((error: ApiError, route: RouteAddress) => {
       const { navigate: go, t: tr } = latest.current;
-      // Spec 000 §8: failed calls are logged, then shown.
+      // Failed calls are logged, then shown.
       console.warn(`api: ${route.method} ${route.path} failed with ${error.status} (${error.code})`);
       if (SESSION_STARTING_PATHS.has(route.path)) return;
       if (error.status === 401 || error.status === 408) {

@@ -1,7 +1,7 @@
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Spec 000 §9 / 002 §9: page sizes 10, 20, 40 (default 10). */
+/** Page sizes 10, 20, 40 (default 10). */
 export const PAGE_SIZES = ['10', '20', '40'];
 
 interface PagedFooterProps {

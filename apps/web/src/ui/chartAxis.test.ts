@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { axisTicks, axisTop } from './chartAxis';
 
-describe('bar chart value axis (issue 14 item 10)', () => {
+describe('bar chart value axis', () => {
   it('tops the axis at the next 1, 2 or 5 × 10^k, never below the largest bar', () => {
     expect([0, 1, 2, 3, 7, 10, 11, 99, 100, 101, 240, 5001].map(axisTop)).toEqual([1, 1, 2, 5, 10, 10, 20, 100, 100, 200, 500, 10000]);
   });

@@ -16,7 +16,7 @@ function Refuse({ message }: { message: string }) {
   return <Navigate to="/" replace />;
 }
 
-/** Spec 000 §2 route guard: a role covering one of `roles`, else the permission toast and home. */
+/** Route guard: a role covering one of `roles`, else the permission toast and home. */
 export function RequireRole({ roles, children }: { roles: readonly Role[]; children: ReactNode }) {
   const me = useMe();
   if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
@@ -31,7 +31,7 @@ export function RequireRole({ roles, children }: { roles: readonly Role[]; child
   return <>{children}</>;
 }
 
-/** Spec 000 §2 feature-flag guard: 'Funcionalidade não ativada' and home. */
+/** Feature-flag guard: 'Funcionalidade não ativada' and home. */
 export function RequireFlag({ flag, children }: { flag: FeatureFlag; children: ReactNode }) {
   const tenant = useTenant();
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
@@ -40,7 +40,7 @@ export function RequireFlag({ flag, children }: { flag: FeatureFlag; children: R
   return <>{children}</>;
 }
 
-/** Spec 000 §2 route guard for a capability of the role matrix (PERMISSIONS in @atende/core, which the api enforces too). */
+/** Route guard for a capability of the role matrix (PERMISSIONS in @atende/core, which the api enforces too). */
 export function RequirePermission({ permission, children }: { permission: PermissionName; children: ReactNode }) {
   const me = useMe();
   if (me.isError) return <ErrorState onRetry={() => void me.refetch()} />;
@@ -56,7 +56,7 @@ export function RequirePermission({ permission, children }: { permission: Permis
 }
 
 /**
- * Role and flag guards in the order of spec 000 §2 (role first, then the feature flag); guards child
+ * Role and flag guards in order (role first, then the feature flag); guards child
  * routes without children. `permission` names a row of the role matrix: its roles and its flag.
  */
 export function Guard({ roles, permission, flags = [], children }: { roles?: readonly Role[]; permission?: PermissionName; flags?: readonly FeatureFlag[]; children?: ReactNode }) {

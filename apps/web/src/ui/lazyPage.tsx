@@ -4,7 +4,7 @@ import { LoadingState } from './states';
 type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
 
 /**
- * A component loaded from its own chunk when first rendered (issue 13 item 1: the agent's /app loads
+ * A component loaded from its own chunk when first rendered (the agent's /app loads
  * no admin, campaign, template, bot-editor or report code, and the login page no workstation code).
  * `name` is the module's named export; `fallback` shows while the chunk loads.
  */

@@ -2,7 +2,7 @@ import { Alert, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** Every page has these three states (CONVENTIONS "Web app"). */
+/** Every page has these three states. */
 export function LoadingState({ label }: { label?: string }) {
   const { t } = useTranslation();
   return (

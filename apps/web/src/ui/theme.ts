@@ -1,6 +1,6 @@
 import { createTheme, rem, type MantineTheme, type ModalProps } from '@mantine/core';
 
-/** Spec 000 §9 modal widths: sm 464, md 675, lg 800 px (default lg). */
+/** Modal widths: sm 464, md 675, lg 800 px (default lg). */
 export const MODAL_WIDTHS = { sm: 464, md: 675, lg: 800 } as const;
 const isModalWidth = (size: unknown): size is keyof typeof MODAL_WIDTHS => typeof size === 'string' && size in MODAL_WIDTHS;
 

@@ -2,7 +2,7 @@ import { notifications } from '@mantine/notifications';
 
 /**
  * Toasts keyed by their text, so a message already on screen is not stacked again (retries of a
- * failing call, several queries failing at once); at most 3 show (spec 000 §9).
+ * failing call, several queries failing at once); at most 3 show.
  */
 export function toastError(message: string, options: { persistent?: boolean } = {}): void {
   notifications.show({ id: `error:${message}`, color: 'red', message, autoClose: options.persistent ? false : 5000 });

@@ -69,7 +69,7 @@ describe('maintenance: expire-sessions', () => {
     expect(await runMaintenanceJob(deps, { kind: 'expire-sessions' })).toEqual({ deletedSessions: 0, loggedOffUsers: 0, returnedConversations: 0 });
   });
 
-  // spec 000 §4: logout returns the agent's active chats to the queue; sessions that all expired are a logout.
+  // Logout returns the agent's active chats to the queue; sessions that all expired are a logout.
   it('returns the active chats of an agent whose sessions all expired to the queue, as an api logout does', async () => {
     const tenant = await ensureTenant(t.db, { name: 'Expired chats', users: { holder: ['agent'] }, emailDomain: 'expired.test', password: 'x1234567' });
     const holder = tenant.users.holder!;

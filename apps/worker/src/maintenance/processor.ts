@@ -23,7 +23,7 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
       const cutoff = new Date(Date.now() - deps.sessionRetentionDays * 24 * 3600 * 1000);
       const deleted = await deps.db.userSession.deleteMany({ where: { expiresAt: { lt: cutoff } } });
       // Users whose every session has expired are no longer logged in: signed off exactly as an api
-      // logout does (spec 000 §4), so their active chats return to the queue with reason logoff.
+      // logout does, so their active chats return to the queue with reason logoff.
       const noLiveSession: Prisma.UserWhereInput = { isLogged: true, sessions: { none: { revokedAt: null, expiresAt: { gt: new Date() } } } };
       const stale = await deps.db.user.findMany({ where: noLiveSession, select: { id: true, tenantId: true }, take: 1000 });
       let loggedOffUsers = 0;
@@ -58,7 +58,7 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
     case 'sync-templates':
       return reconcileTemplates(deps.templates);
     case 'start-scheduled':
-      // Finished campaigns awaiting receipts are settled on the same beat (issue 14 item 5).
+      // Finished campaigns awaiting receipts are settled on the same beat.
       return { ...(await startScheduled(deps)), ...(await settleSentCampaigns(deps)) };
     case 'run-automations':
       return runAutomations(deps);

@@ -8,7 +8,7 @@ import { FIRST_STEPS_SHOWN } from './firstSteps';
 
 
 /**
- * /admin index: the dashboard. Spec 000 §2: on first access an admin goes to /admin/first-steps
+ * The /admin index, the dashboard: on first access an admin goes to /admin/first-steps
  * while the first_steps feature is on and not yet completed (once per browser session, so the
  * dashboard stays reachable). Users of the area without the dashboard go to their own section.
  */

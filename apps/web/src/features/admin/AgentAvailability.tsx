@@ -16,12 +16,12 @@ const STATE_COLOR: Record<Availability, string> = { online: 'green', paused: 'ye
 const STATE_LABEL: Record<Availability, string> = { online: 'Online', paused: 'Paused', offline: 'Offline' };
 const availability = (user: User): Availability => (user.is_logged ? user.state : 'offline');
 
-/** Agents that count for availability: supervisors that are also agents do not (spec 002 §6). */
+/** Agents that count for availability: supervisors that are also agents do not. */
 const countsAsAgent = (user: User) => !roleCovers(user.roles.map((r) => r.name), 'supervisor');
 
 /**
  * The agents' availability (GET /api/v1/users?role=agent), kept live by `update-user` in
- * tenant_{uuid}_metrics; a supervisor may end an agent's session (spec 000 §4, §6).
+ * tenant_{uuid}_metrics; a supervisor may end an agent's session.
  */
 export function AgentAvailability() {
   const { t, i18n } = useTranslation();

@@ -15,7 +15,7 @@ const STAT_CARDS: { key: keyof DashboardStats; label: string; value: (s: Dashboa
 ];
 
 /**
- * Admin dashboard (spec 002 §3): today's figures computed by the server, the open conversations and
+ * Admin dashboard: today's figures computed by the server, the open conversations and
  * the agents' availability, all kept live through tenant_{uuid}_metrics.
  */
 export function DashboardPage() {

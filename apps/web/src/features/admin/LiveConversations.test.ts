@@ -8,7 +8,7 @@ const row = (uuid: string, timeJoin: string, contact: string | null, agent: stri
   channel: { uuid, name: 'API', type: 'custom' }, time_join: timeJoin, time_answer: null, last_message: null,
 });
 
-describe('sortConversations (spec 002 §9: start descending by default)', () => {
+describe('sortConversations (start descending by default)', () => {
   const rows = [row('a', '2026-11-20T10:00:00.000Z', 'bruna', null), row('b', '2026-11-20T12:00:00.000Z', 'Ana', 'zeca'), row('c', '2026-11-20T11:00:00.000Z', 'carla', 'Ana')];
   it('orders by start, newest first', () => {
     expect(sortConversations(rows, { key: 'time_join', desc: true }).map((r) => r.uuid)).toEqual(['b', 'c', 'a']);

@@ -49,14 +49,14 @@ export function sortConversations(rows: DashboardConversation[], sort: Sort): Da
     .map(({ row }) => row);
 }
 
-/** Open conversations of the dashboard, sortable by column (default: start, newest first; spec 002 §9). */
+/** Open conversations of the dashboard, sortable by column (default: start, newest first). */
 export function LiveConversations() {
   const { t } = useTranslation();
   const list = useDashboardConversations();
   const navigate = useNavigate();
   const [sort, setSort] = useState<Sort>({ key: 'time_join', desc: true });
   const [state, setState] = useState<DashboardState | 'all'>('all');
-  // Spec 002 §9: dates in the pt-BR short format.
+  // Dates in the pt-BR short format.
   const format = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
   const rows = useMemo(() => {
     const all = list.data?.data ?? [];
@@ -106,7 +106,7 @@ export function LiveConversations() {
           </Table.Thead>
           <Table.Tbody>
             {rows.map((c) => (
-              // Issue 16 item 13: a row opens the live view, where the supervisor can transfer, write a note or finish.
+              // A row opens the live view, where the supervisor can transfer, write a note or finish.
               <Table.Tr key={c.uuid} data-testid={`live-${c.uuid}`} style={{ cursor: 'pointer' }} onClick={() => void navigate(`/chat/${c.uuid}`)}>
                 <Table.Td>
                   <Anchor component={Link} to={`/chat/${c.uuid}`} aria-label={t('Open conversation #{{ticket}}', { ticket: c.ticket_number })} onClick={(e) => e.stopPropagation()}>

@@ -6,7 +6,7 @@ import { useDashboardLive } from './dashboardQueries';
 
 /**
  * Omnichannel panel (flag omnichannel_dashboard): its own header with a clock and date updated every
- * 100 ms and a BETA badge, and each sector's SLA status kept live (spec 002 §2).
+ * 100 ms and a BETA badge, and each sector's SLA status kept live.
  */
 export function OmnichannelDashboardPage() {
   const { t, i18n } = useTranslation();

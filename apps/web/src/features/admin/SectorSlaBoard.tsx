@@ -20,7 +20,7 @@ function Figure({ label, value, alert }: { label: string; value: string; alert?:
   );
 }
 
-/** Each sector's queue against its SLA seconds; a sector with breaches is outlined in red (spec 002 §2, §3). */
+/** Each sector's queue against its SLA seconds; a sector with breaches is outlined in red. */
 export function SectorSlaBoard() {
   const { t } = useTranslation();
   const sectors = useSectorSla();

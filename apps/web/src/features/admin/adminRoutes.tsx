@@ -33,7 +33,7 @@ const FirstStepsPage = lazyPage(() => import('./FirstStepsPage'), 'FirstStepsPag
 const OmnichannelDashboardPage = lazyPage(() => import('./OmnichannelDashboardPage'), 'OmnichannelDashboardPage');
 
 
-/** Reports children and their guards (spec 002 §2). */
+/** Reports children and their guards. */
 const REPORTS: (HubLink & { element: RouteObject['element'] })[] = [
   { path: 'chat-history', title: 'Chat history', element: <AdminReportPage report={REPORT_DEFINITIONS['chat-history']} /> },
   { path: 'agents-productivity', title: 'Agents productivity', element: <AdminReportPage report={REPORT_DEFINITIONS['agents-productivity']} /> },
@@ -50,7 +50,7 @@ const REPORTS: (HubLink & { element: RouteObject['element'] })[] = [
   { path: 'login-history', title: 'Login history', permission: 'reports.login_history', element: <Guard permission="reports.login_history"><AdminReportPage report={REPORT_DEFINITIONS['login-history']} /></Guard> },
 ];
 
-/** Settings children and their guards (spec 002 §2); the hub shows the cards the spec lists, plus Sectors (spec 002 §3, §7). */
+/** Settings children and their guards; the hub shows the cards the spec lists, plus Sectors. */
 const SETTINGS: (HubLink & { element: RouteObject['element'] })[] = [
   { path: 'automations', title: 'Automations', element: <AutomationsPage /> },
   { path: 'surveys', title: 'Surveys', element: <SurveysPage /> },
@@ -61,10 +61,10 @@ const SETTINGS: (HubLink & { element: RouteObject['element'] })[] = [
   { path: 'sectors', title: 'Sectors', element: <SectorsPage /> },
   { path: 'canned-responses', title: 'Canned responses', permission: 'settings.canned_responses', element: <Guard permission="settings.canned_responses"><CannedResponsesPage /></Guard> },
   { path: 'workspace', title: 'Workspace', element: <WorkspaceSettingsPage /> },
-  // Spec 002 §5 user rules; managing users is for admin and owner (§6), as the api enforces.
+  // User rules; managing users is for admin and owner, as the api enforces.
   { path: 'users', title: 'Users', permission: 'users.manage', element: <Guard permission="users.manage"><UsersPage /></Guard> },
   { path: 'bots', title: 'Bots', permission: 'bots.manage', element: <Guard permission="bots.manage"><BotsPage /></Guard> },
-  // Issue 16 item 14: every settings screen has its card.
+  // Every settings screen has its card.
   { path: 'conversation-reasons', title: 'Conversation reasons', permission: 'settings.conversation_reasons', element: <Guard permission="settings.conversation_reasons"><ConversationReasonsPage /></Guard> },
   { path: 'conversation-fields', title: 'Conversation fields', permission: 'conversation_fields.define', element: <Guard permission="conversation_fields.define"><ConversationFieldsPage /></Guard> },
 ];
@@ -74,7 +74,7 @@ const SETTINGS_HIDDEN: RouteObject[] = [
   { path: 'workspace/channels/:id', element: <ChannelSettingsPage /> },
 ];
 
-/** Children of /admin (spec 002 §2). The area itself is guarded by AdminLayout. */
+/** Children of /admin. The area itself is guarded by AdminLayout. */
 export const adminRoutes: RouteObject[] = [
   { index: true, element: <AdminIndex /> },
   {
@@ -86,7 +86,7 @@ export const adminRoutes: RouteObject[] = [
     path: 'reports',
     children: [
       { index: true, element: <Guard permission="reports"><HubPage title="Reports" links={REPORTS} /></Guard> },
-      // The campaign report is the campaigns row's (spec 002 §2: campaign_manager plus outbound_campaign),
+      // The campaign report is the campaigns row's (campaign_manager plus outbound_campaign),
       // not the supervisors' reports row: a campaign manager opens it too.
       ...REPORTS.map(({ path, element }) => ({ path, element: path === 'campaigns' ? element : <Guard permission="reports">{element}</Guard> })),
     ],

@@ -28,7 +28,7 @@ function failureOf(error: unknown): { field?: Field; message: string } {
 }
 
 /**
- * Forgot password by e-mail code (issue 16 item 11), part of the light sign-in page (no zod, router
+ * Forgot password by e-mail code, part of the light sign-in page (no zod, router
  * or query cache): the address, then the 6-digit code mailed to it with the new password. The
  * answer to the address never says whether it is an account's; the password rules are the api's.
  */

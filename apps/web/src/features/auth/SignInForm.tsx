@@ -25,11 +25,11 @@ function check(email: string, password: string): Fields {
 }
 
 /**
- * The sign-in form of /login (spec 000 §2), light enough to be the whole of login.html: plain state,
+ * The sign-in form of /login, light enough to be the whole of login.html: plain state,
  * no form or query library. A browser that kept user data first asks, quietly, whether its session
  * still holds; a signed-in user (kept or new) goes to `onSignedIn`. A failed sign-in shows the
  * server's message; ?max_agents_reached=true shows the max-users state. "Forgot password?" appears
- * when the server mails recovery codes (issue 16 item 11).
+ * when the server mails recovery codes.
  */
 export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
   const { t } = useTranslation();

@@ -7,9 +7,9 @@ import { LoadingState } from '../../ui/states';
 import { homeFor, safeInternalPath } from './home';
 
 /**
- * /ssoload (spec 000 §2): loads the user and workspace, then goes to ?page=. On failure it goes to
+ * /ssoload: loads the user and workspace, then goes to ?page=. On failure it goes to
  * ?page= (else /login) carrying the max_agents_reached flag and the domain from the query. With
- * ?jwt= (a token from GET /sso/domain_switch/jwt on another domain, issue 16 item 18) it first signs
+ * ?jwt= (a token from GET /sso/domain_switch/jwt on another domain) it first signs
  * in with it (once: the token works once, and StrictMode runs the effect twice).
  */
 let switching: { jwt: string; done: Promise<unknown> } | null = null;

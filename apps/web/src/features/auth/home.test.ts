@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { homeFor, safeInternalPath } from './home';
 
-// spec 000 §2: /app for agents, otherwise /admin.
+// /app for agents, otherwise /admin.
 describe('homeFor', () => {
   it('sends agents to the agent panel, whatever else they hold', () => {
     expect(homeFor(['agent'])).toBe('/app');

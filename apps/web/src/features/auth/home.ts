@@ -5,7 +5,7 @@ import { hasAnyRole, homePathFor } from '@atende/core';
 const ADMIN_AREA_ROLES: readonly Role[] = ['supervisor', 'tenant_admin', 'campaign_manager'];
 
 /**
- * Where a signed-in user belongs (spec 000 §2): /app for agents, otherwise /admin; null for a
+ * Where a signed-in user belongs: /app for agents, otherwise /admin; null for a
  * user no screen is meant for (they get the no-access page instead of a redirect loop).
  */
 export function homeFor(roles: readonly Role[]): '/app' | '/admin' | null {

@@ -23,7 +23,7 @@ const TRIGGER_LABEL: Record<Trigger, string> = {
   waiting_too_long: phrase('The conversation has waited in the queue for'),
 };
 
-/** Settings > Automations (spec 002 §2, §3): timed rules the worker applies every 30 seconds. */
+/** Settings > Automations: timed rules the worker applies every 30 seconds. */
 export function AutomationsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

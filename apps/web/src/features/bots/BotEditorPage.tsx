@@ -28,7 +28,7 @@ interface Draft {
 const NEW_FLOW: Draft = { name: '', nodes: [{ id: 'start', type: 'start', next: null }] };
 const rules = (d: Draft) => botFlowIssues(d.name, d.nodes);
 
-/** Settings > Bots > bot editor (spec 002 §2 bots/bot-editor/:id, §3 nodes, §5 flow rules): the flow as a list of steps whose handles point at other steps. */
+/** Settings > Bots > bot editor (bots/bot-editor/:id, nodes, flow rules): the flow as a list of steps whose handles point at other steps. */
 export function BotEditorPage() {
   const { id = 'new' } = useParams();
   const bot = useQuery({ queryKey: botKeys.one(id), enabled: id !== 'new', queryFn: async () => (await api.getBot({ params: { id } })).data });

@@ -13,7 +13,7 @@ import { toastSuccess } from '../../ui/toasts';
 
 export const botKeys = { all: ['bots'] as const, one: (id: string) => ['bots', id] as const };
 
-/** Settings > Bots (admin + bots_interface; spec 002 §2): the bot flows, each opened in the bot editor. */
+/** Settings > Bots (admin + bots_interface): the bot flows, each opened in the bot editor. */
 export function BotsPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();

@@ -3,7 +3,7 @@ import { Badge, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
- * Issue 14 item 7: the campaign's template changed its buttons since the reply actions were saved;
+ * The campaign's template changed its buttons since the reply actions were saved;
  * a reply to a renamed button would get the default action, so the campaign cannot start until
  * its button actions are saved again (Edit).
  */

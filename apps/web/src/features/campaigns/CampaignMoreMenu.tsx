@@ -15,7 +15,7 @@ import { useApprovedTemplates } from './queries';
 /** Calls whose refusals the modals show themselves (a session or permission problem still goes to the shared handler). */
 const answered = apiHandling(400, 404, 409, 422, 429, 503);
 
-/** A campaign row's further actions (issue 14 item 10): duplicate it, send its template as a test. */
+/** A campaign row's further actions: duplicate it, send its template as a test. */
 export function CampaignMoreMenu({ campaign, onDuplicated }: { campaign: Campaign; onDuplicated(): void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<'duplicate' | 'test' | null>(null);

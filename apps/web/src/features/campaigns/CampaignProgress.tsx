@@ -24,7 +24,7 @@ const STATE_COLOR: Record<Campaign['state'], string> = {
 };
 
 /**
- * A campaign's state and how far sending got (issue 14 item 5): sent / errors / remaining of the
+ * A campaign's state and how far sending got: sent / errors / remaining of the
  * total, and the sends whose outcome is unknown, with a bar (sent, errors,
  * unknown and DND-skipped sections), live through update-campaign, which the
  * dispatcher sends at most once a second.

@@ -17,7 +17,7 @@ import { useTenant } from '../../session/session';
 const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 /**
- * The campaign report (spec 001 §2, §5): filters in the query string (start, end, campaigns, state),
+ * The campaign report: filters in the query string (start, end, campaigns, state),
  * the summary per campaign, the history of subscribers, and CSV / Excel / JSON exports of it.
  */
 export function CampaignReportPage() {
@@ -26,7 +26,7 @@ export function CampaignReportPage() {
   const pct = (part: number, whole: number) => (whole === 0 ? '--' : rate(part / whole));
   const [params, setParams] = useSearchParams();
   // The default range is yesterday and today in the user's zone: the UTC date is already tomorrow
-  // on a Brazilian evening, which the date rules call "in the future" (issue 14 item 3).
+  // on a Brazilian evening, which the date rules call "in the future".
   const start = params.get('start') ?? localDay(new Date(Date.now() - 86_400_000));
   const end = params.get('end') ?? localDay(new Date());
   const campaigns = params.get('campaigns')?.split(',').filter(Boolean) ?? [];
@@ -37,12 +37,12 @@ export function CampaignReportPage() {
   const tenant = useTenant().data;
   const fieldsOn = tenant ? isFeatureOn(tenant, 'conversation_fields') : false;
   const [valueDraft, setValueDraft] = useState(fieldValue);
-  // Spec 001 §5: a text filter with content needs 3 characters; nothing is loaded while one is short.
+  // A text filter with content needs 3 characters; nothing is loaded while one is short.
   const valueError =
     valueDraft && valueDraft.trim().length < MIN_FILTER_LENGTH
       ? t('Filter {{label}} should have at least {{min}} characters', { label: t('Value'), min: MIN_FILTER_LENGTH })
       : undefined;
-  // Spec 001 §5 date rules, the same check as the admin reports (packages/core): nothing is asked while one fails.
+  // Date rules, the same check as the admin reports (packages/core): nothing is asked while one fails.
   const dateIssues = reportFilterIssues({ start, end }, localDay(new Date()));
   const dateError = (path: 'start' | 'end') => {
     const issue = dateIssues.find((i) => i.path === path);
@@ -185,7 +185,7 @@ export function CampaignReportPage() {
               ))}
             </Group>
           </Group>
-          {/* Issue 14 item 5: the funnel of the messages the provider accepted, with its rates. */}
+          {/* The funnel of the messages the provider accepted, with its rates. */}
           <Table aria-label={t('Summary')} withTableBorder>
             <Table.Thead>
               <Table.Tr>

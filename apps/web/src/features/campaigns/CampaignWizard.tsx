@@ -27,7 +27,7 @@ import {
 type Step = 'data' | 'template' | 'actions';
 
 /**
- * The campaign wizard of spec 001 §2: create in three steps (data, template, button actions), edit
+ * The campaign wizard: create in three steps (data, template, button actions), edit
  * in two (the template is settled). Back from the actions goes to the template when creating and to
  * the data when editing; closing a changed form asks first, then drops everything.
  */
@@ -36,7 +36,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const editing = campaign !== null;
   const lookups = useWizardLookups();
   const [s, setS] = useState<WizardState>(() => (campaign ? wizardOf(campaign) : emptyWizard()));
-  // A new campaign starts with the default DND lists (issue 14 item 8), once they are loaded.
+  // A new campaign starts with the default DND lists, once they are loaded.
   const defaultLists = (lookups.data?.lists ?? []).filter((l) => l.default);
   const [preselected, setPreselected] = useState(editing);
   useEffect(() => {
@@ -45,7 +45,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
     setS((cur) => ({ ...cur, dnd_list: lookups.data.lists.filter((l) => l.default).map((l) => l.uuid) }));
   }, [preselected, lookups.data]);
   const [step, setStep] = useState<Step>('data');
-  // Issue 14 item 10: Escape, the close button or Cancel ask before a changed form is dropped.
+  // Escape, the close button or Cancel ask before a changed form is dropped.
   const [initial] = useState(s);
   const [discarding, setDiscarding] = useState(false);
   const requestClose = () => (JSON.stringify(s) === JSON.stringify(initial) ? onClose() : setDiscarding(true));
@@ -85,7 +85,7 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const lists = (lookups.data?.lists ?? []).map((l) => ({ value: l.uuid, label: l.name }));
   const sectors = (lookups.data?.sectors ?? []).map((x) => ({ value: x.uuid, label: x.name }));
   const bots = (lookups.data?.bots ?? []).map((b) => ({ value: b.uuid, label: b.name }));
-  // Spec 001 §3: sectors, menus and bots, grouped as on the channel screen (a switched-off menu cannot be chosen).
+  // Sectors, menus and bots, grouped as on the channel screen (a switched-off menu cannot be chosen).
   const entries = lookups.data?.entrypoints ?? [];
   const entryOptions = (['sector', 'menu', 'bot'] as const).map((type) => ({
     group: t(ENTRY_GROUP[type]),

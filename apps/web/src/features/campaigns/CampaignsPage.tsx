@@ -19,12 +19,12 @@ import { CampaignWizard } from './CampaignWizard';
 import { STATE_LABEL } from './phrases';
 import { campaignKeys, useCampaigns, useLiveCampaigns } from './queries';
 
-/** Spec 001 §4: the start/stop control of a state and desired state, and why Start may be disabled. */
+/** The start/stop control of a state and desired state, and why Start may be disabled. */
 export function campaignControl(c: Campaign): { label: string; desired: 'running' | 'stopped' | null; reason: string | null } {
   if (c.state === 'running' && c.desired_state === 'running') return { label: 'Stop', desired: 'stopped', reason: null };
   if (c.desired_state === 'stopped' && c.state === 'running') return { label: 'Stopping', desired: null, reason: null };
   if (c.desired_state !== c.state) return { label: 'Starting', desired: null, reason: null };
-  // Issue 14 item 5: a finished campaign starts again only as a run for newly added subscribers.
+  // A finished campaign starts again only as a run for newly added subscribers.
   const finished = (FINAL_CAMPAIGN_STATES as readonly string[]).includes(c.state);
   const reason = c.template.deleted
     ? 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.'
@@ -40,7 +40,7 @@ export function campaignControl(c: Campaign): { label: string; desired: 'running
   return { label: 'Start', desired: 'running', reason };
 }
 
-/** The campaign list (spec 001 §2): filters, paged table, live state, wizard, subscribers, start/stop, delete. */
+/** The campaign list: filters, paged table, live state, wizard, subscribers, start/stop, delete. */
 export function CampaignsPage() {
   const { t, i18n } = useTranslation();
   const me = useMe().data;

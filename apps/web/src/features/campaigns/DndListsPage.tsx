@@ -19,7 +19,7 @@ const keys = { lists: ['dnd', 'lists'] as const, members: (id: string) => ['dnd'
 const REMOVE_WARNING =
   'The do not disturb lists can be used by several campaigns and this action will influence all of them. Are you sure you want to continue?';
 
-/** The DND lists screen (spec 001 §2): lists with their sizes, a new list, consult by number, link a contact, members. */
+/** The DND lists screen: lists with their sizes, a new list, consult by number, link a contact, members. */
 export function DndListsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -35,7 +35,7 @@ export function DndListsPage() {
       refresh();
     },
   });
-  // Issue 14 item 8: a default list is preselected in every new campaign, so an opt-out into it protects them all.
+  // A default list is preselected in every new campaign, so an opt-out into it protects them all.
   const markDefault = useMutation({
     mutationFn: ({ list, value }: { list: DndList; value: boolean }) => api.updateDndList({ params: { id: list.uuid }, body: { default: value } }),
     onSuccess: () => {
@@ -330,8 +330,8 @@ function LinkModal({ lists, onClose, onDone }: { lists: DndList[]; onClose(): vo
 }
 
 /**
- * A list's contacts, searched and paged; taking one off warns first (spec 001 §7: the list may serve
- * several campaigns), issue 14 item 10.
+ * A list's contacts, searched and paged; taking one off warns first (the list may serve
+ * several campaigns).
  */
 function MembersModal({ list, onClose, onChanged }: { list: DndList; onClose(): void; onChanged(): void }) {
   const { t } = useTranslation();

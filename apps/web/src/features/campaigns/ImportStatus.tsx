@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ImportProgress } from './queries';
 
 /**
- * The subscriber import of a campaign (spec 001 §4 import task statuses): while it runs, a progress
+ * The subscriber import of a campaign (import task statuses): while it runs, a progress
  * bar with rows done / total (the total is an estimate from the file size until the file is read
  * through, and says so); when done, the summary of errors, ignored and success, or why nothing was
  * imported.

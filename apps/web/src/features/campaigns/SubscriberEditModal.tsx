@@ -8,7 +8,7 @@ import { reasonText } from '../../api/reasons';
 import { toastSuccess } from '../../ui/toasts';
 import { SUBSCRIBER_STATE_LABEL } from './phrases';
 
-/** Spec 001 §4: pending, error and completed subscribers are edited (their state); they can move between those. */
+/** Pending, error and completed subscribers are edited (their state); they can move between those. */
 export const EDITABLE_STATES = ['pending', 'error', 'completed'] as const;
 
 export function SubscriberEditModal({ campaignId, subscriber, onClose, onSaved }: { campaignId: string; subscriber: Subscriber; onClose(): void; onSaved(): void }) {
@@ -44,7 +44,7 @@ export function SubscriberEditModal({ campaignId, subscriber, onClose, onSaved }
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}
           </Button>
-          {/* Spec 001 §4: the submit stays disabled until the state has changed. */}
+          {/* The submit stays disabled until the state has changed. */}
           <Button disabled={state === subscriber.state} loading={save.isPending} onClick={() => save.mutate()}>
             {t('Save')}
           </Button>

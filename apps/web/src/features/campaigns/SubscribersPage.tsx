@@ -20,7 +20,7 @@ import { campaignKeys, useCampaign, useImportProgress, useLiveCampaigns } from '
 import { EDITABLE_STATES, SubscriberEditModal } from './SubscriberEditModal';
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-/** CSV in any usual encoding or an Excel workbook (issue 14 item 4). */
+/** CSV in any usual encoding or an Excel workbook. */
 const SUBSCRIBER_FILE_ACCEPT = `text/csv,.csv,${XLSX_TYPE},.xlsx`;
 
 /** Downloads the import template (CSV or Excel), named by the server's content-disposition. */
@@ -34,7 +34,7 @@ async function downloadTemplate(campaignId: string, accept: string, failed: stri
   URL.revokeObjectURL(url);
 }
 
-/** A campaign's subscribers (spec 001 §2): state filter, table with parameters, import with progress, template downloads. */
+/** A campaign's subscribers: state filter, table with parameters, import with progress, template downloads. */
 export function SubscribersPage() {
   const { t, i18n } = useTranslation();
   const { id = '' } = useParams();

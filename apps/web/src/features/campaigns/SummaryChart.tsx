@@ -9,7 +9,7 @@ interface Row {
   completed_count: number;
 }
 
-/** Spec 002 §9: the series colours cycling. */
+/** The series colours cycling. */
 const SERIES = [
   { key: 'sent_count', label: 'Sent', color: '#3b82f6' },
   { key: 'error_count', label: 'Error', color: '#ef4444' },

@@ -9,7 +9,7 @@ const DndListsPage = lazyPage(() => import('./DndListsPage'), 'DndListsPage');
 const SubscribersPage = lazyPage(() => import('./SubscribersPage'), 'SubscribersPage');
 
 /**
- * Campaign routes under /admin/campaigns and /app/campaigns (spec 002 §2): the role matrix's
+ * Campaign routes under /admin/campaigns and /app/campaigns: the role matrix's
  * campaigns row (campaign_manager, admin, owner; flag outbound_campaign); the template manager's
  * row adds whatsapp_template_management.
  */

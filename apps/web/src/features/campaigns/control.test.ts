@@ -11,7 +11,7 @@ const campaign = (patch: Partial<Campaign>): Campaign => ({
   created_at: '2026-11-25T00:00:00.000Z', progress: { total: 3, sent: 3, errors: 0, dnd: 0, remaining: 0, unknown: 0 }, ...patch,
 });
 
-// Issue 14 item 5 (spec 001 §4): a finished campaign offers no Start until new subscribers are pending.
+// A finished campaign offers no Start until new subscribers are pending.
 describe('the Start control of a finished campaign', () => {
   it('is disabled with its reason on sent, completed and completed with engagement', () => {
     for (const state of ['sent', 'completed', 'completed_with_engagement'] as const) {

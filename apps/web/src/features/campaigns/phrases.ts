@@ -6,12 +6,12 @@ export const STATE_LABEL = {
   stopped: phrase('Stopped'),
   scheduled: phrase('Scheduled'),
   failed: phrase('Failed'),
-  // Spec 001 §4 list filters: where a finished run ends (issue 14 item 5).
+  // List filters: where a finished run ends.
   sent: phrase('Sent'),
   completed: phrase('Completed'),
   completed_with_engagement: phrase('Completed with engagement'),
 } as const;
-/** A subscriber's message as the provider's receipts tell (issue 14 item 5). */
+/** A subscriber's message as the provider's receipts tell. */
 export const DELIVERY_LABEL = {
   sent: phrase('Sent'),
   delivered: phrase('Delivered'),
@@ -35,7 +35,7 @@ export const ACTION_LABEL = {
   chatbot_outbound: phrase('Hand over to a bot'),
   end_with_message: phrase('End with a message'),
 } as const;
-/** The entry point select's groups (spec 001 §3 inbound entry point). */
+/** The entry point select's groups (inbound entry point). */
 export const ENTRY_GROUP = {
   sector: phrase('Sectors'),
   menu: phrase('Menus'),
@@ -75,7 +75,7 @@ export const CAMPAIGN_PHRASES = [
 ] as const;
 
 /**
- * A subscriber's recorded reply (report column, issue 14 item 9): the button pressed as the template
+ * A subscriber's recorded reply (report column): the button pressed as the template
  * wrote it, a button without an action of its own (the default action ran), or a free-text reply.
  */
 export function replyActionText(value: string | null, t: (key: string, options?: Record<string, unknown>) => string): string {

@@ -40,7 +40,7 @@ export function useCampaign(id: string) {
   return useQuery({ queryKey: campaignKeys.one(id), queryFn: async () => (await api.getCampaign({ params: { id } })).data, meta: LIVE });
 }
 
-/** Channels (spec 001 §3: 360dialog, {hash}, WhatsApp Web, custom), sectors and DND lists for the wizard. */
+/** Channels (360dialog, {hash}, WhatsApp Web, custom), sectors and DND lists for the wizard. */
 export function useWizardLookups() {
   return useQuery({
     queryKey: campaignKeys.lookups,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { actionErrors, emptyWizard, entrypointOf, localDateTimeInput, payloadOf } from './wizard';
 
-// Issue 14 item 3: a schedule is entered and shown in the user's zone and stored in UTC; editing a
+// A schedule is entered and shown in the user's zone and stored in UTC; editing a
 // campaign and saving it unchanged must give back the same instant.
 describe('the campaign schedule in the user time zone', () => {
   const zone = process.env.TZ;
@@ -31,7 +31,7 @@ describe('the campaign schedule in the user time zone', () => {
   });
 });
 
-describe('campaign settings of the wizard (issue 14 item 8)', () => {
+describe('campaign settings of the wizard', () => {
   it('sends the entry point with its type, and none for an empty choice', () => {
     const uuid = '6f1c2b9e-2c1d-4c4e-9a55-0a3f1e2d3c4b';
     expect(payloadOf({ ...emptyWizard(), inbound_entrypoint: `menu:${uuid}` }, [], []).inbound_entrypoint).toEqual({ uuid, type: 'menu' });

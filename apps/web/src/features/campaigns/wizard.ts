@@ -1,7 +1,7 @@
 import { CAMPAIGN_NAME_MAX, DEFAULT_ACTION, ENTRYPOINT_TYPES, type Campaign, type EntrypointType, type ReplyAction, type Template } from '@atende/contract';
 
 /**
- * The campaign wizard's state (spec 001 §2-§5): campaign data, the template, and one reply action
+ * The campaign wizard's state: campaign data, the template, and one reply action
  * per quick-reply button plus the default one; its checks with the spec's messages.
  */
 export type ActionKind = ReplyAction['action'];
@@ -30,7 +30,7 @@ export interface WizardState {
 
 export const emptyAction = (): ActionState => ({ action: '', subAction: [], message: '' });
 
-/** A new campaign starts with the tenant's default DND lists selected (issue 14 item 8). */
+/** A new campaign starts with the tenant's default DND lists selected. */
 export function emptyWizard(defaultLists: string[] = []): WizardState {
   return {
     name: '',
@@ -56,7 +56,7 @@ function actionOf(a: ReplyAction): ActionState {
 /**
  * A stored UTC instant as the value of a `datetime-local` input, in the browser's time zone: the
  * input shows and gives back local wall time, so reading the UTC digits would shift the schedule
- * by the zone's offset on every save (issue 14 item 3).
+ * by the zone's offset on every save.
  */
 export function localDateTimeInput(iso: string): string {
   const d = new Date(iso);
@@ -117,7 +117,7 @@ export function actionErrors(s: WizardState, buttons: string[]): Record<string, 
     else if (a.action !== 'end_with_message' && a.subAction.length === 0) e[`${key}.subAction`] = 'This field is required';
     if (a.action === 'end_dnd' && !a.message.trim()) e[`${key}.message`] = 'This field is required';
   }
-  // Spec 001 §5: a campaign with an opt-out (end_dnd) consults at least one DND list itself.
+  // A campaign with an opt-out (end_dnd) consults at least one DND list itself.
   const usesDnd = [DEFAULT_ACTION, ...buttons].some((key) => s.actions[key]?.action === 'end_dnd');
   if (usesDnd && s.dnd_list.length === 0) e.dnd_list = 'At least one DND list is required';
   return e;

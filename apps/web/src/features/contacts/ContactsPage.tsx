@@ -17,12 +17,12 @@ import { phonebookFilters } from '../phonebook/searchFilters';
 
 const contactKeys = { all: ['contacts', 'list'] as const };
 const noEditor = () => undefined;
-/** Spec 000 §9: searches are debounced by 500 ms. */
+/** Searches are debounced by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
 
 /**
- * The contacts page (/admin/contacts, spec 002 §2): search by name or phone (3+ characters, spec 000
- * §5), pages of 10/20/40, edit with the customer details form of the agent panel (same rules),
+ * The contacts page (/admin/contacts): search by name or phone (3+ characters),
+ * pages of 10/20/40, edit with the customer details form of the agent panel (same rules),
  * delete with confirmation (supervisor and above; refused while the contact has an open conversation).
  */
 export function ContactsPage() {

@@ -21,7 +21,7 @@ interface Props {
 }
 
 /**
- * Selected-text binding (spec 000 §5): the text selected in the chat, a field picker, replace or
+ * Selected-text binding: the text selected in the chat, a field picker, replace or
  * append, and the rules of bindSelectedText with their messages.
  */
 export function BindSelectedText({ text, options, targetOf, apply, onDone }: Props) {

@@ -37,9 +37,9 @@ interface Props {
 }
 
 /**
- * Edit form of the customer details (spec 000 §5): phone1 read-only, the rules and messages of
+ * Edit form of the customer details: phone1 read-only, the rules and messages of
  * contactFormSchema; Save shows a spinner, then the contact is replaced everywhere and the panel
- * goes back to the read view (spec 000 §4).
+ * goes back to the read view.
  */
 export function ContactForm({ contact, country, onDone, onEditor }: Props) {
   const { t } = useTranslation();
@@ -47,7 +47,7 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
   const form = useForm<ContactFormValues, unknown, ContactUpdate>({
     resolver: zodResolver(schema),
     defaultValues: contactFormValues(contact),
-    // Spec 000 §5: 'Número de telefone inválido' once touched.
+    // 'Número de telefone inválido' once touched.
     mode: 'onTouched',
   });
   const update = useUpdateContact(contact.uuid);
@@ -91,7 +91,7 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
     return message ? t(message) : undefined;
   };
   const email = form.register('email');
-  // Spec 000 §5: the e-mail is lowercased as it is typed. (An email input has no selection API:
+  // The e-mail is lowercased as it is typed. (An email input has no selection API:
   // setSelectionRange throws there, which once left the form without the typed value.)
   const lowercase = (e: ChangeEvent<HTMLInputElement>) => {
     const input = e.currentTarget;

@@ -11,7 +11,7 @@ interface Row {
   value: string | null;
 }
 
-/** Read view of the customer details (spec 000 §2): primary fields, the rest behind 'Show N more fields'. */
+/** Read view of the customer details: primary fields, the rest behind 'Show N more fields'. */
 export function ContactView({ contact }: { contact: Contact }) {
   const { t } = useTranslation();
   const [more, { toggle }] = useDisclosure(false);

@@ -20,13 +20,13 @@ export const FIELDS_ITEM = 'fields';
 
 interface Props {
   conversation: Conversation;
-  /** Spec 000 §6: add and edit controls only on /app. */
+  /** Add and edit controls only on /app. */
   showControls: boolean;
   /** Opens the panel when the pencil is used on a collapsed panel. */
   onExpand(): void;
 }
 
-/** Conversation fields panel (spec 000 §2, §5; flag conversation_fields): values, edit, add. */
+/** Conversation fields panel (flag conversation_fields): values, edit, add. */
 export function ConversationFieldsPanel({ conversation, showControls, onExpand }: Props) {
   const { t } = useTranslation();
   const fields = useConversationFields(conversation.uuid, true);

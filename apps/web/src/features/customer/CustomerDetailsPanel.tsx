@@ -20,7 +20,7 @@ interface Props {
   onEditor(editor: ContactEditor | null): void;
 }
 
-/** Customer details panel (spec 000 §2, §4): read view, the pencil (only when editable) to the edit form. */
+/** Customer details panel: read view, the pencil (only when editable) to the edit form. */
 export function CustomerDetailsPanel({ conversation, editable, editing, country, onEditingChange, onEditor }: Props) {
   const { t } = useTranslation();
   const contact = useContact(conversation.contact.uuid);

@@ -16,16 +16,16 @@ import { useBindableSelection } from './useBindableSelection';
 
 export interface CustomerPanelsProps {
   conversation: Conversation;
-  /** Spec 000 §6: the customer-details pencil (and binding chat text into fields) only when editable. */
+  /** The customer-details pencil (and binding chat text into fields) only when editable. */
   editable: boolean;
-  /** Spec 000 §6: conversation-field add/edit controls only on /app. */
+  /** Conversation-field add/edit controls only on /app. */
   showConversationFields: boolean;
 }
 
 /**
- * The right-hand column of the workstation (spec 000 §2): customer details, customer journey (flag
+ * The right-hand column of the workstation: customer details, customer journey (flag
  * contact_journey) and conversation fields (flag conversation_fields), each collapsible; above them,
- * while the agent has text selected in the chat, the selected-text binding (spec 000 §5).
+ * while the agent has text selected in the chat, the selected-text binding.
  */
 export function CustomerPanels({ conversation, editable, showConversationFields }: CustomerPanelsProps): JSX.Element {
   const { t } = useTranslation();

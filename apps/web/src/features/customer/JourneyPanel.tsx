@@ -12,7 +12,7 @@ export const JOURNEY_ITEM = 'journey';
 const dateTime = (iso: string) => new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' });
 
 /**
- * Customer journey panel (spec 000 §2; flag contact_journey): the contact's last 5 sessions, chats
+ * Customer journey panel (flag contact_journey): the contact's last 5 sessions, chats
  * by channel and calls with queue and outcome, each linking to its journey page, and the History tab.
  */
 export function JourneyPanel({ conversation }: { conversation: Conversation }) {

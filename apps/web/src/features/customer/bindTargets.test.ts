@@ -28,7 +28,7 @@ const contact: Contact = {
   created_at: '2026-01-01T00:00:00.000Z',
 };
 
-// spec 000 §5: selected chat text goes into a contact field by the binding rules.
+// Selected chat text goes into a contact field by the binding rules.
 describe('binding targets of a contact', () => {
   it('lists the fixed fields, then the dynamic ones, each with a distinct id', () => {
     const ids = contactBindFields(contact).map(bindFieldId);

@@ -3,7 +3,7 @@ import { CONTACT_FIELDS, contactFieldSpec, type BindingTarget, type ContactField
 
 export type CustomFieldGroup = 'fields' | 'livechat_custom_fields';
 
-/** A field selected chat text can go to (spec 000 §5): a contact field, a dynamic contact field, a conversation field. */
+/** A field selected chat text can go to: a contact field, a dynamic contact field, a conversation field. */
 export type BindField =
   | { type: 'contact'; key: ContactFieldKey }
   | { type: 'custom'; group: CustomFieldGroup; name: string }

@@ -58,7 +58,7 @@ function conversation(uuid: string, contactUuid: string): Conversation {
 const mine = conversation('a0000000-0000-4000-8000-000000000001', CONTACT);
 const someoneElse = conversation('a0000000-0000-4000-8000-000000000002', OTHER_CONTACT);
 
-// spec 000 §4: on save the contact data in the conversation is replaced.
+// On save the contact data in the conversation is replaced.
 describe('storing an updated contact', () => {
   it("replaces the contact of that contact's conversations in lists, pages and single conversations", () => {
     const list = withContact([mine, someoneElse], contact);

@@ -9,7 +9,7 @@ export const customerKeys = {
   fieldDefinitions: ['conversation-fields', 'definitions'] as const,
 };
 
-/** The part of a contact a conversation carries (spec 000 §3). */
+/** The part of a contact a conversation carries. */
 export function conversationContact(contact: Contact): Conversation['contact'] {
   const { uuid, name, phone_number, email, organization, profile_image } = contact;
   return { uuid, name, phone_number, email, organization, profile_image };
@@ -50,7 +50,7 @@ export function withContact<T>(cached: T, contact: Contact): T {
   return cached;
 }
 
-/** Spec 000 §4: after a save the panel and the conversations show the contact's new data. */
+/** After a save the panel and the conversations show the contact's new data. */
 export function storeUpdatedContact(queryClient: QueryClient, contact: Contact): void {
   queryClient.setQueryData(customerKeys.contact(contact.uuid), contact);
   queryClient.setQueriesData({ queryKey: ['conversations'] }, (cached: unknown) => withContact(cached, contact));

@@ -4,7 +4,7 @@ import { AddConversationFieldSchema, EditConversationFieldSchema } from './conve
 const messages = (result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
 
-// spec 000 §5: conversation fields.
+// Conversation fields.
 describe('conversation field forms', () => {
   it("adding requires a field ('Campo obrigatório') and a value ('Valor é obrigatório')", () => {
     expect(messages(AddConversationFieldSchema.safeParse({ field_uuid: '', field_value: '  ' }))).toEqual({

@@ -1,7 +1,7 @@
 import type { ContactFieldKey } from '@atende/core';
 import { phrase } from '../../i18n/phrase';
 
-/** English labels (translated where shown) of the contact's fixed fields (spec 000 §3). */
+/** English labels (translated where shown) of the contact's fixed fields. */
 export const CONTACT_FIELD_LABELS: Record<ContactFieldKey, string> = {
   name: phrase('Name'),
   phone1: phrase('Phone 1'),

@@ -4,7 +4,7 @@ import { channelText, outcomeText } from './journeyLabels';
 
 const t = ((key: string) => `«${key}»`) as unknown as TFunction;
 
-describe('journey labels (issue 16 item 8)', () => {
+describe('journey labels', () => {
   it('words who ended a conversation, keeps an end reason as the admin wrote it', () => {
     expect(outcomeText('agent', t)).toBe('«Finished by the agent»');
     expect(outcomeText('automation', t)).toBe('«Closed by an automation»');

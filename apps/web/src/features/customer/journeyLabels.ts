@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { phrase } from '../../i18n/phrase';
 
-/** Who ended a conversation without a reason (Conversation.endedBy), as words (issue 16 item 8). */
+/** Who ended a conversation without a reason (Conversation.endedBy), as words. */
 const ENDED_BY: Record<string, string> = {
   agent: phrase('Finished by the agent'),
   supervisor: phrase('Finished by a supervisor'),

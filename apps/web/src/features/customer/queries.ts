@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 import { customerKeys, storeUpdatedContact } from './contactCache';
 
-/** Spec 000 §9: the journey panel shows the last 5 sessions. */
+/** The journey panel shows the last 5 sessions. */
 export const JOURNEY_LIMIT = 5;
 
 /** The full contact: GET /api/v1/contacts/{id}. */
@@ -14,7 +14,7 @@ export function useContact(contactUuid: string) {
   });
 }
 
-/** PATCH /api/v1/contacts/{id}; the answer replaces the contact everywhere it is cached (spec 000 §4). */
+/** PATCH /api/v1/contacts/{id}; the answer replaces the contact everywhere it is cached. */
 export function useUpdateContact(contactUuid: string) {
   const queryClient = useQueryClient();
   return useMutation({

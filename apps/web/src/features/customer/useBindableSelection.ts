@@ -19,7 +19,7 @@ export function bindableSelectionText(selection: Selection | null): string | nul
 }
 
 /**
- * The last text the agent selected in the chat (spec 000 §5 selected-text binding). It stays while
+ * The last text the agent selected in the chat (selected-text binding). It stays while
  * the agent moves to the panel to pick a field (that click collapses the selection) and goes when
  * it is bound, discarded, or `resetKey` (the conversation) changes.
  */

@@ -17,7 +17,7 @@ const TOKEN_INTEGRATIONS = [
   { key: 'zapier', title: 'Zapier' },
 ] as const;
 
-/** Settings > System integrations (admin; spec 002 §2, §3, §7): API tokens for other systems, droz and Zapier tokens, the voice-phone URL. */
+/** Settings > System integrations (admin): API tokens for other systems, droz and Zapier tokens, the voice-phone URL. */
 export function IntegrationsPage() {
   const { t } = useTranslation();
   return (

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 
-/** The embed's size (spec 000 §2). */
+/** The embed's size. */
 export const VOICE_PHONE_SIZE = { width: 350, height: 555 } as const;
 
 /**
- * The voice-phone dropdown of the agent panel header (spec 000 §2): shown only when the integration
+ * The voice-phone dropdown of the agent panel header: shown only when the integration
  * is on and its URL is on the provider's domains (the server decides). The phone stays loaded once
  * opened, so closing the dropdown never drops a call.
  */
@@ -26,11 +26,11 @@ export function VoicePhoneButton() {
       position="bottom-end"
       // Always mounted (the iframe inside only once opened): switching keepMounted on at the first
       // open dropped floating-ui's position updates, and the phone stayed where a 0 px wide dropdown
-      // would go, off the right edge of a 1280 px screen (issue 16 item 7).
+      // would go, off the right edge of a 1280 px screen.
       keepMounted
       withArrow
       shadow="md"
-      // Issue 16 item 7: the whole phone stays on screen at 1280×720 (kept inside the viewport, and
+      // The whole phone stays on screen at 1280×720 (kept inside the viewport, and
       // never taller than the space under the header).
       width={VOICE_PHONE_SIZE.width}
       middlewares={{ flip: false, shift: { padding: 8 } }}

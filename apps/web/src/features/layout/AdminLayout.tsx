@@ -10,7 +10,7 @@ import { ConnectionStatus } from './ConnectionStatus';
 import { NAV_WIDTH, NavBar, NavToggle, useNavFolded, type NavItem } from './NavBar';
 import { UserMenu } from './UserMenu';
 
-/** Page titles by the first path segment after /admin (spec 002 §2). */
+/** Page titles by the first path segment after /admin. */
 const TITLES: Record<string, string> = {
   '': 'Dashboard', 'dashboard-omnichannel': 'Omnichannel panel', reports: 'Reports', contacts: 'Contacts', campaigns: 'Campaigns',
   settings: 'Settings', tenants: 'Tenants', 'first-steps': 'First steps',
@@ -18,7 +18,7 @@ const TITLES: Record<string, string> = {
 const ICON = { size: 20, stroke: 1.6 } as const;
 
 /**
- * Admin area (spec 002 §2): header with the page title and workspace name, left icon navigation,
+ * Admin area: header with the page title and workspace name, left icon navigation,
  * main area and a footer "tenant name > workspace name". Open to supervisor, manager and admin
  * (owner covers admin), and to tenant_admin and campaign_manager for their own sections.
  */

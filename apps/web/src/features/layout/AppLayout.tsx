@@ -22,14 +22,14 @@ const ICON = { size: 20, stroke: 1.6 } as const;
 
 /**
  * Where a user without the agent role goes instead of `path`: the same campaign page in the admin
- * area (the campaign routes exist in both, issue 14 item 10: a shared /app/campaigns link landed on
+ * area (the campaign routes exist in both: a shared /app/campaigns link landed on
  * the admin list), else the admin home.
  */
 export function adminPathFor(path: string, search = ''): string {
   return /^\/app\/campaigns(\/|$)/.test(path) ? `${path.replace(/^\/app/, '/admin')}${search}` : '/admin';
 }
 
-/** Agent panel (spec 000 §2): users without the agent role are sent to /admin. */
+/** Agent panel: users without the agent role are sent to /admin. */
 export function AppLayout() {
   const location = useLocation();
   const me = useMe().data;
@@ -56,7 +56,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
       to: '/app',
       label: t('Active chats'),
       end: true,
-      // Spec 000 §2: with the amount, and a red dot when active chats exist.
+      // With the amount, and a red dot when active chats exist.
       icon: (
         <Indicator disabled={activeChats === 0} color="red" size={8}>
           <IconMessageCircle {...ICON} />
@@ -101,7 +101,7 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
   );
 }
 
-/** Spec 000 §2: the browser title shows the waiting count in parentheses while in the agent panel. */
+/** The browser title shows the waiting count in parentheses while in the agent panel. */
 function useWaitingCountInTitle(waiting: number, title: string): void {
   useEffect(() => {
     document.title = waiting > 0 ? `(${waiting}) ${title}` : title;

@@ -2,7 +2,7 @@ import { Badge, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useRealtime } from '../../realtime/RealtimeProvider';
 
-/** Spec 000 §4 connection states, shown in the header. */
+/** Connection states, shown in the header. */
 export function ConnectionStatus() {
   const { state, reconnect } = useRealtime();
   const { t } = useTranslation();

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDuration } from '../workstation/dayHistory';
 
-/** Time logged in, hh:mm:ss, updated every 100 ms (spec 000 §9). */
+/** Time logged in, hh:mm:ss, updated every 100 ms. */
 export function LoggedTime({ since }: { since: string | null }) {
   const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());

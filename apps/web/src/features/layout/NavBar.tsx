@@ -15,7 +15,7 @@ export interface NavItem {
 
 /** The navigation's widths, open and folded to its icons. */
 export const NAV_WIDTH = { open: 220, folded: 64 } as const;
-/** Below this viewport width the navigation starts folded (issue 16 item 7: 1280×720 and 1366×768 screens). */
+/** Below this viewport width the navigation starts folded (1280×720 and 1366×768 screens). */
 const FOLD_BELOW_PX = 1440;
 const NAV_FOLDED_KEY = 'atende:nav-folded';
 

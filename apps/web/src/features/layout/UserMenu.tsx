@@ -19,7 +19,7 @@ const QrLoginModal = lazyComponent(() => import('../profile/QrLoginModal'), 'QrL
 
 const ICON = { size: 16, stroke: 1.6 } as const;
 
-/** The avatar dropdown of spec 000 §2 / 002 §2. */
+/** The avatar dropdown. */
 export function UserMenu() {
   const { t } = useTranslation();
   const me = useMe().data;
@@ -38,11 +38,11 @@ export function UserMenu() {
     await logout();
     void navigate('/login', { replace: true });
   };
-  // Spec 000 §4: logging out returns active chats to the queue; the agent is told before.
+  // Logging out returns active chats to the queue; the agent is told before.
   const activeChats = queryClient.getQueryData<Conversation[]>(workstationKeys.offered)?.length ?? 0;
   const roles = me.roles.map((r) => r.name);
   const features = tenant?.config.features ?? {};
-  // Spec 002 §6: the first-steps dot is for admins, while the feature is on and not completed.
+  // The first-steps dot is for admins, while the feature is on and not completed.
   const firstStepsDot = Boolean(features.first_steps) && roleCovers(roles, 'admin') && tenant?.config.first_steps_completed === false;
   const inAdmin = pathname.startsWith('/admin');
 
@@ -91,7 +91,7 @@ export function UserMenu() {
               {t('Login via app')}
             </Menu.Item>
           )}
-          {/* First steps live in the admin area: not for pure agents (issue 16 item 8). */}
+          {/* First steps live in the admin area: not for pure agents. */}
           {features.first_steps && canUseAdminArea(roles) && (
             <Menu.Item
               leftSection={<IconListCheck {...ICON} />}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminPathFor } from './AppLayout';
 
-describe('a non-agent on an /app link (issue 14 item 10)', () => {
+describe('a non-agent on an /app link', () => {
   it('keeps campaign deep links, in the admin area', () => {
     expect(adminPathFor('/app/campaigns/3f1c/subscribers', '?states=error')).toBe('/admin/campaigns/3f1c/subscribers?states=error');
     expect(adminPathFor('/app/campaigns/report')).toBe('/admin/campaigns/report');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contactLabel, initials } from './initials';
 
-// spec 000 §9: avatars with generated initials.
+// Avatars with generated initials.
 describe('initials', () => {
   it('takes the first letters of the first two words', () => {
     expect(initials('Maria da Silva')).toBe('MD');

@@ -1,4 +1,4 @@
-/** Avatar initials (spec 000 §9): the first letters of the first two words, else the first two letters. */
+/** Avatar initials: the first letters of the first two words, else the first two letters. */
 export function initials(name: string): string {
   const words = name.trim().split(/[\s._@-]+/).filter(Boolean);
   const first = words[0] ?? '';
@@ -8,7 +8,7 @@ export function initials(name: string): string {
 }
 
 /**
- * How a contact is named on screen (issue 16 item 8): its name, else its phone number, else its e-mail,
+ * How a contact is named on screen: its name, else its phone number, else its e-mail,
  * never an empty line. Phones show as stored (E.164): the formatting library stays out of the list's code.
  */
 export function contactLabel(contact: { name: string; phone_number?: string | null; email?: string | null }): string {

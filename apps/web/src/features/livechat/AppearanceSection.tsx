@@ -11,7 +11,7 @@ import { adminImageUrl, ImageField } from './ImageField';
 import { WidgetBubble, WidgetHeader, type WidgetLook } from './WidgetLook';
 
 /**
- * Spec 002 §3 "Livechat channel appearance" on the channel's settings page: theme colours, header
+ * "Livechat channel appearance" on the channel's settings page: theme colours, header
  * title and logo, avatar, background, audio recording, the pre-chat form's custom fields, a live
  * preview and the snippet that embeds the widget in a website. Checked by the api's own rules.
  */

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 
 const emptyField = (index: number): LivechatCustomField => ({ key: `field_${index + 1}`, label: '', required: false, max_length: 100, validator: null, validator_message: null });
 
-/** Spec 002 §3: the pre-chat form's custom fields (label, max length, validator regex), added and removed as rows. */
+/** The pre-chat form's custom fields (label, max length, validator regex), added and removed as rows. */
 export function CustomFieldsEditor({
   fields,
   onChange,

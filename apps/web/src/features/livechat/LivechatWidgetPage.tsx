@@ -9,7 +9,7 @@ import { WidgetHeader, type WidgetLook } from './WidgetLook';
 import { visitorTokenStore, widgetApi } from './widgetApi';
 
 /**
- * The website widget (issue 7), public: /livechat/:channelUuid, embedded by the channel's snippet.
+ * The website widget, public: /livechat/:channelUuid, embedded by the channel's snippet.
  * The channel's appearance, the pre-chat form, then the conversation. Lazy-loaded, outside the login guard.
  */
 export function LivechatWidgetPage() {

@@ -9,7 +9,7 @@ export interface WidgetLook {
   avatarUrl: string | null;
 }
 
-/** The widget's header (spec 002 §3: header title and logo, avatar, theme colours): the widget and the admin preview show the same one. */
+/** The widget's header (header title and logo, avatar, theme colours): the widget and the admin preview show the same one. */
 export function WidgetHeader({ look }: { look: WidgetLook }) {
   return (
     <Group gap="sm" p="sm" wrap="nowrap" style={{ background: look.primaryColor, color: look.textColor }} data-testid="livechat-header">

@@ -13,7 +13,7 @@ import { menuKeys } from './MenusPage';
 import { entryPointOf, useEntryPointOptions } from './useEntryPointOptions';
 
 /**
- * Settings > Workspace > channel (spec 002 §2 workspace/channels/:id, §7): name, on/off and the entry
+ * Settings > Workspace > channel (workspace/channels/:id): name, on/off and the entry
  * point, where sectors, menus and bots are listed together (a disabled menu cannot be chosen);
  * livechat channels add their appearance and embed code.
  */
@@ -51,7 +51,7 @@ export function ChannelSettingsPage() {
   });
   if (channel.isPending) return <LoadingState />;
   if (channel.isError) return <ErrorState onRetry={() => void channel.refetch()} />;
-  // Spec 002 §7 update_to_cloud_api: a 360dialog channel still on the on-premise API moves to the Cloud API.
+  // update_to_cloud_api: a 360dialog channel still on the on-premise API moves to the Cloud API.
   const onPremise = channel.data.type === 'whatsapp_360dialog' && channel.data.api_version === 'onpremise';
   const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (

@@ -24,7 +24,7 @@ const ACTION_LABEL: Record<MenuActionType, string> = {
   end_conversation: phrase('End the conversation'),
 };
 
-/** Create or edit an automated menu (spec 002 §3-§5); the rules of packages/core show under each field once submitted. */
+/** Create or edit an automated menu; the rules of packages/core show under each field once submitted. */
 export function MenuModal({
   menu,
   menus,

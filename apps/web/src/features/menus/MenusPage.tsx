@@ -18,7 +18,7 @@ import { ENTRY_POINT_KIND } from './entryPoint';
 export const menuKeys = { all: ['automated-menus'] as const };
 
 /**
- * Settings > Automated menu (spec 002 §2-§5): the menus and the channels they greet; below, every
+ * Settings > Automated menu: the menus and the channels they greet; below, every
  * channel with its entry point, each leading to its settings page where the entry point is chosen.
  */
 export function MenusPage() {

@@ -7,7 +7,7 @@ import { botKeys } from '../bots/BotsPage';
 import { menuKeys } from './MenusPage';
 
 /**
- * A channel's entry point choices (spec 002 §7): sectors, menus and bots grouped, values
+ * A channel's entry point choices: sectors, menus and bots grouped, values
  * `type:uuid`; a disabled menu cannot be chosen; bots only where the role matrix lets this user list
  * them (flag bots_interface on).
  */

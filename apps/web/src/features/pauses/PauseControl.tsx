@@ -15,7 +15,7 @@ interface PauseChoice {
 }
 
 /**
- * The agent's pause control (spec 000 §4): pause with a reason from GET /api/v1/pauses, unpause by
+ * The agent's pause control: pause with a reason from GET /api/v1/pauses, unpause by
  * hand. With active chats the agent chooses Keep (chats wait) or Return to queue.
  */
 export function PauseControl({ me, activeChats }: { me: User; activeChats: number }) {

@@ -23,7 +23,7 @@ import { phonebookKeys } from './queries';
 const contactsApi = apiHandling(400, 409);
 const FIELDS = ['name', 'phone1', 'organization'] as const;
 
-/** New contact of the phonebook (spec 000 §5, §7: POST /api/v1/contacts with name, phone1, organization). */
+/** New contact of the phonebook (POST /api/v1/contacts with name, phone1, organization). */
 export function NewContactForm({
   defaultCallingCode,
   onCreated,

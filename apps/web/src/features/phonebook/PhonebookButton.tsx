@@ -8,9 +8,9 @@ import { lazyComponent } from '../../ui/lazyPage';
 const PhonebookDialogs = lazyComponent(() => import('./PhonebookDialogs'), 'PhonebookDialogs');
 
 /**
- * Phonebook button of the agent panel header (spec 000 §2). The Start-conversation modal opens over
+ * Phonebook button of the agent panel header. The Start-conversation modal opens over
  * the phonebook; once a conversation starts both close, and the workstation makes it active when the
- * realtime update-conversation event arrives (spec 000 §4 outbound-started). The dialogs' code (and the
+ * realtime update-conversation event arrives (outbound-started). The dialogs' code (and the
  * phone number library) loads at the first click.
  */
 export function PhonebookButton({ tenant }: { tenant: Tenant }) {

@@ -5,8 +5,8 @@ import { PhonebookModal } from './PhonebookModal';
 import { StartConversationModal } from './StartConversationModal';
 
 /**
- * The phonebook and the Start-conversation modal over it (spec 000 §2). Its own chunk, loaded when the
- * phonebook is first opened (issue 13 item 1); each new `openSignal` opens the phonebook again.
+ * The phonebook and the Start-conversation modal over it. Its own chunk, loaded when the
+ * phonebook is first opened; each new `openSignal` opens the phonebook again.
  */
 export function PhonebookDialogs({ tenant, openSignal }: { tenant: Tenant; openSignal: number }) {
   const stack = useModalsStack(['phonebook', 'start-conversation']);

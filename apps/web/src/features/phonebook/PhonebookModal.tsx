@@ -11,7 +11,7 @@ import { NewContactForm } from './NewContactForm';
 import { useContacts } from './queries';
 import { phonebookFilters, type PhonebookFilters } from './searchFilters';
 
-/** Searches debounced by 500 ms (spec 000 §9). */
+/** Searches debounced by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
 
 interface PhonebookModalProps {
@@ -19,12 +19,12 @@ interface PhonebookModalProps {
   onClose(): void;
   stackId?: string;
   defaultCallingCode: string;
-  /** Whether the tenant has start_new_conversation on (spec 000 §5). */
+  /** Whether the tenant has start_new_conversation on. */
   canStart: boolean;
   onStartConversation(contact: Contact): void;
 }
 
-/** The agent's phonebook (spec 000 §2): contacts searched by name and phone, paged, a new-contact form. */
+/** The agent's phonebook: contacts searched by name and phone, paged, a new-contact form. */
 export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, canStart, onStartConversation }: PhonebookModalProps) {
   const { t } = useTranslation();
   const [view, setView] = useState<'list' | 'new'>('list');

@@ -30,7 +30,7 @@ interface StartConversationModalProps {
   stackId?: string;
 }
 
-/** Start-conversation modal of spec 000 §5 (POST /api/v1/contacts/{id}/conversations). */
+/** Start-conversation modal (POST /api/v1/contacts/{id}/conversations). */
 export function StartConversationModal({ contact, opened, onClose, onStarted, stackId }: StartConversationModalProps) {
   const { t } = useTranslation();
   const channels = useStartChannels(opened && contact !== null);
@@ -69,7 +69,7 @@ function StartForm({
 }) {
   const { t } = useTranslation();
   const tenant = useTenant().data;
-  // Spec 000 §5: the button is disabled unless feature start_new_conversation is on.
+  // The button is disabled unless feature start_new_conversation is on.
   const allowed = tenant ? isFeatureOn(tenant, 'start_new_conversation') : false;
   const schema = useMemo(() => startConversationFormSchema(channels), [channels]);
   const form = useForm<StartConversationForm>({
@@ -151,7 +151,7 @@ function StartForm({
           />
         )}
         {channel && needsSubjectOnStart(channel) && (
-          // Issue 15 item 3: a new e-mail has a subject; the contact's replies thread under it.
+          // A new e-mail has a subject; the contact's replies thread under it.
           <TextInput label={t('Subject')} required maxLength={EMAIL_SUBJECT_MAX} {...form.register('subject')} error={err('subject')} />
         )}
         {channel && !templateRequired && (

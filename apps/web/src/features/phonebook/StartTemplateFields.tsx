@@ -25,7 +25,7 @@ interface Props {
 }
 
 /**
- * Spec 000 §5: the channel's approved templates; media or interactive ones are listed but cannot be
+ * The channel's approved templates; media or interactive ones are listed but cannot be
  * chosen; a single valid one is preselected; its body shows with the parameters filled in.
  */
 export function StartTemplateFields({ channelUuid, value, onChange, parameters, onParametersChange, error, parametersError, onTemplates }: Props) {

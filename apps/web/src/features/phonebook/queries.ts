@@ -18,7 +18,7 @@ export const phonebookKeys = {
   startTemplates: (channelUuid: string) => ['templates', 'outbound-start', channelUuid] as const,
 };
 
-/** GET /api/v1/contacts with the phonebook's filters and page (spec 000 §7). */
+/** GET /api/v1/contacts with the phonebook's filters and page. */
 export function useContacts(page: ContactPage, enabled: boolean) {
   return useQuery({
     queryKey: phonebookKeys.list(page),
@@ -29,7 +29,7 @@ export function useContacts(page: ContactPage, enabled: boolean) {
   });
 }
 
-/** Channels a conversation can be started on (GET /api/v1/channels, spec 000 §5 rules). */
+/** Channels a conversation can be started on (GET /api/v1/channels). */
 export function useStartChannels(enabled: boolean) {
   return useQuery({
     queryKey: phonebookKeys.startChannels,
@@ -39,7 +39,7 @@ export function useStartChannels(enabled: boolean) {
   });
 }
 
-/** A channel's approved templates, for a conversation that must start with one (spec 000 §5). */
+/** A channel's approved templates, for a conversation that must start with one. */
 export function useStartTemplates(channelUuid: string | null) {
   return useQuery({
     queryKey: phonebookKeys.startTemplates(channelUuid ?? 'none'),

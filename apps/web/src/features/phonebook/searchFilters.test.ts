@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { phonebookFilters } from './searchFilters';
 
-// spec 000 §5 Phonebook search: name and phone filters need at least 3 characters
+// Phonebook search: name and phone filters need at least 3 characters
 // ('Should have at least 3 characters').
 describe('phonebook search filters', () => {
   it('does not filter on empty fields', () => {

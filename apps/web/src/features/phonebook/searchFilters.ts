@@ -13,7 +13,7 @@ export interface PhonebookFilters {
   query: { name?: string; phone_number?: string } | null;
 }
 
-// The contract's own rules (spec 000 §5: at least 3 characters), so client and api agree.
+// The contract's own rules (at least 3 characters), so client and api agree.
 const nameRule = listContacts.query.shape.name;
 const phoneRule = listContacts.query.shape.phone_number;
 
@@ -24,7 +24,7 @@ function check(rule: typeof nameRule | typeof phoneRule, text: string): { value?
   return parsed.success ? { value: parsed.data } : { error: parsed.error.issues[0]?.message ?? 'Should have at least 3 characters' };
 }
 
-/** Spec 000 §5 Phonebook search: name and phone filters need at least 3 characters; empty fields do not filter. */
+/** Phonebook search: name and phone filters need at least 3 characters; empty fields do not filter. */
 export function phonebookFilters(search: PhonebookSearch): PhonebookFilters {
   const name = check(nameRule, search.name);
   const phone = check(phoneRule, search.phone);

@@ -10,10 +10,10 @@ import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
 import { toastSuccess } from '../../ui/toasts';
 
-// The form answers a 400 itself (spec 000 §5); other failures go to the shared handler.
+// The form answers a 400 itself; other failures go to the shared handler.
 const profileApi = apiHandling(400);
 
-/** Profile modal (spec 000 §5): name and email read-only, password change with the spec's rules. */
+/** Profile modal: name and email read-only, password change with the spec's rules. */
 export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolean; onClose(): void }) {
   const { t } = useTranslation();
   const [serverError, setServerError] = useState<string | null>(null);
@@ -34,7 +34,7 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
       toastSuccess(t('Password changed successfully'));
       close();
     } catch (error) {
-      // Spec 000 §5: a 400 answer shows 'Wrong current password'.
+      // A 400 answer shows 'Wrong current password'.
       if (error instanceof ApiError && error.status === 400) setServerError('Wrong current password');
     }
   });

@@ -6,7 +6,7 @@ import { api } from '../../api/client';
 import { queryKeys } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 
-/** Spec 000 §9: the QR login code is refreshed every 15 s while the modal is open. */
+/** The QR login code is refreshed every 15 s while the modal is open. */
 const QR_REFRESH_MS = 15_000;
 
 /** Login via app (flag qr_code_login): a QR of {login_code, tenant_domain} for the mobile app. */

@@ -19,7 +19,7 @@ export interface ReportDefinition {
   filters: ReportFilter[];
   types?: { value: string; label: string }[];
   /**
-   * Draw the rows as bars (a report showing a trend, issue 16 item 15): the first column labels them,
+   * Draw the rows as bars (a report showing a trend): the first column labels them,
    * `value` is the column drawn; with `types`, only for those report types.
    */
   chart?: { value: string; types?: string[] };
@@ -31,7 +31,7 @@ const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart
 const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'survey_uuid', 'contact', 'report_type'] as const;
 
 /**
- * One admin report (spec 002 §2 reports): filters kept in the query string, the spec 001 §5 rules
+ * One admin report: filters kept in the query string, the shared date rules
  * checked before asking (an error disables Generate and the downloads), the table, optional bars,
  * and CSV / Excel / JSON downloads of the same query.
  */
@@ -72,7 +72,7 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
     const value = row[c.key];
     if (value === null || value === undefined || value === '') return '--';
     if (typeof value === 'number') return number.format(value);
-    // The caller's zone, 24-hour, as in the CSV and Excel files (issue 14 item 3, 16 item 15).
+    // The caller's zone, 24-hour, as in the CSV and Excel files.
     if (ISO_INSTANT.test(value)) return zonedText(value, timezone);
     return c.translated ? reportLabel(value, language) : value;
   };
@@ -112,7 +112,7 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
         )}
       </Group>
       <Group>
-        {/* Spec 001 §5: the buttons say why they are disabled (a disabled button gets no hover: the span does). */}
+        {/* The buttons say why they are disabled (a disabled button gets no hover: the span does). */}
         <Tooltip label={t('Fix all the errors before generating this report')} disabled={!blocked}>
           <span>
             <Button disabled={blocked} onClick={() => setAsked(query)}>
@@ -161,7 +161,7 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
                   {result.data.columns.map((c) => (
                     <Table.Td key={c.key}>
                       {c.key === 'conversation_uuid' && row[c.key] ? (
-                        // Spec 001 §2: a report row opens its conversation's history in a new tab.
+                        // A report row opens its conversation's history in a new tab.
                         <Anchor component={Link} to={`/chat-history/reports/${String(row[c.key])}`} target="_blank">
                           {String(row[c.key])}
                         </Anchor>

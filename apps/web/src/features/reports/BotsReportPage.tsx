@@ -17,8 +17,8 @@ import { REPORT_DEFINITIONS } from './definitions';
 const OUTCOMES: Record<BotHistoryRow['outcome'], string> = { in_bot: 'Still in the flow', sent_to_queue: 'Sent to the queue', ended: 'Ended' };
 
 /**
- * Reports > Bots (spec 002 §2, flag bots_report): the totals per menu answer and bot, then each
- * conversation's pass through a flow (issue 16 item 18, GET /api/v1/bots/history/conversations)
+ * Reports > Bots (flag bots_report): the totals per menu answer and bot, then each
+ * conversation's pass through a flow (GET /api/v1/bots/history/conversations)
  * for the same days, narrowed to one bot or menu, paged, each opening its conversation.
  */
 export function BotsReportPage() {
@@ -87,7 +87,7 @@ function BotPasses({ asked }: { asked: Record<string, string> }) {
                 <Table.Tr key={`${r.conversation_uuid}-${r.bot.uuid}-${r.at}`}>
                   <Table.Td>{zonedText(r.at, timezone)}</Table.Td>
                   <Table.Td>
-                    {/* Spec 001 §2: a report row opens its conversation's history in a new tab. */}
+                    {/* A report row opens its conversation's history in a new tab. */}
                     <Anchor component={Link} to={`/chat-history/reports/${r.conversation_uuid}`} target="_blank">
                       #{r.ticket_number}
                     </Anchor>

@@ -11,7 +11,7 @@ const SURVEY_TYPES = [
   { value: 'answers', label: phrase('Answers') },
 ] as const;
 
-/** The admin reports of spec 002 §2 and the call each makes (§7). Titles are translated phrases. */
+/** The admin reports and the call each makes. Titles are translated phrases. */
 export const REPORT_DEFINITIONS = {
   'chat-history': {
     title: phrase('Chat history'),

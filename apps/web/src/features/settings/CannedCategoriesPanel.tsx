@@ -13,7 +13,7 @@ import { settingsKeys } from './queries';
 import { SettingsFormModal } from './SettingsFormModal';
 import { SettingsTable } from './SettingsTable';
 
-/** The workspace's canned response categories: the label (no spaces or numbers, spec 002 §5) and a description. */
+/** The workspace's canned response categories: the label (no spaces or numbers) and a description. */
 export function CannedCategoriesPanel({ creating, onCreated }: { creating: boolean; onCreated(): void }) {
   const { t } = useTranslation();
   const categories = useCategories();

@@ -18,7 +18,7 @@ type CannedInput = z.input<typeof CannedResponseBodySchema>;
 const FIELDS = ['keyword', 'message', 'category_uuid', 'annex_uuid', 'sector_uuids'] as const;
 
 /**
- * Create or edit a canned response: keyword (no spaces or numbers, spec 002 §5), message, category,
+ * Create or edit a canned response: keyword (no spaces or numbers), message, category,
  * the sectors that may use it (none: every sector) and a file, uploaded when chosen.
  */
 export function CannedResponseModal({ canned, onClose }: { canned: CannedResponse | null; onClose(): void }) {

@@ -11,7 +11,7 @@ import { CannedResponseModal } from './CannedResponseModal';
 import { settingsKeys } from './queries';
 import { SettingsHeader, SettingsTable } from './SettingsTable';
 
-/** Canned responses and their categories (spec 002 §3, §5, §7; flag canned_responses). */
+/** Canned responses and their categories (flag canned_responses). */
 export function CannedResponsesPage() {
   const { t } = useTranslation();
   const [tab, setTab] = useState<string | null>('responses');

@@ -23,7 +23,7 @@ type CreateChannelBody = BodyInput<typeof createChannel>;
 export const channelKeys = { all: ['channels'] as const, list: ['channels', 'admin-list'] as const };
 
 /**
- * The channels admin screen (issue 15; spec 002 §3, §7): every channel of the workspace with its type,
+ * The channels admin screen: every channel of the workspace with its type,
  * availability and entry point, switched on and off here; a new channel of any type the desk can
  * run, asking only what that type needs and showing the address to give the provider.
  */

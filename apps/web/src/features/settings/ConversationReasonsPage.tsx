@@ -17,7 +17,7 @@ interface Reason {
   name: string;
 }
 
-/** Conversation (finish) reasons, admin only (spec 002 §2, §6, §7). */
+/** Conversation (finish) reasons, admin only. */
 export function ConversationReasonsPage() {
   const { t } = useTranslation();
   const reasons = useQuery({

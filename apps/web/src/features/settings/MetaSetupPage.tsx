@@ -35,7 +35,7 @@ export const MessengerSetupPage = () => <MetaSetupPage kind="messenger" />;
 export const InstagramSetupPage = () => <MetaSetupPage kind="instagram" />;
 
 /**
- * The /messenger-setup and /instagram-setup screens (spec 000 §2): "Connect with Facebook" opens
+ * The /messenger-setup and /instagram-setup screens: "Connect with Facebook" opens
  * Meta's login dialog, which sends the browser back here with a code and our state; the server
  * exchanges the code and lists the pages (their tokens stay on the server); the admin picks one and
  * an entry point, and Connect makes (or updates) the channel.

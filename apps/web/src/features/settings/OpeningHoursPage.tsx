@@ -31,7 +31,7 @@ export const WEEKDAY_LABELS: Record<Weekday, string> = {
 };
 const NEW_RANGE: TimeRange = { start: '08:00', end: '18:00' };
 
-/** Opening hours settings (spec 002 §3, §5): GET/PUT /api/v1/workspaces/me/opening_hours. */
+/** Opening hours settings: GET/PUT /api/v1/workspaces/me/opening_hours. */
 export function OpeningHoursPage() {
   const { t } = useTranslation();
   const hours = useQuery({ queryKey: openingHoursKey, queryFn: async () => (await api.getOpeningHours()).data });
@@ -95,7 +95,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
       days: selected.map((weekday) => ({ weekday, ranges: days[weekday].ranges })),
       out_of_hours_message: message,
     };
-    // The contract's own rules (spec 002 §5: at least one weekday; message required), as the api checks them.
+    // The contract's own rules (at least one weekday; message required), as the api checks them.
     const parsed = OpeningHoursInputSchema.safeParse(body);
     if (!parsed.success) {
       const next: Errors = { byDay: {} };

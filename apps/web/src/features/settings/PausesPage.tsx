@@ -17,7 +17,7 @@ interface Pause {
   description: string;
 }
 
-/** Pause reasons (spec 002 §3, §7): the list agents choose from in their pause control. */
+/** Pause reasons: the list agents choose from in their pause control. */
 export function PausesPage() {
   const { t } = useTranslation();
   // The same query as the agent's pause control, so a change shows there too.

@@ -18,14 +18,14 @@ import { SettingsHeader, SettingsTable } from './SettingsTable';
 type SectorInput = z.input<typeof SectorBodySchema>;
 const FIELDS = ['name', 'sla_first_response_seconds', 'sla_session_seconds', 'ticket_announce', 'ticket_message'] as const;
 
-/** An SLA as hh:mm:ss (the dashboard's time format, spec 002 §3), or a dash when unset. */
+/** An SLA as hh:mm:ss (the dashboard's time format), or a dash when unset. */
 export function formatSla(seconds: number | null): string {
   if (seconds === null) return '—';
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(Math.floor(seconds / 3600))}:${pad(Math.floor((seconds % 3600) / 60))}:${pad(seconds % 60)}`;
 }
 
-/** Sectors (spec 002 §3, §7): queues with SLA times. Supervisors read; admins write (spec 002 §6). */
+/** Sectors: queues with SLA times. Supervisors read; admins write. */
 export function SectorsPage() {
   const { t } = useTranslation();
   const canWrite = allows(

@@ -21,10 +21,10 @@ const ARCHIVED_LABELS: Record<Workspace['archived_conversation_behavior_on_new_m
   unarchive: phrase('Unarchive the conversation'),
   keep_archived: phrase('Keep the conversation archived'),
 };
-// The contract's range (spec 002 §3: default 10), so the form and the api agree.
+// The contract's range (default 10), so the form and the api agree.
 const maxRule = updateMyWorkspace.body.shape.max_conversation_per_user.unwrap();
 
-/** Workspace settings (spec 002 §3, §4): delivery mode, conversations per agent, archived conversations on new messages; its channels. */
+/** Workspace settings: delivery mode, conversations per agent, archived conversations on new messages; its channels. */
 export function WorkspaceSettingsPage() {
   const { t } = useTranslation();
   const workspace = useWorkspace();

@@ -9,7 +9,7 @@ import { ListHeader } from '../../ui/ListHeader';
 import { ListStates } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 
-/** Settings > Conversation fields (flag conversation_fields; spec 000 §3, §5): the fields agents fill on a conversation; admins add them. */
+/** Settings > Conversation fields (flag conversation_fields): the fields agents fill on a conversation; admins add them. */
 export function ConversationFieldsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

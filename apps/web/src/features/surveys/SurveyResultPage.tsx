@@ -6,7 +6,7 @@ import { api } from '../../api/client';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { surveyKeys } from './SurveysPage';
 
-/** Settings > Surveys > one survey (spec 002 §2 surveys/:id): its question and how contacts answered. */
+/** Settings > Surveys > one survey (surveys/:id): its question and how contacts answered. */
 export function SurveyResultPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();

@@ -16,7 +16,7 @@ import { SurveyModal } from './SurveyModal';
 
 export const surveyKeys = { all: ['surveys'] as const, one: (id: string) => ['surveys', id] as const };
 
-/** Settings > Surveys (spec 002 §2, §3): the workspace's surveys; admins create, edit and delete them. */
+/** Settings > Surveys: the workspace's surveys; admins create, edit and delete them. */
 export function SurveysPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

@@ -25,7 +25,7 @@ function MediaHeader({ header }: { header: TemplateHeader }) {
 }
 
 /**
- * A template as the contact will see it (spec 002 §2 preview): optional header (text or media),
+ * A template as the contact will see it (preview): optional header (text or media),
  * body with its {{n}} replaced by the examples given (empty ones stay as placeholders), footer and
  * buttons (phone, link, quick reply). Shared by the list's preview, the form and the campaign wizard.
  */

@@ -14,7 +14,7 @@ interface Props {
 }
 
 /**
- * Spec 002 §5 buttons: quick replies (up to 3) or call to action (up to 2: one URL, one phone
+ * Template buttons: quick replies (up to 3) or call to action (up to 2: one URL, one phone
  * number). Changing the type clears the buttons (the caller's onKind does).
  */
 export function TemplateButtonsEditor({ kind, items, onKind, onItems, errors }: Props) {

@@ -22,7 +22,7 @@ interface Props {
 }
 
 /**
- * Step 2 (spec 002 §4): an example for each {{n}} of the header and body, the media header's
+ * Step 2: an example for each {{n}} of the header and body, the media header's
  * sample and the URL buttons' variable part. Going back keeps what was entered.
  */
 export function TemplateExamples({ form, onChange, errors }: Props) {

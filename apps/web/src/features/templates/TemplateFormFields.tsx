@@ -14,7 +14,7 @@ interface Props {
   errors: Record<string, string>;
 }
 
-/** Step 1 of the template form (spec 002 §4, §5); editing locks channel, name and category. */
+/** Step 1 of the template form; editing locks channel, name and category. */
 export function TemplateFormFields({ form, onChange, channels, mode, errors }: Props) {
   const { t } = useTranslation();
   const editing = mode === 'edit';
@@ -32,7 +32,7 @@ export function TemplateFormFields({ form, onChange, channels, mode, errors }: P
         data={channels.map((c) => ({ value: c.uuid, label: c.name }))}
         value={form.channel_uuid || null}
         disabled={editing}
-        // Spec 002 §4: changing the channel resets the form.
+        // Changing the channel resets the form.
         onChange={(v) => onChange(emptyForm(v ?? ''))}
         error={err('channel')}
         allowDeselect={false}

@@ -23,7 +23,7 @@ interface Props {
 }
 
 /**
- * The two-step create/edit modal of spec 002 §4: the form (with a live preview), then the examples
+ * The two-step create/edit modal: the form (with a live preview), then the examples
  * of its variables; Submit (or Edit) sends it, and the server checks the same rules again.
  */
 export function TemplateFormModal({ mode, template, channels, onClose, onSaved }: Props) {
@@ -43,7 +43,7 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
     setForm(next);
   };
 
-  // Campaigns using the template, named by the server when the buttons changed (issue 14 item 7).
+  // Campaigns using the template, named by the server when the buttons changed.
   const [inUse, setInUse] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (confirm: boolean) => {

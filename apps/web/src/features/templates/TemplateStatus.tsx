@@ -3,12 +3,12 @@ import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { phrase } from '../../i18n/phrase';
 
-/** Spec 002 §2: APPROVED online (green); PENDING, IN_APPEAL, PENDING_DELETION paused (amber); the rest offline (red). */
+/** APPROVED online (green); PENDING, IN_APPEAL, PENDING_DELETION paused (amber); the rest offline (red). */
 const TONE_COLOR = { online: 'var(--mantine-color-green-6)', paused: 'var(--mantine-color-yellow-6)', offline: 'var(--mantine-color-red-6)' } as const;
 
 /**
- * Statuses as the provider names them (English keeps the provider's word), translated in pt (issue 14
- * item 9); an unknown status shows as given.
+ * Statuses as the provider names them (English keeps the provider's word), translated in pt;
+ * an unknown status shows as given.
  */
 export const TEMPLATE_STATUS_LABEL: Record<string, string> = {
   APPROVED: phrase('APPROVED'),

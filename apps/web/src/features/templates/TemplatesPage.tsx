@@ -26,7 +26,7 @@ function bodyPreview(template: Template): string {
 }
 type Editing = { mode: 'create' } | { mode: 'edit'; template: Template } | null;
 
-/** The WhatsApp template manager (spec 002 §2): filters, paged table, live status, preview, create/edit, delete. */
+/** The WhatsApp template manager: filters, paged table, live status, preview, create/edit, delete. */
 export function TemplatesPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -43,7 +43,7 @@ export function TemplatesPage() {
   const [previewing, setPreviewing] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
-  // Campaigns using the template being deleted, named by the server: a second, explicit confirmation (issue 14 item 7).
+  // Campaigns using the template being deleted, named by the server: a second, explicit confirmation.
   const [inUse, setInUse] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: ({ template, confirm }: { template: Template; confirm: boolean }) => templateApi.deleteTemplate({ params: { id: template.uuid }, query: confirm ? { confirm: true } : {} }),
@@ -56,7 +56,7 @@ export function TemplatesPage() {
     onError: (error) => setInUse(campaignsUsingTemplate(error)),
   });
   const edit = (template: Template) => {
-    // Spec 002 §2: authentication templates cannot be edited.
+    // Authentication templates cannot be edited.
     if (template.config.category === 'AUTHENTICATION') toastError(t(AUTHENTICATION_EDIT_MESSAGE));
     else setEditing({ mode: 'edit', template });
   };

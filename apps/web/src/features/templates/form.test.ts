@@ -13,7 +13,7 @@ const rich = (): TemplateFormState => ({
   examples: { header_text: 'Ana', header_handle: '', body: ['42', 'hoje', 'extra'], urls: ['abc'] },
 });
 
-describe('template form state (spec 002 §4)', () => {
+describe('template form state', () => {
   it('starts from the spec defaults', () => {
     expect(emptyForm()).toMatchObject({ language: 'pt_BR', category: 'MARKETING', type: 'standard', buttons: { kind: 'QUICK_REPLY', enabled: false } });
   });

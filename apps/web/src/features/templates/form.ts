@@ -2,7 +2,7 @@ import type { Template, TemplateButtonType, TemplateCategory, TemplateComponent,
 import { TEMPLATE_DEFAULTS, templateIssues, templateTypeOf, templateVariables, withoutUnusedExamples, type TemplateIssue, type TemplateType } from '@atende/core';
 
 /**
- * The template form's state (spec 002 §4) and its conversion to and from the submit payload. The
+ * The template form's state and its conversion to and from the submit payload. The
  * rules live in @atende/core (templateIssues); this only shapes the state the way the form edits it.
  */
 export type ButtonsKind = 'QUICK_REPLY' | 'CALL_TO_ACTION';
@@ -45,14 +45,14 @@ export function emptyForm(channelUuid = ''): TemplateFormState {
   };
 }
 
-/** Spec 002 §4: standard means the body only; the optional components go. */
+/** Standard means the body only; the optional components go. */
 export function withType(form: TemplateFormState, type: TemplateType): TemplateFormState {
   if (type === 'media_interactive') return { ...form, type };
   const blank = emptyForm();
   return { ...form, type, header: blank.header, footer: blank.footer, buttons: blank.buttons };
 }
 
-/** Spec 002 §4: changing the buttons type clears the buttons. */
+/** Changing the buttons type clears the buttons. */
 export function withButtonsKind(form: TemplateFormState, kind: ButtonsKind): TemplateFormState {
   return { ...form, buttons: { ...form.buttons, kind, items: [] } };
 }

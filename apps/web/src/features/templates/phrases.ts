@@ -48,5 +48,5 @@ export const TEMPLATE_PHRASES = [
   phrase('LOCATION'),
 ] as const;
 
-/** Category labels (spec 002 §3 values). */
+/** Category labels (values). */
 export const CATEGORY_LABEL = { AUTHENTICATION: phrase('Authentication'), MARKETING: phrase('Marketing'), UTILITY: phrase('Utility') } as const;

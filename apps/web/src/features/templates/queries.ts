@@ -6,7 +6,7 @@ import { LIVE } from '../../realtime/liveQueries';
 import { useRoom, useServerEvent } from '../../realtime/RealtimeProvider';
 import { useMe } from '../../session/session';
 
-/** Spec 002 §9: the template list reloads itself every 300000 ms. */
+/** The template list reloads itself every 300000 ms. */
 export const TEMPLATE_LIST_REFRESH_MS = 300_000;
 
 export interface TemplateFilters {
@@ -38,7 +38,7 @@ export function useTemplates(filters: TemplateFilters) {
   });
 }
 
-/** Channels templates can be made on (spec 002 §5: 360dialog, {hash}, WhatsApp Web and custom). */
+/** Channels templates can be made on (360dialog, {hash}, WhatsApp Web and custom). */
 export function useTemplateChannels() {
   return useQuery({
     queryKey: templateKeys.channels,

@@ -2,7 +2,7 @@ import { ErrorBodySchema } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
 import { apiHandlingCodes } from '../../api/client';
 
-/** Template calls whose 409 template_in_use the screen answers itself, with a confirmation (issue 14 item 7). */
+/** Template calls whose 409 template_in_use the screen answers itself, with a confirmation. */
 export const templateApi = apiHandlingCodes('template_in_use');
 
 /** The campaigns a refused template change named (the server's params.campaigns), or null for any other failure. */

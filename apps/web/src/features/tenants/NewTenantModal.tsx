@@ -13,7 +13,7 @@ import { toastSuccess } from '../../ui/toasts';
 const answered = apiHandling(400, 409);
 
 /**
- * A new customer from the tenants screen (issue 16 item 16, tenant_admin): its name, country code and
+ * A new customer from the tenants screen (tenant_admin): its name, country code and
  * agent slots, and its first admin; the plan's features are switched on the tenant's page afterwards.
  */
 export function NewTenantModal({ onClose }: { onClose(): void }) {

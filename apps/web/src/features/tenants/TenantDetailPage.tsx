@@ -41,7 +41,7 @@ export function TenantDetailPage() {
   if (tenant.isPending) return <LoadingState />;
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   const pendingFlag = toggle.isPending ? toggle.variables.flag : null;
-  // Issue 16 item 16: a customer's admin sees their plan; only the platform's tenant_admin changes it.
+  // A customer's admin sees their plan; only the platform's tenant_admin changes it.
   const platform = (me?.roles ?? []).some((r) => r.name === 'tenant_admin');
   return (
     <Stack maw={720}>

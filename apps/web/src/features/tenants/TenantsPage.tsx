@@ -9,11 +9,11 @@ import { queryKeys, useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { NewTenantModal } from './NewTenantModal';
 
-/** Tenant list (role tenant_admin, spec 002 §2). */
+/** Tenant list (role tenant_admin). */
 export function TenantsPage() {
   const { t } = useTranslation();
   const tenants = useQuery({ queryKey: queryKeys.tenants, queryFn: async () => (await api.listTenants()).data });
-  // Issue 16 item 16: only the platform's tenant_admin creates customers.
+  // Only the platform's tenant_admin creates customers.
   const platform = (useMe().data?.roles ?? []).some((r) => r.name === 'tenant_admin');
   const [creating, setCreating] = useState(false);
   return (

@@ -1,6 +1,6 @@
 import type { FeatureFlag } from '@atende/contract';
 
-/** English labels (translation keys) of the feature flags of spec 000 §3 / 002 §6. */
+/** English labels (translation keys) of the feature flags. */
 export const FEATURE_LABELS: Record<FeatureFlag, string> = {
   outbound_campaign: 'Outbound campaigns',
   archived_conversations: 'Archived conversations',

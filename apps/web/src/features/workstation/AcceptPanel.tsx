@@ -18,7 +18,7 @@ interface Props {
 }
 
 /**
- * Accept session (spec 000 §4): takes the next waiting contact. Disabled, with the reason shown,
+ * Accept session: takes the next waiting contact. Disabled, with the reason shown,
  * when auto distribution is on, nobody waits, the agent is at the maximum or a request is running.
  */
 export function AcceptPanel({ me, tenant, workspace, conversations, waiting, onAccepted }: Props) {

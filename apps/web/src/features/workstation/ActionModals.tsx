@@ -12,7 +12,7 @@ interface ModalProps {
   busy: boolean;
 }
 
-/** Finish with an optional, clearable reason (spec 000 §5). */
+/** Finish with an optional, clearable reason. */
 export function FinishModal({ opened, onClose, busy, onConfirm }: ModalProps & { onConfirm(reasonUuid: string | null): void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState<string | null>(null);
@@ -45,7 +45,7 @@ export function FinishModal({ opened, onClose, busy, onConfirm }: ModalProps & {
 }
 
 /**
- * Transfer session (spec 000 §2, §4): to a sector (the conversation waits there) or to an agent of
+ * Transfer session: to a sector (the conversation waits there) or to an agent of
  * it; changing the sector clears the agent.
  */
 export function TransferModal({ opened, onClose, busy, conversation, myUuid, onConfirm }: ModalProps & { conversation: Conversation; myUuid: string; onConfirm(sectorUuid: string, userUuid: string | null): void }) {

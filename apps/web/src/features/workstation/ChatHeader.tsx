@@ -26,7 +26,7 @@ interface Props {
   onLeft(): void;
 }
 
-/** Contact, channel and the agent's actions on the open conversation (spec 000 §4 "Agent actions"). */
+/** Contact, channel and the agent's actions on the open conversation ("Agent actions"). */
 export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, onLeft }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

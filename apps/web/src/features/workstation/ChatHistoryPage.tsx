@@ -11,10 +11,10 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { formatDuration, todayBounds } from './dayHistory';
 import { workstationKeys } from './queries';
 
-/** Who ended a chat (spec 000 §4 close reasons), as shown. */
+/** Who ended a chat (close reasons), as shown. */
 const ENDED_BY: Record<string, string> = { agent: 'Agent', supervisor: 'Supervisor', system: 'System', contact: 'Customer' };
 
-/** Day chat history (spec 000 §2): today's finished chats of the agent, paged. */
+/** Day chat history: today's finished chats of the agent, paged. */
 export function ChatHistoryPage() {
   const { t, i18n } = useTranslation();
   const me = useMe().data;

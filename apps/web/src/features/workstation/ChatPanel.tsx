@@ -22,7 +22,7 @@ interface Props {
 
 const TABS = ['chat', 'history'] as const;
 
-/** The chat area (spec 000 §2): header with actions, tabs Chat and History (active tab in the URL hash). */
+/** The chat area: header with actions, tabs Chat and History (active tab in the URL hash). */
 export function ChatPanel({ conversation, me, tenant, pinned, onTogglePin, onLeft }: Props) {
   const { t } = useTranslation();
   const location = useLocation();

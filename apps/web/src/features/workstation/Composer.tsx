@@ -24,7 +24,7 @@ import { drafts, wrapSelection, type Draft } from './drafts';
 import { useMessages } from './queries';
 import type { Outgoing } from './useSend';
 
-/** Spec 000 §5: recording without microphone permission. */
+/** Recording without microphone permission. */
 export const MICROPHONE_DENIED = phrase('Grant microphone permissions to record voice!');
 const ACCEPTED_FILES = UPLOAD_ALLOWED_TYPES.join(',');
 
@@ -39,7 +39,7 @@ interface Props {
 
 const WINDOW_CLOSED = phrase('More than 24 hours since the contact last wrote: this channel takes no reply until they write again');
 
-/** Why the composer cannot send, if it cannot (spec 000 §4). */
+/** Why the composer cannot send, if it cannot. */
 export function composerBlock(conversation: Conversation, connected: boolean): string | null {
   if (conversation.state === 'closed' && hasTemplateSendError(conversation)) return phrase('There were errors sending template message');
   if (conversation.state === 'outbound-started' || !conversation.contact_interacted) return phrase('You can only send messages after client interaction');
@@ -49,7 +49,7 @@ export function composerBlock(conversation: Conversation, connected: boolean): s
 }
 
 /**
- * The message composer (spec 000 §4, §5): Enter sends, Shift+Enter breaks the line, ** _ ~ wrap the
+ * The message composer: Enter sends, Shift+Enter breaks the line, ** _ ~ wrap the
  * selection, notes per conversation (forced when replying to a note), the reply preview cancelled by
  * its button or Escape. The draft of every conversation is kept: switching chats never loses text.
  * Files come by the paperclip, drag-and-drop or paste; voice notes by the microphone; canned
@@ -68,7 +68,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const replyingToNote = replyTo !== null && replyTo.internal && replyTo.author === 'USER';
   const internal = notesOn && (draft.internal || replyingToNote);
   const messages = useMessages(conversation.uuid);
-  // Issue 15: past the channel's reply window (Messenger, Instagram) the contact must write first; notes still go.
+  // Past the channel's reply window (Messenger, Instagram) the contact must write first; notes still go.
   const block = composerBlock(conversation, state === 'connected') ?? (replyWindowClosed(conversation.channel.type, messages.data) ? WINDOW_CLOSED : null);
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
@@ -76,7 +76,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const files = useAttachments(conversation.uuid, conversation.channel.type, conversation.channel.settings);
   const pending = files.attachments.some((a) => a.status === 'fetching' || a.status === 'uploading');
   const ready = files.attachments.filter((a) => a.status === 'uploaded');
-  // Issue 15: a channel's own text limit is shown while typing; over it, nothing is sent (not a failure after send).
+  // A channel's own text limit is shown while typing; over it, nothing is sent (not a failure after send).
   const limit = internal ? null : textLimit(conversation.channel.type, { text: draft.text, attachments: ready }, conversation.channel.settings);
   const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
   const voice = useVoiceRecorder();
@@ -84,7 +84,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const [dragging, setDragging] = useState(false);
   const resetFileInput = useRef<() => void>(null);
 
-  // Canned responses (spec 000 §5): suggestions while the text is '/' and a query; Escape dismisses
+  // Canned responses: suggestions while the text is '/' and a query; Escape dismisses
   // them for the text as it is, the next key brings them back.
   const cannedOn = tenant.config.features.canned_responses === true && !blocked;
   const matches = useCannedSuggestions(conversation, draft.text, cannedOn);
@@ -165,7 +165,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
       if (!blocked) files.addFiles(pasted);
       return;
     }
-    // Spec 000 §5: markdown images in pasted text are fetched and re-uploaded as attachments.
+    // Markdown images in pasted text are fetched and re-uploaded as attachments.
     const { images, rest } = markdownImages(e.clipboardData.getData('text/plain'));
     if (images.length === 0) return;
     e.preventDefault();
@@ -206,7 +206,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
       onSend({ content: '', internal, replyToUuid: replyTo?.uuid ?? null, annexUuid: stored.uuid, voice: true, annex: stored });
       if (replyTo) cancelReply();
     } catch {
-      // The shared error handler already showed why the upload failed (spec 000 §8).
+      // The shared error handler already showed why the upload failed.
     } finally {
       voice.done();
     }

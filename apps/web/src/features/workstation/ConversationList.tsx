@@ -21,7 +21,7 @@ interface Props {
 const optionId = (uuid: string) => `conversation-${uuid}`;
 
 /**
- * The agent's conversations (spec 000 §2): a listbox moved through with arrows, Home and End
+ * The agent's conversations: a listbox moved through with arrows, Home and End
  * (selection follows focus); closing conversations are shown but skipped; pinned ones first.
  */
 export function ConversationList({ conversations, activeUuid, pinned, onSelect, showArchivedFilter, archivedView, onArchivedViewChange }: Props) {

@@ -33,7 +33,7 @@ const STATE_LABELS: Record<Conversation['state'], string> = {
 };
 
 /**
- * A conversation opened by URL (spec 000 §2): the supervisors' live view /chat/{id} (joins the
+ * A conversation opened by URL: the supervisors' live view /chat/{id} (joins the
  * conversation's room, updates live, may finish it as supervisor) and the read-only past views
  * /chat-history/..., /chat-history/reports/{uuid}#{messageId}, /agent-chat-history/... and
  * /client-journey/.... An unknown or foreign id shows 'This conversation is invalid or has ended'.

@@ -3,7 +3,7 @@ import { useTenant } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { externalSystem } from './externalSystem';
 
-/** The tenant's external system in a frame, at its configured url (spec 000 §2). */
+/** The tenant's external system in a frame, at its configured url. */
 export function ExternalSystemPage() {
   const { t } = useTranslation();
   const tenant = useTenant();

@@ -10,7 +10,7 @@ import { channelText, outcomeText } from '../customer/journeyLabels';
 const PAGE_SIZE = 10;
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
 
-/** History tab (spec 000 §2): the customer's earlier sessions, paged, each with its detail link. */
+/** History tab: the customer's earlier sessions, paged, each with its detail link. */
 export function HistoryTab({ contactUuid }: { contactUuid: string }) {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);

@@ -3,7 +3,7 @@ import { IconArrowLeft, IconMessageOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 
-/** Spec 000 §8: a conversation URL that is unknown, foreign or not allowed. */
+/** A conversation URL that is unknown, foreign or not allowed. */
 export function InvalidConversation() {
   const { t } = useTranslation();
   const navigate = useNavigate();

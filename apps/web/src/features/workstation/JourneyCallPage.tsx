@@ -8,7 +8,7 @@ import { InvalidConversation } from './InvalidConversation';
 
 const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString('pt-BR', { dateStyle: 'short', timeStyle: 'short' }) : '--');
 
-/** /client-journey-call-history/{contactUuid}/{eventUuid} (spec 000 §2): one call of the customer journey. */
+/** /client-journey-call-history/{contactUuid}/{eventUuid}: one call of the customer journey. */
 export function JourneyCallPage() {
   const { t } = useTranslation();
   const { contactUuid = '', eventUuid = '' } = useParams();

@@ -17,7 +17,7 @@ interface Props {
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
 
-/** Delivery ticks of the agent's messages (spec 000 §4): clock, check, double blue check. */
+/** Delivery ticks of the agent's messages: clock, check, double blue check. */
 function Ticks({ message }: { message: Message }) {
   const { t } = useTranslation();
   if (message.internal) return null;
@@ -63,7 +63,7 @@ function Annex({ message }: { message: Message }) {
 }
 
 /** One message: the contact's on the left, the agent's on the right, notes highlighted. */
-/** An e-mail's details (issue 15 item 3, stored by the worker on interactive_content): its subject, and the whole text when quotes and signature were folded away. */
+/** An e-mail's details (stored by the worker on interactive_content): its subject, and the whole text when quotes and signature were folded away. */
 function emailDetailsOf(message: Message): { subject: string | null; fullText: string | null } | null {
   const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown } | null;
   if (!details || details.type !== 'email') return null;

@@ -11,7 +11,7 @@ import { firstUnreadUuid, prependMessages, unreadContactMessages, type MessagePa
 import { MESSAGE_PAGE_SIZE, patchListedConversation, workstationKeys } from './queries';
 import { buildTimeline, dayLabel } from './timeline';
 
-/** Spec 000 §9: within 50 px of the bottom counts as "at the bottom"; read marking at most once a second. */
+/** Within 50 px of the bottom counts as "at the bottom"; read marking at most once a second. */
 export const BOTTOM_THRESHOLD_PX = 50;
 const READ_THROTTLE_MS = 1000;
 
@@ -35,7 +35,7 @@ interface Props {
 const HIGHLIGHT_MS = 2000;
 
 /**
- * The conversation's messages and history events (spec 000 §2, §4): load earlier, day separators,
+ * The conversation's messages and history events: load earlier, day separators,
  * the 'New Messages' marker, a back-to-bottom button with an unread dot, read marking on open and
  * near the bottom.
  */
@@ -46,7 +46,7 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   const [atBottom, setAtBottom] = useState(true);
   const [unseen, setUnseen] = useState(false);
   const [loadingEarlier, setLoadingEarlier] = useState(false);
-  // A message a quote or a link asked for (spec 000 §2), to scroll to once rendered.
+  // A message a quote or a link asked for, to scroll to once rendered.
   const [reveal, setReveal] = useState<{ uuid: string } | null>(null);
   // Captured when the conversation opens: the marker stays where the unread messages began.
   const [firstUnread, setFirstUnread] = useState<string | null>(null);
@@ -101,7 +101,7 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
     if (trailing.current) clearTimeout(trailing.current);
   }, []);
 
-  // Opening a conversation marks its unread messages read (spec 000 §4).
+  // Opening a conversation marks its unread messages read.
   useEffect(() => {
     if (page && atBottom) read(true);
   }, [conversation.uuid, page !== undefined]);
@@ -172,7 +172,7 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   );
 
   /**
-   * Spec 000 §2 message links and quotes: scroll to the message and highlight it briefly, loading
+   * Message links and quotes: scroll to the message and highlight it briefly, loading
    * earlier messages first if needed; one of another conversation opens there; one that no longer
    * exists says so.
    */

@@ -10,7 +10,7 @@ import { TransferModal } from './ActionModals';
 import { upsertMessages, type MessagePage } from './messageCache';
 import { workstationKeys } from './queries';
 
-/** Issue 16 item 13: from the live view /chat/{id} a supervisor transfers the conversation (to a sector or one of its agents). */
+/** From the live view /chat/{id} a supervisor transfers the conversation (to a sector or one of its agents). */
 export function SupervisorTransfer({ conversation, me }: { conversation: Conversation; me: User }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -24,7 +24,7 @@ export function SupervisorTransfer({ conversation, me }: { conversation: Convers
       toastSuccess(t('Session transferred successfully'));
     },
   });
-  // The server's rule (spec 000 §4): only after the contact wrote, and never a finished conversation.
+  // The server's rule: only after the contact wrote, and never a finished conversation.
   if (!conversation.contact_interacted || conversation.state === 'closed' || conversation.state === 'closing') return null;
   return (
     <>
@@ -45,7 +45,7 @@ export function SupervisorTransfer({ conversation, me }: { conversation: Convers
   );
 }
 
-/** Issue 16 item 13: an internal note written from the live view; the agent sees it at once (new-message). */
+/** An internal note written from the live view; the agent sees it at once (new-message). */
 export function SupervisorNote({ conversation }: { conversation: Conversation }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();

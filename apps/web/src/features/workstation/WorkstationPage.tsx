@@ -15,7 +15,7 @@ import { ACTIVE_PARAM, useActiveChats, useWaitingQueue } from './queries';
 import { lazyComponent } from '../../ui/lazyPage';
 
 // The chat and the customer's panels (composer, contact forms, phone formatting) load when a chat is
-// first opened, and ahead of that once the list is on screen and the browser is idle (issue 13 item 1).
+// first opened, and ahead of that once the list is on screen and the browser is idle.
 const ChatPanel = lazyComponent(() => import('./ChatPanel'), 'ChatPanel', <LoadingState />);
 const CustomerPanels = lazyComponent(() => import('../customer/CustomerPanels'), 'CustomerPanels', <LoadingState />);
 const CHAT_PRELOAD_DELAY_MS = 1500;
@@ -27,7 +27,7 @@ function preloadChat() {
 /** Height of the page below the 56 px header and the shell's padding. */
 const PAGE_HEIGHT = 'calc(100dvh - 56px - 2 * var(--mantine-spacing-md))';
 /**
- * The side columns narrow with the screen (issue 16 item 7): at 1280 px the list is 256 px and the
+ * The side columns narrow with the screen: at 1280 px the list is 256 px and the
  * customer panel 282 px, so with the navigation folded the chat keeps over 600 px; from 1440 px they
  * have their full 290 and 320 px.
  */
@@ -35,7 +35,7 @@ const LIST_WIDTH = 'clamp(240px, 20vw, 290px)';
 const CUSTOMER_WIDTH = 'clamp(260px, 22vw, 320px)';
 
 /**
- * The agent workstation (spec 000 §2): conversation list and accept-session panel on the left, the
+ * The agent workstation: conversation list and accept-session panel on the left, the
  * chat in the middle, the customer's panels on the right. 'Start messaging! ...' without a selected
  * chat; the 'Falha na conexão' screen with a reconnect button when the connection failed.
  */
@@ -78,7 +78,7 @@ export function WorkstationPage() {
     return orderConversations(shown, pinned);
   }, [chats.data, archivedOn, archivedView, pinned]);
   const active = chats.data?.find((c) => c.uuid === activeUuid) ?? null;
-  // Spec 000 §2: the customer panel gives its room to the attachments being prepared.
+  // The customer panel gives its room to the attachments being prepared.
   const hasAttachments = useSyncExternalStore(attachmentStore.subscribe, () => (activeUuid ? attachmentStore.list(activeUuid).length > 0 : false));
 
   // Drafts of conversations the agent no longer holds are forgotten.

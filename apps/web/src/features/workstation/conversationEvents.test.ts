@@ -4,7 +4,7 @@ import { conversation, entry, ME, OTHER } from './fixtures.test-support';
 
 const ref = (u: typeof ME) => ({ id: u.id, uuid: u.uuid, username: u.username, email: u.email });
 
-// Spec 000 §4 "Live update handling in the workstation".
+// "Live update handling in the workstation".
 describe('applyConversationEvent', () => {
   it('answered: replaces a listed conversation in place, without a notice', () => {
     const c = conversation();
@@ -34,7 +34,7 @@ describe('applyConversationEvent', () => {
     expect(out).toMatchObject({ clearActive: true, notice: 'transferred-away' });
   });
 
-  // Issue 16 item 6: one toast for the agent's own transfer to a sector (its success toast), and a
+  // One toast for the agent's own transfer to a sector (its success toast), and a
   // supervisor finishing the agent's open chat is announced.
   it('my own transfer to a sector is not announced back to me', () => {
     const c = conversation();

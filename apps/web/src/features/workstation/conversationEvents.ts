@@ -1,11 +1,11 @@
 import { TEMPLATE_SEND_ERROR_TAG, type Conversation, type HistoryEntry } from '@atende/contract';
 
-/** Tag of a conversation whose outbound template could not be sent (spec 000 §4). */
+/** Tag of a conversation whose outbound template could not be sent. */
 export { TEMPLATE_SEND_ERROR_TAG };
 
 export type WorkstationNotice = 'transferred-away' | 'transferred-to-me' | 'distributed-to-me' | 'closed-by-supervisor';
 
-/** What one live conversation event does to the agent's list (spec 000 §4 "Live update handling"). */
+/** What one live conversation event does to the agent's list ("Live update handling"). */
 export interface ConversationEventOutcome {
   list: Conversation[];
   /** the active conversation must be deselected */
@@ -35,14 +35,14 @@ export function hasTemplateSendError(conversation: Conversation): boolean {
   return conversation.last_message?.tags.includes(TEMPLATE_SEND_ERROR_TAG) ?? false;
 }
 
-/** Closing conversations are shown but cannot be selected (spec 000 §2). */
+/** Closing conversations are shown but cannot be selected. */
 export function isSelectable(conversation: Conversation): boolean {
   return conversation.state !== 'closing';
 }
 
 /**
  * Applies an update-conversation / new-conversation event to the agent's list. Only conversations
- * held by the agent stay (spec 000 §5 "keeps only conversations whose user id matches").
+ * held by the agent stay ("keeps only conversations whose user id matches").
  */
 export function applyConversationEvent(list: readonly Conversation[], conversation: Conversation, myUserId: number, activeUuid: string | null): ConversationEventOutcome {
   const index = list.findIndex((c) => c.uuid === conversation.uuid);
@@ -64,7 +64,7 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
   if (!mine) {
     const transferredAway = last?.event === 'transfer' && last.detail.old_user?.id === myUserId;
     if (!listed && !transferredAway) return outcome({});
-    // Issue 16 item 6: the agent's own transfer already has its success toast.
+    // The agent's own transfer already has its success toast.
     const byMe = last?.detail.done_by_user?.id === myUserId;
     return outcome({ list: without(), clearActive: isActive, notice: transferredAway && listed && !byMe ? 'transferred-away' : null });
   }
@@ -87,7 +87,7 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
     case 'closed': {
       if (hasTemplateSendError(conversation)) return outcome({ list: listed ? replaced() : [...list, conversation], arrived: !listed });
       const remaining = without();
-      // Issue 16 item 6: a supervisor finishing the agent's open chat tells the agent.
+      // A supervisor finishing the agent's open chat tells the agent.
       const bySupervisor = listed && last?.event === 'closed' && (last.detail.ended_by ?? last.detail.done_by_role) === 'supervisor' && last.detail.done_by_user?.id !== myUserId;
       return outcome({ list: remaining, clearActive: isActive || remaining.length === 0, notice: bySupervisor ? 'closed-by-supervisor' : null });
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatDuration, todayBounds } from './dayHistory';
 
-// spec 000 §7: the day chat history asks for today's bounds as UTC ISO instants.
+// The day chat history asks for today's bounds as UTC ISO instants.
 describe('todayBounds', () => {
   it('spans the local day, from midnight to the last millisecond', () => {
     const { start, end } = todayBounds(new Date(2026, 10, 22, 15, 30));

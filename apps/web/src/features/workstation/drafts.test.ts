@@ -35,7 +35,7 @@ describe('drafts', () => {
   });
 });
 
-describe('wrapSelection (spec 000 §9)', () => {
+describe('wrapSelection', () => {
   it('wraps the selection and keeps it selected', () => {
     expect(wrapSelection('say hello now', 4, 9, '**')).toEqual({ text: 'say **hello** now', start: 6, end: 11 });
     expect(wrapSelection('ab', 1, 1, '_')).toEqual({ text: 'a__b', start: 2, end: 2 });

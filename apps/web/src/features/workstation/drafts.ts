@@ -1,4 +1,4 @@
-/** Draft of one conversation (spec 000 §3): text, the message replied to, note mode. */
+/** Draft of one conversation: text, the message replied to, note mode. */
 export interface Draft {
   text: string;
   replyToUuid: string | null;
@@ -51,7 +51,7 @@ export class DraftStore {
 
 export const drafts = new DraftStore(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
-/** Spec 000 §9: bold, italic and strikethrough wrap the selection in ** _ ~. */
+/** Bold, italic and strikethrough wrap the selection in ** _ ~. */
 export function wrapSelection(text: string, start: number, end: number, marker: '**' | '_' | '~'): { text: string; start: number; end: number } {
   const selected = text.slice(start, end);
   const next = `${text.slice(0, start)}${marker}${selected}${marker}${text.slice(end)}`;
@@ -59,7 +59,7 @@ export function wrapSelection(text: string, start: number, end: number, marker: 
 }
 
 const PINNED_KEY = 'pinneds';
-/** Pinned conversation uuids, in session storage under the key `pinneds` (spec 000 §4). */
+/** Pinned conversation uuids, in session storage under the key `pinneds`. */
 export function readPinned(storage: Pick<Storage, 'getItem'> | null = typeof sessionStorage === 'undefined' ? null : sessionStorage): string[] {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(PINNED_KEY) ?? '[]');

@@ -4,9 +4,9 @@ import { api } from '../../api/client';
 import { LIVE } from '../../realtime/liveQueries';
 
 // Apart from queries.ts (the workstation's hooks and live updates): the app's entry prefetches these
-// at start-up on the agent's screen, so it must not pull the workstation's code (issue 13 item 1).
+// at start-up on the agent's screen, so it must not pull the workstation's code.
 
-/** Query keys of the workstation's server state (spec 000 §3 workstation state). */
+/** Query keys of the workstation's server state (workstation state). */
 export const workstationKeys = {
   offered: ['conversations', 'offered', 'me'] as const,
   waitingQueue: ['conversations', 'waiting-queue'] as const,

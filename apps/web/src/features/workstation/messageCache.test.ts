@@ -60,7 +60,7 @@ describe('message cache', () => {
     expect(page).toEqual({ messages: [a, b], hasMore: false });
   });
 
-  // Issue 12 item 8: after a failed socket recovery the latest page is fetched again and merged.
+  // After a failed socket recovery the latest page is fetched again and merged.
   it('merges a reloaded latest page by uuid, keeping the earlier messages loaded and the unsent copies', () => {
     const [a, b, c] = ['10:00', '10:01', '10:02'].map((t) => message({ when: `2026-11-22T${t}:00.000Z` }));
     const missed = message({ when: '2026-11-22T10:04:00.000Z' });
@@ -99,7 +99,7 @@ describe('message cache', () => {
     expect(unreadContactMessages(page)).toEqual([unread.uuid]);
   });
 
-  // Issue 16 item 17: the 'New Messages' marker starts at the first unread contact message, and a
+  // The 'New Messages' marker starts at the first unread contact message, and a
   // finished conversation has none.
   it('puts the new-messages marker at the first unread contact message, never in a closed conversation', () => {
     const msgs = [message({ message: 'one' }), message({ author: 'USER', message: 'reply' }), message({ message: 'two' }), message({ message: 'three' })];

@@ -8,7 +8,7 @@ export interface MessagePage {
 
 const byTime = (a: Message, b: Message) => Date.parse(a.when) - Date.parse(b.when);
 
-// Optimistic copies still waiting for the send's answer: only these show faded (spec 000 §4). The
+// Optimistic copies still waiting for the send's answer: only these show faded. The
 // server's own 'sending' (accepted, delivery to the channel under way) shows the clock tick instead.
 const unanswered = new Set<string>();
 export const awaitingAnswer = (uuid: string): boolean => unanswered.has(uuid);
@@ -86,7 +86,7 @@ export function mergeLatestPage(shown: MessagePage, latest: MessagePage): Messag
   return upsertMessages(latest, unsent);
 }
 
-/** messages-ack: message state updated in bulk by uuid (spec 000 §4). */
+/** messages-ack: message state updated in bulk by uuid. */
 export function applyAck(page: MessagePage, acks: ServerEventPayload<'messages-ack'>['messages']): MessagePage {
   const byUuid = new Map(acks.map((a) => [a.uuid, a]));
   let changed = false;
@@ -112,7 +112,7 @@ export function unreadContactMessages(page: MessagePage): string[] {
   return page.messages.filter((m) => m.author === 'CONTACT' && m.state !== 'read').map((m) => m.uuid);
 }
 
-/** The agent's own message shown at once, faded, until the server answers (spec 000 §4). */
+/** The agent's own message shown at once, faded, until the server answers. */
 export function optimisticMessage(input: {
   uuid: string;
   conversationUuid: string;
@@ -147,7 +147,7 @@ export function optimisticMessage(input: {
 
 /**
  * Where the 'New Messages' marker goes: the first of the contact's unread messages; none in a
- * finished conversation, where nobody is left to answer them (issue 16 item 17).
+ * finished conversation, where nobody is left to answer them.
  */
 export function firstUnreadUuid(messages: readonly Message[], conversation: Pick<Conversation, 'state' | 'unread_contact_messages'>): string | null {
   const unread = conversation.unread_contact_messages;

@@ -1,4 +1,4 @@
-/** Locally stored sound preference (spec 000 §9: default on). */
+/** Locally stored sound preference (default on). */
 export const SOUND_PREFERENCE_KEY = 'atende:sound-notification';
 
 export function soundEnabled(): boolean {
@@ -31,7 +31,7 @@ function chime(): void {
 }
 
 /**
- * Spec 000 §9: sounds and desktop notifications only when the window is unfocused; returns false when
+ * Sounds and desktop notifications only when the window is unfocused; returns false when
  * focused, so the caller shows an in-page toast instead. Denied or unsupported notifications are only logged.
  */
 export function notifyUnfocused(text: string): boolean {

@@ -65,8 +65,8 @@ const NOTICES: Record<WorkstationNotice, string> = {
 
 
 /**
- * Keeps the workstation live (spec 000 §4): conversation events are applied to the agent's list by
- * the rules of §4 (no refetch), new messages and acks patch the loaded messages, waiting-queue
+ * Keeps the workstation live: conversation events are applied to the agent's list by
+ * the rules (no refetch), new messages and acks patch the loaded messages, waiting-queue
  * events carry the new count and announce a waiting customer when distribution is manual.
  */
 export function useWorkstationLiveUpdates(): void {

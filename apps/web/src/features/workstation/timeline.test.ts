@@ -4,7 +4,7 @@ import { buildTimeline, dayLabel, listPreview, listTimestamp, systemPhrase } fro
 
 const user = { id: ME.id, uuid: ME.uuid, username: ME.username, email: ME.email };
 
-describe('systemPhrase (spec 000 §4)', () => {
+describe('systemPhrase', () => {
   it('words every shown event and hides the ones the spec hides', () => {
     expect(systemPhrase(entry('enter-queue', { event: 'transferring-conversation' }))).toBeNull();
     expect(systemPhrase(entry('new-priority', { old: null, new: 1 }))).toBeNull();
@@ -23,7 +23,7 @@ describe('systemPhrase (spec 000 §4)', () => {
     });
   });
 
-  // Issue 14 items 2 and 10: a campaign's transfer named as such (it showed "Transferred by ? to the sector ?").
+  // A campaign's transfer named as such (it showed "Transferred by ? to the sector ?").
   it('names a campaign transfer and a campaign reply that was only shown', () => {
     expect(systemPhrase(entry('transfer', { done_by: 'campaign', new_sector: { uuid: ME.uuid, name: 'Vendas' } }))).toEqual({
       key: 'Transferred by the campaign to the sector {{sector}}',
@@ -71,7 +71,7 @@ describe('labels', () => {
   });
 });
 
-// Issue 16 item 8: the list showed an empty line for a voice note or a file without a caption.
+// The list showed an empty line for a voice note or a file without a caption.
 describe('listPreview', () => {
   const last = (over: Partial<NonNullable<Parameters<typeof listPreview>[0]>>) => ({ when: '2026-11-26T10:00:00.000Z', tags: [], content: '', author: 'CONTACT' as const, ...over });
   it('says what a message without text carries', () => {

@@ -1,7 +1,7 @@
 import type { Conversation, HistoryEntry, Message } from '@atende/contract';
 import { phrase } from '../../i18n/phrase';
 
-/** A phrase to translate with its values: the system-message wording of spec 000 §4. */
+/** A phrase to translate with its values: the system-message wording. */
 export interface Phrase {
   key: string;
   values?: Record<string, string | number>;
@@ -36,7 +36,7 @@ function transferredBy(d: HistoryEntry['detail']): Phrase | null {
 }
 
 /**
- * The system message for one history event (spec 000 §4), or null when the event is not shown
+ * The system message for one history event, or null when the event is not shown
  * (enter-queue while transferring, new-priority without an old value).
  */
 export function systemPhrase(entry: HistoryEntry): Phrase | null {
@@ -138,7 +138,7 @@ export function buildTimeline(input: {
   return out;
 }
 
-/** Today, Yesterday or the date in pt-BR short format (spec 000 §9). */
+/** Today, Yesterday or the date in pt-BR short format. */
 export function dayLabel(day: Date, now = new Date()): Phrase {
   const diff = Math.round((startOfDay(now).getTime() - startOfDay(day).getTime()) / 86_400_000);
   if (diff === 0) return { key: phrase('Today') };
@@ -146,7 +146,7 @@ export function dayLabel(day: Date, now = new Date()): Phrase {
   return { key: phrase('{{date}}'), values: { date: day.toLocaleDateString('pt-BR') } };
 }
 
-/** 'Now' under a minute, the time today, 'Yesterday', else the short date (spec 000 §9). */
+/** 'Now' under a minute, the time today, 'Yesterday', else the short date. */
 export function listTimestamp(iso: string, now = new Date()): Phrase {
   const at = new Date(iso);
   if (now.getTime() - at.getTime() < 60_000) return { key: phrase('Now') };
@@ -156,7 +156,7 @@ export function listTimestamp(iso: string, now = new Date()): Phrase {
 }
 
 /**
- * The list's preview of a conversation's last message (issue 16 item 8): an internal note marked as
+ * The list's preview of a conversation's last message: an internal note marked as
  * such, a voice note and a file said in words (a file with its caption or name when it has one),
  * never an empty line for a message that has no text.
  */

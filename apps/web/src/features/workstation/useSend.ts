@@ -15,7 +15,7 @@ export interface Outgoing {
   annex?: Omit<NonNullable<Message['annex']>, 'service'>;
 }
 
-/** How long a send may take before it is shown as failed (the time-out wrapper of spec 000 §7). */
+/** How long a send may take before it is shown as failed (the time-out wrapper of every call). */
 export const SEND_TIMEOUT_MS = 15_000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -35,7 +35,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Optimistic send (spec 000 §4): the message shows at once, faded, then is replaced by the server's
+ * Optimistic send: the message shows at once, faded, then is replaced by the server's
  * copy; on failure it is marked failed with click-to-retry. The client-chosen uuid makes a retry
  * idempotent: the server never stores the message twice.
  */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { announcesWaiting, expectOwnQueueEntry } from './waitingNotice';
 
-// Issue 16 item 6: "There's a costumer waiting!" only for a customer who is really waiting for this agent.
+// "There's a costumer waiting!" only for a customer who is really waiting for this agent.
 describe('the waiting-customer notice', () => {
   const manual = { manual: true, paused: false };
   it('announces a rise of the waiting count under manual distribution', () => {

@@ -1,5 +1,5 @@
 // The agent's own return to the queue or transfer to a sector raises the waiting count too: the
-// action marks itself first, and that rise is not announced as a customer waiting (issue 16 item 6).
+// action marks itself first, and that rise is not announced as a customer waiting.
 let ownQueueEntryUntil = 0;
 const OWN_QUEUE_ENTRY_MS = 5_000;
 export function expectOwnQueueEntry(now = Date.now()): void {
@@ -7,7 +7,7 @@ export function expectOwnQueueEntry(now = Date.now()): void {
 }
 
 /**
- * Whether a waiting-queue count announces "There's a costumer waiting!" (spec 000 §9): only when it
+ * Whether a waiting-queue count announces "There's a costumer waiting!": only when it
  * rose, distribution is manual, the agent is not paused and the rise is not the agent's own doing.
  */
 export function announcesWaiting(before: number, after: number, opts: { manual: boolean; paused: boolean; now?: number }): boolean {

@@ -10,7 +10,7 @@ import { errorText } from '../../../api/errors';
 import { fieldsOf, settingsApi } from '../formErrors';
 
 /**
- * An admin gives a user a new password (issue 16 item 11). The user's sessions end at once, so the
+ * An admin gives a user a new password. The user's sessions end at once, so the
  * modal says so before saving; the password rules are the contract's, checked here and by the api.
  */
 export function SetPasswordModal({ user, onClose }: { user: User; onClose(): void }) {

@@ -10,7 +10,7 @@ import { PasswordField } from '../../../ui/PasswordField';
 import { toastSuccess } from '../../../ui/toasts';
 import { useCreateUser, useEditUser, useSectorChoices, useSetUserSectors, useUserSectors } from './queries';
 
-// One validation, two sides: the contract's rules of POST /api/v1/users (spec 002 §5).
+// One validation, two sides: the contract's rules of POST /api/v1/users.
 const createSchema = createUser.body;
 // Editing keeps the password out (it is the user's own, changed in their profile).
 const editSchema = z.object(createUser.body.shape).omit({ password: true });
@@ -42,7 +42,7 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
   });
   const create = useCreateUser();
   const edit = useEditUser(user?.uuid ?? '');
-  // Sectors are saved by their own call after the user (issue 16 item 10); null: not changed here.
+  // Sectors are saved by their own call after the user; null: not changed here.
   const sectorChoices = useSectorChoices();
   const currentSectors = useUserSectors(user?.uuid ?? null);
   const [chosenSectors, setChosenSectors] = useState<string[] | null>(null);
@@ -101,7 +101,7 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
             render={({ field, fieldState }) => (
               <Checkbox.Group
                 label={t('Roles')}
-                // Spec 002 §4: the user's open sessions keep the roles they signed in with.
+                // The user's open sessions keep the roles they signed in with.
                 description={editing ? t('Changing the roles signs the user out: the new roles apply from their next sign-in.') : undefined}
                 withAsterisk
                 value={field.value as string[]}

@@ -14,7 +14,7 @@ import { SetPasswordModal } from './SetPasswordModal';
 import { UserFormModal } from './UserFormModal';
 import { useDeleteUser, useUsers } from './queries';
 
-/** Users of the workspace (spec 002 §3, §5; admin and owner): roles as tags, create/edit modal, delete with confirmation. */
+/** Users of the workspace (admin and owner): roles as tags, create/edit modal, delete with confirmation. */
 export function UsersPage() {
   const { t } = useTranslation();
   const me = useMe().data;

@@ -37,7 +37,7 @@ export function useDeleteUser() {
   return useMutation({ mutationFn: (id: string) => api.deleteUser({ params: { id } }), onSuccess: invalidate });
 }
 
-/** The sectors a user belongs to (issue 16 item 10): GET /api/v1/users/:id/sectors; not fetched for a new user. */
+/** The sectors a user belongs to: GET /api/v1/users/:id/sectors; not fetched for a new user. */
 export function useUserSectors(id: string | null) {
   return useQuery({
     queryKey: ['users', id, 'sectors'],

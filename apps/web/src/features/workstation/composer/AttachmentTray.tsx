@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Attachment } from './attachmentStore';
 
-/** Spec 000 §9: attachment description debounce 150 ms, image thumbnail 64 px. */
+/** Attachment description debounce 150 ms, image thumbnail 64 px. */
 export const DESCRIPTION_DEBOUNCE_MS = 150;
 const THUMBNAIL_PX = 64;
 

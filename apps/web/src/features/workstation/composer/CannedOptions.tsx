@@ -8,7 +8,7 @@ interface Props {
   fill(message: string): string;
 }
 
-/** The canned suggestions (spec 000 §5): keyword, category and the text as it will be sent. */
+/** The canned suggestions: keyword, category and the text as it will be sent. */
 export function CannedOptions({ matches, fill }: Props) {
   const { t } = useTranslation();
   return (

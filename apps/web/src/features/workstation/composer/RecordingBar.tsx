@@ -13,7 +13,7 @@ interface Props {
   onConfirm(): void;
 }
 
-/** Shown instead of the text while recording (spec 000 §4): the mm:ss timer, cancel and confirm. */
+/** Shown instead of the text while recording: the mm:ss timer, cancel and confirm. */
 export function RecordingBar({ state, elapsedMs, canConfirm, onCancel, onConfirm }: Props) {
   const { t } = useTranslation();
   const sending = state === 'sending';

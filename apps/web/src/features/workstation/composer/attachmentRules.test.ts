@@ -4,14 +4,14 @@ import { markdownImages, planOutgoing, textLimit, typeFromName, uploadProblem, t
 const annex = (uuid: string): SentAnnex => ({ uuid, content_type: 'image/png', original_filename: `${uuid}.png`, uri: `/api/v1/storage/files/${uuid}`, size: 10 });
 
 describe('uploadProblem', () => {
-  // spec 000 §5, §9: size below 5 MB ('Maximum file size exceeded (N MB)').
+  // Size below 5 MB ('Maximum file size exceeded (N MB)').
   it('refuses a file over 5 MB with the size message', () => {
     expect(uploadProblem({ name: 'big.png', size: 5 * 1024 * 1024 + 1, type: 'image/png' })).toEqual({ phrase: 'Maximum file size exceeded ({{size}} MB)', values: { size: 5 } });
   });
   it('accepts a file of exactly 5 MB of an allowed type', () => {
     expect(uploadProblem({ name: 'ok.pdf', size: 5 * 1024 * 1024, type: 'application/pdf' })).toBeNull();
   });
-  // spec 000 §5: supported type ('{type} is not supported.').
+  // Supported type ('{type} is not supported.').
   it('refuses a type the contract does not allow, naming the type', () => {
     expect(uploadProblem({ name: 'run.exe', size: 10, type: 'application/x-msdownload' })).toEqual({ phrase: '{{type}} is not supported.', values: { type: 'application/x-msdownload' } });
   });
@@ -24,7 +24,7 @@ describe('uploadProblem', () => {
 });
 
 describe('markdownImages', () => {
-  // spec 000 §5: pasted markdown images are fetched and re-uploaded.
+  // Pasted markdown images are fetched and re-uploaded.
   it('takes the images out of pasted text and keeps the rest', () => {
     const pasted = 'Veja:\n![logo](https://example.com/img/logo.png "Logo")\ne também ![](http://cdn.test/a.jpg?x=1)';
     expect(markdownImages(pasted)).toEqual({
@@ -77,7 +77,7 @@ describe('typeFromName', () => {
   });
 });
 
-describe('channel capabilities in the composer (issue 15)', () => {
+describe('channel capabilities in the composer', () => {
   it('leaves channels without their own limits to the upload rules', () => {
     expect(uploadProblem({ name: 'a.webm', size: 10, type: 'audio/webm' }, 'whatsapp_cloud')).toBeNull();
     expect(textLimit('custom', { text: 'x'.repeat(5000), attachments: [] })).toBeNull();
@@ -92,7 +92,7 @@ describe('channel capabilities in the composer (issue 15)', () => {
   });
 });
 
-describe('SMS in the composer (issue 15 item 2)', () => {
+describe('SMS in the composer', () => {
   it('refuses every file before upload while MMS is off, and takes MMS types once it is on', () => {
     const png = { name: 'foto.png', size: 1000, type: 'image/png' };
     expect(uploadProblem(png, 'sms')).toEqual({ phrase: 'This channel takes no attachments (MMS is off)', values: {} });

@@ -2,7 +2,7 @@ import { attachmentRefusal, capabilitiesOf, smsSegments, UPLOAD_ALLOWED_TYPES, U
 import { phrase } from '../../../i18n/phrase';
 import type { Outgoing } from '../useSend';
 
-/** Upload limit in MB as the spec words it (spec 000 §9: 5 MB). */
+/** Upload limit in MB as the spec words it (5 MB). */
 export const UPLOAD_MAX_MB = UPLOAD_MAX_BYTES / (1024 * 1024);
 const ALLOWED = new Set<string>(UPLOAD_ALLOWED_TYPES);
 
@@ -14,14 +14,14 @@ export type UploadProblem =
   | { phrase: 'This channel takes files of at most {{size}} MB'; values: { size: number } };
 
 /**
- * Why a file cannot be uploaded, checked before any byte leaves the browser (spec 000 §5): size
+ * Why a file cannot be uploaded, checked before any byte leaves the browser: size
  * within the limit and a supported type. The server checks both again, against the bytes.
  */
 export function uploadProblem(file: { name: string; size: number; type: string }, channelType?: string, channelSettings?: Readonly<Record<string, string>>): UploadProblem | null {
   if (file.size > UPLOAD_MAX_BYTES) return { phrase: phrase('Maximum file size exceeded ({{size}} MB)'), values: { size: UPLOAD_MAX_MB } };
   const type = baseType(file.type);
   if (!ALLOWED.has(type)) return { phrase: phrase('{{type}} is not supported.'), values: { type: type || file.name } };
-  // Issue 15: what the conversation's channel cannot carry is refused here, not after sending.
+  // What the conversation's channel cannot carry is refused here, not after sending.
   // An SMS channel without MMS takes no file at all: said before the upload starts.
   if (channelType && capabilitiesOf(channelType, channelSettings)?.attachments.length === 0) return { phrase: phrase('This channel takes no attachments (MMS is off)'), values: {} };
   const refused = channelType ? attachmentRefusal(channelType, { contentType: type, size: file.size }, channelSettings) : null;
@@ -31,7 +31,7 @@ export function uploadProblem(file: { name: string; size: number; type: string }
 }
 
 /**
- * The text limit of what pressing send would send on this channel (issue 15): the caption limit when
+ * The text limit of what pressing send would send on this channel: the caption limit when
  * the text becomes an attachment's caption (planOutgoing), the message limit otherwise; null when
  * the channel has none of its own.
  */
@@ -65,7 +65,7 @@ export interface MarkdownImage {
 const MARKDOWN_IMAGE = /!\[([^\]\n]*)\]\((https?:\/\/[^\s)]+)(?:\s+"[^"\n]*")?\)/g;
 
 /**
- * Markdown images in pasted text (spec 000 §5: fetched and re-uploaded as attachments): the images
+ * Markdown images in pasted text (fetched and re-uploaded as attachments): the images
  * and the text that remains once they are taken out.
  */
 export function markdownImages(text: string): { images: MarkdownImage[]; rest: string } {
@@ -101,7 +101,7 @@ export interface SentAnnex {
 
 /**
  * What pressing send sends: each attachment is its own message with its description as the text
- * (spec 000 §7: annex_uuid + content). The typed text becomes the caption of the last attachment when
+ * (annex_uuid + content). The typed text becomes the caption of the last attachment when
  * that one has no description, and is its own message after the files otherwise, so it reads after
  * them either way. A reply applies to the first message only.
  */

@@ -1,12 +1,12 @@
 import type { SentAnnex } from './attachmentRules';
 
-/** One unsent attachment of a conversation (spec 000 §3 Conversation.attachments: file, description, uuid). */
+/** One unsent attachment of a conversation (Conversation.attachments: file, description, uuid). */
 export interface Attachment {
   /** Local id, also of the upload in flight. */
   id: string;
   name: string;
   contentType: string;
-  /** Shown as a 64 px thumbnail for images (spec 000 §9): an object URL, or the stored file's address. */
+  /** Shown as a 64 px thumbnail for images: an object URL, or the stored file's address. */
   previewUrl: string | null;
   status: 'fetching' | 'uploading' | 'uploaded' | 'failed';
   /** Upload progress, 0 to 1. */

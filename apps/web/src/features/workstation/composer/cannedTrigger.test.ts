@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { cannedQuery } from './cannedTrigger';
 
 describe('cannedQuery', () => {
-  // spec 000 §5: suggestions open when the text starts with the trigger symbol and is longer than the minimum.
+  // Suggestions open when the text starts with the trigger symbol and is longer than the minimum.
   it('is the text after the symbol once at least one character follows it', () => {
     expect(cannedQuery('/sau')).toBe('sau');
     expect(cannedQuery('/s')).toBe('s');

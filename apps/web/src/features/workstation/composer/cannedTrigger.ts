@@ -1,4 +1,4 @@
-/** Canned responses open on this symbol at the start of the text (spec 000 §5: symbol not shown; '/' as common in chat tools). */
+/** Canned responses open on this symbol at the start of the text (symbol not shown; '/' as common in chat tools). */
 export const CANNED_TRIGGER = '/';
 /** Characters needed after the symbol before suggestions show. */
 export const CANNED_MIN_QUERY = 1;

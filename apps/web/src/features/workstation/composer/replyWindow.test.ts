@@ -6,7 +6,7 @@ const NOW = Date.parse('2026-11-26T12:00:00Z');
 const hoursAgo = (h: number) => new Date(NOW - h * 3600_000).toISOString();
 const message = (author: Message['author'], when: string) => ({ author, when }) as Message;
 
-describe('reply window in the composer (issue 15 item 4: Meta takes replies within 24 hours of the contact)', () => {
+describe('reply window in the composer (Meta takes replies within 24 hours of the contact)', () => {
   it('closes on Messenger and Instagram 24 hours after the contact last wrote, agent messages not counting', () => {
     const page = { messages: [message('CONTACT', hoursAgo(25)), message('USER', hoursAgo(1))], hasMore: false };
     expect(replyWindowClosed('messenger', page, NOW)).toBe(true);

@@ -1,7 +1,7 @@
 import { capabilitiesOf, type Message } from '@atende/contract';
 
 /**
- * Whether the channel's reply window (Meta's 24 hours, issue 15 item 4) has closed: the contact's
+ * Whether the channel's reply window (Meta's 24 hours) has closed: the contact's
  * last message on screen is older than it, or the whole conversation is loaded and they never
  * wrote. Unknown (their last message is on an older page) counts as open: the server still refuses.
  */

@@ -14,7 +14,7 @@ const UPLOAD_TIMEOUT_MS = 120_000;
 
 /**
  * fetch over XMLHttpRequest, the one browser API that reports upload progress. The typed client keeps
- * the rest: path, credentials, error parsing and the shared error handler (spec 000 §8).
+ * the rest: path, credentials, error parsing and the shared error handler.
  */
 function fetchWithProgress(onProgress: (fraction: number) => void): typeof fetch {
   return (input, init) =>
@@ -42,7 +42,7 @@ function fetchWithProgress(onProgress: (fraction: number) => void): typeof fetch
 }
 
 /**
- * One attachment (spec 000 §7: POST /api/v1/storage/files, multipart field "file"), with progress.
+ * One attachment (POST /api/v1/storage/files, multipart field "file"), with progress.
  * Cancelling (the chip removed) is not an error anybody needs to see: it skips the shared handler.
  */
 export async function uploadAttachment(file: File, options: { onProgress(fraction: number): void; cancel: AbortSignal }): Promise<StoredFile> {
@@ -62,7 +62,7 @@ export async function uploadAttachment(file: File, options: { onProgress(fractio
   return res.data.data;
 }
 
-/** A recorded voice note (spec 000 §7): JSON with the base64 content; the answer's uuid goes on the message. */
+/** A recorded voice note: JSON with the base64 content; the answer's uuid goes on the message. */
 export async function uploadVoice(recording: Blob, contentType: VoiceType): Promise<StoredFile> {
   const file = await base64Of(recording);
   const extension = contentType.split('/')[1] ?? 'webm';

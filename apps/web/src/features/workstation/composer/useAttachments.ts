@@ -7,7 +7,7 @@ import { uploadProblem, type MarkdownImage, type SentAnnex } from './attachmentR
 import { attachmentStore, type Attachment } from './attachmentStore';
 import { IMAGE_ADDRESS_FAILURES, storeImageFromUrl, uploadAttachment } from './upload';
 
-/** Spec 000 §5: a pasted markdown image that cannot be fetched. */
+/** A pasted markdown image that cannot be fetched. */
 export const MARKDOWN_IMAGE_FAILED = phrase('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.');
 
 const cancels = new Map<string, AbortController>();
@@ -30,7 +30,7 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
       attachmentStore.update(conversationUuid, id, { status: 'uploading', progress: 0 });
       uploadAttachment(file, { cancel: cancel.signal, onProgress: (progress) => attachmentStore.update(conversationUuid, id, { progress }) })
         .then((stored) => attachmentStore.update(conversationUuid, id, { status: 'uploaded', progress: 1, annex: stored }))
-        // The shared error handler already showed the server's error_message (spec 000 §8).
+        // The shared error handler already showed the server's error_message.
         .catch(() => attachmentStore.update(conversationUuid, id, { status: 'failed' }))
         .finally(() => cancels.delete(id));
     },

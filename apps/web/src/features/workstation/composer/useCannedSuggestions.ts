@@ -16,7 +16,7 @@ export const cannedKeys = {
 const CANNED_STALE_MS = 5 * 60_000;
 
 /**
- * The canned responses matching what is typed after the trigger (spec 000 §5, flag canned_responses):
+ * The canned responses matching what is typed after the trigger (flag canned_responses):
  * GET /api/v1/channels/{channel}/canned_responses?sector_uuid=, searched with the shared rule.
  */
 export function useCannedSuggestions(conversation: Conversation, text: string, enabled: boolean): CannedResponse[] {

@@ -12,7 +12,7 @@ interface Recording {
 const stopTracks = (stream: MediaStream) => stream.getTracks().forEach((track) => track.stop());
 
 /**
- * Voice recording of spec 000 §4 with the browser's MediaRecorder: idle → recording (elapsed time for
+ * Voice recording with the browser's MediaRecorder: idle → recording (elapsed time for
  * the mm:ss timer) → confirm (the recording is handed over for upload) or cancel. The microphone is
  * released whenever recording ends, the composer unmounting included.
  */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatDuration, voiceUploadType } from './voiceRules';
 
 describe('formatDuration', () => {
-  // spec 000 §4: recording with an mm:ss timer.
+  // Recording with an mm:ss timer.
   it('shows minutes and seconds with two digits', () => {
     expect(formatDuration(0)).toBe('00:00');
     expect(formatDuration(9_999)).toBe('00:09');

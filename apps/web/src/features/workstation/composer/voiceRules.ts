@@ -1,6 +1,6 @@
 import { baseType } from './attachmentRules';
 
-/** The recording timer of spec 000 §4: mm:ss, minutes not capped at 59. */
+/** The recording timer: mm:ss, minutes not capped at 59. */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.floor(ms / 1000));
   const minutes = Math.floor(total / 60);
