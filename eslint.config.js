@@ -13,18 +13,38 @@ export default tseslint.config(
   },
   { files: ['scripts/**', 'e2e/**', 'bench/**', 'apps/web/**'], rules: { 'no-console': 'off' } },
   {
+    // The simulators, demo providers and demo seed are development code: production code never imports
+    // them, so the api and worker bundles hold none of it (scripts/check-bundles.mjs checks the built ones).
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@atende/simulators', '@atende/simulators/*', '**/simulators/src/**'],
+              message: 'Simulators and demo code are for tests, harnesses, benches and scripts only, never production code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: [
+      '**/*.test.{ts,tsx}',
+      '**/harness.ts',
+      '**/testing.ts',
+      '**/test-*.ts',
+      'packages/simulators/**',
+      'scripts/**',
+      'e2e/**',
+      'bench/**',
+    ],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
     files: ['apps/web/**/*.{ts,tsx}'],
     ...reactHooks.configs.flat.recommended,
-    rules: {
-      ...reactHooks.configs.flat.recommended.rules,
-      // Recommended, but the web app does not satisfy them yet; each needs a reviewed change of the
-      // components concerned (effects, refs read while rendering), not a mechanical fix.
-      'react-hooks/exhaustive-deps': 'off',
-      'react-hooks/set-state-in-effect': 'off',
-      'react-hooks/refs': 'off',
-      'react-hooks/purity': 'off',
-      'react-hooks/immutability': 'off',
-      'react-hooks/incompatible-library': 'off',
-    },
   },
 );

@@ -18,6 +18,8 @@ export function nodeBundle(entry: Record<string, string>): Options {
     // Dynamic imports (the S3 SDK, exceljs, Prisma's query compiler) become chunks of their own, read only
     // when first used: a process holds the source text of what it loaded, not of the whole bundle.
     splitting: true,
-    banner: { js: "import { createRequire as __atendeCreateRequire } from 'node:module'; const require = __atendeCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __atendeCreateRequire } from 'node:module'; const require = __atendeCreateRequire(import.meta.url);",
+    },
   };
 }

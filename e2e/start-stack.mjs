@@ -30,7 +30,7 @@ const env = {
   LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   ALLOWED_ORIGINS: `http://127.0.0.1:${port},http://localhost:${port}`,
   TENANT_DOMAIN: `127.0.0.1:${port}`,
-  // Bot HTTP nodes, the demo simulators and the specs' receivers listen on this machine (issue 12 item 1).
+  // Bot HTTP nodes, the demo simulators and the specs' receivers listen on this machine.
   OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
   // The demo contact system (agent replies of the demo API channel go there) listens next to the app.
   DEMO_WEBHOOK_PORT: process.env.DEMO_WEBHOOK_PORT ?? String(Number(port) + 1),
@@ -47,13 +47,13 @@ const env = {
   // The same demo Meta playing Instagram messaging (the Instagram story sets its webhook over HTTP).
   DEMO_INSTAGRAM_PORT: process.env.DEMO_INSTAGRAM_PORT ?? String(Number(port) + 9),
   // The demo mail provider (SMTP simulator) of the demo "E-mail" channel, and the worker's inbound
-  // SMTP listener that forwarding addresses reach (issue 15 item 3); specs mail the listener directly.
+  // SMTP listener that forwarding addresses reach; specs mail the listener directly.
   DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),
   EMAIL_INBOUND_SMTP_PORT: process.env.EMAIL_INBOUND_SMTP_PORT ?? String(Number(port) + 8),
 };
 // The channel setup screens (/messenger-setup, /instagram-setup) log in to those demo Metas.
 Object.assign(env, demoMetaEnv(process.env, env.DEMO_META_PORT, env.DEMO_INSTAGRAM_PORT));
-// The system's mail (password recovery codes, issue 16 item 11) goes to the same demo mail provider,
+// The system's mail (password recovery codes) goes to the same demo mail provider,
 // which writes every mail it takes to a file; specs read it at GET /api/mails on the control port.
 env.SMTP_URL = `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${env.DEMO_EMAIL_SMTP_PORT}`;
 env.MAIL_FROM = 'Atende <no-reply@demo.atende.test>';
@@ -75,11 +75,20 @@ if (!existsSync(api) || !existsSync(`${root}apps/web/dist/index.html`)) {
 }
 
 // A fresh database each run, so every spec starts from the demo seed.
-run('psql', [`${server}/postgres`, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`, '-c', `CREATE DATABASE "${database}"`]);
+run('psql', [
+  `${server}/postgres`,
+  '-v',
+  'ON_ERROR_STOP=1',
+  '-q',
+  '-c',
+  `DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`,
+  '-c',
+  `CREATE DATABASE "${database}"`,
+]);
 // Forget realtime and rate-limit state of earlier runs under this prefix.
 run('sh', ['-c', `redis-cli -h 127.0.0.1 --scan --pattern '${redisPrefix}*' | xargs -r redis-cli -h 127.0.0.1 del > /dev/null`]);
 run('pnpm', ['--filter', '@atende/db', 'migrate']);
-run('pnpm', ['--filter', '@atende/db', 'seed']);
+run('pnpm', ['--filter', '@atende/simulators', 'seed']);
 
 let stopping = false;
 let killedOnPurpose = null;
@@ -96,14 +105,23 @@ function watch(child) {
 
 let apiProcess = watch(spawn(process.execPath, [...API_NODE_FLAGS, api], { cwd: root, env: processEnv(env), stdio: 'inherit' }));
 // The demo channel's contact system, on its own port per stack; specs steer it over HTTP.
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })));
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
-children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(
+  watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/custom/demo-receiver.ts'], { cwd: root, env, stdio: 'inherit' })),
+);
+children.push(
+  watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/whatsapp/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })),
+);
+children.push(
+  watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/telegram/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })),
+);
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/sms/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/meta/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })));
+children.push(
+  watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })),
+);
 const worker = `${root}apps/worker/dist/worker.js`;
-if (existsSync(worker)) children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env: processEnv(env), stdio: 'inherit' })));
+if (existsSync(worker))
+  children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env: processEnv(env), stdio: 'inherit' })));
 
 /** Kills the api without letting it close anything (no socket.io session is saved), starts it again and waits until it answers. */
 async function restartApi() {
@@ -125,7 +143,9 @@ async function restartApi() {
 const controlPort = Number(process.env.E2E_CONTROL_PORT ?? Number(port) + 3);
 const control = createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/api/mails') {
-    const lines = existsSync(env.DEMO_EMAIL_OUTBOX_FILE) ? readFileSync(env.DEMO_EMAIL_OUTBOX_FILE, 'utf8').split('\n').filter(Boolean) : [];
+    const lines = existsSync(env.DEMO_EMAIL_OUTBOX_FILE)
+      ? readFileSync(env.DEMO_EMAIL_OUTBOX_FILE, 'utf8').split('\n').filter(Boolean)
+      : [];
     res.writeHead(200, { 'content-type': 'application/json' }).end(`[${lines.join(',')}]`);
     return;
   }
@@ -149,7 +169,9 @@ function stop(code = 0) {
   const all = [apiProcess, ...children];
   for (const child of all) if (child.exitCode === null) child.kill('SIGTERM');
   setTimeout(() => process.exit(code), 5000).unref();
-  Promise.all(all.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null))).then(() => process.exit(code));
+  Promise.all(all.map((child) => (child.exitCode === null ? new Promise((done) => child.once('exit', done)) : null))).then(() =>
+    process.exit(code),
+  );
 }
 process.on('SIGTERM', () => stop(0));
 process.on('SIGINT', () => stop(0));

@@ -57,19 +57,23 @@ export async function waitForHttp(url, timeoutMs = 60_000) {
 export async function checkServices(databaseUrl, redisUrl) {
   const db = new URL(databaseUrl);
   const redis = new URL(redisUrl);
-  for (const [what, url, defPort] of [['Postgres', db, 5432], ['Redis', redis, 6379]]) {
+  for (const [what, url, defPort] of [
+    ['Postgres', db, 5432],
+    ['Redis', redis, 6379],
+  ]) {
     try {
       await waitForPort(url.hostname, Number(url.port || defPort), 5000);
     } catch {
-      console.error(`\n${what} is not reachable at ${url.hostname}:${url.port || defPort}. Start it, or set ${what === 'Postgres' ? 'DATABASE_URL' : 'REDIS_URL'}.\n`);
+      console.error(
+        `\n${what} is not reachable at ${url.hostname}:${url.port || defPort}. Start it, or set ${what === 'Postgres' ? 'DATABASE_URL' : 'REDIS_URL'}.\n`,
+      );
       process.exit(1);
     }
   }
 }
 
-export const pnpmCmd = process.env.npm_execpath && process.env.npm_execpath.includes('pnpm')
-  ? [process.execPath, [process.env.npm_execpath]]
-  : ['pnpm', []];
+export const pnpmCmd =
+  process.env.npm_execpath && process.env.npm_execpath.includes('pnpm') ? [process.execPath, [process.env.npm_execpath]] : ['pnpm', []];
 
 /** Runs a pnpm command with the same pnpm that runs this script (works under npx pnpm@10 too). */
 export function pnpm(args, options) {

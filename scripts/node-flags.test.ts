@@ -10,14 +10,25 @@ const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 /** The options node is given, in a command's words: those right after `node`, before the script. */
 const nodeFlags = (words: string[]) => {
   const after = words.slice(words.indexOf('node') + 1);
-  return after.slice(0, after.findIndex((w) => !w.startsWith('--')));
+  return after.slice(
+    0,
+    after.findIndex((w) => !w.startsWith('--')),
+  );
 };
 const startFlags = (pkg: string) => nodeFlags((JSON.parse(read(pkg)) as { scripts: { start: string } }).scripts.start.split(' '));
 /** The Dockerfile stage's CMD, in exec form or through sh -c, as words. */
 const cmdFlags = (stage: string) => {
   const dockerfile = read('infra/Dockerfile');
-  const cmd = dockerfile.slice(dockerfile.indexOf(`AS ${stage}`)).split('\n').find((l) => l.startsWith('CMD'))!;
-  return nodeFlags(cmd.replace(/^CMD|[[\]",]/g, ' ').split(/\s+/).filter(Boolean));
+  const cmd = dockerfile
+    .slice(dockerfile.indexOf(`AS ${stage}`))
+    .split('\n')
+    .find((l) => l.startsWith('CMD'))!;
+  return nodeFlags(
+    cmd
+      .replace(/^CMD|[[\]",]/g, ' ')
+      .split(/\s+/)
+      .filter(Boolean),
+  );
 };
 
 describe('node flags written out', () => {

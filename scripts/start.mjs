@@ -15,18 +15,21 @@ const env = {
 // signatures and status callbacks and the file links sent to channels are built on it.
 env.PUBLIC_URL = (process.env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
 // The demo SMS provider (Twilio simulator) signs the address it posts to, as Twilio does: PUBLIC_URL's.
-env.DEMO_SMS_WEBHOOK_URL = process.env.DEMO_SMS_WEBHOOK_URL ?? `${env.PUBLIC_URL}/api/v1/channels/5e5e9a00-0000-4000-8000-000000004014/webhook`;
+env.DEMO_SMS_WEBHOOK_URL =
+  process.env.DEMO_SMS_WEBHOOK_URL ?? `${env.PUBLIC_URL}/api/v1/channels/5e5e9a00-0000-4000-8000-000000004014/webhook`;
 // The demo WhatsApp provider (360dialog simulator) posts its webhooks to the demo channel here.
-env.DEMO_WHATSAPP_WEBHOOK_URL = process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
-// The demo simulators listen on this machine; production lists no private host (issue 12 item 1).
+env.DEMO_WHATSAPP_WEBHOOK_URL =
+  process.env.DEMO_WHATSAPP_WEBHOOK_URL ?? `http://127.0.0.1:${env.PORT}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`;
+// The demo simulators listen on this machine; production lists no private host.
 env.OUTBOUND_ALLOW_HOSTS = process.env.OUTBOUND_ALLOW_HOSTS ?? '127.0.0.1,localhost';
-// The worker's inbound SMTP listener: the demo "E-mail" channel's forwarding address arrives here (issue 15 item 3).
+// The worker's inbound SMTP listener: the demo "E-mail" channel's forwarding address arrives here.
 env.EMAIL_INBOUND_SMTP_PORT = process.env.EMAIL_INBOUND_SMTP_PORT ?? '4017';
 // The channel setup screens log in to the demo Meta (Messenger 4015, Instagram 4018).
 Object.assign(env, demoMetaEnv(process.env, process.env.DEMO_META_PORT ?? '4015', process.env.DEMO_INSTAGRAM_PORT ?? '4018'));
-// The system's mail (password recovery codes, issue 16 item 11) goes to the demo mail provider, which
+// The system's mail (password recovery codes) goes to the demo mail provider, which
 // prints each mail: the code appears in this console.
-env.SMTP_URL = process.env.SMTP_URL ?? `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${process.env.DEMO_EMAIL_SMTP_PORT ?? '4016'}`;
+env.SMTP_URL =
+  process.env.SMTP_URL ?? `smtp://suporte%40demo.atende.test:demo-smtp-password@127.0.0.1:${process.env.DEMO_EMAIL_SMTP_PORT ?? '4016'}`;
 env.MAIL_FROM = process.env.MAIL_FROM ?? 'Atende <no-reply@demo.atende.test>';
 const url = env.PUBLIC_URL;
 
@@ -40,7 +43,7 @@ function prepare(args) {
   }
 }
 prepare(['--filter', '@atende/db', 'migrate']);
-prepare(['--filter', '@atende/db', 'seed']);
+prepare(['--filter', '@atende/simulators', 'seed']);
 
 const children = [];
 if (dev) {
@@ -56,42 +59,43 @@ if (dev) {
 
 // The demo's contact system: receives the demo channel's agent replies (signed webhooks). Not
 // essential: if its port is taken, replies in the demo channel show as failed and Atende runs on.
-const demoContact = pnpmBackground('demo-contact', ['exec', 'tsx', 'packages/channels/src/custom/demo-receiver.ts'], env);
+const demoContact = pnpmBackground('demo-contact', ['exec', 'tsx', 'packages/simulators/src/custom/demo-receiver.ts'], env);
 demoContact.once('exit', (code) => {
-  if (!stopping && code) console.error(`\ndemo contact system stopped (${code}); agent replies in the demo API channel will fail delivery.`);
+  if (!stopping && code)
+    console.error(`\ndemo contact system stopped (${code}); agent replies in the demo API channel will fail delivery.`);
 });
 
 // The demo WhatsApp provider: the demo "WhatsApp" channel submits templates to it; it approves
 // them on request (POST http://127.0.0.1:4011/_simulator/templates/status). Not essential either.
-const demoProvider = pnpmBackground('demo-whatsapp', ['exec', 'tsx', 'packages/channels/src/whatsapp/demo-provider.ts'], env);
+const demoProvider = pnpmBackground('demo-whatsapp', ['exec', 'tsx', 'packages/simulators/src/whatsapp/demo-provider.ts'], env);
 demoProvider.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo WhatsApp provider stopped (${code}); templates of the demo WhatsApp channel stay PENDING.`);
 });
 
 // The demo Telegram Bot API (simulator, port 4013) of the demo "Telegram" channel: play a Telegram
 // contact with POST http://127.0.0.1:4013/_simulator/inbound (docs/channels.md). Not essential either.
-const demoTelegram = pnpmBackground('demo-telegram', ['exec', 'tsx', 'packages/channels/src/telegram/demo-provider.ts'], env);
+const demoTelegram = pnpmBackground('demo-telegram', ['exec', 'tsx', 'packages/simulators/src/telegram/demo-provider.ts'], env);
 demoTelegram.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Telegram Bot API stopped (${code}); the demo Telegram channel receives and sends nothing.`);
 });
 
 // The demo SMS provider (Twilio simulator, port 4014) of the demo "SMS" channel: play an SMS contact
 // with POST http://127.0.0.1:4014/_simulator/inbound (docs/channels.md). Not essential either.
-const demoSms = pnpmBackground('demo-sms', ['exec', 'tsx', 'packages/channels/src/sms/demo-provider.ts'], env);
+const demoSms = pnpmBackground('demo-sms', ['exec', 'tsx', 'packages/simulators/src/sms/demo-provider.ts'], env);
 demoSms.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo SMS provider stopped (${code}); the demo SMS channel receives and sends nothing.`);
 });
 
 // The demo Meta (Messenger simulator, port 4015) of the demo "Messenger" channel: play a Messenger
 // contact with POST http://127.0.0.1:4015/_simulator/inbound (docs/channels.md). Not essential either.
-const demoMeta = pnpmBackground('demo-meta', ['exec', 'tsx', 'packages/channels/src/meta/demo-provider.ts'], env);
+const demoMeta = pnpmBackground('demo-meta', ['exec', 'tsx', 'packages/simulators/src/meta/demo-provider.ts'], env);
 demoMeta.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo Meta stopped (${code}); the demo Messenger channel receives and sends nothing.`);
 });
 
 // The demo mail provider (SMTP simulator, port 4016) of the demo "E-mail" channel: agents' replies are
 // printed here; play an e-mail contact by mailing the forwarding address on port 4017 (docs/channels.md). Not essential either.
-const demoEmail = pnpmBackground('demo-email', ['exec', 'tsx', 'packages/channels/src/email/demo-provider.ts'], env);
+const demoEmail = pnpmBackground('demo-email', ['exec', 'tsx', 'packages/simulators/src/email/demo-provider.ts'], env);
 demoEmail.once('exit', (code) => {
   if (!stopping && code) console.error(`\ndemo mail provider stopped (${code}); replies in the demo E-mail channel fail delivery.`);
 });
@@ -100,7 +104,8 @@ let stopping = false;
 function stop(code) {
   if (stopping) return;
   stopping = true;
-  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms, demoMeta, demoEmail]) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const c of [...children, demoContact, demoProvider, demoTelegram, demoSms, demoMeta, demoEmail])
+    if (c.exitCode === null) c.kill('SIGTERM');
   setTimeout(() => process.exit(code), 2000).unref();
   Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code));
 }
@@ -122,7 +127,9 @@ console.log(`
   Demo livechat widget: ${url}/livechat/517e0c4a-0000-4000-8000-00000000c4a7
 
   Demo logins (password ${demo.password}):
-${Object.entries(demo.users).map(([local, roles]) => `    ${`${local}@${demo.domain}`.padEnd(30)} ${roles.join(', ')}`).join('\n')}
+${Object.entries(demo.users)
+  .map(([local, roles]) => `    ${`${local}@${demo.domain}`.padEnd(30)} ${roles.join(', ')}`)
+  .join('\n')}
 
   Ctrl+C stops it.
 `);

@@ -1,15 +1,18 @@
-// `pnpm test`: typecheck, unit + integration tests (vitest, real Postgres and Redis), build, then
+// `pnpm test`: typecheck, lint, formatting, unit + integration tests (vitest, real Postgres and Redis), build, then
 // end-to-end tests (Playwright in Debian's chromium against the started stack). Ends with one line
 // "N passed, N failed" summing both runners.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { checkServices, pnpm, root } from './lib.mjs';
+import { checkServices, pnpm, root, run } from './lib.mjs';
 
 const results = `${root}test-results`;
 rmSync(results, { recursive: true, force: true });
 mkdirSync(results, { recursive: true });
 
-await checkServices(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres', process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+await checkServices(
+  process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
+  process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+);
 
 const CHROMIUM = '/usr/bin/chromium';
 function ensureChromium() {
@@ -17,7 +20,10 @@ function ensureChromium() {
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
     console.log('Installing Debian chromium for the end-to-end tests...');
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (r.status === 0) return;
   }
   console.error(`\nThe end-to-end tests need Debian's chromium at ${CHROMIUM}: apt-get install chromium\n`);
@@ -46,6 +52,7 @@ function readJson(path) {
 
 step('typecheck', () => pnpm(['typecheck']));
 step('lint', () => pnpm(['lint']));
+step('format (prettier --check)', () => pnpm(['format:check']));
 step('unit and integration tests (vitest)', () =>
   pnpm(['exec', 'vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${results}/vitest.json`]),
 );
@@ -56,6 +63,7 @@ if (vitest) {
   tally.skipped += (vitest.numPendingTests ?? 0) + (vitest.numTodoTests ?? 0);
 }
 step('build', () => pnpm(['build']));
+step('no simulator or demo code in the production bundles', () => run(process.execPath, ['scripts/check-bundles.mjs']));
 step('end-to-end tests (playwright)', () => {
   ensureChromium();
   pnpm(['exec', 'playwright', 'test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
@@ -70,5 +78,7 @@ if (pw?.stats) {
 }
 
 if (failedStep && tally.failed === 0) tally.failed = 1; // a step that failed outside any test still fails the run
-console.log(`\n${failedStep ? `failed at: ${failedStep}\n` : ''}${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ''}`);
+console.log(
+  `\n${failedStep ? `failed at: ${failedStep}\n` : ''}${tally.passed} passed, ${tally.failed} failed${tally.skipped ? `, ${tally.skipped} skipped` : ''}`,
+);
 process.exit(failedStep ? 1 : 0);

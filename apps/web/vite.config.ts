@@ -20,7 +20,11 @@ const VENDOR_CHUNKS: Record<string, RegExp> = {
 const AGENT_UI_CHUNK = 'workstation-ui';
 
 /** The lazy modules the agent's screen renders on /app: the session layer, the app layout and the workstation. */
-const WORKSTATION_ROOTS = [/\/src\/features\/layout\/Authenticated\.tsx$/, /\/src\/features\/layout\/AppLayout\.tsx$/, /\/src\/features\/workstation\/WorkstationPage\.tsx$/];
+const WORKSTATION_ROOTS = [
+  /\/src\/features\/layout\/Authenticated\.tsx$/,
+  /\/src\/features\/layout\/AppLayout\.tsx$/,
+  /\/src\/features\/workstation\/WorkstationPage\.tsx$/,
+];
 
 /**
  * Writes `app.html`: index.html plus a `modulepreload` (and stylesheet) link for every chunk the agent's
@@ -52,16 +56,24 @@ function workstationPage(): Plugin {
       const entry = [...chunks.values()].filter((c) => c.isEntry && c.facadeModuleId?.endsWith('/index.html'));
       // The chunk holding each root module (Rollup may have put one into a shared chunk).
       const roots = WORKSTATION_ROOTS.map((root) => [...chunks.values()].find((c) => c.moduleIds.some((id) => root.test(id))));
-      if (entry.length !== 1 || roots.some((c) => !c)) this.error(`app.html: the index entry or a workstation module (${WORKSTATION_ROOTS.join(', ')}) is not in the build`);
+      if (entry.length !== 1 || roots.some((c) => !c))
+        this.error(`app.html: the index entry or a workstation module (${WORKSTATION_ROOTS.join(', ')}) is not in the build`);
       const loaded = closure(entry);
       // The entry pages must not need the agent's UI chunk; if they do, uiChunks missed how they reach a
       // module, and the build says which (importer -> module) rather than ship a heavier sign-in page.
-      const entryChunks = new Set([...loaded, ...closure([...chunks.values()].filter((c) => c.isEntry && c.facadeModuleId?.endsWith('/login.html')))]);
+      const entryChunks = new Set([
+        ...loaded,
+        ...closure([...chunks.values()].filter((c) => c.isEntry && c.facadeModuleId?.endsWith('/login.html'))),
+      ]);
       const agentUi = [...entryChunks].find((name) => chunks.get(name)?.name === AGENT_UI_CHUNK);
       if (agentUi) {
         const entryModules = new Set([...entryChunks].flatMap((name) => (name === agentUi ? [] : (chunks.get(name)?.moduleIds ?? []))));
         const short = (id: string) => id.replace(/.*\/node_modules\//, '');
-        const pairs = chunks.get(agentUi)!.moduleIds.flatMap((id) => (this.getModuleInfo(id)?.importers ?? []).filter((by) => entryModules.has(by)).map((by) => `${short(by)} -> ${short(id)}`));
+        const pairs = chunks
+          .get(agentUi)!
+          .moduleIds.flatMap((id) =>
+            (this.getModuleInfo(id)?.importers ?? []).filter((by) => entryModules.has(by)).map((by) => `${short(by)} -> ${short(id)}`),
+          );
         this.error(`an entry page imports ${agentUi}: ${pairs.slice(0, 12).join('; ')}`);
       }
       const needed = [...closure(roots as OutputChunk[])].filter((name) => !loaded.has(name));
@@ -85,7 +97,10 @@ const UI_PACKAGES = ['@mantine/core', '@mantine/hooks', '@tabler/icons-react'];
 /** Every module of the UI libraries (e.g. @mantine/notifications, which our code imports whole). */
 const UI_SCOPE = /\/node_modules\/(@mantine\/[^/]+|@tabler\/icons-react)\//;
 
-type ModuleGraph = { getModuleIds: () => IterableIterator<string>; getModuleInfo: (id: string) => { code: string | null; importedIds: readonly string[]; isEntry: boolean } | null };
+type ModuleGraph = {
+  getModuleIds: () => IterableIterator<string>;
+  getModuleInfo: (id: string) => { code: string | null; importedIds: readonly string[]; isEntry: boolean } | null;
+};
 
 /**
  * Manual chunks for the UI libraries: "ui" holds the modules the entries (the app
@@ -118,7 +133,10 @@ function uiChunks(graph: ModuleGraph): Map<string, string> {
     const names = new Map<string, string>();
     for (const m of root.reexports) {
       for (const part of m[1]!.split(',')) {
-        const as = part.trim().split(/\s+as\s+/).pop();
+        const as = part
+          .trim()
+          .split(/\s+as\s+/)
+          .pop();
         if (as) names.set(as, join(dirname(root.id), m[2]!));
       }
     }
@@ -179,7 +197,8 @@ const COMPRESS_MIN_BYTES = 512;
  */
 function precompress(): Plugin {
   let outDir = 'dist';
-  const walk = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? walk(join(dir, name)) : [join(dir, name)]));
   return {
     name: 'atende-precompress',
     apply: 'build',
@@ -193,7 +212,10 @@ function precompress(): Plugin {
         if (!COMPRESSIBLE.test(file)) continue;
         const body = readFileSync(file);
         if (body.length < COMPRESS_MIN_BYTES) continue;
-        writeFileSync(`${file}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+        );
         writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
       }
     },

@@ -64,7 +64,11 @@ await client.query(
   [base.tenant, base.agents],
 );
 await client.query('VACUUM ANALYZE');
-const counts = (await client.query<{ conversations: string; messages: string }>(`SELECT (SELECT COUNT(*) FROM "Conversation")::text AS conversations, (SELECT COUNT(*) FROM "Message")::text AS messages`)).rows[0]!;
+const counts = (
+  await client.query<{ conversations: string; messages: string }>(
+    `SELECT (SELECT COUNT(*) FROM "Conversation")::text AS conversations, (SELECT COUNT(*) FROM "Message")::text AS messages`,
+  )
+).rows[0]!;
 await client.end();
 const seedSeconds = (Date.now() - started) / 1000;
 
@@ -92,7 +96,14 @@ try {
     return { ...summarize(samples), p95_ms: Math.round(percentile(sorted, 95) * 100) / 100 };
   }
   const baseline = await measure('/api/v1/users/me');
-  const results: Record<string, unknown> = { conversations: Number(counts.conversations), messages: Number(counts.messages), seed_seconds: seedSeconds, requests_per_case: REQUESTS, concurrency: CONCURRENCY, baseline_users_me: baseline };
+  const results: Record<string, unknown> = {
+    conversations: Number(counts.conversations),
+    messages: Number(counts.messages),
+    seed_seconds: seedSeconds,
+    requests_per_case: REQUESTS,
+    concurrency: CONCURRENCY,
+    baseline_users_me: baseline,
+  };
   const cases = {
     agents_productivity: '/api/v1/reports/agents/productivity',
     session_rate_by_day: '/api/v1/reports/summary/conversations?report_type=trend',
@@ -102,7 +113,10 @@ try {
     chat_history: '/api/v1/reports/chat_history',
     login_history: '/api/v1/reports/login_history',
   };
-  for (const [span, start] of [['7_days', day(6)], ['30_days', day(29)]] as const) {
+  for (const [span, start] of [
+    ['7_days', day(6)],
+    ['30_days', day(29)],
+  ] as const) {
     for (const [name, path] of Object.entries(cases)) {
       const sep = path.includes('?') ? '&' : '?';
       const r = await measure(`${path}${sep}start=${start}&end=${day(0)}&timezone=America/Sao_Paulo`);
@@ -112,7 +126,8 @@ try {
   // One line per case for docs/performance.md: p50 / p95 in ms.
   for (const [name, r] of Object.entries(results)) {
     const t = r as { p50_ms?: number; p95_ms?: number };
-    if (t.p95_ms !== undefined) process.stdout.write(`${name.padEnd(34)} p50 ${String(t.p50_ms).padStart(7)} ms  p95 ${String(t.p95_ms).padStart(7)} ms\n`);
+    if (t.p95_ms !== undefined)
+      process.stdout.write(`${name.padEnd(34)} p50 ${String(t.p50_ms).padStart(7)} ms  p95 ${String(t.p95_ms).padStart(7)} ms\n`);
   }
   report('admin-reports', results);
 } finally {

@@ -65,7 +65,9 @@ function resultsSince(startedMs: number): Record<string, unknown> {
   return out;
 }
 
-const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const full = process.env.BENCH_SCALE === 'full';
 const timeoutS = Number(process.env.BENCH_TIMEOUT_S ?? 900);
 const found = discoverBenches();
@@ -76,10 +78,16 @@ const outcomes: BenchOutcome[] = [];
 for (const name of benches) {
   // The caller's own BENCH_* settings win over the small sizes.
   const small = full ? {} : Object.fromEntries(Object.entries(SMALL[name] ?? {}).filter(([k]) => process.env[k] === undefined));
-  const overridden = Object.fromEntries(Object.keys(SMALL[name] ?? {}).flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k]!]] : [])));
+  const overridden = Object.fromEntries(
+    Object.keys(SMALL[name] ?? {}).flatMap((k) => (process.env[k] !== undefined ? [[k, process.env[k]!]] : [])),
+  );
   const started = Date.now();
   const loadBefore = loadAverage();
-  console.log(`\n=== bench ${name} ${Object.entries(small).map(([k, v]) => `${k}=${v}`).join(' ')} (load ${loadBefore})`);
+  console.log(
+    `\n=== bench ${name} ${Object.entries(small)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')} (load ${loadBefore})`,
+  );
   const { exit, timedOut } = await run(name, small, timeoutS);
   outcomes.push({
     name,

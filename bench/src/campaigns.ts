@@ -1,11 +1,11 @@
-// Campaigns (issue 6), in-process against the real Postgres and Redis and a 360dialog simulator:
+// Campaigns, in-process against the real Postgres and Redis and a 360dialog simulator:
 // 1. import of a ~5 MB subscribers CSV (about 100,000 rows) by the worker's COPY import: seconds,
-//    rows per second, RSS growth, the largest gap between its progress events (issue 13 item 5:
+//    rows per second, RSS growth, the largest gap between its progress events (
 //    ≤ 3 s, < 100 MB, an event every second), then the same file by the import as it was before
 //    (import-baseline.ts, run second so the RSS figure is the new import's own): the ratio of the two
 //    in the same run, and to the README's 5.3 s (BENCH_IMPORT_BASELINE=0 skips the old one);
-// 2. sending BENCH_SEND subscribers with the rate limit off: messages per second end to end (issue 13
-//    item 4: ≥ 1,000), then the same through the sending as it was before (dispatch-baseline.ts, an
+// 2. sending BENCH_SEND subscribers with the rate limit off: messages per second end to end
+//    (target ≥ 1,000), then the same through the sending as it was before (dispatch-baseline.ts, an
 //    update per send; BENCH_SEND_BASELINE=0 skips it) for the ratio of the two in the same run;
 // 3. sending BENCH_LIMITED subscribers with a limit of BENCH_RATE per second: the measured rate
 //    against the limit (ratio; ±5%). No api or browser: the worker's own code does the work, in this
@@ -16,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
-import { startWhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { startWhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { createDb, ensureTenant } from '@atende/db';
 import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import { LocalDiskDriver, type StorageDriver } from '@atende/storage';
@@ -50,15 +50,45 @@ const secretsKey = parseSecretsKey(Buffer.alloc(32, 3).toString('base64'));
 const credentials = { api_key: 'k', webhook_secret: 'w' };
 const sim = await startWhatsAppSimulator({ provider: '360dialog', credentials });
 
-const tenant = await ensureTenant(db, { name: 'Bench campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'bench-campaigns.dev', password: 'x1234567' });
+const tenant = await ensureTenant(db, {
+  name: 'Bench campaigns',
+  users: { manager: ['campaign_manager'] },
+  emailDomain: 'bench-campaigns.dev',
+  password: 'x1234567',
+});
 const channel = await db.channel.create({
-  data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
+  data: {
+    tenantId: tenant.tenantId,
+    workspaceId: tenant.workspaceId,
+    name: 'WhatsApp',
+    type: 'whatsapp_360dialog',
+    config: { base_url: sim.baseUrl, api_version: 'cloud' },
+    credentialsEncrypted: encryptCredentials(credentials, secretsKey),
+  },
 });
 const template = await db.outboundTemplate.create({
-  data: { tenantId: tenant.tenantId, channelId: channel.id, name: 'bench', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Olá {{1}}, cupom {{2}}' }] },
+  data: {
+    tenantId: tenant.tenantId,
+    channelId: channel.id,
+    name: 'bench',
+    language: 'pt_BR',
+    category: 'MARKETING',
+    status: 'APPROVED',
+    components: [{ type: 'BODY', text: 'Olá {{1}}, cupom {{2}}' }],
+  },
 });
 const campaign = (name: string) =>
-  db.campaign.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId: channel.id, templateId: template.id, createdById: tenant.users.manager!.id, config: { default_action: { action: 'end_with_message' } } } });
+  db.campaign.create({
+    data: {
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name,
+      channelId: channel.id,
+      templateId: template.id,
+      createdById: tenant.users.manager!.id,
+      config: { default_action: { action: 'end_with_message' } },
+    },
+  });
 const phone = (i: number) => `+55119${String(10_000_000 + i).padStart(8, '0')}`;
 
 try {
@@ -69,17 +99,33 @@ try {
   const imported = await campaign('Import');
   const fileId = randomUUID();
   await storage.put(`${tenant.tenantId}/${fileId}`, csv, { contentType: 'text/csv', size: csv.length });
-  await db.storedFile.create({ data: { id: fileId, tenantId: tenant.tenantId, originalFilename: 'bench.csv', contentType: 'text/csv', size: csv.length, service: storage.service, storageKey: `${tenant.tenantId}/${fileId}` } });
+  await db.storedFile.create({
+    data: {
+      id: fileId,
+      tenantId: tenant.tenantId,
+      originalFilename: 'bench.csv',
+      contentType: 'text/csv',
+      size: csv.length,
+      service: storage.service,
+      storageKey: `${tenant.tenantId}/${fileId}`,
+    },
+  });
   const rssBefore = process.memoryUsage().rss;
   let peak = rssBefore;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  const counters = await importSubscribers({ db, databaseUrl: url, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId });
+  const counters = await importSubscribers(
+    { db, databaseUrl: url, realtime, storage: () => storage, log },
+    { tenant_uuid: tenant.tenantId, campaign_uuid: imported.id, file_uuid: fileId },
+  );
   const importSeconds = (performance.now() - t0) / 1000;
   clearInterval(sampler);
   // The progress events this import sent, timed by their stream ids (milliseconds).
   const progressEvents = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+'))
-    .map(([id, fields]) => ({ at: Number(id.split('-')[0]), envelope: JSON.parse(fields[1]!) as { event: string; payload: { status: string; rows_done: number } } }))
+    .map(([id, fields]) => ({
+      at: Number(id.split('-')[0]),
+      envelope: JSON.parse(fields[1]!) as { event: string; payload: { status: string; rows_done: number } },
+    }))
     .filter((e) => e.envelope.event === 'update-campaign-tasks');
   const gaps = progressEvents.slice(1).map((e, i) => e.at - progressEvents[i]!.at);
   const importFigures = {
@@ -104,10 +150,19 @@ try {
   if (IMPORT_BASELINE) {
     const old = await campaign('Import baseline');
     const t3 = performance.now();
-    await importSubscribersBaseline({ db, realtime, storage: () => storage, log }, { tenant_uuid: tenant.tenantId, campaign_uuid: old.id, file_uuid: fileId });
+    await importSubscribersBaseline(
+      { db, realtime, storage: () => storage, log },
+      { tenant_uuid: tenant.tenantId, campaign_uuid: old.id, file_uuid: fileId },
+    );
     const oldSeconds = (performance.now() - t3) / 1000;
-    baseline = { seconds: Math.round(oldSeconds * 100) / 100, rows_per_second: Math.round(ROWS / oldSeconds), ratio_new_to_old: Math.round((importSeconds / oldSeconds) * 100) / 100 };
-    process.stdout.write(`import baseline (old row batches), same run: ${baseline.seconds} s (${baseline.rows_per_second} rows/s); new / old = ${baseline.ratio_new_to_old}\n`);
+    baseline = {
+      seconds: Math.round(oldSeconds * 100) / 100,
+      rows_per_second: Math.round(ROWS / oldSeconds),
+      ratio_new_to_old: Math.round((importSeconds / oldSeconds) * 100) / 100,
+    };
+    process.stdout.write(
+      `import baseline (old row batches), same run: ${baseline.seconds} s (${baseline.rows_per_second} rows/s); new / old = ${baseline.ratio_new_to_old}\n`,
+    );
   }
   const importReport = { ...importFigures, same_run_baseline: baseline };
   if (IMPORT_ONLY) report('campaigns-import', { import: importReport });
@@ -122,7 +177,15 @@ try {
 async function sendFigures() {
   // The simulator listens on 127.0.0.1, which the outbound client refuses unless allowed (as OUTBOUND_ALLOW_HOSTS would).
   const deps = (rate: number, tuning: { batchSize?: number; concurrency?: number } = {}) => ({
-    db, realtime, adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1,localhost' }) }), secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'bench', ratePerSecond: rate, log, ...tuning,
+    db,
+    realtime,
+    adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1,localhost' }) }),
+    secretsKey,
+    limiter: new RateLimiter(redis, prefix),
+    owner: 'bench',
+    ratePerSecond: rate,
+    log,
+    ...tuning,
   });
   const seed = async (name: string, count: number) => {
     const c = await campaign(name);
@@ -140,31 +203,57 @@ async function sendFigures() {
     const seconds = (performance.now() - t) / 1000;
     const accepted = sim.sent().filter((s) => s.answeredStatus === 200).length;
     const sentRows = await db.campaignSubscriber.count({ where: { campaignId: job.campaign_uuid, state: 'sent' } });
-    return { subscribers: count, sent: accepted, rows_sent: sentRows, seconds: Math.round(seconds * 100) / 100, messages_per_second: Math.round(accepted / seconds), load_average_1m: load() };
+    return {
+      subscribers: count,
+      sent: accepted,
+      rows_sent: sentRows,
+      seconds: Math.round(seconds * 100) / 100,
+      messages_per_second: Math.round(accepted / seconds),
+      load_average_1m: load(),
+    };
   };
-  const tuning = { batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined, concurrency: process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined };
+  const tuning = {
+    batchSize: process.env.BENCH_BATCH ? Number(process.env.BENCH_BATCH) : undefined,
+    concurrency: process.env.BENCH_CONCURRENCY ? Number(process.env.BENCH_CONCURRENCY) : undefined,
+  };
 
   // 2. Sending without a limit, then the same through the old sending (its bench settings: batches of 200, 16 at once).
   const unlimited = await timed('Unlimited', SEND, (job) => dispatchCampaign(deps(0, tuning), job));
-  process.stdout.write(`send, no limit: ${unlimited.sent} in ${unlimited.seconds} s = ${unlimited.messages_per_second} msg/s (load ${unlimited.load_average_1m})\n`);
+  process.stdout.write(
+    `send, no limit: ${unlimited.sent} in ${unlimited.seconds} s = ${unlimited.messages_per_second} msg/s (load ${unlimited.load_average_1m})\n`,
+  );
   let baseline: (typeof unlimited & { ratio_new_to_old: number }) | null = null;
   if (SEND_BASELINE) {
-    const old = await timed('Unlimited baseline', SEND, (job) => dispatchCampaignBaseline(deps(0, { batchSize: 200, concurrency: 16 }), job));
+    const old = await timed('Unlimited baseline', SEND, (job) =>
+      dispatchCampaignBaseline(deps(0, { batchSize: 200, concurrency: 16 }), job),
+    );
     baseline = { ...old, ratio_new_to_old: Math.round((unlimited.messages_per_second / old.messages_per_second) * 100) / 100 };
-    process.stdout.write(`send baseline (update per send), same run: ${old.messages_per_second} msg/s (load ${old.load_average_1m}); new / old = ${baseline.ratio_new_to_old}\n`);
+    process.stdout.write(
+      `send baseline (update per send), same run: ${old.messages_per_second} msg/s (load ${old.load_average_1m}); new / old = ${baseline.ratio_new_to_old}\n`,
+    );
   }
 
   // 3. Sending under a limit. A burst of one second's worth goes at once; the rest follows the limit.
   const limited = await timed('Limited', LIMITED, (job) => dispatchCampaign(deps(RATE, tuning), job));
   const measured = (limited.sent - RATE) / limited.seconds;
   // The same between the first and the last send (their sentAt), without the run's start and end.
-  const [span] = await db.$queryRaw<{ seconds: number }[]>`SELECT EXTRACT(EPOCH FROM max("sentAt") - min("sentAt"))::float8 AS seconds FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId" WHERE c.name = 'Limited'`;
+  const [span] = await db.$queryRaw<
+    { seconds: number }[]
+  >`SELECT EXTRACT(EPOCH FROM max("sentAt") - min("sentAt"))::float8 AS seconds FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId" WHERE c.name = 'Limited'`;
   const sending = (limited.sent - RATE) / span!.seconds;
-  process.stdout.write(`send, limit ${RATE}/s: ${Math.round(measured)}/s after the burst end to end, ${Math.round(sending)}/s between the first and last send (load ${limited.load_average_1m})\n`);
+  process.stdout.write(
+    `send, limit ${RATE}/s: ${Math.round(measured)}/s after the burst end to end, ${Math.round(sending)}/s between the first and last send (load ${limited.load_average_1m})\n`,
+  );
 
   return {
     send_unlimited: { ...unlimited, same_run_baseline: baseline },
-    send_limited: { ...limited, limit_per_second: RATE, measured_per_second_after_burst: Math.round(measured), ratio_to_limit: Math.round((measured / RATE) * 1000) / 1000,
-      sending_per_second_after_burst: Math.round(sending), sending_ratio_to_limit: Math.round((sending / RATE) * 1000) / 1000 },
+    send_limited: {
+      ...limited,
+      limit_per_second: RATE,
+      measured_per_second_after_burst: Math.round(measured),
+      ratio_to_limit: Math.round((measured / RATE) * 1000) / 1000,
+      sending_per_second_after_burst: Math.round(sending),
+      sending_ratio_to_limit: Math.round((sending / RATE) * 1000) / 1000,
+    },
   };
 }

@@ -90,7 +90,9 @@ try {
   const supervisorWaiting = await measure('/api/v2/conversations?_limit=40&state=waiting', supervisor);
   const supervisorDeepPage = await measure('/api/v2/conversations?_limit=40&_offset=50000', supervisor);
   // The same depth by keyset: the cursor after row 50,000, as a client paging there would hold it.
-  const edge = await fetch(`${api.url}/api/v2/conversations?_limit=1&_offset=${Math.min(49_999, Number(seeded) - 2)}`, { headers: { authorization: `Bearer ${supervisor}` } });
+  const edge = await fetch(`${api.url}/api/v2/conversations?_limit=1&_offset=${Math.min(49_999, Number(seeded) - 2)}`, {
+    headers: { authorization: `Bearer ${supervisor}` },
+  });
   const cursor = ((await edge.json()) as { pagination: { next_cursor: string | null } }).pagination.next_cursor;
   if (!cursor) throw new Error('no cursor at depth');
   const supervisorDeepCursor = await measure(`/api/v2/conversations?_limit=40&cursor=${encodeURIComponent(cursor)}`, supervisor);
@@ -107,7 +109,10 @@ try {
     supervisor_first_page: { ...supervisorFirstPage, p50_ratio_to_baseline: +(supervisorFirstPage.p50_ms / baseline.p50_ms).toFixed(2) },
     supervisor_waiting_filter: { ...supervisorWaiting, p50_ratio_to_baseline: +(supervisorWaiting.p50_ms / baseline.p50_ms).toFixed(2) },
     supervisor_offset_50000: { ...supervisorDeepPage, p50_ratio_to_baseline: +(supervisorDeepPage.p50_ms / baseline.p50_ms).toFixed(2) },
-    supervisor_cursor_50000: { ...supervisorDeepCursor, p50_ratio_to_baseline: +(supervisorDeepCursor.p50_ms / baseline.p50_ms).toFixed(2) },
+    supervisor_cursor_50000: {
+      ...supervisorDeepCursor,
+      p50_ratio_to_baseline: +(supervisorDeepCursor.p50_ms / baseline.p50_ms).toFixed(2),
+    },
     agent_own_conversations: { ...agentOwn, p50_ratio_to_baseline: +(agentOwn.p50_ms / baseline.p50_ms).toFixed(2) },
     supervisor_sector_filter: { ...supervisorSector, p50_ratio_to_baseline: +(supervisorSector.p50_ms / baseline.p50_ms).toFixed(2) },
   });

@@ -4,16 +4,26 @@
 // run as the product does (openRun, claimBatch, stopRun). Not used by the product.
 import { ChannelDeliveryError } from '@atende/channels';
 import { announceCampaign } from '@atende/conversations';
-import { claimBatch, openRun, stopRun, subscriberMessage, type Claimed, type DispatchDeps, type DispatchResult } from '../../apps/worker/src/campaigns/dispatch';
+import {
+  claimBatch,
+  openRun,
+  stopRun,
+  subscriberMessage,
+  type Claimed,
+  type DispatchDeps,
+  type DispatchResult,
+} from '../../apps/worker/src/campaigns/dispatch';
 
 const ERROR_MAX = 500;
 const TRANSIENT_TRIES = 3;
 
 async function pool<T>(items: T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(size, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(size, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 export async function dispatchCampaignBaseline(deps: DispatchDeps, raw: unknown): Promise<DispatchResult> {
@@ -21,7 +31,11 @@ export async function dispatchCampaignBaseline(deps: DispatchDeps, raw: unknown)
   if (run === 'superseded') return run;
   const { db } = deps;
   const { campaign, template, adapter, channel, bucket } = run;
-  const fail = (id: string, reason: string) => db.campaignSubscriber.updateMany({ where: { id, state: 'scheduled' }, data: { state: 'error', errorMessage: reason.slice(0, ERROR_MAX) } });
+  const fail = (id: string, reason: string) =>
+    db.campaignSubscriber.updateMany({
+      where: { id, state: 'scheduled' },
+      data: { state: 'error', errorMessage: reason.slice(0, ERROR_MAX) },
+    });
 
   async function send(subscriber: Claimed) {
     if (!adapter) return void (await fail(subscriber.id, `Channel type ${campaign.channel.type} cannot send templates`));
@@ -30,10 +44,14 @@ export async function dispatchCampaignBaseline(deps: DispatchDeps, raw: unknown)
       await deps.limiter.take(bucket, deps.ratePerSecond);
       try {
         const { externalId } = await adapter.send(message, channel);
-        await db.campaignSubscriber.updateMany({ where: { id: subscriber.id, state: 'scheduled' }, data: { state: 'sent', sentAt: new Date(), externalId, errorMessage: null } });
+        await db.campaignSubscriber.updateMany({
+          where: { id: subscriber.id, state: 'scheduled' },
+          data: { state: 'sent', sentAt: new Date(), externalId, errorMessage: null },
+        });
         return;
       } catch (error) {
-        const delivery = error instanceof ChannelDeliveryError ? error : new ChannelDeliveryError('transient', 'Send failed: internal error');
+        const delivery =
+          error instanceof ChannelDeliveryError ? error : new ChannelDeliveryError('transient', 'Send failed: internal error');
         if (delivery.httpStatus === 429 || /130429|rate limit/i.test(delivery.message)) await deps.limiter.slowDown(bucket);
         if (delivery.kind === 'permanent' || attempt >= TRANSIENT_TRIES) return void (await fail(subscriber.id, delivery.message));
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
@@ -49,7 +67,11 @@ export async function dispatchCampaignBaseline(deps: DispatchDeps, raw: unknown)
       await announceCampaign(deps, campaign.id);
       return 'done';
     }
-    await pool(claimed.filter((s) => s.state === 'scheduled'), deps.concurrency ?? 8, send);
+    await pool(
+      claimed.filter((s) => s.state === 'scheduled'),
+      deps.concurrency ?? 8,
+      send,
+    );
     await announceCampaign(deps, campaign.id);
   }
 }

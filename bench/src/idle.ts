@@ -25,7 +25,7 @@ const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/
 try {
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const samples = { api: [] as number[], worker: [] as number[] };
-  for (const until = Date.now() + WINDOW_MS; Date.now() < until; ) {
+  for (const until = Date.now() + WINDOW_MS; Date.now() < until;) {
     if (worker.exitCode !== null) throw new Error(`the worker exited with ${worker.exitCode}`);
     samples.api.push(rssMb(api.child.pid!));
     samples.worker.push(rssMb(worker.pid!));
@@ -40,9 +40,15 @@ try {
     samples: samples.api.length,
   };
   const over = (['api', 'worker'] as const).filter((p) => figures[p].rss_mb > figures[p].budget_mb);
-  report('idle', { ...figures, api: { ...figures.api, within: !over.includes('api') }, worker: { ...figures.worker, within: !over.includes('worker') } });
+  report('idle', {
+    ...figures,
+    api: { ...figures.api, within: !over.includes('api') },
+    worker: { ...figures.worker, within: !over.includes('worker') },
+  });
   if (over.length) {
-    process.stderr.write(`idle: over the memory budget: ${over.map((p) => `${p} ${figures[p].rss_mb} MB > ${figures[p].budget_mb} MB`).join(', ')}\n`);
+    process.stderr.write(
+      `idle: over the memory budget: ${over.map((p) => `${p} ${figures[p].rss_mb} MB > ${figures[p].budget_mb} MB`).join(', ')}\n`,
+    );
     process.exitCode = 1;
   }
 } finally {

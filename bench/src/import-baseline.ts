@@ -44,19 +44,33 @@ interface Row {
 export async function importSubscribersBaseline(deps: BaselineImportDeps, raw: unknown): Promise<ImportCounters> {
   const job = queues.subscriberImport.payload.parse(raw);
   const db = deps.db;
-  const campaign = await db.campaign.findFirst({ where: { id: job.campaign_uuid, tenantId: job.tenant_uuid }, include: { dndLists: true } });
+  const campaign = await db.campaign.findFirst({
+    where: { id: job.campaign_uuid, tenantId: job.tenant_uuid },
+    include: { dndLists: true },
+  });
   const file = await db.storedFile.findFirst({ where: { id: job.file_uuid, tenantId: job.tenant_uuid } });
   const counters: ImportCounters = { imported: 0, ignored: 0, imported_with_error: 0 };
   if (!campaign || !file) return counters;
   const tenant = await db.tenant.findUniqueOrThrow({ where: { id: campaign.tenantId }, select: { config: true } });
   const country = countryForCallingCode(tenantConfigOf(tenant.config).default_country_code);
-  const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
+  const template = presentTemplate(
+    await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }),
+  );
   const needed = templateParameterCount(template.config.components);
   const dndListIds = campaign.dndLists.map((d) => d.dndListId);
 
   const progress = async (status: 'in_progress' | 'done') => {
     await db.campaign.update({ where: { id: campaign.id }, data: { importStatus: status, importSummary: { ...counters } } });
-    await deps.realtime.emit(rooms.campaigns(campaign.tenantId), 'update-campaign-tasks', { tenant_uuid: campaign.tenantId, campaign_uuid: campaign.id, status, ...counters, rows_done: counters.imported + counters.ignored + counters.imported_with_error, rows_total: null, rows_total_estimated: true, error_message: null });
+    await deps.realtime.emit(rooms.campaigns(campaign.tenantId), 'update-campaign-tasks', {
+      tenant_uuid: campaign.tenantId,
+      campaign_uuid: campaign.id,
+      status,
+      ...counters,
+      rows_done: counters.imported + counters.ignored + counters.imported_with_error,
+      rows_total: null,
+      rows_total_estimated: true,
+      error_message: null,
+    });
   };
   await progress('in_progress');
 
@@ -98,7 +112,16 @@ export async function importSubscribersBaseline(deps: BaselineImportDeps, raw: u
     await progress('in_progress');
   }
 
-  const parser = object.stream.pipe(parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, delimiter: [',', ';'] }));
+  const parser = object.stream.pipe(
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      bom: true,
+      skip_empty_lines: true,
+      trim: true,
+      relax_column_count: true,
+      delimiter: [',', ';'],
+    }),
+  );
   let batch: Row[] = [];
   const seen = new Set<string>();
   try {
@@ -108,7 +131,13 @@ export async function importSubscribersBaseline(deps: BaselineImportDeps, raw: u
       const phone = normalizePhone(rawPhone, country);
       const parameters = Array.from({ length: needed }, (_, i) => (record[String(i + 1)] ?? '').slice(0, PARAMETER_MAX));
       const missing = parameters.findIndex((p) => p === '');
-      const error = !name ? 'Name is required' : !phone ? 'Número de telefone inválido' : missing >= 0 ? `Parameter ${missing + 1} is required` : null;
+      const error = !name
+        ? 'Name is required'
+        : !phone
+          ? 'Número de telefone inválido'
+          : missing >= 0
+            ? `Parameter ${missing + 1} is required`
+            : null;
       const key = phone ?? rawPhone;
       // Without a phone there is nothing to tell the row by: it cannot be kept.
       if (!key || seen.has(key)) {

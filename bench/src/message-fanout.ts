@@ -42,14 +42,37 @@ async function run(agents: number) {
   const phones: string[] = [];
   for (const [i, u] of users.rows.entries()) {
     const sid = randomUUID();
-    await db.query(`INSERT INTO "UserSession" (id, "tenantId", "userId", roles, "expiresAt") VALUES ($1, $2, $3, ARRAY['agent']::"Role"[], now() + interval '1 hour')`, [sid, base.tenant, u.id]);
-    tokens.push(jwt.sign({ sid, sub: u.uuid, tid: base.tenant }, SECRET, { algorithm: 'HS256', audience: 'atende-web', issuer: 'atende-api', expiresIn: 3600 }));
+    await db.query(
+      `INSERT INTO "UserSession" (id, "tenantId", "userId", roles, "expiresAt") VALUES ($1, $2, $3, ARRAY['agent']::"Role"[], now() + interval '1 hour')`,
+      [sid, base.tenant, u.id],
+    );
+    tokens.push(
+      jwt.sign({ sid, sub: u.uuid, tid: base.tenant }, SECRET, {
+        algorithm: 'HS256',
+        audience: 'atende-web',
+        issuer: 'atende-api',
+        expiresIn: 3600,
+      }),
+    );
     const phone = `+55119${String(10_000_000 + i).padStart(8, '0')}`;
     phones.push(phone);
     const contact = randomUUID();
-    await db.query(`INSERT INTO "Contact" (id, "tenantId", name, "phoneNumber", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [contact, base.tenant, `Bench ${i}`, phone]);
-    await db.query(`INSERT INTO "ContactIdentity" (id, "tenantId", "channelId", identifier, "contactId") VALUES (gen_random_uuid(), $1, $2, $3, $4)`, [base.tenant, channel, phone, contact]);
-    const ticket = (await db.query<{ n: number }>(`UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = $1 RETURNING "ticketCounter" AS n`, [base.tenant])).rows[0]!.n;
+    await db.query(`INSERT INTO "Contact" (id, "tenantId", name, "phoneNumber", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
+      contact,
+      base.tenant,
+      `Bench ${i}`,
+      phone,
+    ]);
+    await db.query(
+      `INSERT INTO "ContactIdentity" (id, "tenantId", "channelId", identifier, "contactId") VALUES (gen_random_uuid(), $1, $2, $3, $4)`,
+      [base.tenant, channel, phone, contact],
+    );
+    const ticket = (
+      await db.query<{ n: number }>(
+        `UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = $1 RETURNING "ticketCounter" AS n`,
+        [base.tenant],
+      )
+    ).rows[0]!.n;
     await db.query(
       `INSERT INTO "Conversation" (id, "tenantId", "workspaceId", "contactId", "channelId", "userId", state, "ticketNumber", "contactInteracted", "timeAnswer", "updatedAt")
        VALUES (gen_random_uuid(), $1, $2, $3, $4, $5, 'answered', $6, true, now(), now())`,
@@ -109,7 +132,11 @@ async function run(agents: number) {
         const body = JSON.stringify({ contact: { phone }, message: { id: text, content: text } });
         const req = http.request(
           target,
-          { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${TOKEN}` } },
+          {
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${TOKEN}` },
+          },
           (res) => {
             res.resume(); // the answer's body is not read, only drained
             res.on('end', () => resolve({ status: res.statusCode ?? 0 }));
@@ -156,7 +183,8 @@ async function run(agents: number) {
     const deadline = Date.now() + 15_000;
     while (latencies.length < total - errors.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     clientLoop.disable();
-    if (process.env.BENCH_TRACE) writeFileSync(process.env.BENCH_TRACE, JSON.stringify([...sent.values()].filter((m) => m.t0 >= start).map(({ t0: _, ...m }) => m)));
+    if (process.env.BENCH_TRACE)
+      writeFileSync(process.env.BENCH_TRACE, JSON.stringify([...sent.values()].filter((m) => m.t0 >= start).map(({ t0: _, ...m }) => m)));
     const probe = await api.probe();
     return {
       connected_agents: agents,
@@ -169,7 +197,11 @@ async function run(agents: number) {
       measured_from: measuredAt,
       over_50_ms_by_second: slowBySecond,
       post_answered: summarize(answered),
-      bench_event_loop_delay: { p50_ms: +(clientLoop.percentile(50) / 1e6).toFixed(2), p99_ms: +(clientLoop.percentile(99) / 1e6).toFixed(2), max_ms: +(clientLoop.max / 1e6).toFixed(2) },
+      bench_event_loop_delay: {
+        p50_ms: +(clientLoop.percentile(50) / 1e6).toFixed(2),
+        p99_ms: +(clientLoop.percentile(99) / 1e6).toFixed(2),
+        max_ms: +(clientLoop.max / 1e6).toFixed(2),
+      },
       api_event_loop_delay: probe.event_loop_delay,
       api_gc: probe.gc,
       api_http_requests: probe.http_requests,

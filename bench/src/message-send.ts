@@ -34,17 +34,38 @@ const users = await db.query<{ id: number; uuid: string }>(
 const agents: { token: string; conversation: string }[] = [];
 for (const [i, u] of users.rows.entries()) {
   const sid = randomUUID();
-  await db.query(`INSERT INTO "UserSession" (id, "tenantId", "userId", roles, "expiresAt") VALUES ($1, $2, $3, ARRAY['agent']::"Role"[], now() + interval '1 hour')`, [sid, base.tenant, u.id]);
+  await db.query(
+    `INSERT INTO "UserSession" (id, "tenantId", "userId", roles, "expiresAt") VALUES ($1, $2, $3, ARRAY['agent']::"Role"[], now() + interval '1 hour')`,
+    [sid, base.tenant, u.id],
+  );
   const contact = randomUUID();
-  await db.query(`INSERT INTO "Contact" (id, "tenantId", name, "phoneNumber", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [contact, base.tenant, `Bench ${i}`, `+55119${String(10_000_000 + i).padStart(8, '0')}`]);
-  const ticket = (await db.query<{ n: number }>(`UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = $1 RETURNING "ticketCounter" AS n`, [base.tenant])).rows[0]!.n;
+  await db.query(`INSERT INTO "Contact" (id, "tenantId", name, "phoneNumber", "updatedAt") VALUES ($1, $2, $3, $4, now())`, [
+    contact,
+    base.tenant,
+    `Bench ${i}`,
+    `+55119${String(10_000_000 + i).padStart(8, '0')}`,
+  ]);
+  const ticket = (
+    await db.query<{ n: number }>(
+      `UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = $1 RETURNING "ticketCounter" AS n`,
+      [base.tenant],
+    )
+  ).rows[0]!.n;
   const conversation = randomUUID();
   await db.query(
     `INSERT INTO "Conversation" (id, "tenantId", "workspaceId", "contactId", "channelId", "userId", state, "ticketNumber", "contactInteracted", "timeAnswer", "updatedAt")
      VALUES ($1, $2, $3, $4, $5, $6, 'answered', $7, true, now(), now())`,
     [conversation, base.tenant, base.ws, contact, channel, u.id, ticket],
   );
-  agents.push({ token: jwt.sign({ sid, sub: u.uuid, tid: base.tenant }, SECRET, { algorithm: 'HS256', audience: 'atende-web', issuer: 'atende-api', expiresIn: 3600 }), conversation });
+  agents.push({
+    token: jwt.sign({ sid, sub: u.uuid, tid: base.tenant }, SECRET, {
+      algorithm: 'HS256',
+      audience: 'atende-web',
+      issuer: 'atende-api',
+      expiresIn: 3600,
+    }),
+    conversation,
+  });
 }
 await db.end();
 
@@ -77,7 +98,14 @@ try {
     }),
   );
   const seconds = (performance.now() - start) / 1000;
-  report('message-send', { agents: AGENTS, concurrency: CONCURRENCY, sends: SENDS, http_errors: errors, sends_per_s: +(SENDS / seconds).toFixed(1), post_latency: summarize(samples) });
+  report('message-send', {
+    agents: AGENTS,
+    concurrency: CONCURRENCY,
+    sends: SENDS,
+    http_errors: errors,
+    sends_per_s: +(SENDS / seconds).toFixed(1),
+    post_latency: summarize(samples),
+  });
 } finally {
   await api.stop();
 }

@@ -25,13 +25,15 @@ if (file) {
     const t0 = started.get(request);
     if (t0 !== undefined) requests.push(performance.now() - t0);
   });
-  const percentile = (sorted, p) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 100) / 100 : 0);
+  const percentile = (sorted, p) =>
+    sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] * 100) / 100 : 0;
   // BENCH_PROBE_CPU_PROFILE=<dir>: a CPU profile of each span between two probes (the bench's
   // measured phase alone), written as <dir>/probe-<n>.cpuprofile.
   const profileDir = process.env.BENCH_PROBE_CPU_PROFILE;
   const inspector = profileDir ? new Session() : null;
   let profiles = 0;
-  const post = (method) => new Promise((resolve, reject) => inspector.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  const post = (method) =>
+    new Promise((resolve, reject) => inspector.post(method, (error, result) => (error ? reject(error) : resolve(result))));
   if (inspector) {
     inspector.connect();
     await post('Profiler.enable');
@@ -53,7 +55,12 @@ if (file) {
       seconds: Math.round(performance.now() - since) / 1000,
       event_loop_delay: { p50_ms: ms(delay.percentile(50)), p99_ms: ms(delay.percentile(99)), max_ms: ms(delay.max) },
       gc: { count: gc.count, total_ms: Math.round(gc.total_ms * 10) / 10, max_ms: Math.round(gc.max_ms * 10) / 10 },
-      http_requests: { count: sorted.length, p50_ms: percentile(sorted, 50), p99_ms: percentile(sorted, 99), max_ms: percentile(sorted, 100) },
+      http_requests: {
+        count: sorted.length,
+        p50_ms: percentile(sorted, 50),
+        p99_ms: percentile(sorted, 99),
+        max_ms: percentile(sorted, 100),
+      },
       cpu_ms: Math.round((process.cpuUsage(cpuBefore).user + process.cpuUsage(cpuBefore).system) / 1000),
       rss_mb: Math.round(memory.rss / 1048576),
       heap_used_mb: Math.round(memory.heapUsed / 1048576),

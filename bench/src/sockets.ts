@@ -48,7 +48,14 @@ const sessions = await db.query<{ sid: string; uuid: string }>(
   [base.tenant, base.ws, base.hash, CLIENTS],
 );
 await db.end();
-const tokens = sessions.rows.map((s) => jwt.sign({ sid: s.sid, sub: s.uuid, tid: base.tenant }, SECRET, { algorithm: 'HS256', audience: 'atende-web', issuer: 'atende-api', expiresIn: 7200 }));
+const tokens = sessions.rows.map((s) =>
+  jwt.sign({ sid: s.sid, sub: s.uuid, tid: base.tenant }, SECRET, {
+    algorithm: 'HS256',
+    audience: 'atende-web',
+    issuer: 'atende-api',
+    expiresIn: 7200,
+  }),
+);
 
 const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: 'atende-bench-sockets:', JWT_SECRET: SECRET }, 3212);
 const sockets: Socket[] = [];

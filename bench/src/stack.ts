@@ -5,7 +5,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { API_NODE_FLAGS, NODE_FLAGS, processEnv } from '../../scripts/node-flags.mjs';
-import { ensureDatabase, runMigrations, seedDemo, createDb } from '@atende/db';
+import { ensureDatabase, runMigrations, createDb } from '@atende/db';
+import { seedDemo } from '@atende/simulators/demo';
 
 export { NODE_FLAGS, processEnv };
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -60,11 +61,23 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   const probeFile = join(mkdtempSync(join(tmpdir(), 'atende-probe-')), 'probe.json');
   const url = `http://127.0.0.1:${port}`;
   const publicEnv = { PORT: String(port), PUBLIC_URL: url };
-  const child = spawn(process.execPath, ['--import', `${ROOT}bench/src/probe.mjs`, ...API_NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`], {
-    cwd: ROOT,
-    env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...publicEnv, HOST: '127.0.0.1', WEB_DIST: '/nonexistent', BENCH_PROBE_FILE: probeFile, ...env }),
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', `${ROOT}bench/src/probe.mjs`, ...API_NODE_FLAGS, ...nodeArgs, `${ROOT}apps/api/dist/server.js`],
+    {
+      cwd: ROOT,
+      env: processEnv({
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        ...publicEnv,
+        HOST: '127.0.0.1',
+        WEB_DIST: '/nonexistent',
+        BENCH_PROBE_FILE: probeFile,
+        ...env,
+      }),
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
   const deadline = Date.now() + 30_000;
   for (;;) {
     try {
@@ -119,13 +132,20 @@ export function percentile(sorted: number[], p: number): number {
 export function summarize(samples: number[]) {
   const s = [...samples].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { count: s.length, p50_ms: round(percentile(s, 50)), p90_ms: round(percentile(s, 90)), p99_ms: round(percentile(s, 99)), max_ms: round(s[s.length - 1] ?? NaN) };
+  return {
+    count: s.length,
+    p50_ms: round(percentile(s, 50)),
+    p90_ms: round(percentile(s, 90)),
+    p99_ms: round(percentile(s, 99)),
+    max_ms: round(s[s.length - 1] ?? NaN),
+  };
 }
 
 /** Prints the figures and writes them to bench/results/<name>.json. */
 export function report(name: string, figures: unknown): void {
   // Every result carries the load average at its end: the cores are shared, so figures need it beside them.
-  const result = figures && typeof figures === 'object' && !Array.isArray(figures) ? { ...figures, load_average_1m: loadAverage() } : figures;
+  const result =
+    figures && typeof figures === 'object' && !Array.isArray(figures) ? { ...figures, load_average_1m: loadAverage() } : figures;
   mkdirSync(`${ROOT}bench/results`, { recursive: true });
   writeFileSync(`${ROOT}bench/results/${name}.json`, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`${name}: ${JSON.stringify(result, null, 2)}\n`);

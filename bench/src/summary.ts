@@ -16,7 +16,8 @@ export interface Summary {
 }
 
 // The figures a reader compares: latencies, ratios to a baseline, rates, memory, budgets.
-const HEADLINE = /(p50_ms|p99_ms|ratio\w*|per_s|_mb|within_budget|over_budget|seconds|delivered|connected|connected_agents|http_errors|rows|kb|messages)$/;
+const HEADLINE =
+  /(p50_ms|p99_ms|ratio\w*|per_s|_mb|within_budget|over_budget|seconds|delivered|connected|connected_agents|http_errors|rows|kb|messages)$/;
 const SKIP = /(^|\.)(count|max_ms|p90_ms|mean_ms|load_average_1m|seed_seconds)$/;
 
 /** Flattens a result into `path: value` pairs, keeping the headline figures only. */
@@ -41,11 +42,16 @@ export function renderSummary(summary: Summary): string {
     '| --- | --- | --- | --- |',
   ];
   for (const b of summary.benches) {
-    const settings = Object.entries(b.settings).map(([k, v]) => `${k}=${v}`).join(' ') || 'defaults';
+    const settings =
+      Object.entries(b.settings)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || 'defaults';
     const figures = Object.entries(b.results)
       .flatMap(([file, result]) => headlines(result).map(([k, v]) => `${file === b.name ? '' : `${file}.`}${k} ${v}`))
       .join('; ');
-    lines.push(`| \`${b.name}\` | ${cell(settings)} | ${cell(`${b.status}, ${b.seconds} s, load ${b.load_average_before} → ${b.load_average_after}`)} | ${cell(figures || 'no results written')} |`);
+    lines.push(
+      `| \`${b.name}\` | ${cell(settings)} | ${cell(`${b.status}, ${b.seconds} s, load ${b.load_average_before} → ${b.load_average_after}`)} | ${cell(figures || 'no results written')} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

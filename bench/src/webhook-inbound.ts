@@ -18,7 +18,11 @@ const PREFIX = `atende-bench-webhook:${Date.now()}:`;
 const url = await freshDatabase('atende_bench_webhook');
 const env = { DATABASE_URL: url, REDIS_PREFIX: PREFIX, JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123', LOG_LEVEL: 'warn' };
 const api = await startApi(env, 3390);
-const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], { cwd: ROOT, env: processEnv({ ...process.env, ...env, ...api.publicEnv }), stdio: ['ignore', 'inherit', 'inherit'] });
+const worker = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], {
+  cwd: ROOT,
+  env: processEnv({ ...process.env, ...env, ...api.publicEnv }),
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
 const db = new pg.Client({ connectionString: url });
 await db.connect();
 const custom = (await db.query<{ id: string }>(`SELECT id FROM "Channel" WHERE type = 'custom' LIMIT 1`)).rows[0]!.id;
@@ -28,18 +32,22 @@ function cloudBody(i: number, id: string): string {
   const from = phone(i).slice(1);
   return JSON.stringify({
     object: 'whatsapp_business_account',
-    entry: [{
-      id: 'bench-waba',
-      changes: [{
-        field: 'messages',
-        value: {
-          messaging_product: 'whatsapp',
-          metadata: { display_phone_number: '5511900000000', phone_number_id: 'bench-phone' },
-          contacts: [{ profile: { name: `Bench ${i % CONTACTS}` }, wa_id: from }],
-          messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: `message ${i}` } }],
-        },
-      }],
-    }],
+    entry: [
+      {
+        id: 'bench-waba',
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: { display_phone_number: '5511900000000', phone_number_id: 'bench-phone' },
+              contacts: [{ profile: { name: `Bench ${i % CONTACTS}` }, wa_id: from }],
+              messages: [{ from, id, timestamp: String(Math.floor(Date.now() / 1000)), type: 'text', text: { body: `message ${i}` } }],
+            },
+          },
+        ],
+      },
+    ],
   });
 }
 
@@ -57,11 +65,18 @@ async function run(kind: 'webhook' | 'custom') {
       const t0 = performance.now();
       const res =
         kind === 'webhook'
-          ? await fetch(`${api.url}/api/v1/channels/${CHANNEL}/webhook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-atende-webhook-token': WEBHOOK_SECRET }, body: cloudBody(i, id) })
+          ? await fetch(`${api.url}/api/v1/channels/${CHANNEL}/webhook`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-atende-webhook-token': WEBHOOK_SECRET },
+              body: cloudBody(i, id),
+            })
           : await fetch(`${api.url}/api/v1/channels/droz/${custom}/messages`, {
               method: 'POST',
               headers: { 'content-type': 'application/json', authorization: 'Bearer demo-api-channel-token' },
-              body: JSON.stringify({ contact: { phone: phone(i), name: `Bench ${i % CONTACTS}` }, message: { id, content: `message ${i}` } }),
+              body: JSON.stringify({
+                contact: { phone: phone(i), name: `Bench ${i % CONTACTS}` },
+                message: { id, content: `message ${i}` },
+              }),
             });
       await res.arrayBuffer();
       if (!res.ok) throw new Error(`${kind} answered ${res.status}`);
@@ -74,7 +89,10 @@ async function run(kind: 'webhook' | 'custom') {
     while (stored.length < MESSAGES) {
       const pending = [...sent.keys()];
       if (pending.length) {
-        const rows = await db.query<{ externalId: string; createdAt: Date }>(`SELECT "externalId", "createdAt" FROM "Message" WHERE "externalId" = ANY($1)`, [pending]);
+        const rows = await db.query<{ externalId: string; createdAt: Date }>(
+          `SELECT "externalId", "createdAt" FROM "Message" WHERE "externalId" = ANY($1)`,
+          [pending],
+        );
         const now = performance.now();
         for (const row of rows.rows) {
           const t0 = sent.get(row.externalId)!;
@@ -89,7 +107,12 @@ async function run(kind: 'webhook' | 'custom') {
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
   const ackSeconds = (performance.now() - started) / 1000;
   await poller;
-  return { ack: summarize(acks), acks_per_second: Math.round(MESSAGES / ackSeconds), stored: summarize(stored), stored_per_second: Math.round(MESSAGES / ((performance.now() - started) / 1000)) };
+  return {
+    ack: summarize(acks),
+    acks_per_second: Math.round(MESSAGES / ackSeconds),
+    stored: summarize(stored),
+    stored_per_second: Math.round(MESSAGES / ((performance.now() - started) / 1000)),
+  };
 }
 
 try {

@@ -40,18 +40,29 @@ function startStack(port: number, name: string, webDist?: string) {
   const child = spawn('node', ['e2e/start-stack.mjs'], {
     cwd: ROOT,
     env: {
-      ...process.env, E2E_PORT: String(port), E2E_DATABASE: `atende_bench_${name}`, E2E_REDIS_PREFIX: `atende-bench-${name}:`, LOG_LEVEL: 'error',
+      ...process.env,
+      E2E_PORT: String(port),
+      E2E_DATABASE: `atende_bench_${name}`,
+      E2E_REDIS_PREFIX: `atende-bench-${name}:`,
+      LOG_LEVEL: 'error',
       ...(webDist ? { WEB_DIST: webDist } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const stop = () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))));
+  const stop = () =>
+    new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM'))));
   return { base: `http://127.0.0.1:${port}`, stop };
 }
 async function waitHealthy(base: string) {
   for (let i = 0; ; i++) {
     if (i > 240) throw new Error(`the stack at ${base} did not start`);
-    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -62,7 +73,10 @@ const stopStack = async () => {
 };
 for (const s of stacks) await waitHealthy(s.base);
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu'],
+});
 try {
   // A session cookie for the agent, reused by every load.
   async function signIn(base: string) {
@@ -86,7 +100,12 @@ try {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Network.enable');
     if (link && emulateLink) {
-      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: link.rttMs, downloadThroughput: (link.mbps * 1e6) / 8, uploadThroughput: (link.mbps * 1e6) / 8 });
+      await cdp.send('Network.emulateNetworkConditions', {
+        offline: false,
+        latency: link.rttMs,
+        downloadThroughput: (link.mbps * 1e6) / 8,
+        uploadThroughput: (link.mbps * 1e6) / 8,
+      });
     }
     const types = new Map<string, string>();
     let jsBytes = 0;
@@ -105,10 +124,15 @@ try {
   }
   /** /app until the workstation is usable: the conversation list and the Accept session button. */
   const load = (page: Page, base = BASE, emulateLink = true) =>
-    measure(page, `${base}/app`, async () => {
-      await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
-      await page.getByRole('button', { name: 'Accept session' }).waitFor();
-    }, emulateLink);
+    measure(
+      page,
+      `${base}/app`,
+      async () => {
+        await page.getByRole('listbox', { name: 'Conversations' }).waitFor();
+        await page.getByRole('button', { name: 'Accept session' }).waitFor();
+      },
+      emulateLink,
+    );
   /** The login page, signed out, until its form is usable. */
   const loadLogin = (page: Page) => measure(page, `${BASE}/login`, () => page.getByRole('button', { name: 'Sign in' }).waitFor(), true);
   const loginLoads: { ms: number; jsBytes: number; totalBytes: number }[] = [];
@@ -140,7 +164,9 @@ try {
   const page = warmPage;
   await page.getByRole('button', { name: 'Accept session' }).click();
   await page.getByTestId('chat-contact-name').waitFor();
-  const offered = (await (await page.request.get(`${BASE}/api/v1/conversations/offered/me`)).json()) as { data: { channel: { uuid: string }; contact: { phone_number: string } }[] };
+  const offered = (await (await page.request.get(`${BASE}/api/v1/conversations/offered/me`)).json()) as {
+    data: { channel: { uuid: string }; contact: { phone_number: string } }[];
+  };
   const conversation = offered.data[0]!;
   // A MutationObserver stamps when each text appears, so polling latency is not measured.
   await page.evaluate(() => {
@@ -176,7 +202,9 @@ try {
     app: { js_kb: kb(median(cold.map((c) => c.jsBytes))), budget_kb: BUDGET_KB.app },
     login: { js_kb: kb(median(loginLoads.map((c) => c.jsBytes))), budget_kb: BUDGET_KB.login },
   };
-  const over = Object.entries(budgets).filter(([, b]) => b.js_kb > b.budget_kb).map(([route]) => route);
+  const over = Object.entries(budgets)
+    .filter(([, b]) => b.js_kb > b.budget_kb)
+    .map(([route]) => route);
   report('workstation-web', {
     link: link ? { mbps: link.mbps, rtt_ms: link.rttMs, applies_to: 'cold and login loads' } : 'loopback',
     budgets: Object.fromEntries(Object.entries(budgets).map(([route, b]) => [route, { ...b, within: b.js_kb <= b.budget_kb }])),
@@ -187,19 +215,33 @@ try {
       // Against the baseline build loaded in this run when one is given, else the figure recorded before the split.
       ...(baselineCold.length
         ? {
-            baseline: { ...summarize(baselineCold.map((c) => c.ms)), js_kb: kb(median(baselineCold.map((c) => c.jsBytes))), dist: BASELINE_DIST },
+            baseline: {
+              ...summarize(baselineCold.map((c) => c.ms)),
+              js_kb: kb(median(baselineCold.map((c) => c.jsBytes))),
+              dist: BASELINE_DIST,
+            },
             speedup_vs_baseline: Math.round((summarize(baselineCold.map((c) => c.ms)).p50_ms / coldSummary.p50_ms) * 100) / 100,
           }
         : {}),
       speedup_vs_recorded: Math.round((RECORDED_COLD_P50_MS / coldSummary.p50_ms) * 100) / 100,
       recorded_before: { p50_ms: RECORDED_COLD_P50_MS, js_kb: RECORDED_COLD_JS_KB },
     },
-    login_cold: { ...summarize(loginLoads.map((c) => c.ms)), js_kb: kb(median(loginLoads.map((c) => c.jsBytes))), total_kb: kb(median(loginLoads.map((c) => c.totalBytes))) },
-    initial_load_warm: { ...summarize(warm.map((c) => c.ms)), js_kb: kb(median(warm.map((c) => c.jsBytes))), total_kb: kb(median(warm.map((c) => c.totalBytes))) },
+    login_cold: {
+      ...summarize(loginLoads.map((c) => c.ms)),
+      js_kb: kb(median(loginLoads.map((c) => c.jsBytes))),
+      total_kb: kb(median(loginLoads.map((c) => c.totalBytes))),
+    },
+    initial_load_warm: {
+      ...summarize(warm.map((c) => c.ms)),
+      js_kb: kb(median(warm.map((c) => c.jsBytes))),
+      total_kb: kb(median(warm.map((c) => c.totalBytes))),
+    },
     contact_message_to_render: { ...summarize(render), messages: MESSAGES, pace_ms: PACE_MS },
   });
   if (over.length > 0) {
-    process.stderr.write(`workstation-web: over the JavaScript budget: ${over.map((r) => `${r} ${budgets[r as keyof typeof budgets].js_kb} KB > ${budgets[r as keyof typeof budgets].budget_kb} KB`).join(', ')}\n`);
+    process.stderr.write(
+      `workstation-web: over the JavaScript budget: ${over.map((r) => `${r} ${budgets[r as keyof typeof budgets].js_kb} KB > ${budgets[r as keyof typeof budgets].budget_kb} KB`).join(', ')}\n`,
+    );
     process.exitCode = 1;
   }
 } finally {

@@ -8,7 +8,11 @@ import { demo, PASSWORD, signIn, signedInPage } from './helpers';
 /** Letters only (user names take letters and spaces). */
 const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join('');
 
-async function apiSession(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, local: string): Promise<APIRequestContext> {
+async function apiSession(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  local: string,
+): Promise<APIRequestContext> {
   const session = await playwright.request.newContext({ baseURL });
   expect((await session.post('/api/v1/login', { form: { email: demo(local), password: PASSWORD } })).ok()).toBe(true);
   return session;
@@ -82,7 +86,9 @@ test('the demo admin creates a user, sees the validation messages and edits the 
 test('the demo admin searches a contact, pages the list and edits it with the customer rules', async ({ page, playwright, baseURL }) => {
   const name = `Contato ${letters(8)}`;
   const admin = await apiSession(playwright, baseURL, 'admin');
-  const created = await admin.post('/api/v1/contacts', { data: { name, phone1: `+55219${String(Date.now()).slice(-8)}`, organization: 'Acme' } });
+  const created = await admin.post('/api/v1/contacts', {
+    data: { name, phone1: `+55219${String(Date.now()).slice(-8)}`, organization: 'Acme' },
+  });
   expect(created.status()).toBe(201);
   await admin.dispose();
 
@@ -142,7 +148,8 @@ test('the demo admin saves opening hours, after the validation messages', async 
   await expect(form.getByRole('switch', { name: 'Send the out-of-hours message' })).not.toBeChecked();
 
   const days = form.getByRole('group', { name: 'Weekdays' });
-  for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']) await days.getByRole('checkbox', { name: day }).uncheck();
+  for (const day of ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'])
+    await days.getByRole('checkbox', { name: day }).uncheck();
   await form.getByRole('textbox', { name: /^Out-of-hours message/ }).fill('');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.getByText('Select at least one weekday')).toBeVisible();
@@ -161,13 +168,20 @@ test('the demo admin saves opening hours, after the validation messages', async 
   await expect(page.getByRole('textbox', { name: /^Out-of-hours message/ })).toHaveValue(message);
   await expect(page.getByLabel('Saturday end 1')).toHaveValue('13:00');
   const admin = await apiSession(playwright, baseURL, 'admin');
-  const saved = ((await (await admin.get('/api/v1/workspaces/me/opening_hours')).json()) as { data: { enabled: boolean; days: { weekday: string }[] } }).data;
+  const saved = (
+    (await (await admin.get('/api/v1/workspaces/me/opening_hours')).json()) as { data: { enabled: boolean; days: { weekday: string }[] } }
+  ).data;
   expect(saved.enabled).toBe(false);
   expect(saved.days.map((d) => d.weekday)).toEqual(['monday', 'saturday']);
   await admin.dispose();
 });
 
-test('the demo tenant admin turns a feature off and on: the guarded admin route disappears and reappears', async ({ page, browser, playwright, baseURL }) => {
+test('the demo tenant admin turns a feature off and on: the guarded admin route disappears and reappears', async ({
+  page,
+  browser,
+  playwright,
+  baseURL,
+}) => {
   const tenantAdmin = await signedInPage(browser, demo('tenants'));
   const toggle = async (on: boolean) => {
     await tenantAdmin.goto('/admin/tenants');
@@ -199,7 +213,9 @@ test('the demo tenant admin turns a feature off and on: the guarded admin route 
     // Other specs expect every feature on: put it back even when an assertion failed.
     const session = await apiSession(playwright, baseURL, 'tenants');
     const me = ((await (await session.get('/api/v1/tenants/me')).json()) as { data: { uuid: string } }).data;
-    expect((await session.post(`/api/v1/tenants/${me.uuid}/configure`, { data: { features: { canned_responses: true } } })).ok()).toBe(true);
+    expect((await session.post(`/api/v1/tenants/${me.uuid}/configure`, { data: { features: { canned_responses: true } } })).ok()).toBe(
+      true,
+    );
     await session.dispose();
     await tenantAdmin.context().close();
   }
@@ -207,7 +223,11 @@ test('the demo tenant admin turns a feature off and on: the guarded admin route 
 
 test('the demo admin edits the workspace settings within their ranges', async ({ page, playwright, baseURL }) => {
   const admin = await apiSession(playwright, baseURL, 'admin');
-  type Ws = { conversation_delivery_mode: string; max_conversation_per_user: number; archived_conversation_behavior_on_new_messages: string };
+  type Ws = {
+    conversation_delivery_mode: string;
+    max_conversation_per_user: number;
+    archived_conversation_behavior_on_new_messages: string;
+  };
   const before = ((await (await admin.get('/api/v1/workspaces/me')).json()) as { data: Ws }).data;
   try {
     await signIn(page, demo('admin'));
@@ -251,7 +271,9 @@ test('the demo admin edits the workspace settings within their ranges', async ({
 // An admin sets a user's new password; the user's open session ends and only the new password signs in.
 test('the demo admin sets a new password for a user, whose session ends at once', async ({ browser }) => {
   const admin = await signedInPage(browser, demo('admin'));
-  const suffix = Date.now().toString(36).replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
+  const suffix = Date.now()
+    .toString(36)
+    .replace(/\d/g, (d) => 'abcdefghij'[Number(d)]!);
   const email = `reset.${suffix}@demo.atende.dev`;
   const name = `Reset Target ${suffix}`;
   // A supervisor: signed in, it takes no chats from the shared demo queue.

@@ -31,7 +31,9 @@ test('an admin builds an automation, with a condition and ordered operations, an
   await editor.getByRole('textbox', { name: 'Operation' }).click();
   await admin.getByRole('option', { name: 'Close the conversation' }).click();
   await editor.getByRole('button', { name: 'Add operation' }).click();
-  await expect(editor.getByRole('table', { name: 'Operations' })).toContainText('1. Send a message: Are you still there?2. Close the conversation');
+  await expect(editor.getByRole('table', { name: 'Operations' })).toContainText(
+    '1. Send a message: Are you still there?2. Close the conversation',
+  );
   // Nothing may follow closing the conversation: the server says so.
   await editor.getByRole('textbox', { name: 'Operation' }).click();
   await admin.getByRole('option', { name: 'Return to the queue' }).click();

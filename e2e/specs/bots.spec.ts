@@ -47,7 +47,15 @@ test('an admin builds a bot flow: the editor flags unconnected handles and repea
   const row = admin.getByRole('table', { name: 'Bots' }).getByRole('row').filter({ hasText: name });
   await expect(row).toContainText('3');
   // Same name again: the server's message.
-  const again = await admin.request.post('/api/v1/bots', { data: { name: name.toUpperCase(), nodes: [{ id: 's', type: 'start', next: 'e' }, { id: 'e', type: 'end', text: 'x' }] } });
+  const again = await admin.request.post('/api/v1/bots', {
+    data: {
+      name: name.toUpperCase(),
+      nodes: [
+        { id: 's', type: 'start', next: 'e' },
+        { id: 'e', type: 'end', text: 'x' },
+      ],
+    },
+  });
   expect(again.status()).toBe(409);
   expect(((await again.json()) as { error_message: string }).error_message).toBe('There is already a bot with this name');
   await row.getByRole('button', { name: `Delete ${name}` }).click();
@@ -58,23 +66,49 @@ test('an admin builds a bot flow: the editor flags unconnected handles and repea
 // Flow nodes at work, channel entry points, 'Some channels depend on this bot': a
 // bot in front of a channel greets the contact, asks, calls an HTTP service and answers with it, or
 // hands the contact to a sector's queue, where an agent sees what the bot said.
-test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP call, an end and a transfer', async ({ browser, baseURL }) => {
+test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP call, an end and a transfer', async ({
+  browser,
+  baseURL,
+}) => {
   const admin = await signedInPage(browser, demo('admin'));
   const stamp = Date.now();
   const created = await admin.request.post('/api/v1/channels', { form: { name: `Bot channel ${stamp}`, type: 'custom' } });
   expect(created.status()).toBe(201);
   const { data: channel, inbound_token: token } = (await created.json()) as { data: { uuid: string; name: string }; inbound_token: string };
-  const sector = ((await (await admin.request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] }).data[0]!;
+  const sector = ((await (await admin.request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] })
+    .data[0]!;
   const name = `Order bot ${stamp}`;
   const bot = await admin.request.post('/api/v1/bots', {
     data: {
       name,
       nodes: [
         { id: 'start', type: 'start', next: 'menu' },
-        { id: 'menu', type: 'options', text: 'Hi {{contact.name}}! How can we help?', invalid_option_message: 'Please answer 1 or 2.', options: [{ key: '1', label: 'Order status', next: 'ask' }, { key: '2', label: 'A person', next: 'human' }] },
+        {
+          id: 'menu',
+          type: 'options',
+          text: 'Hi {{contact.name}}! How can we help?',
+          invalid_option_message: 'Please answer 1 or 2.',
+          options: [
+            { key: '1', label: 'Order status', next: 'ask' },
+            { key: '2', label: 'A person', next: 'human' },
+          ],
+        },
         { id: 'ask', type: 'prompt', text: 'Your order number?', variable: 'order', next: 'check' },
-        { id: 'check', type: 'http', method: 'GET', url: `${baseURL}/api/health`, error_text: 'Our system is down.', on_error: 'human', next: 'route' },
-        { id: 'route', type: 'router', conditions: [{ expression: 'response.postgres == true && response.status == "ok"', next: 'done' }], next: 'human' },
+        {
+          id: 'check',
+          type: 'http',
+          method: 'GET',
+          url: `${baseURL}/api/health`,
+          error_text: 'Our system is down.',
+          on_error: 'human',
+          next: 'route',
+        },
+        {
+          id: 'route',
+          type: 'router',
+          conditions: [{ expression: 'response.postgres == true && response.status == "ok"', next: 'done' }],
+          next: 'human',
+        },
         { id: 'done', type: 'end', text: 'Order {{order}} is on its way (system {{response.status}}). Bye!' },
         { id: 'human', type: 'transfer', text: 'Passing you to a person.', sector_uuid: sector.uuid },
       ],
@@ -93,7 +127,12 @@ test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP 
     await expect(admin.getByText('Channel edited successfully')).toBeVisible();
     // A bot in front of a channel stays.
     await admin.goto('/admin/settings/bots');
-    await admin.getByRole('table', { name: 'Bots' }).getByRole('row').filter({ hasText: name }).getByRole('button', { name: `Delete ${name}` }).click();
+    await admin
+      .getByRole('table', { name: 'Bots' })
+      .getByRole('row')
+      .filter({ hasText: name })
+      .getByRole('button', { name: `Delete ${name}` })
+      .click();
     await admin.getByRole('dialog', { name: 'Delete bot' }).getByRole('button', { name: 'Delete' }).click();
     await expect(admin.getByText('Some channels depend on this bot')).toBeVisible();
 
@@ -108,8 +147,13 @@ test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP 
       return uuid;
     };
     const said = async (conversation: string) =>
-      ((await (await admin.request.get(`/api/v1/conversations/${conversation}/messages?_limit=50`)).json()) as { data: { message: string }[] }).data.map((m) => m.message);
-    const state = async (conversation: string) => ((await (await admin.request.get(`/api/v1/conversations/${conversation}`)).json()) as { data: { state: string } }).data.state;
+      (
+        (await (await admin.request.get(`/api/v1/conversations/${conversation}/messages?_limit=50`)).json()) as {
+          data: { message: string }[];
+        }
+      ).data.map((m) => m.message);
+    const state = async (conversation: string) =>
+      ((await (await admin.request.get(`/api/v1/conversations/${conversation}`)).json()) as { data: { state: string } }).data.state;
 
     const phone = `+55119${String(stamp).slice(-8)}`;
     const first = await write(phone, '1', 'Oi');
@@ -128,7 +172,8 @@ test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP 
     await expect.poll(() => state(second)).toBe('waiting');
     expect(await said(second)).toContain('Passing you to a person.');
   } finally {
-    for (const c of conversations) await admin.request.patch(`/api/v1/conversations/${c}`, { data: { state: 'closed', current_role: 'supervisor' } });
+    for (const c of conversations)
+      await admin.request.patch(`/api/v1/conversations/${c}`, { data: { state: 'closed', current_role: 'supervisor' } });
     expect((await admin.request.delete(`/api/v1/channels/${channel.uuid}`)).ok()).toBe(true);
     expect((await admin.request.delete(`/api/v1/bots/${botId}`)).ok()).toBe(true);
   }

@@ -11,12 +11,22 @@ test('the wizard asks before dropping changes; a campaign is test-sent and dupli
   const suffix = Date.now() % 100_000;
   const templateName = `teste_${suffix}`;
   await approvedTemplate(page, templateName);
-  const templateUuid = ((await (await page.request.get(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates?status=approved&name__contains=${templateName}`)).json()) as { data: { uuid: string }[] }).data[0]!.uuid;
+  const templateUuid = (
+    (await (
+      await page.request.get(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates?status=approved&name__contains=${templateName}`)
+    ).json()) as { data: { uuid: string }[] }
+  ).data[0]!.uuid;
   const name = `Teste ${suffix}`;
   const created = await page.request.post('/api/v1/campaign', {
     data: {
-      name, channel_uuid: DEMO_WHATSAPP_CHANNEL, whatsapp_template_uuid: templateUuid, dnd_list: [],
-      config: { default_action: { action: 'end_with_message' }, reply_actions: { Quero: { action: 'end_with_message' }, Sair: { action: 'end_with_message' } } },
+      name,
+      channel_uuid: DEMO_WHATSAPP_CHANNEL,
+      whatsapp_template_uuid: templateUuid,
+      dnd_list: [],
+      config: {
+        default_action: { action: 'end_with_message' },
+        reply_actions: { Quero: { action: 'end_with_message' }, Sair: { action: 'end_with_message' } },
+      },
     },
   });
   expect(created.status()).toBe(201);
@@ -49,7 +59,9 @@ test('the wizard asks before dropping changes; a campaign is test-sent and dupli
   await trial.getByRole('textbox', { name: 'body_1' }).fill('Ana Teste');
   await trial.getByRole('button', { name: 'Send' }).click();
   await expect(trial.getByText(`Test message sent to ${phone}`)).toBeVisible();
-  const sent = ((await (await page.request.get(`${WHATSAPP_PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.filter((s) => s.body.to === phone.slice(1));
+  const sent = (
+    (await (await page.request.get(`${WHATSAPP_PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }
+  ).sent.filter((s) => s.body.to === phone.slice(1));
   expect(sent).toHaveLength(1);
   expect(JSON.stringify(sent[0]!.body)).toContain('Ana Teste');
   // A number the provider refuses: its reason, in the modal.

@@ -19,7 +19,11 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   const suffix = Date.now() % 100_000;
   const templateName = `oferta_${suffix}`;
   await approvedTemplate(page, templateName);
-  const phones = [`+55119${String(70_000_000 + suffix).padStart(8, '0')}`, `+55119${String(71_000_000 + suffix).padStart(8, '0')}`, `+55119${String(72_000_000 + suffix).padStart(8, '0')}`];
+  const phones = [
+    `+55119${String(70_000_000 + suffix).padStart(8, '0')}`,
+    `+55119${String(71_000_000 + suffix).padStart(8, '0')}`,
+    `+55119${String(72_000_000 + suffix).padStart(8, '0')}`,
+  ];
 
   // The wizard: data, template, button actions.
   await page.goto('/admin/campaigns');
@@ -58,10 +62,22 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
     await (await chooser).setFiles(file);
   };
   // A file that is not text is refused at once, saying why.
-  await importFile({ name: 'assinantes.csv', mimeType: 'text/csv', buffer: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(600)]) });
-  await expect(page.getByText('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again')).toBeVisible();
+  await importFile({
+    name: 'assinantes.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0]), Buffer.alloc(600)]),
+  });
+  await expect(
+    page.getByText('Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again'),
+  ).toBeVisible();
   // The CSV a pt-BR Excel saves: Windows-1252, ; separated, its parameter column named after the placeholder.
-  const csv = ['name;phone;body_1', `João;${phones[0]};Olá João`, `Bruno;${phones[1]};Bruno`, `Carla;${phones[2]};Carla`, 'Sem telefone;123;X'].join('\r\n');
+  const csv = [
+    'name;phone;body_1',
+    `João;${phones[0]};Olá João`,
+    `Bruno;${phones[1]};Bruno`,
+    `Carla;${phones[2]};Carla`,
+    'Sem telefone;123;X',
+  ].join('\r\n');
   await importFile({ name: 'assinantes.csv', mimeType: 'application/vnd.ms-excel', buffer: Buffer.from(csv, 'latin1') });
   await expect(page.getByText('Import finished: 3 imported, 0 ignored, 1 with errors')).toBeVisible({ timeout: 15_000 });
   // The progress bar heard live ends at every row of the file read.
@@ -75,10 +91,18 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await page.goto('/admin/campaigns');
   await row.getByRole('button', { name: `Start ${name}` }).click();
   await expect
-    .poll(async () => ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.filter((s) => phones.some((p) => p.slice(1) === s.body.to)).length, { timeout: 20_000 })
+    .poll(
+      async () =>
+        ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.filter((s) =>
+          phones.some((p) => p.slice(1) === s.body.to),
+        ).length,
+      { timeout: 20_000 },
+    )
     .toBe(3);
   // The parameter reaches the provider as typed, accents and all.
-  const sent = ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.find((s) => s.body.to === phones[0]!.slice(1));
+  const sent = ((await (await page.request.get(`${PROVIDER}/_simulator/sent`)).json()) as { sent: { body: { to?: string } }[] }).sent.find(
+    (s) => s.body.to === phones[0]!.slice(1),
+  );
   expect(JSON.stringify(sent?.body)).toContain('Olá João');
   await expect(row.getByRole('button', { name: `Start ${name}` })).toBeVisible({ timeout: 15_000 });
   // The finished run shows its outcome live, and offers no Start while nobody is pending.
@@ -87,23 +111,36 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
   await screenshot(page, 'campaign-list-sent');
 
   // A contact presses "Quero": a conversation opens in the Sales queue.
-  const inbound = await page.request.post(`${PROVIDER}/_simulator/inbound`, { data: { from: phones[0], button: { text: 'Quero', payload: 'Quero' } } });
+  const inbound = await page.request.post(`${PROVIDER}/_simulator/inbound`, {
+    data: { from: phones[0], button: { text: 'Quero', payload: 'Quero' } },
+  });
   expect(inbound.status()).toBe(200);
   const today = new Date().toISOString().slice(0, 10);
   const reportQuery = `start=${today}&end=${today}&timezone=UTC`;
   let conversation = '';
   await expect
-    .poll(async () => {
-      const report = (await (await page.request.get(`/api/v1/reports/campaign/subscribers?${reportQuery}&state=completed`)).json()) as { data: { phone_number: string; conversation_uuid: string | null }[] };
-      conversation = report.data.find((r) => r.phone_number === phones[0])?.conversation_uuid ?? '';
-      return conversation;
-    }, { timeout: 20_000 })
+    .poll(
+      async () => {
+        const report = (await (await page.request.get(`/api/v1/reports/campaign/subscribers?${reportQuery}&state=completed`)).json()) as {
+          data: { phone_number: string; conversation_uuid: string | null }[];
+        };
+        conversation = report.data.find((r) => r.phone_number === phones[0])?.conversation_uuid ?? '';
+        return conversation;
+      },
+      { timeout: 20_000 },
+    )
     .not.toBe('');
   const supervisor = await signedInPage(browser, demo('supervisor'));
-  const opened = (await (await supervisor.request.get(`/api/v1/conversations/${conversation}`)).json()) as { data: { sector: { name: string } | null; state: string } };
+  const opened = (await (await supervisor.request.get(`/api/v1/conversations/${conversation}`)).json()) as {
+    data: { sector: { name: string } | null; state: string };
+  };
   expect(opened.data).toMatchObject({ state: 'waiting', sector: { name: 'Sales' } });
   // Leave the queue as the seed made it for the next specs.
-  expect((await supervisor.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).status()).toBe(200);
+  expect(
+    (
+      await supervisor.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })
+    ).status(),
+  ).toBe(200);
   await supervisor.context().close();
   // The campaign manager reads that conversation through the report's link.
   await page.goto(`/chat-history/reports/${conversation}`);
@@ -124,7 +161,11 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
 
   // A failed row can be edited: the save stays off until the state changes.
   await page.goto('/admin/campaigns');
-  await page.getByRole('table', { name: 'Campaigns' }).getByRole('row', { name: new RegExp(name) }).getByRole('link', { name: `Subscribers of ${name}` }).click();
+  await page
+    .getByRole('table', { name: 'Campaigns' })
+    .getByRole('row', { name: new RegExp(name) })
+    .getByRole('link', { name: `Subscribers of ${name}` })
+    .click();
   await page.getByRole('button', { name: 'Edit Sem telefone' }).click();
   const edit = page.getByRole('dialog', { name: 'Edit subscriber' });
   await expect(edit.getByText('Número de telefone inválido')).toBeVisible();
@@ -136,7 +177,11 @@ test('a campaign is built, fed, sent, answered and reported', async ({ browser }
 
   // Deleting the template this campaign uses asks again, naming the campaign; cancelled, nothing changes.
   await page.goto('/admin/campaigns/whatsapp-templates');
-  await page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: new RegExp(templateName) }).getByRole('button', { name: `Delete ${templateName}` }).click();
+  await page
+    .getByRole('table', { name: 'Templates' })
+    .getByRole('row', { name: new RegExp(templateName) })
+    .getByRole('button', { name: `Delete ${templateName}` })
+    .click();
   await page.getByRole('dialog', { name: 'Delete template' }).getByRole('button', { name: 'Delete' }).click();
   const inUse = page.getByRole('dialog', { name: 'Campaigns use this template' });
   await expect(inUse).toContainText(name);
@@ -174,7 +219,9 @@ test('do-not-disturb lists: a new list, a new contact linked to it, consulted an
   await page.getByRole('option', { name: list }).click();
   await link.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Contato adicionado às listas com sucesso')).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Do not disturb lists' }).getByRole('row', { name: new RegExp(`${list}\\s*1`) })).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Do not disturb lists' }).getByRole('row', { name: new RegExp(`${list}\\s*1`) }),
+  ).toBeVisible();
   // The list's members view warns before taking a contact off, and Cancel keeps them.
   await page.getByRole('button', { name: list, exact: true }).click();
   const members = page.getByRole('dialog', { name: list });

@@ -5,7 +5,9 @@ import { demo, signedInPage } from './helpers';
  * The channels admin screen: every channel with its type, availability and entry point;
  * a channel of any type created with only what that type needs; the address to give the provider.
  */
-test('an admin lists channels, creates an API, a live chat and a 360dialog channel, switches one off and moves one to the Cloud API', async ({ browser }) => {
+test('an admin lists channels, creates an API, a live chat and a 360dialog channel, switches one off and moves one to the Cloud API', async ({
+  browser,
+}) => {
   const page = await signedInPage(browser, demo('admin'));
   await page.goto('/admin/settings/workspace');
   const table = page.getByRole('table', { name: 'Channels' });

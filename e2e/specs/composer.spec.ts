@@ -1,7 +1,16 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, FAKE_MICROPHONE_LAUNCH, finishAgentConversations, PLAIN_LAUNCH, signIn, type Listed } from './helpers';
+import {
+  acceptConversationOf,
+  demo,
+  demoApiChannel,
+  FAKE_MICROPHONE_LAUNCH,
+  finishAgentConversations,
+  PLAIN_LAUNCH,
+  signIn,
+  type Listed,
+} from './helpers';
 
 // The composer's attachments and voice notes against the started stack.
 // A fake microphone for the whole file (launch options are per browser, so not per test); the
@@ -52,7 +61,12 @@ function tinyPng(): Buffer {
   const adler = Buffer.alloc(4);
   adler.writeUInt32BE(((b << 16) | a) >>> 0);
   const idat = Buffer.concat([Buffer.from([0x78, 0x01, 0x01, raw.length, 0, ~raw.length & 0xff, 0xff]), raw, adler]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** The demo API channel, read by the supervisor (who sees the whole workspace). */
@@ -71,7 +85,10 @@ async function acceptNew(page: Page, request: APIRequestContext, channel: string
   const phone = `+55119${String(Date.now()).slice(-8)}`;
   const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
     headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-    data: { contact: { phone, name: `Composer ${phone.slice(-4)}` }, message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' } },
+    data: {
+      contact: { phone, name: `Composer ${phone.slice(-4)}` },
+      message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' },
+    },
   });
   expect(res.status()).toBe(202);
   return acceptConversationOf(page, phone);
@@ -212,31 +229,57 @@ test('with a microphone, a voice note records with its timer and is sent as a vo
   await agent.getByRole('button', { name: 'Record voice' }).click();
   await agent.getByRole('button', { name: 'Cancel recording' }).click();
   await expect
-    .poll(() => agent.evaluate(() => (window as unknown as { lastStream?: MediaStream }).lastStream?.getTracks().every((track) => track.readyState === 'ended') ?? false), { timeout: 5000 })
+    .poll(
+      () =>
+        agent.evaluate(
+          () =>
+            (window as unknown as { lastStream?: MediaStream }).lastStream?.getTracks().every((track) => track.readyState === 'ended') ??
+            false,
+        ),
+      { timeout: 5000 },
+    )
     .toBe(true);
   await expect(timer).toHaveCount(0);
   expect(await sentMessages(agent, conversation.uuid)).toHaveLength(1);
   await agent.context().close();
 });
 
-test('canned responses: "/" and a letter lists matches; the keyboard picks one, placeholders filled, its file attached', async ({ browser, request }) => {
+test('canned responses: "/" and a letter lists matches; the keyboard picks one, placeholders filled, its file attached', async ({
+  browser,
+  request,
+}) => {
   const agent = await agentPage(browser);
   const conversation = await acceptNew(agent, request, channel);
-  const me = ((await (await agent.request.get('/api/v1/users/me')).json()) as { data: { username: string; workspace: { name: string } } }).data;
+  const me = ((await (await agent.request.get('/api/v1/users/me')).json()) as { data: { username: string; workspace: { name: string } } })
+    .data;
   // The demo seed has no canned responses: the channel's list is served here; its file is uploaded for real.
-  const upload = await agent.request.post('/api/v1/storage/files', { multipart: { file: { name: 'tabela.png', mimeType: 'image/png', buffer: tinyPng() } } });
+  const upload = await agent.request.post('/api/v1/storage/files', {
+    multipart: { file: { name: 'tabela.png', mimeType: 'image/png', buffer: tinyPng() } },
+  });
   expect(upload.status()).toBe(201);
   const stored = ((await upload.json()) as { data: { data: { uuid: string; uri: string } } }).data.data;
-  const canned = (keyword: string, message: string, extra: object = {}) => ({ uuid: crypto.randomUUID(), keyword, message, category: null, annex: null, sector_uuids: [], ...extra });
+  const canned = (keyword: string, message: string, extra: object = {}) => ({
+    uuid: crypto.randomUUID(),
+    keyword,
+    message,
+    category: null,
+    annex: null,
+    sector_uuids: [],
+    ...extra,
+  });
   let listed = 0;
   await agent.route('**/api/v1/channels/*/canned_responses**', (route) => {
     listed++;
     return route.fulfill({
       json: {
         data: [
-          canned('saudacao', 'Olá! Sou {{user_name}}, da {{workspace_name}}.', { category: { uuid: crypto.randomUUID(), name: 'Abertura', description: null } }),
+          canned('saudacao', 'Olá! Sou {{user_name}}, da {{workspace_name}}.', {
+            category: { uuid: crypto.randomUUID(), name: 'Abertura', description: null },
+          }),
           canned('sabado', 'Atendemos aos sábados das 8h às 12h.'),
-          canned('precos', 'Aqui está a tabela de preços.', { annex: { uuid: stored.uuid, original_filename: 'tabela.png', uri: stored.uri } }),
+          canned('precos', 'Aqui está a tabela de preços.', {
+            annex: { uuid: stored.uuid, original_filename: 'tabela.png', uri: stored.uri },
+          }),
         ],
       },
     });
@@ -280,7 +323,10 @@ test('canned responses: "/" and a letter lists matches; the keyboard picks one, 
   await agent.context().close();
 });
 
-test('dropped and pasted files attach; pasted markdown images are fetched and re-uploaded, a failing one says why', async ({ browser, request }) => {
+test('dropped and pasted files attach; pasted markdown images are fetched and re-uploaded, a failing one says why', async ({
+  browser,
+  request,
+}) => {
   const agent = await agentPage(browser);
   const conversation = await acceptNew(agent, request, channel);
   const png = [...tinyPng()];
@@ -299,7 +345,8 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
   await composer(agent).evaluate((el, bytes) => {
     const data = new DataTransfer();
     data.items.add(new File([new Uint8Array(bytes)], 'arrastada.png', { type: 'image/png' }));
-    for (const type of ['dragenter', 'dragover', 'drop']) el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
+    for (const type of ['dragenter', 'dragover', 'drop'])
+      el.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
   }, png);
   await expect(agent.getByRole('listitem', { name: 'arrastada.png' }).getByText('Uploaded')).toBeVisible();
 
@@ -314,13 +361,22 @@ test('dropped and pasted files attach; pasted markdown images are fetched and re
   await expect(composer(agent)).toHaveValue('Veja: nosso logo e');
   await expect(agent.getByRole('listitem', { name: 'logo.png' }).getByText('Uploaded')).toBeVisible();
   // The image that could not be fetched.
-  await expect(agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.')).toBeVisible();
+  await expect(
+    agent.getByText('Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.'),
+  ).toBeVisible();
   await expect(agent.getByRole('listitem')).toHaveCount(2);
   // The server fetched both (no browser among the visitors), and the app's pages may
   // connect to no other site: the CSP stops the page's own fetch of the same image.
   expect(visits).toHaveLength(2);
   expect(visits.filter((agentName) => /Chrom|Mozilla/.test(agentName))).toEqual([]);
-  const direct = await agent.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => 'fetched', () => 'blocked'), `${site}/img/logo.png`);
+  const direct = await agent.evaluate(
+    (url) =>
+      fetch(url, { mode: 'no-cors' }).then(
+        () => 'fetched',
+        () => 'blocked',
+      ),
+    `${site}/img/logo.png`,
+  );
   expect(direct).toBe('blocked');
   expect(visits).toHaveLength(2);
 

@@ -74,7 +74,9 @@ test('an agent accepts, replies, hears the contact live, notes, transfers; the o
   const note = messages(agent).getByTestId('message').filter({ hasText: 'Cliente VIP, priorizar' });
   await expect(note.getByText('Internal note')).toBeVisible();
   await screenshot(agent, 'workstation-chat');
-  const delivered = (await (await request.get(`${CONTACT_SYSTEM}/_simulator/requests`)).json()) as { requests: { body: { message: { content: string } } }[] };
+  const delivered = (await (await request.get(`${CONTACT_SYSTEM}/_simulator/requests`)).json()) as {
+    requests: { body: { message: { content: string } } }[];
+  };
   expect(delivered.requests.some((r) => r.body.message.content.includes('Olá! Já verifico'))).toBe(true);
   expect(delivered.requests.some((r) => r.body.message.content.includes('Cliente VIP'))).toBe(false);
 
@@ -103,7 +105,10 @@ test('an agent accepts, replies, hears the contact live, notes, transfers; the o
   await expect(agent2.getByText('Session finished successfully!')).toBeVisible();
   await expect(list2.getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
   const closed = await agent2.request.get(`/api/v1/conversations/${conversation.uuid}`);
-  expect(((await closed.json()) as { data: { state: string; ended_by: string } }).data).toMatchObject({ state: 'closed', ended_by: 'agent' });
+  expect(((await closed.json()) as { data: { state: string; ended_by: string } }).data).toMatchObject({
+    state: 'closed',
+    ended_by: 'agent',
+  });
   await agent.context().close();
   await agent2.context().close();
 });
@@ -112,13 +117,19 @@ test('a draft survives switching conversations; the keyboard moves through the l
   const agent = await signedInPage(browser, demo('agent'));
   const first = await accept(agent);
   await composer(agent).fill('rascunho para o primeiro');
+  // The message chosen to reply to belongs to the draft as well; choosing it moves the focus to the composer.
+  await messages(agent).getByTestId('message').first().getByRole('button', { name: 'Reply' }).click();
+  await expect(agent.getByText('Replying to')).toBeVisible();
+  await expect(composer(agent)).toBeFocused();
   const second = await accept(agent);
   await expect(composer(agent)).toHaveValue('');
+  await expect(agent.getByText('Replying to')).toHaveCount(0);
   await composer(agent).fill('outro texto');
 
   const list = agent.getByRole('listbox', { name: 'Conversations' });
   await list.getByRole('option', { name: new RegExp(first.contact.name) }).click();
   await expect(composer(agent)).toHaveValue('rascunho para o primeiro');
+  await expect(agent.getByText('Replying to')).toBeVisible();
   // Arrow keys, Home and End select conversations (selection follows focus).
   await list.focus();
   await list.press('End');
@@ -126,7 +137,10 @@ test('a draft survives switching conversations; the keyboard moves through the l
   await expect(options.last()).toHaveAttribute('aria-selected', 'true');
   await list.press('Home');
   await expect(options.first()).toHaveAttribute('aria-selected', 'true');
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(second.contact.name) }).click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(second.contact.name) })
+    .click();
   await expect(composer(agent)).toHaveValue('outro texto');
   // A reload keeps the drafts too (session storage) and the open conversation (URL).
   await agent.reload();
@@ -171,12 +185,16 @@ test('a chat accepted while the list is being reloaded stays in the list and ope
   connect();
   await expect(page.getByText('Connected')).toBeVisible();
   await serverAnswered; // the reload's answer is written: without the chat about to be accepted
-  const acceptAnswer = page.waitForResponse((r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === '/api/v1/conversations');
+  const acceptAnswer = page.waitForResponse(
+    (r) => r.request().method() === 'PATCH' && new URL(r.url()).pathname === '/api/v1/conversations',
+  );
   await page.getByRole('button', { name: 'Accept session' }).click();
   const accepted = ((await (await acceptAnswer).json()) as { data: Listed }).data;
   release();
   await expect(page.getByTestId('chat-contact-name')).toHaveText(accepted.contact.name);
-  await expect(page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(accepted.contact.name) })).toBeVisible();
+  await expect(
+    page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(accepted.contact.name) }),
+  ).toBeVisible();
   // Back to the queue for the next specs.
   expect((await page.request.patch(`/api/v1/conversations/${accepted.uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
 });
@@ -199,7 +217,9 @@ test('a reply the contact system refuses shows retry, and the retry delivers it'
   await expect(failed).toHaveCount(1);
 
   await agent.getByRole('button', { name: 'Return to queue' }).click();
-  await expect(agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+  await expect(
+    agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) }),
+  ).toHaveCount(0);
   await agent.context().close();
 });
 
@@ -224,10 +244,14 @@ test('a supervisor watches a conversation live and finishes it; past views and i
   await expect(supervisor.getByText('Finished conversation successfully')).toBeVisible();
   await expect(supervisor.getByTestId('conversation-state')).toHaveText('Closed');
   // The agent's list loses it live.
-  await expect(agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) })).toHaveCount(0);
+  await expect(
+    agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) }),
+  ).toHaveCount(0);
 
   // A report link to one message: the past view scrolls to it.
-  const list = (await (await supervisor.request.get(`/api/v1/conversations/${conversation.uuid}/messages`)).json()) as { data: { uuid: string; message: string }[] };
+  const list = (await (await supervisor.request.get(`/api/v1/conversations/${conversation.uuid}/messages`)).json()) as {
+    data: { uuid: string; message: string }[];
+  };
   const target = list.data.find((m) => m.message === 'Alguém aí?')!;
   await supervisor.goto(`/chat-history/reports/${conversation.uuid}#${target.uuid}`);
   await expect(supervisor.locator(`#message-${target.uuid}`)).toBeInViewport();

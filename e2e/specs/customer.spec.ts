@@ -6,7 +6,6 @@ import { acceptConversationOf, demo, demoApiChannel, demoSession, finishAgentCon
 // earlier specs took from the seed's queue, and leaves the queue and the agent as it found them.
 const CHANNEL_TOKEN = 'demo-api-channel-token';
 
-
 let channel = '';
 test.beforeAll(async ({ playwright, baseURL }) => {
   // The demo API channel, read by the supervisor (who sees the whole workspace).

@@ -82,12 +82,15 @@ test('a supervisor opens a dashboard row in the live view, writes an internal no
   await page.getByRole('button', { name: 'Add note' }).click();
   await expect(page.getByText('Internal note added')).toBeVisible();
   await expect(page.getByText('Offer the premium plan')).toBeVisible();
-  const messages = (await (await page.request.get(`/api/v1/conversations/${uuid}/messages`)).json()) as { data: { message: string; internal: boolean }[] };
+  const messages = (await (await page.request.get(`/api/v1/conversations/${uuid}/messages`)).json()) as {
+    data: { message: string; internal: boolean }[];
+  };
   expect(messages.data.find((m) => m.message === 'Offer the premium plan')?.internal).toBe(true);
 
   // Transfer to another sector: the conversation waits there.
   const sectors = ((await (await page.request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] }).data;
-  const before = ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } }).data;
+  const before = ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } })
+    .data;
   const target = sectors.find((s) => s.uuid !== before.sector?.uuid)!;
   await page.getByRole('button', { name: 'Transfer', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Transfer session' });
@@ -96,7 +99,11 @@ test('a supervisor opens a dashboard row in the live view, writes an internal no
   await dialog.getByRole('button', { name: 'Transfer' }).click();
   await expect(page.getByText('Session transferred successfully')).toBeVisible();
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } }).data.sector?.uuid)
+    .poll(
+      async () =>
+        ((await (await page.request.get(`/api/v1/conversations/${uuid}`)).json()) as { data: { sector: { uuid: string } | null } }).data
+          .sector?.uuid,
+    )
     .toBe(target.uuid);
   await page.request.patch(`/api/v1/conversations/${uuid}`, { data: { state: 'closed', current_role: 'supervisor' } });
 });

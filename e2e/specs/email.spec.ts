@@ -21,7 +21,8 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onAuth: (auth, _session, callback) => (auth.password === 'e2e-smtp-pass' ? callback(null, { user: auth.username }) : callback(new Error('Invalid login'))),
+    onAuth: (auth, _session, callback) =>
+      auth.password === 'e2e-smtp-pass' ? callback(null, { user: auth.username }) : callback(new Error('Invalid login')),
     onData: (stream, _session, callback) => {
       simpleParser(stream)
         .then((mail) => {
@@ -55,16 +56,28 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     await modal.getByRole('button', { name: 'Close' }).last().click();
 
     // The demo agents serve the demo WhatsApp channel's sector: the new channel enters there.
-    const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
-    const channels = (await (await admin.request.get('/api/v1/channels?type=email&_limit=0')).json()) as { data: { uuid: string; name: string }[] };
+    const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as {
+      data: { entry_point: { uuid: string } | null }[];
+    };
+    const channels = (await (await admin.request.get('/api/v1/channels?type=email&_limit=0')).json()) as {
+      data: { uuid: string; name: string }[];
+    };
     const channel = channels.data.find((c) => c.name === `Suporte ${suffix}`)!;
-    expect((await admin.request.patch(`/api/v1/channels/${channel.uuid}`, { data: { entry_point: whatsapp.data[0]!.entry_point!.uuid } })).ok()).toBe(true);
+    expect(
+      (await admin.request.patch(`/api/v1/channels/${channel.uuid}`, { data: { entry_point: whatsapp.data[0]!.entry_point!.uuid } })).ok(),
+    ).toBe(true);
 
     // The contact mails the forwarding address.
     const name = `Ana ${suffix}`;
     const messageId = `<e2e-${suffix}@cliente.test>`;
     const contactMailer = nodemailer.createTransport({ host: '127.0.0.1', port: INBOUND_PORT, secure: false, ignoreTLS: true });
-    await contactMailer.sendMail({ from: `"${name}" <ana${suffix}@cliente.test>`, to: forwarding, subject: 'Pedido atrasado', messageId, text: 'Meu pedido ainda não chegou.\n\n-- \nAna' });
+    await contactMailer.sendMail({
+      from: `"${name}" <ana${suffix}@cliente.test>`,
+      to: forwarding,
+      subject: 'Pedido atrasado',
+      messageId,
+      text: 'Meu pedido ainda não chegou.\n\n-- \nAna',
+    });
 
     const agent = await signedInPage(browser, demo('agent'));
     let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
@@ -73,7 +86,10 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     }).toPass({ timeout: 20_000 });
     expect(mine!.channel.uuid).toBe(channel.uuid);
     await agent.reload();
-    await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+    await agent
+      .getByRole('listbox', { name: 'Conversations' })
+      .getByRole('option', { name: new RegExp(name) })
+      .click();
     const messages = agent.getByRole('log', { name: 'Messages' });
     await expect(messages.getByText('Meu pedido ainda não chegou.')).toBeVisible();
     await expect(messages.getByTestId('email-subject')).toHaveText('Subject: Pedido atrasado');
@@ -93,7 +109,9 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
 
     // The agent starts a new e-mail from the phonebook: the subject is asked for, and the mail leaves with it.
     const bruno = `Bruno ${suffix}`;
-    const created = await agent.request.post('/api/v1/contacts', { data: { name: bruno, organization: 'Cliente', email: `bruno${suffix}@cliente.test`, phone1: `(11) 9${String(Date.now()).slice(-8)}` } });
+    const created = await agent.request.post('/api/v1/contacts', {
+      data: { name: bruno, organization: 'Cliente', email: `bruno${suffix}@cliente.test`, phone1: `(11) 9${String(Date.now()).slice(-8)}` },
+    });
     expect(created.status()).toBe(201);
     const start = await startFromPhonebook(agent, bruno, `Suporte ${suffix}`);
     await expect(start.getByText(`bruno${suffix}@cliente.test`)).toBeVisible();

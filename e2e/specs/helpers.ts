@@ -23,7 +23,11 @@ export async function signedInPage(browser: Browser, email: string, locale = 'en
 }
 
 /** An api session of the demo user `local` (form-encoded login), for set-up and clean-up behind the screen. */
-export async function demoSession(playwright: PlaywrightWorkerArgs['playwright'], baseURL: string | undefined, local: string): Promise<APIRequestContext> {
+export async function demoSession(
+  playwright: PlaywrightWorkerArgs['playwright'],
+  baseURL: string | undefined,
+  local: string,
+): Promise<APIRequestContext> {
   const session = await playwright.request.newContext({ baseURL });
   expect((await session.post('/api/v1/login', { form: { email: demo(local), password: PASSWORD } })).ok()).toBe(true);
   return session;
@@ -105,7 +109,10 @@ export async function acceptConversationOf(page: Page, phone: string): Promise<L
   const mine = await takeConversation(page, (chat) => chat.contact.phone_number === phone);
   // Set-up done behind the screen's back: read the list afresh rather than from the burst of events.
   await page.reload();
-  await page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(mine.contact.name) }).click();
+  await page
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(mine.contact.name) })
+    .click();
   await expect(page.getByTestId('chat-contact-name')).toHaveText(mine.contact.name);
   return mine;
 }
@@ -113,10 +120,20 @@ export async function acceptConversationOf(page: Page, phone: string): Promise<L
 /** Debian's chromium as the config launches it (the closed network needs these flags). */
 export const PLAIN_LAUNCH = {
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 };
 /** The same with a fake microphone that grants every prompt (launch options are per browser, so per file). */
-export const FAKE_MICROPHONE_LAUNCH = { ...PLAIN_LAUNCH, args: [...PLAIN_LAUNCH.args, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'] };
+export const FAKE_MICROPHONE_LAUNCH = {
+  ...PLAIN_LAUNCH,
+  args: [...PLAIN_LAUNCH.args, '--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream'],
+};
 
 /** The e2e stack's WhatsApp provider (the 360dialog simulator, E2E_PORT + 2) behind the demo "WhatsApp" channel. */
 export const WHATSAPP_PROVIDER = `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 2}`;
@@ -125,15 +142,33 @@ export const DEMO_WHATSAPP_CHANNEL = '3600d1a1-0000-4000-8000-000000000360';
 /** A new template with a {{1}} body and (unless `buttons: false`) the quick replies Quero and Sair, approved by the provider. */
 export async function approvedTemplate(page: Page, name: string, options: { buttons?: boolean } = {}): Promise<void> {
   const body = { type: 'BODY', text: 'Olá {{1}}, temos uma oferta para você!', example: { body_text: [['Ana']] } };
-  const buttons = { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] };
+  const buttons = {
+    type: 'BUTTONS',
+    buttons: [
+      { type: 'QUICK_REPLY', text: 'Quero' },
+      { type: 'QUICK_REPLY', text: 'Sair' },
+    ],
+  };
   const created = await page.request.post(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates`, {
     // Without buttons it is a standard template, the kind an agent may start a conversation with.
     data: { name, category: 'MARKETING', language: 'pt_BR', components: options.buttons === false ? [body] : [body, buttons] },
   });
   expect(created.status()).toBe(201);
   // The worker submits it; the provider approves it.
-  await expect.poll(async () => (await page.request.post(`${WHATSAPP_PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } })).status(), { timeout: 15_000 }).toBe(204);
   await expect
-    .poll(async () => ((await (await page.request.get(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates?status=approved`)).json()) as { data: { name: string }[] }).data.map((t) => t.name))
+    .poll(
+      async () =>
+        (await page.request.post(`${WHATSAPP_PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } })).status(),
+      { timeout: 15_000 },
+    )
+    .toBe(204);
+  await expect
+    .poll(async () =>
+      (
+        (await (await page.request.get(`/api/v1/channels/${DEMO_WHATSAPP_CHANNEL}/outbound_templates?status=approved`)).json()) as {
+          data: { name: string }[];
+        }
+      ).data.map((t) => t.name),
+    )
     .toContain(name);
 }

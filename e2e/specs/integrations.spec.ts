@@ -2,7 +2,11 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
 // An admin gives another system an API token, which works as a bearer until revoked.
-test('an admin creates an API token shown once, another system uses it, and revoking it stops it', async ({ browser, playwright, baseURL }) => {
+test('an admin creates an API token shown once, another system uses it, and revoking it stops it', async ({
+  browser,
+  playwright,
+  baseURL,
+}) => {
   const admin = await signedInPage(browser, demo('admin'));
   await admin.goto('/admin/settings/integrations');
   const name = `E2E CRM ${Date.now()}`;

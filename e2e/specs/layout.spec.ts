@@ -9,7 +9,10 @@ const CHANNEL_TOKEN = 'demo-api-channel-token';
 // Specs after this one expect the agent to hold no chats: finish what each test accepted (archived included).
 test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
-for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }]) {
+for (const size of [
+  { width: 1280, height: 720 },
+  { width: 1366, height: 768 },
+]) {
   test(`the chat column stays usable at ${size.width}×${size.height}`, async ({ browser }) => {
     const agent = await signedInPage(browser, demo('agent'));
     await agent.setViewportSize(size);
@@ -17,7 +20,10 @@ for (const size of [{ width: 1280, height: 720 }, { width: 1366, height: 768 }])
     const channel = await demoApiChannel(agent.request);
     const res = await agent.request.post(`/api/v1/channels/droz/${channel}/messages`, {
       headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-      data: { contact: { phone, name: `Layout ${phone.slice(-4)}` }, message: { id: `e2e-layout-${Date.now()}`, content: 'Olá, tudo bem?' } },
+      data: {
+        contact: { phone, name: `Layout ${phone.slice(-4)}` },
+        message: { id: `e2e-layout-${Date.now()}`, content: 'Olá, tudo bem?' },
+      },
     });
     expect(res.status()).toBe(202);
     await acceptConversationOf(agent, phone);

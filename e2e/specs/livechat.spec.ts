@@ -4,7 +4,7 @@ import { demo, FAKE_MICROPHONE_LAUNCH, signedInPage, takeConversation } from './
 // A fake microphone for the file's browser (visitors' voice notes).
 test.use({ launchOptions: FAKE_MICROPHONE_LAUNCH });
 
-/** The demo tenant's livechat channel "Site" (packages/db/src/demo-livechat.ts). */
+/** The demo tenant's livechat channel "Site" (packages/simulators/src/demo/demo-livechat.ts). */
 const SITE = '517e0c4a-0000-4000-8000-00000000c4a7';
 
 // "Livechat channel appearance": the admin styles the widget and adds a custom
@@ -28,7 +28,9 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('(');
   await admin.getByRole('button', { name: 'Save appearance' }).click();
   // The api's rule, checked in the form first.
-  await expect(field.getByText('The validator is not a valid regular expression (back-references and lookarounds are not supported)')).toBeVisible();
+  await expect(
+    field.getByText('The validator is not a valid regular expression (back-references and lookarounds are not supported)'),
+  ).toBeVisible();
   await field.getByRole('textbox', { name: 'Validator (regular expression)' }).fill('\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}');
   await field.getByRole('textbox', { name: 'Message when invalid' }).fill('Use o formato 000.000.000-00');
   await field.getByRole('checkbox', { name: 'Required' }).check();
@@ -59,7 +61,10 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
   const conversation = await takeConversation(agent, (chat) => chat.contact.name === name);
   expect(conversation.channel.uuid).toBe(SITE);
   await agent.goto('/app');
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(name) })
+    .click();
   await expect(agent.getByTestId('chat-contact-name')).toHaveText(name);
   // The pre-chat answer shows under its field's label (CPF), not its key (cpf).
   const customer = agent.getByRole('complementary', { name: 'Customer' });
@@ -91,9 +96,17 @@ test('an admin sets the livechat appearance; a visitor chats through the widget 
 // and the agent gets it as an audio message; with it off the widget has no record button.
 test('a visitor sends a voice note where the appearance allows audio recording', async ({ browser, baseURL }) => {
   const admin = await signedInPage(browser, demo('admin'));
-  const channel = ((await (await admin.request.get(`/api/v1/channels/${SITE}`)).json()) as { data: { appearance: { widget_settings: Record<string, unknown> } & Record<string, unknown> } }).data;
+  const channel = (
+    (await (await admin.request.get(`/api/v1/channels/${SITE}`)).json()) as {
+      data: { appearance: { widget_settings: Record<string, unknown> } & Record<string, unknown> };
+    }
+  ).data;
   const original = channel.appearance;
-  const withAudio = (on: boolean) => ({ ...original, custom_fields: [], widget_settings: { ...original.widget_settings, audio_recording_allowed: on } });
+  const withAudio = (on: boolean) => ({
+    ...original,
+    custom_fields: [],
+    widget_settings: { ...original.widget_settings, audio_recording_allowed: on },
+  });
   const visitorContext = await browser.newContext({ locale: 'en-US', baseURL, permissions: ['microphone'] });
   try {
     expect((await admin.request.patch(`/api/v1/channels/${SITE}`, { data: { appearance: withAudio(false) } })).ok()).toBe(true);
@@ -116,11 +129,21 @@ test('a visitor sends a voice note where the appearance allows audio recording',
     await expect(log.locator('audio')).toHaveCount(1);
 
     // The agent side: the visitor's conversation holds the audio message.
-    const open = ((await (await admin.request.get('/api/v1/dashboard/conversations')).json()) as { data: { uuid: string; contact: { name: string | null } }[] }).data;
+    const open = (
+      (await (await admin.request.get('/api/v1/dashboard/conversations')).json()) as {
+        data: { uuid: string; contact: { name: string | null } }[];
+      }
+    ).data;
     const conversation = open.find((c) => c.contact.name === name)!.uuid;
-    const messages = ((await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as { data: { author: string; annex: { content_type: string } | null }[] }).data;
+    const messages = (
+      (await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as {
+        data: { author: string; annex: { content_type: string } | null }[];
+      }
+    ).data;
     expect(messages.at(-1)).toMatchObject({ author: 'CONTACT', annex: { content_type: 'audio/webm' } });
-    expect((await admin.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).ok()).toBe(true);
+    expect(
+      (await admin.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } })).ok(),
+    ).toBe(true);
   } finally {
     await visitorContext.close();
     expect((await admin.request.patch(`/api/v1/channels/${SITE}`, { data: { appearance: original } })).ok()).toBe(true);

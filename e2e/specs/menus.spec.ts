@@ -54,7 +54,10 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
     const write = (id: string, content: string) =>
       admin.request.post(`/api/v1/channels/droz/${channel.uuid}/messages`, {
         headers: { Authorization: `Bearer ${token}` },
-        data: { contact: { phone: `+55119${String(stamp).slice(-8)}`, name: 'Menu Contact' }, message: { id: `e2e-menu-${stamp}-${id}`, content } },
+        data: {
+          contact: { phone: `+55119${String(stamp).slice(-8)}`, name: 'Menu Contact' },
+          message: { id: `e2e-menu-${stamp}-${id}`, content },
+        },
       });
     const hello = await write('1', 'Hi');
     expect(hello.status()).toBe(202);
@@ -65,7 +68,9 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
       return ((await res.json()) as { data: { state: string; sector: { uuid: string } | null } }).data;
     };
     expect((await read()).state).toBe('bot');
-    const messages = ((await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as { data: { message: string }[] }).data;
+    const messages = (
+      (await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as { data: { message: string }[] }
+    ).data;
     expect(messages.map((m) => m.message)).toContain(`Hello! How can we help?\n\n1 - ${sector.name}\n2 - Nothing, thanks`);
     expect((await write('2', '1')).status()).toBe(202);
     await expect.poll(async () => (await read()).state).toBe('waiting');
@@ -76,7 +81,8 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
     await admin.getByRole('button', { name: `Edit ${menuName}` }).click();
     await expect(admin.getByRole('dialog', { name: 'Edit menu' }).getByRole('switch', { name: 'Enabled' })).toBeDisabled();
   } finally {
-    if (conversation) await admin.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } });
+    if (conversation)
+      await admin.request.patch(`/api/v1/conversations/${conversation}`, { data: { state: 'closed', current_role: 'supervisor' } });
     expect((await admin.request.delete(`/api/v1/channels/${channel.uuid}`)).ok()).toBe(true);
   }
 });

@@ -33,11 +33,16 @@ test('a quote and a history link reach a message far older than the loaded page'
   const third = all.find((m) => m.message === 'Mensagem 3')!;
   const fifth = all.find((m) => m.message === 'Mensagem 5')!;
   // A recent reply quotes message #3.
-  const reply = await agent.request.post(`/api/v1/conversations/${conversation.uuid}/messages`, { data: { content: 'Sobre a sua terceira mensagem', reply_to_uuid: third.uuid } });
+  const reply = await agent.request.post(`/api/v1/conversations/${conversation.uuid}/messages`, {
+    data: { content: 'Sobre a sua terceira mensagem', reply_to_uuid: third.uuid },
+  });
   expect(reply.status()).toBe(201);
 
   await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(conversation.contact.name) }).click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(conversation.contact.name) })
+    .click();
   // The chat panel's code loads on first use: slow on a busy machine.
   await expect(agent.getByTestId('chat-contact-name')).toHaveText(conversation.contact.name, { timeout: 45_000 });
   const log = agent.getByRole('log', { name: 'Messages' });

@@ -23,7 +23,9 @@ export async function metaContactWrites(
   contact: { psid: string; firstName: string; lastName: string; text: string; pageId?: string },
   channelId: string,
 ): Promise<{ agent: Page; messages: Locator }> {
-  const wrote = await request.post(`${meta}/_simulator/inbound`, { data: { id: contact.psid, first_name: contact.firstName, last_name: contact.lastName, text: contact.text, page_id: contact.pageId } });
+  const wrote = await request.post(`${meta}/_simulator/inbound`, {
+    data: { id: contact.psid, first_name: contact.firstName, last_name: contact.lastName, text: contact.text, page_id: contact.pageId },
+  });
   expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
   const name = `${contact.firstName} ${contact.lastName}`;
   const agent = await signedInPage(browser, demo('agent'));
@@ -33,7 +35,10 @@ export async function metaContactWrites(
   }).toPass({ timeout: 20_000 });
   expect(mine!.channel.uuid).toBe(channelId);
   await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(name) })
+    .click();
   const messages = agent.getByRole('log', { name: 'Messages' });
   await expect(messages.getByText(contact.text)).toBeVisible({ timeout: 30_000 });
   return { agent, messages };

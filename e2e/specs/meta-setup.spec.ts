@@ -12,7 +12,10 @@ const PAGE_ID = '100000000004015';
 /** The app's webhook verify token the stack's api is configured with (scripts/demo-meta-env.mjs). */
 const VERIFY_TOKEN = 'demo-messenger-verify-token';
 
-test('Messenger setup: an admin connects the page by the Facebook login, a contact writes, an agent answers and Meta receives it', async ({ browser, request }) => {
+test('Messenger setup: an admin connects the page by the Facebook login, a contact writes, an agent answers and Meta receives it', async ({
+  browser,
+  request,
+}) => {
   // Two users, Meta's dialog twice and a conversation: a long story.
   test.slow();
   const admin = await signedInPage(browser, demo('admin'));
@@ -44,7 +47,9 @@ test('Messenger setup: an admin connects the page by the Facebook login, a conta
   await pages.getByRole('radio', { name: 'Atende Demo' }).check();
 
   // New conversations enter the demo WhatsApp channel's sector, one the demo agents serve.
-  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { name: string } | null }[] };
+  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as {
+    data: { entry_point: { name: string } | null }[];
+  };
   const sector = whatsapp.data[0]?.entry_point?.name;
   expect(sector).toBeDefined();
   await admin.getByRole('textbox', { name: 'Entry point' }).click();
@@ -55,16 +60,28 @@ test('Messenger setup: an admin connects the page by the Facebook login, a conta
   const channelId = /channels\/([0-9a-f-]{36})$/.exec(settingsLink ?? '')![1]!;
 
   // Meta subscribed the page to the app; the app's webhook (set once with the app's verify token) is the channel's address.
-  expect(((await (await request.get(`${META}/_simulator/subscribed_apps`)).json()) as { subscribed: string[] }).subscribed).toContain(PAGE_ID);
-  const channel = (await (await admin.request.get(`/api/v1/channels/${channelId}`)).json()) as { data: { webhook_url: string; settings: Record<string, string>; credentials_set: string[] } };
+  expect(((await (await request.get(`${META}/_simulator/subscribed_apps`)).json()) as { subscribed: string[] }).subscribed).toContain(
+    PAGE_ID,
+  );
+  const channel = (await (await admin.request.get(`/api/v1/channels/${channelId}`)).json()) as {
+    data: { webhook_url: string; settings: Record<string, string>; credentials_set: string[] };
+  };
   expect(channel.data.settings.page_id).toBe(PAGE_ID);
   expect(JSON.stringify(channel.data)).not.toContain('EAA');
-  expect((await request.post(`${META}/_simulator/webhook`, { data: { url: channel.data.webhook_url, verify_token: VERIFY_TOKEN } })).ok()).toBe(true);
+  expect(
+    (await request.post(`${META}/_simulator/webhook`, { data: { url: channel.data.webhook_url, verify_token: VERIFY_TOKEN } })).ok(),
+  ).toBe(true);
 
   // A contact writes to the page; an agent answers; Meta sends it to the contact.
   const suffix = Date.now() % 100_000;
   const psid = String(7_300_000_000_000 + (Date.now() % 1_000_000_000));
-  const { agent, messages } = await metaContactWrites(browser, request, META, { psid, firstName: 'Lúcia', lastName: String(suffix), text: 'Vocês entregam no sábado?' }, channelId);
+  const { agent, messages } = await metaContactWrites(
+    browser,
+    request,
+    META,
+    { psid, firstName: 'Lúcia', lastName: String(suffix), text: 'Vocês entregam no sábado?' },
+    channelId,
+  );
   const answer = 'Entregamos sim, até as 14h.';
   await agent.getByRole('textbox', { name: 'Message' }).fill(answer);
   await agent.getByRole('textbox', { name: 'Message' }).press('Enter');

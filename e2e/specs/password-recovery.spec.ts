@@ -11,7 +11,9 @@ test('a user recovers a forgotten password with the code mailed to them and is s
   // A user of their own, so no other spec's demo login changes.
   const admin = await signedInPage(browser, demo('admin'));
   const email = `esquecido${Date.now() % 1_000_000}@demo.atende.dev`;
-  const created = await admin.request.post('/api/v1/users', { data: { username: 'Agente Esquecido', email, password: 'original123', roles: ['agent'] } });
+  const created = await admin.request.post('/api/v1/users', {
+    data: { username: 'Agente Esquecido', email, password: 'original123', roles: ['agent'] },
+  });
   expect(created.status()).toBe(201);
   // Signed in somewhere else too: that session ends with the new password.
   const elsewhere = await browser.newContext();

@@ -74,7 +74,11 @@ test('an agent creates a contact and starts a conversation with it', async ({ br
   await start.getByRole('textbox', { name: 'Channel' }).click();
   await agent.getByRole('option', { name: 'WhatsApp' }).click();
   // A 360dialog channel starts with a template (none approved on a fresh stack; other specs may approve some).
-  await expect(start.getByText('There are no approved templates, request registration to the admin').or(start.getByRole('textbox', { name: 'Template' }))).toBeVisible();
+  await expect(
+    start
+      .getByText('There are no approved templates, request registration to the admin')
+      .or(start.getByRole('textbox', { name: 'Template' })),
+  ).toBeVisible();
   await expect(start.getByRole('textbox', { name: 'Initial message' })).toHaveCount(0);
   await start.getByRole('textbox', { name: 'Channel' }).click();
   await agent.getByRole('option', { name: 'API' }).click();

@@ -21,7 +21,10 @@ async function sessionTokenOf(page: Page): Promise<string> {
   return cookie!.value;
 }
 
-test('logging out with another browser open returns the chats as the dialog says; the other browser stays signed in', async ({ browser, request }) => {
+test('logging out with another browser open returns the chats as the dialog says; the other browser stays signed in', async ({
+  browser,
+  request,
+}) => {
   const first = await signedInPage(browser, demo('agent2'));
   const second = await signedInPage(browser, demo('agent2'));
   await expect(first.getByText('Connected')).toBeVisible();

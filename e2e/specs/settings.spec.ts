@@ -99,7 +99,8 @@ test('the settings hub has a card for every settings screen, conversation reason
   const supervisor = await signedInPage(browser, demo('supervisor'));
   await supervisor.goto('/admin/settings');
   await expect(supervisor.getByRole('link', { name: 'Pauses', exact: true })).toBeVisible();
-  for (const card of ['Conversation reasons', 'Conversation fields']) await expect(supervisor.getByRole('link', { name: card, exact: true })).toHaveCount(0);
+  for (const card of ['Conversation reasons', 'Conversation fields'])
+    await expect(supervisor.getByRole('link', { name: card, exact: true })).toHaveCount(0);
   await admin.context().close();
   await supervisor.context().close();
 });

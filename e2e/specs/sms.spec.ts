@@ -44,7 +44,10 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   await modal.getByRole('button', { name: 'Create channel' }).click();
   await expect(modal.getByText('This page, account, number or bot is already connected to another channel')).toBeVisible();
   await expect(modal.getByRole('textbox', { name: 'Sender number' })).toHaveAccessibleDescription(/already connected to another channel/);
-  const names = async () => ((await (await admin.request.get('/api/v1/channels?type=sms&_limit=0')).json()) as { data: { name: string }[] }).data.map((c) => c.name);
+  const names = async () =>
+    ((await (await admin.request.get('/api/v1/channels?type=sms&_limit=0')).json()) as { data: { name: string }[] }).data.map(
+      (c) => c.name,
+    );
   expect(await names()).not.toContain(`SMS ${suffix}`);
   // The account's second number is free.
   await modal.getByRole('textbox', { name: 'Sender number' }).fill(SECOND_NUMBER);
@@ -57,13 +60,19 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   await expect(admin.getByRole('table', { name: 'Channels' }).getByRole('row', { name: new RegExp(`SMS ${suffix}`) })).toBeVisible();
 
   // The screen does not set entry points: the new channel's conversations go to a sector the demo agents serve.
-  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string } | null }[] };
-  expect((await admin.request.patch(`/api/v1/channels/${channelId}`, { data: { entry_point: whatsapp.data[0]!.entry_point!.uuid } })).ok()).toBe(true);
+  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as {
+    data: { entry_point: { uuid: string } | null }[];
+  };
+  expect(
+    (await admin.request.patch(`/api/v1/channels/${channelId}`, { data: { entry_point: whatsapp.data[0]!.entry_point!.uuid } })).ok(),
+  ).toBe(true);
 
   // At Twilio, the second number is given the channel's address; the contact texts that number.
   expect((await request.post(`${TWILIO}/_simulator/webhook-url`, { data: { url: webhookUrl, number: SECOND_NUMBER } })).ok()).toBe(true);
   const phone = `+55119${String(Date.now()).slice(-8)}`;
-  const wrote = await request.post(`${TWILIO}/_simulator/inbound`, { data: { from: phone, to: SECOND_NUMBER, text: 'Oi! Vocês abrem no sábado?' } });
+  const wrote = await request.post(`${TWILIO}/_simulator/inbound`, {
+    data: { from: phone, to: SECOND_NUMBER, text: 'Oi! Vocês abrem no sábado?' },
+  });
   expect(wrote.ok()).toBe(true);
 
   const agent = await signedInPage(browser, demo('agent'));
@@ -71,7 +80,11 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
     await takeConversation(agent, (chat) => chat.channel.uuid === channelId);
   }).toPass({ timeout: 20_000 });
   await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(phone.slice(-8)) }).first().click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(phone.slice(-8)) })
+    .first()
+    .click();
   const messages = agent.getByRole('log', { name: 'Messages' });
   await expect(messages.getByText('Oi! Vocês abrem no sábado?')).toBeVisible();
 
@@ -91,7 +104,9 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   await expect(agent.getByTestId('composer-limit')).toHaveText(`1 segment · ${160 - 27} characters left`);
   const answer = 'Abrimos sim, não fechamos no sábado.';
   await composer.fill(answer);
-  await expect(agent.getByTestId('composer-limit')).toHaveText(`1 segment · ${70 - answer.length} characters left · special characters: 70 per segment`);
+  await expect(agent.getByTestId('composer-limit')).toHaveText(
+    `1 segment · ${70 - answer.length} characters left · special characters: 70 per segment`,
+  );
   await composer.press('Enter');
   const reply = messages.getByTestId('message').filter({ hasText: answer });
   await expect(reply.getByLabel('Sent')).toBeVisible({ timeout: 15_000 });
@@ -99,12 +114,22 @@ test('an admin creates an SMS channel, a contact texts, an agent answers and the
   // Twilio received it from the second number for the contact's, with the status callback to the channel (at the worker's PUBLIC_URL).
   const sent = (await (await request.get(`${TWILIO}/_simulator/sent`)).json()) as { sent: Sent[] };
   expect(sent.sent).toContainEqual(
-    expect.objectContaining({ answeredStatus: 200, body: expect.objectContaining({ To: phone, From: SECOND_NUMBER, Body: answer, StatusCallback: expect.stringMatching(new RegExp(`/api/v1/channels/${channelId}/webhook$`)) }) }),
+    expect.objectContaining({
+      answeredStatus: 200,
+      body: expect.objectContaining({
+        To: phone,
+        From: SECOND_NUMBER,
+        Body: answer,
+        StatusCallback: expect.stringMatching(new RegExp(`/api/v1/channels/${channelId}/webhook$`)),
+      }),
+    }),
   );
 
   // The demo number still answers the demo channel: a text to it lands there, not in the new channel.
   const other = `+55118${String(Date.now()).slice(-8)}`;
-  expect((await request.post(`${TWILIO}/_simulator/inbound`, { data: { from: other, to: DEMO_NUMBER, text: 'Oi, pelo número antigo' } })).ok()).toBe(true);
+  expect(
+    (await request.post(`${TWILIO}/_simulator/inbound`, { data: { from: other, to: DEMO_NUMBER, text: 'Oi, pelo número antigo' } })).ok(),
+  ).toBe(true);
   await expect(async () => {
     const chat = await takeConversation(agent, (c) => (c.contact.phone_number ?? '').replace(/\D/g, '') === other.slice(1));
     expect(chat.channel.uuid).toBe(DEMO_CHANNEL_ID);

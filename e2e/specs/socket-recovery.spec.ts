@@ -19,7 +19,6 @@ async function contactWrites(request: APIRequestContext, channel: string, phone:
   expect(res.status()).toBe(202);
 }
 
-
 // Specs after this one expect the agent to hold no chats and the queue as it was.
 test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 
@@ -39,7 +38,8 @@ test('after an api restart the open chat, the list and the queue count catch up 
   // More messages than the chat's first page holds, so the agent loads the earlier ones.
   const phone = `+55319${String(Date.now()).slice(-8)}`;
   const name = `Recovery ${phone.slice(-4)}`;
-  for (let i = 1; i <= MESSAGE_PAGE_SIZE + 1; i++) await contactWrites(request, channel, phone, `Mensagem ${String(i).padStart(2, '0')}`, name);
+  for (let i = 1; i <= MESSAGE_PAGE_SIZE + 1; i++)
+    await contactWrites(request, channel, phone, `Mensagem ${String(i).padStart(2, '0')}`, name);
   const mine = await acceptConversationOf(page, phone);
   const chat = page.getByRole('log', { name: 'Messages' });
   const row = page.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(mine.contact.name) });

@@ -17,14 +17,22 @@ const sectorsOf = async (request: APIRequestContext) =>
 // Several sign-ins, two finished conversations and four report screens: more than the default minute and a half on a busy machine.
 test.describe.configure({ timeout: 180_000 });
 
-test('surveys report: per survey with the average, a chart by day, each answer with the repeated one flagged, a download with Portuguese headers', async ({ browser }) => {
+test('surveys report: per survey with the average, a chart by day, each answer with the repeated one flagged, a download with Portuguese headers', async ({
+  browser,
+}) => {
   const admin = await signedInPage(browser, demo('admin'));
   // A survey left behind by an interrupted run would hold the sectors.
   const existing = ((await (await admin.request.get('/api/v1/surveys')).json()) as { data: { uuid: string; name: string }[] }).data;
   for (const s of existing.filter((s) => s.name.startsWith('E2E '))) await admin.request.delete(`/api/v1/surveys/${s.uuid}`);
   const name = `E2E report survey ${Date.now()}`;
   const created = await admin.request.post('/api/v1/surveys', {
-    data: { name, question: 'How was it?', options: ['1', '2', '3', '4', '5'], greeting_message: 'Thanks!', sector_uuids: (await sectorsOf(admin.request)).map((s) => s.uuid) },
+    data: {
+      name,
+      question: 'How was it?',
+      options: ['1', '2', '3', '4', '5'],
+      greeting_message: 'Thanks!',
+      sector_uuids: (await sectorsOf(admin.request)).map((s) => s.uuid),
+    },
   });
   expect(created.status(), await created.text()).toBe(201);
   const survey = ((await created.json()) as { data: { uuid: string } }).data.uuid;
@@ -37,7 +45,10 @@ test('surveys report: per survey with the average, a chart by day, each answer w
     const write = (content: string) =>
       agent.request.post(`/api/v1/channels/droz/${channel}/messages`, {
         headers: { Authorization: 'Bearer demo-api-channel-token' },
-        data: { contact: { phone, name: 'Survey Report Contact' }, message: { id: `e2e-survey-report-${Date.now()}-${Math.random()}`, content } },
+        data: {
+          contact: { phone, name: 'Survey Report Contact' },
+          message: { id: `e2e-survey-report-${Date.now()}-${Math.random()}`, content },
+        },
       });
     for (const answer of ['5', '4']) {
       expect((await write('Hello, I need help')).status()).toBe(202);
@@ -59,13 +70,33 @@ test('surveys report: per survey with the average, a chart by day, each answer w
     await expect(page.getByRole('heading', { name: 'Pesquisas' })).toBeVisible();
     await page.getByRole('button', { name: 'Gerar' }).click();
     const table = page.getByRole('table', { name: 'Pesquisas' });
-    await expect(table.getByRole('columnheader')).toHaveText(['Pesquisa', 'Pergunta', 'Enviadas', 'Atendidos', 'Aguardando resposta', 'Sem resposta', 'Taxa de atendimento', 'Nota média', 'Respostas repetidas']);
+    await expect(table.getByRole('columnheader')).toHaveText([
+      'Pesquisa',
+      'Pergunta',
+      'Enviadas',
+      'Atendidos',
+      'Aguardando resposta',
+      'Sem resposta',
+      'Taxa de atendimento',
+      'Nota média',
+      'Respostas repetidas',
+    ]);
     // The average of 5 and 4 with a decimal comma.
     await expect(table.locator('tbody tr')).toHaveCount(1);
     await expect(table.locator('tbody tr td')).toHaveText([name, 'How was it?', '2', '2', '0', '0', '100.00%', '4,5', '1']);
     const csv = parse(await downloaded(page, /Baixar CSV/), { bom: true }) as string[][];
     expect(csv).toEqual([
-      ['Pesquisa', 'Pergunta', 'Enviadas', 'Atendidos', 'Aguardando resposta', 'Sem resposta', 'Taxa de atendimento', 'Nota média', 'Respostas repetidas'],
+      [
+        'Pesquisa',
+        'Pergunta',
+        'Enviadas',
+        'Atendidos',
+        'Aguardando resposta',
+        'Sem resposta',
+        'Taxa de atendimento',
+        'Nota média',
+        'Respostas repetidas',
+      ],
       [name, 'How was it?', '2', '2', '0', '0', '100.00%', '4.5', '1'],
     ]);
 
@@ -81,15 +112,22 @@ test('surveys report: per survey with the average, a chart by day, each answer w
     await page.getByRole('button', { name: 'Gerar' }).click();
     const answers = page.getByRole('table', { name: 'Pesquisas' });
     await expect(answers.locator('tbody tr')).toHaveCount(2);
-    const cells = await answers.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')));
-    expect(cells.map((r) => [r[3], r[4], r[5]])).toEqual([['4', '4', 'Sim'], ['5', '5', 'Não']]);
+    const cells = await answers
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    expect(cells.map((r) => [r[3], r[4], r[5]])).toEqual([
+      ['4', '4', 'Sim'],
+      ['5', '5', 'Não'],
+    ]);
     await expect(answers.getByRole('link').first()).toHaveAttribute('href', /^\/chat-history\/reports\/[0-9a-f-]{36}$/);
   } finally {
     expect((await admin.request.delete(`/api/v1/surveys/${survey}`)).status()).toBe(200);
   }
 });
 
-test('bots report: the totals with a chart, then each pass through a menu with its outcome, narrowed to the menu, opening its conversation', async ({ browser }) => {
+test('bots report: the totals with a chart, then each pass through a menu with its outcome, narrowed to the menu, opening its conversation', async ({
+  browser,
+}) => {
   const admin = await signedInPage(browser, demo('admin'));
   const stamp = Date.now();
   // A channel of its own with a menu in front, so the demo channels keep going straight to the queue.
@@ -100,7 +138,10 @@ test('bots report: the totals with a chart, then each pass through a menu with i
   const menuName = `E2E report menu ${stamp}`;
   const menu = await admin.request.post('/api/v1/automated-menus', {
     data: {
-      name: menuName, message: 'Hi! 1 for us, 2 to leave', invalid_option_message: 'Please answer 1 or 2', enabled: true,
+      name: menuName,
+      message: 'Hi! 1 for us, 2 to leave',
+      invalid_option_message: 'Please answer 1 or 2',
+      enabled: true,
       answers: [
         { key: '1', label: sector.name, action: { type: 'transfer_to_sector', sector_uuid: sector.uuid } },
         { key: '2', label: 'Leave', action: { type: 'end_conversation' } },
@@ -109,25 +150,38 @@ test('bots report: the totals with a chart, then each pass through a menu with i
   });
   expect(menu.status(), await menu.text()).toBe(201);
   const menuUuid = ((await menu.json()) as { data: { uuid: string } }).data.uuid;
-  expect((await admin.request.patch(`/api/v1/channels/${channel.uuid}`, { data: { entry_point: menuUuid, entry_point_type: 'menu' } })).status()).toBe(200);
+  expect(
+    (await admin.request.patch(`/api/v1/channels/${channel.uuid}`, { data: { entry_point: menuUuid, entry_point_type: 'menu' } })).status(),
+  ).toBe(200);
   const conversations: string[] = [];
   try {
     const write = async (who: string, content: string) => {
       const res = await admin.request.post(`/api/v1/channels/droz/${channel.uuid}/messages`, {
         headers: { Authorization: `Bearer ${token}` },
-        data: { contact: { phone: `+55116${String(stamp).slice(-7)}${who}`, name: `Menu ${who}` }, message: { id: `e2e-bots-report-${stamp}-${who}-${content}`, content } },
+        data: {
+          contact: { phone: `+55116${String(stamp).slice(-7)}${who}`, name: `Menu ${who}` },
+          message: { id: `e2e-bots-report-${stamp}-${who}-${content}`, content },
+        },
       });
       expect(res.status()).toBe(202);
       return ((await res.json()) as { data: { conversation_uuid: string } }).data.conversation_uuid;
     };
     // One goes to the queue, one leaves, one has not answered yet.
-    for (const [who, answer] of [['1', '1'], ['2', '2'], ['3', null]] as const) {
+    for (const [who, answer] of [
+      ['1', '1'],
+      ['2', '2'],
+      ['3', null],
+    ] as const) {
       const uuid = await write(who, 'Hi');
       conversations.push(uuid);
       if (answer) await write(who, answer);
     }
     const states = async () =>
-      Promise.all(conversations.map(async (c) => ((await (await admin.request.get(`/api/v1/conversations/${c}`)).json()) as { data: { state: string } }).data.state));
+      Promise.all(
+        conversations.map(
+          async (c) => ((await (await admin.request.get(`/api/v1/conversations/${c}`)).json()) as { data: { state: string } }).data.state,
+        ),
+      );
     await expect.poll(states).toEqual(['waiting', 'closed', 'bot']);
 
     const page = await signedInPage(browser, demo('manager'));
@@ -144,12 +198,15 @@ test('bots report: the totals with a chart, then each pass through a menu with i
     await page.getByRole('option', { name: menuName }).click();
     await expect(passes.locator('tbody tr')).toHaveCount(3);
     await expect(page.getByText('Total: 3')).toBeVisible();
-    const rows = await passes.locator('tbody tr').evaluateAll((trs) => trs.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')));
+    const rows = await passes
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((r) => Array.from(r.querySelectorAll('td')).map((td) => td.textContent ?? '')));
     expect(rows.map((r) => r[4])).toEqual([menuName, menuName, menuName]);
     expect(rows.map((r) => r[5]).sort()).toEqual(['Ended', 'Sent to the queue', 'Still in the flow']);
     for (const c of conversations) await expect(passes.locator(`a[href="/chat-history/reports/${c}"]`)).toHaveCount(1);
   } finally {
-    for (const c of conversations) await admin.request.patch(`/api/v1/conversations/${c}`, { data: { state: 'closed', current_role: 'supervisor' } });
+    for (const c of conversations)
+      await admin.request.patch(`/api/v1/conversations/${c}`, { data: { state: 'closed', current_role: 'supervisor' } });
     expect((await admin.request.delete(`/api/v1/channels/${channel.uuid}`)).ok()).toBe(true);
     await admin.request.delete(`/api/v1/automated-menus/${menuUuid}`);
   }

@@ -37,7 +37,9 @@ test('an admin creates a survey; a finished conversation asks the contact and th
     await expect(admin.getByText('Survey created successfully')).toBeVisible();
     const row = admin.getByRole('table', { name: 'Surveys' }).getByRole('row').filter({ hasText: name });
     await expect(row).toContainText('Enabled');
-    surveyUuid = ((await (await admin.request.get('/api/v1/surveys')).json()) as { data: { uuid: string; name: string }[] }).data.find((s) => s.name === name)!.uuid;
+    surveyUuid = ((await (await admin.request.get('/api/v1/surveys')).json()) as { data: { uuid: string; name: string }[] }).data.find(
+      (s) => s.name === name,
+    )!.uuid;
 
     // A contact writes, the agent takes the conversation and finishes it: the survey goes out.
     const agent = await signedInPage(browser, demo('agent'));
@@ -51,7 +53,9 @@ test('an admin creates a survey; a finished conversation asks the contact and th
     expect((await write(`e2e-survey-${Date.now()}-1`, 'Where is my order?')).status()).toBe(202);
     const chat = await acceptConversationOf(agent, phone);
     expect((await agent.request.patch(`/api/v1/conversations/${chat.uuid}`, { data: { state: 'closed' } })).status()).toBe(200);
-    const asked = ((await (await admin.request.get(`/api/v1/conversations/${chat.uuid}/messages`)).json()) as { data: { message: string }[] }).data;
+    const asked = (
+      (await (await admin.request.get(`/api/v1/conversations/${chat.uuid}/messages`)).json()) as { data: { message: string }[] }
+    ).data;
     expect(asked.map((m) => m.message)).toContain('How did we do?\n\n1. Great\n2. Could be better');
 
     // The contact answers with the number of an answer: recorded on the finished conversation.

@@ -22,10 +22,15 @@ interface Sent {
   text: string | null;
 }
 
-test('an admin creates a Telegram channel, a Telegram user writes, an agent answers and the user receives it', async ({ browser, request }) => {
+test('an admin creates a Telegram channel, a Telegram user writes, an agent answers and the user receives it', async ({
+  browser,
+  request,
+}) => {
   const admin = await signedInPage(browser, demo('admin'));
   // The demo WhatsApp channel's sector is one the demo agents serve.
-  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as { data: { entry_point: { uuid: string; name: string } | null }[] };
+  const whatsapp = (await (await admin.request.get('/api/v1/channels?type=whatsapp_360dialog&_limit=0')).json()) as {
+    data: { entry_point: { uuid: string; name: string } | null }[];
+  };
   const sector = whatsapp.data[0]?.entry_point?.uuid;
   const sectorName = whatsapp.data[0]?.entry_point?.name ?? '';
   expect(sector).toBeDefined();
@@ -46,9 +51,17 @@ test('an admin creates a Telegram channel, a Telegram user writes, an agent answ
   await modal.getByRole('button', { name: 'Create channel' }).click();
   await expect(modal.getByText('This page, account, number or bot is already connected to another channel')).toBeVisible();
   await expect(modal.getByLabel('Bot token')).toHaveAccessibleDescription(/already connected to another channel/);
-  const names = async () => ((await (await admin.request.get('/api/v1/channels?type=telegram&_limit=0')).json()) as { data: { name: string }[] }).data.map((c) => c.name);
+  const names = async () =>
+    ((await (await admin.request.get('/api/v1/channels?type=telegram&_limit=0')).json()) as { data: { name: string }[] }).data.map(
+      (c) => c.name,
+    );
   expect(await names()).not.toContain('Telegram E2E');
-  const webhookOf = async (botId?: number) => ((await (await request.get(`${BOT_API}/_simulator/webhook${botId ? `?bot_id=${botId}` : ''}`)).json()) as { webhook: { url: string } | null }).webhook;
+  const webhookOf = async (botId?: number) =>
+    (
+      (await (await request.get(`${BOT_API}/_simulator/webhook${botId ? `?bot_id=${botId}` : ''}`)).json()) as {
+        webhook: { url: string } | null;
+      }
+    ).webhook;
   expect((await webhookOf())?.url).toMatch(new RegExp(`/api/v1/channels/${DEMO_CHANNEL_ID}/webhook$`));
 
   // A free bot id with a wrong token is refused by the Bot API, nothing stored.
@@ -59,7 +72,9 @@ test('an admin creates a Telegram channel, a Telegram user writes, an agent answ
   await modal.getByLabel('Bot token').fill(BOT_TOKEN);
   await modal.getByRole('button', { name: 'Create channel' }).click();
   await expect(modal.getByText('The channel Telegram E2E was created.')).toBeVisible();
-  const listed = (await (await admin.request.get('/api/v1/channels?type=telegram&_limit=0')).json()) as { data: { uuid: string; name: string; webhook_url: string; entry_point: { uuid: string } | null }[] };
+  const listed = (await (await admin.request.get('/api/v1/channels?type=telegram&_limit=0')).json()) as {
+    data: { uuid: string; name: string; webhook_url: string; entry_point: { uuid: string } | null }[];
+  };
   const channel = listed.data.find((c) => c.name === 'Telegram E2E')!;
   expect(channel.entry_point?.uuid).toBe(sector);
   await expect(modal.getByText(channel.webhook_url)).toBeVisible();
@@ -70,7 +85,13 @@ test('an admin creates a Telegram channel, a Telegram user writes, an agent answ
   // A Telegram user (no phone number) writes to the second bot.
   const userId = 800_000_000 + (Date.now() % 100_000_000);
   const name = `Tânia ${userId}`;
-  const wrote = await request.post(`${BOT_API}/_simulator/inbound`, { data: { bot_id: BOT_ID, from: { id: userId, firstName: 'Tânia', lastName: String(userId), username: `tania${userId}` }, text: 'Oi! Vocês entregam no sábado?' } });
+  const wrote = await request.post(`${BOT_API}/_simulator/inbound`, {
+    data: {
+      bot_id: BOT_ID,
+      from: { id: userId, firstName: 'Tânia', lastName: String(userId), username: `tania${userId}` },
+      text: 'Oi! Vocês entregam no sábado?',
+    },
+  });
   expect(wrote.ok()).toBe(true);
 
   const agent = await signedInPage(browser, demo('agent'));
@@ -80,7 +101,10 @@ test('an admin creates a Telegram channel, a Telegram user writes, an agent answ
   }).toPass({ timeout: 20_000 });
   expect(mine!.channel.uuid).toBe(channel.uuid);
   await agent.reload();
-  await agent.getByRole('listbox', { name: 'Conversations' }).getByRole('option', { name: new RegExp(name) }).click();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(name) })
+    .click();
   const messages = agent.getByRole('log', { name: 'Messages' });
   await expect(messages.getByText('Oi! Vocês entregam no sábado?')).toBeVisible();
 

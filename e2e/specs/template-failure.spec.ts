@@ -16,7 +16,9 @@ test('a template the provider refuses closes the new conversation with the error
   const created = await agent.request.post('/api/v1/contacts', { data: { name, organization: 'Teste', phone1: `(11) 9${digits}` } });
   expect(created.status()).toBe(201);
   // The provider answers this number as unknown: a permanent refusal.
-  expect((await agent.request.post(`${WHATSAPP_PROVIDER}/_simulator/unknown-recipients`, { data: { numbers: [`+55119${digits}`] } })).status()).toBe(204);
+  expect(
+    (await agent.request.post(`${WHATSAPP_PROVIDER}/_simulator/unknown-recipients`, { data: { numbers: [`+55119${digits}`] } })).status(),
+  ).toBe(204);
 
   const start = await startFromPhonebook(agent, name, 'WhatsApp');
   await start.getByRole('textbox', { name: 'Template' }).click();

@@ -70,7 +70,11 @@ test('a campaign manager creates a template; the provider approves it and the li
   await expect(row.locator('[data-tone="paused"]')).toBeVisible();
   // The worker submitted it to the provider.
   await expect
-    .poll(async () => ((await (await page.request.get(`${PROVIDER}/_simulator/templates`)).json()) as { templates: { name: string }[] }).templates.map((t) => t.name))
+    .poll(async () =>
+      ((await (await page.request.get(`${PROVIDER}/_simulator/templates`)).json()) as { templates: { name: string }[] }).templates.map(
+        (t) => t.name,
+      ),
+    )
     .toContain(name);
   const approved = await page.request.post(`${PROVIDER}/_simulator/templates/status`, { data: { name, status: 'APPROVED' } });
   expect(approved.status()).toBe(204);
@@ -156,15 +160,27 @@ test('authentication templates cannot be edited; other templates edit with chann
   const channels = (await (await page.request.get('/api/v1/channels?_limit=0')).json()) as { data: { uuid: string; type: string }[] };
   const api = channels.data.find((c) => c.type === 'custom')!;
   const created = await page.request.post(`/api/v1/channels/${api.uuid}/outbound_templates`, {
-    data: { name: 'aviso_entrega', category: 'UTILITY', language: 'pt_BR', components: [{ type: 'BODY', text: 'Seu pedido saiu para entrega.' }] },
+    data: {
+      name: 'aviso_entrega',
+      category: 'UTILITY',
+      language: 'pt_BR',
+      components: [{ type: 'BODY', text: 'Seu pedido saiu para entrega.' }],
+    },
   });
   expect(created.status()).toBe(201);
   const authentication = await page.request.post(`/api/v1/channels/${api.uuid}/outbound_templates`, {
-    data: { name: 'codigo_acesso', category: 'AUTHENTICATION', language: 'pt_BR', components: [{ type: 'BODY', text: 'Seu código é {{1}}' }] },
+    data: {
+      name: 'codigo_acesso',
+      category: 'AUTHENTICATION',
+      language: 'pt_BR',
+      components: [{ type: 'BODY', text: 'Seu código é {{1}}' }],
+    },
   });
   // The api applies the same rule as the form.
   expect(authentication.status()).toBe(400);
-  expect(((await authentication.json()) as { error_message: string }).error_message).toBe('Authentication templates cannot be created here');
+  expect(((await authentication.json()) as { error_message: string }).error_message).toBe(
+    'Authentication templates cannot be created here',
+  );
 
   await page.goto(PAGE);
   const row = page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: /aviso_entrega/ });
@@ -182,10 +198,17 @@ test('authentication templates cannot be edited; other templates edit with chann
 
   // An authentication template, as the provider's list brings it (written straight into the stack's
   // database: neither the form nor the api creates one), cannot be edited.
-  execFileSync('psql', [DATABASE, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `
+  execFileSync('psql', [
+    DATABASE,
+    '-v',
+    'ON_ERROR_STOP=1',
+    '-q',
+    '-c',
+    `
     INSERT INTO "OutboundTemplate" (id, "tenantId", "channelId", name, language, category, status, components, "updatedAt")
     SELECT gen_random_uuid(), c."tenantId", c.id, 'codigo_acesso', 'pt_BR', 'AUTHENTICATION', 'APPROVED', '[{"type":"BODY","text":"Seu código é {{1}}"}]', now()
-    FROM "Channel" c WHERE c.id = '${api.uuid}'`]);
+    FROM "Channel" c WHERE c.id = '${api.uuid}'`,
+  ]);
   await page.reload();
   const auth = page.getByRole('table', { name: 'Templates' }).getByRole('row', { name: /codigo_acesso/ });
   await auth.getByRole('button', { name: 'Edit codigo_acesso' }).click();

@@ -22,7 +22,10 @@ test('a tenant admin creates a customer with its first admin, who signs in to it
   await expect(operator.getByRole('table', { name: 'Tenants' }).getByRole('link', { name: `Loja ${suffix}` })).toBeVisible();
 
   // The operator edits the customer's profile: a bad country code is said on its field, nothing saved.
-  await operator.getByRole('table', { name: 'Tenants' }).getByRole('link', { name: `Loja ${suffix}` }).click();
+  await operator
+    .getByRole('table', { name: 'Tenants' })
+    .getByRole('link', { name: `Loja ${suffix}` })
+    .click();
   const profile = operator.getByRole('form', { name: 'Tenant profile' });
   await profile.getByRole('textbox', { name: 'Default country code' }).fill('55');
   await profile.getByRole('button', { name: 'Save' }).click();

@@ -28,7 +28,9 @@ test('an admin puts a new agent in a sector from the user form, and changes it w
   const created = users.data.find((u) => u.email === email)!;
   const sectors = (await (await page.request.get('/api/v1/sectors?_limit=0')).json()) as { data: { uuid: string; name: string }[] };
   const uuidOf = (n: string) => sectors.data.find((s) => s.name === n)!.uuid;
-  const saved = async () => ((await (await page.request.get(`/api/v1/users/${created.uuid}/sectors`)).json()) as { data: { sector_uuids: string[] } }).data.sector_uuids;
+  const saved = async () =>
+    ((await (await page.request.get(`/api/v1/users/${created.uuid}/sectors`)).json()) as { data: { sector_uuids: string[] } }).data
+      .sector_uuids;
   expect(await saved()).toEqual([uuidOf('Sales')]);
 
   // Editing shows the sector; Support is added.

@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { demo, signedInPage } from './helpers';
 
 // An agent pauses with a reason and unpauses by hand; supervisors see the state live
-// (update-user in tenant_{uuid}_metrics): the title carries the waiting count.
+// Update-user in tenant_{uuid}_metrics: the title carries the waiting count.
 test('an agent pauses and unpauses; the supervisor sees it live', async ({ browser }) => {
   const agent = await signedInPage(browser, demo('agent2'));
   await expect(agent).toHaveURL(/\/app$/);

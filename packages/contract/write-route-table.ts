@@ -15,7 +15,7 @@ import type { RouteAddress, Routes } from './index';
 
 /**
  * Every route's method, path and body encoding, without its schemas: the web app's client is built
- * from this, so its first load neither downloads nor runs the contract's zod schemas (issue 13
+ * from this, so its first load neither downloads nor runs the contract's zod schemas
  * item 1). The type below holds each entry to its route in \`routes\`.
  */
 export const routeTable = {

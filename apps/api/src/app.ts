@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { health } from '@atende/contract';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import type { Db } from '@atende/db';
+import { databaseAnswers, type Db } from '@atende/db';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Redis } from 'ioredis';
@@ -61,17 +61,28 @@ export interface BuiltApp {
   ctx: AppContext;
 }
 
-/** Phone numbers, emails, passwords and message text never reach the logs (CONVENTIONS "Logging"). */
+/** Phone numbers, emails, passwords and message text never reach the logs. */
 const REDACT = [
-  'req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]',
-  '*.password', '*.old_password', '*.email', '*.phone', '*.phone_number', '*.content', '*.token',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.old_password',
+  '*.email',
+  '*.phone',
+  '*.phone_number',
+  '*.content',
+  '*.token',
 ];
 
 export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promise<BuiltApp> {
   const { env, db, redis } = deps;
   const app = Fastify({
     logger: { level: env.LOG_LEVEL, redact: { paths: REDACT, censor: '[redacted]' }, serializers: { req: requestLogSerializer } },
-    genReqId: (req) => (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64 ? req.headers['x-request-id'] : randomUUID()),
+    genReqId: (req) =>
+      typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].length <= 64
+        ? req.headers['x-request-id']
+        : randomUUID(),
     trustProxy: env.TRUST_PROXY,
     bodyLimit: 1024 * 1024,
     frameworkErrors,
@@ -86,12 +97,16 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   registerJsonBody(app);
   registerTextGuard(app);
   await app.register(cookie);
-  await registerSecurityHeaders(app, { https: env.COOKIE_SECURE, production: env.NODE_ENV === 'production', voicePhoneDomains: env.VOICE_PHONE_DOMAINS });
+  await registerSecurityHeaders(app, {
+    https: env.COOKIE_SECURE,
+    production: env.NODE_ENV === 'production',
+    voicePhoneDomains: env.VOICE_PHONE_DOMAINS,
+  });
   await app.register(formbody, { bodyLimit: FORM_BODY_LIMIT });
   await registerOpenApi(app);
 
   const gateway = await createGateway(app, { env, db, redis, log: app.log });
-  // Requests use a connection that fails fast while Redis is down (issue 12 item 7).
+  // Requests use a connection that fails fast while Redis is down.
   const fastRedis = await requestRedis(redis);
   const ctx: AppContext = { env, db, redis: fastRedis, realtime: gateway.realtime, log: app.log };
   registerAuth(app, ctx);
@@ -106,8 +121,12 @@ export async function buildApp(deps: { env: Env; db: Db; redis: Redis }): Promis
   bind(app, health, 'public', async () => {
     // Each dependency gets a second at most: a health check that hangs tells a load balancer nothing.
     const [postgres, redisOk] = await Promise.all([
-      within(db.$queryRaw`SELECT 1`.then(() => true), REDIS_REQUEST_TIMEOUT_MS, false),
-      within(fastRedis.ping().then((r) => r === 'PONG'), REDIS_REQUEST_TIMEOUT_MS, false),
+      within(databaseAnswers(db), REDIS_REQUEST_TIMEOUT_MS, false),
+      within(
+        fastRedis.ping().then((r) => r === 'PONG'),
+        REDIS_REQUEST_TIMEOUT_MS,
+        false,
+      ),
     ]);
     if (!postgres) throw serviceUnavailable('postgres');
     if (!redisOk) throw serviceUnavailable('redis');

@@ -50,11 +50,16 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
   if ((def.auth === false) !== (access === 'public')) {
     throw new Error(`${def.method} ${def.path}: auth ${def.auth === false ? 'false needs' : 'true cannot use'} the 'public' permission`);
   }
-  if (def.channelToken && def.auth !== false) throw new Error(`${def.method} ${def.path}: a channel token route is open without a session (auth false)`);
+  if (def.channelToken && def.auth !== false)
+    throw new Error(`${def.method} ${def.path}: a channel token route is open without a session (auth false)`);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: def.method,
     url: def.path,
-    config: { channelToken: def.channelToken === true, ...(def.fileMaxBytes ? { fileMaxBytes: def.fileMaxBytes } : {}) },
+    config: {
+      channelToken: def.channelToken === true,
+      ...(def.fileMaxBytes ? { fileMaxBytes: def.fileMaxBytes } : {}),
+      ...(def.errors ? { errors: def.errors } : {}),
+    },
     ...(def.bodyLimit ? { bodyLimit: def.bodyLimit } : {}),
     schema: Object.fromEntries(
       Object.entries({

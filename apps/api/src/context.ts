@@ -12,4 +12,3 @@ export interface AppContext {
   realtime: Realtime;
   log: Logger;
 }
-

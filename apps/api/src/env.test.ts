@@ -31,9 +31,16 @@ describe('the api settings', () => {
       CHANNEL_SECRETS_KEY: Buffer.alloc(32, 7).toString('base64'),
       FILE_LINK_SECRET: 'a-production-file-link-secret-of-32-characters',
     };
-    expect(() => loadEnv(production)).toThrow(/JWT_SECRET: must be set in production\n {2}LIVECHAT_TOKEN_SECRET: must be set in production/);
-    const secrets = { JWT_SECRET: 'a-production-jwt-secret-of-at-least-32-characters', LIVECHAT_TOKEN_SECRET: 'a-production-livechat-secret-of-32-characters' };
-    expect(() => loadEnv({ ...production, ...secrets, JWT_SECRET: 'dev-only-secret-but-not-the-default-one' })).toThrow(/JWT_SECRET: must be set in production/);
+    expect(() => loadEnv(production)).toThrow(
+      /JWT_SECRET: must be set in production\n {2}LIVECHAT_TOKEN_SECRET: must be set in production/,
+    );
+    const secrets = {
+      JWT_SECRET: 'a-production-jwt-secret-of-at-least-32-characters',
+      LIVECHAT_TOKEN_SECRET: 'a-production-livechat-secret-of-32-characters',
+    };
+    expect(() => loadEnv({ ...production, ...secrets, JWT_SECRET: 'dev-only-secret-but-not-the-default-one' })).toThrow(
+      /JWT_SECRET: must be set in production/,
+    );
     expect(loadEnv({ ...production, ...secrets }).JWT_SECRET).toBe(secrets.JWT_SECRET);
   });
 

@@ -13,7 +13,7 @@ function policyOf(allowHosts: string): OutboundPolicy {
 export const OUTBOUND_REFUSED_MESSAGE = 'This address is not allowed: it points to this server or a private network';
 
 /**
- * Save-time check of a URL the server will call (issue 12 item 1): a literal refused address, or a
+ * Save-time check of a URL the server will call: a literal refused address, or a
  * name resolving to one, answers 400 outbound_address_not_allowed on `path`. Delivery checks again
  * at connect time, so a name that changes later is still refused.
  */

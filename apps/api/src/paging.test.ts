@@ -2,7 +2,7 @@ import { PAGE_LIMIT_MAX, routes, type RouteDef } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './testing';
 
-// Issue 12 (Low): `_limit=0` returned every row of a list. It now gets at most a full page.
+// (Low): `_limit=0` returned every row of a list. It now gets at most a full page.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let admin: string;
@@ -12,8 +12,16 @@ beforeAll(async () => {
   acme = await t.tenant('Acme');
   admin = await t.login('admin@acme.test');
   const many = PAGE_LIMIT_MAX + 5;
-  await t.database.db.sector.createMany({ data: Array.from({ length: many }, (_, i) => ({ tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: `Setor ${String(i).padStart(4, '0')}` })) });
-  await t.database.db.dndList.createMany({ data: Array.from({ length: many }, (_, i) => ({ tenantId: acme.tenantId, name: `Lista ${i}` })) });
+  await t.database.db.sector.createMany({
+    data: Array.from({ length: many }, (_, i) => ({
+      tenantId: acme.tenantId,
+      workspaceId: acme.workspaceId,
+      name: `Setor ${String(i).padStart(4, '0')}`,
+    })),
+  });
+  await t.database.db.dndList.createMany({
+    data: Array.from({ length: many }, (_, i) => ({ tenantId: acme.tenantId, name: `Lista ${i}` })),
+  });
 });
 afterAll(() => t?.close());
 
@@ -28,7 +36,9 @@ describe('_limit=0', () => {
   });
 
   it('never answers more than a page on any paged list of the contract', async () => {
-    const paged = (Object.values(routes) as RouteDef[]).filter((r) => r.method === 'GET' && !r.path.includes(':') && r.query && '_limit' in (r.query as { shape?: object }).shape!);
+    const paged = (Object.values(routes) as RouteDef[]).filter(
+      (r) => r.method === 'GET' && !r.path.includes(':') && r.query && '_limit' in (r.query as { shape?: object }).shape!,
+    );
     expect(paged.length).toBeGreaterThan(5);
     for (const route of paged) {
       const res = await t.http.get(`${route.path}?_limit=0`).set('Authorization', `Bearer ${admin}`);

@@ -16,7 +16,11 @@ import type { Redis } from 'ioredis';
  * `retry_after_seconds` where the caller gives it) from the one error handler; with Redis down, the
  * same 503 naming Redis as every other Redis call of a request (redis-outage.test.ts).
  */
-export async function countInWindow(redis: Redis, key: string, windowSeconds: number): Promise<{ count: number; retryAfterSeconds: number }> {
+export async function countInWindow(
+  redis: Redis,
+  key: string,
+  windowSeconds: number,
+): Promise<{ count: number; retryAfterSeconds: number }> {
   const answers = await redis.multi().incr(key).expire(key, windowSeconds, 'NX').ttl(key).exec();
   return { count: Number(answers?.[0]?.[1] ?? 0), retryAfterSeconds: Math.max(1, Number(answers?.[2]?.[1] ?? 1)) };
 }

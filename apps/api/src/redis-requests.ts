@@ -1,7 +1,7 @@
 import { AppError } from '@atende/contract';
 import type { Redis } from 'ioredis';
 
-/** How long a request waits on Redis before it answers 503 (issue 12 item 7). */
+/** How long a request waits on Redis before it answers 503. */
 export const REDIS_REQUEST_TIMEOUT_MS = 1000;
 
 /**
@@ -38,7 +38,9 @@ export function isRedisUnavailable(error: unknown): boolean {
 }
 
 export const serviceUnavailable = (dependency: 'redis' | 'postgres') =>
-  new AppError('dependency_unavailable', `The service is unavailable for a moment (${dependency}); try again shortly`, undefined, { dependency });
+  new AppError('dependency_unavailable', `The service is unavailable for a moment (${dependency}); try again shortly`, undefined, {
+    dependency,
+  });
 
 /** `promise`, or false after `ms`: a dependency that does not answer in time counts as down. */
 export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {

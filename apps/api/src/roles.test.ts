@@ -4,13 +4,19 @@ import { allows, PERMISSION_NAMES, PERMISSIONS, type PermissionName } from '@ate
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './testing';
 
-// The role matrix of spec 000 §6 / 002 §6, written down once in @atende/core (PERMISSIONS), is what
+// The role matrix, written down once in @atende/core (PERMISSIONS), is what
 // the binder enforces: for every capability one call is made by a user of every role, and the api
-// answers 403 forbidden exactly where the table says no (issue 12, Low: role matrix).
+// answers 403 forbidden exactly where the table says no (role matrix).
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 const USERS: Record<Role, string> = {
-  agent: 'agent', supervisor: 'supervisor', manager: 'manager', admin: 'admin', owner: 'owner', campaign_manager: 'campaigns', tenant_admin: 'tenants',
+  agent: 'agent',
+  supervisor: 'supervisor',
+  manager: 'manager',
+  admin: 'admin',
+  owner: 'owner',
+  campaign_manager: 'campaigns',
+  tenant_admin: 'tenants',
 };
 const token: Partial<Record<string, string>> = {};
 const as = (who: string) => ({ Authorization: `Bearer ${token[who]}` });
@@ -78,21 +84,31 @@ async function call(who: string, probe: Probe) {
   return probe.body ? request.send(probe.body) : request;
 }
 
-function expectForbidden(res: { status: number; body: { code?: string; error_message?: string } }, label: string) {
+function expectForbidden(res: { status: number; body: { code?: string; error_message?: string } }, label: string, code = 'forbidden') {
   expect(res.status, label).toBe(403);
-  expect(res.body, label).toMatchObject({ code: 'forbidden', error_message: expect.any(String) });
+  expect(res.body, label).toMatchObject({ code, error_message: expect.any(String) });
 }
 
 beforeAll(async () => {
   t = await startTestApp();
   acme = await t.tenant('Acme', {
-    users: { agent: ['agent'], supervisor: ['supervisor'], manager: ['manager'], admin: ['admin'], owner: ['owner'], campaigns: ['campaign_manager'], tenants: ['tenant_admin'], admin2: ['admin'], kicked: ['agent'] },
+    users: {
+      agent: ['agent'],
+      supervisor: ['supervisor'],
+      manager: ['manager'],
+      admin: ['admin'],
+      owner: ['owner'],
+      campaigns: ['campaign_manager'],
+      tenants: ['tenant_admin'],
+      admin2: ['admin'],
+      kicked: ['agent'],
+    },
   });
   for (const who of [...Object.values(USERS), 'admin2', 'kicked']) token[who] = await t.login(`${who}@acme.test`);
 });
 afterAll(() => t.close());
 
-describe('the role matrix (spec 000 §6, 002 §6; one table in @atende/core)', () => {
+describe('the role matrix (one table in @atende/core)', () => {
   it('prints the table', () => {
     const rows = Object.fromEntries(
       PERMISSION_NAMES.map((name) => {
@@ -101,7 +117,7 @@ describe('the role matrix (spec 000 §6, 002 §6; one table in @atende/core)', (
         return [name, { ...cells, flag: 'flag' in p ? p.flag : '', spec: p.spec }];
       }),
     );
-    // The printed matrix is the point of this test (issue 12: "a test prints" it).
+    // The printed matrix is the point of this test ("a test prints" it).
     // eslint-disable-next-line no-console
     console.table(rows);
     expect(Object.keys(rows)).toEqual(PERMISSION_NAMES);
@@ -116,7 +132,8 @@ describe('the role matrix (spec 000 §6, 002 §6; one table in @atende/core)', (
         const res = await call(USERS[role], probe);
         expect(res.status, `${name} as ${role}: no 5xx`).toBeLessThan(500);
         const refused = res.status === 403 && res.body.code === 'forbidden';
-        if (refused === allows([role], name)) mismatches.push(`${name} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
+        if (refused === allows([role], name))
+          mismatches.push(`${name} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 120)}`);
         if (refused) expect(res.body.error_message, `${name} as ${role}`).toEqual(expect.any(String));
       }
     }
@@ -124,20 +141,29 @@ describe('the role matrix (spec 000 §6, 002 §6; one table in @atende/core)', (
   });
 });
 
-describe('the cases of issue 12', () => {
-  it('refuses contact-book edits to tenant_admin, and to campaign_manager except adding a contact (spec 001 §7 DND)', async () => {
+describe('the cases an audit found', () => {
+  it('refuses contact-book edits to tenant_admin, and to campaign_manager except adding a contact (DND)', async () => {
     expect(allows(['tenant_admin'], 'contacts.create')).toBe(false);
     expect(allows(['campaign_manager'], 'contacts.update')).toBe(false);
-    const contact = await t.http.post('/api/v1/contacts').set(as('agent')).send({ name: 'Maria', phone1: '+5511987654321', organization: 'Padaria' });
+    const contact = await t.http
+      .post('/api/v1/contacts')
+      .set(as('agent'))
+      .send({ name: 'Maria', phone1: '+5511987654321', organization: 'Padaria' });
     expect(contact.status).toBeLessThan(300);
     const id = contact.body.data.uuid as string;
-    expectForbidden(await t.http.post('/api/v1/contacts').set(as('tenants')).send({ name: 'Intruder', phone1: '+5511987650000', organization: 'X' }), 'tenant_admin create');
+    expectForbidden(
+      await t.http.post('/api/v1/contacts').set(as('tenants')).send({ name: 'Intruder', phone1: '+5511987650000', organization: 'X' }),
+      'tenant_admin create',
+    );
     expectForbidden(await t.http.patch(`/api/v1/contacts/${id}`).set(as('tenants')).send({ name: 'Renamed' }), 'tenant_admin update');
     expectForbidden(await t.http.delete(`/api/v1/contacts/${id}`).set(as('tenants')), 'tenant_admin delete');
     expectForbidden(await t.http.get('/api/v1/contacts').set(as('tenants')), 'tenant_admin list');
     expectForbidden(await t.http.patch(`/api/v1/contacts/${id}`).set(as('campaigns')).send({ name: 'Renamed' }), 'campaign_manager update');
     expectForbidden(await t.http.delete(`/api/v1/contacts/${id}`).set(as('campaigns')), 'campaign_manager delete');
-    expect((await t.http.post('/api/v1/contacts').set(as('campaigns')).send({ name: 'DND person', phone1: '+5511987651111', organization: 'Y' })).status).toBeLessThan(300);
+    expect(
+      (await t.http.post('/api/v1/contacts').set(as('campaigns')).send({ name: 'DND person', phone1: '+5511987651111', organization: 'Y' }))
+        .status,
+    ).toBeLessThan(300);
     const row = await t.database.db.contact.findUniqueOrThrow({ where: { id } });
     expect(row.name).toBe('Maria');
     expect(await t.database.db.contact.count({ where: { tenantId: acme.tenantId, name: 'Intruder' } })).toBe(0);
@@ -147,7 +173,11 @@ describe('the cases of issue 12', () => {
   });
 
   it('refuses an admin forcing the owner offline; the owner stays signed in', async () => {
-    expectForbidden(await t.http.patch(`/api/v1/users/${acme.users.owner!.uuid}`).set(as('admin')).send({ state: 'offline' }), 'admin -> owner');
+    expectForbidden(
+      await t.http.patch(`/api/v1/users/${acme.users.owner!.uuid}`).set(as('admin')).send({ state: 'offline' }),
+      'admin -> owner',
+      'owner_sign_off_owner_only',
+    );
     expect((await t.http.get('/api/v1/users/me').set(as('owner'))).status).toBe(200);
     const owner = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.owner!.id } });
     expect(owner.isLogged).toBe(true);
@@ -157,20 +187,29 @@ describe('the cases of issue 12', () => {
     expect((await t.http.get('/api/v1/users/me').set(as('admin2'))).status).toBe(401);
   });
 
-  it('lets a supervisor read every settings screen spec 002 §2 shows them (channel screen lists bots)', async () => {
+  it('lets a supervisor read every settings screen the admin area shows them (the channel screen lists bots)', async () => {
     const reads = [
-      '/api/v1/pauses', '/api/v1/sectors', '/api/v1/surveys', '/api/v1/actions', '/api/v1/automated-menus', '/api/v1/workspaces/me',
-      '/api/v1/workspaces/me/opening_hours', '/api/v1/workspaces/me/canned_responses', '/api/v1/workspaces/me/canned_response_categories',
-      '/api/v1/conversations/fields', '/api/v1/channels', '/api/v1/bots',
+      '/api/v1/pauses',
+      '/api/v1/sectors',
+      '/api/v1/surveys',
+      '/api/v1/actions',
+      '/api/v1/automated-menus',
+      '/api/v1/workspaces/me',
+      '/api/v1/workspaces/me/opening_hours',
+      '/api/v1/workspaces/me/canned_responses',
+      '/api/v1/workspaces/me/canned_response_categories',
+      '/api/v1/conversations/fields',
+      '/api/v1/channels',
+      '/api/v1/bots',
     ];
     for (const path of reads) expect((await t.http.get(path).set(as('supervisor'))).status, path).toBe(200);
-    // and still not the admin-only ones (spec 002 §6: integrations, bots editing, conversation reasons).
+    // and still not the admin-only ones (integrations, bots editing, conversation reasons).
     expectForbidden(await t.http.get('/api/v1/workspaces/me/integrations').set(as('supervisor')), 'integrations');
     expectForbidden(await t.http.post('/api/v1/bots').set(as('supervisor')).send({}), 'bots write');
     expectForbidden(await t.http.post('/api/v1/conversation/reasons').set(as('supervisor')).send({}), 'reasons write');
   });
 
-  it('keeps a manager out of campaigns (stricter reading of spec 000 §6 against 001 §6 / 002 §6)', async () => {
+  it('keeps a manager out of campaigns (the stricter reading of the role rules)', async () => {
     expectForbidden(await t.http.get('/api/v1/campaign').set(as('manager')), 'manager campaigns');
     expectForbidden(await t.http.get('/api/v1/dnd').set(as('manager')), 'manager dnd');
     for (const who of ['campaigns', 'admin', 'owner']) expect((await t.http.get('/api/v1/campaign').set(as(who))).status, who).toBe(200);

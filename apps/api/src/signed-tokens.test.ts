@@ -11,7 +11,10 @@ const Claims = z.object({ sub: z.string(), aud: z.string(), iss: z.string() });
 describe('signed tokens', () => {
   it('verifies its own tokens and those jsonwebtoken signed with the secret as a string (issued before)', () => {
     const token = signToken({ sub: 'u' }, SECRET, { audience, issuer, expiresIn: 60 });
-    expect(verifyToken(token, SECRET, Claims, { audience, issuer })).toMatchObject({ ok: true, claims: { sub: 'u', aud: audience, iss: issuer } });
+    expect(verifyToken(token, SECRET, Claims, { audience, issuer })).toMatchObject({
+      ok: true,
+      claims: { sub: 'u', aud: audience, iss: issuer },
+    });
     const before = jwt.sign({ sub: 'v' }, SECRET, { algorithm: 'HS256', audience, issuer, expiresIn: 60 });
     expect(verifyToken(before, SECRET, Claims, { audience, issuer })).toMatchObject({ ok: true, claims: { sub: 'v' } });
   });
@@ -28,7 +31,15 @@ describe('signed tokens', () => {
     // Well signed, but not the claims this kind of token carries.
     expect(verifyToken(token, SECRET, z.object({ sid: z.uuid() }), { audience, issuer })).toEqual({ ok: false, reason: 'invalid' });
     const [head, body] = token.split('.');
-    for (const bad of ['bench-channel-token', '', 'a.b', `${head}.${body}.`, `${head}.${body}.sig.extra`, `${token} `, `${head}.${body}!.x`]) {
+    for (const bad of [
+      'bench-channel-token',
+      '',
+      'a.b',
+      `${head}.${body}.`,
+      `${head}.${body}.sig.extra`,
+      `${token} `,
+      `${head}.${body}!.x`,
+    ]) {
       expect(verifyToken(bad, SECRET, Claims, { audience, issuer }), bad).toEqual({ ok: false, reason: 'invalid' });
     }
   });

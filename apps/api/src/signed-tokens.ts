@@ -25,7 +25,11 @@ function keyOf(secret: string): KeyObject {
 // header, say) is refused without building and throwing jsonwebtoken's error.
 const COMPACT_JWT = /^[\w-]+\.[\w-]+\.[\w-]*$/;
 
-export function signToken(claims: object, secret: string, options: { audience: string; issuer?: string; expiresIn: number; jwtid?: string }): string {
+export function signToken(
+  claims: object,
+  secret: string,
+  options: { audience: string; issuer?: string; expiresIn: number; jwtid?: string },
+): string {
   return jwt.sign(claims, keyOf(secret), { algorithm: 'HS256', ...options });
 }
 
@@ -35,7 +39,12 @@ export type Verified<T> = { ok: true; claims: T } | { ok: false; reason: 'expire
  * The claims of a well-signed, unexpired token of this audience (and issuer), read by the token
  * kind's schema; or why not (claims that do not match the schema are invalid).
  */
-export function verifyToken<S extends z.ZodType>(token: string, secret: string, schema: S, options: { audience: string; issuer?: string }): Verified<z.infer<S>> {
+export function verifyToken<S extends z.ZodType>(
+  token: string,
+  secret: string,
+  schema: S,
+  options: { audience: string; issuer?: string },
+): Verified<z.infer<S>> {
   if (!COMPACT_JWT.test(token)) return { ok: false, reason: 'invalid' };
   let decoded: string | jwt.JwtPayload;
   try {

@@ -20,7 +20,10 @@ export interface TestApp extends BuiltApp {
   database: TestDatabase;
   http: ReturnType<typeof supertest>;
   /** Creates a tenant with one user per role in `users` (email <name>@<tenant>.test, TEST_PASSWORD). */
-  tenant(name: string, options?: { features?: Partial<Record<FeatureFlag, boolean>>; users?: Record<string, Role[]> }): Promise<CreatedTenant>;
+  tenant(
+    name: string,
+    options?: { features?: Partial<Record<FeatureFlag, boolean>>; users?: Record<string, Role[]> },
+  ): Promise<CreatedTenant>;
   /** Signs in over HTTP and returns the bearer token. */
   login(email: string, password?: string): Promise<string>;
   /** A typed sdk client bound to a token. */

@@ -21,7 +21,8 @@ import { theme } from './ui/theme';
 export async function mountApp(root: HTMLElement, signedIn?: User): Promise<void> {
   const queryClient = createQueryClient();
   if (signedIn) queryClient.setQueryData(queryKeys.me, signedIn);
-  if (!location.pathname.startsWith('/login') && !location.pathname.startsWith('/livechat/')) prefetchSession(queryClient, location.pathname);
+  if (!location.pathname.startsWith('/login') && !location.pathname.startsWith('/livechat/'))
+    prefetchSession(queryClient, location.pathname);
   // Portuguese users wait for their dictionary (a few KB); a failed fetch still renders, in English.
   await i18nReady.catch(() => undefined);
   createRoot(root).render(

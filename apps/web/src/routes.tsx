@@ -85,8 +85,14 @@ export const router = createBrowserRouter([
           {
             element: <Guard permission="settings.channels.write" />,
             children: [
-              { path: '/messenger-setup', lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).MessengerSetupPage }) },
-              { path: '/instagram-setup', lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).InstagramSetupPage }) },
+              {
+                path: '/messenger-setup',
+                lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).MessengerSetupPage }),
+              },
+              {
+                path: '/instagram-setup',
+                lazy: async () => ({ Component: (await import('./features/settings/MetaSetupPage')).InstagramSetupPage }),
+              },
             ],
           },
           // Conversations opened by URL.

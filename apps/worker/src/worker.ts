@@ -20,22 +20,50 @@ import { syncTemplate } from './templates/processor';
 import { OutboxDispatcher } from './outbox/loop';
 
 const env = loadEnv();
-const log = pino({ level: env.LOG_LEVEL, name: 'worker', redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' } });
+const log = pino({
+  level: env.LOG_LEVEL,
+  name: 'worker',
+  redact: { paths: ['*.email', '*.phone', '*.phone_number', '*.content', '*.password'], censor: '[redacted]' },
+});
 // Every job may hold a connection (delivery, inbound, template sync, maintenance), plus the outbox dispatcher's transaction.
 const db = createDb(env.DATABASE_URL, { poolSize: env.WORKER_CONCURRENCY + env.INBOUND_CONCURRENCY + env.BOT_CONCURRENCY + 12 });
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
 
 const maintenance = maintenanceQueue(connection, env.REDIS_PREFIX);
 // One scheduler entry shared by every worker process: BullMQ keeps a single repeat per id.
-await maintenance.upsertJobScheduler('expire-sessions', { every: 60 * 60 * 1000 }, { name: 'expire-sessions', data: { kind: 'expire-sessions' } });
+await maintenance.upsertJobScheduler(
+  'expire-sessions',
+  { every: 60 * 60 * 1000 },
+  { name: 'expire-sessions', data: { kind: 'expire-sessions' } },
+);
 // Template statuses also arrive by webhook; this catches the ones a lost webhook never told.
-await maintenance.upsertJobScheduler('sync-templates', { every: 15 * 60 * 1000 }, { name: 'sync-templates', data: { kind: 'sync-templates' } });
+await maintenance.upsertJobScheduler(
+  'sync-templates',
+  { every: 15 * 60 * 1000 },
+  { name: 'sync-templates', data: { kind: 'sync-templates' } },
+);
 // Scheduled campaigns start within 30 s of their start_at.
-await maintenance.upsertJobScheduler('start-scheduled', { every: 30 * 1000 }, { name: 'start-scheduled', data: { kind: 'start-scheduled' } });
-await maintenance.upsertJobScheduler('run-automations', { every: 30 * 1000 }, { name: 'run-automations', data: { kind: 'run-automations' } });
-// The conversation list's kept count: each key's deltas folded into one row (issue 13 item 6).
-await maintenance.upsertJobScheduler('compact-conversation-tally', { every: 60 * 1000 }, { name: 'compact-conversation-tally', data: { kind: 'compact-conversation-tally' } });
-await maintenance.upsertJobScheduler('prune-outbox', { every: 6 * 60 * 60 * 1000 }, { name: 'prune-outbox', data: { kind: 'prune-outbox' } });
+await maintenance.upsertJobScheduler(
+  'start-scheduled',
+  { every: 30 * 1000 },
+  { name: 'start-scheduled', data: { kind: 'start-scheduled' } },
+);
+await maintenance.upsertJobScheduler(
+  'run-automations',
+  { every: 30 * 1000 },
+  { name: 'run-automations', data: { kind: 'run-automations' } },
+);
+// The conversation list's kept count: each key's deltas folded into one row.
+await maintenance.upsertJobScheduler(
+  'compact-conversation-tally',
+  { every: 60 * 1000 },
+  { name: 'compact-conversation-tally', data: { kind: 'compact-conversation-tally' } },
+);
+await maintenance.upsertJobScheduler(
+  'prune-outbox',
+  { every: 6 * 60 * 60 * 1000 },
+  { name: 'prune-outbox', data: { kind: 'prune-outbox' } },
+);
 
 // Events for browsers go through the api's relay (the worker has no sockets).
 const realtime = new RealtimeOutbox(connection, env.REDIS_PREFIX);
@@ -62,39 +90,87 @@ const bots = botHttp({ allowHosts: env.OUTBOUND_ALLOW_HOSTS });
 const workers: Worker[] = [
   new Worker(
     queues.maintenance.name,
-    async (job) => runMaintenanceJob({ db, realtime, log: log.child({ component: 'maintenance' }), sessionRetentionDays: env.SESSION_RETENTION_DAYS, templates: templateDeps }, job.data),
+    async (job) =>
+      runMaintenanceJob(
+        {
+          db,
+          realtime,
+          log: log.child({ component: 'maintenance' }),
+          sessionRetentionDays: env.SESSION_RETENTION_DAYS,
+          templates: templateDeps,
+        },
+        job.data,
+      ),
     { ...bull, concurrency: 1 },
   ),
   // Contact messages and delivery statuses: their own queue and concurrency, never behind campaign work.
-  new Worker(queues.channelInbound.name, async (job) => processInbound({ db, realtime, adapters, secretsKey, storage: storage.writer, log: log.child({ component: 'channel-inbound' }) }, job.data), {
-    ...bull,
-    concurrency: env.INBOUND_CONCURRENCY,
-  }),
+  new Worker(
+    queues.channelInbound.name,
+    async (job) =>
+      processInbound(
+        { db, realtime, adapters, secretsKey, storage: storage.writer, log: log.child({ component: 'channel-inbound' }) },
+        job.data,
+      ),
+    {
+      ...bull,
+      concurrency: env.INBOUND_CONCURRENCY,
+    },
+  ),
   // Bot flows: their own queue, so an HTTP node waiting on its timeout never holds contact messages back.
-  new Worker(queues.botStep.name, async (job) => runBotSteps({ db, realtime, log: log.child({ component: 'bot' }) }, bots, job.data.conversation_uuid), {
-    ...bull,
-    concurrency: env.BOT_CONCURRENCY,
-  }),
+  new Worker(
+    queues.botStep.name,
+    async (job) => runBotSteps({ db, realtime, log: log.child({ component: 'bot' }) }, bots, job.data.conversation_uuid),
+    {
+      ...bull,
+      concurrency: env.BOT_CONCURRENCY,
+    },
+  ),
   new Worker(
     queues.subscriberImport.name,
     async (job) =>
-      importSubscribers({ db, databaseUrl: env.DATABASE_URL, realtime, storage: (service) => storage.driverFor(service), log: log.child({ component: 'import' }) }, job.data, {
-        finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
-      }),
+      importSubscribers(
+        {
+          db,
+          databaseUrl: env.DATABASE_URL,
+          realtime,
+          storage: (service) => storage.driverFor(service),
+          log: log.child({ component: 'import' }),
+        },
+        job.data,
+        {
+          finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+        },
+      ),
     { ...bull, concurrency: 1 },
   ),
   new Worker(
     queues.campaignDispatch.name,
     async (job) =>
-      dispatchCampaign({ db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: env.CAMPAIGN_RATE_PER_SECOND,
-        batchSize: env.CAMPAIGN_BATCH_SIZE, concurrency: env.CAMPAIGN_SEND_CONCURRENCY, log: log.child({ component: 'campaign-dispatch' }),
-      }, job.data),
+      dispatchCampaign(
+        {
+          db,
+          realtime,
+          adapters,
+          secretsKey,
+          limiter,
+          owner,
+          ratePerSecond: env.CAMPAIGN_RATE_PER_SECOND,
+          batchSize: env.CAMPAIGN_BATCH_SIZE,
+          concurrency: env.CAMPAIGN_SEND_CONCURRENCY,
+          log: log.child({ component: 'campaign-dispatch' }),
+        },
+        job.data,
+      ),
     { ...bull, concurrency: 4 },
   ),
-  new Worker(queues.templateSync.name, async (job) => syncTemplate(templateDeps, job.data, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }), {
-    ...bull,
-    concurrency: 2,
-  }),
+  new Worker(
+    queues.templateSync.name,
+    async (job) => syncTemplate(templateDeps, job.data, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+    {
+      ...bull,
+      concurrency: 2,
+    },
+  ),
   createChannelDeliveryWorker(
     {
       db,
@@ -116,7 +192,10 @@ for (const w of workers) {
 }
 dispatcher.start();
 const emailInbound = env.EMAIL_INBOUND_SMTP_PORT
-  ? await startEmailInbound({ db, secretsKey, log: log.child({ component: 'email-inbound' }) }, { port: env.EMAIL_INBOUND_SMTP_PORT, host: env.EMAIL_INBOUND_SMTP_HOST })
+  ? await startEmailInbound(
+      { db, secretsKey, log: log.child({ component: 'email-inbound' }) },
+      { port: env.EMAIL_INBOUND_SMTP_PORT, host: env.EMAIL_INBOUND_SMTP_HOST },
+    )
   : null;
 if (emailInbound) log.info({ port: emailInbound.port }, 'e-mail inbound SMTP listener started');
 log.info({ queues: workers.map((w) => w.name) }, 'worker started');

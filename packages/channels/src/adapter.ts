@@ -1,3 +1,5 @@
+import type { ChannelType } from '@atende/contract';
+
 /**
  * What every channel adapter (custom API channel now; WhatsApp providers, Telegram, ... later)
  * offers the worker. The worker loads the message and the channel, the adapter only speaks the
@@ -27,7 +29,7 @@ export interface OutboundMessage {
    */
   template?: OutboundTemplate | null;
   /**
-   * E-mail threading (issue 15 item 3): the subject of the conversation's thread and the
+   * E-mail threading: the subject of the conversation's thread and the
    * Message-IDs of its earlier messages, oldest first (the last is the one answered). `fresh`: the
    * subject is a new e-mail's own (an agent started the conversation), sent without "Re:".
    */
@@ -69,8 +71,8 @@ export interface SignatureInput {
 }
 
 export interface ChannelAdapter {
-  /** Channel types (Channel.type) this adapter serves. */
-  readonly types: readonly string[];
+  /** Channel types (Channel.type; a {hash} digest counts as HASH_CHANNEL_KIND) this adapter serves. */
+  readonly types: readonly ChannelType[];
   /** Delivers one message; throws ChannelDeliveryError, saying whether a retry may succeed. */
   send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult>;
   /** Whether a request really comes from the holder of `secret` (header names are lower-case). */

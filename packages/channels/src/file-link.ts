@@ -29,7 +29,13 @@ export function signedFileUrl(options: { publicUrl: string; secret: string; file
 }
 
 /** Whether a link is genuine and still valid. The signature is checked first, in constant time. */
-export function verifyFileLink(secret: string, fileId: string, expires: number, signature: string, now = Date.now()): 'valid' | 'invalid' | 'expired' {
+export function verifyFileLink(
+  secret: string,
+  fileId: string,
+  expires: number,
+  signature: string,
+  now = Date.now(),
+): 'valid' | 'invalid' | 'expired' {
   const expected = Buffer.from(fileLinkSignature(secret, fileId, expires));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'invalid';

@@ -20,7 +20,16 @@ export function describeNetworkError(error: unknown): string {
 }
 
 /** Failures before any byte of the request left: no connection (refused, no such host, unreachable, connect time-out) or no TLS. */
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EAI_NONAME',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const TLS_FAILURE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/;
 
 /**
@@ -88,7 +97,9 @@ export async function request(
   } catch (error) {
     // An acceptance whose body (the message id) was cut off is still an acceptance we cannot confirm.
     const unknown = (response.status >= 200 && response.status < 300) || isAmbiguousStatus(response.status);
-    throw new ChannelDeliveryError('transient', `${what} answer interrupted: ${describeNetworkError(error)}`, response.status, { outcomeUnknown: unknown });
+    throw new ChannelDeliveryError('transient', `${what} answer interrupted: ${describeNetworkError(error)}`, response.status, {
+      outcomeUnknown: unknown,
+    });
   }
   if (bytes.length > maxBytes) throw new ChannelDeliveryError('permanent', `${what} answered more than ${maxBytes} bytes`, response.status);
   return {
@@ -136,4 +147,8 @@ export function allowedMediaUrl(raw: string, hosts: readonly string[], allowHttp
 }
 
 /** A provider's error text, shortened and stripped of control characters before it is stored. */
-export const cleanProviderText = (text: string): string => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim().slice(0, 200);
+export const cleanProviderText = (text: string): string =>
+  text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .trim()
+    .slice(0, 200);

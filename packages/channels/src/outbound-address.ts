@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses a server-side request to a user-given URL may reach (issue 12 item 1): only
+ * Which addresses a server-side request to a user-given URL may reach: only
  * public unicast ones, unless the install lists the host, IP or CIDR in OUTBOUND_ALLOW_HOSTS.
  */
 export interface OutboundPolicy {
@@ -63,10 +63,12 @@ function inAllowedRange(address: string, policy: OutboundPolicy): boolean {
     const inner = embeddedIPv4(parsed as ipaddr.IPv6);
     if (inner) candidates.push(inner);
   }
-  return candidates.some((candidate) => policy.ranges.some(([net, bits]) => {
-    parsed = candidate;
-    return parsed.kind() === net.kind() && parsed.match(net, bits);
-  }));
+  return candidates.some((candidate) =>
+    policy.ranges.some(([net, bits]) => {
+      parsed = candidate;
+      return parsed.kind() === net.kind() && parsed.match(net, bits);
+    }),
+  );
 }
 
 /** Whether `address` (what `hostname` resolved to, or the literal) may be connected to. */
@@ -79,7 +81,10 @@ export function addressAllowed(address: string, hostname: string, policy: Outbou
 /** A request refused before any byte left: the address, never anything the remote said. */
 export class OutboundRefusedError extends Error {
   readonly outboundRefused = true;
-  constructor(readonly target: string, why: string) {
+  constructor(
+    readonly target: string,
+    why: string,
+  ) {
     super(`Outbound request to ${target} refused: ${why}`);
     this.name = 'OutboundRefusedError';
   }
@@ -100,10 +105,15 @@ export function refusalOf(error: unknown): OutboundRefusedError | null {
  * policy as the HTTP client: every address the name resolves to must be allowed, and the caller
  * connects to the address answered (not the name again), so a re-resolution cannot swap it.
  */
-export async function resolveAllowedHost(hostname: string, policy: OutboundPolicy, lookup: (host: string) => Promise<{ address: string }[]> = defaultLookup): Promise<string> {
+export async function resolveAllowedHost(
+  hostname: string,
+  policy: OutboundPolicy,
+  lookup: (host: string) => Promise<{ address: string }[]> = defaultLookup,
+): Promise<string> {
   const bare = hostname.trim().replace(/^\[|\]$/g, '');
   if (isIP(bare)) {
-    if (!addressAllowed(bare, bare, policy)) throw new OutboundRefusedError(bare, `${refusedAddressReason(bare)} addresses are not allowed`);
+    if (!addressAllowed(bare, bare, policy))
+      throw new OutboundRefusedError(bare, `${refusedAddressReason(bare)} addresses are not allowed`);
     return bare;
   }
   let addresses: { address: string }[];
@@ -113,7 +123,11 @@ export async function resolveAllowedHost(hostname: string, policy: OutboundPolic
     throw new OutboundRefusedError(bare, 'it does not resolve');
   }
   const refused = addresses.find((a) => !addressAllowed(a.address, bare, policy));
-  if (refused || addresses.length === 0) throw new OutboundRefusedError(bare, refused ? `it resolves to ${refused.address}, which is not a public address` : 'it does not resolve');
+  if (refused || addresses.length === 0)
+    throw new OutboundRefusedError(
+      bare,
+      refused ? `it resolves to ${refused.address}, which is not a public address` : 'it does not resolve',
+    );
   return addresses[0]!.address;
 }
 

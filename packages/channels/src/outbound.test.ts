@@ -5,9 +5,31 @@ import { checkOutboundUrl, outboundClient, statusLine } from './outbound';
 import { addressAllowed, isOutboundRefused, outboundPolicy, refusedAddressReason } from './outbound-address';
 
 const refusedForms = [
-  '127.0.0.1', '::1', '0.0.0.0', '::', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', 'fe80::1',
-  '100.64.0.1', '224.0.0.1', 'ff02::1', '255.255.255.255', '240.0.0.1', 'fc00::1', 'fd12::1',
-  '::ffff:127.0.0.1', '::ffff:169.254.169.254', '::7f00:1', '::a9fe:a9fe', '2002:7f00:1::', '2002:c0a8:101::', '64:ff9b::7f00:1', '64:ff9b::a00:1', '[::1]',
+  '127.0.0.1',
+  '::1',
+  '0.0.0.0',
+  '::',
+  '10.1.2.3',
+  '172.16.0.1',
+  '192.168.1.1',
+  '169.254.169.254',
+  'fe80::1',
+  '100.64.0.1',
+  '224.0.0.1',
+  'ff02::1',
+  '255.255.255.255',
+  '240.0.0.1',
+  'fc00::1',
+  'fd12::1',
+  '::ffff:127.0.0.1',
+  '::ffff:169.254.169.254',
+  '::7f00:1',
+  '::a9fe:a9fe',
+  '2002:7f00:1::',
+  '2002:c0a8:101::',
+  '64:ff9b::7f00:1',
+  '64:ff9b::a00:1',
+  '[::1]',
 ];
 
 describe('outbound address classifier', () => {
@@ -69,7 +91,11 @@ describe('outbound client', () => {
       } else {
         let body = '';
         req.on('data', (c: Buffer) => (body += c.toString()));
-        req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null })));
+        req.on('end', () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify({ method: req.method, body, auth: req.headers.authorization ?? null })),
+        );
       }
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,15 +106,22 @@ describe('outbound client', () => {
   const strict = outboundClient();
   const local = outboundClient({ allowHosts: '127.0.0.1,localhost', maxBytes: 1000, maxTimeMs: 500 });
 
-  it.each(['127.0.0.1', '[::1]', '0.0.0.0', '2130706433', '0x7f000001', '169.254.169.254', '[::ffff:127.0.0.1]', '[::7f00:1]', 'localhost'])(
-    'refuses http://%s before connecting',
-    async (host) => {
-      hits = [];
-      const error = await strict.fetch(`http://${host}:${port}/`).catch((e: unknown) => e);
-      expect(isOutboundRefused(error) || isOutboundRefused((error as { cause?: unknown }).cause)).toBe(true);
-      expect(hits).toEqual([]);
-    },
-  );
+  it.each([
+    '127.0.0.1',
+    '[::1]',
+    '0.0.0.0',
+    '2130706433',
+    '0x7f000001',
+    '169.254.169.254',
+    '[::ffff:127.0.0.1]',
+    '[::7f00:1]',
+    'localhost',
+  ])('refuses http://%s before connecting', async (host) => {
+    hits = [];
+    const error = await strict.fetch(`http://${host}:${port}/`).catch((e: unknown) => e);
+    expect(isOutboundRefused(error) || isOutboundRefused((error as { cause?: unknown }).cause)).toBe(true);
+    expect(hits).toEqual([]);
+  });
 
   it('delivers to an allowlisted local server, posting the body', async () => {
     const res = await local.fetch(`http://localhost:${port}/echo`, { method: 'POST', body: 'hi', headers: { authorization: 'Bearer t' } });
@@ -99,7 +132,9 @@ describe('outbound client', () => {
   it('follows a redirect through the same check and refuses one to a refused address', async () => {
     const ok = await local.fetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(`http://localhost:${port}/echo`)}`);
     expect(await ok.json()).toMatchObject({ method: 'GET' });
-    const error = await local.fetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(`http://169.254.169.254/latest/meta-data/`)}`).catch((e: unknown) => e);
+    const error = await local
+      .fetch(`http://127.0.0.1:${port}/redirect?to=${encodeURIComponent(`http://169.254.169.254/latest/meta-data/`)}`)
+      .catch((e: unknown) => e);
     expect(isOutboundRefused(error)).toBe(true);
     const manual = await local.fetch(`http://127.0.0.1:${port}/redirect?to=x`, { redirect: 'manual' });
     expect(manual.status).toBe(302);

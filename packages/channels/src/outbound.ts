@@ -3,10 +3,17 @@ import http, { STATUS_CODES } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
-import { addressAllowed, isOutboundRefused, OutboundRefusedError, outboundPolicy, refusedAddressReason, type OutboundPolicy } from './outbound-address';
+import {
+  addressAllowed,
+  isOutboundRefused,
+  OutboundRefusedError,
+  outboundPolicy,
+  refusedAddressReason,
+  type OutboundPolicy,
+} from './outbound-address';
 
 /**
- * The one HTTP client for every server-side request to a user-given address (issue 12 item 1):
+ * The one HTTP client for every server-side request to a user-given address:
  * the address is checked when the socket connects (so a name that resolves, or later re-resolves,
  * to a private address is refused), redirects are followed only through the same check, and the
  * answer is capped in size and time.
@@ -41,7 +48,8 @@ export function outboundUrl(raw: string | URL): URL {
   } catch {
     throw new OutboundRefusedError(String(raw).slice(0, 100), 'not a valid URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundRefusedError(url.protocol, 'only http and https are allowed');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundRefusedError(url.protocol, 'only http and https are allowed');
   if (url.username || url.password) throw new OutboundRefusedError(url.hostname, 'credentials in the URL are not allowed');
   return url;
 }
@@ -54,7 +62,14 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
       if (error) return callback(error, '', 4);
       const refused = addresses.find((a) => !addressAllowed(a.address, hostname, policy));
       if (refused || addresses.length === 0) {
-        return callback(new OutboundRefusedError(hostname, refused ? `it resolves to ${refused.address}, which is not a public address` : 'it does not resolve'), '', 4);
+        return callback(
+          new OutboundRefusedError(
+            hostname,
+            refused ? `it resolves to ${refused.address}, which is not a public address` : 'it does not resolve',
+          ),
+          '',
+          4,
+        );
       }
       if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
       callback(null, addresses[0]!.address, addresses[0]!.family);
@@ -65,7 +80,8 @@ function checkedLookup(policy: OutboundPolicy): LookupFunction {
 function checkLiteral(url: URL, policy: OutboundPolicy): void {
   const host = bareHost(url);
   // Node connects to an IP literal without calling `lookup`, so literals are checked here.
-  if (isIP(host) && !addressAllowed(host, host, policy)) throw new OutboundRefusedError(host, `${refusedAddressReason(host)} addresses are not allowed`);
+  if (isIP(host) && !addressAllowed(host, host, policy))
+    throw new OutboundRefusedError(host, `${refusedAddressReason(host)} addresses are not allowed`);
 }
 
 function bodyOf(body: RequestInit['body']): string | Buffer | undefined {
@@ -80,13 +96,21 @@ function bodyOf(body: RequestInit['body']): string | Buffer | undefined {
 function headersOf(init: RequestInit): Record<string, string> {
   const headers: Record<string, string> = {};
   new Headers(init.headers).forEach((value, name) => (headers[name] = value));
-  if (init.body instanceof URLSearchParams && !headers['content-type']) headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
+  if (init.body instanceof URLSearchParams && !headers['content-type'])
+    headers['content-type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
   return headers;
 }
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-function once(url: URL, init: RequestInit, payload: string | Buffer | undefined, policy: OutboundPolicy, signal: AbortSignal, maxBytes: number): Promise<Response> {
+function once(
+  url: URL,
+  init: RequestInit,
+  payload: string | Buffer | undefined,
+  policy: OutboundPolicy,
+  signal: AbortSignal,
+  maxBytes: number,
+): Promise<Response> {
   checkLiteral(url, policy);
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
@@ -119,9 +143,10 @@ function once(url: URL, init: RequestInit, payload: string | Buffer | undefined,
 }
 
 export function outboundClient(options: OutboundOptions = {}): OutboundClient {
-  const policy = typeof options.allowHosts === 'object' && !Array.isArray(options.allowHosts)
-    ? (options.allowHosts as OutboundPolicy)
-    : outboundPolicy(options.allowHosts as string | readonly string[] | undefined);
+  const policy =
+    typeof options.allowHosts === 'object' && !Array.isArray(options.allowHosts)
+      ? (options.allowHosts as OutboundPolicy)
+      : outboundPolicy(options.allowHosts as string | readonly string[] | undefined);
   const { maxRedirects, maxTimeMs, maxBytes } = { ...DEFAULTS, ...options };
   const guardedFetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     if (input instanceof Request) throw new TypeError('Pass a URL to the outbound client');
@@ -131,11 +156,20 @@ export function outboundClient(options: OutboundOptions = {}): OutboundClient {
     let payload = bodyOf(init.body);
     let headers = init.headers;
     for (let hop = 0; ; hop++) {
-      const response = await once(url, { ...init, method, headers, body: payload === undefined ? null : init.body }, payload, policy, signal, maxBytes);
+      const response = await once(
+        url,
+        { ...init, method, headers, body: payload === undefined ? null : init.body },
+        payload,
+        policy,
+        signal,
+        maxBytes,
+      );
       const location = response.headers.get('location');
-      if (init.redirect === 'manual' || response.status < 300 || response.status >= 400 || response.status === 304 || !location) return response;
+      if (init.redirect === 'manual' || response.status < 300 || response.status >= 400 || response.status === 304 || !location)
+        return response;
       await response.body?.cancel();
-      if (init.redirect === 'error' || hop >= maxRedirects) throw new TypeError('fetch failed', { cause: new Error(`more than ${maxRedirects} redirects`) });
+      if (init.redirect === 'error' || hop >= maxRedirects)
+        throw new TypeError('fetch failed', { cause: new Error(`more than ${maxRedirects} redirects`) });
       const next = outboundUrl(new URL(location, url));
       // Credentials go only to the origin they were given for; 303 (and a POST's 301/302) become a GET.
       if (next.origin !== url.origin) {

@@ -2,10 +2,10 @@ import type { TemplateStatus } from '@atende/contract';
 import type { ChannelAdapter, ChannelTarget } from './adapter';
 
 /**
- * What a provider channel adapter (WhatsApp providers, Telegram, and the channel types of issue 15
- * after it) offers beyond sending (adapter.ts): webhook verification and parsing into
- * provider-neutral events, media download from the provider's own hosts, and, where the provider
- * needs it, setting the channel up at the provider (Telegram setWebhook). The api's webhook route
+ * What a provider channel adapter (WhatsApp providers, Telegram, SMS, Meta, e-mail) offers beyond
+ * sending (adapter.ts): webhook verification and parsing into provider-neutral events, media
+ * download from the provider's own hosts, and, where the provider needs it, setting the channel up
+ * at the provider (Telegram setWebhook). The api's webhook route
  * and the worker's channel-inbound queue only see these shapes.
  */
 
@@ -82,7 +82,7 @@ export type InboundEvent =
       externalId: string | null;
       name: string;
       language: string | null;
-      /** Upper-cased, one of spec 002 §3 (unknown provider values map to the nearest). */
+      /** Upper-cased, one (unknown provider values map to the nearest). */
       status: TemplateStatus;
       reason: string | null;
     };
@@ -102,9 +102,16 @@ export interface ProviderChannelAdapter extends ChannelAdapter {
    * Provider-neutral events of one verified delivery; throws ChannelDeliveryError('permanent') on a
    * malformed body. May answer a promise (e-mail: MIME parsing is asynchronous).
    */
-  parseWebhook(request: Pick<WebhookRequest, 'rawBody'> & { contentType: string }, channel: ChannelTarget): InboundEvent[] | Promise<InboundEvent[]>;
+  parseWebhook(
+    request: Pick<WebhookRequest, 'rawBody'> & { contentType: string },
+    channel: ChannelTarget,
+  ): InboundEvent[] | Promise<InboundEvent[]>;
   /** Downloads inbound media from the provider's own hosts only (size-capped). */
-  fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }>;
+  fetchMedia(
+    media: InboundMedia,
+    channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }>;
   /**
    * Providers configured from our side (Telegram): checks the credentials and registers the webhook,
    * when the channel is created or its credentials change. Throws ChannelDeliveryError; an httpStatus
@@ -113,8 +120,6 @@ export interface ProviderChannelAdapter extends ChannelAdapter {
   setUp?(channel: ChannelTarget, webhook: WebhookRegistration): Promise<void>;
   /** The name of a contact known only by a provider id (Messenger PSID), asked once when it first writes; null when not given. */
   senderName?(identifier: string, channel: ChannelTarget): Promise<string | null>;
-  /** Whether we generate the channel's webhook secret (webhook_secret) at creation. */
-  readonly generatesWebhookSecret?: boolean;
 }
 
 export const isProviderAdapter = (adapter: ChannelAdapter): adapter is ProviderChannelAdapter => 'parseWebhook' in adapter;

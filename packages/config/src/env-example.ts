@@ -48,7 +48,9 @@ export function renderEnvExample(intro: string, sections: EnvExampleSection[]): 
       out.push('', ...commentLines(description));
       const fallback = defaultOf(field);
       if (name in group.productionRequired) {
-        out.push(fallback === undefined ? '# Required in production.' : '# Required in production: the default below is for development only.');
+        out.push(
+          fallback === undefined ? '# Required in production.' : '# Required in production: the default below is for development only.',
+        );
       }
       out.push(fallback === undefined ? `# ${name}=` : `${name}=${envValue(fallback)}`);
     }

@@ -15,7 +15,10 @@ export interface SettingsGroup<Shape extends z.ZodRawShape = z.ZodRawShape> {
   productionRequired: Partial<Record<keyof Shape & string, string>>;
 }
 
-export function settingsGroup<Shape extends z.ZodRawShape>(shape: Shape, productionRequired: SettingsGroup<Shape>['productionRequired'] = {}): SettingsGroup<Shape> {
+export function settingsGroup<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  productionRequired: SettingsGroup<Shape>['productionRequired'] = {},
+): SettingsGroup<Shape> {
   return { shape, productionRequired };
 }
 
@@ -29,14 +32,32 @@ const MUST_BE_SET = 'must be set in production';
  */
 export const SHARED_SETTINGS = settingsGroup(
   {
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('development, test or production; production refuses the development secrets.'),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000).describe('The port the api serves; the worker reads it too, for the default PUBLIC_URL.'),
-    PUBLIC_URL: unsetWhenEmpty(z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://atende.example.com' }).optional()).describe(
+    NODE_ENV: z
+      .enum(['development', 'production', 'test'])
+      .default('development')
+      .describe('development, test or production; production refuses the development secrets.'),
+    PORT: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(65535)
+      .default(3000)
+      .describe('The port the api serves; the worker reads it too, for the default PUBLIC_URL.'),
+    PUBLIC_URL: unsetWhenEmpty(
+      z.url({ protocol: /^https?$/, error: 'must be an http(s) address such as https://atende.example.com' }).optional(),
+    ).describe(
       "The api's address as providers and browsers reach it (webhook addresses, Twilio signatures, signed file links). Unset: http://localhost:<PORT>.",
     ),
     DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/atende').describe('The Postgres database.'),
-    REDIS_URL: z.string().url().default('redis://127.0.0.1:6379').describe('The Redis server (queues, realtime fan-out, rate limits, presence).'),
-    REDIS_PREFIX: z.string().default('atende:').describe('Prefix of every Redis key, so several installations or test runs can share one Redis.'),
+    REDIS_URL: z
+      .string()
+      .url()
+      .default('redis://127.0.0.1:6379')
+      .describe('The Redis server (queues, realtime fan-out, rate limits, presence).'),
+    REDIS_PREFIX: z
+      .string()
+      .default('atende:')
+      .describe('Prefix of every Redis key, so several installations or test runs can share one Redis.'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('pino log level.'),
     CHANNEL_SECRETS_KEY: z
       .string()
@@ -49,18 +70,26 @@ export const SHARED_SETTINGS = settingsGroup(
         }
       }, 'must be 32 bytes encoded in base64 (openssl rand -base64 32)')
       .describe('Encrypts channel credentials at rest: 32 bytes in base64 (openssl rand -base64 32), the same in the api and the worker.'),
-    FILE_LINK_SECRET: z.string().min(32).default(DEV_FILE_LINK_SECRET).describe('Signs the time-limited file links given to channel receivers (at least 32 characters).'),
+    FILE_LINK_SECRET: z
+      .string()
+      .min(32)
+      .default(DEV_FILE_LINK_SECRET)
+      .describe('Signs the time-limited file links given to channel receivers (at least 32 characters).'),
     OUTBOUND_ALLOW_HOSTS: z
       .string()
       .default('')
-      .describe('Private host names, IPs and CIDRs (comma-separated) that requests to user-given URLs may reach. Empty: public addresses only.'),
+      .describe(
+        'Private host names, IPs and CIDRs (comma-separated) that requests to user-given URLs may reach. Empty: public addresses only.',
+      ),
     EMAIL_INBOUND_DOMAIN: z
       .string()
       .trim()
       .min(1)
       .max(253)
       .default('localhost')
-      .describe("Mail domain routed to the worker's inbound SMTP listener: an e-mail channel's forwarding address is <channel>.<token>@ this domain."),
+      .describe(
+        "Mail domain routed to the worker's inbound SMTP listener: an e-mail channel's forwarding address is <channel>.<token>@ this domain.",
+      ),
     ...STORAGE_SETTINGS,
   },
   {
@@ -132,7 +161,10 @@ export function parseSettings<T>(schema: z.ZodType<T>, source: Record<string, st
  * A few shared settings, each validated and defaulted as the apps do, for the command-line tools
  * (migrations, the seed) that need only those: they read the same variables with the same defaults.
  */
-export function readSharedSettings<K extends keyof SharedShape>(names: readonly K[], source: Record<string, string | undefined>): z.infer<z.ZodObject<Pick<SharedShape, K>>> {
+export function readSharedSettings<K extends keyof SharedShape>(
+  names: readonly K[],
+  source: Record<string, string | undefined>,
+): z.infer<z.ZodObject<Pick<SharedShape, K>>> {
   const shape = Object.fromEntries(names.map((name) => [name, SHARED_SETTINGS.shape[name]])) as Pick<SharedShape, K>;
   return parseSettings(z.object(shape), source) as z.infer<z.ZodObject<Pick<SharedShape, K>>>;
 }

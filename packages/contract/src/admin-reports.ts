@@ -4,7 +4,7 @@ import { route } from './route';
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD');
 
-/** Filters every admin report takes (spec 002 §2 reports, spec 001 §5 rules for the dates). */
+/** Filters every admin report takes (reports, rules for the dates). */
 export const AdminReportQuery = z.object({
   start: day.optional(),
   end: day.optional(),
@@ -29,45 +29,66 @@ export type ReportTable = z.infer<typeof ReportTableSchema>;
 const table = z.object({ data: ReportTableSchema });
 
 export const agentsProductivityReport = route({
-  method: 'GET', path: '/api/v1/reports/agents/productivity', tags: ['reports'],
+  method: 'GET',
+  path: '/api/v1/reports/agents/productivity',
+  tags: ['reports'],
   summary: 'Per agent: sessions answered and closed, average first response and session time, messages sent.',
-  query: AdminReportQuery, response: table,
+  query: AdminReportQuery,
+  response: table,
 });
 export const conversationSummaryReport = route({
-  method: 'GET', path: '/api/v1/reports/summary/conversations', tags: ['reports'],
+  method: 'GET',
+  path: '/api/v1/reports/summary/conversations',
+  tags: ['reports'],
   summary: 'Session rate: per day (report_type=trend) or per agent (report_type=agent): new, answered, closed, unanswered.',
   query: AdminReportQuery.extend({ report_type: z.enum(['agent', 'trend'], { message: 'Invalid report type' }).default('trend') }),
   response: table,
 });
 export const conversationTrendsReport = route({
-  method: 'GET', path: '/api/v1/reports/trends/conversations', tags: ['reports'],
-  summary: 'Session volume by weekday or by hour of the day, in the caller\'s time zone.',
+  method: 'GET',
+  path: '/api/v1/reports/trends/conversations',
+  tags: ['reports'],
+  summary: "Session volume by weekday or by hour of the day, in the caller's time zone.",
   query: AdminReportQuery.extend({ report_type: z.enum(['weekday', 'hour'], { message: 'Invalid report type' }).default('weekday') }),
   response: table,
 });
 export const conversationMetricsReport = route({
-  method: 'GET', path: '/api/v1/reports/metrics/conversations', tags: ['reports'],
+  method: 'GET',
+  path: '/api/v1/reports/metrics/conversations',
+  tags: ['reports'],
   summary: 'Per day: average and longest wait in the queue, average first response and session time (flag session_metrics_report).',
-  query: AdminReportQuery, response: table,
+  query: AdminReportQuery,
+  response: table,
 });
 export const loginHistoryReport = route({
-  method: 'GET', path: '/api/v1/reports/login_history', tags: ['reports'],
-  summary: 'Sign-ins and sign-outs of the workspace\'s users (role manager).',
-  query: AdminReportQuery, response: table,
+  method: 'GET',
+  path: '/api/v1/reports/login_history',
+  tags: ['reports'],
+  summary: "Sign-ins and sign-outs of the workspace's users (role manager).",
+  query: AdminReportQuery,
+  response: table,
 });
 export const chatHistoryReport = route({
-  method: 'GET', path: '/api/v1/reports/chat_history', tags: ['reports'],
+  method: 'GET',
+  path: '/api/v1/reports/chat_history',
+  tags: ['reports'],
   summary: 'Finished conversations of the period with contact, agent, sector, channel, times and how they ended.',
   query: AdminReportQuery.extend({ contact: z.string().trim().max(200).optional() }),
   response: table,
 });
 export const botsReport = route({
-  method: 'GET', path: '/api/v1/reports/bots', tags: ['reports'],
-  summary: 'Automated menus and bot flows: per menu and answer (bots: per bot), the conversations handed to a sector or ended (flag bots_report).',
-  query: AdminReportQuery, response: table,
+  method: 'GET',
+  path: '/api/v1/reports/bots',
+  tags: ['reports'],
+  summary:
+    'Automated menus and bot flows: per menu and answer (bots: per bot), the conversations handed to a sector or ended (flag bots_report).',
+  query: AdminReportQuery,
+  response: table,
 });
 export const surveysReport = route({
-  method: 'GET', path: '/api/v1/reports/surveys', tags: ['reports'],
+  method: 'GET',
+  path: '/api/v1/reports/surveys',
+  tags: ['reports'],
   summary:
     'Satisfaction surveys sent in the period (flag surveys_report): per survey (report_type=survey), per answer option (option), per agent of the conversation (agent), ' +
     'per day (day) or each answer (answers); an answer is repeated when the contact had already answered that survey; the score is the average of numeric answers.',

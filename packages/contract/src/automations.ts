@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { route } from './route';
 
-/** When an automation looks at a conversation (spec 002 §3 "Action with conditions and operations"). */
+/** When an automation looks at a conversation ("Action with conditions and operations"). */
 export const AUTOMATION_TRIGGERS = ['contact_inactive', 'waiting_too_long'] as const;
 export const AUTOMATION_CONDITION_FIELDS = ['sector', 'channel'] as const;
 export const AUTOMATION_OPERATORS = ['equals', 'not_equals'] as const;
@@ -16,7 +16,12 @@ export const AutomationConditionSchema = z.object({
   operator: z.enum(AUTOMATION_OPERATORS),
   value: z.string(),
 });
-export const AutomationOperationSchema = z.object({ uuid: Uuid, type: z.enum(AUTOMATION_OPERATIONS), value: z.string().nullable(), position: z.number().int() });
+export const AutomationOperationSchema = z.object({
+  uuid: Uuid,
+  type: z.enum(AUTOMATION_OPERATIONS),
+  value: z.string().nullable(),
+  position: z.number().int(),
+});
 export const AutomationSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -32,34 +37,71 @@ export type Automation = z.infer<typeof AutomationSchema>;
 const fields = {
   name: z.string().trim().min(1, 'Name is required').max(120, '120 characters maximum'),
   trigger: z.enum(AUTOMATION_TRIGGERS, { message: 'Choose when it runs' }),
-  minutes: z.number({ message: 'Minutes are required' }).int('Whole minutes only').min(1, 'At least 1 minute').max(AUTOMATION_MAX_MINUTES, 'At most 30 days'),
+  minutes: z
+    .number({ message: 'Minutes are required' })
+    .int('Whole minutes only')
+    .min(1, 'At least 1 minute')
+    .max(AUTOMATION_MAX_MINUTES, 'At most 30 days'),
   enabled: z.boolean(),
 };
 const ActionParam = z.object({ id: Uuid });
 const one = z.object({ data: AutomationSchema });
 
 export const listAutomations = route({
-  method: 'GET', path: '/api/v1/actions', tags: ['automations'], summary: 'Automations of the workspace with their conditions and operations.',
+  method: 'GET',
+  path: '/api/v1/actions',
+  tags: ['automations'],
+  summary: 'Automations of the workspace with their conditions and operations.',
   response: z.object({ data: z.array(AutomationSchema) }),
 });
-export const getAutomation = route({ method: 'GET', path: '/api/v1/actions/:id', tags: ['automations'], summary: 'One automation.', params: ActionParam, response: one });
+export const getAutomation = route({
+  method: 'GET',
+  path: '/api/v1/actions/:id',
+  tags: ['automations'],
+  summary: 'One automation.',
+  params: ActionParam,
+  response: one,
+});
 export const createAutomation = route({
-  method: 'POST', path: '/api/v1/actions', tags: ['automations'], summary: 'Creates an automation (admin); it acts once it has an operation.', status: 201,
-  body: z.object({ ...fields, enabled: fields.enabled.default(true) }), response: one,
+  method: 'POST',
+  path: '/api/v1/actions',
+  tags: ['automations'],
+  summary: 'Creates an automation (admin); it acts once it has an operation.',
+  status: 201,
+  body: z.object({ ...fields, enabled: fields.enabled.default(true) }),
+  response: one,
 });
 export const updateAutomation = route({
-  method: 'PATCH', path: '/api/v1/actions/:id', tags: ['automations'], summary: 'Edits an automation (admin).',
-  params: ActionParam, body: z.object(fields).partial(), response: one,
+  method: 'PATCH',
+  path: '/api/v1/actions/:id',
+  tags: ['automations'],
+  summary: 'Edits an automation (admin).',
+  params: ActionParam,
+  body: z.object(fields).partial(),
+  response: one,
 });
 export const deleteAutomation = route({
-  method: 'DELETE', path: '/api/v1/actions/:id', tags: ['automations'], summary: 'Deletes an automation (admin).', params: ActionParam, response: z.object({ data: z.object({ uuid: Uuid }) }),
+  method: 'DELETE',
+  path: '/api/v1/actions/:id',
+  tags: ['automations'],
+  summary: 'Deletes an automation (admin).',
+  params: ActionParam,
+  response: z.object({ data: z.object({ uuid: Uuid }) }),
 });
 export const listAutomationConditions = route({
-  method: 'GET', path: '/api/v1/actions/:id/conditions', tags: ['automations'], summary: "An automation's conditions (all must hold).",
-  params: ActionParam, response: z.object({ data: z.array(AutomationConditionSchema) }),
+  method: 'GET',
+  path: '/api/v1/actions/:id/conditions',
+  tags: ['automations'],
+  summary: "An automation's conditions (all must hold).",
+  params: ActionParam,
+  response: z.object({ data: z.array(AutomationConditionSchema) }),
 });
 export const addAutomationCondition = route({
-  method: 'POST', path: '/api/v1/actions/:id/conditions', tags: ['automations'], summary: 'Adds a condition (admin).', status: 201,
+  method: 'POST',
+  path: '/api/v1/actions/:id/conditions',
+  tags: ['automations'],
+  summary: 'Adds a condition (admin).',
+  status: 201,
   params: ActionParam,
   body: z.object({
     field: z.enum(AUTOMATION_CONDITION_FIELDS, { message: 'Choose what to compare' }),
@@ -69,20 +111,39 @@ export const addAutomationCondition = route({
   response: one,
 });
 export const removeAutomationCondition = route({
-  method: 'DELETE', path: '/api/v1/actions/:id/conditions/:item', tags: ['automations'], summary: 'Removes a condition (admin).',
-  params: z.object({ id: Uuid, item: Uuid }), response: one,
+  method: 'DELETE',
+  path: '/api/v1/actions/:id/conditions/:item',
+  tags: ['automations'],
+  summary: 'Removes a condition (admin).',
+  params: z.object({ id: Uuid, item: Uuid }),
+  response: one,
 });
 export const listAutomationOperations = route({
-  method: 'GET', path: '/api/v1/actions/:id/operations', tags: ['automations'], summary: "An automation's operations, in order.",
-  params: ActionParam, response: z.object({ data: z.array(AutomationOperationSchema) }),
+  method: 'GET',
+  path: '/api/v1/actions/:id/operations',
+  tags: ['automations'],
+  summary: "An automation's operations, in order.",
+  params: ActionParam,
+  response: z.object({ data: z.array(AutomationOperationSchema) }),
 });
 export const addAutomationOperation = route({
-  method: 'POST', path: '/api/v1/actions/:id/operations', tags: ['automations'], summary: 'Appends an operation (admin).', status: 201,
+  method: 'POST',
+  path: '/api/v1/actions/:id/operations',
+  tags: ['automations'],
+  summary: 'Appends an operation (admin).',
+  status: 201,
   params: ActionParam,
-  body: z.object({ type: z.enum(AUTOMATION_OPERATIONS, { message: 'Choose an operation' }), value: z.string().trim().max(2000, '2000 characters maximum').nullable().optional() }),
+  body: z.object({
+    type: z.enum(AUTOMATION_OPERATIONS, { message: 'Choose an operation' }),
+    value: z.string().trim().max(2000, '2000 characters maximum').nullable().optional(),
+  }),
   response: one,
 });
 export const removeAutomationOperation = route({
-  method: 'DELETE', path: '/api/v1/actions/:id/operations/:item', tags: ['automations'], summary: 'Removes an operation (admin).',
-  params: z.object({ id: Uuid, item: Uuid }), response: one,
+  method: 'DELETE',
+  path: '/api/v1/actions/:id/operations/:item',
+  tags: ['automations'],
+  summary: 'Removes an operation (admin).',
+  params: z.object({ id: Uuid, item: Uuid }),
+  response: one,
 });

@@ -3,11 +3,11 @@ import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './commo
 import { route } from './route';
 import { TEMPLATE_STATUSES } from './templates';
 
-/** Spec 001 §3-§5: campaigns, reply actions, subscribers and do-not-disturb lists. */
+/** Campaigns, reply actions, subscribers and do-not-disturb lists. */
 export const CAMPAIGN_STATES = ['running', 'stopped', 'scheduled', 'failed', 'sent', 'completed', 'completed_with_engagement'] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 /**
- * Spec 001 §4 (list filters): where a run that sent to every subscriber ends (issue 14 item 5).
+ * (list filters): where a run that sent to every subscriber ends.
  * sent: everything dispatched, the provider's receipts still coming; completed: every accepted
  * message has a final receipt (delivered, read or failed) or a day has passed since the run ended;
  * completed_with_engagement: completed, and at least one subscriber replied. No Start on them unless
@@ -28,23 +28,27 @@ export const IMPORT_STATUSES = ['pending', 'in_progress', 'done'] as const;
 export const REPLY_ACTIONS = ['end_dnd', 'transfer_to_sector', 'chatbot_outbound', 'end_with_message'] as const;
 export const DEFAULT_ACTION = 'DEFAULT_ACTION';
 export const CAMPAIGN_NAME_MAX = 80;
-/** Spec 001 §5 / §9: the subscribers file. */
+/** The subscribers file. */
 export const SUBSCRIBERS_FILE_MAX_BYTES = 5_242_880;
 /**
- * Why a subscribers file imported nothing (the import is all or nothing). The first is spec 001 §8's
+ * Why a subscribers file imported nothing (the import is all or nothing). The first is the product's
  * text; the others are ours (the spec shows none), translated by the screen like the first.
  */
 export const SUBSCRIBER_IMPORT_ERRORS = {
   columns: 'Invalid file! It must have at least name and phone',
   unreadable: 'Invalid file! It could not be read as CSV, so nothing was imported',
-  /** Binary, an old .xls, or text in no encoding the import knows (issue 14 item 4). */
+  /** Binary, an old .xls, or text in no encoding the import knows. */
   undecodable: 'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again',
   failed: 'The import failed and nothing was imported. Please try again.',
 } as const;
 
 const message = z.string().trim().max(4096);
 export const ReplyActionSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('end_dnd'), dnd_list: z.array(Uuid).min(1, 'This field is required'), message: message.min(1, 'This field is required') }),
+  z.object({
+    action: z.literal('end_dnd'),
+    dnd_list: z.array(Uuid).min(1, 'This field is required'),
+    message: message.min(1, 'This field is required'),
+  }),
   z.object({ action: z.literal('transfer_to_sector'), sector_uuid: Uuid, message: message.optional() }),
   z.object({ action: z.literal('chatbot_outbound'), bot_uuid: Uuid, message: message.optional() }),
   z.object({ action: z.literal('end_with_message'), message: message.optional() }),
@@ -57,13 +61,18 @@ export const CampaignConfigSchema = z.object({
 });
 export type CampaignConfig = z.infer<typeof CampaignConfigSchema>;
 
-/** Spec 001 §3: a campaign's inbound entry point is a sector, an automated menu or a bot. */
+/** A campaign's inbound entry point is a sector, an automated menu or a bot. */
 export const ENTRYPOINT_TYPES = ['sector', 'menu', 'bot'] as const;
 export type EntrypointType = (typeof ENTRYPOINT_TYPES)[number];
 /** The payload's entry point: a sector's uuid (the older form), or the entry point as the campaign shows it. */
 const EntrypointInput = z.union([
   Uuid,
-  z.object({ uuid: Uuid, type: z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }), name: z.string().optional(), enabled: z.boolean().optional() }),
+  z.object({
+    uuid: Uuid,
+    type: z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }),
+    name: z.string().optional(),
+    enabled: z.boolean().optional(),
+  }),
 ]);
 export type EntrypointInput = z.infer<typeof EntrypointInput>;
 
@@ -76,9 +85,9 @@ export const CampaignSchema = z.object({
   channel: z.object({ uuid: Uuid, name: z.string(), type: z.string() }),
   template: z.object({ uuid: Uuid, name: z.string(), deleted: z.boolean(), config: z.object({ status: z.enum(TEMPLATE_STATUSES) }) }),
   valid_subscriber_count: z.number().int(),
-  /** Where a conversation opened by a reply goes: a sector's queue, a menu or a bot (spec 001 §3); enabled false once it was removed or switched off. */
+  /** Where a conversation opened by a reply goes: a sector's queue, a menu or a bot; enabled false once it was removed or switched off. */
   inbound_entrypoint: z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() }).nullable(),
-  /** The template's buttons changed since the reply actions were saved: they must be remapped (issue 14 item 7). */
+  /** The template's buttons changed since the reply actions were saved: they must be remapped. */
   actions_outdated: z.boolean(),
   dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
   config: CampaignConfigSchema,
@@ -99,11 +108,18 @@ export const CampaignSchema = z.object({
   created_by: z.object({ uuid: Uuid, username: z.string() }).nullable(),
   created_at: IsoDate,
   /**
-   * Issue 14 item 5: how far sending got, of all subscribers: sent (accepted by the provider, replied
+   * How far sending got, of all subscribers: sent (accepted by the provider, replied
    * included), errors, dnd (skipped), remaining (pending or being sent), unknown (may have reached
    * the provider). Live through update-campaign.
    */
-  progress: z.object({ total: z.number().int(), sent: z.number().int(), errors: z.number().int(), dnd: z.number().int(), remaining: z.number().int(), unknown: z.number().int() }),
+  progress: z.object({
+    total: z.number().int(),
+    sent: z.number().int(),
+    errors: z.number().int(),
+    dnd: z.number().int(),
+    remaining: z.number().int(),
+    unknown: z.number().int(),
+  }),
 });
 export type Campaign = z.infer<typeof CampaignSchema>;
 
@@ -135,44 +151,69 @@ export const CampaignUpdateSchema = z.strictObject({
 });
 
 export const listCampaigns = route({
-  method: 'GET', path: '/api/v1/campaign', tags: ['campaigns'],
-  summary: "Campaigns of the workspace: the caller's own and the public ones (only_my_campaigns narrows to the caller's); state and name filters.",
+  method: 'GET',
+  path: '/api/v1/campaign',
+  tags: ['campaigns'],
+  summary:
+    "Campaigns of the workspace: the caller's own and the public ones (only_my_campaigns narrows to the caller's); state and name filters.",
   query: PageQuery.extend({
-    only_my_campaigns: z.union([z.boolean(), z.enum(['true', 'false'])]).transform((v) => v === true || v === 'true').optional(),
+    only_my_campaigns: z
+      .union([z.boolean(), z.enum(['true', 'false'])])
+      .transform((v) => v === true || v === 'true')
+      .optional(),
     state: z.enum(CAMPAIGN_STATES, { message: 'Invalid state' }).optional(),
     name: z.string().trim().max(80).optional(),
   }),
   response: pageOf(CampaignSchema),
 });
-export const getCampaign = route({ method: 'GET', path: '/api/v1/campaign/:id', tags: ['campaigns'], summary: 'One campaign.', params: UuidParam, response: dataOf(CampaignSchema) });
+export const getCampaign = route({
+  method: 'GET',
+  path: '/api/v1/campaign/:id',
+  tags: ['campaigns'],
+  summary: 'One campaign.',
+  params: UuidParam,
+  response: dataOf(CampaignSchema),
+});
 export const CampaignEntrypointSchema = z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() });
 export const listCampaignEntrypoints = route({
-  method: 'GET', path: '/api/v1/campaign/inbound_entrypoints', tags: ['campaigns'],
-  summary: "The inbound entry points a campaign may use (spec 001 §3): the workspace's sectors, automated menus (enabled false: switched off, not choosable) and bots.",
+  method: 'GET',
+  path: '/api/v1/campaign/inbound_entrypoints',
+  tags: ['campaigns'],
+  summary:
+    "The inbound entry points a campaign may use: the workspace's sectors, automated menus (enabled false: switched off, not choosable) and bots.",
   response: z.object({ data: z.array(CampaignEntrypointSchema) }),
 });
 export const createCampaign = route({
-  method: 'POST', path: '/api/v1/campaign', tags: ['campaigns'],
-  summary: 'Creates a campaign (spec 001 §3, §5): an approved template of the channel, reply actions for its buttons, DND lists (new ones created), optional schedule.',
+  method: 'POST',
+  path: '/api/v1/campaign',
+  tags: ['campaigns'],
+  summary:
+    'Creates a campaign: an approved template of the channel, reply actions for its buttons, DND lists (new ones created), optional schedule.',
   body: CampaignCreateSchema,
   response: dataOf(CampaignSchema),
   status: 201,
 });
 export const updateCampaign = route({
-  method: 'PATCH', path: '/api/v1/campaign/:id', tags: ['campaigns'],
+  method: 'PATCH',
+  path: '/api/v1/campaign/:id',
+  tags: ['campaigns'],
   summary: 'Edits a campaign: name, channel and template are locked; the schedule is locked once the campaign started.',
   params: UuidParam,
   body: CampaignUpdateSchema,
   response: dataOf(CampaignSchema),
 });
 export const deleteCampaign = route({
-  method: 'DELETE', path: '/api/v1/campaign/:id', tags: ['campaigns'],
+  method: 'DELETE',
+  path: '/api/v1/campaign/:id',
+  tags: ['campaigns'],
   summary: 'Deletes a campaign that is not running.',
   params: UuidParam,
   response: Ok,
 });
 export const setCampaignDesiredState = route({
-  method: 'POST', path: '/api/v1/campaign/:id/desired_state', tags: ['campaigns'],
+  method: 'POST',
+  path: '/api/v1/campaign/:id/desired_state',
+  tags: ['campaigns'],
   summary: 'Starts (running) or stops (stopped) a campaign; starting needs an approved, not deleted template and valid subscribers.',
   params: UuidParam,
   body: z.object({ desired_state: z.enum(['running', 'stopped'], { message: 'Invalid desired state' }) }),
@@ -198,14 +239,19 @@ const statesQuery = z
   .transform((v) => (Array.isArray(v) ? v : [v]))
   .optional();
 export const listSubscribers = route({
-  method: 'GET', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'],
+  method: 'GET',
+  path: '/api/v1/campaign/:id/subscribers',
+  tags: ['campaigns'],
   summary: 'Subscribers of a campaign, filtered by states (states or states[], repeated).',
   params: UuidParam,
   query: PageQuery.extend({ states: statesQuery, 'states[]': statesQuery }),
   response: pageOf(SubscriberSchema),
 });
 export const importSubscribers = route({
-  method: 'POST', path: '/api/v1/campaign/:id/subscribers', tags: ['campaigns'], bodyEncoding: 'multipart',
+  method: 'POST',
+  path: '/api/v1/campaign/:id/subscribers',
+  tags: ['campaigns'],
+  bodyEncoding: 'multipart',
   summary:
     "Imports subscribers from a CSV (UTF-8, UTF-16 or Windows-1252; , ; or tab separated) or .xlsx file (5 MB at most, columns name and phone plus the template's parameters named after its placeholders, body_1, or numbered 1..n; lines starting with # are notes); progress arrives as update-campaign-tasks.",
   params: UuidParam,
@@ -215,13 +261,17 @@ export const importSubscribers = route({
   status: 202,
 });
 export const downloadSubscribersTemplate = route({
-  method: 'GET', path: '/api/v1/campaign/:id/subscribers/template', tags: ['campaigns'],
+  method: 'GET',
+  path: '/api/v1/campaign/:id/subscribers/template',
+  tags: ['campaigns'],
   summary: "The import file's template for this campaign's template parameters, as CSV or Excel (Accept header).",
   params: UuidParam,
 });
 export const SubscriberParams = z.object({ id: Uuid, contact: Uuid });
 export const updateSubscriber = route({
-  method: 'POST', path: '/api/v1/campaign/:id/subscribers/:contact', tags: ['campaigns'],
+  method: 'POST',
+  path: '/api/v1/campaign/:id/subscribers/:contact',
+  tags: ['campaigns'],
   summary: 'Changes a subscriber (pending, error or completed ones only): its state.',
   params: SubscriberParams,
   body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }) }),
@@ -229,66 +279,92 @@ export const updateSubscriber = route({
 });
 /** the manager's knowing resend of the sends whose outcome is unknown. */
 export const resendUnknownSubscribers = route({
-  method: 'POST', path: '/api/v1/campaign/:id/resend_unknown', tags: ['campaigns'],
+  method: 'POST',
+  path: '/api/v1/campaign/:id/resend_unknown',
+  tags: ['campaigns'],
   summary:
     "Puts the campaign's subscribers in state unknown (their message may have reached the provider: a resend may be a second message on their phone) back to pending, to be sent by the running run or the next Start; answers how many.",
   params: UuidParam,
   response: dataOf(z.object({ resent: z.number().int() })),
 });
 export const deleteSubscriber = route({
-  method: 'DELETE', path: '/api/v1/campaign/:id/subscribers/:contact', tags: ['campaigns'],
+  method: 'DELETE',
+  path: '/api/v1/campaign/:id/subscribers/:contact',
+  tags: ['campaigns'],
   summary: 'Removes a pending subscriber.',
   params: SubscriberParams,
   response: Ok,
 });
 
-/** `default`: preselected for every new campaign of the tenant (issue 14 item 8). */
+/** `default`: preselected for every new campaign of the tenant. */
 export const DndListSchema = z.object({ uuid: Uuid, name: z.string(), contact_count: z.number().int(), default: z.boolean() });
 export type DndList = z.infer<typeof DndListSchema>;
 export const listDndLists = route({
-  method: 'GET', path: '/api/v1/dnd', tags: ['dnd'], summary: 'Do-not-disturb lists.',
+  method: 'GET',
+  path: '/api/v1/dnd',
+  tags: ['dnd'],
+  summary: 'Do-not-disturb lists.',
   query: PageQuery.extend({ name: z.string().trim().max(120).optional() }),
   response: pageOf(DndListSchema),
 });
 export const createDndList = route({
-  method: 'POST', path: '/api/v1/dnd', tags: ['dnd'], summary: 'Creates a do-not-disturb list.',
+  method: 'POST',
+  path: '/api/v1/dnd',
+  tags: ['dnd'],
+  summary: 'Creates a do-not-disturb list.',
   body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120) }),
   response: dataOf(DndListSchema),
   status: 201,
 });
 export const updateDndList = route({
-  method: 'PATCH', path: '/api/v1/dnd/:id', tags: ['dnd'], summary: 'Renames a do-not-disturb list, or marks it default (preselected for new campaigns) or not.',
+  method: 'PATCH',
+  path: '/api/v1/dnd/:id',
+  tags: ['dnd'],
+  summary: 'Renames a do-not-disturb list, or marks it default (preselected for new campaigns) or not.',
   params: UuidParam,
   body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120).optional(), default: z.boolean().optional() }),
   response: dataOf(DndListSchema),
 });
 export const deleteDndList = route({
-  method: 'DELETE', path: '/api/v1/dnd/:id', tags: ['dnd'],
+  method: 'DELETE',
+  path: '/api/v1/dnd/:id',
+  tags: ['dnd'],
   summary: 'Deletes a do-not-disturb list: campaigns stop consulting it; refused while a running campaign uses it.',
   params: UuidParam,
   response: Ok,
 });
 export const listDndContacts = route({
-  method: 'GET', path: '/api/v1/dnd/:id/contacts', tags: ['dnd'], summary: 'Contacts of a do-not-disturb list.',
+  method: 'GET',
+  path: '/api/v1/dnd/:id/contacts',
+  tags: ['dnd'],
+  summary: 'Contacts of a do-not-disturb list.',
   params: UuidParam,
   query: PageQuery.extend({ name: z.string().trim().max(200).optional(), phone_number: z.string().trim().max(32).optional() }),
   response: pageOf(z.object({ uuid: Uuid, name: z.string(), phone_number: z.string().nullable() })),
 });
 export const removeDndContact = route({
-  method: 'DELETE', path: '/api/v1/dnd/:id/contacts/:contact', tags: ['dnd'], summary: 'Takes a contact off a do-not-disturb list.',
+  method: 'DELETE',
+  path: '/api/v1/dnd/:id/contacts/:contact',
+  tags: ['dnd'],
+  summary: 'Takes a contact off a do-not-disturb list.',
   params: SubscriberParams,
   response: Ok,
 });
 export const addContactToDnd = route({
-  method: 'POST', path: '/api/v1/contacts/:id/dnd', tags: ['dnd'], summary: 'Adds a contact to do-not-disturb lists.',
+  method: 'POST',
+  path: '/api/v1/contacts/:id/dnd',
+  tags: ['dnd'],
+  summary: 'Adds a contact to do-not-disturb lists.',
   params: UuidParam,
   body: z.object({ dnd_list: z.array(Uuid).min(1, 'Deve ser escolhida pelo menos uma lista').max(100) }),
   response: dataOf(z.object({ uuid: Uuid, name: z.string(), dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })) })),
 });
 
-/** Issue 14 item 10: a copy of a campaign to send again (a new run of its own, nothing of the original's sends). */
+/** A copy of a campaign to send again (a new run of its own, nothing of the original's sends). */
 export const duplicateCampaign = route({
-  method: 'POST', path: '/api/v1/campaign/:id/duplicate', tags: ['campaigns'],
+  method: 'POST',
+  path: '/api/v1/campaign/:id/duplicate',
+  tags: ['campaigns'],
   summary:
     "Copies a campaign: channel, template, reply actions, DND lists, entry point, mode and visibility; stopped, without a schedule. With with_subscribers the original's subscribers are copied with their parameters: pending again, 'dnd' when on one of its DND lists now, in error when a parameter is still missing.",
   params: UuidParam,
@@ -302,9 +378,11 @@ export const duplicateCampaign = route({
   status: 201,
 });
 
-/** Issue 14 item 10: the campaign's template sent once to one number, before Start, to see it on a phone. */
+/** The campaign's template sent once to one number, before Start, to see it on a phone. */
 export const testSendCampaign = route({
-  method: 'POST', path: '/api/v1/campaign/:id/test_send', tags: ['campaigns'],
+  method: 'POST',
+  path: '/api/v1/campaign/:id/test_send',
+  tags: ['campaigns'],
   summary:
     "Sends the campaign's template to one phone number now, with the parameters given (header_1, body_1, ... in the import file's order); answers once the provider accepted it, or with the provider's reason. Not recorded as a subscriber.",
   params: UuidParam,

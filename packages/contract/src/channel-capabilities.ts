@@ -1,8 +1,11 @@
+import { channelTypeOf, HASH_CHANNEL_KIND, type ChannelType } from './channels';
+
 /**
- * What each channel type can carry (issue 15): the composer refuses what a channel cannot do before
+ * What each channel type can carry: the composer refuses what a channel cannot do before
  * upload or send, and the adapter refuses it permanently with the same code when it gets it anyway
- * (an api client, a canned response's file). Data only: a new channel type adds a row here.
- * Types without a row (custom, livechat, WhatsApp) keep the upload rules of messages.ts alone.
+ * (an api client, a canned response's file). Data only: a new channel type adds its row to
+ * CHANNEL_TYPE_FACTS below. Types without capabilities (custom, livechat, WhatsApp) keep the upload
+ * rules of messages.ts alone.
  */
 
 /** How an outbound attachment travels on a channel. */
@@ -73,7 +76,7 @@ const SMS: ChannelCapabilities = {
 };
 
 /**
- * E-mail (issue 15 item 3): any file goes as an attachment; most mail servers refuse messages over
+ * E-mail: any file goes as an attachment; most mail servers refuse messages over
  * 25 MB and base64 makes files a third bigger, so 18 MB per file; a recording goes as an audio file
  * (mail has no voice notes); the text is long but bounded so one message stays one e-mail.
  */
@@ -121,7 +124,73 @@ const INSTAGRAM: ChannelCapabilities = {
   replyWindowHours: 24,
 };
 
-export const CHANNEL_CAPABILITIES: Readonly<Record<string, ChannelCapabilities>> = { telegram: TELEGRAM, sms: SMS, messenger: MESSENGER, instagram: INSTAGRAM, email: EMAIL };
+/** Every setting the WhatsApp Cloud API needs, from Meta itself or from a {hash} provider speaking it. */
+const CLOUD_API_SETTINGS = [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']] as const;
+const TWILIO_SETTINGS = [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']] as const;
+const META_MESSAGING_SETTINGS = [['page_id'], ['access_token'], ['app_secret'], ['verify_token']] as const;
+
+/** What the api, the worker and the web share about one channel type: one row per type that can be created. */
+export interface ChannelTypeFacts {
+  /**
+   * How contacts' messages arrive: posted by the caller with the channel's token (custom API channel),
+   * by the provider to the channel's webhook address, or through the livechat widget.
+   */
+  inbound: 'token' | 'provider_webhook' | 'widget';
+  /** What the channel can carry; absent: only the general upload rules apply. */
+  capabilities?: ChannelCapabilities;
+  /**
+   * The settings the channel cannot work without: each entry is one setting, or alternatives of
+   * which one is enough (a Twilio sender number or messaging service). The api refuses a channel
+   * without them; the admin screen's form marks and checks the same ones.
+   */
+  requiredSettings?: readonly (readonly string[])[];
+  /** A screen that connects the channel through the provider's login, offered before manual entry. */
+  setupPath?: string;
+}
+
+export const CHANNEL_TYPE_FACTS: Readonly<Partial<Record<ChannelType, ChannelTypeFacts>>> = {
+  custom: { inbound: 'token' },
+  droz: { inbound: 'token' },
+  API: { inbound: 'token' },
+  livechat: { inbound: 'widget' },
+  whatsapp_cloud: { inbound: 'provider_webhook', requiredSettings: CLOUD_API_SETTINGS },
+  [HASH_CHANNEL_KIND]: { inbound: 'provider_webhook', requiredSettings: CLOUD_API_SETTINGS },
+  whatsapp_360dialog: { inbound: 'provider_webhook', requiredSettings: [['api_key'], ['webhook_secret']] },
+  whatsapp_twilio: { inbound: 'provider_webhook', requiredSettings: TWILIO_SETTINGS },
+  telegram: { inbound: 'provider_webhook', capabilities: TELEGRAM, requiredSettings: [['bot_token']] },
+  sms: { inbound: 'provider_webhook', capabilities: SMS, requiredSettings: TWILIO_SETTINGS },
+  messenger: {
+    inbound: 'provider_webhook',
+    capabilities: MESSENGER,
+    requiredSettings: META_MESSAGING_SETTINGS,
+    setupPath: '/messenger-setup',
+  },
+  instagram: {
+    inbound: 'provider_webhook',
+    capabilities: INSTAGRAM,
+    requiredSettings: META_MESSAGING_SETTINGS,
+    setupPath: '/instagram-setup',
+  },
+  email: { inbound: 'provider_webhook', capabilities: EMAIL, requiredSettings: [['smtp_host'], ['from_address'], ['password']] },
+};
+
+/** The facts of a stored channel type (a digest counts as HASH_CHANNEL_KIND), or null for a type that cannot be created. */
+export function channelTypeFacts(type: string): ChannelTypeFacts | null {
+  const known = channelTypeOf(type);
+  return (known && CHANNEL_TYPE_FACTS[known]) ?? null;
+}
+
+function factsColumn<T>(pick: (facts: ChannelTypeFacts) => T | undefined): Readonly<Partial<Record<ChannelType, T>>> {
+  const column: Partial<Record<ChannelType, T>> = {};
+  for (const [type, facts] of Object.entries(CHANNEL_TYPE_FACTS) as [ChannelType, ChannelTypeFacts][]) {
+    const value = pick(facts);
+    if (value !== undefined) column[type] = value;
+  }
+  return column;
+}
+
+/** The capabilities column of CHANNEL_TYPE_FACTS, by type. */
+export const CHANNEL_CAPABILITIES = factsColumn((facts) => facts.capabilities);
 
 /** The channel settings capabilities depend on: the only ones a conversation's channel carries to the composer. */
 export const CAPABILITY_SETTING_FIELDS = ['mms_enabled'] as const;
@@ -137,18 +206,25 @@ export const settingOn = (settings: Readonly<Record<string, unknown>> | null | u
  * channel's settings, a row that takes attachments only under a setting takes none while it is off.
  */
 export function capabilitiesOf(channelType: string, settings?: Readonly<Record<string, unknown>> | null): ChannelCapabilities | null {
-  const row = CHANNEL_CAPABILITIES[channelType];
+  const row = channelTypeFacts(channelType)?.capabilities;
   if (!row) return null;
   if (row.attachmentsSetting && !settingOn(settings, row.attachmentsSetting)) return { ...row, attachments: [], voiceTypes: [] };
   return row;
 }
 
 /** Stable codes of what a channel refuses; the web translates them, adapters put them in their errors. */
-export const CHANNEL_REFUSALS = ['channel_text_too_long', 'channel_caption_too_long', 'channel_attachment_type', 'channel_attachment_too_large', 'channel_window_closed'] as const;
+export const CHANNEL_REFUSALS = [
+  'channel_text_too_long',
+  'channel_caption_too_long',
+  'channel_attachment_type',
+  'channel_attachment_too_large',
+  'channel_window_closed',
+] as const;
 export type ChannelRefusal = (typeof CHANNEL_REFUSALS)[number];
 
 const baseType = (type: string) => (type.split(';')[0] ?? '').trim().toLowerCase();
-const matches = (rule: AttachmentRule, type: string) => rule.types.some((t) => t === '*' || (t.endsWith('/') ? type.startsWith(t) : type === t));
+const matches = (rule: AttachmentRule, type: string) =>
+  rule.types.some((t) => t === '*' || (t.endsWith('/') ? type.startsWith(t) : type === t));
 
 /** The rule an attachment travels by on this channel, or null when the channel takes no such type. */
 export function attachmentRuleOf(capabilities: ChannelCapabilities, contentType: string): AttachmentRule | null {
@@ -157,7 +233,11 @@ export function attachmentRuleOf(capabilities: ChannelCapabilities, contentType:
 }
 
 /** Why an attachment cannot go out on this channel (size unknown: pass null), or null. */
-export function attachmentRefusal(channelType: string, file: { contentType: string; size: number | null }, settings?: Readonly<Record<string, unknown>> | null): { code: ChannelRefusal; maxBytes?: number } | null {
+export function attachmentRefusal(
+  channelType: string,
+  file: { contentType: string; size: number | null },
+  settings?: Readonly<Record<string, unknown>> | null,
+): { code: ChannelRefusal; maxBytes?: number } | null {
   const capabilities = capabilitiesOf(channelType, settings);
   if (!capabilities) return null;
   const rule = attachmentRuleOf(capabilities, file.contentType);
@@ -175,27 +255,14 @@ export function textRefusal(channelType: string, text: string, asCaption: boolea
   return { code: asCaption ? 'channel_caption_too_long' : 'channel_text_too_long', max };
 }
 
-/**
- * The settings a channel type cannot work without, per type: each entry is one setting, or
- * alternatives of which one is enough (a Twilio sender number or messaging service). The api
- * refuses a channel without them; the admin screen's form marks and checks the same ones.
- */
-export const CHANNEL_REQUIRED_SETTINGS: Readonly<Record<string, readonly (readonly string[])[]>> = {
-  whatsapp_cloud: [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  '{hash}': [['phone_number_id'], ['waba_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  whatsapp_360dialog: [['api_key'], ['webhook_secret']],
-  whatsapp_twilio: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
-  telegram: [['bot_token']],
-  sms: [['account_sid'], ['auth_token'], ['from_number', 'messaging_service_sid']],
-  messenger: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  instagram: [['page_id'], ['access_token'], ['app_secret'], ['verify_token']],
-  email: [['smtp_host'], ['from_address'], ['password']],
-};
+/** The required settings column of CHANNEL_TYPE_FACTS, by type. */
+export const CHANNEL_REQUIRED_SETTINGS = factsColumn((facts) => facts.requiredSettings);
 
 /** The required settings (or groups of alternatives) `has` does not find. */
 export function missingChannelSettings(type: string, has: (key: string) => boolean): (readonly string[])[] {
-  return (CHANNEL_REQUIRED_SETTINGS[type] ?? []).filter((anyOf) => !anyOf.some(has));
+  return (channelTypeFacts(type)?.requiredSettings ?? []).filter((anyOf) => !anyOf.some(has));
 }
 
 /** Whether `key` alone is required for the type (a member of a group of alternatives is not). */
-export const isRequiredChannelSetting = (type: string, key: string): boolean => (CHANNEL_REQUIRED_SETTINGS[type] ?? []).some((anyOf) => anyOf.length === 1 && anyOf[0] === key);
+export const isRequiredChannelSetting = (type: string, key: string): boolean =>
+  (channelTypeFacts(type)?.requiredSettings ?? []).some((anyOf) => anyOf.length === 1 && anyOf[0] === key);

@@ -4,7 +4,7 @@ import { ChannelSchema, EntryPointTypeInput } from './channels';
 import { route } from './route';
 
 /**
- * The /messenger-setup and /instagram-setup screens (spec 000 §2): a Facebook page, or the Instagram
+ * The /messenger-setup and /instagram-setup screens: a Facebook page, or the Instagram
  * account linked to one, connected through Meta's login dialog. The user and page tokens stay on the
  * server; the browser carries only the signed `state` and the dialog's `code`.
  */
@@ -24,20 +24,28 @@ export const MetaSetupPageSchema = z.object({
 export type MetaSetupPage = z.infer<typeof MetaSetupPageSchema>;
 
 export const startMetaSetup = route({
-  method: 'POST', path: '/api/v1/channels/meta_setup/start', tags: ['channels'],
+  method: 'POST',
+  path: '/api/v1/channels/meta_setup/start',
+  tags: ['channels'],
   summary: "Starts connecting a Facebook page or Instagram account: the Meta login dialog's address, with a signed state that expires.",
   body: z.object({ kind: z.enum(META_SETUP_KINDS, { message: 'Invalid channel type' }) }),
   response: dataOf(z.object({ dialog_url: z.string(), state: z.string() })),
 });
 export const listMetaSetupPages = route({
-  method: 'POST', path: '/api/v1/channels/meta_setup/pages', tags: ['channels'],
-  summary: "Exchanges the dialog's code (once; the pages are kept a few minutes under the state) and lists the pages to choose; Instagram lists only pages with a linked Instagram account.",
+  method: 'POST',
+  path: '/api/v1/channels/meta_setup/pages',
+  tags: ['channels'],
+  summary:
+    "Exchanges the dialog's code (once; the pages are kept a few minutes under the state) and lists the pages to choose; Instagram lists only pages with a linked Instagram account.",
   body: z.object({ state: State, code: z.string().trim().min(1).max(2000) }),
   response: dataOf(z.object({ kind: z.enum(META_SETUP_KINDS), pages: z.array(MetaSetupPageSchema) })),
 });
 export const connectMetaSetup = route({
-  method: 'POST', path: '/api/v1/channels/meta_setup/connect', tags: ['channels'],
-  summary: "Creates the page's Messenger or Instagram channel (or updates this workspace's channel of that page), subscribes the page to the app's webhook and sets the entry point.",
+  method: 'POST',
+  path: '/api/v1/channels/meta_setup/connect',
+  tags: ['channels'],
+  summary:
+    "Creates the page's Messenger or Instagram channel (or updates this workspace's channel of that page), subscribes the page to the app's webhook and sets the entry point.",
   body: z.object({
     state: State,
     page_id: z.string().regex(/^\d{1,40}$/, "page_id is the page's numeric id"),

@@ -4,26 +4,89 @@ import { ENTRYPOINT_TYPES } from './campaigns';
 import { LivechatAppearanceSchema } from './livechat';
 import { route } from './route';
 
-/** Spec 002 §3: every channel type. `{hash}` is a WhatsApp Business API provider speaking the Cloud API. */
+/**
+ * The type every hash-typed channel is handled as: a WhatsApp Business API provider speaking the
+ * Cloud API whose channels are typed by a digest (HASH_CHANNEL_TYPE), whatever the digest.
+ */
+export const HASH_CHANNEL_KIND = '{hash}';
+/** Every channel type. */
 export const CHANNEL_TYPES = [
-  'custom', 'droz', 'email', 'livechat', 'sms', 'telegram', 'whatsapp', 'whatsapp_cloud', 'whatsapp_lion', 'whatsapp_twilio',
-  'whatsapp_360dialog', '{hash}', 'whatsapp_web', 'instagram', 'messenger', 'API',
+  'custom',
+  'droz',
+  'email',
+  'livechat',
+  'sms',
+  'telegram',
+  'whatsapp',
+  'whatsapp_cloud',
+  'whatsapp_lion',
+  'whatsapp_twilio',
+  'whatsapp_360dialog',
+  HASH_CHANNEL_KIND,
+  'whatsapp_web',
+  'instagram',
+  'messenger',
+  'API',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
-/** Spec 000 §1: the {hash} provider's channels are typed by a hexadecimal digest (24 to 64 digits). */
+/** The {hash} provider's channels are typed by a hexadecimal digest (24 to 64 digits). */
 export const HASH_CHANNEL_TYPE = /^[0-9a-f]{24,64}$/i;
-/** Types with a provider adapter and signed webhooks (issue 5); '{hash}' stands for every hash type. */
-export const WHATSAPP_PROVIDER_TYPES = ['whatsapp_cloud', '{hash}', 'whatsapp_360dialog', 'whatsapp_twilio'] as const;
+const CHANNEL_TYPE_SET: ReadonlySet<string> = new Set(CHANNEL_TYPES);
+export const isChannelType = (type: string): type is ChannelType => CHANNEL_TYPE_SET.has(type);
+/**
+ * The type a stored channel type (Channel.type, a string) is handled as: a digest as HASH_CHANNEL_KIND,
+ * a known type as itself, anything else null.
+ */
+export function channelTypeOf(type: string): ChannelType | null {
+  if (HASH_CHANNEL_TYPE.test(type)) return HASH_CHANNEL_KIND;
+  return isChannelType(type) ? type : null;
+}
+/** Types with a provider adapter and signed webhooks; HASH_CHANNEL_KIND stands for every hash type. */
+export const WHATSAPP_PROVIDER_TYPES = [
+  'whatsapp_cloud',
+  HASH_CHANNEL_KIND,
+  'whatsapp_360dialog',
+  'whatsapp_twilio',
+] as const satisfies readonly ChannelType[];
 export type WhatsAppProviderType = (typeof WHATSAPP_PROVIDER_TYPES)[number];
-/** Every type whose provider posts webhooks to /api/v1/channels/:id/webhook (issue 15: WhatsApp, then Telegram, ...). */
-export const PROVIDER_CHANNEL_TYPES = [...WHATSAPP_PROVIDER_TYPES, 'telegram', 'sms', 'messenger', 'instagram', 'email'] as const;
+/** Every type whose provider posts webhooks to /api/v1/channels/:id/webhook (WhatsApp, then Telegram, ...). */
+export const PROVIDER_CHANNEL_TYPES = [
+  ...WHATSAPP_PROVIDER_TYPES,
+  'telegram',
+  'sms',
+  'messenger',
+  'instagram',
+  'email',
+] as const satisfies readonly ChannelType[];
 
 /** Credential fields a channel may hold, by name; their values are write-only (never returned). */
-export const CHANNEL_SECRET_FIELDS = ['access_token', 'app_secret', 'verify_token', 'api_key', 'auth_token', 'webhook_secret', 'bot_token', 'password'] as const;
+export const CHANNEL_SECRET_FIELDS = [
+  'access_token',
+  'app_secret',
+  'verify_token',
+  'api_key',
+  'auth_token',
+  'webhook_secret',
+  'bot_token',
+  'password',
+] as const;
 /** Non-secret provider settings kept in the channel's config. */
 export const CHANNEL_SETTING_FIELDS = [
-  'base_url', 'webhook_url', 'phone_number_id', 'waba_id', 'account_sid', 'from_number', 'messaging_service_sid', 'mms_enabled', 'page_id',
-  'instagram_account_id', 'smtp_host', 'smtp_port', 'smtp_secure', 'from_address', 'username',
+  'base_url',
+  'webhook_url',
+  'phone_number_id',
+  'waba_id',
+  'account_sid',
+  'from_number',
+  'messaging_service_sid',
+  'mms_enabled',
+  'page_id',
+  'instagram_account_id',
+  'smtp_host',
+  'smtp_port',
+  'smtp_secure',
+  'from_address',
+  'username',
 ] as const;
 
 /** The kind of entry point a channel's body names (sector, automated menu or bot), as campaigns do. */
@@ -31,12 +94,24 @@ export const EntryPointTypeInput = z.enum(ENTRYPOINT_TYPES, { message: 'Invalid 
 
 const secretText = z.string().trim().min(1).max(2000);
 const settingText = z.string().trim().max(2000);
-const formBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])]).transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+const formBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])])
+  .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
-export const ChannelSecretsSchema = z.object(Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<(typeof CHANNEL_SECRET_FIELDS)[number], z.ZodOptional<typeof secretText>>);
-export const ChannelSettingsSchema = z.object(Object.fromEntries(CHANNEL_SETTING_FIELDS.map((f) => [f, settingText.optional()])) as Record<(typeof CHANNEL_SETTING_FIELDS)[number], z.ZodOptional<typeof settingText>>);
+export const ChannelSecretsSchema = z.object(
+  Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<
+    (typeof CHANNEL_SECRET_FIELDS)[number],
+    z.ZodOptional<typeof secretText>
+  >,
+);
+export const ChannelSettingsSchema = z.object(
+  Object.fromEntries(CHANNEL_SETTING_FIELDS.map((f) => [f, settingText.optional()])) as Record<
+    (typeof CHANNEL_SETTING_FIELDS)[number],
+    z.ZodOptional<typeof settingText>
+  >,
+);
 
-/** Spec 002 §3 channel availability (the api's channelAvailability says what each means). */
+/** Channel availability (the api's channelAvailability says what each means). */
 export const CHANNEL_AVAILABILITY = ['offline', 'paused', 'active', 'online'] as const;
 export type ChannelAvailability = (typeof CHANNEL_AVAILABILITY)[number];
 
@@ -58,15 +133,17 @@ export const ChannelSchema = z.object({
   api_version: z.enum(['onpremise', 'cloud']).nullable(),
   /** The address to give the provider for its webhooks (inbound messages and status updates). */
   webhook_url: z.string().nullable(),
-  /** Livechat channels (spec 002 §3 "Livechat channel appearance"): theme_data, widget_settings, custom_fields; null for other types. */
+  /** Livechat channels ("Livechat channel appearance"): theme_data, widget_settings, custom_fields; null for other types. */
   appearance: LivechatAppearanceSchema.nullable(),
   created_at: IsoDate,
 });
 export type Channel = z.infer<typeof ChannelSchema>;
 
 export const listChannels = route({
-  method: 'GET', path: '/api/v1/channels', tags: ['channels'],
-  summary: 'Channels of the workspace; `_limit=0` answers all of them (spec 001 wizard lists).',
+  method: 'GET',
+  path: '/api/v1/channels',
+  tags: ['channels'],
+  summary: 'Channels of the workspace; `_limit=0` answers all of them.',
   query: PageQuery.extend({
     type: z.string().max(400).optional().describe('comma-separated channel types'),
     enabled: formBoolean.optional(),
@@ -74,19 +151,24 @@ export const listChannels = route({
   response: pageOf(ChannelSchema),
 });
 export const getChannel = route({
-  method: 'GET', path: '/api/v1/channels/:id', tags: ['channels'],
+  method: 'GET',
+  path: '/api/v1/channels/:id',
+  tags: ['channels'],
   summary: 'One channel (credentials never included).',
   params: UuidParam,
   response: dataOf(ChannelSchema),
 });
 export const createChannel = route({
-  method: 'POST', path: '/api/v1/channels', tags: ['channels'], bodyEncoding: 'form',
-  summary: 'Creates a channel (form-encoded, spec 002 §7). Provider credentials are stored encrypted; a custom channel answers its inbound token once.',
+  method: 'POST',
+  path: '/api/v1/channels',
+  tags: ['channels'],
+  bodyEncoding: 'form',
+  summary: 'Creates a channel (form-encoded). Provider credentials are stored encrypted; a custom channel answers its inbound token once.',
   body: z.object({
     name: z.string().trim().min(1, 'Required').max(120),
     type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: 'Invalid channel type' }),
     entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
-    /** Spec 002 §7: the entry point's type, sector unless told. */
+    /** The entry point's type, sector unless told. */
     entry_point_type: EntryPointTypeInput,
     enabled: formBoolean.optional(),
     template_required_on_outbound_start: formBoolean.optional(),
@@ -97,7 +179,9 @@ export const createChannel = route({
   status: 201,
 });
 export const updateChannel = route({
-  method: 'PATCH', path: '/api/v1/channels/:id', tags: ['channels'],
+  method: 'PATCH',
+  path: '/api/v1/channels/:id',
+  tags: ['channels'],
   summary: 'Edits a channel; credentials given replace the stored ones, absent ones are kept.',
   params: UuidParam,
   body: z.strictObject({
@@ -114,14 +198,18 @@ export const updateChannel = route({
   response: dataOf(ChannelSchema),
 });
 export const updateChannelToCloudApi = route({
-  method: 'POST', path: '/api/v1/channels/:id/update_to_cloud_api', tags: ['channels'],
+  method: 'POST',
+  path: '/api/v1/channels/:id/update_to_cloud_api',
+  tags: ['channels'],
   summary: 'Moves a 360dialog channel from the on-premise API to the Cloud API (idempotent).',
   params: UuidParam,
   body: z.object({}).optional(),
   response: dataOf(ChannelSchema),
 });
 export const deleteChannel = route({
-  method: 'DELETE', path: '/api/v1/channels/:id', tags: ['channels'],
+  method: 'DELETE',
+  path: '/api/v1/channels/:id',
+  tags: ['channels'],
   summary: 'Removes a channel; its conversations and messages are kept.',
   params: UuidParam,
   response: Ok,

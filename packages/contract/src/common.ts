@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const Uuid = z.uuid();
 export const IsoDate = z.iso.datetime({ offset: true });
 
-/** The most rows one page holds; `_limit=0` ("all", spec 001 §7) gets this many. */
+/** The most rows one page holds; `_limit=0` ("all") gets this many. */
 export const PAGE_LIMIT_MAX = 1000;
 /** `_limit` / `_offset` paging of every list the spec pages (page sizes 10, 20, 40; default 10). */
 export const PageQuery = z.object({

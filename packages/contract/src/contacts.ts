@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './common';
 import { route } from './route';
 
-/** Spec 000 §5: custom field values hold at most 2000 characters. */
+/** Custom field values hold at most 2000 characters. */
 export const CUSTOM_FIELD_MAX = 2000;
 const fieldValue = z.string().max(CUSTOM_FIELD_MAX, `Máximo de ${CUSTOM_FIELD_MAX} caracteres`);
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
-/** Contact of spec 000 §3. `phone1` is the contact's phone number (E.164). */
+/** Contact: `phone1` is the contact's phone number (E.164). */
 export const ContactSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -28,7 +28,7 @@ export const ContactSchema = z.object({
   profile_image: z.string().nullable(),
   fields: z.record(z.string(), z.string()),
   livechat_custom_fields: z.record(z.string(), z.string()),
-  /** The livechat pre-chat fields' labels by key (issue 16 item 8), for showing the answers above; on GET /contacts/:id. */
+  /** The livechat pre-chat fields' labels by key, for showing the answers above; on GET /contacts/:id. */
   livechat_field_labels: z.record(z.string(), z.string()).optional(),
   dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })),
   last_conversations_count: z.number().int(),
@@ -39,7 +39,14 @@ export type Contact = z.infer<typeof ContactSchema>;
 const contactFields = {
   phone2: optionalText(32),
   gov_id: optionalText(64),
-  email: z.string().trim().toLowerCase().max(254).pipe(z.union([z.literal(''), z.email({ message: 'Please insert a valid e-mail' })])).nullable().optional(),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254)
+    .pipe(z.union([z.literal(''), z.email({ message: 'Please insert a valid e-mail' })]))
+    .nullable()
+    .optional(),
   customer_id: z.coerce.number().int('Must be an integer').min(0).max(2_147_483_647).nullable().optional(),
   zip_code: optionalText(32),
   address_line_1: optionalText(300),
@@ -53,8 +60,10 @@ const contactFields = {
 };
 
 export const createContact = route({
-  method: 'POST', path: '/api/v1/contacts', tags: ['contacts'],
-  summary: 'Creates a contact (spec 000 §5: name, phone1 and organization required; phone normalised to E.164 for the tenant country).',
+  method: 'POST',
+  path: '/api/v1/contacts',
+  tags: ['contacts'],
+  summary: 'Creates a contact (name, phone1 and organization required; phone normalised to E.164 for the tenant country).',
   body: z.strictObject({
     name: z.string().trim().min(1, 'Required').max(200),
     phone1: z.string().trim().min(1, 'Required').max(32),
@@ -65,8 +74,10 @@ export const createContact = route({
   status: 201,
 });
 export const updateContact = route({
-  method: 'PATCH', path: '/api/v1/contacts/:id', tags: ['contacts'],
-  summary: 'Edits a contact; phone1 is read-only (spec 000 §5).',
+  method: 'PATCH',
+  path: '/api/v1/contacts/:id',
+  tags: ['contacts'],
+  summary: 'Edits a contact; phone1 is read-only.',
   params: UuidParam,
   body: z.strictObject({
     name: z.string().trim().min(1, 'Required').max(200).optional(),
@@ -77,7 +88,9 @@ export const updateContact = route({
   response: dataOf(ContactSchema),
 });
 export const listContacts = route({
-  method: 'GET', path: '/api/v1/contacts', tags: ['contacts'],
+  method: 'GET',
+  path: '/api/v1/contacts',
+  tags: ['contacts'],
   summary: 'Contacts, paged; name and phone_number filters need at least 3 characters; number__equals finds one phone exactly.',
   query: PageQuery.extend({
     name: z.string().trim().min(3, 'Should have at least 3 characters').max(200).optional(),
@@ -87,16 +100,23 @@ export const listContacts = route({
   response: pageOf(ContactSchema),
 });
 export const getContact = route({
-  method: 'GET', path: '/api/v1/contacts/:id', tags: ['contacts'], summary: 'One contact.',
-  params: UuidParam, response: dataOf(ContactSchema),
+  method: 'GET',
+  path: '/api/v1/contacts/:id',
+  tags: ['contacts'],
+  summary: 'One contact.',
+  params: UuidParam,
+  response: dataOf(ContactSchema),
 });
 export const deleteContact = route({
-  method: 'DELETE', path: '/api/v1/contacts/:id', tags: ['contacts'],
+  method: 'DELETE',
+  path: '/api/v1/contacts/:id',
+  tags: ['contacts'],
   summary: 'Removes a contact; refused while it has an open conversation. Its history stays.',
-  params: UuidParam, response: Ok,
+  params: UuidParam,
+  response: Ok,
 });
 
-/** Journey session of spec 000 §3. */
+/** Journey session. */
 export const JourneySessionSchema = z.object({
   uuid: Uuid,
   event_type: z.enum(['call', 'chat']),
@@ -114,12 +134,19 @@ export const JourneySessionSchema = z.object({
   }),
 });
 export const getContactJourney = route({
-  method: 'GET', path: '/api/v1/contacts/:id/journey', tags: ['contacts'],
+  method: 'GET',
+  path: '/api/v1/contacts/:id/journey',
+  tags: ['contacts'],
   summary: "The contact's earlier sessions, newest first (the panel uses _limit 5).",
-  params: UuidParam, query: PageQuery, response: pageOf(JourneySessionSchema),
+  params: UuidParam,
+  query: PageQuery,
+  response: pageOf(JourneySessionSchema),
 });
 export const getContactJourneyEvent = route({
-  method: 'GET', path: '/api/v1/contacts/:id/event/:eventId', tags: ['contacts'],
+  method: 'GET',
+  path: '/api/v1/contacts/:id/event/:eventId',
+  tags: ['contacts'],
   summary: 'One journey entry of a contact.',
-  params: z.object({ id: Uuid, eventId: Uuid }), response: dataOf(JourneySessionSchema),
+  params: z.object({ id: Uuid, eventId: Uuid }),
+  response: dataOf(JourneySessionSchema),
 });

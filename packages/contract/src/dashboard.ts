@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { route } from './route';
 
-/** The open states the admin dashboard lists (spec 002 §3 "Dashboard conversation"). */
+/** The open states the admin dashboard lists ("Dashboard conversation"). */
 export const DASHBOARD_STATES = ['waiting', 'bot', 'answered', 'outbound-started'] as const;
 export type DashboardState = (typeof DASHBOARD_STATES)[number];
 
@@ -26,8 +26,10 @@ export const DashboardConversationSchema = z.object({
 export type DashboardConversation = z.infer<typeof DashboardConversationSchema>;
 
 export const listDashboardConversations = route({
-  method: 'GET', path: '/api/v1/dashboard/conversations', tags: ['dashboard'],
-  summary: 'Open conversations (waiting, bot, answered, outbound-started), newest start first (spec 002 §3).',
+  method: 'GET',
+  path: '/api/v1/dashboard/conversations',
+  tags: ['dashboard'],
+  summary: 'Open conversations (waiting, bot, answered, outbound-started), newest start first.',
   query: z.object({
     state: z.enum(DASHBOARD_STATES, { message: 'Invalid state' }).optional(),
     sector_uuid: Uuid.optional(),
@@ -56,13 +58,15 @@ export const DashboardStatsSchema = z.object({
 export type DashboardStats = z.infer<typeof DashboardStatsSchema>;
 
 export const getDashboardStats = route({
-  method: 'GET', path: '/api/v1/dashboard/stats', tags: ['dashboard'],
-  summary: "Today's figures in the caller's time zone, computed from the conversation history (spec 002 §3).",
+  method: 'GET',
+  path: '/api/v1/dashboard/stats',
+  tags: ['dashboard'],
+  summary: "Today's figures in the caller's time zone, computed from the conversation history.",
   query: z.object({ timezone: z.string().max(64).default('UTC') }),
   response: z.object({ data: DashboardStatsSchema }),
 });
 
-/** Service-level state of one sector for the omnichannel panel (spec 002 §2, §3 sector SLA seconds). */
+/** Service-level state of one sector for the omnichannel panel (sector SLA seconds). */
 export const SectorSlaSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -80,7 +84,9 @@ export const SectorSlaSchema = z.object({
 export type SectorSla = z.infer<typeof SectorSlaSchema>;
 
 export const listSectorSla = route({
-  method: 'GET', path: '/api/v1/dashboard/sectors', tags: ['dashboard'],
+  method: 'GET',
+  path: '/api/v1/dashboard/sectors',
+  tags: ['dashboard'],
   summary: 'SLA status per sector for the omnichannel panel (flag omnichannel_dashboard).',
   response: z.object({ data: z.array(SectorSlaSchema) }),
 });

@@ -1,23 +1,25 @@
 // The error codes and their statuses without zod: the web's sign-in page and the sdk's fetch load
-// this and nothing else of the contract's runtime (issue 13 item 1, login page budget).
+// this and nothing else of the contract's runtime (login page budget).
 
 /** Every expected failure the api answers, with the one HTTP status each maps to. */
 export const ERROR_STATUS = {
   bad_request: 400,
   validation_failed: 400,
-  /** A URL the server would call points to loopback, a private network or metadata (issue 12 item 1). */
+  /** A URL the server would call points to loopback, a private network or metadata. */
   outbound_address_not_allowed: 400,
   invalid_cursor: 400,
   /** A new API token asked to live longer than the install allows (params.max_days). */
   api_token_lifetime_too_long: 400,
   wrong_current_password: 400,
-  /** A password recovery code that is wrong, expired or already used (issue 16 item 11). */
+  /** A password recovery code that is wrong, expired or already used. */
   reset_code_invalid: 400,
   /** A password recovery code given wrong too many times: it is void, ask for a new one. */
   reset_code_attempts_exceeded: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   session_expired: 401,
+  /** The session was signed off (by the user elsewhere, a supervisor, or a password change). */
+  session_ended: 401,
   forbidden: 403,
   /** A customer's admin changing their own plan (feature flags, agent slots): the platform's tenant_admin does that. */
   plan_locked: 403,
@@ -32,13 +34,13 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   subscriber_parameter_missing: 422,
   subscriber_already_sent: 409,
-  /** An uploaded subscriber file that is binary, an old .xls or text in no known encoding (issue 14 item 4). */
+  /** An uploaded subscriber file that is binary, an old .xls or text in no known encoding. */
   subscriber_file_unreadable: 422,
-  /** A campaign's test send the provider refused (params.reason: the provider's words) (issue 14 item 10). */
+  /** A campaign's test send the provider refused (params.reason: the provider's words). */
   campaign_test_send_refused: 422,
   /** A campaign's test send to a number on one of the campaign's do-not-disturb lists. */
   campaign_test_send_dnd: 409,
-  /** Words with params (issue 14 item 9): a menu another menu leads to (params.menu). */
+  /** Words with params: a menu another menu leads to (params.menu). */
   menu_referenced: 409,
   /** The transfer target holds the most simultaneous conversations allowed (params.capacity). */
   agent_at_capacity: 409,
@@ -48,17 +50,19 @@ export const ERROR_STATUS = {
   file_content_mismatch: 415,
   /** A file to download from an address (a pasted markdown image) that did not answer, or answered an error (params.reason: a status line). */
   remote_file_unavailable: 422,
-  /** A campaign's inbound entry point that does not exist here, or a menu switched off (issue 14 item 8). */
+  /** A campaign's inbound entry point that does not exist here, or a menu switched off. */
   entrypoint_not_found: 422,
   entrypoint_disabled: 422,
-  /** A campaign with an end_dnd reply action must consult at least one DND list (spec 001 §5). */
+  /** A campaign with an end_dnd reply action must consult at least one DND list. */
   dnd_list_required: 400,
   /** Editing the buttons of, or deleting, a template campaigns use: repeat with confirm=true (params.campaigns names them). */
   template_in_use: 409,
-  /** The template's buttons changed: the campaign's reply actions must be saved again first (issue 14 item 7). */
+  /** The template's buttons changed: the campaign's reply actions must be saved again first. */
   campaign_actions_outdated: 422,
   /** The provider refused the channel's credentials while it was being set up (Telegram getMe: bad bot token). */
   channel_credentials_refused: 400,
+  /** The token field of a channel whose provider refused it (the field under channel_credentials_refused). */
+  channel_token_refused: 400,
   /** The provider could not be reached or failed while the channel was being set up (setWebhook). */
   channel_provider_unavailable: 502,
   /** The server has no Meta app (META_APP_ID, META_APP_SECRET): pages cannot be connected by login. */
@@ -73,16 +77,236 @@ export const ERROR_STATUS = {
   meta_page_taken: 409,
   /** The page, Instagram account, WhatsApp number, 360dialog key, Twilio number or Telegram bot is another live channel's, of any customer (params none; field: the setting). */
   channel_identity_taken: 409,
+  /** A body that is not JSON, or a URL the router cannot read. */
+  json_invalid: 400,
+  path_invalid: 400,
+  // A field's problem in a request the schema refused (`fields[].code`, worded from `fields[].params`).
+  field_required: 400,
+  field_invalid: 400,
+  field_invalid_type: 400,
+  field_invalid_format: 400,
+  field_invalid_option: 400,
+  field_too_short: 400,
+  field_too_long: 400,
+  field_too_small: 400,
+  field_too_big: 400,
+  field_unknown_keys: 400,
+  // Specific failures, one code each (the web words them from the code and params; see docs/errors.md).
+  api_token_sign_out_refused: 400,
+  appearance_livechat_only: 400,
+  automation_close_last: 400,
+  automation_message_required: 400,
+  boolean_required: 400,
+  campaign_body_mismatch: 400,
+  campaign_channel_required: 400,
+  bot_unknown: 400,
+  campaign_reply_action_required: 400,
+  campaign_reply_action_unknown_buttons: 400,
+  campaign_schedule_locked: 400,
+  campaign_schedule_past: 400,
+  campaign_template_choice_required: 400,
+  campaign_template_choice_unapproved: 400,
+  channel_cannot_start: 400,
+  channel_settings_missing: 400,
+  channel_type_not_creatable: 400,
+  channel_unknown: 400,
+  contact_no_email: 400,
+  cursor_or_offset: 400,
+  dnd_list_unknown: 400,
+  entry_point_unknown: 400,
+  file_base64_invalid: 400,
+  file_empty: 400,
+  file_unreadable: 400,
+  initial_message_required: 400,
+  integration_token_required: 400,
+  integration_url_domain: 400,
+  integration_url_required: 400,
+  json_too_deep: 400,
+  menu_unknown: 400,
+  meta_page_not_chosen: 400,
+  missing_parameters: 400,
+  multipart_file_required: 400,
+  multipart_unreadable: 400,
+  note_reply_note_only: 400,
+  own_admin_role_kept: 400,
+  own_password_by_profile: 400,
+  own_user_kept: 400,
+  pause_or_online: 400,
+  phone_1_locked: 400,
+  phone_invalid: 400,
+  range_end_before_start: 400,
+  report_end_before_start: 400,
+  report_end_future: 400,
+  report_end_required: 400,
+  report_filter_too_short: 400,
+  report_range_too_long: 400,
+  report_start_future: 400,
+  report_start_required: 400,
+  sector_ticket_message_required: 400,
+  sector_unknown: 400,
+  subject_required: 400,
+  subscriber_file_columns: 400,
+  subscriber_file_not_multipart: 400,
+  subscriber_state_not_editable: 400,
+  template_cannot_start: 400,
+  template_category_locked: 400,
+  template_not_approved: 400,
+  template_parameters_missing: 400,
+  template_required: 400,
+  tenant_integration_managed: 400,
+  text_invalid_characters: 400,
+  uploaded_image_required: 400,
+  url_https_required: 400,
+  url_invalid: 400,
+  webhook_body_not_json: 400,
+  api_token_expired: 401,
+  api_token_invalid: 401,
+  chat_session_invalid: 401,
+  chat_session_other_channel: 401,
+  chat_session_required: 401,
+  channel_token_invalid: 401,
+  login_code_invalid: 401,
+  session_token_invalid: 401,
+  sign_in_link_invalid: 401,
+  webhook_signature_invalid: 401,
+  accept_own_only: 403,
+  api_token_creates_token: 403,
+  api_token_switches_domain: 403,
+  channel_disabled_inbound: 403,
+  conversation_not_yours: 403,
+  conversations_own_only: 403,
+  download_link_expired: 403,
+  download_link_invalid: 403,
+  history_own_only: 403,
+  integrations_admin_only: 403,
+  internal_notes_disabled: 403,
+  livechat_voice_disabled: 403,
+  owner_edit_owner_only: 403,
+  owner_password_owner_only: 403,
+  owner_remove_owner_only: 403,
+  owner_role_owner_only: 403,
+  owner_sign_off_owner_only: 403,
+  password_own_only: 403,
+  tenant_admin_role_locked: 403,
+  webhook_verify_token_invalid: 403,
+  agent_not_found: 404,
+  api_token_not_found: 404,
+  attachment_not_found: 404,
+  automation_condition_not_found: 404,
+  automation_not_found: 404,
+  automation_operation_not_found: 404,
+  bot_not_found: 404,
+  campaign_not_found: 404,
+  canned_category_not_found: 404,
+  canned_response_not_found: 404,
+  channel_not_found: 404,
+  contact_not_found: 404,
+  conversation_field_not_found: 404,
+  conversation_not_found: 404,
+  conversation_reason_not_found: 404,
+  dnd_contact_not_found: 404,
+  dnd_list_not_found: 404,
+  file_not_found: 404,
+  finish_reason_not_found: 404,
+  journey_entry_not_found: 404,
+  menu_not_found: 404,
+  message_not_found: 404,
+  nobody_waiting: 404,
+  password_recovery_not_configured: 404,
+  pause_not_found: 404,
+  reply_target_not_found: 404,
+  sector_not_found: 404,
+  subscriber_not_found: 404,
+  survey_not_found: 404,
+  template_not_found: 404,
+  tenant_not_found: 404,
+  user_not_found: 404,
+  workspace_not_found: 404,
+  agent_at_max_sessions: 409,
+  agent_not_online: 409,
+  accept_while_paused: 409,
+  auto_distribution_on: 409,
+  bot_in_use: 409,
+  bot_name_taken: 409,
+  campaign_running_delete: 409,
+  canned_category_name_taken: 409,
+  canned_keyword_taken: 409,
+  channel_disabled: 409,
+  contact_conversation_open: 409,
+  contact_conversation_open_on_channel: 409,
+  contact_email_taken: 409,
+  contact_phone_taken: 409,
+  conversation_already_finished: 409,
+  conversation_awaiting_client: 409,
+  conversation_awaiting_client_transfer: 409,
+  conversation_field_name_taken: 409,
+  conversation_finished_no_transfer: 409,
+  conversation_not_active: 409,
+  conversation_not_active_requeue: 409,
+  conversation_not_waiting: 409,
+  conversation_outbound_requeue: 409,
+  conversation_reason_name_taken: 409,
+  dnd_list_in_use: 409,
+  menu_in_use_delete: 409,
+  menu_in_use_disable: 409,
+  message_id_taken: 409,
+  pause_description_taken: 409,
+  sector_has_open_conversations: 409,
+  sector_name_taken: 409,
+  sector_used_by_campaigns: 409,
+  sector_used_by_channels: 409,
+  subscriber_changed: 409,
+  subscriber_import_busy: 409,
+  survey_sector_taken: 409,
+  template_being_deleted: 409,
+  template_name_taken: 409,
+  user_email_taken: 409,
+  subscriber_file_not_csv: 415,
+  campaign_no_subscribers: 422,
+  campaign_nothing_pending: 422,
+  campaign_template_deleted: 422,
+  campaign_template_deleted_edit: 422,
+  campaign_template_not_approved: 422,
+  channel_migration_not_360dialog: 422,
+  channel_no_templates: 422,
+  channel_no_templates_support: 422,
+  channel_setup_refused: 422,
+  subscriber_import_template_deleted: 422,
+  subscriber_not_editable: 422,
+  subscriber_not_pending: 422,
+  template_authentication_locked: 422,
+  campaign_test_send_rate_limited: 429,
+  login_rate_limited: 429,
+  password_recovery_rate_limited: 429,
+  remote_file_rate_limited: 429,
+  storage_not_configured: 503,
   internal: 500,
   unavailable: 503,
   dependency_unavailable: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** The codes of a field a request schema refused (`fields[].code`), from zod's checks. */
+export const FIELD_ERROR_CODES = [
+  'field_required',
+  'field_invalid',
+  'field_invalid_type',
+  'field_invalid_format',
+  'field_invalid_option',
+  'field_too_short',
+  'field_too_long',
+  'field_too_small',
+  'field_too_big',
+  'field_unknown_keys',
+] as const satisfies readonly ErrorCode[];
+
 const isErrorCode = (value: unknown): value is ErrorCode => typeof value === 'string' && Object.hasOwn(ERROR_STATUS, value);
 
 /** Client-side: reads an error answer into {status, code, message, params}, whatever it looks like. */
-export function parseErrorBody(status: number, body: unknown): { status: number; code: ErrorCode | 'unknown'; message?: string; params?: Record<string, string | number> } {
+export function parseErrorBody(
+  status: number,
+  body: unknown,
+): { status: number; code: ErrorCode | 'unknown'; message?: string; params?: Record<string, string | number> } {
   const fields = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   const message = 'error_message' in fields ? String(fields.error_message) : undefined;
   const code = typeof fields.error_message === 'string' && isErrorCode(fields.code) ? fields.code : 'unknown';
@@ -91,5 +315,10 @@ export function parseErrorBody(status: number, body: unknown): { status: number;
 
 /** ErrorBody's `params`: names to strings or numbers. */
 function isParams(value: unknown): value is Record<string, string | number> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number');
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === 'string' || typeof v === 'number')
+  );
 }

@@ -1,18 +1,29 @@
 import { z } from 'zod';
 import { ERROR_STATUS, type ErrorCode } from './error-status';
 
-export { ERROR_STATUS, parseErrorBody, type ErrorCode } from './error-status';
+export { ERROR_STATUS, FIELD_ERROR_CODES, parseErrorBody, type ErrorCode } from './error-status';
 
 export const ErrorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]);
+
+const ParamsSchema = z.record(z.string(), z.union([z.string(), z.number()]));
+
+/** One field's problem: `code` (a field_* code, or the failure's own code) and `params` word it. */
+export const FieldErrorSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+  code: ErrorCodeSchema.optional(),
+  params: ParamsSchema.optional(),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
 
 /** The body of every 4xx/5xx answer. */
 export const ErrorBodySchema = z.object({
   error_message: z.string(),
   code: ErrorCodeSchema,
-  /** Field-level problems of a validation failure: path and message. */
-  fields: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Field-level problems of a validation failure: path, message, and the code and params to word it by. */
+  fields: z.array(FieldErrorSchema).optional(),
   /** Values of the message, for clients that word it themselves from `code` (the web's catalogue). */
-  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  params: ParamsSchema.optional(),
   request_id: z.string().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
@@ -23,7 +34,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly fields?: { path: string; message: string }[],
+    readonly fields?: FieldError[],
     readonly params?: Record<string, string | number>,
   ) {
     super(message);
@@ -31,4 +42,3 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
-

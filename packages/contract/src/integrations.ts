@@ -6,7 +6,7 @@ import { route } from './route';
 /** Prefix of API tokens: tells them apart from session tokens at a glance (and in the auth hook). */
 export const API_TOKEN_PREFIX = 'atd_';
 
-/** An integration's API token (spec 002 §3 "OAuth token: client_name, client_id"); the secret is shown once. */
+/** An integration's API token ("OAuth token: client_name, client_id"); the secret is shown once. */
 export const OAuthTokenSchema = z.object({
   uuid: Uuid,
   client_name: z.string(),
@@ -23,7 +23,10 @@ export const OAuthTokenSchema = z.object({
 export type OAuthToken = z.infer<typeof OAuthTokenSchema>;
 
 export const listOAuthTokens = route({
-  method: 'GET', path: '/api/v1/oauth/tokens', tags: ['integrations'], summary: "The workspace's live API tokens, filtered by client_name or client_id (admin).",
+  method: 'GET',
+  path: '/api/v1/oauth/tokens',
+  tags: ['integrations'],
+  summary: "The workspace's live API tokens, filtered by client_name or client_id (admin).",
   query: z.object({ client_name: z.string().trim().max(80).optional(), client_id: z.string().trim().max(64).optional() }),
   response: z.object({
     data: z.array(OAuthTokenSchema),
@@ -32,8 +35,12 @@ export const listOAuthTokens = route({
   }),
 });
 export const createOAuthToken = route({
-  method: 'POST', path: '/api/v1/oauth/tokens', tags: ['integrations'], status: 201,
-  summary: 'Creates an API token acting with the caller\'s current roles until it expires, is revoked or the caller changes their password (admin). `access_token` is shown only in this answer: send it as "Authorization: Bearer".',
+  method: 'POST',
+  path: '/api/v1/oauth/tokens',
+  tags: ['integrations'],
+  status: 201,
+  summary:
+    'Creates an API token acting with the caller\'s current roles until it expires, is revoked or the caller changes their password (admin). `access_token` is shown only in this answer: send it as "Authorization: Bearer".',
   body: z.object({
     client_name: z.string().trim().min(1, 'Client name is required').max(80, '80 characters maximum'),
     /** Lifetime in days: the install's default when absent, at most its maximum (400 above it). */
@@ -42,11 +49,15 @@ export const createOAuthToken = route({
   response: z.object({ data: OAuthTokenSchema, access_token: z.string() }),
 });
 export const deleteOAuthToken = route({
-  method: 'DELETE', path: '/api/v1/oauth/tokens/:id', tags: ['integrations'], summary: 'Revokes an API token at once (admin).',
-  params: z.object({ id: Uuid }), response: z.object({ data: z.object({ uuid: Uuid }) }),
+  method: 'DELETE',
+  path: '/api/v1/oauth/tokens/:id',
+  tags: ['integrations'],
+  summary: 'Revokes an API token at once (admin).',
+  params: z.object({ id: Uuid }),
+  response: z.object({ data: z.object({ uuid: Uuid }) }),
 });
 
-/** Spec 002 §3 Integrations: droz and Zapier each hold an API token (write-only), voice-phone a URL. */
+/** Integrations: droz and Zapier each hold an API token (write-only), voice-phone a URL. */
 const TokenIntegration = z.object({ enabled: z.boolean(), token_set: z.boolean() });
 export const IntegrationsSchema = z.object({
   droz: TokenIntegration,
@@ -67,16 +78,22 @@ export const IntegrationsUpdateBody = z.strictObject({
 });
 
 export const getIntegrations = route({
-  method: 'GET', path: '/api/v1/workspaces/me/integrations', tags: ['integrations'], summary: "The workspace's integrations; tokens are never returned (admin).",
+  method: 'GET',
+  path: '/api/v1/workspaces/me/integrations',
+  tags: ['integrations'],
+  summary: "The workspace's integrations; tokens are never returned (admin).",
   response: z.object({ data: IntegrationsSchema }),
 });
 export const updateIntegrations = route({
-  method: 'PUT', path: '/api/v1/workspaces/me/integrations', tags: ['integrations'],
+  method: 'PUT',
+  path: '/api/v1/workspaces/me/integrations',
+  tags: ['integrations'],
   summary: 'Turns integrations on or off and sets their token or URL (admin). An integration cannot be on without its token or URL.',
-  body: IntegrationsUpdateBody, response: z.object({ data: IntegrationsSchema }),
+  body: IntegrationsUpdateBody,
+  response: z.object({ data: IntegrationsSchema }),
 });
 
-/** Spec 000 §2: the voice-phone embed of the agent panel header, for any signed-in user. */
+/** The voice-phone embed of the agent panel header, for any signed-in user. */
 export const VoicePhoneSchema = z.object({
   /** On, with a URL on the provider's domains: the header shows the phone (350x555). */
   enabled: z.boolean(),
@@ -84,7 +101,10 @@ export const VoicePhoneSchema = z.object({
 });
 export type VoicePhone = z.infer<typeof VoicePhoneSchema>;
 export const getVoicePhone = route({
-  method: 'GET', path: '/api/v1/workspaces/me/voice_phone', tags: ['integrations'],
-  summary: "The voice-phone embed of the agent panel: enabled only when the integration is on and its URL is on the provider's domains (VOICE_PHONE_DOMAINS).",
+  method: 'GET',
+  path: '/api/v1/workspaces/me/voice_phone',
+  tags: ['integrations'],
+  summary:
+    "The voice-phone embed of the agent panel: enabled only when the integration is on and its URL is on the provider's domains (VOICE_PHONE_DOMAINS).",
   response: z.object({ data: VoicePhoneSchema }),
 });

@@ -4,7 +4,14 @@ import { z } from 'zod';
 export const queues = {
   maintenance: {
     name: 'maintenance',
-    payload: z.discriminatedUnion('kind', [z.object({ kind: z.literal('expire-sessions') }), z.object({ kind: z.literal('prune-outbox') }), z.object({ kind: z.literal('sync-templates') }), z.object({ kind: z.literal('start-scheduled') }), z.object({ kind: z.literal('run-automations') }), z.object({ kind: z.literal('compact-conversation-tally') })]),
+    payload: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('expire-sessions') }),
+      z.object({ kind: z.literal('prune-outbox') }),
+      z.object({ kind: z.literal('sync-templates') }),
+      z.object({ kind: z.literal('start-scheduled') }),
+      z.object({ kind: z.literal('run-automations') }),
+      z.object({ kind: z.literal('compact-conversation-tally') }),
+    ]),
   },
   /** Delivers one agent message to its channel (custom channel webhook, later the providers). */
   channelDelivery: {
@@ -38,7 +45,7 @@ export const queues = {
     name: 'template-sync',
     payload: z.object({ tenant_uuid: z.uuid(), template_uuid: z.uuid(), action: z.enum(['submit', 'edit', 'delete']) }),
   },
-  /** Reads one uploaded subscribers file into its campaign (spec 001 §4 import task). */
+  /** Reads one uploaded subscribers file into its campaign (import task). */
   subscriberImport: {
     name: 'subscriber-import',
     payload: z.object({ tenant_uuid: z.uuid(), campaign_uuid: z.uuid(), file_uuid: z.uuid() }),

@@ -3,7 +3,7 @@ import { IsoDate, Uuid, dataOf } from './common';
 import { MESSAGE_CONTENT_MAX, UPLOAD_MAX_BYTES, VoiceUploadSchema } from './messages';
 import { route } from './route';
 
-/** Spec 002 §3 "Livechat channel appearance": limits of the admin form and of the api. */
+/** "Livechat channel appearance": limits of the admin form and of the api. */
 export const LIVECHAT_TITLE_MAX = 60;
 export const LIVECHAT_FIELD_MAX_LENGTH = 2000;
 export const LIVECHAT_VALIDATOR_MAX = 200;
@@ -27,22 +27,35 @@ export const LivechatThemeSchema = z.strictObject({
   background_color: hexColor,
 });
 export const LivechatWidgetSettingsSchema = z.strictObject({
-  title: z.string().trim().min(1, 'The title is required').max(LIVECHAT_TITLE_MAX, `The title must have at most ${LIVECHAT_TITLE_MAX} characters`),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'The title is required')
+    .max(LIVECHAT_TITLE_MAX, `The title must have at most ${LIVECHAT_TITLE_MAX} characters`),
   logo: imageRef,
   avatar: imageRef,
   background_image: imageRef,
   audio_recording_allowed: z.boolean(),
 });
 export const LivechatCustomFieldSchema = z.strictObject({
-  key: z.string().trim().min(1, 'The key is required').max(60).regex(/^[A-Za-z0-9_]+$/, 'Use only letters, digits and _ in the key'),
+  key: z
+    .string()
+    .trim()
+    .min(1, 'The key is required')
+    .max(60)
+    .regex(/^[A-Za-z0-9_]+$/, 'Use only letters, digits and _ in the key'),
   label: z.string().trim().min(1, 'The label is required').max(120),
   required: z.boolean().default(false),
-  max_length: z.number().int('Use a whole number').min(1, 'Use a maximum length from 1 to 2000').max(LIVECHAT_FIELD_MAX_LENGTH, 'Use a maximum length from 1 to 2000'),
+  max_length: z
+    .number()
+    .int('Use a whole number')
+    .min(1, 'Use a maximum length from 1 to 2000')
+    .max(LIVECHAT_FIELD_MAX_LENGTH, 'Use a maximum length from 1 to 2000'),
   /**
    * A regular expression the whole value must match; null for none. Whether RE2 compiles it is checked
    * by livechatAppearanceProblems (@atende/core), which the api and the appearance form both run: the
    * engine stays out of this schema so that code which only reads channels (the agent's app) does not
-   * load it (issue 13 item 1).
+   * load it.
    */
   validator: z
     .string()
@@ -54,18 +67,21 @@ export const LivechatCustomFieldSchema = z.strictObject({
 });
 export type LivechatCustomField = z.infer<typeof LivechatCustomFieldSchema>;
 
-/** Spec 002 §3: the channel fields theme_data, widget_settings and custom_fields of a livechat channel. */
+/** The channel fields theme_data, widget_settings and custom_fields of a livechat channel. */
 export const LivechatAppearanceSchema = z
   .strictObject({
     theme_data: LivechatThemeSchema,
     widget_settings: LivechatWidgetSettingsSchema,
-    custom_fields: z.array(LivechatCustomFieldSchema).max(LIVECHAT_CUSTOM_FIELDS_MAX, `At most ${LIVECHAT_CUSTOM_FIELDS_MAX} custom fields`),
+    custom_fields: z
+      .array(LivechatCustomFieldSchema)
+      .max(LIVECHAT_CUSTOM_FIELDS_MAX, `At most ${LIVECHAT_CUSTOM_FIELDS_MAX} custom fields`),
   })
   .superRefine((value, ctx) => {
     const seen = new Set<string>();
     value.custom_fields.forEach((field, index) => {
       const key = field.key.toLowerCase();
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['custom_fields', index, 'key'], message: 'The key is already used by another field' });
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['custom_fields', index, 'key'], message: 'The key is already used by another field' });
       seen.add(key);
     });
   });
@@ -90,7 +106,14 @@ export const LivechatPublicConfigSchema = z.object({
     audio_recording_allowed: z.boolean(),
   }),
   custom_fields: z.array(
-    z.object({ key: z.string(), label: z.string(), required: z.boolean(), max_length: z.number().int(), validator: z.string().nullable(), validator_message: z.string().nullable() }),
+    z.object({
+      key: z.string(),
+      label: z.string(),
+      required: z.boolean(),
+      max_length: z.number().int(),
+      validator: z.string().nullable(),
+      validator_message: z.string().nullable(),
+    }),
   ),
 });
 export type LivechatPublicConfig = z.infer<typeof LivechatPublicConfigSchema>;
@@ -110,14 +133,21 @@ export type LivechatMessage = z.infer<typeof LivechatMessageSchema>;
 const ChannelUuidParam = z.object({ channel_uuid: z.uuid({ message: 'Channel not found' }) });
 
 export const getLivechatConfig = route({
-  method: 'GET', path: '/api/v1/livechat/:channel_uuid/config', tags: ['livechat'], auth: false,
+  method: 'GET',
+  path: '/api/v1/livechat/:channel_uuid/config',
+  tags: ['livechat'],
+  auth: false,
   summary: "The widget's appearance (public: enabled livechat channels only, else 404).",
   params: ChannelUuidParam,
   response: dataOf(LivechatPublicConfigSchema),
 });
 export const startLivechatSession = route({
-  method: 'POST', path: '/api/v1/livechat/:channel_uuid/sessions', tags: ['livechat'], auth: false,
-  summary: "Starts a visitor's session from the pre-chat form; custom fields are checked against the channel's. Answers the visitor token (Bearer for the calls below).",
+  method: 'POST',
+  path: '/api/v1/livechat/:channel_uuid/sessions',
+  tags: ['livechat'],
+  auth: false,
+  summary:
+    "Starts a visitor's session from the pre-chat form; custom fields are checked against the channel's. Answers the visitor token (Bearer for the calls below).",
   params: ChannelUuidParam,
   body: z.strictObject({
     name: z.string().trim().min(1, 'Your name is required').max(120, 'Your name must have at most 120 characters'),
@@ -128,12 +158,19 @@ export const startLivechatSession = route({
   status: 201,
 });
 export const sendLivechatMessage = route({
-  method: 'POST', path: '/api/v1/livechat/messages', tags: ['livechat'], auth: false,
+  method: 'POST',
+  path: '/api/v1/livechat/messages',
+  tags: ['livechat'],
+  auth: false,
   summary: "A visitor's message (Authorization: Bearer <visitor token>); idempotent by id. Enters the queue like any channel's.",
   body: z.strictObject({
     /** The widget's own id of the message (kept with the visitor's id, so at most 120 characters). */
     id: z.string().trim().min(1).max(120),
-    content: z.string().trim().min(1, 'Write a message').max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
+    content: z
+      .string()
+      .trim()
+      .min(1, 'Write a message')
+      .max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
     /** When given, must be the token's channel (a widget never talks to another channel with its token). */
     channel_uuid: Uuid.optional(),
   }),
@@ -141,7 +178,10 @@ export const sendLivechatMessage = route({
   status: 202,
 });
 export const sendLivechatVoice = route({
-  method: 'POST', path: '/api/v1/livechat/voice', tags: ['livechat'], auth: false,
+  method: 'POST',
+  path: '/api/v1/livechat/voice',
+  tags: ['livechat'],
+  auth: false,
   summary:
     "A visitor's voice note (Authorization: Bearer <visitor token>) as JSON with base64 content, at most 5 MB; only where the channel's appearance allows audio recording. Idempotent by id.",
   bodyLimit: 8 * 1024 * 1024,
@@ -158,7 +198,10 @@ export const sendLivechatVoice = route({
   status: 202,
 });
 export const listLivechatMessages = route({
-  method: 'GET', path: '/api/v1/livechat/messages', tags: ['livechat'], auth: false,
+  method: 'GET',
+  path: '/api/v1/livechat/messages',
+  tags: ['livechat'],
+  auth: false,
   summary:
     "The visitor's messages (never internal notes), oldest first. `after` (a created_at) answers only newer ones; `wait` (seconds) holds the request until one arrives (long polling).",
   query: z.object({

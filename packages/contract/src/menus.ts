@@ -12,7 +12,7 @@ const MenuActionSchema = z.object({
 export const MenuAnswerSchema = z.object({ key: z.string().max(200), label: z.string().max(1000), action: MenuActionSchema });
 export type MenuAnswer = z.infer<typeof MenuAnswerSchema>;
 
-/** Automated menu of spec 002 §3: its message, answers (each with an action) and the channels it greets. */
+/** Automated menu: its message, answers (each with an action) and the channels it greets. */
 export const AutomatedMenuSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -20,7 +20,7 @@ export const AutomatedMenuSchema = z.object({
   invalid_option_message: z.string(),
   answers: z.array(MenuAnswerSchema),
   enabled: z.boolean(),
-  /** Channels whose entry point is this menu (spec 002 §4: a bound menu cannot be disabled). */
+  /** Channels whose entry point is this menu (a bound menu cannot be disabled). */
   channels: z.array(z.object({ uuid: Uuid, name: z.string() })),
   created_at: IsoDate,
 });
@@ -37,19 +37,38 @@ export const AutomatedMenuBody = z.object({ ...menuFields, enabled: menuFields.e
 const MenuParam = z.object({ id: Uuid });
 
 export const listAutomatedMenus = route({
-  method: 'GET', path: '/api/v1/automated-menus', tags: ['automated menus'], summary: 'Automated menus of the workspace.',
+  method: 'GET',
+  path: '/api/v1/automated-menus',
+  tags: ['automated menus'],
+  summary: 'Automated menus of the workspace.',
   response: z.object({ data: z.array(AutomatedMenuSchema) }),
 });
 export const createAutomatedMenu = route({
-  method: 'POST', path: '/api/v1/automated-menus', tags: ['automated menus'], summary: 'Creates an automated menu (admin).', status: 201,
-  body: AutomatedMenuBody, response: z.object({ data: AutomatedMenuSchema }),
+  method: 'POST',
+  path: '/api/v1/automated-menus',
+  tags: ['automated menus'],
+  summary: 'Creates an automated menu (admin).',
+  status: 201,
+  body: AutomatedMenuBody,
+  response: z.object({ data: AutomatedMenuSchema }),
+  errors: ['sector_unknown', 'menu_unknown'],
 });
 export const updateAutomatedMenu = route({
-  method: 'PATCH', path: '/api/v1/automated-menus/:id', tags: ['automated menus'],
+  method: 'PATCH',
+  path: '/api/v1/automated-menus/:id',
+  tags: ['automated menus'],
   summary: 'Edits an automated menu (admin); one bound to a channel cannot be disabled. Contacts in it continue with the new answers.',
-  params: MenuParam, body: z.object(menuFields).partial(), response: z.object({ data: AutomatedMenuSchema }),
+  params: MenuParam,
+  body: z.object(menuFields).partial(),
+  response: z.object({ data: AutomatedMenuSchema }),
+  errors: ['menu_not_found', 'menu_in_use_disable', 'sector_unknown', 'menu_unknown'],
 });
 export const deleteAutomatedMenu = route({
-  method: 'DELETE', path: '/api/v1/automated-menus/:id', tags: ['automated menus'], summary: 'Deletes an automated menu no channel or menu points to (admin).',
-  params: MenuParam, response: z.object({ data: z.object({ uuid: Uuid }) }),
+  method: 'DELETE',
+  path: '/api/v1/automated-menus/:id',
+  tags: ['automated menus'],
+  summary: 'Deletes an automated menu no channel or menu points to (admin).',
+  params: MenuParam,
+  response: z.object({ data: z.object({ uuid: Uuid }) }),
+  errors: ['menu_not_found', 'menu_in_use_delete', 'menu_referenced'],
 });

@@ -14,7 +14,7 @@ export const AnnexSchema = z.object({
   service: z.string(),
 });
 
-/** Message of spec 000 §3. */
+/** Message. */
 export const MessageSchema = z.object({
   uuid: Uuid,
   conversation_uuid: Uuid,
@@ -41,17 +41,23 @@ export type Message = z.infer<typeof MessageSchema>;
 export const MESSAGES_UNTIL_MAX = 1000;
 
 export const listMessages = route({
-  method: 'GET', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  method: 'GET',
+  path: '/api/v1/conversations/:id/messages',
+  tags: ['messages'],
   summary:
     'Messages of a conversation, oldest first; `before` (a message uuid) loads earlier ones. `until` (a message uuid of this ' +
-    'conversation) makes the page reach back to include that message, at most ' + `${MESSAGES_UNTIL_MAX}` + ' messages (spec 000 §2: a ' +
+    'conversation) makes the page reach back to include that message, at most ' +
+    `${MESSAGES_UNTIL_MAX}` +
+    ' messages (a ' +
     'message link or a quote scrolls to a message not loaded yet); 404 when it is not a message of the conversation.',
   params: UuidParam,
   query: z.object({ _limit: z.coerce.number().int().min(1).max(200).default(50), before: Uuid.optional(), until: Uuid.optional() }),
   response: z.object({ data: z.array(MessageSchema), has_more: z.boolean() }),
 });
 export const sendMessage = route({
-  method: 'POST', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  method: 'POST',
+  path: '/api/v1/conversations/:id/messages',
+  tags: ['messages'],
   summary: 'Sends a message or an internal note. A client-supplied uuid makes it idempotent: resending it returns the same message.',
   params: UuidParam,
   body: z
@@ -68,40 +74,74 @@ export const sendMessage = route({
   status: 201,
 });
 export const markMessages = route({
-  method: 'PUT', path: '/api/v1/conversations/:id/messages', tags: ['messages'],
+  method: 'PUT',
+  path: '/api/v1/conversations/:id/messages',
+  tags: ['messages'],
   summary: "Marks the contact's messages read (status read, messages_uuids); the unread count drops.",
   params: UuidParam,
   body: z.strictObject({ status: z.literal('read'), messages_uuids: z.array(Uuid).min(1).max(500) }),
   response: dataOf(z.object({ updated: z.number().int(), unread_contact_messages: z.number().int() })),
 });
 export const getMessage = route({
-  method: 'GET', path: '/api/v1/messages/:id', tags: ['messages'], summary: 'One message.',
-  params: UuidParam, response: dataOf(MessageSchema),
+  method: 'GET',
+  path: '/api/v1/messages/:id',
+  tags: ['messages'],
+  summary: 'One message.',
+  params: UuidParam,
+  response: dataOf(MessageSchema),
 });
 
-/** Storage (spec 000 §7): multipart field `file`, or JSON with base64 content for voice. */
+/** Storage: multipart field `file`, or JSON with base64 content for voice. */
 export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_ALLOWED_TYPES = [
-  'image/jpeg', 'image/png', 'image/gif', 'image/webp',
-  'audio/mpeg', 'audio/ogg', 'audio/wav', 'audio/webm', 'audio/mp4', 'audio/aac',
+  'image/jpeg',
+  'image/png',
+  'image/gif',
+  'image/webp',
+  'audio/mpeg',
+  'audio/ogg',
+  'audio/wav',
+  'audio/webm',
+  'audio/mp4',
+  'audio/aac',
   // What phones record and the WhatsApp providers deliver (voice notes in AMR, 3GPP video, iPhone video).
-  'audio/amr', 'video/3gpp', 'video/quicktime',
-  'video/mp4', 'video/webm',
-  'application/pdf', 'text/plain', 'text/csv',
-  'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  'application/vnd.ms-powerpoint', 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'audio/amr',
+  'video/3gpp',
+  'video/quicktime',
+  'video/mp4',
+  'video/webm',
+  'application/pdf',
+  'text/plain',
+  'text/csv',
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
   'application/zip',
 ] as const;
-export const StoredFileSchema = z.object({ uuid: Uuid, content_type: z.string(), original_filename: z.string(), uri: z.string(), size: z.number().int() });
+export const StoredFileSchema = z.object({
+  uuid: Uuid,
+  content_type: z.string(),
+  original_filename: z.string(),
+  uri: z.string(),
+  size: z.number().int(),
+});
 export const VoiceUploadSchema = z.strictObject({
-  file: z.string().min(1, 'Required').max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, 'Maximum file size exceeded (5 MB)'),
+  file: z
+    .string()
+    .min(1, 'Required')
+    .max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, 'Maximum file size exceeded (5 MB)'),
   encoding: z.literal('base64'),
   content_type: z.enum(['audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/wav', 'audio/mp4']).default('audio/webm'),
   filename: z.string().max(255).optional(),
 });
 export const uploadFile = route({
-  method: 'POST', path: '/api/v1/storage/files', tags: ['storage'], bodyEncoding: 'multipart',
+  method: 'POST',
+  path: '/api/v1/storage/files',
+  tags: ['storage'],
+  bodyEncoding: 'multipart',
   // A 5 MB voice note travels as base64 in JSON: about 6.7 MB plus the envelope.
   bodyLimit: 8 * 1024 * 1024,
   fileMaxBytes: UPLOAD_MAX_BYTES,
@@ -117,13 +157,19 @@ export const URL_IMAGE_TYPES = UPLOAD_ALLOWED_TYPES.filter((type) => type.starts
  * app's pages connect to no other site: the same limits as an upload, images only.
  */
 export const uploadFileFromUrl = route({
-  method: 'POST', path: '/api/v1/storage/files/from_url', tags: ['storage'],
+  method: 'POST',
+  path: '/api/v1/storage/files/from_url',
+  tags: ['storage'],
   summary:
     `Downloads the image at \`url\` (http or https; at most 5 MB; ${URL_IMAGE_TYPES.join(', ')}) and stores it like an upload. ` +
     '400 outbound_address_not_allowed for an address on this server or a private network, 422 remote_file_unavailable when ' +
     'the address does not answer or answers an error, 413 payload_too_large, 415 file_type_not_allowed or file_content_mismatch.',
   body: z.strictObject({
-    url: z.string().trim().max(2048, 'Invalid URL').regex(/^https?:\/\/[^\s/]+/i, 'Invalid URL'),
+    url: z
+      .string()
+      .trim()
+      .max(2048, 'Invalid URL')
+      .regex(/^https?:\/\/[^\s/]+/i, 'Invalid URL'),
     /** The image's alt text: the file's name when the address's path gives none. */
     alt: z.string().max(255).optional(),
   }),
@@ -131,7 +177,9 @@ export const uploadFileFromUrl = route({
   status: 201,
 });
 export const downloadFile = route({
-  method: 'GET', path: '/api/v1/storage/files/:id', tags: ['storage'],
+  method: 'GET',
+  path: '/api/v1/storage/files/:id',
+  tags: ['storage'],
   summary: 'Downloads a file with its original name and type (same tenant only).',
   params: UuidParam,
 });
@@ -140,11 +188,17 @@ export const downloadFile = route({
  * channel receivers): HMAC-SHA256 over the file id and `expires` (Unix seconds).
  */
 export const downloadSignedFile = route({
-  method: 'GET', path: '/api/v1/storage/files/:id/signed', tags: ['storage'], auth: false,
+  method: 'GET',
+  path: '/api/v1/storage/files/:id/signed',
+  tags: ['storage'],
+  auth: false,
   summary: 'Downloads a file through a signed, time-limited link (no session): 403 when the link expired or was altered.',
   params: UuidParam,
   query: z.object({
-    expires: z.string().regex(/^\d{1,12}$/, 'Must be a Unix time in seconds').transform(Number),
+    expires: z
+      .string()
+      .regex(/^\d{1,12}$/, 'Must be a Unix time in seconds')
+      .transform(Number),
     signature: z.string().min(1).max(128),
   }),
 });
@@ -158,29 +212,40 @@ export const CannedResponseSchema = z.object({
   sector_uuids: z.array(Uuid),
 });
 export const listChannelCannedResponses = route({
-  method: 'GET', path: '/api/v1/channels/:id/canned_responses', tags: ['canned responses'],
+  method: 'GET',
+  path: '/api/v1/channels/:id/canned_responses',
+  tags: ['canned responses'],
   summary: 'Canned responses usable in a channel, for a sector (flag canned_responses).',
-  params: UuidParam, query: z.object({ sector_uuid: Uuid.optional() }),
+  params: UuidParam,
+  query: z.object({ sector_uuid: Uuid.optional() }),
   response: z.object({ data: z.array(CannedResponseSchema) }),
 });
 
 /** The custom API channel (types custom, droz, API): a contact's message arriving from an integrated system. */
 export const receiveChannelMessage = route({
-  method: 'POST', path: '/api/v1/channels/droz/:id/messages', tags: ['channels'], auth: false, channelToken: true,
+  method: 'POST',
+  path: '/api/v1/channels/droz/:id/messages',
+  tags: ['channels'],
+  auth: false,
+  channelToken: true,
   summary: "Receives a contact's message on a custom channel (Authorization: Bearer <channel token>). Idempotent by message.id.",
   params: UuidParam,
   body: z.strictObject({
-    contact: z.strictObject({
-      phone: z.string().trim().max(32).optional(),
-      identifier: z.string().trim().min(1).max(200).optional(),
-      name: z.string().trim().max(200).optional(),
-      email: z.string().trim().max(254).optional(),
-    }).refine((c) => c.phone || c.identifier, { message: 'contact.phone or contact.identifier is required' }),
-    message: z.strictObject({
-      id: z.string().trim().min(1).max(200).optional(),
-      content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
-      annex_url: z.url().max(2000).optional(),
-    }).refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: 'message.content is required' }),
+    contact: z
+      .strictObject({
+        phone: z.string().trim().max(32).optional(),
+        identifier: z.string().trim().min(1).max(200).optional(),
+        name: z.string().trim().max(200).optional(),
+        email: z.string().trim().max(254).optional(),
+      })
+      .refine((c) => c.phone || c.identifier, { message: 'contact.phone or contact.identifier is required' }),
+    message: z
+      .strictObject({
+        id: z.string().trim().min(1).max(200).optional(),
+        content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
+        annex_url: z.url().max(2000).optional(),
+      })
+      .refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: 'message.content is required' }),
   }),
   response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid, duplicate: z.boolean() })),
   status: 202,

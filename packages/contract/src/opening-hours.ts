@@ -6,7 +6,7 @@ export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday',
 export const WeekdaySchema = z.enum(WEEKDAYS);
 export type Weekday = z.infer<typeof WeekdaySchema>;
 
-// Spec 002 §5: opening hours need at least one weekday and the message.
+// Opening hours need at least one weekday and the message.
 export const AT_LEAST_ONE_WEEKDAY = 'Select at least one weekday';
 export const MESSAGE_REQUIRED = 'Message is required';
 export const OUT_OF_HOURS_MESSAGE_MAX = 1000;
@@ -17,7 +17,10 @@ const Time = z.string().regex(TIME, 'Use the format HH:MM');
 export const TimeRangeSchema = z
   .object({ start: Time, end: Time })
   // Only well-formed times are compared ('HH:MM' strings order as times do).
-  .refine((r) => !TIME.test(r.start) || !TIME.test(r.end) || r.start < r.end, { message: 'The end must be after the start', path: ['end'] });
+  .refine((r) => !TIME.test(r.start) || !TIME.test(r.end) || r.start < r.end, {
+    message: 'The end must be after the start',
+    path: ['end'],
+  });
 export type TimeRange = z.infer<typeof TimeRangeSchema>;
 
 export const OpeningDaySchema = z.object({
@@ -26,9 +29,12 @@ export const OpeningDaySchema = z.object({
     .array(TimeRangeSchema)
     .min(1, 'Add at least one time range')
     .max(6)
-    .refine((ranges) => [...ranges].sort((a, b) => a.start.localeCompare(b.start)).every((r, i, all) => i === 0 || all[i - 1]!.end <= r.start), {
-      message: 'Time ranges must not overlap',
-    }),
+    .refine(
+      (ranges) => [...ranges].sort((a, b) => a.start.localeCompare(b.start)).every((r, i, all) => i === 0 || all[i - 1]!.end <= r.start),
+      {
+        message: 'Time ranges must not overlap',
+      },
+    ),
 });
 export type OpeningDay = z.infer<typeof OpeningDaySchema>;
 
@@ -48,7 +54,7 @@ const Days = z
   .max(7)
   .refine((days) => new Set(days.map((d) => d.weekday)).size === days.length, 'Each weekday may appear once');
 
-/** Opening hours of a workspace (spec 002 §3) as read: weekdays with their time ranges, the out-of-hours message and the time zone. */
+/** Opening hours of a workspace as read: weekdays with their time ranges, the out-of-hours message and the time zone. */
 export const OpeningHoursSchema = z.object({
   /** Off: no out-of-hours reply is sent, whatever the hours say. */
   enabled: z.boolean(),
@@ -59,7 +65,7 @@ export const OpeningHoursSchema = z.object({
 });
 export type OpeningHours = z.infer<typeof OpeningHoursSchema>;
 
-/** What may be saved (spec 002 §5: at least one weekday; message required). The settings form validates with it too. */
+/** What may be saved (at least one weekday; message required). The settings form validates with it too. */
 export const OpeningHoursInputSchema = z.strictObject({
   enabled: z.boolean(),
   timezone: z.string().min(1).max(64).refine(isTimeZone, 'Invalid time zone'),
@@ -73,14 +79,18 @@ export const OpeningHoursInputSchema = z.strictObject({
 export type OpeningHoursInput = z.infer<typeof OpeningHoursInputSchema>;
 
 export const getOpeningHours = route({
-  method: 'GET', path: '/api/v1/workspaces/me/opening_hours', tags: ['workspaces'],
+  method: 'GET',
+  path: '/api/v1/workspaces/me/opening_hours',
+  tags: ['workspaces'],
   summary: "The caller's workspace opening hours (supervisor and above); defaults (off, Monday to Friday 08:00-18:00) until first saved.",
   response: dataOf(OpeningHoursSchema),
 });
 export const updateOpeningHours = route({
-  method: 'PUT', path: '/api/v1/workspaces/me/opening_hours', tags: ['workspaces'],
+  method: 'PUT',
+  path: '/api/v1/workspaces/me/opening_hours',
+  tags: ['workspaces'],
   summary:
-    "Replaces the workspace opening hours (manager and above). While enabled, a contact writing outside them gets out_of_hours_message " +
+    'Replaces the workspace opening hours (manager and above). While enabled, a contact writing outside them gets out_of_hours_message ' +
     'once per conversation, sent through the channel like an agent message; the conversation still enters the queue.',
   body: OpeningHoursInputSchema,
   response: dataOf(OpeningHoursSchema),

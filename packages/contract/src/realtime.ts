@@ -7,7 +7,7 @@ import { CampaignSchema, IMPORT_STATUSES } from './campaigns';
 import { UserSchema } from './users';
 
 /**
- * Realtime events of spec 000 §7, one typed map. Every payload carries the tenant uuid. If a
+ * Realtime events, one typed map. Every payload carries the tenant uuid. If a
  * payload's shape ever changes incompatibly, the event gets a new name.
  */
 export const serverEvents = {
@@ -19,14 +19,16 @@ export const serverEvents = {
   'messages-ack': z.object({
     tenant_uuid: Uuid,
     conversation_uuid: Uuid,
-    messages: z.array(z.object({ uuid: Uuid, state: z.enum(['pending', 'sent', 'read']), status: z.enum(['sending', 'failed']).nullable() })),
+    messages: z.array(
+      z.object({ uuid: Uuid, state: z.enum(['pending', 'sent', 'read']), status: z.enum(['sending', 'failed']).nullable() }),
+    ),
   }),
   /** A template was created, edited, deleted or changed status at the provider (room campaigns_{tenant}). */
   'update-template': z.object({ tenant_uuid: Uuid, template: TemplateSchema }),
   /** A campaign changed (state, counters, import); room campaigns_{tenant}. */
   'update-campaign': z.object({ tenant_uuid: Uuid, campaign: CampaignSchema }),
   /**
-   * Subscriber import progress of a campaign (spec 001 §4 import task statuses), at least once a
+   * Subscriber import progress of a campaign (import task statuses), at least once a
    * second while in_progress. The counters are final with status done (the import is stored in one
    * transaction); rows_done / rows_total say how far the file has been read. Until the file is read
    * through, rows_total is estimated from the bytes read and rows_total_estimated is true.
@@ -50,7 +52,7 @@ export type ServerEventPayload<E extends ServerEventName> = z.infer<(typeof serv
 /** socket.io's typed-events shape for the server->client direction. */
 export type ServerToClientEvents = { [E in ServerEventName]: (payload: ServerEventPayload<E>) => void };
 
-/** Rooms: the user's own uuid, tenant_{uuid}_metrics, campaigns_{uuid} (spec 000 §7). */
+/** Rooms: the user's own uuid, tenant_{uuid}_metrics, campaigns_{uuid}. */
 export const rooms = {
   user: (userUuid: string) => userUuid,
   metrics: (tenantUuid: string) => `tenant_${tenantUuid}_metrics`,

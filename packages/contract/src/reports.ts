@@ -3,7 +3,7 @@ import { DELIVERY_STATES, SUBSCRIBER_STATES } from './campaigns';
 import { IsoDate, PageQuery, Pagination, Uuid } from './common';
 import { route } from './route';
 
-/** Spec 001 §5 shared report filter rules, with the spec's messages. */
+/** Shared report filter rules, with the spec's messages. */
 export const REPORT_MESSAGES = {
   startRequired: 'Please define a start date for this report.',
   endRequired: 'Please define an end date for this report.',
@@ -44,7 +44,7 @@ export const CampaignReportRowSchema = z.object({
   error_message: z.string().nullable(),
   template: z.string(),
   sent_at: IsoDate.nullable(),
-  /** The provider's latest receipt: sent, delivered, read, failed (issue 14 item 5). */
+  /** The provider's latest receipt: sent, delivered, read, failed. */
   delivery: z.enum(DELIVERY_STATES).nullable(),
   delivered_at: IsoDate.nullable(),
   read_at: IsoDate.nullable(),
@@ -62,7 +62,7 @@ export const CampaignSummarySchema = z.object({
   error_count: z.number().int(),
   completed_count: z.number().int(),
   /**
-   * Issue 14 item 5, a funnel over the messages the provider accepted (sent_count): delivered
+   * A funnel over the messages the provider accepted (sent_count): delivered
    * (a delivered or read receipt, or a reply), read (a read receipt, or a reply), replied, and
    * failed after acceptance (also counted in error_count, with the sends the provider refused).
    * Rates are of sent_count, 0 to 1 (0 when nothing was sent).
@@ -81,14 +81,21 @@ export const CampaignSummarySchema = z.object({
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
 
 export const campaignSubscribersReport = route({
-  method: 'GET', path: '/api/v1/reports/campaign/subscribers', tags: ['reports'],
-  summary: 'Campaign subscribers report (spec 001 §2, §5); with _limit=0 it is an export: CSV, Excel or JSON by format or Accept.',
+  method: 'GET',
+  path: '/api/v1/reports/campaign/subscribers',
+  tags: ['reports'],
+  summary: 'Campaign subscribers report; with _limit=0 it is an export: CSV, Excel or JSON by format or Accept.',
   query: CampaignReportQuery,
   response: z.object({ data: z.array(CampaignReportRowSchema), pagination: Pagination }),
 });
 export const campaignSummaryReport = route({
-  method: 'GET', path: '/api/v1/reports/campaign/summary', tags: ['reports'],
-  summary: 'Campaign summary: subscribers, sent, error, completed, delivered, read, replied, failed and unknown counts and rates, in total and per campaign; with _limit=0 an export (CSV, Excel or JSON) of it, one line per campaign plus the total.',
+  method: 'GET',
+  path: '/api/v1/reports/campaign/summary',
+  tags: ['reports'],
+  summary:
+    'Campaign summary: subscribers, sent, error, completed, delivered, read, replied, failed and unknown counts and rates, in total and per campaign; with _limit=0 an export (CSV, Excel or JSON) of it, one line per campaign plus the total.',
   query: CampaignReportQuery,
-  response: z.object({ data: CampaignSummarySchema.extend({ campaigns: z.array(CampaignSummarySchema.extend({ uuid: Uuid, name: z.string() })) }) }),
+  response: z.object({
+    data: CampaignSummarySchema.extend({ campaigns: z.array(CampaignSummarySchema.extend({ uuid: Uuid, name: z.string() })) }),
+  }),
 });

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './error-status';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -31,6 +32,11 @@ export interface RouteDef {
   fileMaxBytes?: number;
   /** For a multipart route: the JSON body it also takes (checked by its handler), typed for callers. */
   jsonBody?: z.ZodType;
+  /**
+   * The specific failures the call answers besides those every call of its kind can (validation,
+   * session, permission, unknown id): listed with their statuses in the OpenAPI document.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 /**

@@ -3,7 +3,7 @@ import { Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './common';
 import { route } from './route';
 import { requiredText } from './settings-rules';
 
-/** Sector of spec 002 §3: a queue with its SLA times and ticket announcement. */
+/** Sector: a queue with its SLA times and ticket announcement. */
 export const SectorSchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -34,31 +34,45 @@ export const SectorFieldsSchema = z.object({
 });
 /** Create (and the screen's form): announcing the ticket needs its message. */
 export const SectorBodySchema = SectorFieldsSchema.superRefine((s, ctx) => {
-  if (s.ticket_announce && !s.ticket_message?.trim()) ctx.addIssue({ code: 'custom', path: ['ticket_message'], message: TICKET_MESSAGE_REQUIRED });
+  if (s.ticket_announce && !s.ticket_message?.trim())
+    ctx.addIssue({ code: 'custom', path: ['ticket_message'], message: TICKET_MESSAGE_REQUIRED });
 });
 export type SectorBody = z.infer<typeof SectorBodySchema>;
 
 export const listSectors = route({
-  method: 'GET', path: '/api/v1/sectors', tags: ['settings'],
-  summary: 'Sectors of the workspace, by name (`_limit=0`: all of them; spec 001 wizard lists). Deleted sectors are not listed.',
+  method: 'GET',
+  path: '/api/v1/sectors',
+  tags: ['settings'],
+  summary: 'Sectors of the workspace, by name (`_limit=0`: all of them). Deleted sectors are not listed.',
   query: PageQuery.extend({ name: z.string().trim().max(120).optional() }),
   response: pageOf(SectorSchema),
 });
 export const createSector = route({
-  method: 'POST', path: '/api/v1/sectors', tags: ['settings'], summary: 'Creates a sector (admin).',
+  method: 'POST',
+  path: '/api/v1/sectors',
+  tags: ['settings'],
+  summary: 'Creates a sector (admin).',
   body: SectorBodySchema,
   response: dataOf(SectorSchema),
   status: 201,
+  errors: ['sector_name_taken', 'sector_ticket_message_required'],
 });
 export const updateSector = route({
-  method: 'PATCH', path: '/api/v1/sectors/:id', tags: ['settings'], summary: 'Edits a sector (admin); only the fields sent change.',
+  method: 'PATCH',
+  path: '/api/v1/sectors/:id',
+  tags: ['settings'],
+  summary: 'Edits a sector (admin); only the fields sent change.',
   params: UuidParam,
   body: SectorFieldsSchema.partial(),
   response: dataOf(SectorSchema),
+  errors: ['sector_not_found', 'sector_name_taken', 'sector_ticket_message_required'],
 });
 export const deleteSector = route({
-  method: 'DELETE', path: '/api/v1/sectors/:id', tags: ['settings'],
+  method: 'DELETE',
+  path: '/api/v1/sectors/:id',
+  tags: ['settings'],
   summary: 'Deletes a sector (admin): it leaves the lists and transfer destinations; its conversations keep it in their history.',
   params: UuidParam,
   response: Ok,
+  errors: ['sector_not_found', 'sector_used_by_channels', 'sector_used_by_campaigns', 'sector_has_open_conversations'],
 });

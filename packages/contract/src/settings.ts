@@ -5,49 +5,75 @@ import { CannedResponseSchema } from './messages';
 import { route } from './route';
 import { REQUIRED_MESSAGE, maxCharacters, requiredText } from './settings-rules';
 
-// Settings resources of spec 002 §3, §5, §7: pauses, conversation reasons, canned responses and
+// Settings resources: pauses, conversation reasons, canned responses.
 // their categories. The GET of pauses and reasons lives in conversations.ts (the workstation reads them).
 
 // --- pauses ---
 export const PauseBodySchema = z.object({ description: requiredText(120) });
 export type PauseBody = z.infer<typeof PauseBodySchema>;
 export const createPause = route({
-  method: 'POST', path: '/api/v1/pauses', tags: ['pauses'], summary: 'Creates a pause reason.',
-  body: PauseBodySchema, response: dataOf(PauseSchema), status: 201,
+  method: 'POST',
+  path: '/api/v1/pauses',
+  tags: ['pauses'],
+  summary: 'Creates a pause reason.',
+  body: PauseBodySchema,
+  response: dataOf(PauseSchema),
+  status: 201,
 });
 export const updatePause = route({
-  method: 'PATCH', path: '/api/v1/pauses/:id', tags: ['pauses'], summary: 'Renames a pause reason.',
-  params: UuidParam, body: PauseBodySchema, response: dataOf(PauseSchema),
+  method: 'PATCH',
+  path: '/api/v1/pauses/:id',
+  tags: ['pauses'],
+  summary: 'Renames a pause reason.',
+  params: UuidParam,
+  body: PauseBodySchema,
+  response: dataOf(PauseSchema),
 });
 export const deletePause = route({
-  method: 'DELETE', path: '/api/v1/pauses/:id', tags: ['pauses'],
+  method: 'DELETE',
+  path: '/api/v1/pauses/:id',
+  tags: ['pauses'],
   summary: 'Deletes a pause reason: it leaves the list; agents on it stay paused until they unpause.',
-  params: UuidParam, response: Ok,
+  params: UuidParam,
+  response: Ok,
 });
 
-// --- conversation reasons (admin, spec 002 §6) ---
+// --- conversation reasons (admin) ---
 export const ConversationReasonBodySchema = z.object({ name: requiredText(120) });
 export type ConversationReasonBody = z.infer<typeof ConversationReasonBodySchema>;
 export const createConversationReason = route({
-  method: 'POST', path: '/api/v1/conversation/reasons', tags: ['conversation reasons'], summary: 'Creates a finish reason (admin).',
-  body: ConversationReasonBodySchema, response: dataOf(FinishReasonSchema), status: 201,
+  method: 'POST',
+  path: '/api/v1/conversation/reasons',
+  tags: ['conversation reasons'],
+  summary: 'Creates a finish reason (admin).',
+  body: ConversationReasonBodySchema,
+  response: dataOf(FinishReasonSchema),
+  status: 201,
 });
 export const updateConversationReason = route({
-  method: 'PATCH', path: '/api/v1/conversation/reasons/:id', tags: ['conversation reasons'], summary: 'Renames a finish reason (admin).',
-  params: UuidParam, body: ConversationReasonBodySchema, response: dataOf(FinishReasonSchema),
+  method: 'PATCH',
+  path: '/api/v1/conversation/reasons/:id',
+  tags: ['conversation reasons'],
+  summary: 'Renames a finish reason (admin).',
+  params: UuidParam,
+  body: ConversationReasonBodySchema,
+  response: dataOf(FinishReasonSchema),
 });
 export const deleteConversationReason = route({
-  method: 'DELETE', path: '/api/v1/conversation/reasons/:id', tags: ['conversation reasons'],
+  method: 'DELETE',
+  path: '/api/v1/conversation/reasons/:id',
+  tags: ['conversation reasons'],
   summary: 'Deletes a finish reason (admin); conversations finished with it keep it.',
-  params: UuidParam, response: Ok,
+  params: UuidParam,
+  response: Ok,
 });
 
 // --- canned responses and categories (flag canned_responses) ---
-/** Spec 002 §5: "no spaces or numbers". */
+/** "no spaces or numbers". */
 const NO_SPACES_OR_NUMBERS = /^[^\s\d]+$/u;
 export const KEYWORD_NO_SPACES_OR_NUMBERS = 'The keyword cannot contain spaces or numbers';
 export const CATEGORY_NO_SPACES_OR_NUMBERS = 'The label cannot contain spaces or numbers';
-/** Spec 002 §5 requires a minimum keyword length without giving it; 2 keeps "/" plus one letter from being a whole keyword. */
+/** Requires a minimum keyword length without giving it; 2 keeps "/" plus one letter from being a whole keyword. */
 export const KEYWORD_MIN_LENGTH = 2;
 export const KEYWORD_TOO_SHORT = `The keyword must have at least ${KEYWORD_MIN_LENGTH} characters`;
 
@@ -56,7 +82,7 @@ export type CannedResponse = z.infer<typeof CannedResponseSchema>;
 
 export const CannedCategorySchema = z.object({ uuid: Uuid, name: z.string(), description: z.string().nullable() });
 export type CannedCategory = z.infer<typeof CannedCategorySchema>;
-/** The category's name is its label (no spaces or numbers, spec 002 §5); the description is free text. */
+/** The category's name is its label (no spaces or numbers); the description is free text. */
 export const CannedCategoryBodySchema = z.object({
   name: requiredText(60).regex(NO_SPACES_OR_NUMBERS, CATEGORY_NO_SPACES_OR_NUMBERS),
   description: z.string().trim().max(300, maxCharacters(300)).nullable().optional(),
@@ -83,37 +109,69 @@ export type CannedResponseBody = z.infer<typeof CannedResponseBodySchema>;
 const CATEGORIES = '/api/v1/workspaces/me/canned_response_categories';
 const CANNED = '/api/v1/workspaces/me/canned_responses';
 export const listCannedCategories = route({
-  method: 'GET', path: CATEGORIES, tags: ['canned responses'], summary: "The workspace's canned response categories, by name.",
+  method: 'GET',
+  path: CATEGORIES,
+  tags: ['canned responses'],
+  summary: "The workspace's canned response categories, by name.",
   response: z.object({ data: z.array(CannedCategorySchema) }),
 });
 export const createCannedCategory = route({
-  method: 'POST', path: CATEGORIES, tags: ['canned responses'], summary: 'Creates a canned response category.',
-  body: CannedCategoryBodySchema, response: dataOf(CannedCategorySchema), status: 201,
+  method: 'POST',
+  path: CATEGORIES,
+  tags: ['canned responses'],
+  summary: 'Creates a canned response category.',
+  body: CannedCategoryBodySchema,
+  response: dataOf(CannedCategorySchema),
+  status: 201,
 });
 export const updateCannedCategory = route({
-  method: 'PATCH', path: `${CATEGORIES}/:id`, tags: ['canned responses'], summary: 'Edits a canned response category; only the fields sent change.',
-  params: UuidParam, body: CannedCategoryBodySchema.partial(), response: dataOf(CannedCategorySchema),
+  method: 'PATCH',
+  path: `${CATEGORIES}/:id`,
+  tags: ['canned responses'],
+  summary: 'Edits a canned response category; only the fields sent change.',
+  params: UuidParam,
+  body: CannedCategoryBodySchema.partial(),
+  response: dataOf(CannedCategorySchema),
 });
 export const deleteCannedCategory = route({
-  method: 'DELETE', path: `${CATEGORIES}/:id`, tags: ['canned responses'],
+  method: 'DELETE',
+  path: `${CATEGORIES}/:id`,
+  tags: ['canned responses'],
   summary: 'Deletes a canned response category; its responses stay, without a category.',
-  params: UuidParam, response: Ok,
+  params: UuidParam,
+  response: Ok,
 });
 export const listCannedResponses = route({
-  method: 'GET', path: CANNED, tags: ['canned responses'],
+  method: 'GET',
+  path: CANNED,
+  tags: ['canned responses'],
   summary: "The workspace's canned responses by keyword (`_limit=0`: all), optionally filtered by keyword or category.",
   query: PageQuery.extend({ keyword__contains: z.string().trim().max(60).optional(), category_uuid: Uuid.optional() }),
   response: pageOf(CannedResponseSchema),
 });
 export const createCannedResponse = route({
-  method: 'POST', path: CANNED, tags: ['canned responses'], summary: 'Creates a canned response.',
-  body: CannedResponseBodySchema, response: dataOf(CannedResponseSchema), status: 201,
+  method: 'POST',
+  path: CANNED,
+  tags: ['canned responses'],
+  summary: 'Creates a canned response.',
+  body: CannedResponseBodySchema,
+  response: dataOf(CannedResponseSchema),
+  status: 201,
 });
 export const updateCannedResponse = route({
-  method: 'PATCH', path: `${CANNED}/:id`, tags: ['canned responses'], summary: 'Edits a canned response; only the fields sent change.',
-  params: UuidParam, body: CannedResponseBodySchema.partial(), response: dataOf(CannedResponseSchema),
+  method: 'PATCH',
+  path: `${CANNED}/:id`,
+  tags: ['canned responses'],
+  summary: 'Edits a canned response; only the fields sent change.',
+  params: UuidParam,
+  body: CannedResponseBodySchema.partial(),
+  response: dataOf(CannedResponseSchema),
 });
 export const deleteCannedResponse = route({
-  method: 'DELETE', path: `${CANNED}/:id`, tags: ['canned responses'], summary: 'Deletes a canned response.',
-  params: UuidParam, response: Ok,
+  method: 'DELETE',
+  path: `${CANNED}/:id`,
+  tags: ['canned responses'],
+  summary: 'Deletes a canned response.',
+  params: UuidParam,
+  response: Ok,
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { smsSegments } from './sms-segments';
 
-describe('smsSegments (issue 15: the composer shows the SMS segment count)', () => {
+describe('smsSegments (the composer shows the SMS segment count)', () => {
   it('counts nothing for an empty text', () => {
     expect(smsSegments('')).toEqual({ encoding: 'GSM-7', segments: 0, units: 0, left: 160 });
   });

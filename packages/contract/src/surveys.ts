@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { route } from './route';
 
-/** Survey of spec 002 §3: question, answers (options), greeting message, and the sectors it follows. */
+/** Survey: question, answers (options), greeting message, and the sectors it follows. */
 export const SurveySchema = z.object({
   uuid: Uuid,
   name: z.string(),
@@ -24,7 +24,11 @@ const surveyFields = {
   sector_uuids: z.array(Uuid).max(500),
   enabled: z.boolean(),
 };
-export const SurveyBody = z.object({ ...surveyFields, sector_uuids: surveyFields.sector_uuids.default([]), enabled: surveyFields.enabled.default(true) });
+export const SurveyBody = z.object({
+  ...surveyFields,
+  sector_uuids: surveyFields.sector_uuids.default([]),
+  enabled: surveyFields.enabled.default(true),
+});
 export const SurveyPatchBody = z.object(surveyFields).partial();
 
 export const SurveyResultSchema = z.object({
@@ -40,22 +44,44 @@ export type SurveyResult = z.infer<typeof SurveyResultSchema>;
 const SurveyParam = z.object({ id: Uuid });
 
 export const listSurveys = route({
-  method: 'GET', path: '/api/v1/surveys', tags: ['surveys'], summary: 'Satisfaction surveys of the workspace.',
+  method: 'GET',
+  path: '/api/v1/surveys',
+  tags: ['surveys'],
+  summary: 'Satisfaction surveys of the workspace.',
   response: z.object({ data: z.array(SurveySchema) }),
 });
 export const getSurvey = route({
-  method: 'GET', path: '/api/v1/surveys/:id', tags: ['surveys'], summary: 'One survey with its answers so far.',
-  params: SurveyParam, query: z.object({ start: IsoDate.optional(), end: IsoDate.optional() }), response: z.object({ data: SurveyResultSchema }),
+  method: 'GET',
+  path: '/api/v1/surveys/:id',
+  tags: ['surveys'],
+  summary: 'One survey with its answers so far.',
+  params: SurveyParam,
+  query: z.object({ start: IsoDate.optional(), end: IsoDate.optional() }),
+  response: z.object({ data: SurveyResultSchema }),
 });
 export const createSurvey = route({
-  method: 'POST', path: '/api/v1/surveys', tags: ['surveys'], summary: 'Creates a survey (admin).', status: 201,
-  body: SurveyBody, response: z.object({ data: SurveySchema }),
+  method: 'POST',
+  path: '/api/v1/surveys',
+  tags: ['surveys'],
+  summary: 'Creates a survey (admin).',
+  status: 201,
+  body: SurveyBody,
+  response: z.object({ data: SurveySchema }),
 });
 export const updateSurvey = route({
-  method: 'PATCH', path: '/api/v1/surveys/:id', tags: ['surveys'], summary: 'Edits a survey (admin); runs already sent keep the answers they offered.',
-  params: SurveyParam, body: SurveyPatchBody, response: z.object({ data: SurveySchema }),
+  method: 'PATCH',
+  path: '/api/v1/surveys/:id',
+  tags: ['surveys'],
+  summary: 'Edits a survey (admin); runs already sent keep the answers they offered.',
+  params: SurveyParam,
+  body: SurveyPatchBody,
+  response: z.object({ data: SurveySchema }),
 });
 export const deleteSurvey = route({
-  method: 'DELETE', path: '/api/v1/surveys/:id', tags: ['surveys'], summary: 'Deletes a survey (admin); its results stay readable in reports.',
-  params: SurveyParam, response: z.object({ data: z.object({ uuid: Uuid }) }),
+  method: 'DELETE',
+  path: '/api/v1/surveys/:id',
+  tags: ['surveys'],
+  summary: 'Deletes a survey (admin); its results stay readable in reports.',
+  params: SurveyParam,
+  response: z.object({ data: z.object({ uuid: Uuid }) }),
 });

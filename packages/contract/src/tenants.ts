@@ -4,11 +4,14 @@ import { DeliveryModeSchema, FEATURE_FLAGS, type FeatureFlag } from './roles';
 import { route } from './route';
 import { NewPasswordSchema, UserEmailSchema, UserNameSchema } from './users';
 
-/** Tenant config of spec 000 §3 / 002 §3. `features` holds the feature flags; `flags` other switches. */
+/** Tenant config: `features` holds the feature flags; `flags` other switches. */
 export const TenantConfigSchema = z.object({
   features: z.partialRecord(z.enum(FEATURE_FLAGS), z.boolean()).default({}),
   flags: z.record(z.string().max(64), z.union([z.boolean(), z.string().max(2000), z.number()])).default({}),
-  default_country_code: z.string().regex(/^\+\d{1,4}$/, 'Invalid country code').default('+55'),
+  default_country_code: z
+    .string()
+    .regex(/^\+\d{1,4}$/, 'Invalid country code')
+    .default('+55'),
   agent: z.object({ max_slots: z.number().int().min(1).max(100).default(10) }).default({ max_slots: 10 }),
   first_steps_completed: z.boolean().default(false),
 });
@@ -22,23 +25,31 @@ export const TenantSchema = z.object({
 export type Tenant = z.infer<typeof TenantSchema>;
 
 export const getMyTenant = route({
-  method: 'GET', path: '/api/v1/tenants/me', tags: ['tenants'],
+  method: 'GET',
+  path: '/api/v1/tenants/me',
+  tags: ['tenants'],
   summary: "The caller's tenant with its feature flags and settings; the admin and agent apps load it first.",
   response: dataOf(TenantSchema),
 });
 export const listTenants = route({
-  method: 'GET', path: '/api/v1/tenants', tags: ['tenants'],
+  method: 'GET',
+  path: '/api/v1/tenants',
+  tags: ['tenants'],
   summary: 'Every tenant (tenant_admin).',
   response: z.object({ data: z.array(TenantSchema) }),
 });
 export const getTenant = route({
-  method: 'GET', path: '/api/v1/tenants/:id', tags: ['tenants'],
+  method: 'GET',
+  path: '/api/v1/tenants/:id',
+  tags: ['tenants'],
   summary: 'One tenant: any for tenant_admin, otherwise only your own.',
   params: UuidParam,
   response: dataOf(TenantSchema),
 });
 export const configureTenant = route({
-  method: 'POST', path: '/api/v1/tenants/:id/configure', tags: ['tenants'],
+  method: 'POST',
+  path: '/api/v1/tenants/:id/configure',
+  tags: ['tenants'],
   summary: "Changes a tenant's name, features, flags and settings (tenant_admin, or admin/owner of that tenant).",
   params: UuidParam,
   body: z.strictObject({
@@ -52,10 +63,13 @@ export const configureTenant = route({
   response: dataOf(TenantSchema),
 });
 
-/** Issue 16 item 16: the tenants screen creates a customer with its first admin (tenant_admin only). */
+/** The tenants screen creates a customer with its first admin (tenant_admin only). */
 export const createTenant = route({
-  method: 'POST', path: '/api/v1/tenants', tags: ['tenants'],
-  summary: 'Creates a customer tenant with its workspace, a first sector and pause, and its first admin (tenant_admin); the plan (features, agent slots) is set here.',
+  method: 'POST',
+  path: '/api/v1/tenants',
+  tags: ['tenants'],
+  summary:
+    'Creates a customer tenant with its workspace, a first sector and pause, and its first admin (tenant_admin); the plan (features, agent slots) is set here.',
   body: z.strictObject({
     name: z.string().trim().min(1, 'Required').max(120),
     default_country_code: TenantConfigSchema.shape.default_country_code.unwrap().optional(),
@@ -83,12 +97,16 @@ export const WorkspaceSchema = z.object({
 export type Workspace = z.infer<typeof WorkspaceSchema>;
 
 export const getMyWorkspace = route({
-  method: 'GET', path: '/api/v1/workspaces/me', tags: ['workspaces'],
+  method: 'GET',
+  path: '/api/v1/workspaces/me',
+  tags: ['workspaces'],
   summary: "The caller's workspace.",
   response: dataOf(WorkspaceSchema),
 });
 export const updateMyWorkspace = route({
-  method: 'PATCH', path: '/api/v1/workspaces/me', tags: ['workspaces'],
+  method: 'PATCH',
+  path: '/api/v1/workspaces/me',
+  tags: ['workspaces'],
   summary: "Changes the caller's workspace (manager and above).",
   body: z.strictObject({
     name: z.string().trim().min(1, 'Required').max(120).optional(),

@@ -1,11 +1,56 @@
 import { RE2JS } from 're2js';
 import { describe, expect, it } from 'vitest';
-import { checkUserPattern, livechatValidatorProblem, matchesUserPattern, USER_PATTERN_PROGRAM_MAX, userPatternSizeBound, VALIDATOR_TOO_COMPLEX } from './user-pattern';
+import {
+  checkUserPattern,
+  livechatValidatorProblem,
+  matchesUserPattern,
+  USER_PATTERN_PROGRAM_MAX,
+  userPatternSizeBound,
+  VALIDATOR_TOO_COMPLEX,
+} from './user-pattern';
 
 // Pieces of RE2 syntax, glued at random (a fixed seed) into patterns to hold the bound against RE2 itself.
 const PIECES = [
-  'a', 'b', '.', '\\d', '\\pL', '\\p{Greek}', '[a-z]', '[^!]', '[]a]', '[[:alpha:]]', '\\x41', '\\x{263a}', '\\Qa.b\\E', '^', '$', '\\b', '(?i)', '(?i:', 'ç', '😀',
-  '(', '(?:', '(?P<n>', '(?<m>', ')', '|', '*', '+', '?', '*?', '{2}', '{0,3}', '{3,}', '{1,20}?', '{0,99}', '{0,999}', '{10,500}', '\\.', '{x', '\\123',
+  'a',
+  'b',
+  '.',
+  '\\d',
+  '\\pL',
+  '\\p{Greek}',
+  '[a-z]',
+  '[^!]',
+  '[]a]',
+  '[[:alpha:]]',
+  '\\x41',
+  '\\x{263a}',
+  '\\Qa.b\\E',
+  '^',
+  '$',
+  '\\b',
+  '(?i)',
+  '(?i:',
+  'ç',
+  '😀',
+  '(',
+  '(?:',
+  '(?P<n>',
+  '(?<m>',
+  ')',
+  '|',
+  '*',
+  '+',
+  '?',
+  '*?',
+  '{2}',
+  '{0,3}',
+  '{3,}',
+  '{1,20}?',
+  '{0,99}',
+  '{0,999}',
+  '{10,500}',
+  '\\.',
+  '{x',
+  '\\123',
 ];
 
 describe('user pattern budget', () => {
@@ -39,7 +84,12 @@ describe('user pattern budget', () => {
     // Just over and just under the budget, measured exactly by RE2.
     expect(checkUserPattern('.{0,501}')).toEqual({ ok: false, problem: 'too_complex' });
     expect(checkUserPattern('.{0,499}')).toMatchObject({ ok: true });
-    for (const everyday of ['\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}', '[A-Za-z ]{2,60}', '^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}$', '\\d{4,12}']) {
+    for (const everyday of [
+      '\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}',
+      '[A-Za-z ]{2,60}',
+      '^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}$',
+      '\\d{4,12}',
+    ]) {
       expect(livechatValidatorProblem(everyday), everyday).toBeNull();
     }
     expect(matchesUserPattern('\\d{4,12}', '12345')).toBe(true);

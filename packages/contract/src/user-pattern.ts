@@ -2,7 +2,7 @@ import { RE2JS } from 're2js';
 import { LIVECHAT_VALIDATOR_MAX } from './livechat';
 
 // A module of its own: only code that runs user patterns (the api, the livechat widget and the
-// appearance form) loads the RE2 engine; code that merely reads channels does not (issue 13 item 1).
+// appearance form) loads the RE2 engine; code that merely reads channels does not.
 
 /**
  * The most instructions a user pattern may compile to (RE2's own measure, `programSize()`). RE2 is

@@ -6,7 +6,7 @@ import { route } from './route';
 export const UserStateSchema = z.enum(['online', 'paused', 'offline']);
 export const PauseRefSchema = z.object({ uuid: Uuid, description: z.string() });
 
-/** User of spec 000 §3 / 002 §3. */
+/** User. */
 export const UserSchema = z.object({
   id: z.number().int(),
   uuid: Uuid,
@@ -22,10 +22,20 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-const email = z.string().trim().toLowerCase().max(254).pipe(z.email({ message: 'Please insert a valid e-mail' }));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ message: 'Please insert a valid e-mail' }));
 
 export const login = route({
-  method: 'POST', path: '/api/v1/login', tags: ['session'], auth: false, bodyEncoding: 'form',
+  method: 'POST',
+  path: '/api/v1/login',
+  tags: ['session'],
+  auth: false,
+  bodyEncoding: 'form',
+  errors: ['invalid_credentials', 'login_rate_limited'],
   summary: 'Signs in with email and password; sets the session cookie and returns the same token for bearer use.',
   body: z.object({ email: z.string().trim().min(1, 'Required').max(254), password: z.string().min(1, 'Required').max(512) }),
   response: z.object({
@@ -34,25 +44,36 @@ export const login = route({
   }),
 });
 export const loginWithCode = route({
-  method: 'POST', path: '/api/v1/login/code', tags: ['session'], auth: false, bodyEncoding: 'form',
+  method: 'POST',
+  path: '/api/v1/login/code',
+  tags: ['session'],
+  auth: false,
+  bodyEncoding: 'form',
   summary: 'Signs in with a one-time code from the QR login modal (GET /api/v1/users/me/login_qr_code).',
   body: z.object({ login_code: z.string().trim().min(16).max(128) }),
   response: login.response,
 });
 export const logout = route({
-  method: 'POST', path: '/api/v1/logout', tags: ['session'], bodyEncoding: 'form',
+  method: 'POST',
+  path: '/api/v1/logout',
+  tags: ['session'],
+  bodyEncoding: 'form',
   summary: "Ends the caller's session: the token is revoked and the agent's active chats go back to the queue.",
   body: z.object({}).optional(),
   response: Ok,
 });
 
 export const getMe = route({
-  method: 'GET', path: '/api/v1/users/me', tags: ['users'],
+  method: 'GET',
+  path: '/api/v1/users/me',
+  tags: ['users'],
   summary: 'The signed-in user.',
   response: dataOf(UserSchema),
 });
 export const updateMe = route({
-  method: 'PATCH', path: '/api/v1/users/me', tags: ['users'],
+  method: 'PATCH',
+  path: '/api/v1/users/me',
+  tags: ['users'],
   summary: 'Pause (current_pause_uuid), unpause (current_pause_uuid null), and back_to_queue for active chats when pausing.',
   body: z.strictObject({
     state: z.enum(['online', 'offline']).optional(),
@@ -62,7 +83,7 @@ export const updateMe = route({
   response: dataOf(UserSchema),
 });
 
-/** Spec 000 §5: minimum 8 characters, at least one number, letters required. */
+/** Minimum 8 characters, at least one number, letters required. */
 export const NewPasswordSchema = z
   .string()
   .min(8, 'Password must have at least 8 characters')
@@ -70,7 +91,7 @@ export const NewPasswordSchema = z
   .regex(/\d/, 'Password must contain at least one number')
   .regex(/\p{L}/u, 'Password must contain letters');
 
-/** Spec 002 §5: a user's name has at least 3 letters, and letters and spaces only. */
+/** A user's name has at least 3 letters, and letters and spaces only. */
 export const USER_NAME_MIN_LETTERS = 'Name must have at least 3 letters';
 export const USER_NAME_LETTERS_ONLY = 'Name must contain only letters and spaces';
 export const UserNameSchema = z
@@ -79,15 +100,23 @@ export const UserNameSchema = z
   .max(120, 'Name must have at most 120 characters')
   .regex(/^[\p{L} ]*$/u, USER_NAME_LETTERS_ONLY)
   .refine((name) => (name.match(/\p{L}/gu) ?? []).length >= 3, USER_NAME_MIN_LETTERS);
-/** Spec 002 §5: at least one role. */
+/** At least one role. */
 export const AT_LEAST_ONE_ROLE = 'Select at least one role';
 export const UserRolesSchema = z.array(RoleSchema, { message: AT_LEAST_ONE_ROLE }).min(1, AT_LEAST_ONE_ROLE).max(7);
-export const UserEmailSchema = z.string({ message: 'Email is required' }).trim().toLowerCase().min(1, 'Email is required').max(254).pipe(z.email({ message: 'Please insert a valid e-mail' }));
+export const UserEmailSchema = z
+  .string({ message: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Email is required')
+  .max(254)
+  .pipe(z.email({ message: 'Please insert a valid e-mail' }));
 
 export const createUser = route({
-  method: 'POST', path: '/api/v1/users', tags: ['users'],
+  method: 'POST',
+  path: '/api/v1/users',
+  tags: ['users'],
   summary:
-    "Creates a user in the caller's workspace (admin). Spec 002 §5: name of 3+ letters and spaces only, a valid email, a password " +
+    "Creates a user in the caller's workspace (admin): name of 3+ letters and spaces only, a valid email, a password " +
     '(8+ characters, a number and letters), at least one role; an email already used in the tenant answers 409 "Email already being used".',
   body: z.strictObject({
     username: UserNameSchema,
@@ -97,10 +126,13 @@ export const createUser = route({
   }),
   response: dataOf(UserSchema),
   status: 201,
+  errors: ['user_email_taken'],
 });
 
 export const updateUser = route({
-  method: 'PATCH', path: '/api/v1/users/:id', tags: ['users'],
+  method: 'PATCH',
+  path: '/api/v1/users/:id',
+  tags: ['users'],
   summary:
     'One of: your own password (password + old_password); forcing a user offline (state offline, supervisor and above); or editing a ' +
     "user's username, email and roles (admin; the rules of POST /api/v1/users). A role change ends the user's other sessions: it takes effect at their next sign-in, at once.",
@@ -130,16 +162,20 @@ export const updateUser = route({
     }),
   response: dataOf(UserSchema),
 });
-/** Issue 16 item 10: the sectors (queues) an agent serves; none means every sector (distribution, transfer destinations). */
+/** The sectors (queues) an agent serves; none means every sector (distribution, transfer destinations). */
 export const UserSectorsSchema = z.object({ sector_uuids: z.array(Uuid) });
 export const getUserSectors = route({
-  method: 'GET', path: '/api/v1/users/:id/sectors', tags: ['users'],
-  summary: "The sectors a user belongs to (admin). An agent with none serves every sector.",
+  method: 'GET',
+  path: '/api/v1/users/:id/sectors',
+  tags: ['users'],
+  summary: 'The sectors a user belongs to (admin). An agent with none serves every sector.',
   params: UserIdParam,
   response: dataOf(UserSectorsSchema),
 });
 export const setUserSectors = route({
-  method: 'PUT', path: '/api/v1/users/:id/sectors', tags: ['users'],
+  method: 'PUT',
+  path: '/api/v1/users/:id/sectors',
+  tags: ['users'],
   summary:
     "Replaces the sectors a user belongs to (admin): sectors of the caller's workspace, at most 200; an empty list means every sector. " +
     'Distribution and transfers follow at once; waiting conversations are offered again.',
@@ -147,9 +183,11 @@ export const setUserSectors = route({
   body: z.strictObject({ sector_uuids: z.array(Uuid).max(200, 'At most 200 sectors') }),
   response: dataOf(UserSectorsSchema),
 });
-/** Issue 16 item 11: an admin gives a user a new password; the user's sessions and API tokens end. */
+/** An admin gives a user a new password; the user's sessions and API tokens end. */
 export const resetUserPassword = route({
-  method: 'POST', path: '/api/v1/users/:id/password', tags: ['users'],
+  method: 'POST',
+  path: '/api/v1/users/:id/password',
+  tags: ['users'],
   summary:
     "Sets another user's password (admin; an owner's only by an owner). Every session of that user ends at once (their browsers " +
     'go to sign-in, their chats follow the sign-off rule) and the API tokens they made are revoked. Your own password: PATCH with old_password.',
@@ -158,19 +196,26 @@ export const resetUserPassword = route({
   response: dataOf(UserSchema),
 });
 export const listUsers = route({
-  method: 'GET', path: '/api/v1/users', tags: ['users'],
+  method: 'GET',
+  path: '/api/v1/users',
+  tags: ['users'],
   summary: "Users of the caller's workspace, unpaged, optionally only those holding a role (supervisor and above).",
   query: z.object({ role: RoleSchema.optional() }),
   response: z.object({ data: z.array(UserSchema) }),
 });
 export const deleteUser = route({
-  method: 'DELETE', path: '/api/v1/users/:id', tags: ['users'],
+  method: 'DELETE',
+  path: '/api/v1/users/:id',
+  tags: ['users'],
   summary: 'Removes a user (admin): their sessions end; what they did stays in history.',
   params: UserIdParam,
   response: Ok,
+  errors: ['user_not_found', 'own_user_kept', 'owner_remove_owner_only'],
 });
 export const getLoginQrCode = route({
-  method: 'GET', path: '/api/v1/users/me/login_qr_code', tags: ['users'],
+  method: 'GET',
+  path: '/api/v1/users/me/login_qr_code',
+  tags: ['users'],
   summary: 'A fresh one-time login code for the mobile app (flag qr_code_login); valid 60 s, single use.',
   response: z.object({ data: z.object({ login_code: z.string(), tenant_domain: z.string(), expires_in: z.number().int() }) }),
 });
@@ -178,43 +223,65 @@ export const getLoginQrCode = route({
 export const emailSchema = email;
 
 /**
- * Spec 000 §7 / 002 §7 (issue 16 item 18): a signed-in user moving to another domain of the same
+ * Domain switch: a signed-in user moving to another domain of the same
  * deployment. The answer is a signed token valid 60 s and usable once, and the page path that uses it.
  */
 export const getDomainSwitchJwt = route({
-  method: 'GET', path: '/sso/domain_switch/jwt', tags: ['session'],
+  method: 'GET',
+  path: '/sso/domain_switch/jwt',
+  tags: ['session'],
   summary:
     'A one-time sign-in token (JWT, 60 s, single use) for the same user on another domain of this deployment: open ' +
     '`https://<other domain>` + ssoload_path (the /ssoload page signs in with it, then loads ?page=). Browser sessions only.',
-  query: z.object({ page: z.string().max(512).regex(/^\/(?!\/)/, 'page must be a path of this app').optional() }),
+  query: z.object({
+    page: z
+      .string()
+      .max(512)
+      .regex(/^\/(?!\/)/, 'page must be a path of this app')
+      .optional(),
+  }),
   response: z.object({ data: z.object({ jwt: z.string(), expires_in: z.number().int(), ssoload_path: z.string() }) }),
 });
 export const loginWithDomainSwitchJwt = route({
-  method: 'POST', path: '/api/v1/login/sso', tags: ['session'], auth: false, bodyEncoding: 'form',
+  method: 'POST',
+  path: '/api/v1/login/sso',
+  tags: ['session'],
+  auth: false,
+  bodyEncoding: 'form',
   summary: 'Signs in with a token from GET /sso/domain_switch/jwt (used by /ssoload); a token works once, within 60 s.',
   body: z.object({ jwt: z.string().trim().min(20).max(4096) }),
   response: login.response,
 });
 
-/** Issue 16 item 11: what the sign-in page may offer, asked before anyone signs in. */
+/** What the sign-in page may offer, asked before anyone signs in. */
 export const getSignInOptions = route({
-  method: 'GET', path: '/api/v1/login/options', tags: ['session'], auth: false,
-  summary: 'What the sign-in page offers: password_recovery is true when the server has a mail transport (SMTP_URL) to send recovery codes.',
+  method: 'GET',
+  path: '/api/v1/login/options',
+  tags: ['session'],
+  auth: false,
+  summary:
+    'What the sign-in page offers: password_recovery is true when the server has a mail transport (SMTP_URL) to send recovery codes.',
   response: z.object({ data: z.object({ password_recovery: z.boolean() }) }),
 });
 /** Six digits, as mailed by POST /api/v1/password/forgot. */
 export const PASSWORD_RESET_CODE = /^\d{6}$/;
 export const requestPasswordReset = route({
-  method: 'POST', path: '/api/v1/password/forgot', tags: ['session'], auth: false,
+  method: 'POST',
+  path: '/api/v1/password/forgot',
+  tags: ['session'],
+  auth: false,
   summary:
-    'Mails a 6-digit code (valid 15 minutes, single use, 5 tries) to the address when it is an account\'s; the answer is the same ' +
+    "Mails a 6-digit code (valid 15 minutes, single use, 5 tries) to the address when it is an account's; the answer is the same " +
     'whether or not it is. Limited per address and per client IP (429). 404 when the server sends no mail.',
   body: z.object({ email }),
   response: z.object({ data: z.object({ ok: z.literal(true), expires_in: z.number().int() }) }),
   status: 202,
 });
 export const resetPasswordWithCode = route({
-  method: 'POST', path: '/api/v1/password/reset', tags: ['session'], auth: false,
+  method: 'POST',
+  path: '/api/v1/password/reset',
+  tags: ['session'],
+  auth: false,
   summary:
     'Sets a new password (the rules of POST /api/v1/users/:id/password) with the mailed code; every session and API token of the ' +
     'account ends, as an admin reset does. Then sign in with POST /api/v1/login.',

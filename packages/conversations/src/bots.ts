@@ -1,6 +1,20 @@
 import { BotNodeSchema, queues } from '@atende/contract';
 import { runBotFlow, tenantConfigOf, type BotHttp, type BotOutcome, type BotVars } from '@atende/core';
-import { enqueue, Prisma } from '@atende/db';
+import {
+  botClosesConversation,
+  botConversation,
+  botHandsToQueue,
+  contactMessagesAfter,
+  enqueue,
+  handConversationToBot,
+  liveBot,
+  liveSectorId,
+  lockBotRevision,
+  storeBotWait,
+  tenantById,
+  type BotConversation,
+  type Prisma,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 import { redistribute } from './presence';
@@ -11,9 +25,10 @@ import { announceTicket } from './ticket';
 export async function entryBot(tx: Tx, tenantId: string, botId: string | null | undefined) {
   if (!botId) return null;
   // With the tenant's bots switched off (flag bots_interface), a bound bot answers nobody.
-  const [tenant] = await tx.$queryRaw<{ config: unknown }[]>`SELECT config FROM "Tenant" WHERE id = ${tenantId}::uuid`;
+  const tenant = await tenantById(tx, tenantId);
   if (tenantConfigOf(tenant?.config).features.bots_interface !== true) return null;
-  return tx.bot.findFirst({ where: { id: botId, tenantId, deletedAt: null }, select: { id: true } });
+  const bot = await liveBot(tx, tenantId, botId);
+  return bot ? { id: bot.id } : null;
 }
 
 /** Queues a bot step for a conversation, in the caller's transaction (the outbox relays it). */
@@ -25,31 +40,17 @@ export async function queueBotStep(tx: Tx, tenantId: string, conversationId: str
  * Hands a conversation to a bot from its Start (a campaign's chatbot_outbound reply action): state
  * bot, the contact messages so far already read, and a step queued that greets the contact.
  */
-export async function handToBot(tx: Tx, effects: Effects, conversation: { id: string; tenantId: string; workspaceId: string }, botId: string, at: Date): Promise<void> {
-  await tx.conversation.update({
-    where: { id: conversation.id },
-    data: { state: 'bot', botId, botMenuId: null, botNodeId: null, botVars: {}, botCursor: at, botRevision: { increment: 1 }, userId: null, sectorId: null },
-  });
+export async function handToBot(
+  tx: Tx,
+  effects: Effects,
+  conversation: { id: string; tenantId: string; workspaceId: string },
+  botId: string,
+  at: Date,
+): Promise<void> {
+  await handConversationToBot(tx, conversation.id, botId, at);
   await queueBotStep(tx, conversation.tenantId, conversation.id);
   effects.conversation(conversation.id);
   effects.queueChanged(conversation.tenantId, conversation.workspaceId);
-}
-
-interface BotConversation {
-  id: string;
-  tenantId: string;
-  workspaceId: string;
-  state: string;
-  botId: string | null;
-  botNodeId: string | null;
-  botVars: unknown;
-  botCursor: Date | null;
-  botRevision: number;
-  entrySectorId: string | null;
-  ticketNumber: number;
-  tenantConfig: unknown;
-  contactName: string;
-  contactPhone: string | null;
 }
 
 const varsOf = (json: unknown): BotVars => (json && typeof json === 'object' && !Array.isArray(json) ? (json as BotVars) : {});
@@ -57,12 +58,7 @@ const varsOf = (json: unknown): BotVars => (json && typeof json === 'object' && 
 const MAX_VARS_BYTES = 64 * 1024;
 
 async function read(ctx: ConversationDeps, conversationId: string): Promise<BotConversation | null> {
-  const [row] = await ctx.db.$queryRaw<BotConversation[]>`
-    SELECT c.id, c."tenantId", c."workspaceId", c.state::text AS state, c."botId", c."botNodeId", c."botVars", c."botCursor", c."botRevision",
-           ch."entrySectorId", c."ticketNumber", t.config AS "tenantConfig", ct.name AS "contactName", ct."phoneNumber" AS "contactPhone"
-    FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" JOIN "Contact" ct ON ct.id = c."contactId" JOIN "Tenant" t ON t.id = c."tenantId"
-    WHERE c.id = ${conversationId}::uuid`;
-  return row ?? null;
+  return botConversation(ctx.db, conversationId);
 }
 
 /**
@@ -77,20 +73,18 @@ export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversa
   for (let round = 0; round < 20; round++) {
     const conv = await read(ctx, conversationId);
     if (!conv || conv.state !== 'bot' || !conv.botId) return;
-    const pending = await ctx.db.message.findMany({
-      where: { conversationId, author: 'CONTACT', ...(conv.botCursor ? { createdAt: { gt: conv.botCursor } } : {}) },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
-      select: { content: true, createdAt: true },
-      take: 50,
-    });
+    const pending = await contactMessagesAfter(ctx.db, conversationId, conv.botCursor, 50);
     if (conv.botNodeId !== null && pending.length === 0) return;
     // Bots switched off for the tenant (flag bots_interface) stop answering: the contact goes to the queue.
     const botsOn = tenantConfigOf(conv.tenantConfig).features.bots_interface === true;
-    const bot = botsOn ? await ctx.db.bot.findFirst({ where: { id: conv.botId, tenantId: conv.tenantId, deletedAt: null }, select: { id: true, nodes: true } }) : null;
+    const bot = botsOn ? await liveBot(ctx.db, conv.tenantId, conv.botId) : null;
 
     const texts: string[] = [];
     let outcome: BotOutcome = { kind: 'broken', reason: 'missing_node' };
-    let state: { nodeId: string | null; vars: BotVars } = { nodeId: conv.botNodeId, vars: { ...varsOf(conv.botVars), contact: { name: conv.contactName, phone: conv.contactPhone } } };
+    let state: { nodeId: string | null; vars: BotVars } = {
+      nodeId: conv.botNodeId,
+      vars: { ...varsOf(conv.botVars), contact: { name: conv.contactName, phone: conv.contactPhone } },
+    };
     let cursor = conv.botCursor;
     const log: { url: string; status: number | null; error: string | null }[] = [];
     if (bot) {
@@ -108,37 +102,36 @@ export async function runBotSteps(ctx: ConversationDeps, http: BotHttp, conversa
       }
       if (outcome.kind === 'wait') state = { ...state, nodeId: outcome.nodeId };
     }
-    for (const call of log) if (call.error) ctx.log.error({ conversationId, url: call.url, status: call.status, reason: call.error }, 'bot HTTP request failed');
+    for (const call of log)
+      if (call.error) ctx.log.error({ conversationId, url: call.url, status: call.status, reason: call.error }, 'bot HTTP request failed');
 
     const { result: committed, effects } = await inTransaction(ctx, async (tx, effects) => {
-      const [now] = await tx.$queryRaw<{ botRevision: number; state: string }[]>`
-        SELECT "botRevision", state::text AS state FROM "Conversation" WHERE id = ${conv.id}::uuid FOR UPDATE`;
+      const now = await lockBotRevision(tx, conv.id);
       if (!now || now.botRevision !== conv.botRevision || now.state !== 'bot') return false;
       const target = { tenantId: conv.tenantId, conversationId: conv.id };
       const at = Date.now();
       for (const [i, text] of texts.entries()) await sendSystemText(tx, effects, target, text, new Date(at + i), ['bot']);
       const when = new Date(at);
-      const leave = { botId: null, botNodeId: null, botVars: {}, botCursor: cursor, botRevision: { increment: 1 } };
       const detail = { event: 'bot', bot_uuid: conv.botId };
       if (outcome.kind === 'wait') {
         const { contact: _contact, ...vars } = state.vars;
         const stored = JSON.stringify(vars).length > MAX_VARS_BYTES ? { ...vars, response: null } : vars;
-        await tx.conversation.update({
-          where: { id: conv.id },
-          data: { botNodeId: state.nodeId, botVars: stored as Prisma.InputJsonObject, botCursor: cursor, botRevision: { increment: 1 } },
-        });
+        await storeBotWait(tx, conv.id, state.nodeId, stored as Prisma.InputJsonObject, cursor);
       } else if (outcome.kind === 'end') {
-        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'closed', closedAt: when, endedBy: 'bot' } });
-        await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'closed', detail: { ended_by: 'bot', bot_uuid: conv.botId } } });
+        await botClosesConversation(tx, conv, conv.botId, cursor, when);
         effects.conversation(conv.id);
       } else {
         const wanted = outcome.kind === 'transfer' ? outcome.sectorUuid : null;
-        const sector = wanted ? await tx.sector.findFirst({ where: { id: wanted, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } }) : null;
+        const sector = wanted ? await liveSectorId(tx, conv.tenantId, wanted) : null;
         const reason = !botsOn ? 'bots_disabled' : !bot ? 'bot_removed' : outcome.kind === 'broken' ? outcome.reason : undefined;
-        const sectorId = sector?.id ?? conv.entrySectorId;
-        await tx.conversation.update({ where: { id: conv.id }, data: { ...leave, state: 'waiting', sectorId, timeJoin: when } });
-        await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...detail, ...(reason ? { reason } : {}) } } });
-        await announceTicket(tx, effects, { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber }, new Date(when.getTime() + 1));
+        const sectorId = sector ?? conv.entrySectorId;
+        await botHandsToQueue(tx, conv, sectorId, cursor, when, { ...detail, ...(reason ? { reason } : {}) });
+        await announceTicket(
+          tx,
+          effects,
+          { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber },
+          new Date(when.getTime() + 1),
+        );
         effects.conversation(conv.id);
         effects.queueChanged(conv.tenantId, conv.workspaceId);
       }

@@ -3,7 +3,11 @@ import type { Template } from '@atende/contract';
 import { renderTemplateText, templateParameterSlots } from '@atende/core';
 
 /** The provider's template message for one subscriber: parameters by slot (core templateParameterSlots). */
-export function subscriberMessage(template: Template, subscriber: { id: string; phoneNumber: string; parameters: string[] }, campaignId: string): OutboundMessage {
+export function subscriberMessage(
+  template: Template,
+  subscriber: { id: string; phoneNumber: string; parameters: string[] },
+  campaignId: string,
+): OutboundMessage {
   const slots = templateParameterSlots(template.config.components);
   const value = (i: number) => subscriber.parameters[i] ?? '';
   const header = slots.flatMap((s, i) => (s.part === 'header' ? [value(i)] : []));
@@ -13,7 +17,11 @@ export function subscriberMessage(template: Template, subscriber: { id: string; 
   const outbound: OutboundTemplate = {
     name: template.name,
     language: template.config.language,
-    header: header.length ? { format: 'TEXT', value: header[0]! } : media?.type === 'HEADER' && media.format !== 'TEXT' && media.format !== 'LOCATION' && media.example?.header_handle?.[0] ? { format: media.format, value: media.example.header_handle[0] } : null,
+    header: header.length
+      ? { format: 'TEXT', value: header[0]! }
+      : media?.type === 'HEADER' && media.format !== 'TEXT' && media.format !== 'LOCATION' && media.example?.header_handle?.[0]
+        ? { format: media.format, value: media.example.header_handle[0] }
+        : null,
     body,
     urlButtons,
   };
@@ -30,4 +38,3 @@ export function subscriberMessage(template: Template, subscriber: { id: string; 
     template: outbound,
   };
 }
-

@@ -49,19 +49,23 @@ export type EntryStep =
   | { kind: 'channel_entry' };
 
 /** The step a campaign reply takes when it opens the conversation (rules 2 and 3). */
-export function campaignStep(reply: Pick<CampaignReply, 'buttonAction' | 'defaultAction' | 'entry'>): Extract<EntryStep, { kind: 'reply_action' | 'campaign_entry' }> {
+export function campaignStep(
+  reply: Pick<CampaignReply, 'buttonAction' | 'defaultAction' | 'entry'>,
+): Extract<EntryStep, { kind: 'reply_action' | 'campaign_entry' }> {
   if (reply.buttonAction) return { kind: 'reply_action', action: reply.buttonAction, byDefault: false };
   if (reply.entry) return { kind: 'campaign_entry', opening: reply.entry };
   return { kind: 'reply_action', action: reply.defaultAction, byDefault: true };
 }
 
 /** The one decision: which single step handles a contact's message (the rule above). */
-export function decideEntry(context: { open: boolean; reply: Pick<CampaignReply, 'buttonAction' | 'defaultAction' | 'entry'> | null }): EntryStep {
+export function decideEntry(context: {
+  open: boolean;
+  reply: Pick<CampaignReply, 'buttonAction' | 'defaultAction' | 'entry'> | null;
+}): EntryStep {
   if (context.open) return { kind: 'holder' };
   if (!context.reply) return { kind: 'channel_entry' };
   return campaignStep(context.reply);
 }
-
 
 /** A channel's entry point: its enabled menu, else its bot, else its entry sector's queue. */
 export async function channelOpening(tx: Tx, tenantId: string, channel: EntryPoint): Promise<Opening> {
@@ -94,12 +98,19 @@ export async function campaignEntryOpening(tx: Tx, tenantId: string, campaign: E
  * deleted sector, a bot switched off) leaves the conversation in the queue of the campaign's
  * entry sector, else the channel's, where an agent sees it.
  */
-export async function openingFor(tx: Tx, tenantId: string, channel: EntryPoint, step: Exclude<EntryStep, { kind: 'holder' }>, campaignEntry: Opening | null): Promise<Opening> {
+export async function openingFor(
+  tx: Tx,
+  tenantId: string,
+  channel: EntryPoint,
+  step: Exclude<EntryStep, { kind: 'holder' }>,
+  campaignEntry: Opening | null,
+): Promise<Opening> {
   if (step.kind === 'channel_entry') return channelOpening(tx, tenantId, channel);
   if (step.kind === 'campaign_entry') return step.opening;
   const home = campaignEntry?.kind === 'queue' ? campaignEntry.sectorId : channel.entrySectorId;
   const action = step.action;
-  if (action.action === 'transfer_to_sector') return { kind: 'queue', sectorId: (await liveSectorId(tx, tenantId, action.sector_uuid)) ?? home };
+  if (action.action === 'transfer_to_sector')
+    return { kind: 'queue', sectorId: (await liveSectorId(tx, tenantId, action.sector_uuid)) ?? home };
   if (action.action === 'chatbot_outbound') {
     const bot = await entryBot(tx, tenantId, action.bot_uuid);
     return bot ? { kind: 'bot', botId: bot.id } : { kind: 'queue', sectorId: home };

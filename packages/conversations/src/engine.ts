@@ -1,7 +1,15 @@
 import { rooms, type Message as MessageDto } from '@atende/contract';
-import { keptConversationCount, type Db, type Prisma } from '@atende/db';
+import {
+  conversationRowsByIds,
+  keptConversationCount,
+  userUuidById,
+  userUuidsByIds,
+  withTransaction,
+  type Db,
+  type Prisma,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
-import { conversationInclude, loadLookups, presentConversation } from './present';
+import { loadLookups, presentConversation } from './present';
 
 export type Tx = Prisma.TransactionClient;
 
@@ -36,13 +44,16 @@ export class Effects {
 /** The uuid of the agent holding a conversation, for addressing its events. */
 export async function holderUuid(tx: Tx, userId: number | null): Promise<string | null> {
   if (userId === null) return null;
-  return (await tx.user.findUnique({ where: { id: userId }, select: { uuid: true } }))?.uuid ?? null;
+  return userUuidById(tx, userId);
 }
 
 /** Runs `fn` in one transaction, then emits what it changed (emitted after commit). */
-export async function inTransaction<T>(ctx: ConversationDeps, fn: (tx: Tx, effects: Effects) => Promise<T>): Promise<{ result: T; effects: Effects }> {
+export async function inTransaction<T>(
+  ctx: ConversationDeps,
+  fn: (tx: Tx, effects: Effects) => Promise<T>,
+): Promise<{ result: T; effects: Effects }> {
   const effects = new Effects();
-  const result = await ctx.db.$transaction((tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
+  const result = await withTransaction(ctx.db, (tx) => fn(tx, effects), { timeout: 15_000, maxWait: 10_000 });
   await announceCommitted(ctx, effects);
   return { result, effects };
 }
@@ -62,10 +73,10 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
   const emit: ConversationDeps['realtime']['emit'] = (room, event, payload) => void sent.push(ctx.realtime.emit(room, event, payload));
   const ids = [...new Set([...effects.created, ...effects.updated])];
   if (ids.length) {
-    const rows = await db.conversation.findMany({ where: { id: { in: ids } }, include: conversationInclude });
+    const rows = await conversationRowsByIds(db, ids);
     const formerIds = [...effects.formerHolders.values()].flatMap((s) => [...s]);
     const lookups = await loadLookups(db, rows);
-    const formerUsers = formerIds.length ? await db.user.findMany({ where: { id: { in: formerIds } }, select: { id: true, uuid: true } }) : [];
+    const formerUsers = await userUuidsByIds(db, formerIds);
     const uuidOf = new Map(formerUsers.map((u) => [u.id, u.uuid]));
     for (const row of rows) {
       const conversation = presentConversation(row, lookups);
@@ -81,7 +92,9 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
   for (const m of effects.messages) {
     // Agents and supervisors only: internal notes never reach anything the contact could see.
     emit(conversationAudience(m.tenantId, m.conversationId, m.holderUuid, { includeMetrics: false }), 'new-message', {
-      tenant_uuid: m.tenantId, conversation_uuid: m.conversationId, message: m.message,
+      tenant_uuid: m.tenantId,
+      conversation_uuid: m.conversationId,
+      message: m.message,
     });
   }
   for (const [workspaceId, tenantId] of effects.queues) {
@@ -96,7 +109,12 @@ export async function announce(ctx: ConversationDeps, effects: Effects): Promise
  * Who hears about one conversation: its assigned agent, whoever watches its live view and the
  * supervisors' dashboards. Never another agent.
  */
-export function conversationAudience(tenantId: string, conversationId: string, holderUuid: string | null, options: { includeMetrics?: boolean } = {}): string[] {
+export function conversationAudience(
+  tenantId: string,
+  conversationId: string,
+  holderUuid: string | null,
+  options: { includeMetrics?: boolean } = {},
+): string[] {
   const list = [rooms.conversation(tenantId, conversationId)];
   if (holderUuid) list.push(rooms.user(holderUuid));
   if (options.includeMetrics !== false) list.push(rooms.metrics(tenantId));

@@ -1,7 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError, queues } from '@atende/contract';
+import { AppError } from '@atende/contract';
 import { countryForCallingCode, normalizePhone, phoneVariants, tenantConfigOf } from '@atende/core';
-import { enqueueSql, Prisma } from '@atende/db';
+import {
+  addConversationEvent,
+  appendContactMessageToOpen,
+  contactForIdentity,
+  conversationOfMessage,
+  createConversation,
+  insertContactMessage,
+  lockContactForMessage,
+  Prisma,
+  takeTicketNumber,
+  touchConversationForContactMessage,
+  type ContactMessage,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
 import { replyOutOfHours } from './out-of-hours';
@@ -11,7 +23,13 @@ import { answerPendingSurvey } from './surveys';
 import { queueBotStep } from './bots';
 import { runMenuStep, sendMenu } from './menus';
 import { decideEntry, openingFor, type MenuRow, type Opening } from './conversation-entry';
-import { afterCampaignReply, findCampaignReply, recordCampaignReply, recordReplyInOpenConversation, runReplyActionStep } from './reply-actions';
+import {
+  afterCampaignReply,
+  findCampaignReply,
+  recordCampaignReply,
+  recordReplyInOpenConversation,
+  runReplyActionStep,
+} from './reply-actions';
 import { announceTicket } from './ticket';
 
 /** A stable uuid for (channel, provider message id): duplicate deliveries map to the same row. */
@@ -42,19 +60,10 @@ export interface InboundInput {
 
 /** Next ticket number of a tenant, taken in the caller's transaction. */
 export async function nextTicketNumber(tx: Tx, tenantId: string): Promise<number> {
-  const [row] = await tx.$queryRaw<{ ticketCounter: number }[]>`
-    UPDATE "Tenant" SET "ticketCounter" = "ticketCounter" + 1 WHERE id = ${tenantId}::uuid RETURNING "ticketCounter"`;
-  if (!row) throw new AppError('not_found', 'Tenant not found');
-  return row.ticketCounter;
+  const ticketNumber = await takeTicketNumber(tx, tenantId);
+  if (ticketNumber === null) throw new AppError('tenant_not_found', 'Tenant not found');
+  return ticketNumber;
 }
-
-/** The fast path's bot step: one job per appended message of a conversation a bot flow holds. */
-const botStepJob = enqueueSql(
-  queues.botStep.name,
-  { tenant_uuid: Prisma.sql`updated."tenantId"`, conversation_uuid: Prisma.sql`updated.id` },
-  Prisma.sql`FROM updated WHERE updated.bot AND updated."botFlow"`,
-  Prisma.sql`updated.at`,
-);
 
 /** The country national numbers are read in, per stored tenant config object (a remembered channel row reuses one). */
 type Country = ReturnType<typeof countryForCallingCode>;
@@ -106,7 +115,7 @@ export class InboundReceiver {
     const country = tenantCountry(channel.tenantConfig);
     const phone = input.contact.phone ? normalizePhone(input.contact.phone, country) : null;
     if (input.contact.phone && !phone && !input.contact.identifier)
-      throw new AppError('validation_failed', 'Número de telefone inválido', [
+      throw new AppError('phone_invalid', 'Número de telefone inválido', [
         { path: 'contact.phone', message: 'Número de telefone inválido' },
       ]);
     const identifier = (input.contact.identifier ?? phone)!;
@@ -148,9 +157,32 @@ export class InboundReceiver {
 
     // The message's step (conversation-entry.ts decideEntry): an open conversation holds it, else it opens one.
     const replyLookup = phone
-      ? { tenantId: channel.tenantId, channelId: channel.id, phone, button: interactive?.text ?? null, contextExternalId: input.message.context_id ?? interactive?.context_id ?? null }
+      ? {
+          tenantId: channel.tenantId,
+          channelId: channel.id,
+          phone,
+          button: interactive?.text ?? null,
+          contextExternalId: input.message.context_id ?? interactive?.context_id ?? null,
+        }
       : null;
-    const appended = await this.appendToOpenConversation(channel, identifier, messageId, externalId, content, annexId, interactiveJson, voice, phone);
+    const messageRow = (at: Date): ContactMessage => ({
+      id: messageId,
+      tenantId: channel.tenantId,
+      content,
+      tags: [],
+      externalId,
+      annexId,
+      interactiveJson,
+      voice,
+      at,
+    });
+    const appended = await appendContactMessageToOpen(
+      this.ctx.db,
+      channel.id,
+      identifier,
+      messageRow(new Date()),
+      phone ? phoneVariants(phone) : [],
+    );
     if (appended) {
       const effects = new Effects();
       if (appended.unarchived || appended.replied) effects.conversation(appended.conversationId);
@@ -163,7 +195,12 @@ export class InboundReceiver {
       await announceCommitted(this.ctx, effects);
       // Rule 1 (holder): a campaign answered here is recorded, its action not run.
       if (appended.answersCampaign && replyLookup) {
-        await recordReplyInOpenConversation(this.ctx, replyLookup, { id: appended.conversationId, tenantId: channel.tenantId, contactId: appended.contactId }, content);
+        await recordReplyInOpenConversation(
+          this.ctx,
+          replyLookup,
+          { id: appended.conversationId, tenantId: channel.tenantId, contactId: appended.contactId },
+          content,
+        );
       }
       if (appended.bot && !appended.botFlow) await runMenuStep(this.ctx, appended.conversationId, content);
       if (appended.hoursMayReply) await this.outOfHours(appended.conversationId);
@@ -171,50 +208,69 @@ export class InboundReceiver {
     }
     if (fresh) return this.receive(await fresh(), input);
     // No open conversation: the message may answer the survey sent when the last one was finished.
-    const surveyAnswer = await answerPendingSurvey(this.ctx, { tenantId: channel.tenantId, channelId: channel.id, identifier, messageId, externalId, content });
+    const surveyAnswer = await answerPendingSurvey(this.ctx, {
+      tenantId: channel.tenantId,
+      channelId: channel.id,
+      identifier,
+      messageId,
+      externalId,
+      content,
+    });
     if (surveyAnswer) return { conversation_uuid: surveyAnswer.conversationId, message_uuid: messageId, duplicate: surveyAnswer.duplicate };
 
     const { result, effects } = await inTransaction(this.ctx, async (tx, effects) => {
       // Hot path in plain SQL (few round trips): this endpoint takes every contact message.
       const contactId = await this.contactFor(tx, channel, identifier, phone, input.contact);
       // One inbound message at a time per contact: their row lock keeps a single open conversation.
-      const [found] = await tx.$queryRaw<{ dup: string | null; open: string | null }[]>`
-        SELECT (SELECT m."conversationId" FROM "Message" m WHERE m.id = ${messageId}::uuid) AS dup,
-               (SELECT c.id FROM "Conversation" c WHERE c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ${channel.id}::uuid
-                  AND c."contactId" = ct.id AND c.state <> 'closed'::"ConversationState" ORDER BY c."createdAt" DESC LIMIT 1) AS open
-        FROM "Contact" ct WHERE ct.id = ${contactId}::uuid FOR UPDATE OF ct`;
+      const found = await lockContactForMessage(tx, channel.tenantId, channel.id, contactId, messageId);
       if (found?.dup) return { conversation_uuid: found.dup, message_uuid: messageId, duplicate: true, campaignId: null };
       // One step handles the message (conversation-entry.ts): the open conversation's holder, a
       // campaign's reply action, a campaign's entry point, or the channel's entry point.
       const reply = replyLookup ? await findCampaignReply(tx, replyLookup) : null;
       const step = decideEntry({ open: Boolean(found?.open), reply });
-      const opened = step.kind === 'holder' ? null : await this.openConversation(tx, effects, channel, await openingFor(tx, channel.tenantId, channel, step, reply?.entry ?? null), contactId);
+      const opened =
+        step.kind === 'holder'
+          ? null
+          : await this.openConversation(
+              tx,
+              effects,
+              channel,
+              await openingFor(tx, channel.tenantId, channel, step, reply?.entry ?? null),
+              contactId,
+            );
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;
       const now = new Date();
-      await tx.$executeRaw`
-        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", voice, "createdAt", "updatedAt")
-        VALUES (${messageId}::uuid, ${channel.tenantId}::uuid, ${conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${contactId}::uuid, ${content},
-                ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${voice}, ${now}, ${now})`;
-      const [conv] = await tx.$queryRaw<{ tenantId: string; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null }[]>`
-        WITH before AS (SELECT c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour FROM "Conversation" c
-                        JOIN "Workspace" w ON w.id = c."workspaceId" WHERE c.id = ${conversationId}::uuid)
-        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = ${now}, "unreadContactMessages" = c."unreadContactMessages" + 1,
-               archived = CASE WHEN before.archived AND before.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${now},
-               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
-               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
-        FROM before WHERE c.id = ${conversationId}::uuid
-        RETURNING c."tenantId", (before.archived AND NOT c.archived) AS unarchived, (before.state = 'outbound-started'::"ConversationState") AS replied,
-                  (before.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow",
-                  (SELECT u.uuid::text FROM "User" u WHERE u.id = c."userId") AS holder`;
-      if (!conv) throw new AppError('not_found', 'Conversation not found');
+      await insertContactMessage(tx, messageRow(now), conversationId, contactId, 'fail');
+      const conv = await touchConversationForContactMessage(tx, conversationId, now);
+      if (!conv) throw new AppError('conversation_not_found', 'Conversation not found');
       if (reply) {
-        await recordCampaignReply(tx, effects, reply, { id: conversationId, tenantId: channel.tenantId, contactId }, content, opened !== null);
+        await recordCampaignReply(
+          tx,
+          effects,
+          reply,
+          { id: conversationId, tenantId: channel.tenantId, contactId },
+          content,
+          opened !== null,
+        );
         // The reply action's words follow the contact's message.
-        if (opened && step.kind === 'reply_action') await runReplyActionStep(tx, effects, step.action, { id: conversationId, tenantId: channel.tenantId, workspaceId: channel.workspaceId }, new Date(now.getTime() + 1));
+        if (opened && step.kind === 'reply_action')
+          await runReplyActionStep(
+            tx,
+            effects,
+            step.action,
+            { id: conversationId, tenantId: channel.tenantId, workspaceId: channel.workspaceId },
+            new Date(now.getTime() + 1),
+          );
       }
       // A new conversation straight into a sector's queue: its ticket announcement follows the message (and a reply action's words).
-      if (opened?.queued) await announceTicket(tx, effects, { id: conversationId, tenantId: channel.tenantId, ...opened.queued }, new Date(now.getTime() + 2));
+      if (opened?.queued)
+        await announceTicket(
+          tx,
+          effects,
+          { id: conversationId, tenantId: channel.tenantId, ...opened.queued },
+          new Date(now.getTime() + 2),
+        );
       // The menu answers the contact's first message, so it follows it.
       if (menu) {
         await sendMenu(tx, effects, { tenantId: channel.tenantId, conversationId }, menu, new Date(now.getTime() + 1));
@@ -222,9 +278,7 @@ export class InboundReceiver {
       // A bot reads the message in the worker (its HTTP nodes may take seconds); the job commits with it.
       if (conv.bot && conv.botFlow && !opened) await queueBotStep(tx, channel.tenantId, conversationId);
       if (conv.unarchived) {
-        await tx.conversationEvent.create({
-          data: { tenantId: conv.tenantId, conversationId, type: 'unarchived', detail: { done_by: 'system' } },
-        });
+        await addConversationEvent(tx, { id: conversationId, tenantId: conv.tenantId }, 'unarchived', { done_by: 'system' });
       }
       if (conv.unarchived || conv.replied) effects.conversation(conversationId);
       // The agent's list follows new-message itself; the whole conversation is re-sent only when it changed shape.
@@ -234,12 +288,19 @@ export class InboundReceiver {
         holderUuid: conv.holder,
         message: contactMessage(conversationId, contactId, now),
       });
-      return { conversation_uuid: conversationId, message_uuid: messageId, duplicate: false, menuStep: conv.bot && !conv.botFlow && !opened, campaignId: reply?.campaignId ?? null };
+      return {
+        conversation_uuid: conversationId,
+        message_uuid: messageId,
+        duplicate: false,
+        menuStep: conv.bot && !conv.botFlow && !opened,
+        campaignId: reply?.campaignId ?? null,
+      };
     }).catch(async (error: unknown) => {
       // Two identical deliveries racing: the loser hits the primary key and answers as a duplicate.
       if (error instanceof Prisma.PrismaClientKnownRequestError && (error.code === 'P2002' || error.code === 'P2010') && externalId) {
-        const row = await this.ctx.db.message.findUnique({ where: { id: messageId }, select: { conversationId: true } });
-        if (row) return { result: { conversation_uuid: row.conversationId, message_uuid: messageId, duplicate: true, campaignId: null }, effects: null };
+        const existing = await conversationOfMessage(this.ctx.db, messageId);
+        if (existing)
+          return { result: { conversation_uuid: existing, message_uuid: messageId, duplicate: true, campaignId: null }, effects: null };
       }
       throw error;
     });
@@ -251,72 +312,11 @@ export class InboundReceiver {
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid, duplicate: result.duplicate };
   }
 
-  /** Spec 002 §3: the out-of-hours reply; the contact's message is already stored, so a failure here is only logged. */
+  /** The out-of-hours reply; the contact's message is already stored, so a failure here is only logged. */
   private async outOfHours(conversationId: string): Promise<void> {
-    await replyOutOfHours(this.ctx, conversationId).catch((error: unknown) => this.ctx.log.error({ err: error, conversationId }, 'out-of-hours reply failed'));
-  }
-
-  /**
-   * The common case in one atomic statement (no transaction round trips): a known contact writing
-   * to their open conversation on this channel. Appends the message and updates the conversation
-   * exactly as the transaction below does; answers null, having changed nothing, when the contact
-   * or the open conversation is new or the message id already exists, so the full path decides.
-   */
-  private async appendToOpenConversation(
-    channel: { id: string; tenantId: string },
-    identifier: string,
-    messageId: string,
-    externalId: string | null,
-    content: string,
-    annexId: string | null,
-    interactiveJson: string | null,
-    voice: boolean,
-    phone: string | null,
-  ) {
-    const at = new Date();
-    const phones = phone ? phoneVariants(phone) : [];
-    const [row] = await this.ctx.db.$queryRaw<
-      { conversationId: string; contactId: string; at: Date; unarchived: boolean; replied: boolean; bot: boolean; botFlow: boolean; holder: string | null; hoursMayReply: boolean; answersCampaign: boolean }[]
-    >`
-      WITH target AS (
-        SELECT c.id, c."contactId", c.archived, c.state, w."archivedConversationBehaviorOnNewMessages" AS behaviour
-        FROM "ContactIdentity" ci
-        JOIN "Conversation" c ON c."tenantId" = ${channel.tenantId}::uuid AND c."channelId" = ci."channelId" AND c."contactId" = ci."contactId" AND c.state <> 'closed'::"ConversationState"
-        JOIN "Workspace" w ON w.id = c."workspaceId"
-        WHERE ci."channelId" = ${channel.id}::uuid AND ci.identifier = ${identifier}
-        ORDER BY c."createdAt" DESC LIMIT 1
-      ), inserted AS (
-        INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "annexId", "interactiveContent", voice, "createdAt", "updatedAt")
-        SELECT ${messageId}::uuid, ${channel.tenantId}::uuid, target.id, 'CONTACT'::"MessageAuthor", target."contactId", ${content},
-               ARRAY[]::text[], 'sent'::"MessageState", ${externalId}, ${annexId}::uuid, ${interactiveJson}::jsonb, ${voice}, ${at}, ${at}
-        FROM target
-        ON CONFLICT (id) DO NOTHING
-        RETURNING "conversationId", "createdAt"
-      ), updated AS (
-        UPDATE "Conversation" c SET "contactInteracted" = true, "lastMessageAt" = inserted."createdAt", "unreadContactMessages" = c."unreadContactMessages" + 1,
-               archived = CASE WHEN target.archived AND target.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = inserted."createdAt",
-               -- spec 000 §4: an outbound conversation becomes a normal one once the contact answers.
-               state = CASE WHEN c.state = 'outbound-started'::"ConversationState" THEN 'answered'::"ConversationState" ELSE c.state END
-        FROM inserted, target WHERE c.id = inserted."conversationId"
-        RETURNING c.id, c."tenantId", c."contactId", c."userId", c."workspaceId", c."outOfHoursRepliedAt", inserted."createdAt" AS at,
-                  (target.archived AND NOT c.archived) AS unarchived, (target.state = 'outbound-started'::"ConversationState") AS replied,
-                  (target.state = 'bot'::"ConversationState") AS bot, (c."botId" IS NOT NULL) AS "botFlow"
-      ), bot_step AS (
-        -- A bot reads the message in the worker: its job commits with the message (the outbox).
-        ${botStepJob}
-      ), unarchived AS (
-        INSERT INTO "ConversationEvent" (id, "tenantId", "conversationId", type, detail, at)
-        SELECT gen_random_uuid(), updated."tenantId", updated.id, 'unarchived', '{"done_by":"system"}'::jsonb, updated.at FROM updated WHERE updated.unarchived
-      )
-      SELECT updated.id AS "conversationId", updated."contactId", updated.at, updated.unarchived, updated.replied, updated.bot, updated."botFlow",
-             (SELECT u.uuid::text FROM "User" u WHERE u.id = updated."userId") AS holder,
-             -- Whether an out-of-hours reply may be due: saves its own query on every other message.
-             (updated."outOfHoursRepliedAt" IS NULL AND EXISTS (SELECT 1 FROM "OpeningHours" oh WHERE oh."workspaceId" = updated."workspaceId" AND oh.enabled)) AS "hoursMayReply",
-             -- Whether the message may answer a campaign sent to this phone on this channel (recorded after, reply-actions.ts).
-             (cardinality(${phones}::text[]) > 0 AND EXISTS (SELECT 1 FROM "CampaignSubscriber" s JOIN "Campaign" cp ON cp.id = s."campaignId"
-               WHERE s."tenantId" = ${channel.tenantId}::uuid AND s."phoneNumber" = ANY(${phones}::text[]) AND cp."channelId" = ${channel.id}::uuid AND s.state = 'sent')) AS "answersCampaign"
-      FROM updated`;
-    return row ?? null;
+    await replyOutOfHours(this.ctx, conversationId).catch((error: unknown) =>
+      this.ctx.log.error({ err: error, conversationId }, 'out-of-hours reply failed'),
+    );
   }
 
   private async contactFor(
@@ -326,31 +326,11 @@ export class InboundReceiver {
     phone: string | null,
     c: InboundInput['contact'],
   ): Promise<string> {
-    const [known] = await tx.$queryRaw<{ contactId: string }[]>`
-      SELECT "contactId" FROM "ContactIdentity" WHERE "channelId" = ${channel.id}::uuid AND identifier = ${identifier}`;
-    if (known) return known.contactId;
-    const byPhone = phone
-      ? await tx.contact.findFirst({ where: { tenantId: channel.tenantId, phoneNumber: phone, deletedAt: null }, select: { id: true } })
-      : null;
-    const contactId =
-      byPhone?.id ??
-      (
-        await tx.contact.create({
-          data: {
-            tenantId: channel.tenantId,
-            name: c.name?.trim() || phone || identifier,
-            phoneNumber: phone,
-            email: c.email?.trim().toLowerCase() || null,
-            ...(c.fields ? { fields: c.fields } : {}),
-          },
-        })
-      ).id;
-    await tx.$executeRaw`
-      INSERT INTO "ContactIdentity" (id, "tenantId", "channelId", identifier, "contactId")
-      VALUES (gen_random_uuid(), ${channel.tenantId}::uuid, ${channel.id}::uuid, ${identifier}, ${contactId}::uuid)
-      ON CONFLICT ("channelId", identifier) DO NOTHING`;
-    const identity = await tx.contactIdentity.findUniqueOrThrow({ where: { channelId_identifier: { channelId: channel.id, identifier } } });
-    return identity.contactId;
+    return contactForIdentity(tx, channel, identifier, phone, {
+      name: c.name?.trim() || phone || identifier,
+      email: c.email?.trim().toLowerCase() || null,
+      ...(c.fields ? { fields: c.fields } : {}),
+    });
   }
 
   /**
@@ -368,18 +348,16 @@ export class InboundReceiver {
   ): Promise<{ id: string; menu: MenuRow | null; queued?: { sectorId: string | null; ticketNumber: number } }> {
     const ticketNumber = await nextTicketNumber(tx, channel.tenantId);
     const held = opening.kind === 'menu' || opening.kind === 'bot';
-    const conv = await tx.conversation.create({
-      data: {
-        tenantId: channel.tenantId,
-        workspaceId: channel.workspaceId,
-        contactId,
-        channelId: channel.id,
-        sectorId: held ? null : opening.sectorId,
-        state: held ? 'bot' : 'waiting',
-        botMenuId: opening.kind === 'menu' ? opening.menu.id : null,
-        botId: opening.kind === 'bot' ? opening.botId : null,
-        ticketNumber,
-      },
+    const conv = await createConversation(tx, {
+      tenantId: channel.tenantId,
+      workspaceId: channel.workspaceId,
+      contactId,
+      channelId: channel.id,
+      sectorId: held ? null : opening.sectorId,
+      state: held ? 'bot' : 'waiting',
+      botMenuId: opening.kind === 'menu' ? opening.menu.id : null,
+      botId: opening.kind === 'bot' ? opening.botId : null,
+      ticketNumber,
     });
     effects.conversation(conv.id, true);
     if (opening.kind === 'menu') return { id: conv.id, menu: opening.menu };
@@ -389,9 +367,7 @@ export class InboundReceiver {
     }
     // Closed by its reply action before commit: it never enters the queue.
     if (opening.kind === 'closed') return { id: conv.id, menu: null };
-    await tx.conversationEvent.create({
-      data: { tenantId: channel.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'new-conversation' } },
-    });
+    await addConversationEvent(tx, { id: conv.id, tenantId: channel.tenantId }, 'enter-queue', { event: 'new-conversation' });
     effects.queueChanged(channel.tenantId, channel.workspaceId);
     return { id: conv.id, menu: null, queued: { sectorId: conv.sectorId, ticketNumber } };
   }

@@ -1,5 +1,14 @@
 import { MenuAnswerSchema, type MenuAnswer } from '@atende/contract';
 import { matchMenuAnswer, menuPrompt } from '@atende/core';
+import {
+  enabledMenu,
+  liveMenu,
+  liveSectorId,
+  lockConversationInBot,
+  menuClosesConversation,
+  menuHandsToQueue,
+  setConversationMenu,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
 import { redistribute } from './presence';
@@ -11,11 +20,17 @@ const answersOf = (json: unknown): MenuAnswer[] => MenuAnswerSchema.array().catc
 /** The enabled menu a channel greets new conversations with, if any. */
 export async function entryMenu(tx: Tx, tenantId: string, menuId: string | null | undefined) {
   if (!menuId) return null;
-  return tx.automatedMenu.findFirst({ where: { id: menuId, tenantId, enabled: true, deletedAt: null } });
+  return enabledMenu(tx, tenantId, menuId);
 }
 
 /** Sends a menu's message and answers to the contact (tag "menu"). */
-export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: string; conversationId: string }, menu: { message: string; answers: unknown }, at: Date) {
+export async function sendMenu(
+  tx: Tx,
+  effects: Effects,
+  target: { tenantId: string; conversationId: string },
+  menu: { message: string; answers: unknown },
+  at: Date,
+) {
   await sendSystemText(tx, effects, target, menuPrompt(menu.message, answersOf(menu.answers)), at, ['menu']);
 }
 
@@ -27,21 +42,23 @@ export async function sendMenu(tx: Tx, effects: Effects, target: { tenantId: str
  */
 export async function runMenuStep(ctx: ConversationDeps, conversationId: string, reply: string): Promise<void> {
   const { effects } = await inTransaction(ctx, async (tx, effects) => {
-    const [conv] = await tx.$queryRaw<{ id: string; tenantId: string; workspaceId: string; botMenuId: string | null; botId: string | null; state: string; entrySectorId: string | null; ticketNumber: number }[]>`
-      SELECT c.id, c."tenantId", c."workspaceId", c."botMenuId", c."botId", c.state::text AS state, ch."entrySectorId", c."ticketNumber"
-      FROM "Conversation" c JOIN "Channel" ch ON ch.id = c."channelId" WHERE c.id = ${conversationId}::uuid FOR UPDATE OF c`;
+    const conv = await lockConversationInBot(tx, conversationId);
     // A bot flow's conversation is the worker's (bots.ts runBotSteps).
     if (!conv || conv.state !== 'bot' || conv.botId) return;
     const target = { tenantId: conv.tenantId, conversationId: conv.id };
     const now = new Date();
-    const toQueue = async (sectorId: string | null, detail: Record<string, unknown>) => {
-      await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', sectorId, botMenuId: null, timeJoin: now } });
-      await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { event: 'menu', ...detail } } });
+    const toQueue = async (sectorId: string | null, detail: { [key: string]: string }) => {
+      await menuHandsToQueue(tx, conv, sectorId, detail, now);
       // After the menu's own last words (sent at `now`).
-      await announceTicket(tx, effects, { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber }, new Date(now.getTime() + 2));
+      await announceTicket(
+        tx,
+        effects,
+        { id: conv.id, tenantId: conv.tenantId, sectorId, ticketNumber: conv.ticketNumber },
+        new Date(now.getTime() + 2),
+      );
       effects.queueChanged(conv.tenantId, conv.workspaceId);
     };
-    const menu = conv.botMenuId ? await tx.automatedMenu.findFirst({ where: { id: conv.botMenuId, tenantId: conv.tenantId, deletedAt: null } }) : null;
+    const menu = conv.botMenuId ? await liveMenu(tx, conv.tenantId, conv.botMenuId) : null;
     effects.conversation(conv.id);
     if (!menu) return toQueue(conv.entrySectorId, { reason: 'menu_removed' });
     const answers = answersOf(menu.answers);
@@ -55,17 +72,16 @@ export async function runMenuStep(ctx: ConversationDeps, conversationId: string,
     if (answer.action.message) await sendSystemText(tx, effects, target, answer.action.message, now, ['menu']);
     const later = new Date(now.getTime() + 1);
     if (answer.action.type === 'transfer_to_sector') {
-      const sector = await tx.sector.findFirst({ where: { id: answer.action.sector_uuid ?? undefined, tenantId: conv.tenantId, deletedAt: null }, select: { id: true } });
-      return toQueue(sector?.id ?? conv.entrySectorId, detail);
+      const sectorId = await liveSectorId(tx, conv.tenantId, answer.action.sector_uuid);
+      return toQueue(sectorId ?? conv.entrySectorId, detail);
     }
     if (answer.action.type === 'end_conversation') {
-      await tx.conversation.update({ where: { id: conv.id }, data: { state: 'closed', closedAt: now, endedBy: 'bot', botMenuId: null } });
-      await tx.conversationEvent.create({ data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'closed', detail: { ended_by: 'bot', ...detail } } });
+      await menuClosesConversation(tx, conv, detail, now);
       return;
     }
     const next = answer.action.type === 'go_to_menu' ? await entryMenu(tx, conv.tenantId, answer.action.menu_uuid) : null;
     if (!next) return toQueue(conv.entrySectorId, { ...detail, reason: 'menu_unavailable' });
-    await tx.conversation.update({ where: { id: conv.id }, data: { botMenuId: next.id } });
+    await setConversationMenu(tx, conv.id, next.id);
     await sendMenu(tx, effects, target, next, later);
   });
   await announceCommitted(ctx, effects);

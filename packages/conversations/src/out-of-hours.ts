@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { OpeningHoursSchema, queues } from '@atende/contract';
-import { enqueue } from '@atende/db';
+import { claimOutOfHoursReply, enqueue, insertSystemMessage, outOfHoursSettings } from '@atende/db';
 import { isWithinOpeningHours } from '@atende/core';
 import type { ConversationDeps } from './deps';
 import { holderUuid, inTransaction } from './engine';
@@ -18,35 +18,22 @@ export const OUT_OF_HOURS_TAG = 'out_of_hours';
  */
 export async function replyOutOfHours(deps: ConversationDeps, conversationId: string, at = new Date()): Promise<string | null> {
   // One indexed read on every contact message; nothing more unless a reply may be due.
-  const [row] = await deps.db.$queryRaw<{ timezone: string; days: unknown; message: string }[]>`
-    SELECT oh.timezone, oh.days, oh."outOfHoursMessage" AS message
-    FROM "Conversation" c JOIN "OpeningHours" oh ON oh."workspaceId" = c."workspaceId" AND oh.enabled
-    WHERE c.id = ${conversationId}::uuid AND c."outOfHoursRepliedAt" IS NULL AND c.state <> 'closed'::"ConversationState"`;
+  const row = await outOfHoursSettings(deps.db, conversationId);
   if (!row) return null;
   const days = OpeningHoursSchema.shape.days.safeParse(row.days);
   if (!days.success || !row.message.trim() || isWithinOpeningHours({ timezone: row.timezone, days: days.data }, at)) return null;
   const { result } = await inTransaction(deps, async (tx, effects) => {
     // Claimed atomically: two messages racing in the same conversation send one reply.
-    const claimed = await tx.conversation.updateManyAndReturn({
-      where: { id: conversationId, outOfHoursRepliedAt: null },
-      data: { outOfHoursRepliedAt: at },
-      select: { id: true, tenantId: true, userId: true },
-    });
-    const conv = claimed[0];
+    const conv = await claimOutOfHoursReply(tx, conversationId, at);
     if (!conv) return null;
     const id = randomUUID();
-    const message = await tx.message.create({
-      data: {
-        id,
-        tenantId: conv.tenantId,
-        conversationId,
-        author: 'USER',
-        content: row.message.trim(),
-        tags: [OUT_OF_HOURS_TAG],
-        state: 'pending',
-        status: 'sending',
-        createdAt: new Date(),
-      },
+    const message = await insertSystemMessage(tx, {
+      id,
+      tenantId: conv.tenantId,
+      conversationId,
+      content: row.message.trim(),
+      tags: [OUT_OF_HOURS_TAG],
+      at: new Date(),
     });
     await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: conv.tenantId, message_uuid: id });
     effects.messages.push({

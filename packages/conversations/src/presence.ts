@@ -1,8 +1,21 @@
 import { rooms } from '@atende/contract';
-import type { Prisma } from '@atende/db';
+import {
+  agentWithPause,
+  conversationById,
+  lockAgentActiveChats,
+  lockAgentAvailability,
+  lockChatsReturnedAtPause,
+  markResumed,
+  markSignedOff,
+  putBackInQueue,
+  userRowById,
+  workspaceOfUser,
+  type ConversationRecord,
+  type Prisma,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
-import { presentUser, userInclude, type UserRow } from './present-user';
+import { presentUser, type UserRow } from './present-user';
 import { assignTo, distribute } from './queue';
 
 export type UserRef = { id: number; uuid: string; email: string; username: string };
@@ -15,15 +28,12 @@ export type EnterQueueReason = 'pause' | 'logoff' | 'update-conversation' | 'tra
 export async function returnToQueue(
   tx: Tx,
   effects: Effects,
-  conv: Prisma.ConversationGetPayload<object>,
+  conv: ConversationRecord,
   reason: EnterQueueReason,
   by: UserRef | null,
   extra: Prisma.InputJsonObject = {},
 ): Promise<void> {
-  await tx.conversation.update({ where: { id: conv.id }, data: { state: 'waiting', userId: null, timeJoin: new Date() } });
-  await tx.conversationEvent.create({
-    data: { tenantId: conv.tenantId, conversationId: conv.id, type: 'enter-queue', detail: { ...extra, event: reason, ...(by ? { done_by_user: refOf(by) } : {}) } },
-  });
+  await putBackInQueue(tx, conv, { ...extra, event: reason, ...(by ? { done_by_user: refOf(by) } : {}) });
   effects.former(conv.id, conv.userId);
   effects.conversation(conv.id);
   effects.queueChanged(conv.tenantId, conv.workspaceId);
@@ -33,7 +43,9 @@ export async function returnToQueue(
 export async function redistribute(deps: ConversationDeps, effects: Effects): Promise<void> {
   for (const [workspaceId, tenantId] of effects.distribute) {
     // The caller's change is committed; distribution runs again on the next queue change if this one fails.
-    await distribute(deps, tenantId, workspaceId).catch((error: unknown) => deps.log.error({ err: error, workspaceId }, 'distribution failed'));
+    await distribute(deps, tenantId, workspaceId).catch((error: unknown) =>
+      deps.log.error({ err: error, workspaceId }, 'distribution failed'),
+    );
   }
 }
 
@@ -41,20 +53,24 @@ export async function redistribute(deps: ConversationDeps, effects: Effects): Pr
  * Returns every active chat of an agent to the queue (pause with back_to_queue, logout, forced
  * offline, sessions expired), announces it and redistributes. The same call from the api and the worker.
  */
-export async function returnAgentChats(deps: ConversationDeps, tenantId: string, userId: number, reason: 'pause' | 'logoff'): Promise<number> {
+export async function returnAgentChats(
+  deps: ConversationDeps,
+  tenantId: string,
+  userId: number,
+  reason: 'pause' | 'logoff',
+): Promise<number> {
   const { result, effects } = await inTransaction(deps, async (tx, effects) => {
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT id FROM "Conversation" WHERE "tenantId" = ${tenantId}::uuid AND "userId" = ${userId} AND type = 'inbound' AND state = 'answered'::"ConversationState" FOR UPDATE`;
+    const rows = await lockAgentActiveChats(tx, tenantId, userId);
     // Whose chats they were, and the pause (history detail old_user, user_info.current_pause):
     // the timeline names the pause, and the agent's return hands them back (reclaimPausedChats).
-    const agent = rows.length
-      ? await tx.user.findUnique({ where: { id: userId }, select: { id: true, uuid: true, email: true, username: true, currentPause: { select: { description: true } } } })
-      : null;
-    const extra = agent ? { old_user: refOf(agent), user_info: { email: agent.email, current_pause: agent.currentPause ? { description: agent.currentPause.description } : null } } : {};
-    for (const { id } of rows) {
-      const conv = await tx.conversation.findUniqueOrThrow({ where: { id } });
-      await returnToQueue(tx, effects, conv, reason, null, extra);
-    }
+    const agent = rows.length ? await agentWithPause(tx, userId) : null;
+    const extra = agent
+      ? {
+          old_user: refOf(agent),
+          user_info: { email: agent.email, current_pause: agent.currentPause ? { description: agent.currentPause.description } : null },
+        }
+      : {};
+    for (const id of rows) await returnToQueue(tx, effects, await conversationById(tx, id), reason, null, extra);
     return rows.length;
   });
   await redistribute(deps, effects);
@@ -69,18 +85,10 @@ export async function returnAgentChats(deps: ConversationDeps, tenantId: string,
  */
 export async function reclaimPausedChats(deps: ConversationDeps, tenantId: string, userId: number): Promise<number> {
   const { result, effects } = await inTransaction(deps, async (tx, effects) => {
-    const [agent] = await tx.$queryRaw<{ id: number; uuid: string; email: string; username: string; online: boolean }[]>`
-      SELECT id, uuid, email, username, ("isLogged" AND state = 'online'::"UserState" AND "currentPauseId" IS NULL) AS online
-      FROM "User" WHERE id = ${userId} AND "tenantId" = ${tenantId}::uuid AND "deletedAt" IS NULL FOR UPDATE`;
+    const agent = await lockAgentAvailability(tx, tenantId, userId);
     if (!agent?.online) return 0;
-    const rows = await tx.$queryRaw<{ id: string }[]>`
-      SELECT c.id FROM "Conversation" c
-      WHERE c."tenantId" = ${tenantId}::uuid AND c.state = 'waiting'::"ConversationState" AND c."userId" IS NULL
-        AND (SELECT e.type = 'enter-queue' AND e.detail->>'event' = 'pause' AND e.detail->'old_user'->>'id' = ${String(userId)}
-             FROM "ConversationEvent" e WHERE e."conversationId" = c.id ORDER BY e.at DESC, e.id DESC LIMIT 1)
-      ORDER BY c."timeJoin" ASC
-      FOR UPDATE OF c SKIP LOCKED`;
-    for (const { id } of rows) await assignTo(tx, effects, id, agent, 'pause_return');
+    const rows = await lockChatsReturnedAtPause(tx, tenantId, userId);
+    for (const id of rows) await assignTo(tx, effects, id, agent, 'pause_return');
     return rows.length;
   });
   await redistribute(deps, effects);
@@ -89,14 +97,17 @@ export async function reclaimPausedChats(deps: ConversationDeps, tenantId: strin
 
 /** An agent became available (signed in, unpaused): give them waiting work if distribution is automatic. */
 export async function agentAvailable(deps: ConversationDeps, tenantId: string, userId: number): Promise<void> {
-  const user = await deps.db.user.findUnique({ where: { id: userId }, select: { workspaceId: true } });
-  if (user) await distribute(deps, tenantId, user.workspaceId);
+  const workspaceId = await workspaceOfUser(deps.db, userId);
+  if (workspaceId) await distribute(deps, tenantId, workspaceId);
 }
 
 /** update-user to the user's own browsers and to the supervisors' dashboards. */
 export async function announceUser(deps: Pick<ConversationDeps, 'realtime'>, tenantId: string, user: UserRow): Promise<void> {
   const payload = { tenant_uuid: tenantId, user: presentUser(user) };
-  await Promise.all([deps.realtime.emit(rooms.user(user.uuid), 'update-user', payload), deps.realtime.emit(rooms.metrics(tenantId), 'update-user', payload)]);
+  await Promise.all([
+    deps.realtime.emit(rooms.user(user.uuid), 'update-user', payload),
+    deps.realtime.emit(rooms.metrics(tenantId), 'update-user', payload),
+  ]);
 }
 
 /**
@@ -113,16 +124,18 @@ export async function signOffAgent(
   onlyIf: Prisma.UserWhereInput = {},
   options: { tellUser?: boolean } = {},
 ): Promise<{ signedOff: boolean; returnedConversations: number }> {
-  const { count } = await deps.db.user.updateMany({ where: { ...onlyIf, id: userId, tenantId }, data: { isLogged: false, loggedOffBy: by, state: 'offline' } });
-  if (count === 0) return { signedOff: false, returnedConversations: 0 };
-  const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
+  if (!(await markSignedOff(deps.db, tenantId, userId, by, onlyIf))) return { signedOff: false, returnedConversations: 0 };
+  const user = await userRowById(deps.db, userId);
   // Committed: a failed announce must not keep the chats from returning (clients reload on reconnect).
   // `tellUser: false` (nobody connected any more): only the dashboards hear it, so a socket that
   // recovers later is not replayed an is_logged false that would end a session still valid.
-  const announced = options.tellUser === false
-    ? deps.realtime.emit(rooms.metrics(tenantId), 'update-user', { tenant_uuid: tenantId, user: presentUser(user) })
-    : announceUser(deps, tenantId, user);
-  await Promise.resolve(announced).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after sign-off'));
+  const announced =
+    options.tellUser === false
+      ? deps.realtime.emit(rooms.metrics(tenantId), 'update-user', { tenant_uuid: tenantId, user: presentUser(user) })
+      : announceUser(deps, tenantId, user);
+  await Promise.resolve(announced).catch((error: unknown) =>
+    deps.log.error({ err: error, userId }, 'realtime announce failed after sign-off'),
+  );
   return { signedOff: true, returnedConversations: await returnAgentChats(deps, tenantId, userId, 'logoff') };
 }
 
@@ -133,13 +146,11 @@ export async function signOffAgent(
  * was already logged in (the usual case: one indexed update that changes nothing).
  */
 export async function resumeAgent(deps: ConversationDeps, tenantId: string, userId: number): Promise<boolean> {
-  const changed = await deps.db.$executeRaw`
-    UPDATE "User" SET "isLogged" = true, "loggedOffBy" = NULL, "loggedAt" = now(), "updatedAt" = now(),
-      state = (CASE WHEN "currentPauseId" IS NULL THEN 'online' ELSE 'paused' END)::"UserState"
-    WHERE id = ${userId} AND "tenantId" = ${tenantId}::uuid AND NOT "isLogged" AND "deletedAt" IS NULL`;
-  if (changed === 0) return false;
-  const user = await deps.db.user.findUniqueOrThrow({ where: { id: userId }, include: userInclude });
-  await announceUser(deps, tenantId, user).catch((error: unknown) => deps.log.error({ err: error, userId }, 'realtime announce failed after resume'));
+  if (!(await markResumed(deps.db, tenantId, userId))) return false;
+  const user = await userRowById(deps.db, userId);
+  await announceUser(deps, tenantId, user).catch((error: unknown) =>
+    deps.log.error({ err: error, userId }, 'realtime announce failed after resume'),
+  );
   await agentAvailable(deps, tenantId, userId);
   return true;
 }

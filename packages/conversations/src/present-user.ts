@@ -1,12 +1,7 @@
 import type { Role, User as UserDto } from '@atende/contract';
-import type { Prisma } from '@atende/db';
+import type { UserRow } from '@atende/db';
 
-/** What every user read includes to be presented. */
-export const userInclude = {
-  workspace: { include: { tenant: true } },
-  currentPause: true,
-} as const satisfies Prisma.UserInclude;
-export type UserRow = Prisma.UserGetPayload<{ include: typeof userInclude }>;
+export { userInclude, type UserRow } from '@atende/db';
 
 export function presentUser(u: UserRow): UserDto {
   return {

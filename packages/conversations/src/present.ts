@@ -1,23 +1,32 @@
-import { CAPABILITY_SETTING_FIELDS, type Conversation as ConversationDto, type HistoryEntry, type Message as MessageDto } from '@atende/contract';
-import type { Prisma } from '@atende/db';
+import {
+  CAPABILITY_SETTING_FIELDS,
+  type Conversation as ConversationDto,
+  type HistoryEntry,
+  type Message as MessageDto,
+} from '@atende/contract';
+import { conversationLookupRows, type ConversationRow, type Prisma } from '@atende/db';
 
-const userRef = { select: { id: true, uuid: true, username: true, email: true } } as const;
-
-/** What every conversation read includes to be presented. */
-export const conversationInclude = {
-  contact: true,
-  channel: true,
-  // The latest 200 events (what happened last decides the workstation's handling), shown oldest first.
-  events: { orderBy: { at: 'desc' }, take: 200 },
-  messages: { orderBy: { createdAt: 'desc' }, take: 1 },
-} as const satisfies Prisma.ConversationInclude;
-export type ConversationRow = Prisma.ConversationGetPayload<{ include: typeof conversationInclude }>;
+export { conversationInclude, type ConversationRow } from '@atende/db';
 
 /** What presentConversation reads of a row: a ConversationRow, or the list's one-statement page (api list-page.ts). */
 export type PresentableConversation = Pick<
   ConversationRow,
-  | 'id' | 'state' | 'archived' | 'type' | 'priority' | 'ticketNumber' | 'unreadContactMessages' | 'contactInteracted' | 'timeJoin'
-  | 'timeAnswer' | 'closedAt' | 'endedBy' | 'endReasonId' | 'createdAt' | 'userId' | 'sectorId'
+  | 'id'
+  | 'state'
+  | 'archived'
+  | 'type'
+  | 'priority'
+  | 'ticketNumber'
+  | 'unreadContactMessages'
+  | 'contactInteracted'
+  | 'timeJoin'
+  | 'timeAnswer'
+  | 'closedAt'
+  | 'endedBy'
+  | 'endReasonId'
+  | 'createdAt'
+  | 'userId'
+  | 'sectorId'
 > & {
   contact: Pick<ConversationRow['contact'], 'id' | 'name' | 'phoneNumber' | 'email' | 'organization' | 'profileImage'>;
   channel: Pick<ConversationRow['channel'], 'id' | 'type' | 'name' | 'templateRequiredOnOutboundStart' | 'config'>;
@@ -34,16 +43,14 @@ export interface Lookups {
 
 /** Loads the users, sectors and sectors' surveys the rows refer to, in three parallel queries. */
 export async function loadLookups(
-  db: Prisma.TransactionClient | { user: Prisma.TransactionClient['user']; sector: Prisma.TransactionClient['sector']; survey: Prisma.TransactionClient['survey'] },
+  db:
+    | Prisma.TransactionClient
+    | { user: Prisma.TransactionClient['user']; sector: Prisma.TransactionClient['sector']; survey: Prisma.TransactionClient['survey'] },
   rows: ConversationRow[],
 ): Promise<Lookups> {
   const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
   const sectorIds = [...new Set(rows.map((r) => r.sectorId).filter((v): v is string => v !== null))];
-  const [users, sectors, surveys] = await Promise.all([
-    userIds.length ? db.user.findMany({ where: { id: { in: userIds } }, ...userRef }) : [],
-    sectorIds.length ? db.sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
-    sectorIds.length ? db.survey.findMany({ where: { sectorIds: { hasSome: sectorIds }, enabled: true, deletedAt: null }, select: { id: true, sectorIds: true } }) : [],
-  ]);
+  const [users, sectors, surveys] = await conversationLookupRows(db, userIds, sectorIds);
   const surveyOf = new Map<string, string>();
   for (const survey of surveys) for (const sector of survey.sectorIds) if (!surveyOf.has(sector)) surveyOf.set(sector, survey.id);
   return { users: new Map(users.map((u) => [u.id, u])), sectors: new Map(sectors.map((s) => [s.id, s])), surveys: surveyOf };
@@ -52,11 +59,12 @@ export async function loadLookups(
 const STATE_OUT = { outbound_started: 'outbound-started' } as const;
 export const stateOut = (s: PresentableConversation['state']): ConversationDto['state'] => (s === 'outbound_started' ? STATE_OUT[s] : s);
 /** The other way: a state as the API names it (a list filter) to the stored one. */
-export const stateIn = (s: ConversationDto['state']): PresentableConversation['state'] => (s === 'outbound-started' ? 'outbound_started' : s);
+export const stateIn = (s: ConversationDto['state']): PresentableConversation['state'] =>
+  s === 'outbound-started' ? 'outbound_started' : s;
 
 export function presentConversation(c: PresentableConversation, lookups: Lookups): ConversationDto {
-  const user = c.userId !== null ? lookups.users.get(c.userId) ?? null : null;
-  const sector = c.sectorId ? lookups.sectors.get(c.sectorId) ?? null : null;
+  const user = c.userId !== null ? (lookups.users.get(c.userId) ?? null) : null;
+  const sector = c.sectorId ? (lookups.sectors.get(c.sectorId) ?? null) : null;
   const last = c.messages[0];
   return {
     uuid: c.id,
@@ -69,7 +77,10 @@ export function presentConversation(c: PresentableConversation, lookups: Lookups
     contact_interacted: c.contactInteracted,
     last_message: last
       ? {
-          when: last.createdAt.toISOString(), tags: last.tags, content: last.internal ? '' : last.content.slice(0, 200), author: last.author,
+          when: last.createdAt.toISOString(),
+          tags: last.tags,
+          content: last.internal ? '' : last.content.slice(0, 200),
+          author: last.author,
           attachment: last.voice ? 'voice' : last.annexId ? 'file' : null,
         }
       : null,
@@ -86,10 +97,21 @@ export function presentConversation(c: PresentableConversation, lookups: Lookups
       profile_image: c.contact.profileImage,
     },
     user: user ? { id: user.id, uuid: user.uuid, username: user.username, email: user.email } : null,
-    channel: { uuid: c.channel.id, type: c.channel.type, name: c.channel.name, template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart, settings: capabilitySettingsOf(c.channel.config) },
+    channel: {
+      uuid: c.channel.id,
+      type: c.channel.type,
+      name: c.channel.name,
+      template_required_on_outbound_start: c.channel.templateRequiredOnOutboundStart,
+      settings: capabilitySettingsOf(c.channel.config),
+    },
     sector: sector ? { uuid: sector.id, name: sector.name, survey_uuid: lookups.surveys.get(sector.id) ?? null } : null,
     conversation_reason_uuid: c.endReasonId,
-    history: [...c.events].reverse().map((e): HistoryEntry => ({ uuid: e.id, timestamp: e.at.toISOString(), event: e.type as HistoryEntry['event'], detail: (e.detail ?? {}) as HistoryEntry['detail'] })),
+    history: [...c.events].reverse().map((e): HistoryEntry => ({
+      uuid: e.id,
+      timestamp: e.at.toISOString(),
+      event: e.type as HistoryEntry['event'],
+      detail: (e.detail ?? {}) as HistoryEntry['detail'],
+    })),
     created_at: c.createdAt.toISOString(),
   };
 }
@@ -103,7 +125,10 @@ function capabilitySettingsOf(config: unknown): Record<string, string> {
 type MessageRow = Prisma.MessageGetPayload<object>;
 export type AnnexRow = { id: string; contentType: string; originalFilename: string; size: number; service: string };
 
-export function presentMessage(m: MessageRow, extras: { annex?: AnnexRow | null; user?: { uuid: string; username: string } | null } = {}): MessageDto {
+export function presentMessage(
+  m: MessageRow,
+  extras: { annex?: AnnexRow | null; user?: { uuid: string; username: string } | null } = {},
+): MessageDto {
   return {
     uuid: m.id,
     conversation_uuid: m.conversationId,
@@ -115,7 +140,14 @@ export function presentMessage(m: MessageRow, extras: { annex?: AnnexRow | null;
     status: m.status === 'sending' || m.status === 'failed' ? m.status : null,
     reply_to_uuid: m.replyToId,
     annex: extras.annex
-      ? { uuid: extras.annex.id, content_type: extras.annex.contentType, original_filename: extras.annex.originalFilename, uri: `/api/v1/storage/files/${extras.annex.id}`, size: extras.annex.size, service: extras.annex.service }
+      ? {
+          uuid: extras.annex.id,
+          content_type: extras.annex.contentType,
+          original_filename: extras.annex.originalFilename,
+          uri: `/api/v1/storage/files/${extras.annex.id}`,
+          size: extras.annex.size,
+          service: extras.annex.service,
+        }
       : null,
     voice: m.voice,
     internal: m.internal,

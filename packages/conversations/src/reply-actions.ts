@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { CampaignConfigSchema, DEFAULT_ACTION, TemplateComponentSchema, type ReplyAction } from '@atende/contract';
 import { phoneVariants, templateBodyFor } from '@atende/core';
+import {
+  addContactToDndLists,
+  campaignReplyCandidates,
+  closeConversationBySystem,
+  completeCampaignSubscriber,
+  insertCampaignConversationEvent,
+  insertCampaignTemplateMessage,
+  templateComponents,
+  type CampaignReplyCandidate,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { inTransaction, type Effects, type Tx } from './engine';
 import { sendSystemText } from './system-text';
@@ -38,20 +48,7 @@ export interface ReplyLookup {
   contextExternalId: string | null;
 }
 
-interface Candidate {
-  id: string;
-  campaignId: string;
-  state: string;
-  externalId: string | null;
-  sentAt: Date | null;
-  parameters: string[];
-  config: unknown;
-  name: string;
-  templateId: string | null;
-  entrySectorId: string | null;
-  entryMenuId: string | null;
-  entryBotId: string | null;
-}
+type Candidate = CampaignReplyCandidate;
 
 /** A button's own action: only keys of the campaign's config count (never Object.prototype's). */
 function ownAction(config: unknown, button: string | null): ReplyAction | null {
@@ -61,7 +58,7 @@ function ownAction(config: unknown, button: string | null): ReplyAction | null {
 }
 
 /**
- * Which subscriber a reply answers (issue 14 item 1): the one whose message the reply quotes (the
+ * Which subscriber a reply answers: the one whose message the reply quotes (the
  * provider's context id), else, among the campaigns sent to this phone on this channel and not yet
  * answered, the newest whose template has the pressed button, else the newest. A quoted message of a
  * campaign already answered answers nothing: the reply is never handed to another campaign.
@@ -85,17 +82,18 @@ function pickSubscriber(candidates: Candidate[], input: ReplyLookup): Candidate 
  */
 export async function findCampaignReply(tx: Tx, input: ReplyLookup): Promise<CampaignReply | null> {
   const phones = phoneVariants(input.phone);
-  const candidates = await tx.$queryRaw<Candidate[]>`
-    SELECT s.id, s."campaignId", s.state, s."externalId", s."sentAt", s.parameters, c.config, c.name, c."templateId", c."entrySectorId", c."entryMenuId", c."entryBotId"
-    FROM "CampaignSubscriber" s JOIN "Campaign" c ON c.id = s."campaignId"
-    WHERE s."tenantId" = ${input.tenantId}::uuid AND s."phoneNumber" = ANY(${phones}::text[]) AND c."channelId" = ${input.channelId}::uuid
-      AND (s.state IN ('sent', 'unknown') OR (${input.contextExternalId}::text IS NOT NULL AND s."externalId" = ${input.contextExternalId}::text))
-    ORDER BY s."sentAt" DESC NULLS LAST LIMIT 50 FOR UPDATE OF s SKIP LOCKED`;
+  const candidates = await campaignReplyCandidates(tx, {
+    tenantId: input.tenantId,
+    channelId: input.channelId,
+    phones,
+    contextExternalId: input.contextExternalId,
+  });
   const picked = pickSubscriber(candidates, input);
   if (!picked) return null;
   const config = CampaignConfigSchema.safeParse(picked.config);
-  const template = picked.templateId ? await tx.outboundTemplate.findUnique({ where: { id: picked.templateId }, select: { components: true } }) : null;
-  const components = TemplateComponentSchema.array().safeParse(template?.components);
+  const components = TemplateComponentSchema.array().safeParse(
+    picked.templateId ? await templateComponents(tx, picked.templateId) : undefined,
+  );
   return {
     subscriberId: picked.id,
     campaignId: picked.campaignId,
@@ -126,26 +124,43 @@ export async function recordCampaignReply(
 ): Promise<void> {
   const step = campaignStep(reply);
   const action = step.kind === 'reply_action' ? step.action : null;
-  const label = step.kind === 'reply_action' && step.byDefault ? (reply.button ? `${reply.button} (${DEFAULT_ACTION})` : 'reply') : (reply.button ?? 'reply');
-  await tx.campaignSubscriber.update({
-    where: { id: reply.subscriberId },
-    data: { state: 'completed', repliedAt: new Date(), replyAction: label.slice(0, 200), replyText: text.slice(0, 2000), conversationId: conversation.id, contactId: conversation.contactId },
+  const label =
+    step.kind === 'reply_action' && step.byDefault
+      ? reply.button
+        ? `${reply.button} (${DEFAULT_ACTION})`
+        : 'reply'
+      : (reply.button ?? 'reply');
+  await completeCampaignSubscriber(tx, reply.subscriberId, {
+    replyAction: label.slice(0, 200),
+    replyText: text.slice(0, 2000),
+    conversationId: conversation.id,
+    contactId: conversation.contactId,
   });
   if (reply.templateText) {
-    const row = await tx.message.create({
-      data: { id: randomUUID(), tenantId: conversation.tenantId, conversationId: conversation.id, author: 'USER', content: reply.templateText, tags: ['campaign'], state: 'sent', externalId: reply.externalId, createdAt: reply.sentAt ?? new Date() },
+    const row = await insertCampaignTemplateMessage(tx, {
+      id: randomUUID(),
+      tenantId: conversation.tenantId,
+      conversationId: conversation.id,
+      content: reply.templateText,
+      externalId: reply.externalId,
+      createdAt: reply.sentAt ?? new Date(),
     });
-    effects.messages.push({ tenantId: conversation.tenantId, conversationId: conversation.id, holderUuid: null, message: presentMessage(row) });
+    effects.messages.push({
+      tenantId: conversation.tenantId,
+      conversationId: conversation.id,
+      holderUuid: null,
+      message: presentMessage(row),
+    });
   }
   // The opt-out is the contact's: recorded even when an agent, a menu or a bot holds the conversation.
   if (action?.action === 'end_dnd') {
-    await tx.dndContact.createMany({ data: action.dnd_list.map((dndListId) => ({ dndListId, contactId: conversation.contactId, tenantId: conversation.tenantId })), skipDuplicates: true });
+    await addContactToDndLists(tx, conversation.tenantId, conversation.contactId, action.dnd_list);
   }
-  await tx.conversationEvent.create({
-    data: {
-      tenantId: conversation.tenantId, conversationId: conversation.id, type: 'campaign-reply',
-      detail: { done_by: 'campaign', campaign_name: reply.campaignName, reply_action: action?.action ?? 'inbound_entrypoint', executed },
-    },
+  await insertCampaignConversationEvent(tx, {
+    tenantId: conversation.tenantId,
+    conversationId: conversation.id,
+    type: 'campaign-reply',
+    detail: { done_by: 'campaign', campaign_name: reply.campaignName, reply_action: action?.action ?? 'inbound_entrypoint', executed },
   });
   effects.conversation(conversation.id);
 }
@@ -156,13 +171,22 @@ export async function recordCampaignReply(
  * end_with_message and end_dnd, the conversation closed. A chatbot_outbound bot speaks after the
  * message, from the step queued with the conversation.
  */
-export async function runReplyActionStep(tx: Tx, effects: Effects, action: ReplyAction, conversation: { id: string; tenantId: string; workspaceId: string }, at: Date): Promise<void> {
+export async function runReplyActionStep(
+  tx: Tx,
+  effects: Effects,
+  action: ReplyAction,
+  conversation: { id: string; tenantId: string; workspaceId: string },
+  at: Date,
+): Promise<void> {
   const message = action.message?.trim();
   if (message) await sendSystemText(tx, effects, { tenantId: conversation.tenantId, conversationId: conversation.id }, message, at);
   if (action.action !== 'end_dnd' && action.action !== 'end_with_message') return;
-  await tx.conversation.update({ where: { id: conversation.id }, data: { state: 'closed', closedAt: at, endedBy: 'system' } });
-  await tx.conversationEvent.create({
-    data: { tenantId: conversation.tenantId, conversationId: conversation.id, type: 'closed', detail: { ended_by: 'system', done_by: 'campaign', reply_action: action.action } },
+  await closeConversationBySystem(tx, conversation.id, at);
+  await insertCampaignConversationEvent(tx, {
+    tenantId: conversation.tenantId,
+    conversationId: conversation.id,
+    type: 'closed',
+    detail: { ended_by: 'system', done_by: 'campaign', reply_action: action.action },
   });
   effects.conversation(conversation.id);
 }
@@ -185,7 +209,12 @@ export async function afterCampaignReply(deps: ConversationDeps, campaignId: str
  * A campaign reply that joined an open conversation through the receiver's single-statement append
  * (rule 1, holder): recorded in its own transaction, never run.
  */
-export async function recordReplyInOpenConversation(deps: ConversationDeps, lookup: ReplyLookup, conversation: { id: string; tenantId: string; contactId: string }, text: string): Promise<void> {
+export async function recordReplyInOpenConversation(
+  deps: ConversationDeps,
+  lookup: ReplyLookup,
+  conversation: { id: string; tenantId: string; contactId: string },
+  text: string,
+): Promise<void> {
   const { result } = await inTransaction(deps, async (tx, effects) => {
     const reply = await findCampaignReply(tx, lookup);
     if (reply) await recordCampaignReply(tx, effects, reply, conversation, text, false);

@@ -156,7 +156,12 @@ export interface SubscriberFile {
   position(): { rows: number; bytes: number };
 }
 
-const headerOf = (names: unknown[]) => names.map((h) => String(h ?? '').trim().toLowerCase());
+const headerOf = (names: unknown[]) =>
+  names.map((h) =>
+    String(h ?? '')
+      .trim()
+      .toLowerCase(),
+  );
 
 /**
  * Opens an uploaded subscriber file as rows by column name: CSV in any of the
@@ -223,8 +228,12 @@ async function csvFile(bytes: AsyncGenerator<Uint8Array>, decoder: SubscriberTex
   let header: string[] | null = null;
   const parser = parse({
     columns: (names: string[]) => (header = headerOf(names)),
-    delimiter: delimiterOf(line ?? ahead), comment: COMMENT, comment_no_infix: true,
-    skip_empty_lines: true, trim: true, relax_column_count: true,
+    delimiter: delimiterOf(line ?? ahead),
+    comment: COMMENT,
+    comment_no_infix: true,
+    skip_empty_lines: true,
+    trim: true,
+    relax_column_count: true,
   });
   const rows = async function* (): AsyncGenerator<SubscriberRecord> {
     const input = Readable.from(utf8(), { objectMode: false });
@@ -267,7 +276,13 @@ async function xlsxFile(bytes: AsyncGenerator<Uint8Array>): Promise<SubscriberFi
   let read = 0;
   const rows = async function* (): AsyncGenerator<SubscriberRecord> {
     const input = Readable.from(bytes, { objectMode: false });
-    const workbook = new (await excel()).stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', entries: 'ignore' });
+    const workbook = new (await excel()).stream.xlsx.WorkbookReader(input, {
+      worksheets: 'emit',
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'ignore',
+      entries: 'ignore',
+    });
     try {
       // The first sheet holds the subscribers; others (instructions) are not read.
       for await (const sheet of workbook) {
@@ -312,7 +327,10 @@ export type SubscriberTemplateLanguage = keyof typeof TEMPLATE_NOTES;
 
 /** The import template's header (name, phone, then the template's placeholders) and its example row, kept as a note. */
 function templateRows(parameterNames: readonly string[]): { header: string[]; example: string[] } {
-  return { header: ['name', 'phone', ...parameterNames], example: [`${COMMENT} Maria Silva`, '+55 11 98765-4321', ...parameterNames.map((n) => `${n} example`)] };
+  return {
+    header: ['name', 'phone', ...parameterNames],
+    example: [`${COMMENT} Maria Silva`, '+55 11 98765-4321', ...parameterNames.map((n) => `${n} example`)],
+  };
 }
 
 const csvCell = (value: string) => (/[",;\t\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);

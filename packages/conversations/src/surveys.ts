@@ -1,4 +1,13 @@
 import { matchSurveyAnswer, surveyPrompt } from '@atende/core';
+import {
+  answerSurveyRun,
+  endSurveyRun,
+  insertContactMessage,
+  lockPendingSurveyRun,
+  messageRowById,
+  startSurveyRun,
+  surveyForSector,
+} from '@atende/db';
 import type { ConversationDeps } from './deps';
 import { announceCommitted, Effects, inTransaction, type Tx } from './engine';
 import { presentMessage } from './present';
@@ -23,25 +32,35 @@ export interface FinishedConversation {
  * sector with an enabled survey, the survey's question goes to the contact in the same transaction
  * (so a finished conversation never misses its survey, and a rolled-back finish sends nothing).
  */
-export async function sendSurveyOnFinish(tx: Tx, effects: Effects, conv: FinishedConversation, contactInteracted: boolean, now = new Date()): Promise<boolean> {
+export async function sendSurveyOnFinish(
+  tx: Tx,
+  effects: Effects,
+  conv: FinishedConversation,
+  contactInteracted: boolean,
+  now = new Date(),
+): Promise<boolean> {
   if (!conv.sectorId || !contactInteracted) return false;
-  const survey = await tx.survey.findFirst({
-    where: { tenantId: conv.tenantId, workspaceId: conv.workspaceId, enabled: true, deletedAt: null, sectorIds: { has: conv.sectorId } },
-    orderBy: { createdAt: 'asc' },
-  });
+  const survey = await surveyForSector(tx, conv, conv.sectorId);
   if (!survey) return false;
-  // Only the newest survey of a contact on a channel waits for an answer.
-  await tx.surveyRun.updateMany({
-    where: { tenantId: conv.tenantId, channelId: conv.channelId, contactId: conv.contactId, state: 'pending' },
-    data: { state: 'expired' },
+  await startSurveyRun(tx, {
+    tenantId: conv.tenantId,
+    surveyId: survey.id,
+    conversationId: conv.id,
+    contactId: conv.contactId,
+    channelId: conv.channelId,
+    sectorId: conv.sectorId,
+    userId: conv.userId,
+    sentAt: now,
+    expiresAt: new Date(now.getTime() + SURVEY_ANSWER_WINDOW_MS),
   });
-  await tx.surveyRun.create({
-    data: {
-      tenantId: conv.tenantId, surveyId: survey.id, conversationId: conv.id, contactId: conv.contactId, channelId: conv.channelId, sectorId: conv.sectorId,
-      userId: conv.userId, sentAt: now, expiresAt: new Date(now.getTime() + SURVEY_ANSWER_WINDOW_MS),
-    },
-  });
-  await sendSystemText(tx, effects, { tenantId: conv.tenantId, conversationId: conv.id }, surveyPrompt(survey.question, survey.options), now, ['survey']);
+  await sendSystemText(
+    tx,
+    effects,
+    { tenantId: conv.tenantId, conversationId: conv.id },
+    surveyPrompt(survey.question, survey.options),
+    now,
+    ['survey'],
+  );
   return true;
 }
 
@@ -60,37 +79,52 @@ export interface SurveyReply {
  * greeting message; anything else ends the wait (skipped) and the message opens a conversation as
  * usual. Answers null when the message is not a survey answer.
  */
-export async function answerPendingSurvey(ctx: ConversationDeps, reply: SurveyReply): Promise<{ conversationId: string; duplicate: boolean } | null> {
+export async function answerPendingSurvey(
+  ctx: ConversationDeps,
+  reply: SurveyReply,
+): Promise<{ conversationId: string; duplicate: boolean } | null> {
   const { result, effects } = await inTransaction(ctx, async (tx, effects) => {
-    const [run] = await tx.$queryRaw<{ id: string; conversationId: string; contactId: string; options: string[]; greeting: string; expiresAt: Date }[]>`
-      SELECT r.id, r."conversationId", r."contactId", s.options, s."greetingMessage" AS greeting, r."expiresAt"
-      FROM "ContactIdentity" ci
-      JOIN "SurveyRun" r ON r."tenantId" = ${reply.tenantId}::uuid AND r."channelId" = ci."channelId" AND r."contactId" = ci."contactId" AND r.state = 'pending'
-      JOIN "Survey" s ON s.id = r."surveyId"
-      WHERE ci."channelId" = ${reply.channelId}::uuid AND ci.identifier = ${reply.identifier}
-      ORDER BY r."sentAt" DESC LIMIT 1
-      FOR UPDATE OF r`;
+    const run = await lockPendingSurveyRun(tx, reply.tenantId, reply.channelId, reply.identifier);
     if (!run) return null;
     const now = new Date();
     if (run.expiresAt <= now) {
-      await tx.surveyRun.update({ where: { id: run.id }, data: { state: 'expired' } });
+      await endSurveyRun(tx, run.id, 'expired');
       return null;
     }
     const index = matchSurveyAnswer(run.options, reply.content);
     if (index === null) {
-      await tx.surveyRun.update({ where: { id: run.id }, data: { state: 'skipped' } });
+      await endSurveyRun(tx, run.id, 'skipped');
       return null;
     }
-    const inserted = await tx.$executeRaw`
-      INSERT INTO "Message" (id, "tenantId", "conversationId", author, "contactId", content, tags, state, "externalId", "createdAt", "updatedAt")
-      VALUES (${reply.messageId}::uuid, ${reply.tenantId}::uuid, ${run.conversationId}::uuid, 'CONTACT'::"MessageAuthor", ${run.contactId}::uuid, ${reply.content},
-              ARRAY['survey-answer']::text[], 'sent'::"MessageState", ${reply.externalId}, ${now}, ${now})
-      ON CONFLICT (id) DO NOTHING`;
-    if (inserted === 0) return { conversationId: run.conversationId, duplicate: true };
-    await tx.surveyRun.update({ where: { id: run.id }, data: { state: 'answered', answerIndex: index, answer: run.options[index]!.slice(0, 200), answeredAt: now } });
-    const message = await tx.message.findUniqueOrThrow({ where: { id: reply.messageId } });
-    effects.messages.push({ tenantId: reply.tenantId, conversationId: run.conversationId, holderUuid: null, message: presentMessage(message) });
-    await sendSystemText(tx, effects, { tenantId: reply.tenantId, conversationId: run.conversationId }, run.greeting, new Date(now.getTime() + 1), ['survey']);
+    const answer = {
+      id: reply.messageId,
+      tenantId: reply.tenantId,
+      content: reply.content,
+      tags: ['survey-answer'],
+      externalId: reply.externalId,
+      annexId: null,
+      interactiveJson: null,
+      voice: false,
+      at: now,
+    };
+    if (!(await insertContactMessage(tx, answer, run.conversationId, run.contactId, 'skip')))
+      return { conversationId: run.conversationId, duplicate: true };
+    await answerSurveyRun(tx, run.id, index, run.options[index]!, now);
+    const message = await messageRowById(tx, reply.messageId);
+    effects.messages.push({
+      tenantId: reply.tenantId,
+      conversationId: run.conversationId,
+      holderUuid: null,
+      message: presentMessage(message),
+    });
+    await sendSystemText(
+      tx,
+      effects,
+      { tenantId: reply.tenantId, conversationId: run.conversationId },
+      run.greeting,
+      new Date(now.getTime() + 1),
+      ['survey'],
+    );
     return { conversationId: run.conversationId, duplicate: false };
   });
   if (result) await announceCommitted(ctx, effects);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { queues } from '@atende/contract';
-import { enqueue } from '@atende/db';
+import { enqueue, insertSystemMessage } from '@atende/db';
 import type { Effects, Tx } from './engine';
 import { presentMessage } from './present';
 
@@ -9,11 +9,21 @@ import { presentMessage } from './present';
  * without a user, as channel delivery sends only USER messages. Stored and queued for delivery in
  * the caller's transaction (outbox), announced after it commits.
  */
-export async function sendSystemText(tx: Tx, effects: Effects, target: { tenantId: string; conversationId: string }, content: string, at: Date, tags: string[] = []): Promise<void> {
+export async function sendSystemText(
+  tx: Tx,
+  effects: Effects,
+  target: { tenantId: string; conversationId: string },
+  content: string,
+  at: Date,
+  tags: string[] = [],
+): Promise<void> {
   const id = randomUUID();
-  const row = await tx.message.create({
-    data: { id, tenantId: target.tenantId, conversationId: target.conversationId, author: 'USER', content, tags, state: 'pending', status: 'sending', createdAt: at },
-  });
+  const row = await insertSystemMessage(tx, { id, tenantId: target.tenantId, conversationId: target.conversationId, content, tags, at });
   await enqueue(tx, queues.channelDelivery.name, { tenant_uuid: target.tenantId, message_uuid: id });
-  effects.messages.push({ tenantId: target.tenantId, conversationId: target.conversationId, holderUuid: null, message: presentMessage(row) });
+  effects.messages.push({
+    tenantId: target.tenantId,
+    conversationId: target.conversationId,
+    holderUuid: null,
+    message: presentMessage(row),
+  });
 }

@@ -1,13 +1,19 @@
-import { rooms, TEMPLATE_STATUSES, TemplateComponentSchema, type Template, type TemplateCategory, type TemplateStatus } from '@atende/contract';
-import type { Db, Prisma } from '@atende/db';
+import {
+  rooms,
+  TEMPLATE_STATUSES,
+  TemplateComponentSchema,
+  type Template,
+  type TemplateCategory,
+  type TemplateStatus,
+} from '@atende/contract';
+import { storeProviderStatus, templateForProviderReport, templateInclude, type Db, type TemplateRow } from '@atende/db';
 import type { ConversationDeps } from './deps';
 
 /**
  * Outbound templates as the api answers them and as the live 'update-template' event carries them,
  * and the status changes providers report (webhook or reconciliation), shared by api and worker.
  */
-export const templateInclude = { channel: { select: { id: true, name: true, type: true } } } as const;
-export type TemplateRow = Prisma.OutboundTemplateGetPayload<{ include: typeof templateInclude }>;
+export { templateInclude, type TemplateRow };
 
 const storedComponents = TemplateComponentSchema.array().catch([]);
 const upper = (status: string): TemplateStatus => {
@@ -52,11 +58,7 @@ export interface ProviderTemplateStatus {
  * template, same status: duplicate webhooks and reconciliation passes change nothing).
  */
 export async function applyTemplateStatus(db: Db, channelId: string, report: ProviderTemplateStatus): Promise<TemplateRow | null> {
-  const byName: Prisma.OutboundTemplateWhereInput = { name: report.name, ...(report.language ? { language: report.language } : {}) };
-  const row = await db.outboundTemplate.findFirst({
-    where: { channelId, deletedAt: null, OR: [...(report.externalId ? [{ externalId: report.externalId }] : []), byName] },
-    orderBy: { createdAt: 'desc' },
-  });
+  const row = await templateForProviderReport(db, channelId, report);
   if (!row) return null;
   const deleted = report.status === 'DELETED';
   if (row.status === report.status && (row.rejectedReason ?? null) === (report.reason ?? null) && !deleted) return null;
@@ -64,14 +66,5 @@ export async function applyTemplateStatus(db: Db, channelId: string, report: Pro
   // the version before the edit. A new template's report can only be about it, and its webhook may
   // beat the answer to the submission: it is kept (syncTemplate then leaves the status alone).
   if (row.syncPending === 'edit') return null;
-  return db.outboundTemplate.update({
-    where: { id: row.id },
-    data: {
-      status: report.status,
-      rejectedReason: report.reason,
-      externalId: row.externalId ?? report.externalId,
-      ...(deleted ? { deletedAt: new Date() } : {}),
-    },
-    include: templateInclude,
-  });
+  return storeProviderStatus(db, row, report);
 }

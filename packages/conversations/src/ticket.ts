@@ -1,4 +1,5 @@
 import { ticketAnnouncement } from '@atende/core';
+import { sectorTicketSettings } from '@atende/db';
 import type { Effects, Tx } from './engine';
 import { sendSystemText } from './system-text';
 
@@ -7,9 +8,21 @@ import { sendSystemText } from './system-text';
  * to the sector) sends the contact the sector's ticket message when the sector announces tickets;
  * in the same transaction as the queue entry, so it goes out once with it.
  */
-export async function announceTicket(tx: Tx, effects: Effects, conv: { id: string; tenantId: string; sectorId: string | null; ticketNumber: number }, at: Date): Promise<void> {
+export async function announceTicket(
+  tx: Tx,
+  effects: Effects,
+  conv: { id: string; tenantId: string; sectorId: string | null; ticketNumber: number },
+  at: Date,
+): Promise<void> {
   if (!conv.sectorId) return;
-  const sector = await tx.sector.findFirst({ where: { id: conv.sectorId, tenantId: conv.tenantId, deletedAt: null }, select: { name: true, ticketAnnounce: true, ticketMessage: true } });
+  const sector = await sectorTicketSettings(tx, conv.tenantId, conv.sectorId);
   if (!sector?.ticketAnnounce || !sector.ticketMessage?.trim()) return;
-  await sendSystemText(tx, effects, { tenantId: conv.tenantId, conversationId: conv.id }, ticketAnnouncement(sector.ticketMessage, conv.ticketNumber, sector.name), at, ['ticket']);
+  await sendSystemText(
+    tx,
+    effects,
+    { tenantId: conv.tenantId, conversationId: conv.id },
+    ticketAnnouncement(sector.ticketMessage, conv.ticketNumber, sector.name),
+    at,
+    ['ticket'],
+  );
 }

@@ -6,12 +6,32 @@ const flow: BotNode[] = [
   { id: 's', type: 'start', next: 'hello' },
   { id: 'hello', type: 'set_variables', variables: [{ name: 'greeting', value: 'Olá {{contact.name}}' }], next: 'menu' },
   {
-    id: 'menu', type: 'options', text: '{{greeting}}! Pick one', invalid_option_message: 'Please pick 1 or 2',
-    options: [{ key: '1', label: 'Order status', next: 'ask' }, { key: '2', label: 'Human', next: 'human' }],
+    id: 'menu',
+    type: 'options',
+    text: '{{greeting}}! Pick one',
+    invalid_option_message: 'Please pick 1 or 2',
+    options: [
+      { key: '1', label: 'Order status', next: 'ask' },
+      { key: '2', label: 'Human', next: 'human' },
+    ],
   },
   { id: 'ask', type: 'prompt', text: 'Your order number?', variable: 'order', next: 'api' },
-  { id: 'api', type: 'http', method: 'POST', url: 'https://erp.example.com/orders/{{order}}', timeout_seconds: 2, error_text: 'Could not look it up', on_error: 'human', next: 'route' },
-  { id: 'route', type: 'router', conditions: [{ expression: '{{response.status}} == "late" || response.days > 10', next: 'human' }], next: 'bye' },
+  {
+    id: 'api',
+    type: 'http',
+    method: 'POST',
+    url: 'https://erp.example.com/orders/{{order}}',
+    timeout_seconds: 2,
+    error_text: 'Could not look it up',
+    on_error: 'human',
+    next: 'route',
+  },
+  {
+    id: 'route',
+    type: 'router',
+    conditions: [{ expression: '{{response.status}} == "late" || response.days > 10', next: 'human' }],
+    next: 'bye',
+  },
   { id: 'human', type: 'transfer', text: 'Passing you to {{order}} team', sector_uuid: 'sector-1' },
   { id: 'bye', type: 'end', text: 'Order {{order}} is {{response.status}}. Bye!' },
 ];
@@ -73,12 +93,21 @@ describe('runBotFlow', () => {
       return Promise.resolve({ status: 200, body: { status: 'on time', days: 2 } });
     };
     const run = await runBotFlow(flow, { nodeId: 'ask', vars }, ' 4711 ', http);
-    expect(calls).toEqual([{ url: 'https://erp.example.com/orders/4711', method: 'POST', body: expect.objectContaining({ order: '4711' }) as unknown, timeoutMs: 2000 }]);
+    expect(calls).toEqual([
+      {
+        url: 'https://erp.example.com/orders/4711',
+        method: 'POST',
+        body: expect.objectContaining({ order: '4711' }) as unknown,
+        timeoutMs: 2000,
+      },
+    ]);
     expect(run.texts).toEqual(['Order 4711 is on time. Bye!']);
     expect(run.outcome).toEqual({ kind: 'end' });
     expect(run.http).toEqual([{ url: 'https://erp.example.com/orders/4711', status: 200, error: null }]);
 
-    const late = await runBotFlow(flow, { nodeId: 'ask', vars }, '9', () => Promise.resolve({ status: 200, body: { status: 'LATE', days: 1 } }));
+    const late = await runBotFlow(flow, { nodeId: 'ask', vars }, '9', () =>
+      Promise.resolve({ status: 200, body: { status: 'LATE', days: 1 } }),
+    );
     expect(late.outcome).toEqual({ kind: 'transfer', sectorUuid: 'sector-1' });
     expect(late.texts).toEqual(['Passing you to 9 team']);
   });
@@ -92,7 +121,10 @@ describe('runBotFlow', () => {
     expect([...path.searchParams]).toEqual([['key', 'k1']]);
     expect(path.hash).toBe('');
     const query = new URL(interpolateUrl('https://erp.example.com/find?q={{h}}&key=k1#top', h));
-    expect([...query.searchParams]).toEqual([['q', h.h], ['key', 'k1']]);
+    expect([...query.searchParams]).toEqual([
+      ['q', h.h],
+      ['key', 'k1'],
+    ]);
     expect(query.hash).toBe('#top');
     const fragment = new URL(interpolateUrl('https://erp.example.com/find?key=k1#{{h}}', h));
     expect([...fragment.searchParams]).toEqual([['key', 'k1']]);
@@ -100,11 +132,15 @@ describe('runBotFlow', () => {
     // In the host a value may name a host, not add a port, a path or a query.
     expect(interpolateUrl('http://{{h}}/real?key=1', { h: 'api.acme.example' })).toBe('http://api.acme.example/real?key=1');
     expect(() => new URL(interpolateUrl('http://{{h}}/real?key=1', h))).toThrow();
-    expect(interpolateUrl('https://x.example/{{contact.name}}', { contact: { name: 'Ana Lú + 1' } })).toBe('https://x.example/Ana%20L%C3%BA%20%2B%201');
+    expect(interpolateUrl('https://x.example/{{contact.name}}', { contact: { name: 'Ana Lú + 1' } })).toBe(
+      'https://x.example/Ana%20L%C3%BA%20%2B%201',
+    );
   });
 
   it('sends the error text and takes the error handle on a failure or a non-2xx answer', async () => {
-    const timeout = await runBotFlow(flow, { nodeId: 'ask', vars }, '1', () => Promise.reject(new Error('The operation was aborted due to timeout')));
+    const timeout = await runBotFlow(flow, { nodeId: 'ask', vars }, '1', () =>
+      Promise.reject(new Error('The operation was aborted due to timeout')),
+    );
     expect(timeout.texts).toEqual(['Could not look it up', 'Passing you to 1 team']);
     expect(timeout.outcome).toEqual({ kind: 'transfer', sectorUuid: 'sector-1' });
     expect(timeout.http[0]).toMatchObject({ status: null, error: 'The operation was aborted due to timeout' });

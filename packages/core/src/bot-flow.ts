@@ -2,7 +2,7 @@ import { BOT_HTTP_TIMEOUT_DEFAULT_S, type BotNode } from './bots';
 import { matchMenuAnswer, menuPrompt } from './menus';
 
 /**
- * Running a bot flow (spec 002 §3 flow nodes) for one contact: pure, so the same rules run in the
+ * Running a bot flow (flow nodes) for one contact: pure, so the same rules run in the
  * worker and in tests. The caller keeps the state (the node waiting for an answer and the
  * variables), sends the texts and applies the outcome; HTTP goes through the function it passes.
  */
@@ -28,7 +28,8 @@ const shown = (value: unknown): string => {
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.]*)\s*\}\}/g;
 
 /** `{{ path }}` in a text replaced by the variable's value ('' when absent). */
-export const interpolate = (text: string, vars: BotVars): string => text.replace(PLACEHOLDER, (_, path: string) => shown(lookupVar(vars, path)));
+export const interpolate = (text: string, vars: BotVars): string =>
+  text.replace(PLACEHOLDER, (_, path: string) => shown(lookupVar(vars, path)));
 
 /**
  * An HTTP node's URL with each `{{ path }}` percent-encoded as one URL component:
@@ -50,7 +51,8 @@ type Comparison = { left: Operand; op: Comparator | null; right: Operand | null 
 /** Disjunction of conjunctions (&& binds tighter than ||). */
 export type BotExpression = Comparison[][];
 
-const TOKEN = /\s*(\{\{\s*[A-Za-z_][\w.]*\s*\}\}|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|==|!=|>=|<=|>|<|&&|\|\||[A-Za-z_][\w.]*)/y;
+const TOKEN =
+  /\s*(\{\{\s*[A-Za-z_][\w.]*\s*\}\}|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?(?![\w.])|==|!=|>=|<=|>|<|&&|\|\||[A-Za-z_][\w.]*)/y;
 
 function tokenize(source: string): string[] | null {
   const tokens: string[] = [];
@@ -168,14 +170,22 @@ export interface BotRun {
 export const BOT_MAX_STEPS = 100;
 
 const optionsText = (node: BotNode, vars: BotVars) =>
-  menuPrompt(interpolate(node.text ?? '', vars), (node.options ?? []).map((o) => ({ key: o.key, label: interpolate(o.label, vars) })));
+  menuPrompt(
+    interpolate(node.text ?? '', vars),
+    (node.options ?? []).map((o) => ({ key: o.key, label: interpolate(o.label, vars) })),
+  );
 
 /**
  * Runs a flow from where it waits: `nodeId` null starts it at Start (the contact's first message
  * only wakes it); otherwise `input` answers the waiting Options or Prompt node. Goes on through
  * HTTP, Router and Set variables nodes until a node waits for the contact, transfers or ends.
  */
-export async function runBotFlow(nodes: readonly BotNode[], state: { nodeId: string | null; vars: BotVars }, input: string, http: BotHttp): Promise<BotRun> {
+export async function runBotFlow(
+  nodes: readonly BotNode[],
+  state: { nodeId: string | null; vars: BotVars },
+  input: string,
+  http: BotHttp,
+): Promise<BotRun> {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const vars: BotVars = structuredClone(state.vars);
   const texts: string[] = [];
@@ -194,7 +204,10 @@ export async function runBotFlow(nodes: readonly BotNode[], state: { nodeId: str
     if (!waiting) return done({ kind: 'broken', reason: 'missing_node' });
     if (waiting.type === 'options') {
       const options = waiting.options ?? [];
-      const index = matchMenuAnswer(options.map((o) => ({ key: o.key, label: interpolate(o.label, vars) })), input);
+      const index = matchMenuAnswer(
+        options.map((o) => ({ key: o.key, label: interpolate(o.label, vars) })),
+        input,
+      );
       if (index === -1) {
         say(waiting.invalid_option_message);
         texts.push(optionsText(waiting, vars));
@@ -235,7 +248,12 @@ export async function runBotFlow(nodes: readonly BotNode[], state: { nodeId: str
         const method = node.method ?? 'GET';
         let status: number | null = null;
         try {
-          const answer = await http({ url, method, body: method === 'POST' ? vars : null, timeoutMs: (node.timeout_seconds ?? BOT_HTTP_TIMEOUT_DEFAULT_S) * 1000 });
+          const answer = await http({
+            url,
+            method,
+            body: method === 'POST' ? vars : null,
+            timeoutMs: (node.timeout_seconds ?? BOT_HTTP_TIMEOUT_DEFAULT_S) * 1000,
+          });
           status = answer.status;
           vars.response_status = status;
           if (status < 200 || status > 299) throw new Error(`HTTP ${status}`);

@@ -4,8 +4,14 @@ import { botFlowIssues, BOT_MESSAGES, type BotNode } from './bots';
 const flow: BotNode[] = [
   { id: 's', type: 'start', next: 'menu' },
   {
-    id: 'menu', type: 'options', text: 'Pick one', invalid_option_message: 'Please pick 1 or 2',
-    options: [{ key: '1', label: 'Order', next: 'ask' }, { key: '2', label: 'Human', next: 'human' }],
+    id: 'menu',
+    type: 'options',
+    text: 'Pick one',
+    invalid_option_message: 'Please pick 1 or 2',
+    options: [
+      { key: '1', label: 'Order', next: 'ask' },
+      { key: '2', label: 'Human', next: 'human' },
+    ],
   },
   { id: 'ask', type: 'prompt', text: 'Your order number?', variable: 'order', next: 'api' },
   { id: 'api', type: 'http', url: 'https://erp.example.com/orders', error_text: 'Could not look it up', on_error: 'human', next: 'route' },
@@ -15,13 +21,16 @@ const flow: BotNode[] = [
   { id: 'bye', type: 'end', text: 'Bye!' },
 ];
 
-describe('botFlowIssues (spec 002 §5 bot flow)', () => {
+describe('botFlowIssues (bot flow)', () => {
   it('accepts a complete flow (HTTP timeout defaults to 5 s)', () => {
     expect(botFlowIssues('Support bot', flow)).toEqual([]);
   });
   it('wants unique option keys, an invalid-option message and every handle connected', () => {
     const broken = structuredClone(flow);
-    broken[1]!.options = [{ key: '1', label: 'a', next: 'ask' }, { key: '1 ', label: 'b', next: null }];
+    broken[1]!.options = [
+      { key: '1', label: 'a', next: 'ask' },
+      { key: '1 ', label: 'b', next: null },
+    ];
     broken[1]!.invalid_option_message = '';
     expect(botFlowIssues('Bot', broken)).toEqual([
       { path: 'nodes.1.invalid_option_message', message: BOT_MESSAGES.invalidOption },

@@ -1,10 +1,10 @@
 import { parseBotExpression } from './bot-flow';
 import type { FieldIssue } from './text-rules';
 
-/** Bot flow nodes of spec 002 §3: Start, HTTP, Options menu, Prompts, Router with conditions, Set variables, End, transfer. */
+/** Bot flow nodes: Start, HTTP, Options menu, Prompts, Router with conditions, Set variables, End, transfer. */
 export const BOT_NODE_TYPES = ['start', 'http', 'options', 'prompt', 'router', 'set_variables', 'transfer', 'end'] as const;
 export type BotNodeType = (typeof BOT_NODE_TYPES)[number];
-/** Spec 002 §9: a bot's HTTP request gives up after 5 s unless told otherwise. */
+/** A bot's HTTP request gives up after 5 s unless told otherwise. */
 export const BOT_HTTP_TIMEOUT_DEFAULT_S = 5;
 
 export interface BotNode {
@@ -57,7 +57,7 @@ export const BOT_MESSAGES = {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Every broken rule of a bot flow (spec 002 §5 "Bot flow"), with the path of the field: required
+ * Every broken rule of a bot flow ("Bot flow"), with the path of the field: required
  * texts, unique option keys, named prompts and variables, URL and error text of HTTP nodes, condition
  * expressions, a sector for transfers, and every handle connected to a node that exists (End and
  * Transfer have no outgoing handle).

@@ -6,7 +6,7 @@ const responses = [
   { keyword: 'fim', message: 'Obrigado por falar com {{workspace_name}}', category: null },
 ];
 
-// spec 000 §5: canned search is accent- and case-insensitive prefix matching on category or on the
+// Canned search is accent- and case-insensitive prefix matching on category or on the
 // text with placeholders removed; placeholders are replaced by the stored values.
 describe('canned responses', () => {
   it('matches prefixes regardless of accents and case', () => {

@@ -1,6 +1,9 @@
-/** Lower-cases and strips accents, for accent- and case-insensitive matching (spec 000 §5). */
+/** Lower-cases and strips accents, for accent- and case-insensitive matching. */
 export function foldText(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 }
 
 const PLACEHOLDER = /\{\{\s*([a-z_]+)\s*\}\}/gi;
@@ -22,7 +25,7 @@ export interface CannedLike {
 }
 
 /**
- * Canned search of spec 000 §5: prefix match, accent- and case-insensitive, on the keyword, the
+ * Canned search: prefix match, accent- and case-insensitive, on the keyword, the
  * category, or the text with placeholders removed.
  */
 export function searchCanned<T extends CannedLike>(query: string, responses: readonly T[], limit = 20): T[] {

@@ -49,7 +49,7 @@ const errorsOf = (values: ContactFormValues) => {
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
 };
 
-describe('customer details form (spec 000 §5)', () => {
+describe('customer details form', () => {
   it('starts from the contact, with dynamic fields as rows so names with dots stay intact', () => {
     const values = contactFormValues(contact);
     expect(values).toMatchObject({
@@ -117,7 +117,7 @@ describe('customer details form (spec 000 §5)', () => {
   });
 });
 
-describe('selected-text binding (spec 000 §5)', () => {
+describe('selected-text binding', () => {
   const target = (patch: Partial<BindingTarget>): BindingTarget => ({ field: 'city', kind: 'text', current: null, max: 120, ...patch });
 
   it("never overwrites phone1 ('Telefone 1 não pode ser editado')", () => {

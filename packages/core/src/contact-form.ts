@@ -3,7 +3,7 @@ import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DEFAULT_PHONE_COUNTRY, isStrictE164, normalizePhone } from './phone';
 
-// The spec's messages (spec 000 §5), shared by the customer form and the selected-text binding.
+// The spec's messages, shared by the customer form and the selected-text binding.
 export const REQUIRED = 'Required';
 export const INVALID_EMAIL = 'Please insert a valid e-mail';
 export const INVALID_PHONE = 'Número de telefone inválido';
@@ -13,7 +13,7 @@ export const PHONE1_READ_ONLY = 'Telefone 1 não pode ser editado';
 export const NOT_E164_PHONE =
   'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164';
 export const APPEND_NOT_ALLOWED = 'Text can only be appended to a text field that has a value';
-/** Spec 000 §5 gives 'Máximo de %{maxLength} caracteres'; the message carries the number. */
+/** Gives 'Máximo de %{maxLength} caracteres'; the message carries the number. */
 export const maxLengthMessage = (maxLength: number): string => `Máximo de ${maxLength} caracteres`;
 
 /** The api keeps customer_id in a Postgres integer. */
@@ -39,12 +39,12 @@ export type ContactFieldKey =
 export interface ContactFieldSpec {
   key: ContactFieldKey;
   kind: ContactFieldKind;
-  /** Shown in the panel without the 'Show N more fields' toggle (spec 000 §2). */
+  /** Shown in the panel without the 'Show N more fields' toggle. */
   primary: boolean;
   max: number;
 }
 
-/** The contact's fixed fields (spec 000 §3) in panel order; lengths as the contract accepts them. */
+/** The contact's fixed fields in panel order; lengths as the contract accepts them. */
 export const CONTACT_FIELDS: readonly ContactFieldSpec[] = [
   { key: 'name', kind: 'text', primary: true, max: 200 },
   { key: 'phone1', kind: 'telephone', primary: true, max: 32 },
@@ -137,7 +137,7 @@ const customFields = z
   .array(z.object({ key: z.string(), value: z.string().max(CUSTOM_FIELD_MAX, maxLengthMessage(CUSTOM_FIELD_MAX)) }))
   .transform((list) => Object.fromEntries(list.map((row) => [row.key, row.value])));
 
-/** A customer id typed as text: empty is none, otherwise digits only, read as an integer (spec 000 §5). */
+/** A customer id typed as text: empty is none, otherwise digits only, read as an integer. */
 function customerIdIssue(value: string): string | null {
   if (value === '') return null;
   if (!/^\d+$/.test(value)) return ONLY_NUMBERS;
@@ -145,7 +145,7 @@ function customerIdIssue(value: string): string | null {
 }
 
 /**
- * The customer details form of spec 000 §5: name and organization required ('Required'); e-mail
+ * The customer details form: name and organization required ('Required'); e-mail
  * lowercased and valid ('Please insert a valid e-mail'); customer id read as an integer; phone2
  * valid for the default calling country ('Número de telefone inválido') and sent in E.164; custom
  * field values at most 2000 characters. phone1 is read-only and left out of the body.
@@ -205,12 +205,12 @@ export interface BindingTarget {
 export type BindMode = 'replace' | 'append';
 export type BindingResult = { ok: true; value: string } | { ok: false; error: string };
 
-/** Spec 000 §5: append only for text fields that already have a value. */
+/** Append only for text fields that already have a value. */
 export const canAppend = (target: Pick<BindingTarget, 'kind' | 'current'>): boolean =>
   target.kind === 'text' && Boolean(target.current?.trim());
 
 /**
- * Selected-text binding into a field (spec 000 §5): phone1 is never overwritten; telephone fields
+ * Selected-text binding into a field: phone1 is never overwritten; telephone fields
  * take only an E.164 phone that starts with the country code; number fields only digits; append
  * only for text fields with a value. Returns the field's new value or the spec's message.
  */

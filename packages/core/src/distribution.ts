@@ -1,6 +1,6 @@
 import type { DeliveryMode } from '@atende/contract';
 
-/** Spec 000 §9 / 002 §4: auto distribution is on for round_robin and fifo, off for on_demand. */
+/** Auto distribution is on for round_robin and fifo, off for on_demand. */
 export const isAutoDistribution = (mode: DeliveryMode): boolean => mode !== 'on_demand';
 
 /** How many conversations an agent may hold at once: the workspace limit within the tenant's slots. */
@@ -9,7 +9,7 @@ export const agentCapacity = (maxConversationPerUser: number, agentMaxSlots: num
 
 export type AcceptRefusal = { code: 'auto_distribution' | 'max_reached' | 'nobody_waiting' | 'not_online'; message: string };
 
-/** Spec 000 §4/§8: when "accept session" is refused, and the message shown. */
+/** When "accept session" is refused, and the message shown. */
 export function acceptSessionRefusal(input: {
   mode: DeliveryMode;
   activeCount: number;
@@ -18,7 +18,10 @@ export function acceptSessionRefusal(input: {
   paused: boolean;
 }): AcceptRefusal | null {
   if (isAutoDistribution(input.mode)) {
-    return { code: 'auto_distribution', message: 'Você não pode solicitar atendimentos enquanto a distribuição automática estiver habilitada' };
+    return {
+      code: 'auto_distribution',
+      message: 'Você não pode solicitar atendimentos enquanto a distribuição automática estiver habilitada',
+    };
   }
   if (input.activeCount >= input.capacity) {
     return { code: 'max_reached', message: `Você já atingiu a quantidade máxima de atendimentos simultâneos (${input.capacity})` };

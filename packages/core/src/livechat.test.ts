@@ -1,10 +1,24 @@
 import { DEFAULT_LIVECHAT_APPEARANCE, livechatValidatorProblem } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
-import { livechatAppearanceProblems, livechatEmbedSnippet, livechatFieldProblem, livechatFieldsProblems, livechatValidatorPlan, VALIDATORS_OVER_BUDGET } from './livechat';
+import {
+  livechatAppearanceProblems,
+  livechatEmbedSnippet,
+  livechatFieldProblem,
+  livechatFieldsProblems,
+  livechatValidatorPlan,
+  VALIDATORS_OVER_BUDGET,
+} from './livechat';
 
-const cpf = { key: 'cpf', label: 'CPF', required: true, max_length: 14, validator: '\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}', validator_message: 'Use 000.000.000-00' };
+const cpf = {
+  key: 'cpf',
+  label: 'CPF',
+  required: true,
+  max_length: 14,
+  validator: '\\d{3}\\.\\d{3}\\.\\d{3}-\\d{2}',
+  validator_message: 'Use 000.000.000-00',
+};
 
-// spec 002 §3 "Livechat channel appearance": custom fields with label, max length and validator regex.
+// "Livechat channel appearance": custom fields with label, max length and validator regex.
 describe('livechat custom fields', () => {
   it('asks for a required field by its label', () => {
     expect(livechatFieldProblem(cpf, '  ')).toBe('CPF is required');
@@ -38,7 +52,7 @@ describe('livechat appearance rules', () => {
     expect(livechatValidatorProblem('a'.repeat(201))).toMatch(/at most 200/);
     expect(livechatValidatorProblem('\\d{3}(\\.\\d{3}){2}')).toBeNull();
   });
-  // Issue 12 item 2: these passed the old nested-quantifier filter, and 28 characters stalled the api
+  // These passed the old nested-quantifier filter, and 28 characters stalled the api
   // for 1.7 s on a backtracking engine; 2,000 would never end. RE2 answers in linear time.
   it('runs catastrophic-backtracking patterns on 2,000-character values, with the right answer', () => {
     const field = (validator: string) => ({ ...cpf, max_length: 2000, validator, validator_message: 'bad' });
@@ -54,10 +68,23 @@ describe('livechat appearance rules', () => {
   // for at most USER_PATTERN_WORK_MAX (program size × maximum length) per form.
   it('runs validators only within the form’s work budget, in field order, and refuses to save more', () => {
     // `.{0,399}` compiles to 800 instructions: 800 × 2,000 = 1,600,000, so a second such field is over 2,000,000.
-    const wide = (key: string, max_length = 2000) => ({ ...cpf, key, required: false, max_length, validator: '.{0,399}', validator_message: 'bad' });
-    expect(livechatValidatorPlan([wide('a'), wide('b'), wide('c', 400), { ...cpf, key: 'd', validator: null }, { ...cpf, key: 'e', validator: '(a)\\1' }])).toEqual([
-      'run', 'over_budget', 'run', 'none', 'unusable',
-    ]);
+    const wide = (key: string, max_length = 2000) => ({
+      ...cpf,
+      key,
+      required: false,
+      max_length,
+      validator: '.{0,399}',
+      validator_message: 'bad',
+    });
+    expect(
+      livechatValidatorPlan([
+        wide('a'),
+        wide('b'),
+        wide('c', 400),
+        { ...cpf, key: 'd', validator: null },
+        { ...cpf, key: 'e', validator: '(a)\\1' },
+      ]),
+    ).toEqual(['run', 'over_budget', 'run', 'none', 'unusable']);
     const problems = livechatAppearanceProblems({ ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: [wide('a'), wide('b'), wide('c', 400)] });
     expect(problems).toEqual([{ path: 'custom_fields.1.validator', message: VALIDATORS_OVER_BUDGET }]);
     expect(VALIDATORS_OVER_BUDGET).toContain('at most 2000000');
@@ -76,7 +103,9 @@ describe('livechat appearance rules', () => {
       ],
     };
     const paths = livechatAppearanceProblems(bad).map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(['theme_data.primary_color', 'custom_fields.0.key', 'custom_fields.2.max_length', 'custom_fields.2.key']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['theme_data.primary_color', 'custom_fields.0.key', 'custom_fields.2.max_length', 'custom_fields.2.key']),
+    );
   });
   it('builds an iframe snippet pointing at the widget page', () => {
     expect(livechatEmbedSnippet('https://a.example/', '5f0e')).toContain('src="https://a.example/livechat/5f0e"');

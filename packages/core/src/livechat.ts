@@ -1,9 +1,15 @@
 import {
-  checkUserPattern, LIVECHAT_FIELD_MAX_LENGTH, LivechatAppearanceSchema, livechatValidatorProblem, matchesUserPattern, USER_PATTERN_WORK_MAX, type LivechatAppearance,
+  checkUserPattern,
+  LIVECHAT_FIELD_MAX_LENGTH,
+  LivechatAppearanceSchema,
+  livechatValidatorProblem,
+  matchesUserPattern,
+  USER_PATTERN_WORK_MAX,
+  type LivechatAppearance,
 } from '@atende/contract';
 import type { FieldIssue } from './text-rules';
 
-/** A custom field as the pre-chat form and the api check it (spec 002 §3: label, max length, validator regex). */
+/** A custom field as the pre-chat form and the api check it (label, max length, validator regex). */
 export interface LivechatFieldRule {
   key: string;
   label: string;
@@ -45,13 +51,18 @@ const fieldMaxLength = (field: Pick<LivechatFieldRule, 'max_length'>) => Math.ma
  * validator runs only when `plan` says so (livechatValidatorPlan), and only ever on a value already
  * capped to the field's maximum length (at most 2000 characters).
  */
-export function livechatFieldProblem(field: LivechatFieldRule, raw: string | undefined, plan: ValidatorPlan = livechatValidatorPlan([field])[0]!): string | null {
+export function livechatFieldProblem(
+  field: LivechatFieldRule,
+  raw: string | undefined,
+  plan: ValidatorPlan = livechatValidatorPlan([field])[0]!,
+): string | null {
   const value = (raw ?? '').trim();
   if (!value) return field.required ? `${field.label} is required` : null;
   const max = fieldMaxLength(field);
   if (value.length > max) return `${field.label} must have at most ${max} characters`;
   // The whole value must match (RE2, linear time).
-  if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value)) return field.validator_message?.trim() || `${field.label} is invalid`;
+  if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value))
+    return field.validator_message?.trim() || `${field.label} is invalid`;
   return null;
 }
 
@@ -78,13 +89,14 @@ export function livechatFieldValues(fields: readonly LivechatFieldRule[], values
   return out;
 }
 
-export const VALIDATORS_OVER_BUDGET =
-  `The validators are too costly together: instructions × maximum length, summed over the fields, is at most ${USER_PATTERN_WORK_MAX} (lower this field's maximum length or simplify a validator)`;
+export const VALIDATORS_OVER_BUDGET = `The validators are too costly together: instructions × maximum length, summed over the fields, is at most ${USER_PATTERN_WORK_MAX} (lower this field's maximum length or simplify a validator)`;
 
 /** The appearance form's problems by field path (`widget_settings.title`, `custom_fields.0.validator`), the api's rules. */
 export function livechatAppearanceProblems(appearance: LivechatAppearance): FieldProblem[] {
   const parsed = LivechatAppearanceSchema.safeParse(appearance);
-  const problems = parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => ({ path: issue.path.map(String).join('.'), message: issue.message }));
   // Each validator must compile for RE2 within the budget, and all of them together
   // stay within the form's work budget, unless the schema already refused it.
   const fields = parsed.success ? parsed.data.custom_fields : [];

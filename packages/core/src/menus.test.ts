@@ -11,7 +11,7 @@ const valid: MenuInput = {
   ],
 };
 
-describe('menuIssues (spec 002 §5)', () => {
+describe('menuIssues', () => {
   it('accepts a complete menu', () => {
     expect(menuIssues(valid)).toEqual([]);
   });

@@ -1,10 +1,10 @@
 import { checkRequiredText, foldTrimmed, maxCharactersMessage, type FieldIssue } from './text-rules';
 
-/** Automated menu rules (spec 002 §3, §4, §5: answers non-empty and unique, each with an action; terminal actions end it). */
+/** Automated menu rules (answers non-empty and unique, each with an action; terminal actions end it). */
 export const MENU_LIMITS = { name: 120, message: 2000, key: 20, label: 100, invalid: 1000, maxAnswers: 20 } as const;
 export const MENU_ACTIONS = ['transfer_to_sector', 'end_conversation', 'go_to_menu'] as const;
 export type MenuActionType = (typeof MENU_ACTIONS)[number];
-/** Actions after which the menu stops talking to the contact (spec 002 §4 "terminal menu actions end execution"). */
+/** Actions after which the menu stops talking to the contact ("terminal menu actions end execution"). */
 export const TERMINAL_MENU_ACTIONS: readonly MenuActionType[] = ['transfer_to_sector', 'end_conversation'];
 
 export const MENU_MESSAGES = {
@@ -35,7 +35,6 @@ export interface MenuInput {
 }
 export type MenuIssue = FieldIssue;
 
-
 /** Every broken rule of a menu, with its field's path (answers.N.key, answers.N.action...). */
 export function menuIssues(input: MenuInput): MenuIssue[] {
   const issues: MenuIssue[] = [];
@@ -55,9 +54,11 @@ export function menuIssues(input: MenuInput): MenuIssue[] {
     text(`${at}.label`, answer.label, MENU_LIMITS.label, MENU_MESSAGES.labelRequired);
     const action = answer.action;
     if (!action.type) issues.push({ path: `${at}.action`, message: MENU_MESSAGES.actionRequired });
-    else if (action.type === 'transfer_to_sector' && !action.sector_uuid) issues.push({ path: `${at}.action`, message: MENU_MESSAGES.sectorRequired });
+    else if (action.type === 'transfer_to_sector' && !action.sector_uuid)
+      issues.push({ path: `${at}.action`, message: MENU_MESSAGES.sectorRequired });
     else if (action.type === 'go_to_menu' && !action.menu_uuid) issues.push({ path: `${at}.action`, message: MENU_MESSAGES.menuRequired });
-    if (action.message && action.message.length > MENU_LIMITS.invalid) issues.push({ path: `${at}.action`, message: MENU_MESSAGES.tooLong(MENU_LIMITS.invalid) });
+    if (action.message && action.message.length > MENU_LIMITS.invalid)
+      issues.push({ path: `${at}.action`, message: MENU_MESSAGES.tooLong(MENU_LIMITS.invalid) });
   });
   return issues;
 }

@@ -16,7 +16,7 @@ const hours = {
   ],
 };
 
-describe('opening hours (spec 002 §3)', () => {
+describe('opening hours', () => {
   it('reads the wall clock in the time zone of the hours', () => {
     // 2026-11-23 is a Monday; 11:30 UTC is 08:30 in São Paulo (UTC-3).
     expect(wallClock(new Date('2026-11-23T11:30:00Z'), 'America/Sao_Paulo')).toEqual({ weekday: 'monday', time: '08:30' });

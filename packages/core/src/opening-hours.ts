@@ -21,7 +21,7 @@ export function wallClock(at: Date, timeZone: string): { weekday: Weekday; time:
 }
 
 /**
- * Whether an instant falls inside the opening hours (spec 002 §3): its weekday is listed and its
+ * Whether an instant falls inside the opening hours: its weekday is listed and its
  * wall-clock time, in the hours' time zone, is within one of that day's ranges (start inclusive,
  * end exclusive).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NewPasswordSchema } from '@atende/contract';
 
-/** Spec 000 §5: the profile form's password change, with the spec's messages. */
+/** The profile form's password change, with the spec's messages. */
 export const ProfilePasswordFormSchema = z
   .object({
     old_password: z.string(),
@@ -11,8 +11,10 @@ export const ProfilePasswordFormSchema = z
   .superRefine((v, ctx) => {
     if (!v.password) return;
     const strength = NewPasswordSchema.safeParse(v.password);
-    if (!strength.success) ctx.addIssue({ code: 'custom', path: ['password'], message: strength.error.issues[0]?.message ?? 'Invalid password' });
+    if (!strength.success)
+      ctx.addIssue({ code: 'custom', path: ['password'], message: strength.error.issues[0]?.message ?? 'Invalid password' });
     if (!v.old_password) ctx.addIssue({ code: 'custom', path: ['old_password'], message: 'Current password is required' });
-    if (v.confirm_password !== v.password) ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'The passwords must match' });
+    if (v.confirm_password !== v.password)
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'The passwords must match' });
   });
 export type ProfilePasswordForm = z.infer<typeof ProfilePasswordFormSchema>;

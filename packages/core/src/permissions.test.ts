@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { allows, mayUse, PERMISSION_NAMES } from './permissions';
 
-// spec 000 §6 coverage, kept by the written matrix: admin and owner pass everything; whatever a
+// Coverage, kept by the written matrix: admin and owner pass everything; whatever a
 // supervisor passes a manager passes; whatever an agent passes a supervisor passes. The one exception
-// is the stricter reading of the campaigns rows (spec 001 §6 / 002 §6): manager is left out.
+// The campaigns rows take the stricter reading: manager is left out.
 describe('the role matrix', () => {
   it('lets admin and owner use every capability', () => {
     for (const name of PERMISSION_NAMES) {
@@ -25,7 +25,7 @@ describe('the role matrix', () => {
     expect(allows(['campaign_manager'], 'campaigns')).toBe(true);
   });
 
-  it('keeps tenant_admin and campaign_manager from editing the contact book (campaign_manager may add one, spec 001 §7)', () => {
+  it('keeps tenant_admin and campaign_manager from editing the contact book (campaign_manager may add one)', () => {
     for (const name of ['contacts.update', 'contacts.delete'] as const) {
       expect(allows(['tenant_admin'], name), name).toBe(false);
       expect(allows(['campaign_manager'], name), name).toBe(false);

@@ -1,28 +1,29 @@
 import { ROLES, type FeatureFlag, type Role } from '@atende/contract';
 
 /**
- * The role matrix, written down once (issue 12): what each capability is, which roles may use it and
+ * The role matrix, written down once: what each capability is, which roles may use it and
  * which tenant feature it needs. The api's binder enforces it on every route (a route names one
  * capability, never a list of roles), the web app reads it for its guards and the buttons it shows,
  * and apps/api/src/roles.test.ts prints it and checks it against the running api.
  *
  * The sets are explicit (no coverage arithmetic at the call site) so a reader sees who passes.
- * They follow spec 000 §6 / 002 §6 coverage: admin and owner do everything; manager covers
- * supervisor and agent; supervisor covers agent. Where the specs disagree we took the stricter reading:
- *  - campaigns (and template management, the campaigns section of spec 002 §2): campaign_manager,
- *    admin and owner, not manager. Spec 000 §6 says manager "covers" campaign_manager, but spec 002 §6
- *    gives the campaigns section to campaign_manager and spec 001 §6 says only admin and
+ * They follow coverage: admin and owner do everything; manager covers
+ * supervisor and agent; supervisor covers agent. Where the product's rules disagree we took the
+ * stricter reading:
+ * - campaigns (and template management, the campaigns section): campaign_manager, admin and owner,
+ *   not manager. One rule lets manager cover campaign_manager, but the campaigns section is given
+ *   to campaign_manager and admin only.
  *    campaign_manager may add or delete campaigns ("users with neither cannot").
  *  - the contact book: agents (and the roles covering agent) read and edit it in the workstation and
  *    the admin area; campaign_manager only reads it and adds a contact from the do-not-disturb screen
- *    (spec 001 §7 GET/POST /contacts); tenant_admin, whose section is tenants only, does neither.
+ * (GET/POST /contacts); tenant_admin, whose section is tenants only, does neither.
  */
 export interface Permission {
   /** Every role that passes (a user passes when any of their roles is listed). */
   roles: readonly Role[];
-  /** The tenant feature the capability needs on (spec 002 §6). */
+  /** The tenant feature the capability needs on. */
   flag?: FeatureFlag;
-  /** A privileged write: the caller's roles are read again from the database (issue 12 item 3). */
+  /** A privileged write: the caller's roles are read again from the database. */
   fresh?: boolean;
   /** Where the rule comes from, for the printed matrix. */
   spec: string;
@@ -54,7 +55,7 @@ export const PERMISSIONS = {
   'users.force_offline': { roles: SUPERVISOR, spec: 'spec 000 §6 "may end an agent session"' },
   'users.manage': { roles: ADMIN, fresh: true, spec: 'spec 002 §6' },
   qr_login: { roles: EVERYONE, flag: 'qr_code_login', spec: 'spec 000 §2' },
-  /** The admin area itself (spec 002 §2); its sections below may narrow it. */
+  /** The admin area itself; its sections below may narrow it. */
   admin_area: { roles: SUPERVISOR, spec: 'spec 002 §2, §6' },
   dashboard: { roles: SUPERVISOR, spec: 'spec 002 §2' },
   'dashboard.omnichannel': { roles: SUPERVISOR, flag: 'omnichannel_dashboard', spec: 'spec 002 §2' },
@@ -67,7 +68,7 @@ export const PERMISSIONS = {
   'templates.manage': { roles: CAMPAIGNS, flag: 'whatsapp_template_management', spec: 'spec 002 §2 campaigns/whatsapp-templates' },
   tenants: { roles: ['tenant_admin', ...ADMIN], spec: 'spec 002 §6 (others see only their own tenant)' },
   'tenants.configure': { roles: ['tenant_admin', ...ADMIN], fresh: true, spec: 'spec 002 §7' },
-  // Settings (spec 002 §2): supervisors read every screen shown to them; admins write.
+  // Settings: supervisors read every screen shown to them; admins write.
   'settings.pauses': { roles: SUPERVISOR, spec: 'spec 002 §2 settings/pauses' },
   'settings.canned_responses': { roles: SUPERVISOR, flag: 'canned_responses', spec: 'spec 002 §2 settings/canned-responses' },
   'canned_responses.use': { roles: EVERYONE, flag: 'canned_responses', spec: 'spec 000 §7' },
@@ -84,7 +85,11 @@ export const PERMISSIONS = {
   'settings.channels.write': { roles: ADMIN, spec: 'spec 002 §6' },
   'settings.conversation_reasons': { roles: ADMIN, spec: 'spec 002 §6 conversation-reasons' },
   /** Read by supervisors too: the channel screen (settings/workspace/channels/:id) lists bots as entry points. */
-  'bots.read': { roles: [...SUPERVISOR, 'campaign_manager'], flag: 'bots_interface', spec: 'spec 002 §2 workspace/channels/:id, 001 §5 reply actions' },
+  'bots.read': {
+    roles: [...SUPERVISOR, 'campaign_manager'],
+    flag: 'bots_interface',
+    spec: 'spec 002 §2 workspace/channels/:id, 001 §5 reply actions',
+  },
   'bots.manage': { roles: ADMIN, flag: 'bots_interface', spec: 'spec 002 §6 bots' },
   integrations: { roles: ADMIN, spec: 'spec 002 §6 integrations' },
   'integrations.tokens.write': { roles: ADMIN, fresh: true, spec: 'spec 002 §6 integrations' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPhoneForDisplay, isStrictE164, normalizePhone, phoneVariants, RECENT_PHONES_MAX } from './phone';
 
-// spec 000 §5: phone numbers valid for the default calling country (BR), normalised to international format.
+// Phone numbers valid for the default calling country (BR), normalised to international format.
 describe('phone numbers', () => {
   it('normalises Brazilian national and international numbers to E.164', () => {
     expect(normalizePhone('(11) 99999-0000')).toBe('+5511999990000');
@@ -26,7 +26,7 @@ describe('phone numbers', () => {
   });
 });
 
-// Issue 14 item 1: WhatsApp writes Brazilian mobiles without the ninth digit; both forms are one phone.
+// WhatsApp writes Brazilian mobiles without the ninth digit; both forms are one phone.
 describe('normalizePhone remembers recent answers', () => {
   it('by country as well as text, invalid ones too, and stays right after it is emptied', () => {
     // The same national number read in two countries: two answers, each asked twice.

@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
-/** Spec 000 §5/§9: the default calling country is BR; the phone input offers BR, US, CA. */
+/** The default calling country is BR; the phone input offers BR, US, CA. */
 export const DEFAULT_PHONE_COUNTRY: CountryCode = 'BR';
 export const PHONE_COUNTRIES: readonly CountryCode[] = ['BR', 'US', 'CA'];
 
@@ -18,7 +18,7 @@ export function countryForCallingCode(code: string | undefined): CountryCode {
 
 /**
  * Phones read lately, `country|input` → E.164 or null: the same contacts write again and again, and
- * parsing one took 2% of the api's CPU under message load (issue 13 item 3). Emptied when full.
+ * parsing one took 2% of the api's CPU under message load. Emptied when full.
  */
 const recentPhones = new Map<string, string | null>();
 export const RECENT_PHONES_MAX = 5_000;
@@ -37,13 +37,13 @@ export function normalizePhone(input: string, country: CountryCode = DEFAULT_PHO
   return e164;
 }
 
-/** Spec 000 §5 selected-text binding: a telephone field takes only E.164 text that starts with the country code. */
+/** Selected-text binding: a telephone field takes only E.164 text that starts with the country code. */
 export function isStrictE164(text: string): boolean {
   if (!/^\+\d{8,15}$/.test(text.trim())) return false;
   return normalizePhone(text) !== null;
 }
 
-/** National format for display, else the raw value, else '--' (spec 000 §5). */
+/** National format for display, else the raw value, else '--'. */
 export function formatPhoneForDisplay(value: string | null | undefined): string {
   if (!value) return '--';
   const parsed = parsePhoneNumberFromString(value);
@@ -53,7 +53,7 @@ export function formatPhoneForDisplay(value: string | null | undefined): string 
 /**
  * The forms one phone takes on WhatsApp: a Brazilian mobile is written by WhatsApp without the ninth
  * digit ('+55 11 8765-0123' for '+55 11 98765-0123'), so a reply must match a subscriber stored
- * either way (issue 14 item 1). Other numbers have the one form.
+ * either way. Other numbers have the one form.
  */
 export function phoneVariants(e164: string): string[] {
   const parsed = parsePhoneNumberFromString(e164);

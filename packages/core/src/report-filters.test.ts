@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { reportFilterIssues } from './report-filters';
 
 const today = '2026-11-23';
-const messages = (start: string, end: string, text?: Record<string, string>) => reportFilterIssues({ start, end, text }, today).map((i) => i.message);
+const messages = (start: string, end: string, text?: Record<string, string>) =>
+  reportFilterIssues({ start, end, text }, today).map((i) => i.message);
 
-describe('reportFilterIssues (spec 001 §5)', () => {
+describe('reportFilterIssues', () => {
   it('accepts a range of up to 31 days ending today', () => {
     expect(messages('2026-10-24', '2026-11-23')).toEqual([]);
   });

@@ -9,7 +9,7 @@ const asDay = (s: string) => {
 };
 
 /**
- * Spec 001 §5 rules for a report's filters, as the screens check them before asking (the api checks
+ * The rules for a report's filters, as the screens check them before asking (the api checks
  * the same): both dates, none in the future, the end not before the start, under 31 days, text
  * filters of at least 3 characters. `today` is the viewer's date, YYYY-MM-DD.
  */
@@ -25,7 +25,8 @@ export function reportFilterIssues(filters: { start: string; end: string; text?:
   else if (!Number.isNaN(start) && end < start) issues.push({ path: 'end', message: REPORT_MESSAGES.order });
   else if (!Number.isNaN(start) && (end - start) / DAY_MS >= REPORT_MAX_DAYS) issues.push({ path: 'end', message: REPORT_MESSAGES.range });
   for (const [path, value] of Object.entries(filters.text ?? {})) {
-    if (value && value.trim().length < MIN_FILTER_LENGTH) issues.push({ path, message: `Filter ${path} should have at least ${MIN_FILTER_LENGTH} characters` });
+    if (value && value.trim().length < MIN_FILTER_LENGTH)
+      issues.push({ path, message: `Filter ${path} should have at least ${MIN_FILTER_LENGTH} characters` });
   }
   return issues;
 }

@@ -1,6 +1,6 @@
 /**
  * The admin reports' column labels and the few English values they write (weekdays, outcomes, yes/no),
- * in Portuguese (issue 16 item 15). One dictionary for the screen's table headers and the CSV / Excel
+ * in Portuguese. One dictionary for the screen's table headers and the CSV / Excel
  * headers, so that the file reads as the screen does. English is the label itself.
  */
 export const REPORT_LABELS_PT: Readonly<Record<string, string>> = {
@@ -72,10 +72,11 @@ export const REPORT_LABELS_PT: Readonly<Record<string, string>> = {
 export type ReportLanguage = 'en' | 'pt';
 
 /** A report label or value in `language` (a phrase without a translation stays English). */
-export const reportLabel = (label: string, language: ReportLanguage): string => (language === 'pt' ? (REPORT_LABELS_PT[label] ?? label) : label);
+export const reportLabel = (label: string, language: ReportLanguage): string =>
+  language === 'pt' ? (REPORT_LABELS_PT[label] ?? label) : label;
 
 /**
- * The requester's language from an Accept-Language header, as the web app picks its own (spec 000 §1:
+ * The requester's language from an Accept-Language header, as the web app picks its own (
  * Portuguese when the browser's language is Portuguese): the first, preferred tag decides.
  */
 export function reportLanguage(acceptLanguage: string | undefined): ReportLanguage {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasAnyRole, homePathFor, isAgentScreenPath, roleCovers } from './roles';
 
-// spec 000 §6: admin or owner may do everything; manager covers agent, campaign_manager, supervisor
+// Admin or owner may do everything; manager covers agent, campaign_manager, supervisor
 // and manager; supervisor covers agent and supervisor; an agent-only user passes no privileged check.
 describe('role coverage', () => {
   it('lets admin and owner pass every check', () => {
@@ -24,20 +24,21 @@ describe('role coverage', () => {
     expect(hasAnyRole(['agent'], ['supervisor', 'manager', 'admin', 'campaign_manager'])).toBe(false);
     expect(roleCovers(['agent'], 'agent')).toBe(true);
   });
-  it('sends agents to /app and everybody else to /admin (spec 000 §2)', () => {
+  it('sends agents to /app and everybody else to /admin', () => {
     expect(homePathFor(['agent'])).toBe('/app');
     expect(homePathFor(['agent', 'supervisor'])).toBe('/app');
     expect(homePathFor(['admin'])).toBe('/admin');
   });
 });
 
-// Issue 13 item 1: the agent's screen, which gets the page preloading its code and its list at start-up.
+// The agent's screen, which gets the page preloading its code and its list at start-up.
 describe('isAgentScreenPath', () => {
   it('is /app, with or without the trailing slash', () => {
     expect(isAgentScreenPath('/app')).toBe(true);
     expect(isAgentScreenPath('/app/')).toBe(true);
   });
   it('is no other screen under /app, nor a path that only starts like it', () => {
-    for (const path of ['/', '/app/chat-history', '/app/campaigns', '/application', '/apps', '/admin', '/app//', '', 'app']) expect(isAgentScreenPath(path), path).toBe(false);
+    for (const path of ['/', '/app/chat-history', '/app/campaigns', '/application', '/apps', '/admin', '/app//', '', 'app'])
+      expect(isAgentScreenPath(path), path).toBe(false);
   });
 });

@@ -1,6 +1,6 @@
 import type { Role } from '@atende/contract';
 
-/** Spec 000 §6: the roles each role covers. admin and owner cover everything. */
+/** The roles each role covers. admin and owner cover everything. */
 const COVERS: Record<Role, readonly Role[]> = {
   admin: ['admin', 'owner', 'manager', 'campaign_manager', 'supervisor', 'agent', 'tenant_admin'],
   owner: ['admin', 'owner', 'manager', 'campaign_manager', 'supervisor', 'agent', 'tenant_admin'],
@@ -21,27 +21,32 @@ export function hasAnyRole(userRoles: readonly Role[], required: readonly Role[]
   return required.some((r) => roleCovers(userRoles, r));
 }
 
-/** Spec 000 §6: the privileged roles list. */
+/** The privileged roles list. */
 export const PRIVILEGED_ROLES: readonly Role[] = ['supervisor', 'admin', 'owner', 'manager'];
 export const isPrivileged = (roles: readonly Role[]): boolean => roles.some((r) => PRIVILEGED_ROLES.includes(r));
 
-/** Who may open /admin (spec 002 §6: supervisor, manager, admin; owner covers admin). */
+/** Who may open /admin (supervisor, manager, admin; owner covers admin). */
 export const canUseAdminArea = (roles: readonly Role[]): boolean => hasAnyRole(roles, ['supervisor']);
-/** Who may open /app: the agent role itself (spec 000 §2: logged users without it go to /admin). */
+/** Who may open /app: the agent role itself (logged users without it go to /admin). */
 export const isAgent = (roles: readonly Role[]): boolean => roles.includes('agent');
 
 export const ROLE_LABELS: Partial<Record<Role, string>> = {
-  admin: 'Admin', manager: 'Manager', campaign_manager: 'Campaign Manager', supervisor: 'Supervisor', agent: 'Agent',
-  owner: 'Owner', tenant_admin: 'Tenant Admin',
+  admin: 'Admin',
+  manager: 'Manager',
+  campaign_manager: 'Campaign Manager',
+  supervisor: 'Supervisor',
+  agent: 'Agent',
+  owner: 'Owner',
+  tenant_admin: 'Tenant Admin',
 };
 
 /**
- * The agent's screen (spec 000 §2 /app, the conversation list): the api sends it the page that
- * preloads its code, and the web app asks for its code and its first data at start-up (issue 13 item 1).
+ * The agent's screen (app, the conversation list): the api sends it the page that
+ * preloads its code, and the web app asks for its code and its first data at start-up.
  */
 export const isAgentScreenPath = (pathname: string): boolean => /^\/app\/?$/.test(pathname);
 
-/** Where a user lands after signing in (spec 000 §2). */
+/** Where a user lands after signing in. */
 export function homePathFor(roles: readonly Role[]): '/app' | '/admin' {
   return isAgent(roles) ? '/app' : '/admin';
 }

@@ -22,9 +22,9 @@ const messages = (result: { success: boolean; error?: { issues: { path: Property
   Object.fromEntries((result.error?.issues ?? []).map((i) => [i.path.join('.'), i.message]));
 
 describe('start conversation rules', () => {
-  // spec 000 §5: only channel types whatsapp_360dialog, {hash}, whatsapp_web and custom are offered
-  // (spec 000 §1: the custom API channel has types custom, droz and API).
-  // Issue 15 item 3: and e-mail, with a subject.
+  // Only channel types whatsapp_360dialog, {hash}, whatsapp_web and custom are offered
+  // (the custom API channel has types custom, droz and API).
+  // And e-mail, with a subject.
   it('offers only 360dialog, hash, whatsapp_web, custom and e-mail channels', () => {
     for (const type of ['whatsapp_360dialog', 'whatsapp_web', 'custom', 'droz', 'API', HASH, 'email'])
       expect(canStartConversationOn(type)).toBe(true);
@@ -54,7 +54,7 @@ describe('start conversation rules', () => {
     expect(list.map((c) => c.name)).toEqual(['Alpha', 'Zeta']);
   });
 
-  // spec 000 §5: template required for 360dialog channels and custom channels flagged
+  // Template required for 360dialog channels and custom channels flagged
   // template_required_on_outbound_start; otherwise the initial message is required.
   it('requires a template on 360dialog and on flagged custom channels only', () => {
     expect(isTemplateRequiredOnStart(channel('whatsapp_360dialog'))).toBe(true);
@@ -69,17 +69,28 @@ describe('start conversation rules', () => {
   it('requires a subject for a new e-mail, and sends it', () => {
     const email = channel('email', 'Mail');
     const schema = startConversationFormSchema([email]);
-    expect(messages(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: ' ' }))).toEqual({ subject: 'Subject is required' });
-    expect(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: 'Seu pedido' }).success).toBe(true);
-    expect(startConversationBody({ channel_uuid: email.uuid, template_uuid: '', initial_message: ' Olá ', subject: ' Seu pedido ' }, email)).toEqual({
-      channel_uuid: email.uuid, initial_message: 'Olá', subject: 'Seu pedido',
+    expect(messages(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: ' ' }))).toEqual({
+      subject: 'Subject is required',
+    });
+    expect(schema.safeParse({ channel_uuid: email.uuid, template_uuid: '', initial_message: 'Olá', subject: 'Seu pedido' }).success).toBe(
+      true,
+    );
+    expect(
+      startConversationBody({ channel_uuid: email.uuid, template_uuid: '', initial_message: ' Olá ', subject: ' Seu pedido ' }, email),
+    ).toEqual({
+      channel_uuid: email.uuid,
+      initial_message: 'Olá',
+      subject: 'Seu pedido',
     });
     // Other channels send no subject.
     const custom = channel('custom', 'Api');
-    expect(startConversationBody({ channel_uuid: custom.uuid, template_uuid: '', initial_message: 'Oi', subject: 'x' }, custom)).toEqual({ channel_uuid: custom.uuid, initial_message: 'Oi' });
+    expect(startConversationBody({ channel_uuid: custom.uuid, template_uuid: '', initial_message: 'Oi', subject: 'x' }, custom)).toEqual({
+      channel_uuid: custom.uuid,
+      initial_message: 'Oi',
+    });
   });
 
-  // spec 000 §5: a single channel is preselected.
+  // A single channel is preselected.
   it('preselects only a single option', () => {
     expect(preselect([channel('custom')])).toBe('uuid-custom');
     expect(preselect([channel('custom'), channel('whatsapp_web')])).toBeNull();
@@ -112,7 +123,7 @@ describe('start conversation rules', () => {
   });
 });
 
-// spec 000 §5 new-contact variant: phone valid for the default calling code, name and organization required.
+// New-contact variant: phone valid for the default calling code, name and organization required.
 describe('new contact form', () => {
   const schema = newContactFormSchema('BR');
   it('requires name, organization and a valid phone', () => {

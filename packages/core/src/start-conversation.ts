@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HASH_CHANNEL_KIND } from '@atende/contract';
 import type { CountryCode } from 'libphonenumber-js';
 import { INVALID_PHONE, REQUIRED } from './contact-form';
 import { normalizePhone } from './phone';
@@ -11,11 +12,11 @@ export interface OutboundChannel {
   template_required_on_outbound_start: boolean;
 }
 
-/** Spec 000 §1: the custom API channel comes as types custom, droz and API. */
+/** The custom API channel comes as types custom, droz and API. */
 export const CUSTOM_CHANNEL_TYPES: readonly string[] = ['custom', 'droz', 'API'];
 
 /**
- * Spec 000 §1/§5 name a WhatsApp provider whose channel type is a hash ({hash}). We read it as a
+ * name a WhatsApp provider whose channel type is a hash ({hash}). We read it as a
  * hexadecimal digest (24 to 64 characters: an object id, md5, sha1, sha256), never a readable name.
  */
 export function isHashChannelType(type: string): boolean {
@@ -23,27 +24,34 @@ export function isHashChannelType(type: string): boolean {
 }
 
 /**
- * The type a channel is handled as: every {hash} provider channel (whatever its digest) as '{hash}',
- * the name its adapter and rules are registered under; other types as they are.
+ * The type a channel is handled as: every {hash} provider channel (whatever its digest) as
+ * HASH_CHANNEL_KIND, the name its definition and rules are registered under; other types as they
+ * are (contract channelTypeOf also says whether the type is a known one).
  */
 export function channelKind(type: string): string {
-  return isHashChannelType(type) ? '{hash}' : type;
+  return isHashChannelType(type) ? HASH_CHANNEL_KIND : type;
 }
 
 /**
- * Spec 000 §5: only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are
- * offered; and e-mail (issue 15 item 3), where a new outbound e-mail has a subject.
+ * Only whatsapp_360dialog, {hash}, whatsapp_web and custom (custom, droz, API) channels are
+ * offered; and e-mail, where a new outbound e-mail has a subject.
  */
 export function canStartConversationOn(type: string): boolean {
-  return type === 'whatsapp_360dialog' || type === 'whatsapp_web' || type === 'email' || isHashChannelType(type) || CUSTOM_CHANNEL_TYPES.includes(type);
+  return (
+    type === 'whatsapp_360dialog' ||
+    type === 'whatsapp_web' ||
+    type === 'email' ||
+    isHashChannelType(type) ||
+    CUSTOM_CHANNEL_TYPES.includes(type)
+  );
 }
 
-/** A new outbound e-mail's subject is required, at most this long (issue 15 item 3). */
+/** A new outbound e-mail's subject is required, at most this long. */
 export const EMAIL_SUBJECT_MAX = 200;
 export const needsSubjectOnStart = (channel: Pick<OutboundChannel, 'type'>): boolean => channel.type === 'email';
 
 /**
- * Spec 000 §5: a template is required on 360dialog channels and on custom channels flagged
+ * A template is required on 360dialog channels and on custom channels flagged
  * template_required_on_outbound_start; elsewhere the initial message is required. The {hash}
  * provider is a WhatsApp Business API provider listed beside 360dialog, so it takes templates too.
  */
@@ -59,7 +67,7 @@ export function channelsForOutboundStart<T extends OutboundChannel>(channels: re
   return [...byUuid.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
-/** Spec 000 §5: a single channel (or a single valid template) is preselected. */
+/** A single channel (or a single valid template) is preselected. */
 export function preselect<T extends { uuid: string }>(options: readonly T[]): string | null {
   return options.length === 1 ? options[0]!.uuid : null;
 }
@@ -73,21 +81,29 @@ export interface StartConversationForm {
   subject?: string;
 }
 
-/** Spec 000 §5 Start conversation, with the spec's messages, for the channels on offer. */
+/** Start conversation, with the spec's messages, for the channels on offer. */
 export function startConversationFormSchema(channels: readonly OutboundChannel[]) {
-  return z.object({ channel_uuid: z.string(), template_uuid: z.string(), initial_message: z.string().max(4096), subject: z.string().max(EMAIL_SUBJECT_MAX).optional() }).superRefine((v, ctx) => {
-    const channel = channels.find((c) => c.uuid === v.channel_uuid);
-    if (!channel) {
-      ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
-      return;
-    }
-    if (isTemplateRequiredOnStart(channel)) {
-      if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
-    } else if (!v.initial_message.trim()) {
-      ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
-    }
-    if (needsSubjectOnStart(channel) && !v.subject?.trim()) ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
-  });
+  return z
+    .object({
+      channel_uuid: z.string(),
+      template_uuid: z.string(),
+      initial_message: z.string().max(4096),
+      subject: z.string().max(EMAIL_SUBJECT_MAX).optional(),
+    })
+    .superRefine((v, ctx) => {
+      const channel = channels.find((c) => c.uuid === v.channel_uuid);
+      if (!channel) {
+        ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
+        return;
+      }
+      if (isTemplateRequiredOnStart(channel)) {
+        if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
+      } else if (!v.initial_message.trim()) {
+        ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
+      }
+      if (needsSubjectOnStart(channel) && !v.subject?.trim())
+        ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
+    });
 }
 
 /** The POST /api/v1/contacts/{id}/conversations body for a valid form: the template or the message, not both. */
@@ -100,12 +116,13 @@ export function startConversationBody(form: StartConversationForm, channel: Outb
     };
   }
   return {
-    channel_uuid: channel.uuid, initial_message: form.initial_message.trim(),
+    channel_uuid: channel.uuid,
+    initial_message: form.initial_message.trim(),
     ...(needsSubjectOnStart(channel) ? { subject: form.subject?.trim() ?? '' } : {}),
   };
 }
 
-/** Spec 000 §5 new-contact variant: phone valid for the default calling country, name and organization required. */
+/** New-contact variant: phone valid for the default calling country, name and organization required. */
 export function newContactFormSchema(country: CountryCode) {
   const required = z.string().trim().min(1, REQUIRED).max(200);
   return z.object({

@@ -16,7 +16,7 @@ describe('surveyIssues', () => {
     ]);
     expect(surveyIssues({ ...valid, options: ['Yes', ' '] })).toEqual([{ path: 'options.1', message: SURVEY_MESSAGES.optionRequired }]);
   });
-  it('flags each repeated answer, ignoring case and accents (spec 002 §5)', () => {
+  it('flags each repeated answer, ignoring case and accents', () => {
     expect(surveyIssues({ ...valid, options: ['Ótimo', 'Bom', 'otimo', 'BOM '] })).toEqual([
       { path: 'options.2', message: SURVEY_MESSAGES.repeated },
       { path: 'options.3', message: SURVEY_MESSAGES.repeated },
@@ -24,7 +24,9 @@ describe('surveyIssues', () => {
   });
   it('limits lengths and the number of answers', () => {
     expect(surveyIssues({ ...valid, question: 'x'.repeat(1001) })).toEqual([{ path: 'question', message: '1000 characters maximum' }]);
-    expect(surveyIssues({ ...valid, options: Array.from({ length: 11 }, (_, i) => `A${i}`) })).toEqual([{ path: 'options', message: SURVEY_MESSAGES.tooMany }]);
+    expect(surveyIssues({ ...valid, options: Array.from({ length: 11 }, (_, i) => `A${i}`) })).toEqual([
+      { path: 'options', message: SURVEY_MESSAGES.tooMany },
+    ]);
   });
 });
 

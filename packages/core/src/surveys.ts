@@ -1,6 +1,6 @@
 import { checkRequiredText, foldTrimmed, maxCharactersMessage, type FieldIssue } from './text-rules';
 
-/** Satisfaction survey rules (spec 002 §3 Survey, §5 "repeated answers are flagged"), shared by the form and the api. */
+/** Satisfaction survey rules (Survey, "repeated answers are flagged"), shared by the form and the api. */
 export const SURVEY_LIMITS = { name: 120, question: 1000, option: 100, greeting: 1000, minOptions: 2, maxOptions: 10 } as const;
 export const SURVEY_MESSAGES = {
   nameRequired: 'Name is required',
@@ -20,7 +20,6 @@ export interface SurveyInput {
   greeting_message: string;
 }
 export type SurveyIssue = FieldIssue;
-
 
 /** Every broken rule of a survey, with the path of its field (options.N for one answer). */
 export function surveyIssues(input: SurveyInput): SurveyIssue[] {

@@ -1,27 +1,110 @@
-import type { TemplateButton, TemplateComponent, TemplateInput } from '@atende/contract';
+import { HASH_CHANNEL_KIND, type ChannelType, type TemplateButton, type TemplateComponent, type TemplateInput } from '@atende/contract';
 import { channelKind, CUSTOM_CHANNEL_TYPES } from './start-conversation';
 
 /**
- * WhatsApp template rules of spec 002 §4, §5 and §9, run by the template form and again by the
+ * WhatsApp template rules, run by the template form and again by the
  * api, with the spec's messages.
  */
-export const TEMPLATE_LIMITS = { header: 60, footer: 60, body: 1024, buttonLabel: 25, url: 2000, phone: 20, quickReplies: 3, callToActions: 2, name: 512 } as const;
+export const TEMPLATE_LIMITS = {
+  header: 60,
+  footer: 60,
+  body: 1024,
+  buttonLabel: 25,
+  url: 2000,
+  phone: 20,
+  quickReplies: 3,
+  callToActions: 2,
+  name: 512,
+} as const;
 /**
- * Channels offered by the template form (spec 002 §5); the api takes templates only on these.
- * '{hash}' stands for every hash-typed provider channel and 'custom' for the custom API channel's
+ * Channels offered by the template form; the api takes templates only on these.
+ * HASH_CHANNEL_KIND stands for every hash-typed provider channel and 'custom' for the custom API channel's
  * three types (custom, droz, API).
  */
-export const TEMPLATE_CHANNEL_TYPES = ['whatsapp_360dialog', '{hash}', 'whatsapp_web', 'custom'] as const;
+export const TEMPLATE_CHANNEL_TYPES = [
+  'whatsapp_360dialog',
+  HASH_CHANNEL_KIND,
+  'whatsapp_web',
+  'custom',
+] as const satisfies readonly ChannelType[];
 export const isTemplateChannel = (type: string): boolean =>
   (TEMPLATE_CHANNEL_TYPES as readonly string[]).includes(channelKind(type)) || CUSTOM_CHANNEL_TYPES.includes(type);
 export const TEMPLATE_URL_HTTPS = 'The button URL must start with https://';
 export const TEMPLATE_NAME_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 export const TEMPLATE_LANGUAGES = [
-  'af', 'sq', 'ar', 'az', 'bn', 'bg', 'ca', 'zh_CN', 'zh_HK', 'zh_TW', 'hr', 'cs', 'da', 'nl', 'en', 'en_GB', 'en_US', 'et', 'fil', 'fi', 'fr', 'ka', 'de', 'el', 'gu',
-  'ha', 'he', 'hi', 'hu', 'id', 'ga', 'it', 'ja', 'kn', 'kk', 'rw_RW', 'ko', 'ky_KG', 'lo', 'lv', 'lt', 'mk', 'ms', 'ml', 'mr', 'nb', 'fa', 'pl', 'pt_BR', 'pt_PT',
-  'pa', 'ro', 'ru', 'sr', 'sk', 'sl', 'es', 'es_AR', 'es_ES', 'es_MX', 'sw', 'sv', 'ta', 'te', 'th', 'tr', 'uk', 'ur', 'uz', 'vi', 'zu',
+  'af',
+  'sq',
+  'ar',
+  'az',
+  'bn',
+  'bg',
+  'ca',
+  'zh_CN',
+  'zh_HK',
+  'zh_TW',
+  'hr',
+  'cs',
+  'da',
+  'nl',
+  'en',
+  'en_GB',
+  'en_US',
+  'et',
+  'fil',
+  'fi',
+  'fr',
+  'ka',
+  'de',
+  'el',
+  'gu',
+  'ha',
+  'he',
+  'hi',
+  'hu',
+  'id',
+  'ga',
+  'it',
+  'ja',
+  'kn',
+  'kk',
+  'rw_RW',
+  'ko',
+  'ky_KG',
+  'lo',
+  'lv',
+  'lt',
+  'mk',
+  'ms',
+  'ml',
+  'mr',
+  'nb',
+  'fa',
+  'pl',
+  'pt_BR',
+  'pt_PT',
+  'pa',
+  'ro',
+  'ru',
+  'sr',
+  'sk',
+  'sl',
+  'es',
+  'es_AR',
+  'es_ES',
+  'es_MX',
+  'sw',
+  'sv',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'ur',
+  'uz',
+  'vi',
+  'zu',
 ] as const;
-/** Spec 002 §3: only pt_BR is offered in the form. */
+/** Only pt_BR is offered in the form. */
 export const FORM_TEMPLATE_LANGUAGES = ['pt_BR'] as const;
 export const TEMPLATE_DEFAULTS = { language: 'pt_BR', category: 'MARKETING', type: 'standard', buttonsType: 'QUICK_REPLY' } as const;
 export const AUTHENTICATION_EDIT_MESSAGE = 'Templates da categoria Autenticação não podem ser editados';
@@ -40,7 +123,7 @@ export type TemplateType = 'standard' | 'media_interactive';
 export const templateTypeOf = (components: readonly TemplateComponent[]): TemplateType =>
   components.every((c) => c.type === 'BODY') ? 'standard' : 'media_interactive';
 
-/** Spec 002 §2: APPROVED online (green); PENDING, IN_APPEAL, PENDING_DELETION paused (amber); others offline (red). */
+/** APPROVED online (green); PENDING, IN_APPEAL, PENDING_DELETION paused (amber); others offline (red). */
 export function templateStatusTone(status: string): 'online' | 'paused' | 'offline' {
   const s = status.toUpperCase();
   if (s === 'APPROVED') return 'online';
@@ -68,7 +151,7 @@ export function renderTemplateText(text: string, params: readonly (string | null
 
 const MEDIA_FORMATS = new Set(['IMAGE', 'VIDEO', 'DOCUMENT']);
 
-/** Spec 002 §4: examples no longer needed are removed before submit. */
+/** Examples no longer needed are removed before submit. */
 export function withoutUnusedExamples(input: TemplateInput): TemplateInput {
   const components = input.components.map((c): TemplateComponent => {
     if (c.type === 'HEADER') {
@@ -130,12 +213,13 @@ function buttonIssues(buttons: readonly TemplateButton[]): TemplateIssue[] {
     if (b.type === 'URL') {
       if (blank(b.url)) issues.push({ path: `buttons.${i}.url`, message: REQUIRED });
       else if (b.url!.length > TEMPLATE_LIMITS.url) issues.push({ path: `buttons.${i}.url`, message: '2000 characters maximum' });
-      // Customers tap it on their phone: only an https page, never javascript:, data: or plain http (issue 12, Low).
+      // Customers tap it on their phone: only an https page, never javascript:, data: or plain http.
       else if (!/^https:\/\/[^\s/?#]+/i.test(b.url!.trim())) issues.push({ path: `buttons.${i}.url`, message: TEMPLATE_URL_HTTPS });
     }
     if (b.type === 'PHONE_NUMBER') {
       if (blank(b.phone_number)) issues.push({ path: `buttons.${i}.phone_number`, message: REQUIRED });
-      else if (b.phone_number!.length > TEMPLATE_LIMITS.phone) issues.push({ path: `buttons.${i}.phone_number`, message: '20 characters maximum' });
+      else if (b.phone_number!.length > TEMPLATE_LIMITS.phone)
+        issues.push({ path: `buttons.${i}.phone_number`, message: '20 characters maximum' });
     }
   });
   return issues;
@@ -168,20 +252,25 @@ function componentIssues(components: readonly TemplateComponent[]): TemplateIssu
   return issues;
 }
 
-/** Every rule of spec 002 §5 the input breaks, with the field it belongs to. */
+/** Every rule of the input breaks, with the field it belongs to. */
 export function templateIssues(input: TemplateInput, ctx: { channelType: string | null; mode: 'create' | 'edit' }): TemplateIssue[] {
   const issues: TemplateIssue[] = [];
   if (!ctx.channelType) issues.push({ path: 'channel', message: 'Channel is required' });
   else if (!isTemplateChannel(ctx.channelType)) issues.push({ path: 'channel', message: 'This channel does not support templates' });
   if (blank(input.name)) issues.push({ path: 'name', message: REQUIRED });
   else if (input.name.length > TEMPLATE_LIMITS.name) issues.push({ path: 'name', message: '512 characters maximum' });
-  else if (!TEMPLATE_NAME_PATTERN.test(input.name)) issues.push({ path: 'name', message: 'Name can only contain lower case alphanumeric characters and underscores' });
+  else if (!TEMPLATE_NAME_PATTERN.test(input.name))
+    issues.push({ path: 'name', message: 'Name can only contain lower case alphanumeric characters and underscores' });
   if (!(TEMPLATE_LANGUAGES as readonly string[]).includes(input.language)) issues.push({ path: 'language', message: 'Invalid language' });
   if (input.category === 'AUTHENTICATION') {
-    issues.push({ path: 'category', message: ctx.mode === 'create' ? 'Authentication templates cannot be created here' : AUTHENTICATION_EDIT_MESSAGE });
+    issues.push({
+      path: 'category',
+      message: ctx.mode === 'create' ? 'Authentication templates cannot be created here' : AUTHENTICATION_EDIT_MESSAGE,
+    });
   }
   const count = (type: TemplateComponent['type']) => input.components.filter((c) => c.type === type).length;
-  if (count('BODY') !== 1 || count('HEADER') > 1 || count('FOOTER') > 1 || count('BUTTONS') > 1) issues.push({ path: 'components', message: 'Invalid components' });
+  if (count('BODY') !== 1 || count('HEADER') > 1 || count('FOOTER') > 1 || count('BUTTONS') > 1)
+    issues.push({ path: 'components', message: 'Invalid components' });
   if (ctx.channelType === 'whatsapp_web' && templateTypeOf(input.components) !== 'standard') {
     issues.push({ path: 'type', message: 'WhatsApp Web channels only support standard templates' });
   }
@@ -193,14 +282,20 @@ export function templateIssues(input: TemplateInput, ctx: { channelType: string 
  * A campaign subscriber's numbered parameters, in the order of the import file's columns 1..n:
  * the header text's variable, the body's variables, then each URL button's variable part.
  */
-export function templateParameterSlots(components: readonly TemplateComponent[]): ({ part: 'header' | 'body'; n: number } | { part: 'url'; button: number })[] {
+export function templateParameterSlots(
+  components: readonly TemplateComponent[],
+): ({ part: 'header' | 'body'; n: number } | { part: 'url'; button: number })[] {
   const slots: ({ part: 'header' | 'body'; n: number } | { part: 'url'; button: number })[] = [];
   const header = components.find((c) => c.type === 'HEADER');
-  if (header?.type === 'HEADER' && header.format === 'TEXT') for (const n of templateVariables(header.text ?? '').sort((a, b) => a - b)) slots.push({ part: 'header', n });
+  if (header?.type === 'HEADER' && header.format === 'TEXT')
+    for (const n of templateVariables(header.text ?? '').sort((a, b) => a - b)) slots.push({ part: 'header', n });
   const body = components.find((c) => c.type === 'BODY');
   if (body?.type === 'BODY') for (const n of templateVariables(body.text).sort((a, b) => a - b)) slots.push({ part: 'body', n });
   const buttons = components.find((c) => c.type === 'BUTTONS');
-  if (buttons?.type === 'BUTTONS') buttons.buttons.forEach((b, i) => b.type === 'URL' && templateVariables(b.url ?? '').length > 0 && slots.push({ part: 'url', button: i }));
+  if (buttons?.type === 'BUTTONS')
+    buttons.buttons.forEach(
+      (b, i) => b.type === 'URL' && templateVariables(b.url ?? '').length > 0 && slots.push({ part: 'url', button: i }),
+    );
   return slots;
 }
 
@@ -213,7 +308,7 @@ export function templateBodyFor(components: readonly TemplateComponent[], parame
 }
 
 /**
- * Why a subscriber row is refused (spec 001 §5), as stored on the row: written by the import and by
+ * Why a subscriber row is refused, as stored on the row: written by the import and by
  * dispatch, read back by a campaign's duplicate (a refused row stays refused in the copy).
  */
 export const SUBSCRIBER_REFUSALS = {
@@ -234,14 +329,15 @@ export const templateParameterCount = (components: readonly TemplateComponent[])
 
 /**
  * The import file's column of each parameter slot, named after the template's placeholder
- * (issue 14 item 4): header_N and body_N for {{N}} of the header text and body, button_N_url for the
+ *: header_N and body_N for {{N}} of the header text and body, button_N_url for the
  * variable part of the URL of button N. Files may still name them 1..n (their position).
  */
 export const templateParameterNames = (components: readonly TemplateComponent[]): string[] =>
   templateParameterSlots(components).map((slot) => (slot.part === 'url' ? `button_${slot.button + 1}_url` : `${slot.part}_${slot.n}`));
 
-
-/** The texts of a template's quick-reply buttons: the keys of a campaign's reply actions (spec 001 §3). */
+/** The texts of a template's quick-reply buttons: the keys of a campaign's reply actions. */
 export function quickReplyTexts(components: readonly { type: string; buttons?: readonly { type: string; text: string }[] }[]): string[] {
-  return components.flatMap((c) => (c.type === 'BUTTONS' ? (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text) : []));
+  return components.flatMap((c) =>
+    c.type === 'BUTTONS' ? (c.buttons ?? []).filter((b) => b.type === 'QUICK_REPLY').map((b) => b.text) : [],
+  );
 }

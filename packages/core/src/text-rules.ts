@@ -33,7 +33,7 @@ export function storableText(value: string): string {
 
 /**
  * Every string (and object key) of a provider's parsed message made storable: one bad character in
- * one message of a webhook must not lose it nor the messages beside it (issue 12 item 4). The value
+ * one message of a webhook must not lose it nor the messages beside it. The value
  * itself comes back when nothing needed cleaning.
  */
 export function storableStrings<T>(value: T, depth = 0): T {

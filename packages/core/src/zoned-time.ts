@@ -1,10 +1,19 @@
 /** An instant as the api writes it (Date.toISOString). */
 export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
-/** The wall-clock fields of `instant` in the IANA `zone` (the caller's day and hour, issue 14 item 3). */
+/** The wall-clock fields of `instant` in the IANA `zone` (the caller's day and hour). */
 export function zonedFields(instant: Date, zone: string): { y: number; m: number; d: number; h: number; min: number; s: number } {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
       .formatToParts(instant)
       .map((p) => [p.type, Number(p.value)]),
   ) as Record<string, number>;

@@ -1,6 +1,6 @@
 // Generates the Prisma Client from prisma/schema.prisma.
 // The Prisma CLI wants to download a schema engine it does not need for `generate`; pointing
-// PRISMA_SCHEMA_ENGINE_BINARY at any existing file makes it skip that download (see ARCHITECTURE).
+// PRISMA_SCHEMA_ENGINE_BINARY at any existing file makes it skip that download (docs/architecture.md, Migrations).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

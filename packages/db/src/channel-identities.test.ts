@@ -32,7 +32,8 @@ beforeAll(async () => {
   // The migrations before this one: the database as an older release left it.
   before = await mkdtemp(join(tmpdir(), 'atende-migrations-'));
   for (const entry of await readdir(MIGRATIONS_DIR, { withFileTypes: true })) {
-    if (entry.isDirectory() && entry.name < IDENTITY_MIGRATION) await cp(join(MIGRATIONS_DIR, entry.name), join(before, entry.name), { recursive: true });
+    if (entry.isDirectory() && entry.name < IDENTITY_MIGRATION)
+      await cp(join(MIGRATIONS_DIR, entry.name), join(before, entry.name), { recursive: true });
   }
   await runMigrations(url, before);
   client = new pg.Client({ connectionString: url });
@@ -61,7 +62,11 @@ async function tenant(): Promise<{ tenantId: string; workspaceId: string }> {
   const tenantId = randomUUID();
   const workspaceId = randomUUID();
   await client.query('INSERT INTO "Tenant" (id, name, "updatedAt") VALUES ($1, $2, now())', [tenantId, `T ${tenantId.slice(0, 6)}`]);
-  await client.query('INSERT INTO "Workspace" (id, "tenantId", name, "updatedAt") VALUES ($1, $2, $3, now())', [workspaceId, tenantId, 'W']);
+  await client.query('INSERT INTO "Workspace" (id, "tenantId", name, "updatedAt") VALUES ($1, $2, $3, now())', [
+    workspaceId,
+    tenantId,
+    'W',
+  ]);
   return { tenantId, workspaceId };
 }
 
@@ -93,14 +98,25 @@ describe('channel identities on upgrade', () => {
     for (const row of rows) {
       await client.query(
         'INSERT INTO "Channel" (id, "tenantId", "workspaceId", name, type, config, "credentialsEncrypted", "deletedAt", "createdAt", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now())',
-        [row.id, row.tenantId, row.workspaceId, row.type.slice(0, 20), row.type, row.config, row.credentials ? encryptCredentials(row.credentials, key) : null, row.deleted ? at(0) : null, row.createdAt],
+        [
+          row.id,
+          row.tenantId,
+          row.workspaceId,
+          row.type.slice(0, 20),
+          row.type,
+          row.config,
+          row.credentials ? encryptCredentials(row.credentials, key) : null,
+          row.deleted ? at(0) : null,
+          row.createdAt,
+        ],
       );
     }
 
     const upgrade = await runMigrations(url);
     expect(upgrade.applied).toContain(IDENTITY_MIGRATION);
     db = createDb(url);
-    const identityOf = async (row: { id: string }) => (await db.channel.findUniqueOrThrow({ where: { id: row.id }, select: { providerIdentity: true } })).providerIdentity;
+    const identityOf = async (row: { id: string }) =>
+      (await db.channel.findUniqueOrThrow({ where: { id: row.id }, select: { providerIdentity: true } })).providerIdentity;
     // The SQL backfill and providerIdentity agree on every channel its settings identify.
     for (const row of [owner, insta, instaPage, cloud, sms, service, email]) {
       expect(await identityOf(row)).toBe(providerIdentity({ id: row.id, type: row.type, config: row.config, credentials: null })!.identity);
@@ -118,10 +134,14 @@ describe('channel identities on upgrade', () => {
     expect(await backfillChannelIdentities(db, key)).toEqual({ filled: 2, clashing: 1 });
     expect(await identityOf(bot)).toBe('telegram:700900');
     expect(await identityOf(botAgain)).toBeNull();
-    expect(await identityOf(dialog)).toBe(providerIdentity({ id: dialog.id, type: dialog.type, config: {}, credentials: dialog.credentials! })!.identity);
+    expect(await identityOf(dialog)).toBe(
+      providerIdentity({ id: dialog.id, type: dialog.type, config: {}, credentials: dialog.credentials! })!.identity,
+    );
     // Idempotent: the clashing one is tried again and left as it is.
     expect(await backfillChannelIdentities(db, key)).toEqual({ filled: 0, clashing: 1 });
     // From now on the index holds: no second live channel of the page, whoever writes it.
-    await expect(db.channel.update({ where: { id: squatter.id }, data: { providerIdentity: 'messenger:900100' } })).rejects.toMatchObject({ code: 'P2002' });
+    await expect(db.channel.update({ where: { id: squatter.id }, data: { providerIdentity: 'messenger:900100' } })).rejects.toMatchObject({
+      code: 'P2002',
+    });
   });
 });

@@ -11,13 +11,14 @@ let one: Db; // one connection, so pg_prepared_statements shows what that connec
 let tenantId: string;
 
 const prepared = async () =>
-  (await one.$queryRawUnsafe<{ name: string; statement: string }[]>(`SELECT name, statement FROM pg_prepared_statements ORDER BY name`)).filter((r) =>
-    r.name.startsWith('atende_'),
-  );
+  (
+    await one.$queryRawUnsafe<{ name: string; statement: string }[]>(`SELECT name, statement FROM pg_prepared_statements ORDER BY name`)
+  ).filter((r) => r.name.startsWith('atende_'));
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  tenantId = (await ensureTenant(t.db, { name: 'Prepared', users: { p1: ['agent'] }, emailDomain: 'prepared.test', password: 'x1234567' })).tenantId;
+  tenantId = (await ensureTenant(t.db, { name: 'Prepared', users: { p1: ['agent'] }, emailDomain: 'prepared.test', password: 'x1234567' }))
+    .tenantId;
   one = createDb(t.url, { poolSize: 1 });
 });
 
@@ -66,7 +67,8 @@ describe('createDb prepares repeated statements', () => {
   });
 
   it('keeps SQL that embeds its values unnamed, and a changed row reads fresh through a prepared statement', async () => {
-    for (let i = 0; i < 3; i++) expect(await one.$queryRawUnsafe<{ n: number }[]>(`SELECT ${1000 + i}::int AS n`)).toEqual([{ n: 1000 + i }]);
+    for (let i = 0; i < 3; i++)
+      expect(await one.$queryRawUnsafe<{ n: number }[]>(`SELECT ${1000 + i}::int AS n`)).toEqual([{ n: 1000 + i }]);
     expect((await prepared()).some((p) => /SELECT 100\d::int/.test(p.statement))).toBe(false);
     const email = () => one.user.findFirstOrThrow({ where: { tenantId }, select: { email: true } });
     await email();

@@ -39,9 +39,18 @@ export function preparedStatementNames(max = PREPARED_STATEMENTS_MAX): (query: {
  * Idle connections are kept five minutes, not node-postgres' ten seconds: a pool sized for a burst
  * otherwise closed the connections the burst had opened ten seconds later and opened new ones at
  * the next, each a new Postgres backend with cold caches and none of the prepared statements.
- * In the fan-out bench that churn put a 400-800 ms stall in most runs (issue 13 item 3).
+ * In the fan-out bench that churn put a 400-800 ms stall in most runs.
  */
 export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: options.poolSize ?? 10, idleTimeoutMillis: 300_000, keepAlive: true }, { statementNameGenerator: preparedStatementNames() });
+  const adapter = new PrismaPg(
+    { connectionString: databaseUrl, max: options.poolSize ?? 10, idleTimeoutMillis: 300_000, keepAlive: true },
+    { statementNameGenerator: preparedStatementNames() },
+  );
   return new PrismaClient({ adapter, errorFormat: 'minimal' });
+}
+
+/** Whether the database answers a trivial query (the readiness probe). */
+export async function databaseAnswers(db: Db): Promise<boolean> {
+  await db.$queryRaw`SELECT 1`;
+  return true;
 }

@@ -45,7 +45,8 @@ async function counted(url = t.url): Promise<Record<string, number>> {
     const kept = await c.query<{ tenant: string; ws: string; user: number | null; state: string; archived: boolean; n: number }>(
       `SELECT ${KEY}, sum(n)::int AS n FROM "ConversationTally" GROUP BY 1, 2, 3, 4, 5 HAVING sum(n) <> 0`,
     );
-    const key = (r: { tenant: string; ws: string; user: number | null; state: string; archived: boolean }) => `${r.tenant}/${r.ws}/${r.user}/${r.state}/${r.archived}`;
+    const key = (r: { tenant: string; ws: string; user: number | null; state: string; archived: boolean }) =>
+      `${r.tenant}/${r.ws}/${r.user}/${r.state}/${r.archived}`;
     const realMap = Object.fromEntries(real.rows.map((r) => [key(r), r.n]));
     const keptMap = Object.fromEntries(kept.rows.map((r) => [key(r), r.n]));
     expect(keptMap).toEqual(realMap);
@@ -62,20 +63,41 @@ async function tallyRows(): Promise<number> {
 function conversation(w: (typeof workspaces)[number], pick: () => number) {
   const userId = pick() < 0.3 ? null : w.users[Math.floor(pick() * w.users.length)]!;
   return {
-    tenantId: w.tenantId, workspaceId: w.workspaceId, contactId: w.contactId, channelId: w.channelId, ticketNumber: ++ticket,
-    userId, state: STATES[Math.floor(pick() * STATES.length)]!, archived: pick() < 0.2,
+    tenantId: w.tenantId,
+    workspaceId: w.workspaceId,
+    contactId: w.contactId,
+    channelId: w.channelId,
+    ticketNumber: ++ticket,
+    userId,
+    state: STATES[Math.floor(pick() * STATES.length)]!,
+    archived: pick() < 0.2,
   };
 }
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  a = await ensureTenant(t.db, { name: 'Tally A', users: { a1: ['agent'], a2: ['agent'], as: ['supervisor'] }, emailDomain: 'tally-a.test', password: 'x1234567' });
+  a = await ensureTenant(t.db, {
+    name: 'Tally A',
+    users: { a1: ['agent'], a2: ['agent'], as: ['supervisor'] },
+    emailDomain: 'tally-a.test',
+    password: 'x1234567',
+  });
   b = await ensureTenant(t.db, { name: 'Tally B', users: { b1: ['agent'] }, emailDomain: 'tally-b.test', password: 'x1234567' });
   const second = await t.db.workspace.create({ data: { tenantId: a.tenantId, name: 'Second' } });
-  for (const [tenant, workspaceId] of [[a, a.workspaceId], [a, second.id], [b, b.workspaceId]] as const) {
+  for (const [tenant, workspaceId] of [
+    [a, a.workspaceId],
+    [a, second.id],
+    [b, b.workspaceId],
+  ] as const) {
     const contact = await t.db.contact.create({ data: { tenantId: tenant.tenantId, name: 'C', phoneNumber: '+5511999990000' } });
     const channel = await t.db.channel.create({ data: { tenantId: tenant.tenantId, workspaceId, name: 'API', type: 'custom' } });
-    workspaces.push({ tenantId: tenant.tenantId, workspaceId, contactId: contact.id, channelId: channel.id, users: Object.values(tenant.users).map((u) => u.id) });
+    workspaces.push({
+      tenantId: tenant.tenantId,
+      workspaceId,
+      contactId: contact.id,
+      channelId: channel.id,
+      users: Object.values(tenant.users).map((u) => u.id),
+    });
   }
 });
 afterAll(async () => {
@@ -99,18 +121,32 @@ describe('ConversationTally (kept conversation count)', () => {
         const rows = await ids();
         if (!rows.length) continue;
         const row = oneOf(rows);
-        const peer = workspaces.find((x) => x.tenantId === row.tenantId && pick() < 0.5) ?? workspaces.find((x) => x.tenantId === row.tenantId)!;
+        const peer =
+          workspaces.find((x) => x.tenantId === row.tenantId && pick() < 0.5) ?? workspaces.find((x) => x.tenantId === row.tenantId)!;
         const change = pick();
         await t.db.conversation.update({
           where: { id: row.id },
-          data: change < 0.4 ? { state: oneOf(STATES) } : change < 0.6 ? { userId: pick() < 0.3 ? null : oneOf(peer.users) } : change < 0.8 ? { archived: pick() < 0.5 } : { workspaceId: peer.workspaceId, channelId: peer.channelId, state: oneOf(STATES) },
+          data:
+            change < 0.4
+              ? { state: oneOf(STATES) }
+              : change < 0.6
+                ? { userId: pick() < 0.3 ? null : oneOf(peer.users) }
+                : change < 0.8
+                  ? { archived: pick() < 0.5 }
+                  : { workspaceId: peer.workspaceId, channelId: peer.channelId, state: oneOf(STATES) },
         });
       } else if (roll < 0.62) {
         // Bulk moves: every conversation of one state to another (a row trigger per row).
-        await t.db.conversation.updateMany({ where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: oneOf(STATES) }, data: { state: oneOf(STATES), userId: null } });
+        await t.db.conversation.updateMany({
+          where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: oneOf(STATES) },
+          data: { state: oneOf(STATES), userId: null },
+        });
       } else if (roll < 0.7) {
         const before = await tallyRows();
-        await t.db.conversation.updateMany({ where: { tenantId: w.tenantId }, data: { unreadContactMessages: { increment: 1 }, lastMessageAt: new Date() } });
+        await t.db.conversation.updateMany({
+          where: { tenantId: w.tenantId },
+          data: { unreadContactMessages: { increment: 1 }, lastMessageAt: new Date() },
+        });
         // Updates that leave the counted columns alone append nothing.
         expect(await tallyRows()).toBe(before);
       } else if (roll < 0.78) {
@@ -133,12 +169,18 @@ describe('ConversationTally (kept conversation count)', () => {
       if (step % 40 === 39) await counted();
     }
     const final = await counted();
-    expect(Object.values(final).reduce((s, n) => s + n, 0), `seed ${seed}`).toBe(await t.db.conversation.count());
+    expect(
+      Object.values(final).reduce((s, n) => s + n, 0),
+      `seed ${seed}`,
+    ).toBe(await t.db.conversation.count());
     // The helper the waiting-queue announcements use, per workspace and state.
     for (const w of workspaces) {
       for (const state of STATES) {
         const where = { tenantId: w.tenantId, workspaceId: w.workspaceId, state };
-        expect(await keptConversationCount(t.db, { tenantId: w.tenantId, workspaceId: w.workspaceId, states: [state] }), `${w.workspaceId} ${state}`).toBe(await t.db.conversation.count({ where }));
+        expect(
+          await keptConversationCount(t.db, { tenantId: w.tenantId, workspaceId: w.workspaceId, states: [state] }),
+          `${w.workspaceId} ${state}`,
+        ).toBe(await t.db.conversation.count({ where }));
       }
     }
   });
@@ -148,21 +190,37 @@ describe('ConversationTally (kept conversation count)', () => {
     expect(tallyCovers(base)).toBe(true);
     expect(tallyCovers({ ...base, userId: 1, states: ['waiting'], archived: false })).toBe(true);
     expect(tallyCovers({ ...base, sectorId: undefined, start: undefined })).toBe(true); // unset fields are no filter
-    for (const extra of [{ sectorId: 's' }, { contactId: 'c' }, { channelId: 'ch' }, { start: new Date() }, { end: new Date() }, { somethingNew: 1 }]) {
+    for (const extra of [
+      { sectorId: 's' },
+      { contactId: 'c' },
+      { channelId: 'ch' },
+      { start: new Date() },
+      { end: new Date() },
+      { somethingNew: 1 },
+    ]) {
       expect(tallyCovers({ ...base, ...extra }), JSON.stringify(extra)).toBe(false);
     }
   });
 
   it('compaction leaves one row per key, drops keys that sum to zero, and changes no sum', async () => {
     const w = workspaces[0]!;
-    const made = await t.db.conversation.createManyAndReturn({ data: Array.from({ length: 30 }, (_, i) => ({ ...conversation(w, random(i)), state: 'waiting' as const, userId: null, archived: false })) });
+    const made = await t.db.conversation.createManyAndReturn({
+      data: Array.from({ length: 30 }, (_, i) => ({
+        ...conversation(w, random(i)),
+        state: 'waiting' as const,
+        userId: null,
+        archived: false,
+      })),
+    });
     await t.db.conversation.updateMany({ where: { id: { in: made.map((m) => m.id) } }, data: { state: 'closed' } });
     await t.db.conversation.deleteMany({ where: { id: { in: made.slice(0, 10).map((m) => m.id) } } });
     const before = await counted();
     const folded = await compactConversationTally(t.db);
     expect(folded.rows).toBeGreaterThan(folded.keys);
     expect(await counted()).toEqual(before);
-    const perKey = await t.db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM "ConversationTally" GROUP BY "tenantId", "workspaceId", "userId", state, archived`;
+    const perKey = await t.db.$queryRaw<
+      { n: number }[]
+    >`SELECT count(*)::int AS n FROM "ConversationTally" GROUP BY "tenantId", "workspaceId", "userId", state, archived`;
     expect(Math.max(...perKey.map((r) => r.n))).toBe(1);
     expect(await t.db.conversationTally.count({ where: { n: 0 } })).toBe(0);
     expect(await tallyRows()).toBe(Object.keys(before).length);
@@ -178,7 +236,10 @@ describe('ConversationTally (kept conversation count)', () => {
           const w = workspaces[Math.floor(pick() * workspaces.length)]!;
           await db.$transaction(async (tx) => {
             const made = await tx.conversation.create({ data: conversation(w, pick), select: { id: true } });
-            await tx.conversation.updateMany({ where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: 'waiting' }, data: { state: 'answered' } });
+            await tx.conversation.updateMany({
+              where: { tenantId: w.tenantId, workspaceId: w.workspaceId, state: 'waiting' },
+              data: { state: 'answered' },
+            });
             if (pick() < 0.3) await tx.conversation.delete({ where: { id: made.id } });
           });
         }
@@ -233,7 +294,9 @@ describe('migration 20261130010000', () => {
     const dir = await mkdtemp(join(tmpdir(), 'atende-migrations-'));
     try {
       // Every migration before the tally's, then conversations, then the rest.
-      for (const m of (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter((e) => e.isDirectory() && e.name < '20261130010000')) {
+      for (const m of (await readdir(MIGRATIONS_DIR, { withFileTypes: true })).filter(
+        (e) => e.isDirectory() && e.name < '20261130010000',
+      )) {
         await cp(join(MIGRATIONS_DIR, m.name), join(dir, m.name), { recursive: true });
       }
       await runMigrations(url.toString(), dir);
@@ -241,9 +304,15 @@ describe('migration 20261130010000', () => {
       await old.connect();
       try {
         await old.query(`INSERT INTO "Tenant" (id, name, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000001', 'T', now())`);
-        await old.query(`INSERT INTO "Workspace" (id, "tenantId", name, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'W', now())`);
-        await old.query(`INSERT INTO "Contact" (id, "tenantId", name, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'C', now())`);
-        await old.query(`INSERT INTO "Channel" (id, "tenantId", "workspaceId", name, type, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'API', 'custom', now())`);
+        await old.query(
+          `INSERT INTO "Workspace" (id, "tenantId", name, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000001', 'W', now())`,
+        );
+        await old.query(
+          `INSERT INTO "Contact" (id, "tenantId", name, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000001', 'C', now())`,
+        );
+        await old.query(
+          `INSERT INTO "Channel" (id, "tenantId", "workspaceId", name, type, "updatedAt") VALUES ('00000000-0000-4000-8000-000000000004', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 'API', 'custom', now())`,
+        );
         await old.query(`
           INSERT INTO "Conversation" (id, "tenantId", "workspaceId", "contactId", "channelId", state, archived, "ticketNumber", "updatedAt")
           SELECT gen_random_uuid(), '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', '00000000-0000-4000-8000-000000000003',

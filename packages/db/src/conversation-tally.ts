@@ -26,7 +26,13 @@ export function tallyCovers(filter: object): boolean {
 /** How many conversations of a workspace match: the sum of the kept count's deltas over the filter. */
 export async function keptConversationCount(db: Db, f: TallyFilter): Promise<number> {
   const kept = await db.conversationTally.aggregate({
-    where: { tenantId: f.tenantId, workspaceId: f.workspaceId, userId: f.userId, state: f.states?.length ? { in: f.states } : undefined, archived: f.archived },
+    where: {
+      tenantId: f.tenantId,
+      workspaceId: f.workspaceId,
+      userId: f.userId,
+      state: f.states?.length ? { in: f.states } : undefined,
+      archived: f.archived,
+    },
     _sum: { n: true },
   });
   return kept._sum.n ?? 0;

@@ -37,10 +37,19 @@ export const PLATFORM_TENANT_NAME = 'Platform';
  * (same e-mail and roles), which is where such operators live.
  */
 export async function ensureTenant(db: Db, spec: TenantSpec): Promise<CreatedTenant> {
-  const operators = spec.isPlatform ? {} : Object.fromEntries(Object.entries(spec.users).filter(([, roles]) => roles.includes('tenant_admin')));
+  const operators = spec.isPlatform
+    ? {}
+    : Object.fromEntries(Object.entries(spec.users).filter(([, roles]) => roles.includes('tenant_admin')));
   if (Object.keys(operators).length > 0) {
     const customers = Object.fromEntries(Object.entries(spec.users).filter(([local]) => !(local in operators)));
-    const platform = await ensureTenant(db, { name: PLATFORM_TENANT_NAME, isPlatform: true, isDemo: spec.isDemo, users: operators, emailDomain: spec.emailDomain, password: spec.password });
+    const platform = await ensureTenant(db, {
+      name: PLATFORM_TENANT_NAME,
+      isPlatform: true,
+      isDemo: spec.isDemo,
+      users: operators,
+      emailDomain: spec.emailDomain,
+      password: spec.password,
+    });
     const tenant = await ensureTenant(db, { ...spec, users: customers });
     return { ...tenant, users: { ...tenant.users, ...platform.users } };
   }
@@ -81,7 +90,9 @@ export async function ensureTenant(db: Db, spec: TenantSpec): Promise<CreatedTen
   for (const name of spec.sectors ?? []) {
     const s =
       (await db.sector.findFirst({ where: { tenantId: tenant.id, name } })) ??
-      (await db.sector.create({ data: { tenantId: tenant.id, workspaceId: workspace.id, name, slaFirstResponseSeconds: 120, slaSessionSeconds: 1800 } }));
+      (await db.sector.create({
+        data: { tenantId: tenant.id, workspaceId: workspace.id, name, slaFirstResponseSeconds: 120, slaSessionSeconds: 1800 },
+      }));
     sectors.push({ id: s.id, name: s.name });
   }
   return { tenantId: tenant.id, workspaceId: workspace.id, users, pauses, sectors };

@@ -1,3 +1,5 @@
+import type { Prisma } from '../generated/prisma/client';
+import type { Db } from './client';
 import type { ScopedDb } from './scoped';
 
 /**
@@ -24,4 +26,117 @@ export async function failPostingWithUnknownOutcome(db: ScopedDb, messageId: str
     data: { status: 'failed', errorMessage: reason },
   });
   return marked.count > 0;
+}
+
+/** An agent message with what delivering it needs: its conversation, the contact and the channel. */
+export async function messageForDelivery(db: ScopedDb, messageId: string) {
+  return db.message.findFirst({
+    where: { id: messageId },
+    include: { conversation: { include: { contact: true, channel: true } } },
+  });
+}
+export type MessageForDelivery = NonNullable<Awaited<ReturnType<typeof messageForDelivery>>>;
+
+/** The provider took the message: sent, with the provider's id. Only a still-pending message changes. */
+export async function markMessageSent(db: ScopedDb, messageId: string, externalId: string | null): Promise<void> {
+  await db.message.updateMany({
+    where: { id: messageId, state: 'pending' },
+    data: { state: 'sent', status: null, externalId, errorMessage: null },
+  });
+}
+
+/** Delivery failed for good: the message shows failed with `reason` (the agent may retry it). */
+export async function markMessageFailed(db: ScopedDb, messageId: string, reason: string): Promise<void> {
+  await db.message.updateMany({ where: { id: messageId, state: 'pending' }, data: { status: 'failed', errorMessage: reason } });
+}
+
+/** The uuid of the agent a conversation is assigned to now, if any. */
+export async function assignedAgentUuid(db: ScopedDb, conversationId: string): Promise<string | null> {
+  const conversation = await db.conversation.findFirst({ where: { id: conversationId }, select: { userId: true } });
+  if (!conversation?.userId) return null;
+  return (await db.user.findFirst({ where: { id: conversation.userId }, select: { uuid: true } }))?.uuid ?? null;
+}
+
+/** Our message (an agent's or the desk's) on a channel by the provider's id for it, as a status report names it. */
+export async function outboundMessageByExternalId(db: ScopedDb, channelId: string, externalId: string) {
+  return db.message.findFirst({
+    where: { externalId, author: { not: 'CONTACT' }, conversation: { channelId } },
+    select: { id: true, conversationId: true, state: true, status: true, interactiveContent: true },
+  });
+}
+
+/** The provider reported a message undeliverable: failed with `reason`, unless it was read already. */
+export async function markFailedByProvider(db: ScopedDb, messageId: string, reason: string): Promise<void> {
+  await db.message.updateMany({ where: { id: messageId, state: { not: 'read' } }, data: { status: 'failed', errorMessage: reason } });
+}
+
+/** The provider's latest delivery news for a message (sent or read), kept with its interactive part. */
+export async function storeDeliveryStatus(
+  db: ScopedDb,
+  messageId: string,
+  state: 'sent' | 'read',
+  interactiveContent: Prisma.InputJsonObject,
+): Promise<void> {
+  await db.message.updateMany({ where: { id: messageId }, data: { state, status: null, errorMessage: null, interactiveContent } });
+}
+
+/** Our sent messages to a contact on a channel, up to `at`, newest first, at most `limit` (a read watermark's scope). */
+export async function sentMessagesToContactUpTo(
+  db: ScopedDb,
+  channelId: string,
+  contactId: string,
+  at: Date,
+  limit: number,
+): Promise<{ externalId: string | null }[]> {
+  return db.message.findMany({
+    where: {
+      author: { not: 'CONTACT' },
+      state: 'sent',
+      externalId: { not: null },
+      createdAt: { lte: at },
+      conversation: { channelId, contactId },
+    },
+    orderBy: { createdAt: 'desc' },
+    take: limit,
+    select: { externalId: true },
+  });
+}
+
+/** The contact an identity on a channel belongs to, if known. */
+export async function contactIdOfIdentity(db: ScopedDb | Db, channelId: string, identifier: string): Promise<string | null> {
+  return (await db.contactIdentity.findFirst({ where: { channelId, identifier }, select: { contactId: true } }))?.contactId ?? null;
+}
+
+/** Whether a message with this id exists (a provider's redelivery of one already stored). */
+export async function messageExists(db: Db, messageId: string): Promise<boolean> {
+  return (await db.message.count({ where: { id: messageId } })) > 0;
+}
+
+/** The conversation's earlier messages that have a provider id (e-mail threading), newest first, at most `limit`. */
+export async function earlierProviderMessages(db: ScopedDb, m: { id: string; conversationId: string; createdAt: Date }, limit: number) {
+  return db.message.findMany({
+    where: { conversationId: m.conversationId, externalId: { not: null }, id: { not: m.id }, createdAt: { lte: m.createdAt } },
+    orderBy: { createdAt: 'desc' },
+    take: limit,
+    select: { externalId: true, interactiveContent: true },
+  });
+}
+
+/** A stored file of the message's tenant (the scoped client adds it), or null. */
+export async function annexFile(db: ScopedDb, fileId: string) {
+  return db.storedFile.findFirst({ where: { id: fileId } });
+}
+
+/** The contact's identifier on the channel (where a message to them is addressed). */
+export async function contactIdentifierOn(db: ScopedDb, channelId: string, contactId: string): Promise<{ identifier: string } | null> {
+  return db.contactIdentity.findFirst({ where: { channelId, contactId }, select: { identifier: true } });
+}
+
+/** When the contact last wrote on the channel (any of their conversations there), if ever. */
+export async function lastContactMessageOn(db: ScopedDb, channelId: string, contactId: string): Promise<{ createdAt: Date } | null> {
+  return db.message.findFirst({
+    where: { author: 'CONTACT', conversation: { channelId, contactId } },
+    orderBy: { createdAt: 'desc' },
+    select: { createdAt: true },
+  });
 }

@@ -27,7 +27,10 @@ export interface MigrationResult {
 
 export async function listMigrations(dir = MIGRATIONS_DIR): Promise<{ name: string; sql: string; checksum: string }[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   return Promise.all(
     names.map(async (name) => {
       const sql = await readFile(join(dir, name, 'migration.sql'), 'utf8');
@@ -60,15 +63,13 @@ export async function runMigrations(databaseUrl: string, dir = MIGRATIONS_DIR): 
       const id = randomUUID();
       await client.query('BEGIN');
       try {
-        await client.query(
-          'INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())',
-          [id, migration.checksum, migration.name],
-        );
+        await client.query('INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at) VALUES ($1, $2, $3, now())', [
+          id,
+          migration.checksum,
+          migration.name,
+        ]);
         await client.query(migration.sql);
-        await client.query(
-          'UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1',
-          [id],
-        );
+        await client.query('UPDATE "_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1', [id]);
         await client.query('COMMIT');
         result.applied.push(migration.name);
       } catch (error) {

@@ -10,7 +10,8 @@ let tenantId: string;
 
 beforeAll(async () => {
   t = await createTestDatabase();
-  tenantId = (await ensureTenant(t.db, { name: 'Outbox producers', users: {}, emailDomain: 'outbox-producers.test', password: 'x1234567' })).tenantId;
+  tenantId = (await ensureTenant(t.db, { name: 'Outbox producers', users: {}, emailDomain: 'outbox-producers.test', password: 'x1234567' }))
+    .tenantId;
 });
 afterAll(async () => {
   await t?.drop();
@@ -41,7 +42,13 @@ describe('enqueue', () => {
 
   it('names the failing fields without their values', async () => {
     const secret = 'the contact wrote this';
-    const error = await enqueue(t.db, 'channel-inbound', { tenant_uuid: tenantId, channel_uuid: randomUUID(), content_type: 'text/plain', raw_body: secret, received_at: secret }).catch((e: unknown) => e);
+    const error = await enqueue(t.db, 'channel-inbound', {
+      tenant_uuid: tenantId,
+      channel_uuid: randomUUID(),
+      content_type: 'text/plain',
+      raw_body: secret,
+      received_at: secret,
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OutboxPayloadError);
     expect((error as Error).message).toMatch(/received_at/);
     expect((error as Error).message).not.toContain(secret);
@@ -70,7 +77,10 @@ describe('enqueueMany', () => {
   });
 
   it('writes none when one payload is invalid', async () => {
-    const payloads = [{ tenant_uuid: tenantId, message_uuid: randomUUID() }, { tenant_uuid: 'nobody', message_uuid: randomUUID() }];
+    const payloads = [
+      { tenant_uuid: tenantId, message_uuid: randomUUID() },
+      { tenant_uuid: 'nobody', message_uuid: randomUUID() },
+    ];
     await expect(enqueueMany(t.db, 'channel-delivery', payloads)).rejects.toThrow(/^Invalid channel-delivery job: tenant_uuid: /);
     expect(await t.db.outboxJob.count()).toBe(0);
   });
@@ -86,12 +96,15 @@ describe('enqueueSql', () => {
       SELECT count(*) AS n FROM queued`;
     expect(Number(written[0]?.n)).toBe(2);
     const rows = await t.db.outboxJob.findMany();
-    expect(rows.map((r) => r.payload)).toEqual(expect.arrayContaining(conversations.map((id) => ({ tenant_uuid: tenantId, conversation_uuid: id }))));
+    expect(rows.map((r) => r.payload)).toEqual(
+      expect.arrayContaining(conversations.map((id) => ({ tenant_uuid: tenantId, conversation_uuid: id }))),
+    );
     expect(rows.every((r) => r.tenantId === tenantId && r.queue === 'bot-step' && r.createdAt.getTime() === at.getTime())).toBe(true);
 
     await t.db.outboxJob.deleteMany();
     const messageId = randomUUID();
-    const jobOf = (deliver: boolean) => enqueueSql('channel-delivery', { tenant_uuid: tenantId, message_uuid: messageId }, Prisma.sql`WHERE ${deliver}::boolean`);
+    const jobOf = (deliver: boolean) =>
+      enqueueSql('channel-delivery', { tenant_uuid: tenantId, message_uuid: messageId }, Prisma.sql`WHERE ${deliver}::boolean`);
     await t.db.$executeRaw`WITH queued AS (${jobOf(false)}) SELECT 1`;
     expect(await t.db.outboxJob.count()).toBe(0);
     await t.db.$executeRaw`WITH queued AS (${jobOf(true)}) SELECT 1`;
@@ -99,11 +112,18 @@ describe('enqueueSql', () => {
   });
 
   it('refuses an invalid value, a missing field or an unknown one before any SQL runs', () => {
-    expect(() => enqueueSql('bot-step', { tenant_uuid: 'x', conversation_uuid: Prisma.sql`id` }, Prisma.sql``)).toThrow(/^Invalid bot-step job: tenant_uuid: /);
+    expect(() => enqueueSql('bot-step', { tenant_uuid: 'x', conversation_uuid: Prisma.sql`id` }, Prisma.sql``)).toThrow(
+      /^Invalid bot-step job: tenant_uuid: /,
+    );
     // @ts-expect-error conversation_uuid is required
-    expect(() => enqueueSql('bot-step', { tenant_uuid: tenantId }, Prisma.sql``)).toThrow('Invalid bot-step job: conversation_uuid: missing');
+    expect(() => enqueueSql('bot-step', { tenant_uuid: tenantId }, Prisma.sql``)).toThrow(
+      'Invalid bot-step job: conversation_uuid: missing',
+    );
+    const id = Prisma.sql`id`;
     // @ts-expect-error message_uuid is not a bot-step field
-    expect(() => enqueueSql('bot-step', { tenant_uuid: tenantId, conversation_uuid: Prisma.sql`id`, message_uuid: Prisma.sql`id` }, Prisma.sql``)).toThrow('Invalid bot-step job: message_uuid: not in the schema');
+    expect(() => enqueueSql('bot-step', { tenant_uuid: tenantId, conversation_uuid: id, message_uuid: id }, Prisma.sql``)).toThrow(
+      'Invalid bot-step job: message_uuid: not in the schema',
+    );
   });
 });
 
@@ -112,6 +132,9 @@ describe('checkJob', () => {
     const payload = { tenant_uuid: tenantId, conversation_uuid: randomUUID() };
     expect(checkJob('bot-step', payload)).toEqual({ ok: true, queue: 'bot-step', data: payload });
     expect(checkJob('no-such-queue', payload)).toEqual({ ok: false, reason: 'unknown queue "no-such-queue"' });
-    expect(checkJob('bot-step', { tenant_uuid: tenantId })).toMatchObject({ ok: false, reason: expect.stringMatching(/^conversation_uuid: /) });
+    expect(checkJob('bot-step', { tenant_uuid: tenantId })).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/^conversation_uuid: /),
+    });
   });
 });

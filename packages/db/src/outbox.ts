@@ -19,7 +19,9 @@ export type JobPayload<N extends QueueDefinition['name']> = DefinitionOf<N>['pay
  * The queues whose jobs belong to one tenant (every payload carries tenant_uuid, the row's
  * tenantId): all but maintenance, which the worker schedules itself and never writes to the outbox.
  */
-export type OutboxQueue = { [N in QueueDefinition['name']]: JobPayload<N> extends { tenant_uuid: string } ? N : never }[QueueDefinition['name']];
+export type OutboxQueue = {
+  [N in QueueDefinition['name']]: JobPayload<N> extends { tenant_uuid: string } ? N : never;
+}[QueueDefinition['name']];
 
 /** What enqueue writes through: a transaction client, or the client itself for a lone job. */
 export type OutboxWriter = Pick<Prisma.TransactionClient, 'outboxJob'>;
@@ -38,7 +40,9 @@ export class OutboxPayloadError extends Error {
 export type JobCheck = { ok: true; queue: QueueDefinition['name']; data: unknown } | { ok: false; reason: string };
 
 interface FieldSchema {
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+  safeParse(
+    value: unknown,
+  ): { success: true; data: unknown } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
 }
 
 function describeIssues(issues: { path: PropertyKey[]; message: string }[], prefix = ''): string {
@@ -66,7 +70,8 @@ function checked<N extends OutboxQueue>(queue: N, payload: JobPayload<N>): JobPa
   const result = checkJob(queue, payload);
   if (!result.ok) throw new OutboxPayloadError(queue, result.reason);
   // The row's tenant is the payload's: a queue whose jobs belong to no tenant has no outbox row.
-  if (typeof (result.data as { tenant_uuid?: unknown }).tenant_uuid !== 'string') throw new OutboxPayloadError(queue, 'this queue takes no outbox jobs (its payload names no tenant)');
+  if (typeof (result.data as { tenant_uuid?: unknown }).tenant_uuid !== 'string')
+    throw new OutboxPayloadError(queue, 'this queue takes no outbox jobs (its payload names no tenant)');
   return result.data as JobPayload<N>;
 }
 
@@ -98,14 +103,23 @@ export type SqlJobPayload<N extends OutboxQueue> = { [K in keyof JobPayload<N>]-
  * yields, none when it yields none. Value fields are checked against the queue's schema now;
  * expression fields are the statement's own columns (uuids, numbers), which Postgres types.
  */
-export function enqueueSql<N extends OutboxQueue>(queue: N, payload: SqlJobPayload<N>, from: Prisma.Sql, createdAt: Date | Prisma.Sql = Prisma.sql`now()`): Prisma.Sql {
+export function enqueueSql<N extends OutboxQueue>(
+  queue: N,
+  payload: SqlJobPayload<N>,
+  from: Prisma.Sql,
+  createdAt: Date | Prisma.Sql = Prisma.sql`now()`,
+): Prisma.Sql {
   const definition = definitionOf(queue);
   const shape = (definition?.payload as { shape?: Record<string, FieldSchema> } | undefined)?.shape;
   if (!shape) throw new OutboxPayloadError(queue, 'a queue whose payload is not an object cannot be written by SQL');
   const fields = payload as Record<string, unknown>;
   const missing = Object.keys(shape).filter((key) => !(key in fields));
   const extra = Object.keys(fields).filter((key) => !(key in shape));
-  if (missing.length || extra.length) throw new OutboxPayloadError(queue, [...missing.map((k) => `${k}: missing`), ...extra.map((k) => `${k}: not in the schema`)].join('; '));
+  if (missing.length || extra.length)
+    throw new OutboxPayloadError(
+      queue,
+      [...missing.map((k) => `${k}: missing`), ...extra.map((k) => `${k}: not in the schema`)].join('; '),
+    );
 
   const values: Record<string, unknown> = {};
   const expressions: Prisma.Sql[] = [];
@@ -121,9 +135,27 @@ export function enqueueSql<N extends OutboxQueue>(queue: N, payload: SqlJobPaylo
     values[key] = field.data;
   }
   // Values travel as one jsonb parameter (an untyped parameter cannot be an argument of jsonb_build_object).
-  const parts = [...(Object.keys(values).length ? [Prisma.sql`${JSON.stringify(values)}::jsonb`] : []), ...(expressions.length ? [Prisma.sql`jsonb_build_object(${Prisma.join(expressions)})`] : [])];
+  const parts = [
+    ...(Object.keys(values).length ? [Prisma.sql`${JSON.stringify(values)}::jsonb`] : []),
+    ...(expressions.length ? [Prisma.sql`jsonb_build_object(${Prisma.join(expressions)})`] : []),
+  ];
   const json = Prisma.join(parts, ' || ');
   const tenant = fields.tenant_uuid instanceof Prisma.Sql ? fields.tenant_uuid : Prisma.sql`${fields.tenant_uuid}`;
   return Prisma.sql`INSERT INTO "OutboxJob" (id, "tenantId", queue, payload, "createdAt")
           SELECT gen_random_uuid(), (${tenant})::uuid, ${queue}, ${json}, ${createdAt} ${from}`;
+}
+
+/** Locks up to `limit` undispatched outbox rows, oldest first (rows another dispatcher holds are skipped). */
+export function lockUndispatchedJobs(tx: Pick<Prisma.TransactionClient, '$queryRaw'>, limit: number) {
+  return tx.$queryRaw<{ id: string; tenantId: string; queue: string; payload: unknown }[]>`
+    SELECT "id", "tenantId", "queue", "payload" FROM "OutboxJob"
+    WHERE "dispatchedAt" IS NULL
+    ORDER BY "createdAt", "id"
+    LIMIT ${limit}
+    FOR UPDATE SKIP LOCKED`;
+}
+
+/** Marks outbox rows dispatched (kept a while for investigation, see pruneDispatchedOutbox). */
+export async function markJobsDispatched(tx: Pick<Prisma.TransactionClient, 'outboxJob'>, ids: string[]): Promise<void> {
+  await tx.outboxJob.updateMany({ where: { id: { in: ids } }, data: { dispatchedAt: new Date() } });
 }

@@ -8,8 +8,20 @@ export interface TenantScope {
 type Args = Record<string, unknown> & { where?: Record<string, unknown>; data?: unknown };
 
 const WHERE_OPS = new Set([
-  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany', 'count', 'aggregate', 'groupBy',
-  'update', 'updateMany', 'updateManyAndReturn', 'delete', 'deleteMany', 'upsert',
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  'update',
+  'updateMany',
+  'updateManyAndReturn',
+  'delete',
+  'deleteMany',
+  'upsert',
 ]);
 const DATA_OPS = new Set(['create', 'createMany', 'createManyAndReturn', 'upsert']);
 

@@ -25,7 +25,10 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 /** A migrated template database named after the migrations' checksums, made once and reused. */
 async function templateDatabase(): Promise<string> {
   const migrations = await listMigrations();
-  const digest = createHash('sha256').update(migrations.map((m) => m.checksum).join()).digest('hex').slice(0, 12);
+  const digest = createHash('sha256')
+    .update(migrations.map((m) => m.checksum).join())
+    .digest('hex')
+    .slice(0, 12);
   const name = `atende_tpl_${digest}`;
   await withAdmin(async (admin) => {
     await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);

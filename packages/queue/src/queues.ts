@@ -42,7 +42,11 @@ export class QueueRegistry {
   get(name: QueueName): Queue {
     let queue = this.open.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: bullPrefix(this.redisPrefix), defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: bullPrefix(this.redisPrefix),
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+      });
       this.open.set(name, queue);
     }
     return queue;

@@ -16,7 +16,12 @@ describe('RateLimiter.takeUpTo (tokens in chunks)', () => {
     const limiter = new RateLimiter(redis, prefix);
     // The burst: one second's worth (100), in chunks of at most 30.
     const first = Date.now();
-    const burst = [await limiter.takeUpTo('a', 100, 30), await limiter.takeUpTo('a', 100, 30), await limiter.takeUpTo('a', 100, 30), await limiter.takeUpTo('a', 100, 30)];
+    const burst = [
+      await limiter.takeUpTo('a', 100, 30),
+      await limiter.takeUpTo('a', 100, 30),
+      await limiter.takeUpTo('a', 100, 30),
+      await limiter.takeUpTo('a', 100, 30),
+    ];
     expect(burst.slice(0, 3)).toEqual([30, 30, 30]);
     // What is left of the 100, plus what refilled meanwhile (100/s).
     expect(burst[3]).toBeGreaterThanOrEqual(10);

@@ -46,7 +46,16 @@ export class RateLimiter {
     if (perSecond <= 0) return max;
     const [bucket, slow] = this.keys(key);
     for (;;) {
-      const [granted, wait] = (await this.redis.eval(TAKE, 2, bucket, slow, Date.now(), perSecond, Math.max(1, perSecond), Math.max(1, Math.floor(max)))) as [number, number];
+      const [granted, wait] = (await this.redis.eval(
+        TAKE,
+        2,
+        bucket,
+        slow,
+        Date.now(),
+        perSecond,
+        Math.max(1, perSecond),
+        Math.max(1, Math.floor(max)),
+      )) as [number, number];
       if (granted > 0) return Number(granted);
       await new Promise((r) => setTimeout(r, Math.min(Math.max(1, Number(wait)), 1000)));
     }

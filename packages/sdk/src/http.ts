@@ -1,15 +1,7 @@
 // One call of the api. Apart from the typed client (client.ts): importing it loads no route schema,
 // so a page that makes a few calls (the web's sign-in form) stays small.
 import { parseErrorBody } from '@atende/contract/error-status';
-import type {
-  BodyInput,
-  ErrorCode,
-  ParamsInput,
-  QueryInput,
-  ResponseOf,
-  RouteAddress,
-  RouteDef,
-} from '@atende/contract';
+import type { BodyInput, ErrorCode, ParamsInput, QueryInput, ResponseOf, RouteAddress, RouteDef } from '@atende/contract';
 
 /** A failed call: HTTP status, the api's machine code and its `error_message`. */
 export class ApiError extends Error {
@@ -25,7 +17,9 @@ export class ApiError extends Error {
 }
 
 type Defined<K extends string, T> = T extends undefined ? { [P in K]?: T } : undefined extends T ? { [P in K]?: T } : { [P in K]: T };
-export type CallInput<R extends RouteDef> = Defined<'params', ParamsInput<R>> & Defined<'query', QueryInput<R>> & Defined<'body', BodyInput<R>>;
+export type CallInput<R extends RouteDef> = Defined<'params', ParamsInput<R>> &
+  Defined<'query', QueryInput<R>> &
+  Defined<'body', BodyInput<R>>;
 
 export interface ClientOptions {
   /** Origin of the api, e.g. http://localhost:3000; '' for same-origin calls from the web app. */
@@ -59,12 +53,20 @@ function queryString(query: Record<string, unknown> | undefined): string {
 }
 
 /** Calls one contract route. */
-export function callRoute<R extends RouteDef>(options: ClientOptions, def: R, input: CallInput<R> = {} as CallInput<R>): Promise<ResponseOf<R>> {
+export function callRoute<R extends RouteDef>(
+  options: ClientOptions,
+  def: R,
+  input: CallInput<R> = {} as CallInput<R>,
+): Promise<ResponseOf<R>> {
   return callAddress(options, def, input) as Promise<ResponseOf<R>>;
 }
 
 /** Calls a route known by its address alone (route-table.ts); the typed client gives it its types. */
-export async function callAddress(options: ClientOptions, def: RouteAddress, input: { params?: unknown; query?: unknown; body?: unknown } = {}): Promise<unknown> {
+export async function callAddress(
+  options: ClientOptions,
+  def: RouteAddress,
+  input: { params?: unknown; query?: unknown; body?: unknown } = {},
+): Promise<unknown> {
   const { params, query, body } = input as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown };
   const url = `${options.baseUrl}${fillPath(def.path, params)}${queryString(query)}`;
   const headers: Record<string, string> = { accept: 'application/json' };
@@ -73,7 +75,9 @@ export async function callAddress(options: ClientOptions, def: RouteAddress, inp
   if (body !== undefined && def.method !== 'GET') {
     if (def.bodyEncoding === 'form') {
       headers['content-type'] = 'application/x-www-form-urlencoded';
-      payload = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)])).toString();
+      payload = new URLSearchParams(
+        Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, String(v)]),
+      ).toString();
     } else if (body instanceof FormData) {
       payload = body;
     } else {

@@ -8,7 +8,10 @@ type ConversationQuery = Omit<NonNullable<QueryInput<typeof listConversations>>,
  * paging, so conversations arriving meanwhile neither repeat nor shift a row off a page, and a deep
  * page costs what the first does.
  */
-export async function* conversationPages(api: Pick<Api, 'listConversations'>, query: ConversationQuery = {}): AsyncGenerator<ResponseOf<typeof listConversations>['data']> {
+export async function* conversationPages(
+  api: Pick<Api, 'listConversations'>,
+  query: ConversationQuery = {},
+): AsyncGenerator<ResponseOf<typeof listConversations>['data']> {
   let cursor: string | undefined;
   do {
     const page = await api.listConversations({ query: { ...query, cursor } });

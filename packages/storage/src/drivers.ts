@@ -26,7 +26,10 @@ export function storageFromEnv(env: StorageEnv): Storage {
         region: env.S3_REGION,
         endpoint: env.S3_ENDPOINT,
         forcePathStyle: env.S3_FORCE_PATH_STYLE,
-        credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+        credentials:
+          env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+            ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY }
+            : undefined,
       })
     : null;
   const drivers = new Map<string, StorageDriver>([[local.service, local]]);

@@ -43,7 +43,9 @@ export class S3Driver implements StorageDriver {
 
   async put(key: string, body: StorageBody, meta: { contentType: string; size: number }): Promise<void> {
     const { sdk, client } = await this.sdk();
-    await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: meta.contentType, ContentLength: meta.size }));
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentType: meta.contentType, ContentLength: meta.size }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -54,7 +56,12 @@ export class S3Driver implements StorageDriver {
       return { stream: object.Body, size: object.ContentLength ?? 0 };
     } catch (error) {
       // A missing bucket is a configuration fault, not a missing file.
-      if (error instanceof sdk.S3ServiceException && error.name !== 'NoSuchBucket' && (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)) return null;
+      if (
+        error instanceof sdk.S3ServiceException &&
+        error.name !== 'NoSuchBucket' &&
+        (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)
+      )
+        return null;
       throw error;
     }
   }

@@ -15,14 +15,27 @@ const SIGNATURES: { type: string; test: (b: Buffer) => boolean }[] = [
   { type: 'mp4', test: (b) => b.subarray(4, 8).toString('latin1') === 'ftyp' },
   { type: 'zip', test: (b) => b.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) },
   { type: 'mp3', test: (b) => b.subarray(0, 3).toString('latin1') === 'ID3' || (b[0] === 0xff && ((b[1] ?? 0) & 0xe0) === 0xe0) },
-  { type: 'executable', test: (b) => b.subarray(0, 2).toString('latin1') === 'MZ' || b.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])) },
+  {
+    type: 'executable',
+    test: (b) => b.subarray(0, 2).toString('latin1') === 'MZ' || b.subarray(0, 4).equals(Buffer.from([0x7f, 0x45, 0x4c, 0x46])),
+  },
 ];
 
 /** Which signature families each allowed type may carry; types not listed are checked loosely. */
 const EXPECTED: Record<string, string[]> = {
-  'image/jpeg': ['image/jpeg'], 'image/png': ['image/png'], 'image/gif': ['image/gif'], 'image/webp': ['image/webp'],
-  'application/pdf': ['application/pdf'], 'audio/ogg': ['audio/ogg'], 'audio/webm': ['webm'], 'video/webm': ['webm'],
-  'video/mp4': ['mp4'], 'audio/mp4': ['mp4'], 'video/3gpp': ['mp4'], 'audio/wav': ['audio/wav'], 'audio/mpeg': ['mp3'],
+  'image/jpeg': ['image/jpeg'],
+  'image/png': ['image/png'],
+  'image/gif': ['image/gif'],
+  'image/webp': ['image/webp'],
+  'application/pdf': ['application/pdf'],
+  'audio/ogg': ['audio/ogg'],
+  'audio/webm': ['webm'],
+  'video/webm': ['webm'],
+  'video/mp4': ['mp4'],
+  'audio/mp4': ['mp4'],
+  'video/3gpp': ['mp4'],
+  'audio/wav': ['audio/wav'],
+  'audio/mpeg': ['mp3'],
   'audio/amr': ['audio/amr'],
   'application/zip': ['zip'],
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['zip'],
@@ -49,6 +62,9 @@ export function safeFilename(name: string | undefined, fallback = 'file'): strin
   const base = (name ?? '').split(/[\\/]/).pop() ?? '';
   // Control characters, quotes, and the bidi controls that make 'invoice\u202Efdp.exe' read as
   // 'invoiceexe.pdf'.
-  const clean = base.replace(/[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/^\.+/, '').trim();
+  const clean = base
+    .replace(/[\u0000-\u001f\u007f"\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/^\.+/, '')
+    .trim();
   return (clean || fallback).slice(0, 255);
 }

@@ -1,4 +1,5 @@
 import { AppError, type Role } from '@atende/contract';
+import { currentRoles } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context';
 import { resolveSession, type Session } from '../modules/session/session';
@@ -16,12 +17,12 @@ declare module 'fastify' {
     session: Session | null;
     /** Why the token was refused, answered when the route needs a session. */
     sessionError: AppError | null;
-    /** The caller's roles as stored now (null once removed), for privileged writes (issue 12 item 3). */
+    /** The caller's roles as stored now (null once removed), for privileged writes. */
     storedRoles: (() => Promise<Role[] | null>) | null;
   }
 }
 
-/** Resolves the session of every /api (and /sso, spec 000 §7) request from its bearer token or cookie. */
+/** Resolves the session of every /api (and /sso) request from its bearer token or cookie. */
 export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   const allowed = allowedOrigins(ctx.env.ALLOWED_ORIGINS);
   app.decorateRequest('session', null);
@@ -30,19 +31,18 @@ export function registerAuth(app: FastifyInstance, ctx: AppContext): void {
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/sso/')) return;
     // A channel's token is no session: trying one cost a failed JWT check and an error's stack
-    // trace on every contact message (issue 13 item 3).
+    // trace on every contact message.
     if (request.routeOptions.config.channelToken) return;
     const token = tokenFrom(request.headers, request.cookies ?? {});
     if (!token) return;
-    // Issue 12 item 6: a cookie-authenticated write must come from one of our pages (CSRF).
+    // A cookie-authenticated write must come from one of our pages (CSRF).
     assertSameOriginWrite(request, allowed, !request.headers.authorization);
     request.storedRoles = async () => {
       if (!request.session) return null;
-      const user = await ctx.db.user.findUnique({ where: { id: request.session.userId }, select: { roles: true, deletedAt: true } });
-      return user && !user.deletedAt ? user.roles : null;
+      return currentRoles(ctx.db, request.session.userId);
     };
     try {
-      // An integration's API token (spec 002 §7 /api/v1/oauth/tokens) or a user's session token.
+      // An integration's API token (/api/v1/oauth/tokens) or a user's session token.
       request.session = isApiToken(token) ? await resolveApiToken(ctx.db, token) : await resolveSession(ctx.db, token, ctx.env.JWT_SECRET);
     } catch (error) {
       if (error instanceof AppError) request.sessionError = error;

@@ -3,8 +3,8 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../testing';
 
-// ARCHITECTURE "Bad input gets a clear error": every route answers bad input with a 4xx carrying
-// `error_message` and `code` (CONVENTIONS "Errors"), never a 500, and nothing stored changes.
+// Every route answers bad input with a 4xx carrying
+// `error_message` and `code`, never a 500, and nothing stored changes.
 // Table-driven over `routes`, so a route added to the contract is covered here too.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -17,12 +17,18 @@ const withParams = all.filter(([, r]) => r.path.includes(':'));
 
 /** The route's path with every parameter set to `value` (default: a valid id of the caller's). */
 function pathOf(route: RouteDef, value?: string): string {
-  return route.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => encodeURIComponent(value ?? (name === 'id' && route.path.includes('/tenants/') ? acme.tenantId : String(acme.users.agent2!.id))));
+  return route.path.replace(/:([A-Za-z_]+)/g, (_, name: string) =>
+    encodeURIComponent(value ?? (name === 'id' && route.path.includes('/tenants/') ? acme.tenantId : String(acme.users.agent2!.id))),
+  );
 }
 function request(route: RouteDef, path = pathOf(route)) {
   return t.http[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](path);
 }
-function expectClientError(res: { status: number; body: { error_message?: unknown; code?: unknown } }, status: number | number[], label: string) {
+function expectClientError(
+  res: { status: number; body: { error_message?: unknown; code?: unknown } },
+  status: number | number[],
+  label: string,
+) {
   expect(Array.isArray(status) ? status : [status], `${label} → ${res.status} ${JSON.stringify(res.body)}`).toContain(res.status);
   expect(typeof res.body.error_message, label).toBe('string');
   expect(typeof res.body.code, label).toBe('string');
@@ -73,7 +79,7 @@ describe('tokens, on every route that needs a session', () => {
         if (token !== undefined) req.set('Authorization', `Bearer ${token}`);
         const res = await req;
         expectClientError(res, 401, `${name} with ${kind} token`);
-        expect(['unauthorized', 'session_expired']).toContain(res.body.code);
+        expect(['unauthorized', 'session_expired', 'session_ended', 'session_token_invalid']).toContain(res.body.code);
       }
       // A cookie that is not a session is no session either.
       expectClientError(await request(route).set('Cookie', 'atende_session=abc.def.ghi'), 401, `${name} with a bad cookie`);
@@ -88,7 +94,15 @@ describe('bodies, on every route that takes one', () => {
     for (const [name, route] of withBody) {
       const auth = { Authorization: `Bearer ${admin}` };
       const deep = (n: number) => `{"integrations":{"x":${'['.repeat(n)}${']'.repeat(n)}},"flags":{}}`;
-      for (const raw of ['{"a":', '{bad json}', '\u0000', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', deep(40), deep(100_000)]) {
+      for (const raw of [
+        '{"a":',
+        '{bad json}',
+        '\u0000',
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        deep(40),
+        deep(100_000),
+      ]) {
         const res = await request(route).set(auth).set('content-type', 'application/json').send(raw);
         expectClientError(res, 400, `${name} with ${JSON.stringify(raw).slice(0, 60)}`);
       }
@@ -113,7 +127,10 @@ describe('bodies, on every route that takes one', () => {
       // Over the route's own limit where it has one (voice notes take 8 MB), else over the default.
       const over = (route.bodyLimit ?? 1024 * 1024) + 1024 * 1024;
       const huge = route.bodyEncoding === 'form' ? `email=${'a'.repeat(200_000)}&password=x` : JSON.stringify({ name: 'x'.repeat(over) });
-      const big = await request(route).set(auth).set('content-type', route.bodyEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json').send(huge);
+      const big = await request(route)
+        .set(auth)
+        .set('content-type', route.bodyEncoding === 'form' ? 'application/x-www-form-urlencoded' : 'application/json')
+        .send(huge);
       expectClientError(big, 413, `${name} oversize`);
       expect(big.body.code).toBe('payload_too_large');
       const xml = await request(route).set(auth).set('content-type', 'application/xml').send('<a/>');
@@ -121,7 +138,10 @@ describe('bodies, on every route that takes one', () => {
       if (route.bodyEncoding !== 'form') {
         // What a cross-site page can send without a preflight: refused on JSON routes.
         for (const type of ['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x']) {
-          const res = await request(route).set(auth).set('content-type', type).send(type.startsWith('multipart') ? '--x--' : 'name=pwned');
+          const res = await request(route)
+            .set(auth)
+            .set('content-type', type)
+            .send(type.startsWith('multipart') ? '--x--' : 'name=pwned');
           expectClientError(res, 415, `${name} as ${type}`);
           expect(res.body.code).toBe('unsupported_media_type');
         }
@@ -131,7 +151,14 @@ describe('bodies, on every route that takes one', () => {
   });
 
   it('answers 400 for form-encoded sign-ins with missing, repeated or oversize fields', async () => {
-    for (const body of ['', 'email=&password=', 'email=a@b.c', 'email=a&email=b&password=x', `email=a@b.c&password=${'p'.repeat(600)}`, 'email[$ne]=x&password[$ne]=y']) {
+    for (const body of [
+      '',
+      'email=&password=',
+      'email=a@b.c',
+      'email=a&email=b&password=x',
+      `email=a@b.c&password=${'p'.repeat(600)}`,
+      'email[$ne]=x&password[$ne]=y',
+    ]) {
       const res = await t.http.post('/api/v1/login').set('content-type', 'application/x-www-form-urlencoded').send(body);
       expectClientError(res, 400, `login ${body.slice(0, 40)}`);
     }
@@ -147,21 +174,33 @@ describe('text Postgres cannot store', () => {
     const calls = [
       t.http.post('/api/v1/login').type('form').send({ email: 'a\u0000b@acme.test', password: 'x' }),
       t.http.patch('/api/v1/workspaces/me').set(auth).send({ name: 'a\u0000b' }),
-      t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { crm: 'a\u0000b' } }),
-      t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { 'k\u0000': 1 } }),
+      t.http
+        .patch('/api/v1/workspaces/me')
+        .set(auth)
+        .send({ integrations: { crm: 'a\u0000b' } }),
+      t.http
+        .patch('/api/v1/workspaces/me')
+        .set(auth)
+        .send({ integrations: { 'k\u0000': 1 } }),
       t.http.patch('/api/v1/workspaces/me').set(auth).set('content-type', 'application/json').send('{"integrations":{"x":"a\\ud800b"}}'),
       t.http.patch('/api/v1/workspaces/me').set(auth).set('content-type', 'application/json').send('{"name":"\\udc00"}'),
       t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(auth).send({ name: 'a\u0000b' }),
-      t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set(auth).send({ flags: { note: 'a\u0000b' } }),
+      t.http
+        .post(`/api/v1/tenants/${acme.tenantId}/configure`)
+        .set(auth)
+        .send({ flags: { note: 'a\u0000b' } }),
       t.http.get('/api/v1/users').query({ role: 'agent\u0000' }).set(auth),
     ];
     for (const [i, res] of (await Promise.all(calls)).entries()) {
       expectClientError(res, 400, `call ${i}`);
-      expect(res.body.code, `call ${i}`).toBe('bad_request');
+      expect(res.body.code, `call ${i}`).toBe('text_invalid_characters');
     }
     expect(await snapshot()).toEqual(before);
     // Well-formed text outside the BMP is fine.
-    const ok = await t.http.patch('/api/v1/workspaces/me').set(auth).send({ integrations: { note: 'Atendimento 😀 ção' } });
+    const ok = await t.http
+      .patch('/api/v1/workspaces/me')
+      .set(auth)
+      .send({ integrations: { note: 'Atendimento 😀 ção' } });
     expect(ok.status).toBe(200);
     expect(ok.body.data.integrations.note).toBe('Atendimento 😀 ção');
   });
@@ -170,7 +209,11 @@ describe('text Postgres cannot store', () => {
 describe('order of checks', () => {
   it('answers 403 to a caller without the role before looking at the body', async () => {
     const agent = await t.login('agent@acme.test');
-    const res = await t.http.post(`/api/v1/tenants/${acme.tenantId}/configure`).set('Authorization', `Bearer ${agent}`).set('content-type', 'application/json').send('{"name": ');
+    const res = await t.http
+      .post(`/api/v1/tenants/${acme.tenantId}/configure`)
+      .set('Authorization', `Bearer ${agent}`)
+      .set('content-type', 'application/json')
+      .send('{"name": ');
     expectClientError(res, 403, 'configure by an agent');
     expect(res.body.code).toBe('forbidden');
   });
@@ -186,8 +229,20 @@ describe('path parameters', () => {
   it('answers 400 for invalid ids on every route with one', async () => {
     const before = await snapshot();
     for (const [name, route] of withParams) {
-      for (const bad of ['abc', '-1', '1.5', '1e3', '9999999999', 'x'.repeat(300), "1' OR '1'='1", '00000000-0000-0000-0000-00000000000g', '../users/me']) {
-        const res = await request(route, pathOf(route, bad)).set('Authorization', `Bearer ${admin}`).send(route.body ? {} : undefined);
+      for (const bad of [
+        'abc',
+        '-1',
+        '1.5',
+        '1e3',
+        '9999999999',
+        'x'.repeat(300),
+        "1' OR '1'='1",
+        '00000000-0000-0000-0000-00000000000g',
+        '../users/me',
+      ]) {
+        const res = await request(route, pathOf(route, bad))
+          .set('Authorization', `Bearer ${admin}`)
+          .send(route.body ? {} : undefined);
         expectClientError(res, [400, 404], `${name} ${bad}`);
         if (res.status === 404) expect(res.body.code).toBe('not_found');
       }
@@ -205,7 +260,11 @@ describe('unknown routes and methods', () => {
   });
 
   it('answers 404 with the error body', async () => {
-    for (const [method, path] of [['get', '/api/v1/nope'], ['put', '/api/v1/users/me'], ['delete', '/api/v1/tenants/me']] as const) {
+    for (const [method, path] of [
+      ['get', '/api/v1/nope'],
+      ['put', '/api/v1/users/me'],
+      ['delete', '/api/v1/tenants/me'],
+    ] as const) {
       const res = await t.http[method](path).set('Authorization', `Bearer ${admin}`);
       expectClientError(res, 404, `${method} ${path}`);
     }

@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody } from '@atende/contract';
+import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '@atende/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { bodyTooLarge } from '../payload-limit';
@@ -12,16 +12,61 @@ const WHERE: Record<string, string> = { body: 'body', querystring: 'query', para
  */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'Invalid path: a parameter is too long' : 'Invalid path';
-  void reply.status(400).send({ error_message: message, code: 'bad_request', request_id: request.id } satisfies ErrorBody);
+  void reply.status(400).send({ error_message: message, code: 'path_invalid', request_id: request.id } satisfies ErrorBody);
 }
 
-/** One place that turns every failure into `{error_message, code}` (CONVENTIONS "Errors"). */
+/** One problem the request schema found, as the fastify zod provider hands it (zod's issue code in `keyword`). */
+type SchemaIssue = { keyword: string; instancePath: string; message?: string; params?: Record<string, unknown> };
+
+const param = (value: unknown): string | number | undefined =>
+  typeof value === 'number' || typeof value === 'string' ? value : typeof value === 'bigint' ? Number(value) : undefined;
+const list = (value: unknown): string | undefined => (Array.isArray(value) ? value.map(String).join(', ') : undefined);
+const defined = (params: Record<string, string | number | undefined>): Record<string, string | number> =>
+  Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
+
+/** A schema problem's code and params, from zod's issue code, so a client words the field itself. */
+export function fieldProblem(issue: SchemaIssue): Pick<FieldError, 'code' | 'params'> {
+  const p = issue.params ?? {};
+  const text = ['string', 'array', 'set', 'file'].includes(String(p.origin));
+  const code = ((): ErrorCode => {
+    switch (issue.keyword) {
+      case 'invalid_type':
+        return /received undefined/.test(issue.message ?? '') ? 'field_required' : 'field_invalid_type';
+      case 'too_small':
+        return text ? 'field_too_short' : 'field_too_small';
+      case 'too_big':
+        return text ? 'field_too_long' : 'field_too_big';
+      case 'invalid_format':
+        return 'field_invalid_format';
+      case 'invalid_value':
+        return 'field_invalid_option';
+      case 'unrecognized_keys':
+        return 'field_unknown_keys';
+      default:
+        return 'field_invalid';
+    }
+  })();
+  const params = defined({
+    min: param(p.minimum),
+    max: param(p.maximum),
+    expected: param(p.expected),
+    format: param(p.format),
+    options: list(p.values),
+    keys: list(p.keys),
+  });
+  return Object.keys(params).length ? { code, params } : { code };
+}
+
+/** One place that turns every failure into `{error_message, code}`. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const send = (status: number, body: Omit<ErrorBody, 'request_id'>) =>
-      reply.status(status).type('application/json; charset=utf-8').send({ ...body, request_id: request.id });
+      reply
+        .status(status)
+        .type('application/json; charset=utf-8')
+        .send({ ...body, request_id: request.id });
 
-    // Redis down or too slow: a clear 503 at once, never a hang nor a 500 (issue 12 item 7). An
+    // Redis down or too slow: a clear 503 at once, never a hang nor a 500. An
     // AppError is already worded (its text may name a provider's ECONNREFUSED, which is not Redis).
     if (!(error instanceof AppError) && isRedisUnavailable(error)) {
       const unavailable = serviceUnavailable('redis');
@@ -30,13 +75,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error instanceof AppError) {
       const retryAfter = error.params?.retry_after_seconds;
       if (retryAfter !== undefined) void reply.header('Retry-After', String(retryAfter));
-      return send(error.status, { error_message: error.message, code: error.code, fields: error.fields, params: error.params });
+      // A field of a specific failure without its own code is worded as the failure itself.
+      const fields =
+        error.code === 'validation_failed'
+          ? error.fields
+          : error.fields?.map((f) => (f.code ? f : { ...f, code: error.code, ...(error.params ? { params: error.params } : {}) }));
+      return send(error.status, { error_message: error.message, code: error.code, fields, params: error.params });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const context = WHERE[(error as { validationContext?: string }).validationContext ?? 'body'] ?? 'body';
       const fields = error.validation.map((v) => ({
         path: v.instancePath.replace(/^\//, '').replace(/\//g, '.'),
         message: v.message ?? 'Invalid value',
+        ...fieldProblem(v as SchemaIssue),
       }));
       const first = fields[0];
       const message = first ? (first.path ? `${first.path}: ${first.message}` : first.message) : 'Missing parameters';
@@ -51,8 +102,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
       return send(415, { error_message: 'Unsupported content type', code: 'unsupported_media_type' });
     }
-    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error.code?.startsWith('FST_ERR_CTP'))) {
-      return send(400, { error_message: 'The request body is not valid JSON', code: 'bad_request' });
+    if (
+      error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      (status === 400 && error.code?.startsWith('FST_ERR_CTP'))
+    ) {
+      return send(400, { error_message: 'The request body is not valid JSON', code: 'json_invalid' });
     }
     if (status === 429) {
       return send(429, { error_message: error.message || 'Too many requests, try again later', code: 'rate_limited' });
@@ -66,6 +121,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
 
   app.setNotFoundHandler((request, reply) => {
     // A file route may have set another type before finding nothing (e.g. index.html missing during a rebuild).
-    reply.status(404).type('application/json; charset=utf-8').send({ error_message: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'not_found', request_id: request.id });
+    reply
+      .status(404)
+      .type('application/json; charset=utf-8')
+      .send({ error_message: `No route ${request.method} ${request.url.split('?')[0]}`, code: 'not_found', request_id: request.id });
   });
 }

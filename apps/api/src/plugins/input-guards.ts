@@ -34,12 +34,16 @@ export function registerJsonBody(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (jsonDepth(body as string) > MAX_JSON_DEPTH) {
-      return done(new AppError('bad_request', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      return done(
+        new AppError('json_too_deep', `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`, undefined, {
+          max_depth: MAX_JSON_DEPTH,
+        }),
+        undefined,
+      );
     }
     return parse(request, body as string, done);
   });
 }
-
 
 /** The first string (or object key) of a parsed body or query that Postgres could not store. */
 function findUnstorable(value: unknown, depth = 0): string | undefined {
@@ -57,7 +61,7 @@ function findUnstorable(value: unknown, depth = 0): string | undefined {
 export function registerTextGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     if (findUnstorable(request.body) !== undefined || findUnstorable(request.query) !== undefined) {
-      throw new AppError('bad_request', 'Text may not contain NUL characters or invalid Unicode');
+      throw new AppError('text_invalid_characters', 'Text may not contain NUL characters or invalid Unicode');
     }
   });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { logSafeUrl } from './log-safe';
 
-// Issue 12 (Low): secrets out of access logs.
+// Secrets out of access logs.
 describe('logSafeUrl', () => {
   it('hides the webhook verify token, signed-link signatures and tokens in query strings', () => {
     expect(logSafeUrl('/api/v1/channels/x/webhook?hub.mode=subscribe&hub.verify_token=s3cr3t&hub.challenge=42')).toBe(

@@ -2,7 +2,7 @@
 const SECRET_PARAMS = /^(hub\.verify_token|signature|token|access_token|api_key|visitor_token|login_code|secret|code)$/i;
 
 /**
- * The request URL as access logs may keep it: secret query values replaced (issue 12, Low). Logs
+ * The request URL as access logs may keep it: secret query values replaced. Logs
  * travel further than the database, and a webhook verification or a signed download link would
  * otherwise leave its secret in every log line.
  */
@@ -21,7 +21,14 @@ export function logSafeUrl(url: string): string {
 }
 
 /** Fastify's request log fields, with the URL made safe. */
-export const requestLogSerializer = (req: { method: string; url: string; host?: string; hostname?: string; ip?: string; socket?: { remotePort?: number } }) => ({
+export const requestLogSerializer = (req: {
+  method: string;
+  url: string;
+  host?: string;
+  hostname?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) => ({
   method: req.method,
   url: logSafeUrl(req.url),
   host: req.host ?? req.hostname,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../testing';
 import { contentSecurityPolicy } from './security-headers';
 
-// Issue 12 item 6: framing, CSRF and headers. The attacks first: another site posting a form with the
+// Framing, CSRF and headers. The attacks first: another site posting a form with the
 // signed-in user's cookie, and another site framing the app.
 let t: TestApp;
 let dist: string;
@@ -15,7 +15,10 @@ let token: string;
 
 beforeAll(async () => {
   dist = await mkdtemp(join(tmpdir(), 'atende-web-'));
-  await writeFile(join(dist, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>');
+  await writeFile(
+    join(dist, 'index.html'),
+    '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>',
+  );
   t = await startTestApp({ WEB_DIST: dist, ALLOWED_ORIGINS: 'http://localhost:5173', VOICE_PHONE_DOMAINS: 'voip.example' });
   acme = await t.tenant('Acme');
   const login = await t.http.post('/api/v1/login').type('form').send({ email: 'admin@acme.test', password: TEST_PASSWORD });
@@ -33,10 +36,18 @@ const channelForm = (name: string) => ({ name, type: 'livechat', entry_point: ac
 describe('cookie-authenticated writes (CSRF)', () => {
   it('refuses a form post from another site that carries the user’s cookie, and stores nothing', async () => {
     const before = await t.database.db.channel.count();
-    const forged = await t.http.post('/api/v1/channels').set('Cookie', cookie).set('Origin', 'https://evil.example').type('form').send(channelForm('Forged'));
+    const forged = await t.http
+      .post('/api/v1/channels')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://evil.example')
+      .type('form')
+      .send(channelForm('Forged'));
     expect(forged.status).toBe(403);
     expect(forged.body).toMatchObject({ code: 'origin_not_allowed' });
-    const byReferer = await t.http.delete(`/api/v1/channels/${acme.tenantId}`).set('Cookie', cookie).set('Referer', 'https://evil.example/page');
+    const byReferer = await t.http
+      .delete(`/api/v1/channels/${acme.tenantId}`)
+      .set('Cookie', cookie)
+      .set('Referer', 'https://evil.example/page');
     expect(byReferer.status).toBe(403);
     expect(await t.database.db.channel.count()).toBe(before);
   });
@@ -44,9 +55,19 @@ describe('cookie-authenticated writes (CSRF)', () => {
   it('accepts the same write from the app’s own origin, an allowed origin, a bearer token, or a client that is not a browser', async () => {
     const own = await t.http.post('/api/v1/channels').set('Cookie', cookie).set('Origin', t.url).type('form').send(channelForm('Own'));
     expect(own.status).toBe(201);
-    const listed = await t.http.post('/api/v1/channels').set('Cookie', cookie).set('Origin', 'http://localhost:5173').type('form').send(channelForm('Dev server'));
+    const listed = await t.http
+      .post('/api/v1/channels')
+      .set('Cookie', cookie)
+      .set('Origin', 'http://localhost:5173')
+      .type('form')
+      .send(channelForm('Dev server'));
     expect(listed.status).toBe(201);
-    const bearer = await t.http.post('/api/v1/channels').set('Authorization', `Bearer ${token}`).set('Origin', 'https://integrations.example').type('form').send(channelForm('Bearer'));
+    const bearer = await t.http
+      .post('/api/v1/channels')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Origin', 'https://integrations.example')
+      .type('form')
+      .send(channelForm('Bearer'));
     expect(bearer.status).toBe(201);
     const noOrigin = await t.http.post('/api/v1/channels').set('Cookie', cookie).type('form').send(channelForm('Script'));
     expect(noOrigin.status).toBe(201);
@@ -85,7 +106,9 @@ describe('security headers', () => {
     const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
     const app = String((await t.http.get('/app')).headers['content-security-policy']);
     // Outside production the local simulators may be plain http on this machine, and nowhere else.
-    expect(directive(app, 'frame-src')).toBe("frame-src 'self' https://voip.example https://*.voip.example http://localhost:* http://127.0.0.1:*");
+    expect(directive(app, 'frame-src')).toBe(
+      "frame-src 'self' https://voip.example https://*.voip.example http://localhost:* http://127.0.0.1:*",
+    );
     expect(app).not.toMatch(/(?:^|; )[a-z-]+-src[^;]* http:(?: |;|$)/);
     const widget = String((await t.http.get('/livechat/517e0c4a-0000-4000-8000-00000000c4a7')).headers['content-security-policy']);
     expect(directive(widget, 'connect-src')).toBe("connect-src 'self'");
@@ -96,7 +119,9 @@ describe('security headers', () => {
     expect(production).not.toContain('localhost');
     expect(directive(production, 'frame-src')).toBe("frame-src 'self' https://voip.example https://*.voip.example");
     // A stray character in the setting never becomes a directive of its own.
-    expect(contentSecurityPolicy('/app', { production: true, voicePhoneDomains: ['voip.example; script-src *'] })).not.toContain('script-src *');
+    expect(contentSecurityPolicy('/app', { production: true, voicePhoneDomains: ['voip.example; script-src *'] })).not.toContain(
+      'script-src *',
+    );
   });
 
   // The app's pages could connect to any https site (and any local http one) only
@@ -140,10 +165,20 @@ describe('served at an https PUBLIC_URL', () => {
   });
 
   it('accepts cookie writes from the served origin by default, and refuses the old fixed localhost:3000', async () => {
-    const fromApp = await behindProxy.http.post('/api/v1/channels').set('Cookie', cookie).set('Origin', 'https://app.atende.example').type('form').send(channelForm('Through the proxy'));
+    const fromApp = await behindProxy.http
+      .post('/api/v1/channels')
+      .set('Cookie', cookie)
+      .set('Origin', 'https://app.atende.example')
+      .type('form')
+      .send(channelForm('Through the proxy'));
     expect(fromApp.status).toBe(201);
     const before = await t.database.db.channel.count();
-    const fromLocalhost = await behindProxy.http.post('/api/v1/channels').set('Cookie', cookie).set('Origin', 'http://localhost:3000').type('form').send(channelForm('Local page'));
+    const fromLocalhost = await behindProxy.http
+      .post('/api/v1/channels')
+      .set('Cookie', cookie)
+      .set('Origin', 'http://localhost:3000')
+      .type('form')
+      .send(channelForm('Local page'));
     expect(fromLocalhost.status).toBe(403);
     expect(fromLocalhost.body).toMatchObject({ code: 'origin_not_allowed' });
     expect(await t.database.db.channel.count()).toBe(before);

@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import { AppError } from '@atende/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
-/** The livechat widget page: the one page websites embed in an iframe (spec 002 §3). */
+/** The livechat widget page: the one page websites embed in an iframe. */
 const FRAMABLE = /^\/livechat\/[^/?#]+\/?(?:[?#]|$)/;
 
 /** Where the pages may load images and frame, besides our own origin. */
@@ -59,7 +59,13 @@ export function originAllowed(origin: string | undefined, host: string | undefin
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
 }
 
-export const allowedOrigins = (list: string): Set<string> => new Set(list.split(',').map((o) => o.trim()).filter(Boolean));
+export const allowedOrigins = (list: string): Set<string> =>
+  new Set(
+    list
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+  );
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWeb } from './web';
 
-// The built web app as the api serves it (issue 13 item 1): /login gets its own light page, every
+// The built web app as the api serves it: /login gets its own light page, every
 // other client route the app, hashed assets precompressed and immutable, pages always revalidated.
 let dist: string;
 let app: FastifyInstance;

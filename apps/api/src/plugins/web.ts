@@ -19,7 +19,7 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     wildcard: false,
     index: false,
     // The build writes .br and .gz beside each asset (apps/web/vite.config.ts): sent as they are, with
-    // content-encoding, to clients that accept them (issue 13 item 1).
+    // content-encoding, to clients that accept them.
     preCompressed: true,
     // Our own Cache-Control below, not the plugin's max-age=0.
     cacheControl: false,
@@ -35,9 +35,10 @@ export async function registerWeb(app: FastifyInstance, dist: string): Promise<b
     }
     const file = path.slice(1);
     if (file && !file.includes('..') && existsSync(join(dist, file))) return reply.sendFile(file);
-    // /login has a page of its own, the sign-in form without the app (issue 13 item 1).
+    // /login has a page of its own, the sign-in form without the app.
     // /app is the app with the agent screen's chunks preloaded; the other routes fetch theirs on use.
-    const page = SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : isAgentScreenPath(path) && hasAgentPage ? 'app.html' : 'index.html';
+    const page =
+      SIGN_IN_PATH.test(path) && hasLoginPage ? 'login.html' : isAgentScreenPath(path) && hasAgentPage ? 'app.html' : 'index.html';
     return reply.type('text/html').header('Cache-Control', 'no-cache').sendFile(page);
   });
   return true;

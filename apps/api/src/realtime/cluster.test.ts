@@ -2,7 +2,7 @@ import { rooms, type ServerEventPayload } from '@atende/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connected, nextEvent, startTestApp, type TestApp, type TestSocket } from '../testing';
 
-// ARCHITECTURE "Scale out, not up": N api processes share realtime through the Redis adapter.
+// N api processes share realtime through the Redis adapter.
 let a: TestApp;
 let b: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -72,7 +72,10 @@ describe('two api instances', () => {
     await connected(onB);
     const told = nextEvent(onB, 'update-user', (p) => p.user.is_logged === false);
     const dropped = new Promise<string>((resolve) => onB.once('disconnect', resolve));
-    const res = await a.http.patch(`/api/v1/users/${acme.users.agent2!.id}`).set('Authorization', `Bearer ${supervisor}`).send({ state: 'offline' });
+    const res = await a.http
+      .patch(`/api/v1/users/${acme.users.agent2!.id}`)
+      .set('Authorization', `Bearer ${supervisor}`)
+      .send({ state: 'offline' });
     expect(res.status).toBe(200);
     expect((await told).user.logged_off_by).toBe('supervisor');
     expect(await dropped).toBe('io server disconnect');
@@ -80,7 +83,7 @@ describe('two api instances', () => {
 });
 
 describe('connection state recovery', () => {
-  // spec 000 §4: the connection cycles disconnected, connecting, connected; events sent meanwhile are not lost.
+  // The connection cycles disconnected, connecting, connected; events sent meanwhile are not lost.
   it('hands a briefly disconnected socket the events emitted meanwhile, with socket.recovered', async () => {
     const token = await a.login('manager@acme.test');
     const socket = track(a.socket(token));
@@ -157,7 +160,7 @@ describe('connection state recovery after the session ended', () => {
 });
 
 describe('realtime outbox relay', () => {
-  // ARCHITECTURE "Nothing lost": the worker's events reach browsers through the outbox; one delivery each.
+  // The worker's events reach browsers through the outbox; one delivery each.
   it('delivers an entry written by another process once, with two api instances consuming', async () => {
     const supervisor = await a.login('supervisor@acme.test');
     const onA = track(a.socket(supervisor));
@@ -166,8 +169,12 @@ describe('realtime outbox relay', () => {
     const metrics = rooms.metrics(acme.tenantId);
     for (const s of [onA, onB]) expect(await s.timeout(5000).emitWithAck('join', { room: metrics })).toEqual({ ok: true });
     const counts = { a: 0, b: 0 };
-    onA.on('waiting-queue', (p) => { if (p.quantity_waiting_queue === 7) counts.a++; });
-    onB.on('waiting-queue', (p) => { if (p.quantity_waiting_queue === 7) counts.b++; });
+    onA.on('waiting-queue', (p) => {
+      if (p.quantity_waiting_queue === 7) counts.a++;
+    });
+    onB.on('waiting-queue', (p) => {
+      if (p.quantity_waiting_queue === 7) counts.b++;
+    });
 
     const got = Promise.all([7, 7].map((n, i) => nextEvent(i ? onB : onA, 'waiting-queue', (p) => p.quantity_waiting_queue === n)));
     await xaddOutbox(['envelope', JSON.stringify({ room: metrics, event: 'waiting-queue', payload: waitingQueue(acme.tenantId, 7) })]);
@@ -191,7 +198,10 @@ describe('realtime outbox relay', () => {
     socket.on('waiting-queue', (p) => seen.push(p.quantity_waiting_queue));
     await xaddOutbox(['envelope', '{not json']);
     await xaddOutbox(['envelope', JSON.stringify({ room, event: 'no-such-event', payload: {} })]);
-    await xaddOutbox(['envelope', JSON.stringify({ room, event: 'waiting-queue', payload: { tenant_uuid: 'x', quantity_waiting_queue: 'many' } })]);
+    await xaddOutbox([
+      'envelope',
+      JSON.stringify({ room, event: 'waiting-queue', payload: { tenant_uuid: 'x', quantity_waiting_queue: 'many' } }),
+    ]);
     await xaddOutbox(['other', JSON.stringify({ room, event: 'waiting-queue', payload: waitingQueue(acme.tenantId, 98) })]);
     await xaddOutbox([JSON.stringify({ room, event: 'waiting-queue', payload: waitingQueue(acme.tenantId, 97) }), 'envelope']);
     const good = nextEvent(socket, 'waiting-queue', (p) => p.quantity_waiting_queue === 99);

@@ -21,9 +21,17 @@ function userEvent(tenantId: string, uuid: string, username: string): ServerEven
   return {
     tenant_uuid: tenantId,
     user: {
-      id: 1, uuid, username, email: `${username}@x.test`, roles: [{ name: 'agent' }],
+      id: 1,
+      uuid,
+      username,
+      email: `${username}@x.test`,
+      roles: [{ name: 'agent' }],
       workspace: { uuid: tenantId, name: 'W', tenant: { uuid: tenantId, name: 'T' } },
-      is_logged: true, logged_off_by: null, state: 'online', current_pause: null, logged_at: null,
+      is_logged: true,
+      logged_off_by: null,
+      state: 'online',
+      current_pause: null,
+      logged_at: null,
     },
   };
 }
@@ -39,13 +47,16 @@ afterEach(() => {
 afterAll(() => t.close());
 
 describe('realtime handshake', () => {
-  // ARCHITECTURE "Server-side enforcement": the socket is authenticated by the session, like HTTP.
+  // The socket is authenticated by the session, like HTTP.
   it('refuses a connection without a token, with a garbage, forged or revoked token', async () => {
     expect((await refused(t.socket(undefined))).message).toBe('unauthorized');
     expect((await refused(t.socket('garbage'))).message).toBe('unauthorized');
     const token = await t.login('agent@acme.test');
     const claims = jwt.decode(token) as Record<string, string>;
-    const forged = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, 'y'.repeat(40), { audience: 'atende-web', issuer: 'atende-api' });
+    const forged = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, 'y'.repeat(40), {
+      audience: 'atende-web',
+      issuer: 'atende-api',
+    });
     expect((await refused(t.socket(forged))).message).toBe('unauthorized');
     await t.http.post('/api/v1/logout').set('Authorization', `Bearer ${token}`).type('form').send({});
     expect((await refused(t.socket(token))).message).toBe('unauthorized');
@@ -75,7 +86,7 @@ describe('realtime handshake', () => {
     await connected(socket);
   });
 
-  // Issue 13 item 2: a connected socket does not keep its first HTTP request; what it needs stays.
+  // A connected socket does not keep its first HTTP request; what it needs stays.
   it('lets go of the first HTTP request once connected, keeping the handshake and the events', async () => {
     const { socket } = await socketOf('agent@acme.test');
     const [server] = await t.io.in(rooms.user(acme.users.agent!.uuid)).fetchSockets();
@@ -94,7 +105,11 @@ describe('session lifetime', () => {
     const session = await t.database.db.userSession.create({
       data: { tenantId: acme.tenantId, userId: acme.users.agent!.id, roles: ['agent'], expiresAt: new Date(Date.now() + 1000) },
     });
-    const token = jwt.sign({ sid: session.id, sub: acme.users.agent!.uuid, tid: acme.tenantId }, t.env.JWT_SECRET, { audience: 'atende-web', issuer: 'atende-api', expiresIn: 3600 });
+    const token = jwt.sign({ sid: session.id, sub: acme.users.agent!.uuid, tid: acme.tenantId }, t.env.JWT_SECRET, {
+      audience: 'atende-web',
+      issuer: 'atende-api',
+      expiresIn: 3600,
+    });
     const socket = t.socket(token);
     open.push(socket);
     const dropped = new Promise<string>((resolve) => socket.once('disconnect', resolve));
@@ -105,7 +120,7 @@ describe('session lifetime', () => {
 });
 
 describe('rooms', () => {
-  // spec 000 §7 channels; CONVENTIONS "the server decides recipients".
+  // Realtime channels.
   it('delivers an event only to the sockets of its room', async () => {
     const a = await socketOf('agent@acme.test');
     const b = await socketOf('agent2@acme.test');
@@ -129,25 +144,34 @@ describe('rooms', () => {
     const other = await socketOf('agent2@acme.test');
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room: rooms.metrics(acme.tenantId) })).toEqual({ ok: true });
     const seen: Record<string, string[]> = { supervisor: [], agent: [], other: [] };
-    for (const [name, s] of [['supervisor', supervisor], ['agent', agent], ['other', other]] as const) s.socket.on('update-user', (p) => seen[name]!.push(p.user.username));
+    for (const [name, s] of [
+      ['supervisor', supervisor],
+      ['agent', agent],
+      ['other', other],
+    ] as const)
+      s.socket.on('update-user', (p) => seen[name]!.push(p.user.username));
     const audience = [rooms.metrics(acme.tenantId), rooms.user(acme.users.supervisor!.uuid), rooms.user(acme.users.agent!.uuid)];
     t.ctx.realtime.emit(audience, 'update-user', userEvent(acme.tenantId, acme.users.agent!.uuid, 'to-all'));
     // A later event from the same process to each socket marks the end of what the first could bring.
     const markers = [supervisor, agent, other].map((s) => nextEvent(s.socket, 'update-user', (p) => p.user.username === 'marker'));
     t.ctx.realtime.emit(
       [rooms.user(acme.users.supervisor!.uuid), rooms.user(acme.users.agent!.uuid), rooms.user(acme.users.agent2!.uuid)],
-      'update-user', userEvent(acme.tenantId, acme.users.agent!.uuid, 'marker'),
+      'update-user',
+      userEvent(acme.tenantId, acme.users.agent!.uuid, 'marker'),
     );
     await Promise.all(markers);
     expect(seen).toEqual({ supervisor: ['to-all', 'marker'], agent: ['to-all', 'marker'], other: ['marker'] });
   });
 
-  // spec 000 §6/§7: the metrics room is the supervisors' dashboard; an agent-only user has no privileged check.
+  // The metrics room is the supervisors' dashboard; an agent-only user has no privileged check.
   it("lets a supervisor join their tenant's metrics room, refuses an agent and every other tenant's room", async () => {
     const agent = await socketOf('agent@acme.test');
     const supervisor = await socketOf('supervisor@acme.test');
     const metrics = rooms.metrics(acme.tenantId);
-    expect(await emitWithAck<JoinAck>(agent.socket, 'join', { room: metrics })).toMatchObject({ ok: false, error_message: expect.any(String) });
+    expect(await emitWithAck<JoinAck>(agent.socket, 'join', { room: metrics })).toMatchObject({
+      ok: false,
+      error_message: expect.any(String),
+    });
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room: metrics })).toEqual({ ok: true });
     for (const room of [
       rooms.metrics(globex.tenantId),
@@ -162,7 +186,7 @@ describe('rooms', () => {
     }
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', 42)).toMatchObject({ ok: false });
     // The role matrix's campaigns row: a campaign manager or an admin may join the campaigns room; a
-    // supervisor may not, nor a manager (the stricter reading of spec 000 §6 against 001 §6 / 002 §6).
+    // Supervisor may not, nor a manager (the stricter reading of the role rules).
     expect(await emitWithAck<JoinAck>(supervisor.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toMatchObject({ ok: false });
     const manager = await socketOf('manager@acme.test');
     expect(await emitWithAck<JoinAck>(manager.socket, 'join', { room: rooms.campaigns(acme.tenantId) })).toMatchObject({ ok: false });
@@ -171,7 +195,11 @@ describe('rooms', () => {
 
     // The joined room carries the agent's pause to the supervisor; the refused agent gets only its own copy.
     const pause = acme.pauses[0]!;
-    const seenBySupervisor = nextEvent(supervisor.socket, 'update-user', (p) => p.user.uuid === acme.users.agent!.uuid && p.user.current_pause?.uuid === pause.id);
+    const seenBySupervisor = nextEvent(
+      supervisor.socket,
+      'update-user',
+      (p) => p.user.uuid === acme.users.agent!.uuid && p.user.current_pause?.uuid === pause.id,
+    );
     const seenByAgent = nextEvent(agent.socket, 'update-user', (p) => p.user.current_pause?.uuid === pause.id);
     const res = await t.http.patch('/api/v1/users/me').set('Authorization', `Bearer ${agent.token}`).send({ current_pause_uuid: pause.id });
     expect(res.status).toBe(200);

@@ -15,7 +15,7 @@ import type { Redis } from 'ioredis';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { Server, type Socket } from 'socket.io';
 import type { Env } from '../env';
-import type { Db } from '@atende/db';
+import { isSessionLive, type Db } from '@atende/db';
 import { resolveSession, type Session } from '../modules/session/session';
 import { SESSION_COOKIE } from '../modules/session/tokens';
 import { sessionRoom, type Realtime } from './emit';
@@ -25,7 +25,7 @@ import { PresenceTracker } from './presence';
 
 /**
  * What a socket keeps of its session: the fields the gateway reads, not the whole Session (the
- * tenant's parsed config alone is a few hundred bytes per socket, over 10,000 sockets; issue 13 item 2).
+ * tenant's parsed config alone is a few hundred bytes per socket, over 10,000 sockets).
  */
 type SocketSession = Pick<Session, 'sessionId' | 'userId' | 'userUuid' | 'tenantId' | 'roles' | 'expiresAt' | 'apiToken'>;
 type SocketData = { session: SocketSession };
@@ -40,7 +40,7 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
-/** Which named rooms a session may join (spec 000 §7). */
+/** Which named rooms a session may join. */
 export function mayJoin(session: Pick<Session, 'userUuid' | 'tenantId' | 'roles'>, room: string): boolean {
   if (room === rooms.user(session.userUuid)) return true;
   if (room === rooms.metrics(session.tenantId)) return allows(session.roles, 'dashboard');
@@ -65,7 +65,10 @@ export interface GatewayDeps {
  * rooms shared between api processes by the Redis streams adapter, which also lets a client that
  * was briefly disconnected recover the packets it missed.
  */
-export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Promise<{ io: Io; realtime: Realtime; close(): Promise<void> }> {
+export async function createGateway(
+  app: FastifyInstance,
+  deps: GatewayDeps,
+): Promise<{ io: Io; realtime: Realtime; close(): Promise<void> }> {
   const { env, db, redis, log } = deps;
   const allowed = allowedOrigins(env.ALLOWED_ORIGINS);
   const io: Io = new Server(app.server, {
@@ -93,7 +96,7 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
       // answered, while disconnectSockets acts locally at once. A round trip on the same connection
       // plus one macrotask lets every earlier emit reach local sockets first; other processes get
       // both in stream order.
-      // At most a second: while Redis is down, signing out must not hang (issue 12 item 7).
+      // At most a second: while Redis is down, signing out must not hang.
       await within(redis.ping(), 1000, 'PONG');
       await new Promise((resolve) => setImmediate(resolve));
       io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
@@ -106,7 +109,14 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
   };
   // A fail-fast connection: while Redis is down presence updates fail at once instead of queueing.
   const presenceRedis = await requestRedis(redis);
-  const presence = new PresenceTracker({ db, realtime, log, redis: presenceRedis, prefix: env.REDIS_PREFIX, graceMs: env.PRESENCE_GRACE_MS });
+  const presence = new PresenceTracker({
+    db,
+    realtime,
+    log,
+    redis: presenceRedis,
+    prefix: env.REDIS_PREFIX,
+    graceMs: env.PRESENCE_GRACE_MS,
+  });
   presence.start();
 
   io.use(async (socket, next) => {
@@ -127,7 +137,7 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     const { session } = socket.data;
     // The handshake (headers, auth) is built and the session resolved: the first HTTP request, which
     // engine.io keeps for the connection's whole life, is not needed again. Dropping it saves a few KB
-    // per connected socket (socket.io's "Memory usage" guide; issue 13 item 2).
+    // per connected socket (socket.io's "Memory usage" guide).
     socket.conn.request = null as unknown as typeof socket.conn.request;
     // Rooms every socket is in: its user (spec), its tenant (queue counts) and its session (so a revoked session can be dropped).
     const own = [rooms.user(session.userUuid), rooms.tenant(session.tenantId), sessionRoom(session.sessionId)];
@@ -163,7 +173,6 @@ export async function createGateway(app: FastifyInstance, deps: GatewayDeps): Pr
     socket.on('leave', handle('leave'));
   });
 
-
   const relay = await startOutboxRelay(io, redis, env.REDIS_PREFIX, log);
   return {
     io,
@@ -191,8 +200,7 @@ function guardRecovery(io: Io, db: Db): void {
     const previous = await restore(pid, offset);
     const sessionId = previous?.data?.session?.sessionId;
     if (!previous || !sessionId) throw new Error('nothing to recover');
-    const live = await db.userSession.count({ where: { id: sessionId, revokedAt: null, expiresAt: { gt: new Date() } } });
-    if (live === 0) throw new Error('the session ended');
+    if (!(await isSessionLive(db, sessionId))) throw new Error('the session ended');
     return previous;
   };
 }
@@ -245,8 +253,7 @@ export async function startOutboxRelay(io: Io, redis: Redis, prefix: string, log
         const claimed = (await reader.xautoclaim(stream, group, consumer, 30_000, '0-0', 'COUNT', 100)) as [string, [string, unknown][]];
         if (claimed[1]?.length) await deliver(claimed[1]);
         const res = (await reader.xreadgroup('GROUP', group, consumer, 'COUNT', 100, 'BLOCK', 1000, 'STREAMS', stream, '>')) as
-          | [string, [string, unknown][]][]
-          | null;
+          [string, [string, unknown][]][] | null;
         for (const [, entries] of res ?? []) await deliver(entries);
       } catch (error) {
         if (!running) break;

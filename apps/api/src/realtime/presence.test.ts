@@ -6,7 +6,7 @@ import { customChannel, inbound } from '../modules/conversations/fixtures';
 import { connected, nextEvent, startTestApp, type TestApp, type TestSocket } from '../testing';
 import { PresenceTracker } from './presence';
 
-// Issue 16 items 1 and 2: presence follows a live connection (spec 000 §4 sign-off rule once no
+// Presence follows a live connection (sign-off rule once no
 // browser is connected for the grace period), and logout returns the chats as its dialog says.
 const GRACE_MS = 800;
 let t: TestApp;
@@ -17,13 +17,26 @@ const open: TestSocket[] = [];
 
 beforeAll(async () => {
   t = await startTestApp({ PRESENCE_GRACE_MS: String(GRACE_MS), LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
-  acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], apionly: ['agent'], desk: ['agent'], supervisor: ['supervisor'] } });
+  acme = await t.tenant('Acme', {
+    users: {
+      agent: ['agent'],
+      agent2: ['agent'],
+      agent3: ['agent'],
+      agent4: ['agent'],
+      apionly: ['agent'],
+      desk: ['agent'],
+      supervisor: ['supervisor'],
+    },
+  });
   ({ channel, token: channelToken } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id));
 });
 afterEach(async () => {
   for (const s of open.splice(0)) s.disconnect();
   await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'on_demand' } });
-  await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } }, data: { state: 'closed', closedAt: new Date() } });
+  await t.database.db.conversation.updateMany({
+    where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } },
+    data: { state: 'closed', closedAt: new Date() },
+  });
   await t.database.db.user.updateMany({ where: { tenantId: acme.tenantId }, data: { isLogged: false, state: 'offline' } });
 });
 afterAll(() => t.close());
@@ -47,18 +60,23 @@ const loggedIn = (name: string, isLogged = true, timeout = 5000) =>
  */
 async function sweptPast(browser: TestSocket, name: string): Promise<void> {
   browser.disconnect();
-  await vi.waitFor(async () => expect(await userRow(name)).toMatchObject({ isLogged: false, loggedOffBy: 'system' }), { timeout: GRACE_MS * 8 });
+  await vi.waitFor(async () => expect(await userRow(name)).toMatchObject({ isLogged: false, loggedOffBy: 'system' }), {
+    timeout: GRACE_MS * 8,
+  });
 }
 
 /** A contact writes; with on_demand the conversation waits, and `token`'s agent accepts it. */
 async function chatHeldBy(token: string, name: string, phone: string): Promise<string> {
   await inbound(t, channel.id, channelToken, { phone, id: `m-${phone}-${Date.now()}`, content: 'Olá' });
-  const res = await t.http.patch('/api/v1/conversations').set({ Authorization: `Bearer ${token}` }).send({ user_id: acme.users[name]!.id });
+  const res = await t.http
+    .patch('/api/v1/conversations')
+    .set({ Authorization: `Bearer ${token}` })
+    .send({ user_id: acme.users[name]!.id });
   expect(res.status).toBe(200);
   return res.body.data.uuid as string;
 }
 
-describe('presence follows a live connection (issue 16 item 1)', () => {
+describe('presence follows a live connection', () => {
   it('signs off an agent whose only browser closed, after the grace period: chats back to the queue, not picked by distribution', async () => {
     const token = await t.login('agent@acme.test');
     const browser = await browserOf(token);
@@ -72,11 +90,17 @@ describe('presence follows a live connection (issue 16 item 1)', () => {
     await sleep(GRACE_MS / 4);
     expect(await userRow('agent')).toMatchObject({ isLogged: true, state: 'online' });
 
-    // After it: offline on the dashboard, and the chat returned with reason logoff (spec 000 §4).
+    // After it: offline on the dashboard, and the chat returned with reason logoff.
     expect((await offline).user).toMatchObject({ is_logged: false, state: 'offline', logged_off_by: 'system' });
     // The chats return just after the announcement.
-    await vi.waitFor(async () => expect((await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).state).toBe('waiting'), { timeout: 5000 });
-    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: held }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    await vi.waitFor(
+      async () => expect((await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).state).toBe('waiting'),
+      { timeout: 5000 },
+    );
+    const conv = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id: held },
+      include: { events: { orderBy: { at: 'desc' }, take: 1 } },
+    });
     expect(conv).toMatchObject({ state: 'waiting', userId: null });
     expect(conv.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'logoff' } });
 
@@ -112,7 +136,10 @@ describe('presence follows a live connection (issue 16 item 1)', () => {
     await browserOf(token);
     await sweptPast(witness2, 'agent2');
     expect(await userRow('agent3')).toMatchObject({ isLogged: true, state: 'online' });
-    expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'answered', userId: acme.users.agent3!.id });
+    expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({
+      state: 'answered',
+      userId: acme.users.agent3!.id,
+    });
   });
 });
 
@@ -141,12 +168,29 @@ describe('a session that never opens a socket', () => {
 
 describe('presence when Redis does not answer', () => {
   it('still logs an agent signed off by presence back in when their browser connects, and says why it could not mark them seen', async () => {
-    await t.database.db.user.update({ where: { id: acme.users.agent2!.id }, data: { isLogged: false, state: 'offline', loggedOffBy: 'system' } });
+    await t.database.db.user.update({
+      where: { id: acme.users.agent2!.id },
+      data: { isLogged: false, state: 'offline', loggedOffBy: 'system' },
+    });
     // A connection that cannot reach Redis and does not queue: each command fails at once, as one
     // whose answers come too late does after its timeout.
-    const unreachable = new Redis({ host: '127.0.0.1', port: 1, lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const unreachable = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     unreachable.on('error', () => undefined);
-    const tracker = new PresenceTracker({ db: t.database.db, realtime: t.ctx.realtime, log: pino({ level: 'silent' }), redis: unreachable, prefix: 'atende-test-presence-down:', graceMs: GRACE_MS });
+    const tracker = new PresenceTracker({
+      db: t.database.db,
+      realtime: t.ctx.realtime,
+      log: pino({ level: 'silent' }),
+      redis: unreachable,
+      prefix: 'atende-test-presence-down:',
+      graceMs: GRACE_MS,
+    });
     try {
       await expect(tracker.connected(acme.tenantId, acme.users.agent2!.id)).rejects.toThrow();
       expect(await userRow('agent2')).toMatchObject({ isLogged: true, state: 'online', loggedOffBy: null });
@@ -156,15 +200,26 @@ describe('presence when Redis does not answer', () => {
   });
 });
 
-describe('logout returns the chats as the dialog says (issue 16 item 2)', () => {
+describe('logout returns the chats as the dialog says', () => {
   it('returns them even when the user stays logged in on another connected browser', async () => {
     const laptop = await t.login('agent4@acme.test');
     const phone = await t.login('agent4@acme.test');
     await browserOf(laptop);
     await browserOf(phone);
     const held = await chatHeldBy(laptop, 'agent4', '11970000004');
-    expect((await t.http.post('/api/v1/logout').set({ Authorization: `Bearer ${laptop}` }).type('form').send({})).status).toBe(200);
-    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: held }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    expect(
+      (
+        await t.http
+          .post('/api/v1/logout')
+          .set({ Authorization: `Bearer ${laptop}` })
+          .type('form')
+          .send({})
+      ).status,
+    ).toBe(200);
+    const conv = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id: held },
+      include: { events: { orderBy: { at: 'desc' }, take: 1 } },
+    });
     expect(conv).toMatchObject({ state: 'waiting', userId: null });
     expect(conv.events[0]).toMatchObject({ detail: { event: 'logoff' } });
     // The phone's browser is still connected: logged in and online there.
@@ -177,7 +232,15 @@ describe('logout returns the chats as the dialog says (issue 16 item 2)', () => 
     const forgotten = await t.login('agent4@acme.test');
     await browserOf(laptop);
     const held = await chatHeldBy(laptop, 'agent4', '11970000005');
-    expect((await t.http.post('/api/v1/logout').set({ Authorization: `Bearer ${laptop}` }).type('form').send({})).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .post('/api/v1/logout')
+          .set({ Authorization: `Bearer ${laptop}` })
+          .type('form')
+          .send({})
+      ).status,
+    ).toBe(200);
     expect(await t.database.db.conversation.findUniqueOrThrow({ where: { id: held } })).toMatchObject({ state: 'waiting', userId: null });
     expect(await userRow('agent4')).toMatchObject({ isLogged: false, state: 'offline', loggedOffBy: 'self' });
     // That session is not ended: opening it again logs the user back in.

@@ -1,8 +1,9 @@
 import { resumeAgent, signOffAgent, type ConversationDeps } from '@atende/conversations';
+import { tenantOfUser } from '@atende/db';
 import type { Redis } from 'ioredis';
 
 /**
- * Presence follows live connections, not unexpired sessions (issue 16 item 1).
+ * Presence follows live connections, not unexpired sessions.
  *
  * One Redis sorted set, user id → the last moment a socket of theirs was known to be connected (or
  * they signed in: seenAtSignIn).
@@ -11,7 +12,7 @@ import type { Redis } from 'ioredis';
  * period: their browsers closed, their network dropped, or the process holding their sockets
  * died. Each process sweeps the set as often as it beats; the one that claims an away user (an
  * atomic check-and-remove, so exactly one) signs them off by the spec's rule: offline, not
- * logged, active chats back to the queue (spec 000 §4). Their session stays valid: when one of
+ * logged, active chats back to the queue. Their session stays valid: when one of
  * its sockets connects again the user is logged in again (`resumeAgent`).
  *
  * Nothing here runs per message: the fan-out path never touches it.
@@ -23,9 +24,7 @@ export class PresenceTracker {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<void> = Promise.resolve();
 
-  constructor(
-    private readonly deps: ConversationDeps & { redis: Redis; prefix: string; graceMs: number },
-  ) {
+  constructor(private readonly deps: ConversationDeps & { redis: Redis; prefix: string; graceMs: number }) {
     this.key = presenceKey(deps.prefix);
     // Several beats per grace period, so a connected user is never seen as away between two beats.
     this.heartbeatMs = Math.max(100, Math.min(10_000, Math.floor(deps.graceMs / 4)));
@@ -33,7 +32,9 @@ export class PresenceTracker {
 
   start(): void {
     this.timer = setInterval(() => {
-      this.beating = this.beating.then(async () => void (await this.beat())).catch((error: unknown) => this.deps.log.error({ err: error }, 'presence heartbeat failed'));
+      this.beating = this.beating
+        .then(async () => void (await this.beat()))
+        .catch((error: unknown) => this.deps.log.error({ err: error }, 'presence heartbeat failed'));
     }, this.heartbeatMs);
     this.timer.unref();
   }
@@ -91,12 +92,12 @@ export class PresenceTracker {
   }
 
   private async signOff(userId: number): Promise<boolean> {
-    const user = await this.deps.db.user.findUnique({ where: { id: userId }, select: { tenantId: true } });
-    if (!user) return false;
+    const tenantId = await tenantOfUser(this.deps.db, userId);
+    if (!tenantId) return false;
     // Nobody is connected to hear it: only the dashboards are told (see signOffAgent).
-    const done = await signOffAgent(this.deps, user.tenantId, userId, 'system', { isLogged: true }, { tellUser: false });
+    const done = await signOffAgent(this.deps, tenantId, userId, 'system', { isLogged: true }, { tellUser: false });
     // A socket that connected while this ran found the user still logged in: log them in again.
-    if (done.signedOff && (await this.deps.redis.zscore(this.key, String(userId))) !== null) await resumeAgent(this.deps, user.tenantId, userId);
+    if (done.signedOff && (await this.deps.redis.zscore(this.key, String(userId))) !== null) await resumeAgent(this.deps, tenantId, userId);
     return done.signedOff;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-// The Portuguese dictionary is its own chunk (issue 13 item 1): a pt-BR browser must get it before the
+// The Portuguese dictionary is its own chunk: a pt-BR browser must get it before the
 // first render, whatever i18next's resolvedLanguage says before the resources are in.
 describe('i18n start-up', () => {
   it('loads Portuguese for a pt-BR browser before resolving, with plurals and the campaign context', async () => {

@@ -8,7 +8,7 @@ const EN_PLURALS: Record<string, string> = {
   '{{count}} valid subscribers_other': '{{count}} valid subscribers',
 };
 
-/** Spec 000 §1: Portuguese when the browser language contains "pt", English otherwise. */
+/** Portuguese when the browser language contains "pt", English otherwise. */
 export const toAppLanguage = (browserLanguage: string): 'pt' | 'en' => (browserLanguage.toLowerCase().includes('pt') ? 'pt' : 'en');
 
 i18n.on('languageChanged', (lng) => {
@@ -23,7 +23,7 @@ const initialised = i18n
     supportedLngs: ['en', 'pt'],
     fallbackLng: 'en',
     // English phrases are the keys: a phrase missing from a dictionary shows the English text.
-    // The Portuguese dictionary is its own chunk, fetched only when Portuguese is the language (issue 13 item 1).
+    // The Portuguese dictionary is its own chunk, fetched only when Portuguese is the language.
     resources: { en: { translation: EN_PLURALS } },
     partialBundledLanguages: true,
     react: { bindI18nStore: 'added' },

@@ -1,5 +1,5 @@
 /**
- * Portuguese dictionary keyed by the English source phrase (spec 000 §1). Phrases the spec gives in
+ * Portuguese dictionary keyed by the English source phrase. Phrases the spec gives in
  * Portuguese are their own keys and show as given in both languages. `pnpm --filter @atende/web
  * typecheck` fails when a translated phrase has no entry here (scripts/check-i18n.ts).
  */
@@ -21,6 +21,9 @@ import { ptWorkstation } from './pt/workstation';
 import { ptSettings } from './pt/settings';
 import { ptLivechat } from './pt/livechat';
 import { ptServer } from './pt/server';
+import { ptErrors } from './pt/errors';
+import { ERROR_TEXTS } from '../api/errors';
+import type { ErrorCode } from '@atende/contract';
 import { ptChannelSetup } from './pt/channel-setup';
 
 const ptShared: Record<string, string> = {
@@ -30,7 +33,8 @@ const ptShared: Record<string, string> = {
   'No data found': 'Nenhum dado encontrado',
   'Something went wrong': 'Algo deu errado',
   'The service is unavailable for a moment; try again shortly': 'O serviço está indisponível por um momento; tente novamente em instantes',
-  'This request comes from a site that is not allowed to act on this account': 'Esta requisição vem de um site que não tem permissão para agir nesta conta',
+  'This request comes from a site that is not allowed to act on this account':
+    'Esta requisição vem de um site que não tem permissão para agir nesta conta',
   'The data could not be loaded.': 'Não foi possível carregar os dados.',
   'Try again': 'Tentar novamente',
   Reload: 'Recarregar',
@@ -48,7 +52,7 @@ const ptShared: Record<string, string> = {
   Time: 'Hora',
   Date: 'Data',
 
-  // session (spec 000 §2, §4, §8)
+  // session
   'Sign in': 'Entrar',
   'Sign in to Atende': 'Entrar no Atende',
   Password: 'Senha',
@@ -60,7 +64,8 @@ const ptShared: Record<string, string> = {
   'Too many sign-in attempts, try again in a few minutes': 'Muitas tentativas de login, tente novamente em alguns minutos',
   'Forgot password?': 'Esqueceu a senha?',
   'Forgot password': 'Esqueci a senha',
-  'Enter your e-mail. If it belongs to an account, we will send it a 6-digit code.': 'Informe seu e-mail. Se ele for de uma conta, enviaremos a ele um código de 6 dígitos.',
+  'Enter your e-mail. If it belongs to an account, we will send it a 6-digit code.':
+    'Informe seu e-mail. Se ele for de uma conta, enviaremos a ele um código de 6 dígitos.',
   'Send code': 'Enviar código',
   'If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for {{minutes}} minutes.':
     'Se {{email}} for de uma conta, um código de 6 dígitos foi enviado a ele. Ele vale por {{minutes}} minutos.',
@@ -69,12 +74,13 @@ const ptShared: Record<string, string> = {
   'Set password and sign in': 'Definir a senha e entrar',
   'Send a new code': 'Enviar um novo código',
   'Back to sign in': 'Voltar para o login',
-  'The maximum number of users signed in was reached. Try again later.': 'O número máximo de usuários conectados foi atingido. Tente novamente mais tarde.',
+  'The maximum number of users signed in was reached. Try again later.':
+    'O número máximo de usuários conectados foi atingido. Tente novamente mais tarde.',
   'You were disconnected by a supervisor': 'Você foi desconectado por um supervisor',
   'You were disconnected': 'Você foi desconectado',
   Logout: 'Sair',
 
-  // the error catalogue (spec 000 §8 / 002 §8)
+  // The error catalogue
   'Credenciais inválidas': 'Credenciais inválidas',
   'Você não tem permissão para acessar essa página': 'Você não tem permissão para acessar essa página',
   'Funcionalidade não ativada': 'Funcionalidade não ativada',
@@ -90,13 +96,13 @@ const ptShared: Record<string, string> = {
   'You do not have permission to do this': 'Você não tem permissão para fazer isso',
   'Feature not enabled for this tenant': 'Funcionalidade não ativada',
 
-  // connection states (spec 000 §4)
+  // connection states
   Connected: 'Conectado',
   'Trying to reconnect': 'Tentando reconectar',
   'Try to reconnect': 'Tentar reconectar',
   'Falha na conexão': 'Falha na conexão',
 
-  // user menu, profile, QR login (spec 000 §2, §5)
+  // user menu, profile, QR login
   'User menu': 'Menu do usuário',
   Profile: 'Perfil',
   'Login via app': 'Login via app',
@@ -121,7 +127,7 @@ const ptShared: Record<string, string> = {
   'Password must contain letters': 'A senha deve conter letras',
   'Password changed successfully': 'Senha alterada com sucesso',
 
-  // roles (spec 000 §6)
+  // roles
   Admin: 'Administrador',
   Owner: 'Proprietário',
   Manager: 'Gerente',
@@ -130,7 +136,7 @@ const ptShared: Record<string, string> = {
   Agent: 'Agente',
   'Tenant Admin': 'Administrador de tenants',
 
-  // agent panel (spec 000 §2)
+  // agent panel
   'Active chats': 'Atendimentos ativos',
   '{{count}} active chats': '{{count}} atendimentos ativos',
   History: 'Histórico',
@@ -153,7 +159,7 @@ const ptShared: Record<string, string> = {
   Unknown: 'Desconhecido',
   'Rows per page': 'Linhas por página',
   Pages: 'Páginas',
-  // pauses (spec 000 §4)
+  // pauses
   'Paused: {{description}}': 'Em pausa: {{description}}',
   'You are online again': 'Você está online novamente',
   Unpause: 'Sair da pausa',
@@ -165,7 +171,7 @@ const ptShared: Record<string, string> = {
   Keep: 'Manter',
   'Return to queue': 'Devolver à fila',
 
-  // admin area (spec 002 §2)
+  // admin area
   Dashboard: 'Dashboard',
   'Omnichannel panel': 'Painel omnichannel',
   beta: 'beta',
@@ -186,7 +192,8 @@ const ptShared: Record<string, string> = {
   Disconnect: 'Desconectar',
   'Disconnect {{name}}': 'Desconectar {{name}}',
   'Disconnect {{name}}?': 'Desconectar {{name}}?',
-  'Their session ends now and their active chats return to the queue.': 'A sessão termina agora e os atendimentos ativos voltam para a fila.',
+  'Their session ends now and their active chats return to the queue.':
+    'A sessão termina agora e os atendimentos ativos voltam para a fila.',
   '{{name}} was disconnected': '{{name}} foi desconectado',
   'No agents found': 'Nenhum agente encontrado',
   // reports
@@ -243,5 +250,32 @@ const ptShared: Record<string, string> = {
   'Surveys report': 'Relatório de pesquisas',
 };
 
+/** The error catalogue's English phrases with their Portuguese, both kept by code. */
+const ptErrorPhrases: Record<string, string> = Object.fromEntries(
+  (Object.keys(ERROR_TEXTS) as ErrorCode[]).map((code) => [ERROR_TEXTS[code], ptErrors[code]]),
+);
+
 /** Each screen family keeps its phrases in its own file under ./pt/. */
-export const pt: Record<string, string> = { ...ptShared, ...ptWorkstation, ...ptComposer, ...ptCustomer, ...ptPhonebook, ...ptViews, ...ptTemplates, ...ptCampaigns, ...ptSettings, ...ptPeople, ...ptDashboard, ...ptSurveys, ...ptMenus, ...ptIntegrations, ...ptAutomations, ...ptReports, ...ptBots, ...ptLivechat, ...ptChannelSetup, ...ptServer };
+export const pt: Record<string, string> = {
+  ...ptShared,
+  ...ptWorkstation,
+  ...ptComposer,
+  ...ptCustomer,
+  ...ptPhonebook,
+  ...ptViews,
+  ...ptTemplates,
+  ...ptCampaigns,
+  ...ptSettings,
+  ...ptPeople,
+  ...ptDashboard,
+  ...ptSurveys,
+  ...ptMenus,
+  ...ptIntegrations,
+  ...ptAutomations,
+  ...ptReports,
+  ...ptBots,
+  ...ptLivechat,
+  ...ptChannelSetup,
+  ...ptServer,
+  ...ptErrorPhrases,
+};

@@ -1,7 +1,7 @@
 import { type ServerEventName, type ServerEventPayload, type User } from '@atende/contract';
 import { connectRealtime, type RealtimeSocket } from '@atende/sdk';
 import { useQueryClient } from '@tanstack/react-query';
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { clearLocalSession, queryKeys, saveLocalUser } from '../session/session';
@@ -28,22 +28,26 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const { t } = useTranslation();
-  const latest = useRef({ navigate, t });
-  latest.current = { navigate, t };
   const tracker = useRef<ConnectionTracker | null>(null);
+
+  // Shown and done with the latest navigate/t, however long the socket has lived.
+  const leave = useEffectEvent((bySupervisor: boolean) => {
+    toastError(t(bySupervisor ? 'You were disconnected by a supervisor' : 'You were disconnected'), { persistent: true });
+    void Promise.resolve(navigate('/login', { replace: true })).then(() => clearLocalSession(queryClient));
+  });
 
   useEffect(() => {
     const s = connectRealtime('');
     const connection = new ConnectionTracker(setState);
     tracker.current = connection;
+    // The socket is the outside resource this effect creates; the tree below needs it as state.
+    // eslint-disable-next-line react-hooks/set-state-in-effect -- set once per socket, not derived from render values
     setSocket(s);
     // The session is over for this tab: logout, with a persistent toast.
     const signedOut = (bySupervisor: boolean) => {
       s.disconnect();
       connection.dispose();
-      const { navigate: go, t: tr } = latest.current;
-      toastError(tr(bySupervisor ? 'You were disconnected by a supervisor' : 'You were disconnected'), { persistent: true });
-      void Promise.resolve(go('/login', { replace: true })).then(() => clearLocalSession(queryClient));
+      leave(bySupervisor);
     };
     s.on('connect', () => {
       connection.connected();
@@ -52,7 +56,9 @@ export function RealtimeProvider({ me, children }: { me: User; children: ReactNo
       // start-up calls and itself.
       if (!s.recovered) void reloadLiveQueries(queryClient);
     });
-    s.on('disconnect', (reason) => (connectionStateAfterDisconnect(reason) === 'connecting' ? connection.connecting() : connection.stopped()));
+    s.on('disconnect', (reason) =>
+      connectionStateAfterDisconnect(reason) === 'connecting' ? connection.connecting() : connection.stopped(),
+    );
     s.on('connect_error', (error) => {
       // The session ended (revoked elsewhere, expired) while the socket was away: retrying is pointless.
       if (isSessionRefused(error)) return signedOut(false);
@@ -112,13 +118,16 @@ export function useRoom(room: string | null): void {
 /** Subscribes to one typed server event while mounted. */
 export function useServerEvent<E extends ServerEventName>(event: E, handler: (payload: ServerEventPayload<E>) => void): void {
   const { socket } = useRealtime();
-  const ref = useRef(handler);
-  ref.current = handler;
+  // The handler of the latest render, without subscribing again each time it changes.
+  const onEvent = useEffectEvent(handler);
   useEffect(() => {
     if (!socket) return;
-    const listener = (payload: ServerEventPayload<E>) => ref.current(payload);
+    const listener = (payload: ServerEventPayload<E>) => onEvent(payload);
     // socket.io's typed `on` cannot relate a generic event name to its listener type.
-    const untyped = socket as unknown as { on(e: string, l: (p: ServerEventPayload<E>) => void): void; off(e: string, l: (p: ServerEventPayload<E>) => void): void };
+    const untyped = socket as unknown as {
+      on(e: string, l: (p: ServerEventPayload<E>) => void): void;
+      off(e: string, l: (p: ServerEventPayload<E>) => void): void;
+    };
     untyped.on(event, listener);
     return () => untyped.off(event, listener);
   }, [socket, event]);

@@ -15,7 +15,13 @@ export interface LocalUser {
 }
 
 export function saveLocalUser(user: User): void {
-  const local: LocalUser = { id: user.id, uuid: user.uuid, username: user.username, roles: user.roles.map((r) => r.name), workspace: user.workspace.name };
+  const local: LocalUser = {
+    id: user.id,
+    uuid: user.uuid,
+    username: user.username,
+    roles: user.roles.map((r) => r.name),
+    workspace: user.workspace.name,
+  };
   localStorage.setItem(LOCAL_USER_KEY, JSON.stringify(local));
 }
 

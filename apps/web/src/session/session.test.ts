@@ -12,7 +12,8 @@ describe('opensAgentScreen', () => {
     expect(opensAgentScreen('/', kept('supervisor', 'agent'))).toBe(true);
   });
   it('is not another screen of the agent, nor any screen of a user without the agent role or without a kept user', () => {
-    for (const path of ['/app/chat-history', '/app/campaigns', '/admin', '/login']) expect(opensAgentScreen(path, kept('agent')), path).toBe(false);
+    for (const path of ['/app/chat-history', '/app/campaigns', '/admin', '/login'])
+      expect(opensAgentScreen(path, kept('agent')), path).toBe(false);
     for (const path of ['/app', '/']) {
       expect(opensAgentScreen(path, kept('admin')), path).toBe(false);
       expect(opensAgentScreen(path, kept('supervisor')), path).toBe(false);

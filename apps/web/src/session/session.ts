@@ -31,8 +31,18 @@ export const sessionQueries = {
     staleTime: 30_000,
     meta: LIVE,
   }),
-  tenant: queryOptions({ queryKey: queryKeys.tenant, queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data, staleTime: 30_000, meta: LIVE }),
-  workspace: queryOptions({ queryKey: queryKeys.workspace, queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data, staleTime: 60_000, meta: LIVE }),
+  tenant: queryOptions({
+    queryKey: queryKeys.tenant,
+    queryFn: async (): Promise<Tenant> => (await api.getMyTenant()).data,
+    staleTime: 30_000,
+    meta: LIVE,
+  }),
+  workspace: queryOptions({
+    queryKey: queryKeys.workspace,
+    queryFn: async (): Promise<Workspace> => (await api.getMyWorkspace()).data,
+    staleTime: 60_000,
+    meta: LIVE,
+  }),
 };
 
 export function useMe() {

@@ -42,7 +42,15 @@ export function BarChart(props: Props) {
     <Stack gap="xs" role="img" aria-label={props.label}>
       <Group gap={single ? 6 : 'lg'} align="flex-end" wrap="nowrap" style={{ overflowX: 'auto', minHeight: HEIGHT + 36 }}>
         {/* The value axis (the chart had no values on it). */}
-        <Stack justify="space-between" align="flex-end" h={HEIGHT + 8} mb={LABEL_ROW} gap={0} data-testid="chart-axis" style={{ borderRight: '1px solid var(--mantine-color-gray-4)', paddingRight: 4 }}>
+        <Stack
+          justify="space-between"
+          align="flex-end"
+          h={HEIGHT + 8}
+          mb={LABEL_ROW}
+          gap={0}
+          data-testid="chart-axis"
+          style={{ borderRight: '1px solid var(--mantine-color-gray-4)', paddingRight: 4 }}
+        >
           {axisTicks(max).map((tick) => (
             <Text key={tick} size="xs" c="dimmed" lh={1}>
               {number.format(tick)}

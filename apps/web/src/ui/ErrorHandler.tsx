@@ -1,11 +1,19 @@
 import type { ApiError } from '@atende/sdk';
 import type { RouteAddress } from '@atende/contract';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { setApiErrorListener } from '../api/client';
-import { errorText, FEATURE_OFF, NO_PERMISSION, SESSION_ENDED, SESSION_STARTING_PATHS } from '../api/errors';
+import {
+  errorText,
+  FEATURE_OFF,
+  FEATURE_OFF_CODES,
+  NO_PERMISSION,
+  NOT_SIGNED_IN_CODES,
+  SESSION_ENDED,
+  SESSION_STARTING_PATHS,
+} from '../api/errors';
 import { clearLocalSession, readLocalUser } from '../session/session';
 import { toastError } from './toasts';
 
@@ -22,31 +30,29 @@ export function ErrorHandler() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { t } = useTranslation();
-  // The listener lives for the whole app; read the latest navigate/t through refs.
-  const latest = useRef({ navigate, t });
-  latest.current = { navigate, t };
+  // The listener lives for the whole app; as an effect event it always sees the latest navigate/t.
+  const onApiError = useEffectEvent((error: ApiError, route: RouteAddress) => {
+    // Failed calls are logged, then shown.
+    console.warn(`api: ${route.method} ${route.path} failed with ${error.status} (${error.code})`);
+    if (SESSION_STARTING_PATHS.has(route.path)) return;
+    if (error.status === 401 || error.status === 408) {
+      const hadSession = readLocalUser() !== null;
+      clearLocalSession(queryClient);
+      if (hadSession || !NOT_SIGNED_IN_CODES.has(error.code)) toastError(t(SESSION_ENDED));
+      void navigate('/login', { replace: true });
+      return;
+    }
+    if (error.status === 403) {
+      toastError(t(FEATURE_OFF_CODES.has(error.code) ? FEATURE_OFF : NO_PERMISSION));
+      void navigate('/', { replace: true });
+      return;
+    }
+    toastError(errorText(error, t));
+  });
 
   useEffect(() => {
-    setApiErrorListener((error: ApiError, route: RouteAddress) => {
-      const { navigate: go, t: tr } = latest.current;
-      // Failed calls are logged, then shown.
-      console.warn(`api: ${route.method} ${route.path} failed with ${error.status} (${error.code})`);
-      if (SESSION_STARTING_PATHS.has(route.path)) return;
-      if (error.status === 401 || error.status === 408) {
-        const hadSession = readLocalUser() !== null;
-        clearLocalSession(queryClient);
-        if (hadSession || error.code !== 'unauthorized') toastError(tr(SESSION_ENDED));
-        void go('/login', { replace: true });
-        return;
-      }
-      if (error.status === 403) {
-        toastError(tr(error.code === 'feature_disabled' ? FEATURE_OFF : NO_PERMISSION));
-        void go('/', { replace: true });
-        return;
-      }
-      toastError(errorText(error, tr));
-    });
+    setApiErrorListener((error, route) => onApiError(error, route));
     return () => setApiErrorListener(() => undefined);
-  }, [queryClient]);
+  }, []);
   return null;
 }

@@ -4,7 +4,7 @@
 export function axisTop(max: number): number {
   if (max <= 1) return 1;
   const power = 10 ** Math.floor(Math.log10(max));
-  return ([1, 2, 5, 10].map((m) => m * power).find((v) => v >= max) ?? 10 * power);
+  return [1, 2, 5, 10].map((m) => m * power).find((v) => v >= max) ?? 10 * power;
 }
 
 /** Axis ticks, top to bottom: the top, its half when whole, and 0. */

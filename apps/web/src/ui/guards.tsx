@@ -59,7 +59,17 @@ export function RequirePermission({ permission, children }: { permission: Permis
  * Role and flag guards in order (role first, then the feature flag); guards child
  * routes without children. `permission` names a row of the role matrix: its roles and its flag.
  */
-export function Guard({ roles, permission, flags = [], children }: { roles?: readonly Role[]; permission?: PermissionName; flags?: readonly FeatureFlag[]; children?: ReactNode }) {
+export function Guard({
+  roles,
+  permission,
+  flags = [],
+  children,
+}: {
+  roles?: readonly Role[];
+  permission?: PermissionName;
+  flags?: readonly FeatureFlag[];
+  children?: ReactNode;
+}) {
   let guarded = children === undefined ? <Outlet /> : <>{children}</>;
   const row: Permission | undefined = permission ? PERMISSIONS[permission] : undefined;
   const allFlags = row?.flag && !flags.includes(row.flag) ? [row.flag, ...flags] : flags;

@@ -12,7 +12,9 @@ export const theme = createTheme({
     // load the Modal component and what it brings (scroll lock, focus trap, portal).
     Modal: {
       defaultProps: { size: 'lg' },
-      vars: (_theme: MantineTheme, props: ModalProps) => ({ root: isModalWidth(props.size) ? { '--modal-size': rem(MODAL_WIDTHS[props.size]) } : {} }),
+      vars: (_theme: MantineTheme, props: ModalProps) => ({
+        root: isModalWidth(props.size) ? { '--modal-size': rem(MODAL_WIDTHS[props.size]) } : {},
+      }),
     },
   },
 });

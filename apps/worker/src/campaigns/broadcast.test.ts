@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { InboundReceiver } from '@atende/conversations';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchCampaign, type DispatchDeps } from './dispatch';
 
-// Spec 001 §2 'Fechar conversação após envio' (mode broadcast, issue 14 item 8): each accepted send
+// 'Fechar conversação após envio' (mode broadcast): each accepted send
 // is a conversation closed at once in the contact's history; the reply opens a new conversation
 // through the campaign's entry point, whose reply action runs on it. Conversation mode records nothing at send.
 const prefix = `atende-test:${randomBytes(4).toString('hex')}:`;
@@ -30,18 +30,47 @@ beforeAll(async () => {
   sim = await startWhatsAppSimulator({ provider: '360dialog', credentials });
   const realtime = new RealtimeOutbox(redis, prefix);
   const adapters = channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1,localhost' }) });
-  deps = { db: t.db, realtime, adapters, secretsKey, limiter: new RateLimiter(redis, prefix), owner: 'worker-b', ratePerSecond: 0, log: pino({ level: 'silent' }), batchSize: 3 };
-  tenant = await ensureTenant(t.db, { name: 'Broadcast', users: { manager: ['campaign_manager'] }, emailDomain: 'broadcast.test', password: 'x1234567', sectors: ['Suporte', 'Vendas'] });
+  deps = {
+    db: t.db,
+    realtime,
+    adapters,
+    secretsKey,
+    limiter: new RateLimiter(redis, prefix),
+    owner: 'worker-b',
+    ratePerSecond: 0,
+    log: pino({ level: 'silent' }),
+    batchSize: 3,
+  };
+  tenant = await ensureTenant(t.db, {
+    name: 'Broadcast',
+    users: { manager: ['campaign_manager'] },
+    emailDomain: 'broadcast.test',
+    password: 'x1234567',
+    sectors: ['Suporte', 'Vendas'],
+  });
   const channel = await t.db.channel.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', entrySectorId: tenant.sectors[0]!.id,
-      config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey),
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'WhatsApp',
+      type: 'whatsapp_360dialog',
+      entrySectorId: tenant.sectors[0]!.id,
+      config: { base_url: sim.baseUrl, api_version: 'cloud' },
+      credentialsEncrypted: encryptCredentials(credentials, secretsKey),
     },
   });
   channelId = channel.id;
   templateId = (
     await t.db.outboundTemplate.create({
-      data: { tenantId: tenant.tenantId, channelId, name: 'aviso', language: 'pt_BR', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Olá {{1}}, seu boleto vence amanhã.' }] },
+      data: {
+        tenantId: tenant.tenantId,
+        channelId,
+        name: 'aviso',
+        language: 'pt_BR',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [{ type: 'BODY', text: 'Olá {{1}}, seu boleto vence amanhã.' }],
+      },
     })
   ).id;
 });
@@ -56,11 +85,28 @@ const phones = (n: number, base: number) => Array.from({ length: n }, (_, i) => 
 async function runCampaign(name: string, mode: 'broadcast' | 'conversation', to: string[]) {
   const campaign = await t.db.campaign.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, mode, channelId, templateId, createdById: tenant.users.manager!.id, entrySectorId: tenant.sectors[1]!.id,
-      config: { default_action: { action: 'transfer_to_sector', sector_uuid: tenant.sectors[1]!.id }, reply_actions: {} }, desiredState: 'running', runNumber: 1,
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name,
+      mode,
+      channelId,
+      templateId,
+      createdById: tenant.users.manager!.id,
+      entrySectorId: tenant.sectors[1]!.id,
+      config: { default_action: { action: 'transfer_to_sector', sector_uuid: tenant.sectors[1]!.id }, reply_actions: {} },
+      desiredState: 'running',
+      runNumber: 1,
     },
   });
-  await t.db.campaignSubscriber.createMany({ data: to.map((p, i) => ({ tenantId: tenant.tenantId, campaignId: campaign.id, name: `Cliente ${i}`, phoneNumber: p, parameters: [`Cliente ${i}`] })) });
+  await t.db.campaignSubscriber.createMany({
+    data: to.map((p, i) => ({
+      tenantId: tenant.tenantId,
+      campaignId: campaign.id,
+      name: `Cliente ${i}`,
+      phoneNumber: p,
+      parameters: [`Cliente ${i}`],
+    })),
+  });
   expect(await dispatchCampaign(deps, { tenant_uuid: tenant.tenantId, campaign_uuid: campaign.id, run: 1 })).toBe('done');
   return campaign;
 }
@@ -72,7 +118,10 @@ describe("broadcast mode: 'close the conversation after sending'", () => {
     const campaign = await runCampaign('Aviso', 'broadcast', to);
     const subscribers = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
     expect(subscribers.every((s) => s.state === 'sent' && s.conversationId && s.contactId)).toBe(true);
-    const conversations = await t.db.conversation.findMany({ where: { id: { in: subscribers.map((s) => s.conversationId!) } }, include: { messages: true } });
+    const conversations = await t.db.conversation.findMany({
+      where: { id: { in: subscribers.map((s) => s.conversationId!) } },
+      include: { messages: true },
+    });
     expect(conversations).toHaveLength(7);
     for (const c of conversations) {
       expect(c).toMatchObject({ state: 'closed', type: 'outbound_campaign', endedBy: 'system', channelId });
@@ -88,7 +137,9 @@ describe("broadcast mode: 'close the conversation after sending'", () => {
     // A repeated dispatch of the same run records nothing more.
     await t.db.campaign.update({ where: { id: campaign.id }, data: { desiredState: 'running' } });
     await dispatchCampaign(deps, { tenant_uuid: tenant.tenantId, campaign_uuid: campaign.id, run: 1 });
-    expect(await t.db.conversation.count({ where: { type: 'outbound_campaign', contactId: { in: subscribers.map((s) => s.contactId!) } } })).toBe(7);
+    expect(
+      await t.db.conversation.count({ where: { type: 'outbound_campaign', contactId: { in: subscribers.map((s) => s.contactId!) } } }),
+    ).toBe(7);
   });
 
   it('a reply opens a new conversation through the entry point and runs the action, the closed one stays closed', async () => {
@@ -102,7 +153,10 @@ describe("broadcast mode: 'close the conversation after sending'", () => {
     );
     expect(got.conversation_uuid).not.toBe(sent.conversationId);
     // The campaign has no entry point: the reply runs its default action as it opens the conversation.
-    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ state: 'completed', conversationId: got.conversation_uuid });
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({
+      state: 'completed',
+      conversationId: got.conversation_uuid,
+    });
     const reply = await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid }, include: { messages: true } });
     // Opened in the campaign's entry sector and left open for an agent (not closed for being a broadcast), with the template it answers.
     expect(reply).toMatchObject({ state: 'waiting', sectorId: tenant.sectors[1]!.id, contactId: sent.contactId });

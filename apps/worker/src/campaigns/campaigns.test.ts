@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { channelAdapters, encryptCredentials, outboundClient, parseSecretsKey } from '@atende/channels';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RateLimiter, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -44,17 +44,55 @@ beforeAll(async () => {
   importDeps = { db: t.db, databaseUrl: t.url, realtime, storage: () => storage, log };
   const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   const limiter = new RateLimiter(redis, prefix);
-  deps = (owner = 'worker-a', rate = 0) => ({ db: t.db, realtime, adapters, secretsKey, limiter, owner, ratePerSecond: rate, log, batchSize: 20 });
+  deps = (owner = 'worker-a', rate = 0) => ({
+    db: t.db,
+    realtime,
+    adapters,
+    secretsKey,
+    limiter,
+    owner,
+    ratePerSecond: rate,
+    log,
+    batchSize: 20,
+  });
   // Bots on (flag bots_interface): the chatbot_outbound reply action's bot answers only then.
-  tenant = await ensureTenant(t.db, { name: 'Campaigns', users: { manager: ['campaign_manager'] }, emailDomain: 'campaigns.test', password: 'x1234567', sectors: ['Vendas'], features: { bots_interface: true } });
+  tenant = await ensureTenant(t.db, {
+    name: 'Campaigns',
+    users: { manager: ['campaign_manager'] },
+    emailDomain: 'campaigns.test',
+    password: 'x1234567',
+    sectors: ['Vendas'],
+    features: { bots_interface: true },
+  });
   const channel = await t.db.channel.create({
-    data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
+    data: {
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'WhatsApp',
+      type: 'whatsapp_360dialog',
+      config: { base_url: sim.baseUrl, api_version: 'cloud' },
+      credentialsEncrypted: encryptCredentials(credentials, secretsKey),
+    },
   });
   channelId = channel.id;
   const template = await t.db.outboundTemplate.create({
     data: {
-      tenantId: tenant.tenantId, channelId, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED',
-      components: [{ type: 'BODY', text: 'Olá {{1}}, sua oferta: {{2}}' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }, { type: 'QUICK_REPLY', text: 'Sair' }] }],
+      tenantId: tenant.tenantId,
+      channelId,
+      name: 'oferta',
+      language: 'pt_BR',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [
+        { type: 'BODY', text: 'Olá {{1}}, sua oferta: {{2}}' },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'QUICK_REPLY', text: 'Quero' },
+            { type: 'QUICK_REPLY', text: 'Sair' },
+          ],
+        },
+      ],
     },
   });
   templateId = template.id;
@@ -75,8 +113,14 @@ async function newCampaign(name: string, options: { withDnd?: boolean } = {}) {
   const lists = options.withDnd ? await t.db.dndList.findMany({ where: { tenantId: tenant.tenantId } }) : [];
   return t.db.campaign.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id,
-      config: { default_action: { action: 'end_with_message' }, reply_actions: {} }, dndLists: { create: lists.map((l) => ({ dndListId: l.id })) },
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name,
+      channelId,
+      templateId,
+      createdById: tenant.users.manager!.id,
+      config: { default_action: { action: 'end_with_message' }, reply_actions: {} },
+      dndLists: { create: lists.map((l) => ({ dndListId: l.id })) },
     },
   });
 }
@@ -84,7 +128,17 @@ async function importCsv(campaignId: string, csv: string) {
   const id = randomUUID();
   const key = `${tenant.tenantId}/${id}`;
   await storage.put(key, Buffer.from(csv), { contentType: 'text/csv', size: Buffer.byteLength(csv) });
-  await t.db.storedFile.create({ data: { id, tenantId: tenant.tenantId, originalFilename: 's.csv', contentType: 'text/csv', size: Buffer.byteLength(csv), service: storage.service, storageKey: key } });
+  await t.db.storedFile.create({
+    data: {
+      id,
+      tenantId: tenant.tenantId,
+      originalFilename: 's.csv',
+      contentType: 'text/csv',
+      size: Buffer.byteLength(csv),
+      service: storage.service,
+      storageKey: key,
+    },
+  });
   return importSubscribers(importDeps, { tenant_uuid: tenant.tenantId, campaign_uuid: campaignId, file_uuid: id });
 }
 async function start(campaignId: string) {
@@ -92,9 +146,13 @@ async function start(campaignId: string) {
   return { tenant_uuid: tenant.tenantId, campaign_uuid: campaignId, run: c.runNumber };
 }
 const phones = (n: number, base: number) => Array.from({ length: n }, (_, i) => `+55119${String(base + i).padStart(8, '0')}`);
-const sentTo = () => sim.sent().filter((s) => s.answeredStatus === 200).map((s) => String(s.body.to));
+const sentTo = () =>
+  sim
+    .sent()
+    .filter((s) => s.answeredStatus === 200)
+    .map((s) => String(s.body.to));
 
-describe('subscriber import (spec 001 §4-§5)', () => {
+describe('subscriber import', () => {
   it('keeps valid rows, ignores duplicates, records bad rows with their reason and marks DND contacts', async () => {
     const campaign = await newCampaign('Import', { withDnd: true });
     const csv = [
@@ -121,12 +179,14 @@ describe('subscriber import (spec 001 §4-§5)', () => {
     expect(rows[1]!.parameters).toEqual(['Ana', '10% off']);
     const done = await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } });
     expect(done).toMatchObject({ importStatus: 'done', importSummary: { imported: 4, ignored: 1, imported_with_error: 2 } });
-    const events = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+')).map(([, f]) => JSON.parse(f[1]!) as { event: string; payload: { status?: string } });
+    const events = (await redis.xrange(realtimeOutboxStream(prefix), '-', '+')).map(
+      ([, f]) => JSON.parse(f[1]!) as { event: string; payload: { status?: string } },
+    );
     expect(events.filter((e) => e.event === 'update-campaign-tasks').map((e) => e.payload.status)).toContain('done');
   });
 });
 
-describe('sending (spec 001, issue 6 exactly once)', () => {
+describe('sending (exactly once)', () => {
   it('sends the template to every pending subscriber once, with its parameters, then stops', async () => {
     sim.reset();
     const campaign = await newCampaign('Send');
@@ -139,14 +199,25 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
       .filter((e) => e.event === 'update-campaign' && e.payload.campaign?.uuid === campaign.id);
     expect(updates.length).toBeGreaterThanOrEqual(2);
     expect(updates.length).toBeLessThanOrEqual(2 + Math.ceil((Date.now() - began) / 1000));
-    // Issue 14 item 5: a finished run is 'sent' (receipts awaited), not 'stopped' with Start on.
+    // A finished run is 'sent' (receipts awaited), not 'stopped' with Start on.
     expect(updates.at(-1)!.payload.campaign!.state).toBe('sent');
-    expect(sentTo().sort()).toEqual(phones(45, 1000).map((p) => p.slice(1)).sort());
-    const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as { template: { components: { parameters: { text: string }[] }[] } };
+    expect(sentTo().sort()).toEqual(
+      phones(45, 1000)
+        .map((p) => p.slice(1))
+        .sort(),
+    );
+    const first = sim.sent().find((x) => x.body.to === phones(1, 1000)[0]!.slice(1))!.body as {
+      template: { components: { parameters: { text: string }[] }[] };
+    };
     expect(first.template.components[0]!.parameters.map((p) => p.text)).toEqual(['C0', 'P0']);
     const states = await t.db.campaignSubscriber.groupBy({ by: ['state'], where: { campaignId: campaign.id }, _count: { _all: true } });
     expect(states).toEqual([{ state: 'sent', _count: { _all: 45 } }]);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'sent', desiredState: 'sent', dispatchOwner: null, finishedAt: expect.any(Date) });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      state: 'sent',
+      desiredState: 'sent',
+      dispatchOwner: null,
+      finishedAt: expect.any(Date),
+    });
   });
 
   it('after a crash mid-send, a second worker resumes without sending anyone twice, and a racing one stays out', async () => {
@@ -161,11 +232,19 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
       RETURNING id, "phoneNumber", parameters`;
     await t.db.campaignSubscriber.updateMany({ where: { id: { in: claimed.slice(0, 10).map((c) => c.id) } }, data: { state: 'sending' } });
     const { subscriberMessage } = await import('./dispatch');
-    const template = (await import('@atende/conversations')).presentTemplate(await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: templateId }, include: { channel: { select: { id: true, name: true, type: true } } } }));
+    const template = (await import('@atende/conversations')).presentTemplate(
+      await t.db.outboundTemplate.findUniqueOrThrow({
+        where: { id: templateId },
+        include: { channel: { select: { id: true, name: true, type: true } } },
+      }),
+    );
     const adapter = channelAdapters({ outbound: LOCAL_OUTBOUND }).get('whatsapp_360dialog')!;
     const target = { uuid: channelId, type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentials };
     for (const s of claimed.slice(0, 10)) await adapter.send(subscriberMessage(template, s, campaign.id), target);
-    await t.db.campaign.update({ where: { id: campaign.id }, data: { dispatchOwner: 'worker-a', dispatchLeaseUntil: new Date(Date.now() - 1000) } });
+    await t.db.campaign.update({
+      where: { id: campaign.id },
+      data: { dispatchOwner: 'worker-a', dispatchLeaseUntil: new Date(Date.now() - 1000) },
+    });
 
     const [b, c] = await Promise.allSettled([dispatchCampaign(deps('worker-b'), job), dispatchCampaign(deps('worker-c'), job)]);
     const outcomes = [b, c].map((r) => (r.status === 'fulfilled' ? r.value : 'busy'));
@@ -177,21 +256,40 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     // The 10 whose outcome A never wrote are 'unknown', never sent again by B; the other 50 are sent.
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
     const unknown = rows.filter((r) => r.state === 'unknown');
-    expect(unknown.map((r) => r.id).sort()).toEqual(claimed.slice(0, 10).map((c) => c.id).sort());
+    expect(unknown.map((r) => r.id).sort()).toEqual(
+      claimed
+        .slice(0, 10)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(unknown.every((r) => r.errorMessage === UNKNOWN_AFTER_CRASH)).toBe(true);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(50);
 
     // Their receipts settle them: the Cloud API format echoes biz_opaque_callback_data, the subscriber's id.
-    for (const [i, s] of sim.delivered().filter((d) => unknown.some((u) => u.phoneNumber.slice(1) === d.to)).entries()) {
+    for (const [i, s] of sim
+      .delivered()
+      .filter((d) => unknown.some((u) => u.phoneNumber.slice(1) === d.to))
+      .entries()) {
       const status = i === 0 ? ('failed' as const) : ('delivered' as const);
-      const event = { kind: 'status' as const, externalId: s.id, status, error: status === 'failed' ? { code: '131026', title: 'Message undeliverable' } : null, at: new Date(), callbackData: String(s.body.biz_opaque_callback_data) };
+      const event = {
+        kind: 'status' as const,
+        externalId: s.id,
+        status,
+        error: status === 'failed' ? { code: '131026', title: 'Message undeliverable' } : null,
+        at: new Date(),
+        callbackData: String(s.body.biz_opaque_callback_data),
+      };
       expect(await applyCampaignReceipt(t.db, tenant.tenantId, channelId, event)).toEqual({ outcome: 'applied', campaignId: campaign.id });
     }
     const settled = await t.db.campaignSubscriber.findMany({ where: { id: { in: unknown.map((u) => u.id) } } });
-    expect(settled.filter((r) => r.state === 'error').map((r) => [r.delivery, r.errorMessage, r.sentAt])).toEqual([['failed', '131026: Message undeliverable', null]]);
+    expect(settled.filter((r) => r.state === 'error').map((r) => [r.delivery, r.errorMessage, r.sentAt])).toEqual([
+      ['failed', '131026: Message undeliverable', null],
+    ]);
     const reconciled = settled.filter((r) => r.state === 'sent');
     expect(reconciled).toHaveLength(9);
-    expect(reconciled.every((r) => r.delivery === 'delivered' && r.externalId?.startsWith('wamid.') && r.sentAt && r.deliveredAt)).toBe(true);
+    expect(reconciled.every((r) => r.delivery === 'delivered' && r.externalId?.startsWith('wamid.') && r.sentAt && r.deliveredAt)).toBe(
+      true,
+    );
   });
 
   it('a send whose answer is lost is unknown, never retried; refusals are still retried or recorded', async () => {
@@ -202,11 +300,19 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     sim.failNext(1, 503);
     sim.dropAnswerNext(2);
     expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
-    expect(sim.sent().map((s) => s.answeredStatus).filter((a) => a !== 200)).toEqual([503, 0, 0]);
+    expect(
+      sim
+        .sent()
+        .map((s) => s.answeredStatus)
+        .filter((a) => a !== 200),
+    ).toEqual([503, 0, 0]);
     expect(sim.delivered()).toHaveLength(12);
     expect(sim.duplicates()).toEqual({});
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
-    expect(rows.filter((r) => r.state === 'unknown').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog unreachable'), expect.stringContaining('360dialog unreachable')]);
+    expect(rows.filter((r) => r.state === 'unknown').map((r) => r.errorMessage)).toEqual([
+      expect.stringContaining('360dialog unreachable'),
+      expect.stringContaining('360dialog unreachable'),
+    ]);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(10);
     // Every row ends sent, error or unknown; the run ends 'sent' while the unknown ones may still be settled by receipts.
     expect(rows.every((r) => ['sent', 'error', 'unknown'].includes(r.state))).toBe(true);
@@ -248,13 +354,16 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     expect(sentTo()).toHaveLength(30);
   });
 
-  it('never sends a subscriber whose parameter is empty, however the row came back to pending (issue 14 item 6)', async () => {
+  it('never sends a subscriber whose parameter is empty, however the row came back to pending', async () => {
     sim.reset();
     const campaign = await newCampaign('Revalidate');
     const [good, bad] = phones(2, 7000);
     await importCsv(campaign.id, ['Name;Phone;1;2', `Gil;${good};Gil;10%`, `Hugo;${bad};Hugo;20%`].join('\n'));
     // Set back to pending behind the screen's back, with the second parameter gone.
-    await t.db.campaignSubscriber.updateMany({ where: { campaignId: campaign.id, phoneNumber: bad }, data: { parameters: ['Hugo', ' '], state: 'pending' } });
+    await t.db.campaignSubscriber.updateMany({
+      where: { campaignId: campaign.id, phoneNumber: bad },
+      data: { parameters: ['Hugo', ' '], state: 'pending' },
+    });
     await dispatchCampaign(deps(), await start(campaign.id));
     expect(sentTo()).toEqual([good!.slice(1)]);
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id }, orderBy: { phoneNumber: 'asc' } });
@@ -273,17 +382,21 @@ describe('sending (spec 001, issue 6 exactly once)', () => {
     const rows = await t.db.campaignSubscriber.findMany({ where: { campaignId: campaign.id } });
     expect(rows.filter((r) => r.state === 'error').map((r) => r.errorMessage)).toEqual([expect.stringContaining('360dialog answered 400')]);
     expect(rows.filter((r) => r.state === 'sent')).toHaveLength(4);
-    // Each send starts its receipts at 'sent' (issue 14 item 5).
+    // Each send starts its receipts at 'sent'.
     expect(rows.filter((r) => r.state === 'sent').every((r) => r.delivery === 'sent' && r.externalId)).toBe(true);
   });
 
-  it('a run whose every send was refused has no receipt to wait for: it is completed at once (issue 14 item 5)', async () => {
+  it('a run whose every send was refused has no receipt to wait for: it is completed at once', async () => {
     sim.reset();
     const campaign = await newCampaign('All refused');
     await importCsv(campaign.id, ['name,phone,1,2', ...phones(3, 5100).map((p, i) => `C${i},${p},a,b`)].join('\n'));
     sim.failNext(3, 400);
     expect(await dispatchCampaign(deps(), await start(campaign.id))).toBe('done');
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ state: 'completed', desiredState: 'completed', finishedAt: expect.any(Date) });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      state: 'completed',
+      desiredState: 'completed',
+      finishedAt: expect.any(Date),
+    });
   });
 });
 
@@ -293,17 +406,23 @@ describe('scheduling', () => {
     await importCsv(ok.id, 'name,phone,1,2\nAna,11988889999,a,b');
     const empty = await newCampaign('Scheduled empty');
     const past = new Date(Date.now() - 1000);
-    await t.db.campaign.updateMany({ where: { id: { in: [ok.id, empty.id] } }, data: { state: 'scheduled', desiredState: 'scheduled', startAt: past } });
+    await t.db.campaign.updateMany({
+      where: { id: { in: [ok.id, empty.id] } },
+      data: { state: 'scheduled', desiredState: 'scheduled', startAt: past },
+    });
     const [first, second] = await Promise.all([startScheduled(importDeps), startScheduled(importDeps)]);
     expect(first.started + second.started).toBe(1);
     expect(first.failed + second.failed).toBe(1);
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: ok.id } })).toMatchObject({ desiredState: 'running', runNumber: 1 });
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: empty.id } })).toMatchObject({ state: 'failed', scheduledStartErrors: ['There are no valid subscribers for this campaign'] });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: empty.id } })).toMatchObject({
+      state: 'failed',
+      scheduledStartErrors: ['There are no valid subscribers for this campaign'],
+    });
     expect(await t.db.outboxJob.count({ where: { queue: 'campaign-dispatch', tenantId: tenant.tenantId } })).toBe(1);
   });
 });
 
-describe('reply actions (spec 001 §3)', () => {
+describe('reply actions', () => {
   it('runs the pressed button’s action, or the default one, once per subscriber', async () => {
     const { InboundReceiver } = await import('@atende/conversations');
     const realtime = new RealtimeOutbox(redis, prefix);
@@ -312,22 +431,42 @@ describe('reply actions (spec 001 §3)', () => {
     const list = await t.db.dndList.create({ data: { tenantId: tenant.tenantId, name: 'Sair da lista' } });
     const campaign = await t.db.campaign.create({
       data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Replies', channelId, templateId, createdById: tenant.users.manager!.id,
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'Replies',
+        channelId,
+        templateId,
+        createdById: tenant.users.manager!.id,
         config: {
           default_action: { action: 'end_with_message', message: 'Obrigado!' },
-          reply_actions: { Quero: { action: 'transfer_to_sector', sector_uuid: sector.id, message: 'Já te atendemos' }, Sair: { action: 'end_dnd', dnd_list: [list.id], message: 'Removido' } },
+          reply_actions: {
+            Quero: { action: 'transfer_to_sector', sector_uuid: sector.id, message: 'Já te atendemos' },
+            Sair: { action: 'end_dnd', dnd_list: [list.id], message: 'Removido' },
+          },
         },
       },
     });
     const [p1, p2, p3] = phones(3, 6000);
-    await t.db.campaignSubscriber.createMany({ data: [p1!, p2!, p3!].map((phoneNumber) => ({ tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber, state: 'sent', sentAt: new Date() })) });
+    await t.db.campaignSubscriber.createMany({
+      data: [p1!, p2!, p3!].map((phoneNumber) => ({
+        tenantId: tenant.tenantId,
+        campaignId: campaign.id,
+        name: 'S',
+        phoneNumber,
+        state: 'sent',
+        sentAt: new Date(),
+      })),
+    });
     const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
     const receiver = new InboundReceiver(conversationDeps);
     // The reply action runs as the receiver takes the message (conversation-entry.ts); its history event tells which.
     const reply = async (phone: string, id: string, button: string | null, text: string) => {
       const interactive = button ? { interactive: { type: 'button' as const, text: button, payload: null, context_id: null } } : {};
       const got = await receiver.receive(channel, { contact: { phone }, message: { id, content: text, ...interactive } });
-      const event = await t.db.conversationEvent.findFirst({ where: { conversationId: got.conversation_uuid, type: 'campaign-reply' }, orderBy: { at: 'desc' } });
+      const event = await t.db.conversationEvent.findFirst({
+        where: { conversationId: got.conversation_uuid, type: 'campaign-reply' },
+        orderBy: { at: 'desc' },
+      });
       return { got, outcome: event?.detail ?? null };
     };
 
@@ -335,7 +474,9 @@ describe('reply actions (spec 001 §3)', () => {
     expect(transfer.outcome).toMatchObject({ reply_action: 'transfer_to_sector', executed: true });
     const moved = await t.db.conversation.findUniqueOrThrow({ where: { id: transfer.got.conversation_uuid } });
     expect(moved).toMatchObject({ sectorId: sector.id, state: 'waiting' });
-    expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER', state: 'pending' } })).toMatchObject({ content: 'Já te atendemos' });
+    expect(await t.db.message.findFirst({ where: { conversationId: moved.id, author: 'USER', state: 'pending' } })).toMatchObject({
+      content: 'Já te atendemos',
+    });
 
     const dnd = await reply(p2!, 'r2', 'Sair', 'Sair');
     const closed = await t.db.conversation.findUniqueOrThrow({ where: { id: dnd.got.conversation_uuid } });
@@ -362,32 +503,63 @@ describe('reply actions (spec 001 §3)', () => {
     const conversationDeps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), log: pino({ level: 'silent' }) };
     const bot = await t.db.bot.create({
       data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Offers',
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'Offers',
         nodes: [
           { id: 's', type: 'start', next: 'ask' },
-          { id: 'ask', type: 'options', text: 'Which plan?', invalid_option_message: 'Pick 1', options: [{ key: '1', label: 'Gold', next: 'bye' }] },
+          {
+            id: 'ask',
+            type: 'options',
+            text: 'Which plan?',
+            invalid_option_message: 'Pick 1',
+            options: [{ key: '1', label: 'Gold', next: 'bye' }],
+          },
           { id: 'bye', type: 'end', text: 'Done!' },
         ],
       },
     });
     const campaign = await t.db.campaign.create({
       data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'To the bot', channelId, templateId, createdById: tenant.users.manager!.id, mode: 'broadcast',
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'To the bot',
+        channelId,
+        templateId,
+        createdById: tenant.users.manager!.id,
+        mode: 'broadcast',
         config: { default_action: { action: 'chatbot_outbound', bot_uuid: bot.id, message: 'Um momento' }, reply_actions: {} },
       },
     });
     const [phone] = phones(1, 7000);
-    await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber: phone!, state: 'sent', sentAt: new Date() } });
+    await t.db.campaignSubscriber.create({
+      data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'S', phoneNumber: phone!, state: 'sent', sentAt: new Date() },
+    });
     const channel = { id: channelId, tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, entrySectorId: null, tenantConfig: {} };
-    const got = await new InboundReceiver(conversationDeps).receive(channel, { contact: { phone: phone! }, message: { id: 'bot-r1', content: 'Tenho interesse' } });
-    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({ state: 'completed', replyAction: 'reply' });
+    const got = await new InboundReceiver(conversationDeps).receive(channel, {
+      contact: { phone: phone! },
+      message: { id: 'bot-r1', content: 'Tenho interesse' },
+    });
+    expect(await t.db.campaignSubscriber.findFirstOrThrow({ where: { campaignId: campaign.id } })).toMatchObject({
+      state: 'completed',
+      replyAction: 'reply',
+    });
     // Broadcast does not close it: the bot talks now, from a job queued with the hand-over.
-    expect(await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).toMatchObject({ state: 'bot', botId: bot.id });
-    expect(await t.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: got.conversation_uuid } } })).toBe(1);
+    expect(await t.db.conversation.findUniqueOrThrow({ where: { id: got.conversation_uuid } })).toMatchObject({
+      state: 'bot',
+      botId: bot.id,
+    });
+    expect(
+      await t.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: got.conversation_uuid } } }),
+    ).toBe(1);
     await runBotSteps(conversationDeps, botHttp({ allowHosts: '' }), got.conversation_uuid);
-    const texts = await t.db.message.findMany({ where: { conversationId: got.conversation_uuid }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true } });
+    const texts = await t.db.message.findMany({
+      where: { conversationId: got.conversation_uuid },
+      orderBy: { createdAt: 'asc' },
+      select: { author: true, content: true },
+    });
     expect(texts).toEqual([
-      // The template the subscriber received comes first (issue 14 item 2); this one had no parameters.
+      // The template the subscriber received comes first; this one had no parameters.
       { author: 'USER', content: 'Olá {{1}}, sua oferta: {{2}}' },
       { author: 'CONTACT', content: 'Tenho interesse' },
       { author: 'USER', content: 'Um momento' },

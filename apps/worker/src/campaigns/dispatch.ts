@@ -1,9 +1,25 @@
 import { ChannelDeliveryError, decryptCredentials, type ChannelAdapter, type ChannelTarget } from '@atende/channels';
 import { queues, type Template } from '@atende/contract';
-import { announceCampaign, presentTemplate, settleCampaign, subscriberMessage, templateInclude } from '@atende/conversations';
+import { announceCampaign, presentTemplate, settleCampaign, subscriberMessage } from '@atende/conversations';
 import { channelKind, missingParameter, SUBSCRIBER_REFUSALS, templateParameterCount } from '@atende/core';
-import { settleInterruptedSends, type Db, type Prisma } from '@atende/db';
-import { closeBroadcastSends, type BroadcastCampaign, type SentSubscriber } from './broadcast';
+import {
+  campaignRunNumber,
+  campaignRunState,
+  campaignWithChannel,
+  claimSubscriberBatch,
+  markCampaignRunning,
+  markSubscribersSending,
+  releaseDispatchLease,
+  settleInterruptedSends,
+  takeDispatchLease,
+  templateRowById,
+  unclaimSubscribers,
+  withTransaction,
+  writeSendOutcomes,
+  type Db,
+  type SendOutcome,
+} from '@atende/db';
+import { closeBroadcastSends, type BroadcastCampaign } from './broadcast';
 import type { RateLimiter, RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 
@@ -37,7 +53,7 @@ export type Claimed = { id: string; phoneNumber: string; parameters: string[] };
  * One send's outcome, written with the others that came in meanwhile. 'unknown': the request may
  * have reached the provider and its answer was lost (ChannelDeliveryError.outcomeUnknown).
  */
-type Outcome = { id: string; state: 'sent' | 'error' | 'unknown'; externalId: string | null; errorMessage: string | null; at: Date };
+type Outcome = SendOutcome;
 
 /** Why a row is 'unknown' when the dispatcher that was sending it died before writing its outcome. */
 export const UNKNOWN_AFTER_CRASH = 'The sending stopped while this message was on its way: the provider may have received it';
@@ -52,21 +68,17 @@ export const UNKNOWN_AFTER_CRASH = 'The sending stopped while this message was o
  */
 async function writeOutcomes(db: Db, outcomes: Outcome[], broadcast: BroadcastCampaign | null): Promise<void> {
   if (outcomes.length === 0) return;
-  const write = (tx: Db | Prisma.TransactionClient) => tx.$queryRaw<(SentSubscriber & { state: string })[]>`
-    UPDATE "CampaignSubscriber" s SET state = o.state, "externalId" = o.external_id, "errorMessage" = o.error_message,
-      "sentAt" = CASE WHEN o.state = 'sent' THEN o.at ELSE s."sentAt" END,
-      delivery = CASE WHEN o.state = 'sent' THEN 'sent' END, "deliveredAt" = NULL, "readAt" = NULL, "updatedAt" = now()
-    FROM unnest(${outcomes.map((o) => o.id)}::uuid[], ${outcomes.map((o) => o.state)}::text[], ${outcomes.map((o) => o.externalId)}::text[],
-                ${outcomes.map((o) => o.errorMessage)}::text[], ${outcomes.map((o) => o.at)}::timestamptz[]) AS o(id, state, external_id, error_message, at)
-    WHERE s.id = o.id AND s.state IN ('scheduled', 'sending', 'unknown')
-    RETURNING s.id, s.name, s."phoneNumber", s.parameters, s."externalId", s."sentAt", s.state`;
   if (!broadcast) {
-    await write(db);
+    await writeSendOutcomes(db, outcomes);
     return;
   }
-  await db.$transaction(async (tx) => {
-    const written = await write(tx);
-    await closeBroadcastSends(tx, broadcast, written.filter((w) => w.state === 'sent'));
+  await withTransaction(db, async (tx) => {
+    const written = await writeSendOutcomes(tx, outcomes);
+    await closeBroadcastSends(
+      tx,
+      broadcast,
+      written.filter((w) => w.state === 'sent'),
+    );
   });
 }
 
@@ -106,34 +118,39 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
   const job = queues.campaignDispatch.payload.parse(raw);
   const { db } = deps;
   const leaseMs = deps.leaseMs ?? 15_000;
-  const lease = async () =>
-    (
-      await db.$queryRaw<{ id: string }[]>`
-        UPDATE "Campaign" SET "dispatchOwner" = ${deps.owner}, "dispatchLeaseUntil" = now() + ${leaseMs} * interval '1 millisecond'
-        WHERE id = ${job.campaign_uuid}::uuid AND "tenantId" = ${job.tenant_uuid}::uuid AND "runNumber" = ${job.run} AND "desiredState" = 'running' AND "deletedAt" IS NULL
-          AND ("dispatchLeaseUntil" IS NULL OR "dispatchLeaseUntil" < now() OR "dispatchOwner" = ${deps.owner})
-        RETURNING id`
-    ).length > 0;
+  const lease = () =>
+    takeDispatchLease(db, { campaignId: job.campaign_uuid, tenantId: job.tenant_uuid, run: job.run, owner: deps.owner, leaseMs });
 
   if (!(await lease())) {
-    const campaign = await db.campaign.findUnique({ where: { id: job.campaign_uuid }, select: { runNumber: true, desiredState: true, deletedAt: true } });
+    const campaign = await campaignRunState(db, job.campaign_uuid);
     if (!campaign || campaign.deletedAt || campaign.runNumber !== job.run || campaign.desiredState !== 'running') return 'superseded';
     throw new Error('campaign is being sent by another worker');
   }
   const release = (state: 'stopped' | 'running' | 'sent', extra: { desiredState?: string; finishedAt?: Date } = {}) =>
-    db.campaign.updateMany({ where: { id: job.campaign_uuid, dispatchOwner: deps.owner }, data: { state, dispatchOwner: null, dispatchLeaseUntil: null, ...extra } });
+    releaseDispatchLease(db, job.campaign_uuid, deps.owner, state, extra);
 
-  const campaign = await db.campaign.findUniqueOrThrow({ where: { id: job.campaign_uuid }, include: { channel: true } });
-  await db.campaign.update({ where: { id: campaign.id }, data: { state: 'running', startedAt: campaign.startedAt ?? new Date() } });
+  const campaign = await campaignWithChannel(db, job.campaign_uuid);
+  await markCampaignRunning(db, campaign.id, campaign.startedAt ?? new Date());
   await settleInterruptedSends(db, campaign.id, UNKNOWN_AFTER_CRASH);
   await announceCampaign(deps, campaign.id);
 
-  const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
+  const template = presentTemplate(await templateRowById(db, campaign.templateId));
   const channel = {
-    uuid: campaign.channel.id, type: campaign.channel.type, config: campaign.channel.config,
+    uuid: campaign.channel.id,
+    type: campaign.channel.type,
+    config: campaign.channel.config,
     credentials: campaign.channel.credentialsEncrypted ? decryptCredentials(campaign.channel.credentialsEncrypted, deps.secretsKey) : null,
   };
-  return { campaign, template, adapter: deps.adapters.get(channelKind(campaign.channel.type)), channel, bucket: `channel:${campaign.channel.id}`, runNumber: job.run, lease, release };
+  return {
+    campaign,
+    template,
+    adapter: deps.adapters.get(channelKind(campaign.channel.type)),
+    channel,
+    bucket: `channel:${campaign.channel.id}`,
+    runNumber: job.run,
+    lease,
+    release,
+  };
 }
 
 /**
@@ -141,15 +158,8 @@ export async function openRun(deps: DispatchDeps, raw: unknown): Promise<Run | '
  * of the campaign's DND lists since the import (by its number with or without the ninth digit, as
  * WhatsApp may report it) becomes 'dnd' here instead of being sent to.
  */
-export function claimBatch(db: Db, campaignId: string, size: number) {
-  return db.$queryRaw<(Claimed & { state: string })[]>`
-    UPDATE "CampaignSubscriber" s SET state = CASE WHEN EXISTS (
-        SELECT 1 FROM "CampaignDndList" cl JOIN "DndContact" d ON d."dndListId" = cl."dndListId" JOIN "Contact" ct ON ct.id = d."contactId"
-        WHERE cl."campaignId" = s."campaignId" AND ct."tenantId" = s."tenantId" AND ct."phoneNumber" = ANY(atende_phone_variants(s."phoneNumber"))) THEN 'dnd' ELSE 'scheduled' END,
-      "updatedAt" = now()
-    WHERE s.id IN (SELECT id FROM "CampaignSubscriber" WHERE "campaignId" = ${campaignId}::uuid AND state = 'pending'
-                   ORDER BY "createdAt", id LIMIT ${size} FOR UPDATE SKIP LOCKED)
-    RETURNING s.id, s."phoneNumber", s.parameters, s.state`;
+export function claimBatch(db: Db, campaignId: string, size: number): Promise<(Claimed & { state: string })[]> {
+  return claimSubscriberBatch(db, campaignId, size);
 }
 
 /**
@@ -185,9 +195,8 @@ function groupWriter<T, R>(flush: (items: T[]) => Promise<R[]>) {
 
 /** A stopped (or restarted) run: what it claimed goes back to pending, and it lets go of the lease if still its run's. */
 export async function stopRun(deps: Pick<DispatchDeps, 'db' | 'realtime'>, run: Run): Promise<'stopped'> {
-  await deps.db.campaignSubscriber.updateMany({ where: { campaignId: run.campaign.id, state: 'scheduled' }, data: { state: 'pending' } });
-  const now = await deps.db.campaign.findUnique({ where: { id: run.campaign.id }, select: { runNumber: true } });
-  if (now?.runNumber === run.runNumber) await run.release('stopped');
+  await unclaimSubscribers(deps.db, run.campaign.id);
+  if ((await campaignRunNumber(deps.db, run.campaign.id)) === run.runNumber) await run.release('stopped');
   await announceCampaign(deps, run.campaign.id);
   return 'stopped';
 }
@@ -234,21 +243,32 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   async function token() {
     if (rate <= 0) return;
     while (tokens <= 0) {
-      refill ??= deps.limiter.takeUpTo(bucket, rate, chunk).then((n) => void (tokens += n)).finally(() => (refill = null));
+      refill ??= deps.limiter
+        .takeUpTo(bucket, rate, chunk)
+        .then((n) => void (tokens += n))
+        .finally(() => (refill = null));
       await refill;
     }
     tokens--;
   }
 
   const needed = templateParameterCount(template.config.components);
-  // Spec 001 §2 'Fechar conversação após envio': each send is recorded as a closed conversation.
+  // 'Fechar conversação após envio': each send is recorded as a closed conversation.
   const broadcast: BroadcastCampaign | null =
-    campaign.mode === 'broadcast' ? { id: campaign.id, tenantId: campaign.tenantId, workspaceId: campaign.workspaceId, channelId: campaign.channelId, template } : null;
+    campaign.mode === 'broadcast'
+      ? { id: campaign.id, tenantId: campaign.tenantId, workspaceId: campaign.workspaceId, channelId: campaign.channelId, template }
+      : null;
   /** The subscriber's outcome; null when the row was no longer claimed when its send was to start. */
   async function send(subscriber: Claimed): Promise<Outcome | null> {
-    const failed = (reason: string): Outcome => ({ id: subscriber.id, state: 'error', externalId: null, errorMessage: reason.slice(0, ERROR_MAX), at: new Date() });
+    const failed = (reason: string): Outcome => ({
+      id: subscriber.id,
+      state: 'error',
+      externalId: null,
+      errorMessage: reason.slice(0, ERROR_MAX),
+      at: new Date(),
+    });
     if (!adapter) return failed(`Channel type ${campaign.channel.type} cannot send templates`);
-    // Issue 14 item 6: checked again here, whatever put the row back to pending (the screen checks
+    // Checked again here, whatever put the row back to pending (the screen checks
     // too, but not a change made elsewhere or a template edited since): no parameter goes out empty.
     const missing = missingParameter(subscriber.parameters, needed);
     if (missing !== null) return failed(SUBSCRIBER_REFUSALS.parameter(missing));
@@ -262,8 +282,18 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
         return { id: subscriber.id, state: 'sent', externalId, errorMessage: null, at: new Date() };
       } catch (error) {
         // An unexpected error may come after the request was written: its outcome is unknown too.
-        const delivery = error instanceof ChannelDeliveryError ? error : new ChannelDeliveryError('transient', 'Send failed: internal error', undefined, { outcomeUnknown: true });
-        if (delivery.outcomeUnknown) return { id: subscriber.id, state: 'unknown', externalId: null, errorMessage: delivery.message.slice(0, ERROR_MAX), at: new Date() };
+        const delivery =
+          error instanceof ChannelDeliveryError
+            ? error
+            : new ChannelDeliveryError('transient', 'Send failed: internal error', undefined, { outcomeUnknown: true });
+        if (delivery.outcomeUnknown)
+          return {
+            id: subscriber.id,
+            state: 'unknown',
+            externalId: null,
+            errorMessage: delivery.message.slice(0, ERROR_MAX),
+            at: new Date(),
+          };
         if (delivery.httpStatus === 429 || /130429|rate limit/i.test(delivery.message)) await deps.limiter.slowDown(bucket);
         if (delivery.kind === 'permanent' || attempt >= TRANSIENT_TRIES) return failed(delivery.message);
         await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
@@ -286,9 +316,7 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   let claiming: Promise<void> | null = null;
   const fail = (error: unknown) => void (failure ??= { error });
   const marks = groupWriter<string, boolean>(async (ids) => {
-    const marked = await db.$queryRaw<{ id: string }[]>`
-      UPDATE "CampaignSubscriber" SET state = 'sending', "updatedAt" = now() WHERE id = ANY(${ids}::uuid[]) AND state = 'scheduled' RETURNING id`;
-    const ok = new Set(marked.map((m) => m.id));
+    const ok = new Set(await markSubscribersSending(db, ids));
     return ids.map((id) => ok.has(id));
   });
   const outcomes = groupWriter<Outcome, void>(async (batch) => {
@@ -312,7 +340,9 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   async function sender(): Promise<void> {
     while (!failure) {
       if (!end && !claiming && queue.length <= batchSize / 2) {
-        claiming = claimNext().catch(fail).finally(() => (claiming = null));
+        claiming = claimNext()
+          .catch(fail)
+          .finally(() => (claiming = null));
       }
       const subscriber = queue.shift();
       if (!subscriber) {
@@ -330,7 +360,7 @@ export async function dispatchCampaign(deps: DispatchDeps, raw: unknown): Promis
   await Promise.all(written);
   if (failure) throw failure.error;
   if (end === 'done') {
-    // Issue 14 item 5: a run that reached every subscriber ends in a final state, not 'stopped' with
+    // A run that reached every subscriber ends in a final state, not 'stopped' with
     // Start on: 'sent' while receipts come in, settled at once when none is awaited (all refused, DND).
     await run.release('sent', { desiredState: 'sent', finishedAt: new Date() });
     await settleCampaign(db, campaign.id);

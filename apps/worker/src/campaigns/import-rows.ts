@@ -25,17 +25,27 @@ export type ParameterColumn = readonly [named: string, numbered: string];
 export const parameterColumns = (names: readonly string[]): ParameterColumn[] => names.map((name, i) => [name, String(i + 1)]);
 
 /**
- * Spec 001 §5 row rules: name required, phone valid for the tenant's country, every template
+ * Row rules: name required, phone valid for the tenant's country, every template
  * parameter present (the first failing rule is the row's error). A row without any phone has
  * nothing to tell it by and is not kept (null: ignored).
  */
-export function stagedRow(record: Record<string, string | undefined>, country: CountryCode, columns: readonly ParameterColumn[]): StagedRow | null {
+export function stagedRow(
+  record: Record<string, string | undefined>,
+  country: CountryCode,
+  columns: readonly ParameterColumn[],
+): StagedRow | null {
   const name = cell(record.name, NAME_MAX);
   const rawPhone = cell(record.phone, PHONE_MAX);
   const phone = normalizePhone(rawPhone, country);
   const parameters = columns.map(([named, numbered]) => cell(record[named] ?? record[numbered], PARAMETER_MAX));
   const missing = parameters.findIndex((p) => p === '');
-  const error = !name ? SUBSCRIBER_REFUSALS.noName : !phone ? SUBSCRIBER_REFUSALS.badPhone : missing >= 0 ? SUBSCRIBER_REFUSALS.parameter(missing + 1) : null;
+  const error = !name
+    ? SUBSCRIBER_REFUSALS.noName
+    : !phone
+      ? SUBSCRIBER_REFUSALS.badPhone
+      : missing >= 0
+        ? SUBSCRIBER_REFUSALS.parameter(missing + 1)
+        : null;
   const key = phone ?? rawPhone;
   if (!key) return null;
   return { name: name || key, phone: key, parameters, state: error ? 'error' : 'pending', error };

@@ -3,6 +3,7 @@ import { finished } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { v7 as uuidv7 } from 'uuid';
+import { createImportStaging, importStagingCopy, storeStagedSubscribers } from '@atende/db';
 import { copyLine, STAGING_COLUMNS, type StagedRow } from './import-rows';
 
 // uuid's own source of randomness asks the system for 16 bytes per id (a system call each, slow on
@@ -22,30 +23,6 @@ const rowId = () => uuidv7({ rng: pooledRandom });
 /** Rows staged and stored per batch: the next batch is read while this one is stored. */
 export const IMPORT_BATCH = 10_000;
 
-// spec 001 §4-§5: the first row of a phone wins (in the batch by DISTINCT ON, across batches and
-// against the campaign's earlier subscribers by ON CONFLICT: batches go in file order); a pending
-// row whose phone is a tenant contact on one of the campaign's DND lists becomes 'dnd'. Ids come
-// with the rows, made here (not by gen_random_uuid, microseconds a row on the database's side) and
-// time-ordered (uuid v7): a batch lands at the end of the primary key, not on pages all over it.
-const STORE_BATCH = `
-WITH firsts AS (
-  SELECT DISTINCT ON (phone) id, line, name, phone, parameters, state, error FROM import_rows ORDER BY phone, line
-), stored AS (
-  INSERT INTO "CampaignSubscriber" (id, "tenantId", "campaignId", "contactId", name, "phoneNumber", parameters, state, "errorMessage", "createdAt", "updatedAt")
-  SELECT r.id, $1::uuid, $2::uuid,
-         (SELECT c.id FROM "Contact" c WHERE c."tenantId" = $1::uuid AND c."phoneNumber" = r.phone AND c."deletedAt" IS NULL ORDER BY c."createdAt" LIMIT 1),
-         r.name, r.phone, r.parameters,
-         CASE WHEN r.state = 'pending' AND cardinality($3::uuid[]) > 0 AND EXISTS (
-                SELECT 1 FROM "Contact" c JOIN "DndContact" d ON d."contactId" = c.id
-                WHERE c."tenantId" = $1::uuid AND c."phoneNumber" = ANY(atende_phone_variants(r.phone)) AND d."dndListId" = ANY($3::uuid[]))
-              THEN 'dnd' ELSE r.state END,
-         r.error, clock_timestamp(), clock_timestamp()
-  FROM (SELECT * FROM firsts ORDER BY line) r
-  ON CONFLICT ("campaignId", "phoneNumber") DO NOTHING
-  RETURNING state
-)
-SELECT count(*)::int AS stored, (count(*) FILTER (WHERE state = 'error'))::int AS with_error FROM stored`;
-
 /**
  * The import's staging table on its own connection, inside the caller's transaction: rows are
  * COPYed in batches and each batch is stored set-based while the next one is read from the file
@@ -64,8 +41,12 @@ export class SubscriberStaging {
     private readonly batchRows: number,
   ) {}
 
-  static async open(client: pg.Client, target: { tenantId: string; campaignId: string; dndListIds: string[] }, batchRows = IMPORT_BATCH): Promise<SubscriberStaging> {
-    await client.query(`CREATE TEMP TABLE import_rows (id uuid NOT NULL, line int NOT NULL, name text NOT NULL, phone text NOT NULL, parameters text[] NOT NULL, state text NOT NULL, error text) ON COMMIT DROP`);
+  static async open(
+    client: pg.Client,
+    target: { tenantId: string; campaignId: string; dndListIds: string[] },
+    batchRows = IMPORT_BATCH,
+  ): Promise<SubscriberStaging> {
+    await createImportStaging(client);
     return new SubscriberStaging(client, target, batchRows);
   }
 
@@ -103,14 +84,14 @@ export class SubscriberStaging {
   }
 
   private async store(text: string): Promise<void> {
-    const copy = this.client.query(copyFrom(`COPY import_rows ${STAGING_COLUMNS} FROM STDIN`));
+    const copy = this.client.query(copyFrom(importStagingCopy(STAGING_COLUMNS)));
     const copied = finished(copy);
     copy.end(text);
     await copied;
-    const { tenantId, campaignId, dndListIds } = this.target;
-    const result = await this.client.query<{ stored: number; with_error: number }>(STORE_BATCH, [tenantId, campaignId, dndListIds]);
-    this.stored += result.rows[0]?.stored ?? 0;
-    this.withError += result.rows[0]?.with_error ?? 0;
-    await this.client.query('TRUNCATE import_rows');
+    // The first row of a phone wins, DND contacts become 'dnd' (storeStagedSubscribers); ids come
+    // with the rows, made here and time-ordered (uuid v7), so a batch lands at the end of the primary key.
+    const batch = await storeStagedSubscribers(this.client, this.target);
+    this.stored += batch.stored;
+    this.withError += batch.withError;
   }
 }

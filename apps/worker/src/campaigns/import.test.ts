@@ -33,13 +33,39 @@ beforeAll(async () => {
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
   storageDir = await mkdtemp(join(tmpdir(), 'atende-import-'));
   storage = new LocalDiskDriver(storageDir);
-  deps = { db: t.db, databaseUrl: t.url, realtime: new RealtimeOutbox(redis, prefix), storage: () => storage, log: pino({ level: 'silent' }) };
-  tenant = await ensureTenant(t.db, { name: 'Import', users: { manager: ['campaign_manager'] }, emailDomain: 'import.test', password: 'x1234567' });
-  other = await ensureTenant(t.db, { name: 'Other', users: { manager: ['campaign_manager'] }, emailDomain: 'other-import.test', password: 'x1234567' });
-  const channel = await t.db.channel.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: {} } });
+  deps = {
+    db: t.db,
+    databaseUrl: t.url,
+    realtime: new RealtimeOutbox(redis, prefix),
+    storage: () => storage,
+    log: pino({ level: 'silent' }),
+  };
+  tenant = await ensureTenant(t.db, {
+    name: 'Import',
+    users: { manager: ['campaign_manager'] },
+    emailDomain: 'import.test',
+    password: 'x1234567',
+  });
+  other = await ensureTenant(t.db, {
+    name: 'Other',
+    users: { manager: ['campaign_manager'] },
+    emailDomain: 'other-import.test',
+    password: 'x1234567',
+  });
+  const channel = await t.db.channel.create({
+    data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: {} },
+  });
   channelId = channel.id;
   const template = await t.db.outboundTemplate.create({
-    data: { tenantId: tenant.tenantId, channelId, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Olá {{1}}, {{2}}' }] },
+    data: {
+      tenantId: tenant.tenantId,
+      channelId,
+      name: 'oferta',
+      language: 'pt_BR',
+      category: 'MARKETING',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Olá {{1}}, {{2}}' }],
+    },
   });
   templateId = template.id;
   const contact = await t.db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Não perturbe', phoneNumber: dndPhone } });
@@ -57,8 +83,14 @@ async function newCampaign(name: string, withDnd = false) {
   const lists = withDnd ? await t.db.dndList.findMany({ where: { tenantId: tenant.tenantId } }) : [];
   return t.db.campaign.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name, channelId, templateId, createdById: tenant.users.manager!.id,
-      config: { default_action: { action: 'end_with_message' }, reply_actions: {} }, dndLists: { create: lists.map((l) => ({ dndListId: l.id })) },
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name,
+      channelId,
+      templateId,
+      createdById: tenant.users.manager!.id,
+      config: { default_action: { action: 'end_with_message' }, reply_actions: {} },
+      dndLists: { create: lists.map((l) => ({ dndListId: l.id })) },
     },
   });
 }
@@ -67,7 +99,17 @@ async function storeFile(csv: string | Buffer) {
   const id = randomUUID();
   const key = `${tenant.tenantId}/${id}`;
   await storage.put(key, bytes, { contentType: 'text/csv', size: bytes.length });
-  await t.db.storedFile.create({ data: { id, tenantId: tenant.tenantId, originalFilename: 's.csv', contentType: 'text/csv', size: bytes.length, service: storage.service, storageKey: key } });
+  await t.db.storedFile.create({
+    data: {
+      id,
+      tenantId: tenant.tenantId,
+      originalFilename: 's.csv',
+      contentType: 'text/csv',
+      size: bytes.length,
+      service: storage.service,
+      storageKey: key,
+    },
+  });
   return id;
 }
 async function importCsv(campaignId: string, csv: string | Buffer, extra: Partial<ImportDeps> = {}, options?: { finalAttempt?: boolean }) {
@@ -82,14 +124,25 @@ async function taskEvents(campaignId: string): Promise<TaskEvent[]> {
     .map((e) => e.payload);
 }
 const phone = (i: number) => `+55119${String(20_000_000 + i).padStart(8, '0')}`;
-const rowsOf = (campaignId: string) => t.db.campaignSubscriber.findMany({ where: { campaignId }, orderBy: [{ createdAt: 'asc' }, { phoneNumber: 'asc' }] });
+const rowsOf = (campaignId: string) =>
+  t.db.campaignSubscriber.findMany({ where: { campaignId }, orderBy: [{ createdAt: 'asc' }, { phoneNumber: 'asc' }] });
 /** A file of n valid rows with the template's two parameters. */
-const bigCsv = (n: number, from = 0) => ['name,phone,1,2', ...Array.from({ length: n }, (_, i) => `S${from + i},${phone(from + i)},P${from + i},Q`)].join('\n');
+const bigCsv = (n: number, from = 0) =>
+  ['name,phone,1,2', ...Array.from({ length: n }, (_, i) => `S${from + i},${phone(from + i)},P${from + i},Q`)].join('\n');
 
-describe('subscriber import rules (spec 001 §4-§5)', () => {
+describe('subscriber import rules', () => {
   it('keeps the first row of a phone in the file, ignores phones already in the campaign, keeps invalid phones as errors and marks DND contacts', async () => {
     const campaign = await newCampaign('Rules', true);
-    await t.db.campaignSubscriber.create({ data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'Já estava', phoneNumber: '+5511988881111', parameters: ['x', 'y'], state: 'sent' } });
+    await t.db.campaignSubscriber.create({
+      data: {
+        tenantId: tenant.tenantId,
+        campaignId: campaign.id,
+        name: 'Já estava',
+        phoneNumber: '+5511988881111',
+        parameters: ['x', 'y'],
+        state: 'sent',
+      },
+    });
     // Another tenant's contact with a phone of the file is never linked (tenant isolation).
     await t.db.contact.create({ data: { tenantId: other.tenantId, name: 'Outro', phoneNumber: '+5511988882222' } });
     const own = await t.db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Contato', phoneNumber: '+5511988883333' } });
@@ -121,7 +174,8 @@ describe('subscriber import rules (spec 001 §4-§5)', () => {
     expect(rows.find((r) => r.phoneNumber === '+5511988882222')!.contactId).toBeNull();
     expect(rows.find((r) => r.phoneNumber === '+5511988883333')!.contactId).toBe(own.id);
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
-      importStatus: 'done', importSummary: { imported: 3, ignored: 4, imported_with_error: 3, error_message: null },
+      importStatus: 'done',
+      importSummary: { imported: 3, ignored: 4, imported_with_error: 3, error_message: null },
     });
   });
 
@@ -161,12 +215,15 @@ describe('subscriber import rules (spec 001 §4-§5)', () => {
   });
 });
 
-describe('a file the import cannot use stores nothing (spec 001 §8)', () => {
+describe('a file the import cannot use stores nothing', () => {
   it('refuses a file without name and phone columns with the spec message', async () => {
     const campaign = await newCampaign('Columns');
     expect(await importCsv(campaign.id, 'nome,telefone\nAna,11988887777')).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
     expect(await rowsOf(campaign.id)).toEqual([]);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ importStatus: 'done', importSummary: { error_message: SUBSCRIBER_IMPORT_ERRORS.columns } });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      importStatus: 'done',
+      importSummary: { error_message: SUBSCRIBER_IMPORT_ERRORS.columns },
+    });
     expect((await taskEvents(campaign.id)).at(-1)).toMatchObject({ status: 'done', error_message: SUBSCRIBER_IMPORT_ERRORS.columns });
   });
 
@@ -176,7 +233,8 @@ describe('a file the import cannot use stores nothing (spec 001 §8)', () => {
     expect(await importCsv(campaign.id, csv)).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
     expect(await t.db.campaignSubscriber.count({ where: { campaignId: campaign.id } })).toBe(0);
     expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
-      importStatus: 'done', importSummary: { imported: 0, ignored: 0, imported_with_error: 0, error_message: SUBSCRIBER_IMPORT_ERRORS.unreadable },
+      importStatus: 'done',
+      importSummary: { imported: 0, ignored: 0, imported_with_error: 0, error_message: SUBSCRIBER_IMPORT_ERRORS.unreadable },
     });
   });
 
@@ -204,13 +262,16 @@ describe('a file the import cannot use stores nothing (spec 001 §8)', () => {
     expect((await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).importStatus).toBe('in_progress');
     await expect(run(true)).rejects.toThrow('connection reset');
     expect(await t.db.campaignSubscriber.count({ where: { campaignId: campaign.id } })).toBe(0);
-    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ importStatus: 'done', importSummary: { imported: 0, error_message: SUBSCRIBER_IMPORT_ERRORS.failed } });
+    expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+      importStatus: 'done',
+      importSummary: { imported: 0, error_message: SUBSCRIBER_IMPORT_ERRORS.failed },
+    });
     // The same file read whole is then imported in full.
     expect(await importCsv(campaign.id, bytes)).toEqual({ imported: 3 * IMPORT_BATCH, ignored: 0, imported_with_error: 0 });
   });
 });
 
-describe('import progress (issue 13 item 5)', () => {
+describe('import progress', () => {
   it('sends rows done / total with growing counts while reading a 10,000-row file, then the exact total', async () => {
     const campaign = await newCampaign('Progress');
     const counters = await importCsv(campaign.id, bigCsv(10_000), { progressEveryMs: 5 });
@@ -224,15 +285,23 @@ describe('import progress (issue 13 item 5)', () => {
     const estimated = running.filter((e) => e.rows_total_estimated && e.rows_done > 0);
     expect(estimated.length).toBeGreaterThan(0);
     for (const e of estimated) expect(Math.abs(e.rows_total! - 10_000)).toBeLessThan(1_000);
-    expect(events.at(-1)).toMatchObject({ status: 'done', rows_done: 10_000, rows_total: 10_000, rows_total_estimated: false, imported: 10_000, error_message: null });
+    expect(events.at(-1)).toMatchObject({
+      status: 'done',
+      rows_done: 10_000,
+      rows_total: 10_000,
+      rows_total_estimated: false,
+      imported: 10_000,
+      error_message: null,
+    });
     expect(events.slice(0, -1).every((e) => e.status === 'in_progress')).toBe(true);
   });
 });
 
-// Issue 14 item 4: the files a Brazilian office produces.
+// The files a Brazilian office produces.
 describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => {
   const joao = 'Olá João';
-  const lines = (sep: string) => [['name', 'phone', 'body_1', 'body_2'].join(sep), [joao, '11988880001', joao, 'ação é já'].join(sep)].join('\r\n');
+  const lines = (sep: string) =>
+    [['name', 'phone', 'body_1', 'body_2'].join(sep), [joao, '11988880001', joao, 'ação é já'].join(sep)].join('\r\n');
   /** The bytes of "Olá João" as Excel saves them in pt-BR (Windows-1252). */
   const cp1252 = Buffer.from([0x4f, 0x6c, 0xe1, 0x20, 0x4a, 0x6f, 0xe3, 0x6f]);
   const files: [string, Buffer][] = [
@@ -254,10 +323,16 @@ describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => 
 
   it('decides Windows-1252 at the first byte over 127 even past the first chunk read (an ASCII start)', async () => {
     const campaign = await newCampaign('Late accent');
-    const bytes = Buffer.concat([Buffer.from(bigCsv(3_000).replace(/,/g, ';')), Buffer.from(`\r\n${joao};11988880002;${joao};ação`, 'latin1')]);
+    const bytes = Buffer.concat([
+      Buffer.from(bigCsv(3_000).replace(/,/g, ';')),
+      Buffer.from(`\r\n${joao};11988880002;${joao};ação`, 'latin1'),
+    ]);
     expect(bytes.length).toBeGreaterThan(64 * 1024);
     expect(await importCsv(campaign.id, bytes)).toEqual({ imported: 3_001, ignored: 0, imported_with_error: 0 });
-    expect(await t.db.campaignSubscriber.findFirst({ where: { campaignId: campaign.id, phoneNumber: '+5511988880002' } })).toMatchObject({ name: joao, parameters: [joao, 'ação'] });
+    expect(await t.db.campaignSubscriber.findFirst({ where: { campaignId: campaign.id, phoneNumber: '+5511988880002' } })).toMatchObject({
+      name: joao,
+      parameters: [joao, 'ação'],
+    });
   });
 
   it('reads the first sheet of an .xlsx: numbers as written, rich text and formulas by their text, other sheets ignored', async () => {
@@ -265,7 +340,12 @@ describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => 
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('assinantes');
     sheet.addRow(['Name', 'Phone', 'body_1', 'body_2']);
-    sheet.addRow([joao, 5511988880003, { richText: [{ text: 'Olá ' }, { text: 'João', font: { bold: true } }] }, { formula: '"a"&"ção"', result: 'ação' }]);
+    sheet.addRow([
+      joao,
+      5511988880003,
+      { richText: [{ text: 'Olá ' }, { text: 'João', font: { bold: true } }] },
+      { formula: '"a"&"ção"', result: 'ação' },
+    ]);
     sheet.addRow([]);
     sheet.addRow(['# Exemplo', '+55 11 98765-4321', 'x', 'y']);
     sheet.addRow(['Bia', '(11) 98888-0004', 'Bia', 42]);
@@ -297,26 +377,46 @@ describe('subscriber files in any usual encoding, delimiter or as .xlsx', () => 
       for (const file of [csv, xlsx]) {
         const campaign = await newCampaign(`Template ${language} ${file === csv ? 'csv' : 'xlsx'}`);
         expect(await importCsv(campaign.id, file)).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
-        expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({ importSummary: { imported: 0, error_message: null } });
+        expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } })).toMatchObject({
+          importSummary: { imported: 0, error_message: null },
+        });
       }
       const filled = await newCampaign(`Template ${language} filled`);
-      expect(await importCsv(filled.id, csv.replace('# Maria Silva', 'Maria Silva'))).toEqual({ imported: 1, ignored: 0, imported_with_error: 0 });
-      expect((await rowsOf(filled.id))[0]).toMatchObject({ name: 'Maria Silva', phoneNumber: '+5511987654321', parameters: ['body_1 example', 'body_2 example'] });
+      expect(await importCsv(filled.id, csv.replace('# Maria Silva', 'Maria Silva'))).toEqual({
+        imported: 1,
+        ignored: 0,
+        imported_with_error: 0,
+      });
+      expect((await rowsOf(filled.id))[0]).toMatchObject({
+        name: 'Maria Silva',
+        phoneNumber: '+5511987654321',
+        parameters: ['body_1 example', 'body_2 example'],
+      });
     }
   });
 
   it('refuses what cannot be decoded (binary, an old .xls, UTF-8 broken after its BOM, a damaged .xlsx) and stores nothing', async () => {
     // A fixed pseudo-random file: the same bytes on every run.
     let seed = 7;
-    const random = Buffer.from(Array.from({ length: 8192 }, () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16 & 0xff));
+    const random = Buffer.from(Array.from({ length: 8192 }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) & 0xff));
     const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]);
-    const broken = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('name,phone,1,2\n'), Buffer.from(`${joao},11988880008,a,b`, 'latin1')]);
-    for (const [label, bytes] of [['binary', Buffer.concat([Buffer.from('name,phone\n'), random])], ['xls', xls], ['broken UTF-8', broken], ['damaged xlsx', (await subscriberTemplateXlsx(['body_1'], 'en')).subarray(0, 300)]] as const) {
+    const broken = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('name,phone,1,2\n'),
+      Buffer.from(`${joao},11988880008,a,b`, 'latin1'),
+    ]);
+    for (const [label, bytes] of [
+      ['binary', Buffer.concat([Buffer.from('name,phone\n'), random])],
+      ['xls', xls],
+      ['broken UTF-8', broken],
+      ['damaged xlsx', (await subscriberTemplateXlsx(['body_1'], 'en')).subarray(0, 300)],
+    ] as const) {
       const campaign = await newCampaign(`Undecodable ${label}`);
       expect(await importCsv(campaign.id, bytes), label).toEqual({ imported: 0, ignored: 0, imported_with_error: 0 });
       expect(await rowsOf(campaign.id)).toEqual([]);
       expect(await t.db.campaign.findUniqueOrThrow({ where: { id: campaign.id } }), label).toMatchObject({
-        importStatus: 'done', importSummary: { error_message: SUBSCRIBER_IMPORT_ERRORS.undecodable },
+        importStatus: 'done',
+        importSummary: { error_message: SUBSCRIBER_IMPORT_ERRORS.undecodable },
       });
     }
   });

@@ -1,7 +1,16 @@
 import { queues, SUBSCRIBER_IMPORT_ERRORS } from '@atende/contract';
-import { announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, templateInclude, type ConversationDeps } from '@atende/conversations';
+import { announceCampaign, openSubscriberFile, presentTemplate, SubscriberFileError, type ConversationDeps } from '@atende/conversations';
 import { countryForCallingCode, templateParameterNames, tenantConfigOf } from '@atende/core';
-import type { Db } from '@atende/db';
+import {
+  campaignForImport,
+  importTransaction,
+  recordImportDone,
+  setImportStatus,
+  subscriberImportFile,
+  templateRowById,
+  tenantConfigForImport,
+  type Db,
+} from '@atende/db';
 import type { StorageDriver } from '@atende/storage';
 import pg from 'pg';
 import type { Logger } from 'pino';
@@ -30,7 +39,7 @@ export interface ImportCounters {
 class UnusableFile extends Error {}
 
 /**
- * One subscriber file (queue subscriber-import, spec 001 §4-§5), all or nothing: the file (CSV in
+ * One subscriber file (queue subscriber-import), all or nothing: the file (CSV in
  * any usual encoding and delimiter, or .xlsx: openSubscriberFile) streams through, each row is checked in JS (name, phone valid for the tenant's country, every
  * template parameter) and COPYed into a staging table in batches, each stored by one INSERT ...
  * SELECT (SubscriberStaging) that keeps the first row of each phone, skips phones already in the
@@ -42,27 +51,31 @@ class UnusableFile extends Error {}
 export async function importSubscribers(deps: ImportDeps, raw: unknown, options: { finalAttempt?: boolean } = {}): Promise<ImportCounters> {
   const job = queues.subscriberImport.payload.parse(raw);
   const db = deps.db;
-  const campaign = await db.campaign.findFirst({ where: { id: job.campaign_uuid, tenantId: job.tenant_uuid }, include: { dndLists: true } });
-  const file = await db.storedFile.findFirst({ where: { id: job.file_uuid, tenantId: job.tenant_uuid } });
+  const campaign = await campaignForImport(db, job.tenant_uuid, job.campaign_uuid);
+  const file = await subscriberImportFile(db, job.tenant_uuid, job.file_uuid);
   const none: ImportCounters = { imported: 0, ignored: 0, imported_with_error: 0 };
   if (!campaign || !file) return none;
-  const tenant = await db.tenant.findUniqueOrThrow({ where: { id: campaign.tenantId }, select: { config: true } });
-  const country = countryForCallingCode(tenantConfigOf(tenant.config).default_country_code);
-  const template = presentTemplate(await db.outboundTemplate.findUniqueOrThrow({ where: { id: campaign.templateId }, include: templateInclude }));
+  const country = countryForCallingCode(tenantConfigOf(await tenantConfigForImport(db, campaign.tenantId)).default_country_code);
+  const template = presentTemplate(await templateRowById(db, campaign.templateId));
   const parameters = parameterColumns(templateParameterNames(template.config.components));
   const dndListIds = campaign.dndLists.map((d) => d.dndListId);
 
-  const progress = new ImportProgress(deps.realtime, { tenantId: campaign.tenantId, campaignId: campaign.id, fileBytes: file.size }, deps.log, deps.progressEveryMs);
+  const progress = new ImportProgress(
+    deps.realtime,
+    { tenantId: campaign.tenantId, campaignId: campaign.id, fileBytes: file.size },
+    deps.log,
+    deps.progressEveryMs,
+  );
   /** Stored outside the import's transaction: the end of an import that stored nothing. */
   const finish = async (counters: ImportCounters, errorMessage: string | null) => {
     await progress.stop();
-    await db.campaign.update({ where: { id: campaign.id }, data: { importStatus: 'done', importSummary: { ...counters, error_message: errorMessage } } });
+    await setImportStatus(db, campaign.id, 'done', { ...counters, error_message: errorMessage });
     await progress.emit('done', counters, errorMessage);
     await announceCampaign({ db, realtime: deps.realtime }, campaign.id);
     return counters;
   };
 
-  await db.campaign.update({ where: { id: campaign.id }, data: { importStatus: 'in_progress', importSummary: { ...none, error_message: null } } });
+  await setImportStatus(db, campaign.id, 'in_progress', { ...none, error_message: null });
   await progress.emit('in_progress', none, null);
 
   const driver = deps.storage(file.service);
@@ -79,7 +92,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
   let committed = false;
   try {
     await client.connect();
-    await client.query('BEGIN');
+    await importTransaction(client, 'BEGIN');
     staging = await SubscriberStaging.open(client, { tenantId: campaign.tenantId, campaignId: campaign.id, dndListIds });
 
     // CSV in whatever encoding and delimiter, or an .xlsx; a storage read failing halfway ends the loop below with its error.
@@ -103,12 +116,13 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
     const { stored, withError } = await staging.finish();
     const counters: ImportCounters = { imported: stored - withError, ignored: rowsRead - stored, imported_with_error: withError };
     // The counters commit with the rows they count.
-    await client.query(`UPDATE "Campaign" SET "importStatus" = 'done', "importSummary" = $3::jsonb, "updatedAt" = now() WHERE id = $2::uuid AND "tenantId" = $1::uuid`, [
-      campaign.tenantId, campaign.id, JSON.stringify({ ...counters, error_message: null }),
-    ]);
-    await client.query('COMMIT');
+    await recordImportDone(client, campaign.tenantId, campaign.id, { ...counters, error_message: null });
+    await importTransaction(client, 'COMMIT');
     committed = true;
-    deps.log.info({ campaignId: campaign.id, rows: rowsRead, ...counters, ms: Math.round(performance.now() - started) }, 'subscribers imported');
+    deps.log.info(
+      { campaignId: campaign.id, rows: rowsRead, ...counters, ms: Math.round(performance.now() - started) },
+      'subscribers imported',
+    );
     await progress.stop();
     await progress.emit('done', counters, null);
     await announceCampaign({ db, realtime: deps.realtime }, campaign.id);
@@ -117,7 +131,7 @@ export async function importSubscribers(deps: ImportDeps, raw: unknown, options:
     // Stored already: a failed announcement must not report the import as failed.
     if (committed) throw error;
     await staging?.settle();
-    await client.query('ROLLBACK').catch(() => undefined);
+    await importTransaction(client, 'ROLLBACK').catch(() => undefined);
     if (error instanceof UnusableFile || error instanceof SubscriberFileError) {
       deps.log.warn({ err: error, campaignId: campaign.id }, 'subscriber file refused');
       return finish(none, error.message);

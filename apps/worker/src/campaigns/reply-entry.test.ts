@@ -39,36 +39,78 @@ beforeAll(async () => {
   storageDir = await mkdtemp(join(tmpdir(), 'atende-reply-entry-'));
   const realtime = new RealtimeOutbox(redis, prefix);
   const log = pino({ level: 'silent' });
-  deps = { db: t.db, realtime, adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }) }), secretsKey, storage: new LocalDiskDriver(storageDir), log };
+  deps = {
+    db: t.db,
+    realtime,
+    adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }) }),
+    secretsKey,
+    storage: new LocalDiskDriver(storageDir),
+    log,
+  };
   conversationDeps = { db: t.db, realtime, log };
   // Bots on (flag bots_interface): a bot entry point and chatbot_outbound answer only then.
-  tenant = await ensureTenant(t.db, { name: 'Entry', users: { manager: ['campaign_manager'] }, emailDomain: 'entry.test', password: 'x1234567', sectors: ['Suporte', 'Vendas', 'Canal'], features: { bots_interface: true } });
+  tenant = await ensureTenant(t.db, {
+    name: 'Entry',
+    users: { manager: ['campaign_manager'] },
+    emailDomain: 'entry.test',
+    password: 'x1234567',
+    sectors: ['Suporte', 'Vendas', 'Canal'],
+    features: { bots_interface: true },
+  });
   const [support, sales, channelSector] = tenant.sectors.map((s) => s.id) as [string, string, string];
   channelId = (
     await t.db.channel.create({
       data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', entrySectorId: channelSector,
-        config: { base_url: 'http://127.0.0.1:9', api_version: 'cloud' }, credentialsEncrypted: encryptCredentials({ api_key: 'k', webhook_secret: 'w' }, secretsKey),
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'WhatsApp',
+        type: 'whatsapp_360dialog',
+        entrySectorId: channelSector,
+        config: { base_url: 'http://127.0.0.1:9', api_version: 'cloud' },
+        credentialsEncrypted: encryptCredentials({ api_key: 'k', webhook_secret: 'w' }, secretsKey),
       },
     })
   ).id;
   templateId = (
     await t.db.outboundTemplate.create({
       data: {
-        tenantId: tenant.tenantId, channelId, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED',
-        components: [{ type: 'BODY', text: 'Olá {{1}}' }, { type: 'BUTTONS', buttons: ['Quero', 'Talvez'].map((text) => ({ type: 'QUICK_REPLY', text })) }],
+        tenantId: tenant.tenantId,
+        channelId,
+        name: 'oferta',
+        language: 'pt_BR',
+        category: 'MARKETING',
+        status: 'APPROVED',
+        components: [
+          { type: 'BODY', text: 'Olá {{1}}' },
+          { type: 'BUTTONS', buttons: ['Quero', 'Talvez'].map((text) => ({ type: 'QUICK_REPLY', text })) },
+        ],
       },
     })
   ).id;
   const menu = await t.db.automatedMenu.create({
-    data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Menu', message: 'Escolha uma opção', invalidOptionMessage: 'Opção inválida', answers: [{ key: '1', label: 'Vendas', action: { type: 'transfer_to_sector', sector_uuid: sales } }] },
+    data: {
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'Menu',
+      message: 'Escolha uma opção',
+      invalidOptionMessage: 'Opção inválida',
+      answers: [{ key: '1', label: 'Vendas', action: { type: 'transfer_to_sector', sector_uuid: sales } }],
+    },
   });
   const bot = await t.db.bot.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Planos',
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'Planos',
       nodes: [
         { id: 's', type: 'start', next: 'ask' },
-        { id: 'ask', type: 'options', text: 'Which plan?', invalid_option_message: 'Pick 1', options: [{ key: '1', label: 'Gold', next: 'bye' }] },
+        {
+          id: 'ask',
+          type: 'options',
+          text: 'Which plan?',
+          invalid_option_message: 'Pick 1',
+          options: [{ key: '1', label: 'Gold', next: 'bye' }],
+        },
         { id: 'bye', type: 'end', text: 'Done!' },
       ],
     },
@@ -102,10 +144,28 @@ let phoneSeq = 0;
 const nextPhone = () => `+55119${String(61000000 + ++phoneSeq).padStart(8, '0')}`;
 async function campaignSentTo(phone: string, entry: EntryKind, config: CampaignConfig, sentAt = new Date(Date.now() - 60_000)) {
   const campaign = await t.db.campaign.create({
-    data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: `C${phoneSeq}`, channelId, templateId, createdById: tenant.users.manager!.id, config, ...entryOf(entry) },
+    data: {
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: `C${phoneSeq}`,
+      channelId,
+      templateId,
+      createdById: tenant.users.manager!.id,
+      config,
+      ...entryOf(entry),
+    },
   });
   await t.db.campaignSubscriber.create({
-    data: { tenantId: tenant.tenantId, campaignId: campaign.id, name: 'Ana', phoneNumber: phone, parameters: ['Ana'], state: 'sent', externalId: `wamid.out-${phoneSeq}`, sentAt },
+    data: {
+      tenantId: tenant.tenantId,
+      campaignId: campaign.id,
+      name: 'Ana',
+      phoneNumber: phone,
+      parameters: ['Ana'],
+      state: 'sent',
+      externalId: `wamid.out-${phoneSeq}`,
+      sentAt,
+    },
   });
   return campaign;
 }
@@ -114,13 +174,31 @@ let messageSeq = 0;
 /** The Cloud API webhook of one contact message (a quick-reply button or text), processed as the worker does. */
 async function webhook(phone: string, message: { button?: string; text?: string; context?: string }) {
   const waId = phone.slice(1);
-  const body = message.button ? { type: 'button', button: { text: message.button, payload: message.button } } : { type: 'text', text: { body: message.text ?? '' } };
+  const body = message.button
+    ? { type: 'button', button: { text: message.button, payload: message.button } }
+    : { type: 'text', text: { body: message.text ?? '' } };
   const value = {
-    messaging_product: 'whatsapp', metadata: { display_phone_number: '5511900000000', phone_number_id: 'p' }, contacts: [{ profile: { name: 'Ana' }, wa_id: waId }],
-    messages: [{ from: waId, id: `wamid.in-${++messageSeq}`, timestamp: String(Math.floor(Date.now() / 1000)), ...body, ...(message.context ? { context: { id: message.context } } : {}) }],
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '5511900000000', phone_number_id: 'p' },
+    contacts: [{ profile: { name: 'Ana' }, wa_id: waId }],
+    messages: [
+      {
+        from: waId,
+        id: `wamid.in-${++messageSeq}`,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+        ...body,
+        ...(message.context ? { context: { id: message.context } } : {}),
+      },
+    ],
   };
   const raw = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'waba', changes: [{ field: 'messages', value }] }] });
-  const job = { tenant_uuid: tenant.tenantId, channel_uuid: channelId, content_type: 'application/json', raw_body: raw, received_at: new Date().toISOString() };
+  const job = {
+    tenant_uuid: tenant.tenantId,
+    channel_uuid: channelId,
+    content_type: 'application/json',
+    raw_body: raw,
+    received_at: new Date().toISOString(),
+  };
   expect(await processInbound(deps, job)).toMatchObject({ messages: 1 });
 }
 
@@ -131,9 +209,14 @@ async function webhook(phone: string, message: { button?: string; text?: string;
 async function outcome(phone: string) {
   const contact = await t.db.contact.findFirstOrThrow({ where: { tenantId: tenant.tenantId, phoneNumber: phone } });
   const conversations = await t.db.conversation.findMany({ where: { contactId: contact.id, channelId }, orderBy: { createdAt: 'asc' } });
-  const botSteps = await t.db.outboxJob.findMany({ where: { queue: queues.botStep.name, payload: { path: ['conversation_uuid'], equals: conversations.at(-1)?.id ?? '' } } });
+  const botSteps = await t.db.outboxJob.findMany({
+    where: { queue: queues.botStep.name, payload: { path: ['conversation_uuid'], equals: conversations.at(-1)?.id ?? '' } },
+  });
   for (const _ of botSteps) await runBotSteps(conversationDeps, botHttp({ allowHosts: '' }), conversations.at(-1)!.id);
-  const sent = await t.db.message.findMany({ where: { conversationId: { in: conversations.map((c) => c.id) }, author: 'USER', NOT: { tags: { has: 'campaign' } } }, orderBy: { createdAt: 'asc' } });
+  const sent = await t.db.message.findMany({
+    where: { conversationId: { in: conversations.map((c) => c.id) }, author: 'USER', NOT: { tags: { has: 'campaign' } } },
+    orderBy: { createdAt: 'asc' },
+  });
   const delivery = await t.db.outboxJob.findMany({ where: { queue: queues.channelDelivery.name, tenantId: tenant.tenantId } });
   const queued = new Set(delivery.map((j) => (j.payload as { message_uuid?: string }).message_uuid));
   const conversation = await t.db.conversation.findUniqueOrThrow({ where: { id: conversations.at(-1)!.id } });
@@ -153,8 +236,16 @@ function actionResult(kind: ActionKind, entry: EntryKind) {
   const home = entry === 'sector' ? ids.sales : ids.channelSector;
   return {
     end_dnd: { fields: { state: 'closed', sectorId: home, endedBy: 'system' }, received: ['Removido'], dnd: 1 },
-    transfer_to_sector: { fields: { state: 'waiting', sectorId: ids.support, botId: null, botMenuId: null }, received: ['Suporte'], dnd: 0 },
-    chatbot_outbound: { fields: { state: 'bot', botId: ids.bot, sectorId: null, botMenuId: null }, received: ['Um momento', BOT_PROMPT], dnd: 0 },
+    transfer_to_sector: {
+      fields: { state: 'waiting', sectorId: ids.support, botId: null, botMenuId: null },
+      received: ['Suporte'],
+      dnd: 0,
+    },
+    chatbot_outbound: {
+      fields: { state: 'bot', botId: ids.bot, sectorId: null, botMenuId: null },
+      received: ['Um momento', BOT_PROMPT],
+      dnd: 0,
+    },
     end_with_message: { fields: { state: 'closed', sectorId: home, endedBy: 'system' }, received: ['Obrigado'], dnd: 0 },
   }[kind];
 }
@@ -166,7 +257,11 @@ function entryResult(entry: Exclude<EntryKind, 'none'>) {
     bot: { fields: { state: 'bot', botId: ids.bot, sectorId: null, botMenuId: null }, received: [BOT_PROMPT], dnd: 0 },
   }[entry];
 }
-async function expectOutcome(phone: string, expected: { fields: Record<string, unknown>; received: string[]; dnd: number }, replyAction: string) {
+async function expectOutcome(
+  phone: string,
+  expected: { fields: Record<string, unknown>; received: string[]; dnd: number },
+  replyAction: string,
+) {
   const got = await outcome(phone);
   expect(got.conversations).toBe(1);
   expect(got.conversation).toMatchObject(expected.fields);
@@ -228,7 +323,16 @@ describe('with no entry point, free text or a button without an action runs the 
 
   it('an entry point that no longer works (its menu switched off) counts as none: the default action runs', async () => {
     const phone = nextPhone();
-    const off = await t.db.automatedMenu.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Desligado', message: 'x', invalidOptionMessage: 'y', enabled: false } });
+    const off = await t.db.automatedMenu.create({
+      data: {
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'Desligado',
+        message: 'x',
+        invalidOptionMessage: 'y',
+        enabled: false,
+      },
+    });
     const campaign = await campaignSentTo(phone, 'none', { default_action: actionOf('transfer_to_sector'), reply_actions: {} });
     await t.db.campaign.update({ where: { id: campaign.id }, data: { entryMenuId: off.id } });
     await webhook(phone, { text: 'Oi' });
@@ -272,7 +376,9 @@ describe('a reply joining an open conversation: its holder alone reads it', () =
       expect(got.received).toEqual([]);
       expect(got.dnd).toBe(kind === 'end_dnd' ? 1 : 0);
       expect(got.subscriber).toMatchObject({ state: 'completed', replyAction: 'Quero', conversationId: got.conversation.id });
-      const event = await t.db.conversationEvent.findFirstOrThrow({ where: { conversationId: got.conversation.id, type: 'campaign-reply' } });
+      const event = await t.db.conversationEvent.findFirstOrThrow({
+        where: { conversationId: got.conversation.id, type: 'campaign-reply' },
+      });
       expect(event.detail).toMatchObject({ reply_action: kind, executed: false });
     });
   }
@@ -285,7 +391,12 @@ describe('a reply joining an open conversation: its holder alone reads it', () =
     } finally {
       await t.db.channel.update({ where: { id: channelId }, data: { entryMenuId: null } });
     }
-    await campaignSentTo(phone, 'none', { default_action: UNUSED_DEFAULT, reply_actions: { Quero: actionOf('transfer_to_sector') } }, new Date());
+    await campaignSentTo(
+      phone,
+      'none',
+      { default_action: UNUSED_DEFAULT, reply_actions: { Quero: actionOf('transfer_to_sector') } },
+      new Date(),
+    );
     await webhook(phone, { button: 'Quero' });
     const got = await outcome(phone);
     expect(got.conversation).toMatchObject({ state: 'bot', botMenuId: ids.menu, sectorId: null });

@@ -1,6 +1,6 @@
 import { queues } from '@atende/contract';
-import { announceCampaign, campaignLookups, campaignInclude, type ConversationDeps } from '@atende/conversations';
-import { enqueue, type Db } from '@atende/db';
+import { announceCampaign, campaignLookups, type ConversationDeps } from '@atende/conversations';
+import { campaignRunNumber, claimScheduledStart, dueScheduledCampaigns, enqueue, withTransaction, type Db } from '@atende/db';
 
 export const SCHEDULE_ERRORS = {
   notApproved: 'Você só poderá iniciar a campanha se o modelo estiver aprovado.',
@@ -13,23 +13,28 @@ export const SCHEDULE_ERRORS = {
  * claimed by one atomic update, so two schedulers never start one twice; a campaign that cannot
  * start (template not approved or deleted, no valid subscriber) fails with its reasons on the row.
  */
-export async function startScheduled(deps: Pick<ConversationDeps, 'realtime'> & { db: Db }, now = new Date()): Promise<{ started: number; failed: number }> {
-  const due = await deps.db.campaign.findMany({ where: { state: 'scheduled', desiredState: 'scheduled', startAt: { lte: now }, deletedAt: null }, include: campaignInclude, take: 100 });
+export async function startScheduled(
+  deps: Pick<ConversationDeps, 'realtime'> & { db: Db },
+  now = new Date(),
+): Promise<{ started: number; failed: number }> {
+  const due = await dueScheduledCampaigns(deps.db, now);
   const lookups = await campaignLookups(deps.db, due);
   let started = 0;
   let failed = 0;
   for (const campaign of due) {
     const errors = [
-      ...(campaign.template.deletedAt ? [SCHEDULE_ERRORS.templateDeleted] : campaign.template.status.toUpperCase() !== 'APPROVED' ? [SCHEDULE_ERRORS.notApproved] : []),
+      ...(campaign.template.deletedAt
+        ? [SCHEDULE_ERRORS.templateDeleted]
+        : campaign.template.status.toUpperCase() !== 'APPROVED'
+          ? [SCHEDULE_ERRORS.notApproved]
+          : []),
       ...((lookups.validCounts.get(campaign.id) ?? 0) === 0 ? [SCHEDULE_ERRORS.noSubscribers] : []),
     ];
-    const claimed = await deps.db.$transaction(async (tx) => {
-      const won = await tx.campaign.updateMany({
-        where: { id: campaign.id, state: 'scheduled', desiredState: 'scheduled' },
-        data: errors.length ? { state: 'failed', desiredState: 'failed', scheduledStartErrors: errors } : { desiredState: 'running', runNumber: { increment: 1 }, scheduledStartErrors: [] },
-      });
-      if (won.count === 0 || errors.length) return won.count > 0;
-      const { runNumber } = await tx.campaign.findUniqueOrThrow({ where: { id: campaign.id }, select: { runNumber: true } });
+    const claimed = await withTransaction(deps.db, async (tx) => {
+      const won = await claimScheduledStart(tx, campaign.id, errors);
+      if (!won || errors.length) return won;
+      const runNumber = await campaignRunNumber(tx, campaign.id);
+      if (runNumber === null) throw new Error(`campaign ${campaign.id} vanished while starting`);
       await enqueue(tx, queues.campaignDispatch.name, { tenant_uuid: campaign.tenantId, campaign_uuid: campaign.id, run: runNumber });
       return true;
     });

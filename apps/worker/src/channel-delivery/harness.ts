@@ -34,7 +34,7 @@ export interface DeliveryHarness {
 }
 
 /**
- * What the provider delivery tests share (issue 15 channels): a database, Redis, local storage, the
+ * What the provider delivery tests share (channels): a database, Redis, local storage, the
  * worker's delivery deps with the guarded client allowing the simulators on 127.0.0.1, and a tenant
  * with an agent. Registered as the file's hooks: call it at the top level.
  */
@@ -50,21 +50,44 @@ export function useDeliveryHarness(options: { name: string; adapters?: Omit<Chan
       const { tenantId, workspaceId, agentId } = harness;
       const channelId = (
         await harness.db.channel.create({
-          data: { tenantId, workspaceId, name: channel.name, type: channel.type, config: channel.config, credentialsEncrypted: encryptCredentials(channel.credentials, secretsKey) },
+          data: {
+            tenantId,
+            workspaceId,
+            name: channel.name,
+            type: channel.type,
+            config: channel.config,
+            credentialsEncrypted: encryptCredentials(channel.credentials, secretsKey),
+          },
         })
       ).id;
       const contactId = (await harness.db.contact.create({ data: { tenantId, ...contact } })).id;
       await harness.db.contactIdentity.create({ data: { tenantId, channelId, contactId, identifier } });
-      const conversationId = (await harness.db.conversation.create({ data: { tenantId, workspaceId, contactId, channelId, userId: agentId, state: 'answered', ticketNumber: 1 } })).id;
+      const conversationId = (
+        await harness.db.conversation.create({
+          data: { tenantId, workspaceId, contactId, channelId, userId: agentId, state: 'answered', ticketNumber: 1 },
+        })
+      ).id;
       return { channelId, contactId, conversationId };
     },
     async agentMessage(conversationId, content, annexId = null, voice = false) {
       const m = await harness.db.message.create({
-        data: { id: randomUUID(), tenantId: harness.tenantId, conversationId, author: 'USER', userId: harness.agentId, content, annexId, voice, state: 'pending', status: 'sending' },
+        data: {
+          id: randomUUID(),
+          tenantId: harness.tenantId,
+          conversationId,
+          author: 'USER',
+          userId: harness.agentId,
+          content,
+          annexId,
+          voice,
+          state: 'pending',
+          status: 'sending',
+        },
       });
       return m.id;
     },
-    deliver: (id, finalAttempt = false) => deliverMessage(harness.deps, { tenant_uuid: harness.tenantId, message_uuid: id }, { finalAttempt }),
+    deliver: (id, finalAttempt = false) =>
+      deliverMessage(harness.deps, { tenant_uuid: harness.tenantId, message_uuid: id }, { finalAttempt }),
   } as DeliveryHarness;
 
   beforeAll(async () => {
@@ -75,12 +98,22 @@ export function useDeliveryHarness(options: { name: string; adapters?: Omit<Chan
     harness.db = t.db;
     harness.storage = storage;
     harness.deps = {
-      db: t.db, realtime: new RealtimeOutbox(redis, prefix), adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }), ...options.adapters }),
-      secretsKey, publicUrl: 'https://atende.example', fileLinkSecret: 'test-file-link-secret-0123456789-0123456789',
-      storage: (service) => (service === storage.service ? storage : null), log: pino({ level: 'silent' }),
+      db: t.db,
+      realtime: new RealtimeOutbox(redis, prefix),
+      adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }), ...options.adapters }),
+      secretsKey,
+      publicUrl: 'https://atende.example',
+      fileLinkSecret: 'test-file-link-secret-0123456789-0123456789',
+      storage: (service) => (service === storage.service ? storage : null),
+      log: pino({ level: 'silent' }),
     };
     const domain = options.name.toLowerCase().replace(/\W+/g, '');
-    const tenant = await ensureTenant(t.db, { name: options.name, users: { agent: ['agent'] }, emailDomain: `${domain}.test`, password: 'x1234567' });
+    const tenant = await ensureTenant(t.db, {
+      name: options.name,
+      users: { agent: ['agent'] },
+      emailDomain: `${domain}.test`,
+      password: 'x1234567',
+    });
     harness.tenantId = tenant.tenantId;
     harness.workspaceId = tenant.workspaceId;
     harness.agentId = tenant.users.agent!.id;

@@ -1,6 +1,13 @@
-import { decryptCredentials, ChannelDeliveryError, signedFileUrl, type ChannelTarget, type OutboundMessage } from '@atende/channels';
+import {
+  channelDefinition,
+  decryptCredentials,
+  ChannelDeliveryError,
+  signedFileUrl,
+  type ChannelTarget,
+  type OutboundMessage,
+} from '@atende/channels';
 import { capabilitiesOf } from '@atende/contract';
-import type { ScopedDb } from '@atende/db';
+import { annexFile, contactIdentifierOn, earlierProviderMessages, lastContactMessageOn, type ScopedDb } from '@atende/db';
 import type { StorageDriver } from '@atende/storage';
 import { z } from 'zod';
 
@@ -9,7 +16,10 @@ const StoredTemplateSchema = z.object({
   name: z.string(),
   language: z.string(),
   body: z.array(z.string()).default([]),
-  header: z.object({ format: z.enum(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT']), value: z.string() }).nullable().default(null),
+  header: z
+    .object({ format: z.enum(['TEXT', 'IMAGE', 'VIDEO', 'DOCUMENT']), value: z.string() })
+    .nullable()
+    .default(null),
   url_buttons: z.array(z.object({ index: z.number().int(), text: z.string() })).default([]),
 });
 
@@ -31,7 +41,7 @@ export interface LoadedMessage {
   voice?: boolean;
   /** Set when the message is a template (outbound start, campaigns): {name, language, body, header, url_buttons}. */
   templateMessage: unknown;
-  /** Provider details; a new outbound e-mail's subject (issue 15 item 3). */
+  /** Provider details; a new outbound e-mail's subject. */
   interactiveContent?: unknown;
   conversation: {
     id: string;
@@ -53,7 +63,10 @@ export interface AnnexLinks {
 }
 
 /** The bytes of a stored file, read when the adapter asks (only providers that upload do). */
-function readerOf(storage: AnnexLinks['storage'], file: { service: string; storageKey: string; id: string }): (() => Promise<Buffer>) | undefined {
+function readerOf(
+  storage: AnnexLinks['storage'],
+  file: { service: string; storageKey: string; id: string },
+): (() => Promise<Buffer>) | undefined {
   const driver = storage?.(file.service);
   if (!driver) return undefined;
   return async () => {
@@ -73,17 +86,16 @@ export const annexUrl = (links: AnnexLinks, fileId: string, now = Date.now()) =>
   signedFileUrl({ publicUrl: links.publicUrl, secret: links.secret, fileId, ttlSeconds: links.ttlSeconds, now });
 
 /**
- * E-mail threading (issue 15 item 3): the Message-IDs of the conversation's earlier e-mails, ours
+ * E-mail threading: the Message-IDs of the conversation's earlier e-mails, ours
  * and the contact's, oldest first (an attachment's extra `#n` messages share their mail's id), and
  * the subject of the latest mail that had one. A reply therefore joins the contact's thread.
  */
 async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonNullable<OutboundMessage['thread']>> {
-  const earlier = await db.message.findMany({
-    where: { conversationId: message.conversation.id, externalId: { not: null }, id: { not: message.id }, createdAt: { lte: message.createdAt } },
-    orderBy: { createdAt: 'desc' },
-    take: 40,
-    select: { externalId: true, interactiveContent: true },
-  });
+  const earlier = await earlierProviderMessages(
+    db,
+    { id: message.id, conversationId: message.conversation.id, createdAt: message.createdAt },
+    40,
+  );
   const references: string[] = [];
   let subject: string | null = null;
   const subjectOf = (content: unknown): string | null => {
@@ -95,7 +107,7 @@ async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonN
     if (/^<[^<>\s]+>$/.test(id) && !references.includes(id)) references.push(id);
     subject = subjectOf(row.interactiveContent) ?? subject;
   }
-  // A new outbound e-mail carries its own subject (issue 15 item 3), sent as it is, not as a reply.
+  // A new outbound e-mail carries its own subject, sent as it is, not as a reply.
   const own = subjectOf(message.interactiveContent);
   return own ? { subject: own, references, fresh: true } : { subject, references };
 }
@@ -105,23 +117,23 @@ export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, li
   // Channels with a reply window (Meta's 24 hours) need when the contact last wrote on this channel.
   const windowed = capabilitiesOf(conversation.channel.type)?.replyWindowHours !== undefined;
   const [file, identity, lastContactMessage, thread] = await Promise.all([
-    message.annexId ? db.storedFile.findFirst({ where: { id: message.annexId } }) : null,
-    db.contactIdentity.findFirst({ where: { channelId: conversation.channelId, contactId: conversation.contactId }, select: { identifier: true } }),
-    windowed
-      ? db.message.findFirst({
-          where: { author: 'CONTACT', conversation: { channelId: conversation.channelId, contactId: conversation.contactId } },
-          orderBy: { createdAt: 'desc' },
-          select: { createdAt: true },
-        })
-      : null,
-    conversation.channel.type === 'email' ? emailThreadOf(db, message) : null,
+    message.annexId ? annexFile(db, message.annexId) : null,
+    contactIdentifierOn(db, conversation.channelId, conversation.contactId),
+    windowed ? lastContactMessageOn(db, conversation.channelId, conversation.contactId) : null,
+    channelDefinition(conversation.channel.type)?.emailThreads ? emailThreadOf(db, message) : null,
   ]);
   return {
     uuid: message.id,
     conversationUuid: conversation.id,
     content: message.content,
     annex: file
-      ? { url: annexUrl(links, file.id), contentType: file.contentType, originalFilename: file.originalFilename, size: file.size, ...(readerOf(links.storage, file) ? { read: readerOf(links.storage, file) } : {}) }
+      ? {
+          url: annexUrl(links, file.id),
+          contentType: file.contentType,
+          originalFilename: file.originalFilename,
+          size: file.size,
+          ...(readerOf(links.storage, file) ? { read: readerOf(links.storage, file) } : {}),
+        }
       : null,
     voice: message.voice === true,
     author: message.author,

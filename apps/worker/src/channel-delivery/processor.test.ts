@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { channelAdapters, outboundClient, signWebhookBody, verifyFileLink } from '@atende/channels';
-import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/channels/simulator';
+import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/simulators/custom';
 import { queues, RealtimeEnvelopeSchema, rooms, type ChannelDeliveryJob } from '@atende/contract';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { channelDeliveryQueue, QueueRegistry, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -59,12 +59,19 @@ afterAll(async () => {
 beforeEach(() => sim.reset());
 
 async function deliver(messageId: string, tenantId = f.tenantId) {
-  const job = await queue.add(queues.channelDelivery.name, { tenant_uuid: tenantId, message_uuid: messageId }, { ...FAST_RETRIES, jobId: randomUUID() });
-  const state = await vi.waitFor(async () => {
-    const s = await job.getState();
-    expect(['completed', 'failed'], 'the delivery job finished').toContain(s);
-    return s;
-  }, { timeout: 15_000, interval: 25 });
+  const job = await queue.add(
+    queues.channelDelivery.name,
+    { tenant_uuid: tenantId, message_uuid: messageId },
+    { ...FAST_RETRIES, jobId: randomUUID() },
+  );
+  const state = await vi.waitFor(
+    async () => {
+      const s = await job.getState();
+      expect(['completed', 'failed'], 'the delivery job finished').toContain(s);
+      return s;
+    },
+    { timeout: 15_000, interval: 25 },
+  );
   return { state, job: (await queue.getJob(job.id!))! };
 }
 
@@ -77,29 +84,43 @@ async function acksFor(messageId: string) {
 
 describe('channel delivery: custom API channel', () => {
   it('posts a correctly signed body for an outbox row, marks the message sent and tells the conversation audience', async () => {
-    const file = await t.db.storedFile.create({ data: { tenantId: f.tenantId, originalFilename: 'boleto.pdf', contentType: 'application/pdf', size: 10, storageKey: 'k' } });
+    const file = await t.db.storedFile.create({
+      data: { tenantId: f.tenantId, originalFilename: 'boleto.pdf', contentType: 'application/pdf', size: 10, storageKey: 'k' },
+    });
     const messageId = await createAgentMessage(t.db, f, { content: 'Segue o boleto', annexId: file.id });
     // What the api writes in the transaction that stores the message.
-    await t.db.outboxJob.create({ data: { tenantId: f.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: f.tenantId, message_uuid: messageId } } });
+    await t.db.outboxJob.create({
+      data: { tenantId: f.tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: f.tenantId, message_uuid: messageId } },
+    });
     const registry = new QueueRegistry(redis, prefix);
     await dispatchOutboxBatch({ db: t.db, queues: registry, log: deps.log, jobOptions: FAST_RETRIES });
     await registry.close();
 
     const [request] = await sim.waitForRequests(1);
-    const message = await vi.waitFor(async () => {
-      const m = await t.db.message.findUniqueOrThrow({ where: { id: messageId } });
-      expect(m.state).toBe('sent');
-      return m;
-    }, { timeout: 10_000, interval: 25 });
+    const message = await vi.waitFor(
+      async () => {
+        const m = await t.db.message.findUniqueOrThrow({ where: { id: messageId } });
+        expect(m.state).toBe('sent');
+        return m;
+      },
+      { timeout: 10_000, interval: 25 },
+    );
     // The simulator only records requests whose signature it verified; check the header format too.
     expect(signWebhookBody(request!.rawBody, secret)).toMatch(/^sha256=[0-9a-f]{64}$/);
     expect(request!.idempotencyKey).toBe(messageId);
     expect(request!.body).toEqual({
       event: 'message',
       message: {
-        uuid: messageId, conversation_uuid: f.conversationId, content: 'Segue o boleto',
-        annex: { url: expect.stringMatching(`^https://atende\\.example/api/v1/storage/files/${file.id}/signed\\?`), content_type: 'application/pdf', original_filename: 'boleto.pdf' },
-        author: 'USER', created_at: message.createdAt.toISOString(),
+        uuid: messageId,
+        conversation_uuid: f.conversationId,
+        content: 'Segue o boleto',
+        annex: {
+          url: expect.stringMatching(`^https://atende\\.example/api/v1/storage/files/${file.id}/signed\\?`),
+          content_type: 'application/pdf',
+          original_filename: 'boleto.pdf',
+        },
+        author: 'USER',
+        created_at: message.createdAt.toISOString(),
       },
       contact: { uuid: f.contactId, phone_number: '+5511987654321', identifier: expect.stringMatching(/^ext-/) },
     });
@@ -109,16 +130,23 @@ describe('channel delivery: custom API channel', () => {
     expect(expires * 1000 - Date.now()).toBeGreaterThan(24 * 3600 * 1000 - 60_000);
     expect(expires * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600 * 1000);
     expect(verifyFileLink(fileLinkSecret, file.id, expires, annex.searchParams.get('signature')!)).toBe('valid');
-    // spec 000 §3/§4: sent (check tick), no longer sending.
+    // Sent (check tick), no longer sending.
     expect(message).toMatchObject({ state: 'sent', status: null, externalId: 'sim-1', errorMessage: null });
 
     // Emitted right after the state is stored.
-    const acks = await vi.waitFor(async () => {
-      const found = await acksFor(messageId);
-      expect(found, 'messages-ack').toHaveLength(2);
-      return found;
-    }, { timeout: 5_000, interval: 25 });
-    const payload = { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'sent', status: null }] };
+    const acks = await vi.waitFor(
+      async () => {
+        const found = await acksFor(messageId);
+        expect(found, 'messages-ack').toHaveLength(2);
+        return found;
+      },
+      { timeout: 5_000, interval: 25 },
+    );
+    const payload = {
+      tenant_uuid: f.tenantId,
+      conversation_uuid: f.conversationId,
+      messages: [{ uuid: messageId, state: 'sent', status: null }],
+    };
     expect(acks.map((a) => a.room).sort()).toEqual([rooms.conversation(f.tenantId, f.conversationId), rooms.user(f.agent.uuid)].sort());
     for (const ack of acks) expect(ack.payload).toEqual(payload);
   });
@@ -134,7 +162,10 @@ describe('channel delivery: custom API channel', () => {
     expect(new Set(sim.requests.map((r) => r.idempotencyKey))).toEqual(new Set([messageId]));
     expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ state: 'sent', status: null });
     // Only the final state reached the agent: no "failed" flash during the retry.
-    expect((await acksFor(messageId)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([null, null]);
+    expect((await acksFor(messageId)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([
+      null,
+      null,
+    ]);
   });
 
   it('never posts again a message whose answer was lost, nor one a killed worker was posting: failed, outcome unknown', async () => {
@@ -144,7 +175,11 @@ describe('channel delivery: custom API channel', () => {
     const first = await deliver(lost);
     expect([first.state, first.job.attemptsMade]).toEqual(['completed', 1]);
     await sim.waitForRequests(1);
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: lost } })).toMatchObject({ state: 'pending', status: 'failed', errorMessage: expect.stringContaining(OUTCOME_UNKNOWN) });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: lost } })).toMatchObject({
+      state: 'pending',
+      status: 'failed',
+      errorMessage: expect.stringContaining(OUTCOME_UNKNOWN),
+    });
     // A job that runs again posts nothing.
     expect((await deliver(lost)).state).toBe('completed');
     expect(sim.requests).toHaveLength(1);
@@ -154,8 +189,15 @@ describe('channel delivery: custom API channel', () => {
     await t.db.message.update({ where: { id: killed }, data: { postedAt: new Date() } });
     expect((await deliver(killed)).state).toBe('completed');
     expect(sim.requests).toHaveLength(1);
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: killed } })).toMatchObject({ state: 'pending', status: 'failed', errorMessage: OUTCOME_UNKNOWN });
-    expect((await acksFor(killed)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual(['failed', 'failed']);
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: killed } })).toMatchObject({
+      state: 'pending',
+      status: 'failed',
+      errorMessage: OUTCOME_UNKNOWN,
+    });
+    expect((await acksFor(killed)).map((a) => (a.payload as { messages: { status: string | null }[] }).messages[0]!.status)).toEqual([
+      'failed',
+      'failed',
+    ]);
 
     // The agent's knowing resend (the api clears postedAt) posts it.
     await t.db.message.update({ where: { id: killed }, data: { status: 'sending', errorMessage: null, postedAt: null } });
@@ -171,36 +213,60 @@ describe('channel delivery: custom API channel', () => {
     expect(state).toBe('completed');
     expect(job.returnvalue).toMatchObject({ outcome: 'failed' });
     expect(sim.requests).toHaveLength(1);
-    // spec 000 §4: failed, offered to the agent for retry.
+    // Failed, offered to the agent for retry.
     expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
-      state: 'pending', status: 'failed', errorMessage: 'Webhook answered HTTP 400 Bad Request',
+      state: 'pending',
+      status: 'failed',
+      errorMessage: 'Webhook answered HTTP 400 Bad Request',
     });
     const acks = await acksFor(messageId);
     expect(acks).toHaveLength(2);
     expect(acks[0]!.payload).toMatchObject({ messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] });
   });
 
-  it('closes an outbound conversation whose starting template failed, tagged template-send-error; a later failure closes nothing (issue 16 item 3)', async () => {
+  it('closes an outbound conversation whose starting template failed, tagged template-send-error; a later failure closes nothing', async () => {
     const started = await t.db.conversation.create({
-      data: { tenantId: f.tenantId, workspaceId: f.workspaceId, contactId: f.contactId, channelId: f.channelId, userId: f.agent.id, state: 'outbound_started', ticketNumber: 900 },
+      data: {
+        tenantId: f.tenantId,
+        workspaceId: f.workspaceId,
+        contactId: f.contactId,
+        channelId: f.channelId,
+        userId: f.agent.id,
+        state: 'outbound_started',
+        ticketNumber: 900,
+      },
     });
     const template = await t.db.message.create({
       data: {
-        id: randomUUID(), tenantId: f.tenantId, conversationId: started.id, author: 'USER', userId: f.agent.id, content: 'Olá {{1}}',
-        templateMessage: { name: 'boas_vindas', language: 'pt_BR' }, state: 'pending', status: 'sending',
+        id: randomUUID(),
+        tenantId: f.tenantId,
+        conversationId: started.id,
+        author: 'USER',
+        userId: f.agent.id,
+        content: 'Olá {{1}}',
+        templateMessage: { name: 'boas_vindas', language: 'pt_BR' },
+        state: 'pending',
+        status: 'sending',
       },
     });
     sim.failNext(1, 400);
     const { job } = await deliver(template.id);
     expect(job.returnvalue).toMatchObject({ outcome: 'failed' });
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({ status: 'failed', tags: ['template-send-error'] });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: template.id } })).toMatchObject({
+      status: 'failed',
+      tags: ['template-send-error'],
+    });
     expect(await t.db.conversation.findUniqueOrThrow({ where: { id: started.id } })).toMatchObject({ state: 'closed', endedBy: 'system' });
     // The agent hears it: update-conversation with the tag on its last message, so the screen shows the error and Close.
     const entries = await redis.xrange(realtimeOutboxStream(prefix), '-', '+');
     const updates = entries
       .map(([, fields]) => RealtimeEnvelopeSchema.parse(JSON.parse(fields[1]!)))
-      .filter((e) => e.event === 'update-conversation' && e.room === rooms.user(f.agent.uuid) && JSON.stringify(e.payload).includes(started.id));
-    expect(updates.at(-1)?.payload).toMatchObject({ conversation: { uuid: started.id, state: 'closed', last_message: { tags: ['template-send-error'] } } });
+      .filter(
+        (e) => e.event === 'update-conversation' && e.room === rooms.user(f.agent.uuid) && JSON.stringify(e.payload).includes(started.id),
+      );
+    expect(updates.at(-1)?.payload).toMatchObject({
+      conversation: { uuid: started.id, state: 'closed', last_message: { tags: ['template-send-error'] } },
+    });
 
     // A plain message failing in an answered conversation (the fixture's) closes nothing.
     const plain = await createAgentMessage(t.db, f);
@@ -220,7 +286,9 @@ describe('channel delivery: custom API channel', () => {
     expect(job.attemptsMade).toBe(5);
     expect(sim.requests.map((r) => r.answeredStatus)).toEqual([500, 500, 500, 429, 408]);
     expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
-      state: 'pending', status: 'failed', errorMessage: expect.stringContaining('408'),
+      state: 'pending',
+      status: 'failed',
+      errorMessage: expect.stringContaining('408'),
     });
     expect((await acksFor(messageId)).map((a) => a.payload)).toEqual([
       { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] },
@@ -247,7 +315,10 @@ describe('channel delivery: custom API channel', () => {
     const again = await deliver(messageId);
     expect(again.job.returnvalue).toEqual({ outcome: 'skipped', reason: 'already_sent' });
     // ... and the processor called directly, as a retried attempt would.
-    expect(await deliverMessage(deps, { tenant_uuid: f.tenantId, message_uuid: messageId }, { finalAttempt: false })).toEqual({ outcome: 'skipped', reason: 'already_sent' });
+    expect(await deliverMessage(deps, { tenant_uuid: f.tenantId, message_uuid: messageId }, { finalAttempt: false })).toEqual({
+      outcome: 'skipped',
+      reason: 'already_sent',
+    });
     expect(sim.requests).toHaveLength(1);
   });
 
@@ -262,10 +333,14 @@ describe('channel delivery: custom API channel', () => {
   it('fails permanently, without any request, when the webhook URL is not http(s) or the secret cannot be read', async () => {
     const badUrl = await createDeliveryFixture(t.db, { webhookUrl: 'file:///etc/passwd', webhookSecret: secret, secretsKey });
     const wrongKey = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey: randomBytes(32) });
-    for (const [fixture, reason] of [[badUrl, 'must be http or https'], [wrongKey, 'credentials could not be read']] as const) {
+    for (const [fixture, reason] of [
+      [badUrl, 'must be http or https'],
+      [wrongKey, 'credentials could not be read'],
+    ] as const) {
       const id = await createAgentMessage(t.db, fixture);
       expect(await deliverMessage(deps, { tenant_uuid: fixture.tenantId, message_uuid: id }, { finalAttempt: false })).toEqual({
-        outcome: 'failed', reason: expect.stringContaining(reason),
+        outcome: 'failed',
+        reason: expect.stringContaining(reason),
       });
       expect(await t.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({ status: 'failed' });
     }
@@ -274,14 +349,23 @@ describe('channel delivery: custom API channel', () => {
   });
 });
 
-describe('channel delivery: livechat channel (issue 7)', () => {
+describe('channel delivery: livechat channel', () => {
   it('marks an agent reply sent by storing it: nothing is posted and no delivery failure is recorded', async () => {
-    const livechat = await createDeliveryFixture(t.db, { webhookUrl: sim.webhookUrl, webhookSecret: secret, secretsKey, channelType: 'livechat' });
+    const livechat = await createDeliveryFixture(t.db, {
+      webhookUrl: sim.webhookUrl,
+      webhookSecret: secret,
+      secretsKey,
+      channelType: 'livechat',
+    });
     const messageId = await createAgentMessage(t.db, livechat);
     const { state, job } = await deliver(messageId, livechat.tenantId);
     expect(state).toBe('completed');
     expect(job.returnvalue).toEqual({ outcome: 'sent', externalId: null });
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ state: 'sent', status: null, errorMessage: null });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
+      state: 'sent',
+      status: null,
+      errorMessage: null,
+    });
     expect(sim.requests).toHaveLength(0);
   });
 });

@@ -2,7 +2,18 @@ import { channelKind } from '@atende/core';
 import { ChannelDeliveryError, type ChannelAdapter } from '@atende/channels';
 import { INTERNAL_MESSAGE_TAG, queues } from '@atende/contract';
 import { closeFailedTemplateStart, conversationAudience } from '@atende/conversations';
-import { claimMessageForPosting, failPostingWithUnknownOutcome, releaseMessagePosting, scoped, type Db, type ScopedDb } from '@atende/db';
+import {
+  assignedAgentUuid,
+  claimMessageForPosting,
+  failPostingWithUnknownOutcome,
+  markMessageFailed,
+  markMessageSent,
+  messageForDelivery,
+  releaseMessagePosting,
+  scoped,
+  type Db,
+  type ScopedDb,
+} from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { StorageDriver } from '@atende/storage';
 import type { Logger } from 'pino';
@@ -33,7 +44,10 @@ export interface DeliveryAttempt {
 export type DeliveryResult =
   | { outcome: 'sent'; externalId: string | null }
   | { outcome: 'failed'; reason: string }
-  | { outcome: 'skipped'; reason: 'not_found' | 'internal_note' | 'not_an_agent_message' | 'already_sent' | 'already_failed' | 'already_handled' };
+  | {
+      outcome: 'skipped';
+      reason: 'not_found' | 'internal_note' | 'not_an_agent_message' | 'already_sent' | 'already_failed' | 'already_handled';
+    };
 
 const ERROR_MESSAGE_MAX = 500;
 /**
@@ -41,13 +55,14 @@ const ERROR_MESSAGE_MAX = 500;
  * repeated request, so it is not posted again by itself; the agent sees it failed with this reason
  * and resends it only if the contact did not get it.
  */
-export const OUTCOME_UNKNOWN = 'The provider may have received this message, but its answer was lost: resend it only if the contact did not get it';
+export const OUTCOME_UNKNOWN =
+  'The provider may have received this message, but its answer was lost: resend it only if the contact did not get it';
 
 /**
  * Delivers one agent message to its channel (queue channel-delivery). Idempotent: a message that
  * is no longer pending is never posted again, so a re-run of a completed job (or a job dispatched
  * twice) changes nothing. Transient failures throw so BullMQ retries with backoff; permanent ones,
- * and transient ones on the last attempt, mark the message failed (spec 000 §4: failed, with retry
+ * and transient ones on the last attempt, mark the message failed (failed, with retry
  * by the agent). Each state change reaches the conversation's audience as messages-ack.
  *
  * At most once against providers that drop no repeat: `postedAt` is written
@@ -61,10 +76,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
   const db = scoped(deps.db, { tenantId: job.tenant_uuid });
   const log = deps.log.child({ tenantId: job.tenant_uuid, messageId: job.message_uuid });
 
-  const message = await db.message.findFirst({
-    where: { id: job.message_uuid },
-    include: { conversation: { include: { contact: true, channel: true } } },
-  });
+  const message = await messageForDelivery(db, job.message_uuid);
   if (!message) return { outcome: 'skipped', reason: 'not_found' };
   // Notes are for colleagues only: they never leave the platform.
   if (message.internal || message.tags.includes(INTERNAL_MESSAGE_TAG)) return { outcome: 'skipped', reason: 'internal_note' };
@@ -81,18 +93,21 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     if (!adapter) throw new ChannelDeliveryError('permanent', `Channel type ${channel.type} cannot deliver messages`);
     // The webhook address, for providers that are told per message where to report its status (Twilio SMS StatusCallback).
     const target = { ...channelTargetOf(channel, deps.secretsKey), webhookUrl: `${deps.publicUrl}/api/v1/channels/${channel.id}/webhook` };
-    const outbound = await outboundMessageOf(db, message, { publicUrl: deps.publicUrl, secret: deps.fileLinkSecret, ttlSeconds: deps.fileLinkTtlSeconds, storage: deps.storage });
+    const outbound = await outboundMessageOf(db, message, {
+      publicUrl: deps.publicUrl,
+      secret: deps.fileLinkSecret,
+      ttlSeconds: deps.fileLinkTtlSeconds,
+      storage: deps.storage,
+    });
 
     // Recorded before posting: only a still-pending, not-failed message no attempt began posting goes out.
-    if (!(await claimMessageForPosting(db, message.id))) return (await markOutcomeUnknown(deps, db, ack, OUTCOME_UNKNOWN)) ?? { outcome: 'skipped', reason: 'already_handled' };
+    if (!(await claimMessageForPosting(db, message.id)))
+      return (await markOutcomeUnknown(deps, db, ack, OUTCOME_UNKNOWN)) ?? { outcome: 'skipped', reason: 'already_handled' };
 
     posting = true;
     const { externalId } = await adapter.send(outbound, target);
     posting = false;
-    await db.message.updateMany({
-      where: { id: message.id, state: 'pending' },
-      data: { state: 'sent', status: null, externalId, errorMessage: null },
-    });
+    await markMessageSent(db, message.id, externalId);
     await emitMessagesAck(deps, db, ack, 'sent', null);
     log.debug({ externalId }, 'message delivered');
     return { outcome: 'sent', externalId };
@@ -112,11 +127,11 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
     if (!permanent && !attempt.finalAttempt) throw error;
     const reason = errorMessageOf(error).slice(0, ERROR_MESSAGE_MAX);
     if (message.templateMessage !== null && message.conversation.state === 'outbound_started') {
-      // The template that opened an outbound conversation failed: nothing can follow it (issue 16
+      // The template that opened an outbound conversation failed: nothing can follow it
       // item 3). Marked failed and the conversation closed in one transaction.
       await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id, { reason });
     } else {
-      await db.message.updateMany({ where: { id: message.id, state: 'pending' }, data: { status: 'failed', errorMessage: reason } });
+      await markMessageFailed(db, message.id, reason);
     }
     await emitMessagesAck(deps, db, ack, 'pending', 'failed');
     log.warn({ reason, permanent }, 'message delivery failed');
@@ -127,7 +142,12 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
 }
 
 /** A message an attempt began posting without learning the outcome: failed with `reason`, never posted again by itself. */
-async function markOutcomeUnknown(deps: ChannelDeliveryDeps, db: ScopedDb, ack: { tenantId: string; conversationId: string; messageId: string }, reason: string): Promise<DeliveryResult | null> {
+async function markOutcomeUnknown(
+  deps: ChannelDeliveryDeps,
+  db: ScopedDb,
+  ack: { tenantId: string; conversationId: string; messageId: string },
+  reason: string,
+): Promise<DeliveryResult | null> {
   if (!(await failPostingWithUnknownOutcome(db, ack.messageId, reason))) return null;
   await emitMessagesAck(deps, db, ack, 'pending', 'failed');
   return { outcome: 'failed', reason };
@@ -151,8 +171,11 @@ export async function emitMessagesAck(
     conversation_uuid: ack.conversationId,
     messages: [{ uuid: ack.messageId, state, status }],
   };
-  const conversation = await db.conversation.findFirst({ where: { id: ack.conversationId }, select: { userId: true } });
-  const agent = conversation?.userId ? await db.user.findFirst({ where: { id: conversation.userId }, select: { uuid: true } }) : null;
+  const agentUuid = await assignedAgentUuid(db, ack.conversationId);
   // The same audience as the api's own messages-ack (no dashboards: an ack changes no figure).
-  await deps.realtime.emit(conversationAudience(ack.tenantId, ack.conversationId, agent?.uuid ?? null, { includeMetrics: false }), 'messages-ack', payload);
+  await deps.realtime.emit(
+    conversationAudience(ack.tenantId, ack.conversationId, agentUuid, { includeMetrics: false }),
+    'messages-ack',
+    payload,
+  );
 }

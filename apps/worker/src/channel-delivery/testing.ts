@@ -17,24 +17,46 @@ export async function createDeliveryFixture(
   options: { webhookUrl: string; webhookSecret: string; secretsKey: Buffer; channelType?: string },
 ): Promise<DeliveryFixture> {
   const suffix = randomBytes(4).toString('hex');
-  const tenant = await ensureTenant(db, { name: `Delivery ${suffix}`, users: { agent: ['agent'] }, emailDomain: `${suffix}.test`, password: 'x1234567' });
+  const tenant = await ensureTenant(db, {
+    name: `Delivery ${suffix}`,
+    users: { agent: ['agent'] },
+    emailDomain: `${suffix}.test`,
+    password: 'x1234567',
+  });
   const agent = tenant.users.agent!;
   const channel = await db.channel.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Integration', type: options.channelType ?? 'custom',
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'Integration',
+      type: options.channelType ?? 'custom',
       config: { webhook_url: options.webhookUrl },
       credentialsEncrypted: encryptCredentials({ webhook_secret: options.webhookSecret }, options.secretsKey),
     },
   });
   const contact = await db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Maria', phoneNumber: '+5511987654321' } });
-  await db.contactIdentity.create({ data: { tenantId: tenant.tenantId, channelId: channel.id, contactId: contact.id, identifier: `ext-${suffix}` } });
+  await db.contactIdentity.create({
+    data: { tenantId: tenant.tenantId, channelId: channel.id, contactId: contact.id, identifier: `ext-${suffix}` },
+  });
   const conversation = await db.conversation.create({
     data: {
-      tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, contactId: contact.id, channelId: channel.id,
-      userId: agent.id, state: 'answered', ticketNumber: 1,
+      tenantId: tenant.tenantId,
+      workspaceId: tenant.workspaceId,
+      contactId: contact.id,
+      channelId: channel.id,
+      userId: agent.id,
+      state: 'answered',
+      ticketNumber: 1,
     },
   });
-  return { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, agent, channelId: channel.id, contactId: contact.id, conversationId: conversation.id };
+  return {
+    tenantId: tenant.tenantId,
+    workspaceId: tenant.workspaceId,
+    agent,
+    channelId: channel.id,
+    contactId: contact.id,
+    conversationId: conversation.id,
+  };
 }
 
 /** An agent's message as the api stores it before delivery: pending, status sending. */
@@ -45,9 +67,17 @@ export async function createAgentMessage(
 ): Promise<string> {
   const message = await db.message.create({
     data: {
-      id: randomUUID(), tenantId: f.tenantId, conversationId: f.conversationId, author: 'USER', userId: f.agent.id,
-      content: overrides.content ?? 'Olá, Maria!', internal: overrides.internal ?? false, tags: overrides.tags ?? [],
-      annexId: overrides.annexId ?? null, state: 'pending', status: 'sending',
+      id: randomUUID(),
+      tenantId: f.tenantId,
+      conversationId: f.conversationId,
+      author: 'USER',
+      userId: f.agent.id,
+      content: overrides.content ?? 'Olá, Maria!',
+      internal: overrides.internal ?? false,
+      tags: overrides.tags ?? [],
+      annexId: overrides.annexId ?? null,
+      state: 'pending',
+      status: 'sending',
     },
   });
   return message.id;

@@ -10,7 +10,10 @@ export interface ChannelDeliveryWorkerOptions {
 }
 
 /** The BullMQ consumer of channel-delivery; retries and backoff come from the job's options. */
-export function createChannelDeliveryWorker(deps: ChannelDeliveryDeps, options: ChannelDeliveryWorkerOptions): Worker<ChannelDeliveryJob, DeliveryResult> {
+export function createChannelDeliveryWorker(
+  deps: ChannelDeliveryDeps,
+  options: ChannelDeliveryWorkerOptions,
+): Worker<ChannelDeliveryJob, DeliveryResult> {
   return new Worker<ChannelDeliveryJob, DeliveryResult>(
     queues.channelDelivery.name,
     (job) => deliverMessage(deps, job.data, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),

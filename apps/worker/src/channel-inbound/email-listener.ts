@@ -1,6 +1,6 @@
 import { decryptCredentials, RFC822_BASE64, startInboundSmtp, type InboundSmtpListener } from '@atende/channels';
 import { queues, type ChannelInboundJob } from '@atende/contract';
-import { enqueue, type Db } from '@atende/db';
+import { enqueue, liveEmailChannel, type Db } from '@atende/db';
 import type { Logger } from 'pino';
 
 export interface EmailInboundDeps {
@@ -10,19 +10,22 @@ export interface EmailInboundDeps {
 }
 
 /**
- * E-mail channels' inbound SMTP listener in the worker (issue 15 item 3): mail forwarded to a
+ * E-mail channels' inbound SMTP listener in the worker: mail forwarded to a
  * channel's forwarding address is written to the outbox as a channel-inbound job (the raw message,
  * base64) before the sending server gets its 250, exactly as the api's webhook route does, so the
  * same processor parses it and nothing accepted is lost.
  */
-export function startEmailInbound(deps: EmailInboundDeps, options: { port: number; host: string; maxBytes?: number }): Promise<InboundSmtpListener> {
+export function startEmailInbound(
+  deps: EmailInboundDeps,
+  options: { port: number; host: string; maxBytes?: number },
+): Promise<InboundSmtpListener> {
   return startInboundSmtp({
     port: options.port,
     host: options.host,
     maxBytes: options.maxBytes,
     log: deps.log,
     async channelOf(channelId) {
-      const channel = await deps.db.channel.findFirst({ where: { id: channelId, type: 'email', deletedAt: null }, select: { tenantId: true, enabled: true, credentialsEncrypted: true } });
+      const channel = await liveEmailChannel(deps.db, channelId);
       if (!channel) return null;
       let secret: string | null = null;
       try {
@@ -34,7 +37,13 @@ export function startEmailInbound(deps: EmailInboundDeps, options: { port: numbe
       return { tenantId: channel.tenantId, enabled: channel.enabled, secret };
     },
     async deliver({ tenantId, channelId, raw, receivedAt }) {
-      const payload: ChannelInboundJob = { tenant_uuid: tenantId, channel_uuid: channelId, content_type: RFC822_BASE64, raw_body: raw.toString('base64'), received_at: receivedAt.toISOString() };
+      const payload: ChannelInboundJob = {
+        tenant_uuid: tenantId,
+        channel_uuid: channelId,
+        content_type: RFC822_BASE64,
+        raw_body: raw.toString('base64'),
+        received_at: receivedAt.toISOString(),
+      };
       await enqueue(deps.db, queues.channelInbound.name, payload);
     },
   });

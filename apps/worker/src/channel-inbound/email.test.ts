@@ -2,7 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, forwardingAddress, outboundClient, parseSecretsKey, type InboundSmtpListener } from '@atende/channels';
+import {
+  channelAdapters,
+  encryptCredentials,
+  forwardingAddress,
+  outboundClient,
+  parseSecretsKey,
+  type InboundSmtpListener,
+} from '@atende/channels';
 import { queues, type ChannelInboundJob } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -16,7 +23,7 @@ import { startEmailInbound } from './email-listener';
 import { processInbound, type ChannelInboundDeps } from './processor';
 
 /**
- * E-mail into conversations end to end in the worker (issue 15 item 3): mail is sent over real
+ * E-mail into conversations end to end in the worker: mail is sent over real
  * SMTP (nodemailer) to the worker's inbound listener at the channel's forwarding address, queued
  * through the outbox as channel-inbound, and processed like every provider webhook.
  */
@@ -36,14 +43,25 @@ beforeAll(async () => {
   t = await createTestDatabase();
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
   storageDir = await mkdtemp(join(tmpdir(), 'atende-email-'));
-  deps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }) }), secretsKey, storage: new LocalDiskDriver(storageDir), log: pino({ level: 'silent' }) };
+  deps = {
+    db: t.db,
+    realtime: new RealtimeOutbox(redis, prefix),
+    adapters: channelAdapters({ outbound: outboundClient({ allowHosts: '127.0.0.1' }) }),
+    secretsKey,
+    storage: new LocalDiskDriver(storageDir),
+    log: pino({ level: 'silent' }),
+  };
   const tenant = await ensureTenant(t.db, { name: 'Email', users: { agent: ['agent'] }, emailDomain: 'email.test', password: 'x1234567' });
   tenantId = tenant.tenantId;
   sectorId = (await t.db.sector.create({ data: { tenantId, workspaceId: tenant.workspaceId, name: 'Suporte' } })).id;
   channelId = (
     await t.db.channel.create({
       data: {
-        tenantId, workspaceId: tenant.workspaceId, name: 'Suporte por e-mail', type: 'email', entrySectorId: sectorId,
+        tenantId,
+        workspaceId: tenant.workspaceId,
+        name: 'Suporte por e-mail',
+        type: 'email',
+        entrySectorId: sectorId,
         config: { smtp_host: '127.0.0.1', smtp_port: '2525', from_address: 'suporte@loja.test' },
         credentialsEncrypted: encryptCredentials({ password: 'x', webhook_secret: SECRET }, secretsKey),
       },
@@ -70,10 +88,13 @@ async function processQueued(): Promise<number> {
   return jobs.length;
 }
 
-describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
+describe('channel-inbound: e-mail into conversations', () => {
   it('opens a conversation in the entry sector for the sender, with the subject, sanitised HTML and the quoted history folded away', async () => {
     await mailer().sendMail({
-      from: '"Ana Souza" <Ana@Cliente.test>', to: inbox(), subject: 'Pedido 123 atrasado', messageId: '<first@cliente.test>',
+      from: '"Ana Souza" <Ana@Cliente.test>',
+      to: inbox(),
+      subject: 'Pedido 123 atrasado',
+      messageId: '<first@cliente.test>',
       text: 'Meu pedido não chegou.\n\n-- \nAna Souza\nDiretora',
       html: '<p>Meu pedido <b>não</b> chegou.</p><script>alert(1)</script><img src="https://tracker.test/p.gif"><a href="javascript:alert(1)" onclick="x()">link</a>',
     });
@@ -86,37 +107,69 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     const [message] = conversation.messages;
     expect(message).toMatchObject({ author: 'CONTACT', content: 'Meu pedido não chegou.', externalId: '<first@cliente.test>' });
     const details = message!.interactiveContent as Record<string, string>;
-    expect(details).toMatchObject({ type: 'email', subject: 'Pedido 123 atrasado', message_id: '<first@cliente.test>', full_text: expect.stringContaining('Diretora') });
+    expect(details).toMatchObject({
+      type: 'email',
+      subject: 'Pedido 123 atrasado',
+      message_id: '<first@cliente.test>',
+      full_text: expect.stringContaining('Diretora'),
+    });
     expect(details.html).toContain('<b>não</b>');
     expect(details.html).not.toMatch(/script|onclick|javascript:|<img/i);
   });
 
   it('joins a reply (In-Reply-To our thread) to the open conversation, folding the quoted history, and stores a repeated delivery once', async () => {
     const reply = {
-      from: 'ana@cliente.test', to: inbox(), subject: 'Re: Pedido 123 atrasado', messageId: '<second@cliente.test>', inReplyTo: '<first@cliente.test>', references: ['<first@cliente.test>'],
+      from: 'ana@cliente.test',
+      to: inbox(),
+      subject: 'Re: Pedido 123 atrasado',
+      messageId: '<second@cliente.test>',
+      inReplyTo: '<first@cliente.test>',
+      references: ['<first@cliente.test>'],
       text: 'Alguma novidade?\n\nEm 25 de nov. de 2026, Suporte <suporte@loja.test> escreveu:\n> Estamos verificando.\n',
     };
     await mailer().sendMail(reply);
     await mailer().sendMail(reply);
     expect(await processQueued()).toBe(2);
-    const conversations = await t.db.conversation.findMany({ where: { channelId }, include: { messages: { orderBy: { createdAt: 'asc' } } } });
+    const conversations = await t.db.conversation.findMany({
+      where: { channelId },
+      include: { messages: { orderBy: { createdAt: 'asc' } } },
+    });
     expect(conversations).toHaveLength(1);
     expect(conversations[0]!.messages.map((m) => m.content)).toEqual(['Meu pedido não chegou.', 'Alguma novidade?']);
-    expect(conversations[0]!.messages[1]!.interactiveContent).toMatchObject({ in_reply_to: '<first@cliente.test>', full_text: expect.stringContaining('Estamos verificando') });
+    expect(conversations[0]!.messages[1]!.interactiveContent).toMatchObject({
+      in_reply_to: '<first@cliente.test>',
+      full_text: expect.stringContaining('Estamos verificando'),
+    });
   });
 
   it('keeps every attachment as an annex of its own message', async () => {
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3000)]);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2000)]);
     await mailer().sendMail({
-      from: 'ana@cliente.test', to: inbox(), subject: 'Comprovante', messageId: '<files@cliente.test>', text: 'Seguem os arquivos.',
-      attachments: [{ filename: 'nota.pdf', content: pdf, contentType: 'application/pdf' }, { filename: 'foto.png', content: png, contentType: 'image/png' }],
+      from: 'ana@cliente.test',
+      to: inbox(),
+      subject: 'Comprovante',
+      messageId: '<files@cliente.test>',
+      text: 'Seguem os arquivos.',
+      attachments: [
+        { filename: 'nota.pdf', content: pdf, contentType: 'application/pdf' },
+        { filename: 'foto.png', content: png, contentType: 'image/png' },
+      ],
     });
     expect(await processQueued()).toBe(1);
-    const messages = await t.db.message.findMany({ where: { conversation: { channelId }, externalId: { startsWith: '<files@' } }, orderBy: { externalId: 'asc' } });
-    expect(messages.map((m) => [m.externalId, m.content])).toEqual([['<files@cliente.test>', 'Seguem os arquivos.'], ['<files@cliente.test>#2', '']]);
+    const messages = await t.db.message.findMany({
+      where: { conversation: { channelId }, externalId: { startsWith: '<files@' } },
+      orderBy: { externalId: 'asc' },
+    });
+    expect(messages.map((m) => [m.externalId, m.content])).toEqual([
+      ['<files@cliente.test>', 'Seguem os arquivos.'],
+      ['<files@cliente.test>#2', ''],
+    ]);
     const files = await Promise.all(messages.map((m) => t.db.storedFile.findUniqueOrThrow({ where: { id: m.annexId! } })));
-    expect(files.map((f) => [f.originalFilename, f.contentType, f.size])).toEqual([['nota.pdf', 'application/pdf', pdf.length], ['foto.png', 'image/png', png.length]]);
+    expect(files.map((f) => [f.originalFilename, f.contentType, f.size])).toEqual([
+      ['nota.pdf', 'application/pdf', pdf.length],
+      ['foto.png', 'image/png', png.length],
+    ]);
     expect(await readFile(join(storageDir, files[1]!.storageKey))).toEqual(png);
   });
 
@@ -124,7 +177,10 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     const secret = 'MiXeD-Case_Secret0123456789AbCdEf';
     const mixed = await t.db.channel.create({
       data: {
-        tenantId, workspaceId: (await t.db.channel.findUniqueOrThrow({ where: { id: channelId } })).workspaceId, name: 'Vendas por e-mail', type: 'email',
+        tenantId,
+        workspaceId: (await t.db.channel.findUniqueOrThrow({ where: { id: channelId } })).workspaceId,
+        name: 'Vendas por e-mail',
+        type: 'email',
         config: { smtp_host: '127.0.0.1', smtp_port: '2525', from_address: 'vendas@loja.test' },
         credentialsEncrypted: encryptCredentials({ password: 'x', webhook_secret: secret }, secretsKey),
       },
@@ -139,7 +195,9 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     const jobs = await t.db.outboxJob.findMany({ where: { tenantId, queue: queues.channelInbound.name } });
     expect(jobs.filter((j) => (j.payload as ChannelInboundJob).channel_uuid === mixed.id)).toHaveLength(4);
     const wrong = forwardingAddress(mixed.id, 'not-the-secret-at-all-000000', 'inbound.loja.test');
-    await expect(mailer().sendMail({ from: 'eve@mal.test', to: wrong.toUpperCase(), subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(mailer().sendMail({ from: 'eve@mal.test', to: wrong.toUpperCase(), subject: 'x', text: 'x' })).rejects.toMatchObject({
+      responseCode: 550,
+    });
     expect(await processQueued()).toBe(4);
   });
 
@@ -151,7 +209,11 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
     const html = Buffer.from('<html><body><script>fetch("/api/v1/users")</script></body></html>');
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(500)]);
     await mailer().sendMail({
-      from: 'ana@cliente.test', to: inbox(), subject: 'Arquivos', messageId: '<refused@cliente.test>', text: 'Vejam os anexos.',
+      from: 'ana@cliente.test',
+      to: inbox(),
+      subject: 'Arquivos',
+      messageId: '<refused@cliente.test>',
+      text: 'Vejam os anexos.',
       attachments: [
         { filename: 'logo.svg', content: svg, contentType: 'image/svg+xml' },
         { filename: 'page.html', content: html, contentType: 'text/html' },
@@ -159,7 +221,10 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
       ],
     });
     expect(await processQueued()).toBe(1);
-    const messages = await t.db.message.findMany({ where: { conversation: { channelId }, externalId: { startsWith: '<refused@' } }, orderBy: { externalId: 'asc' } });
+    const messages = await t.db.message.findMany({
+      where: { conversation: { channelId }, externalId: { startsWith: '<refused@' } },
+      orderBy: { externalId: 'asc' },
+    });
     expect(messages.map((m) => [m.externalId, m.content, m.annexId === null])).toEqual([
       ['<refused@cliente.test>', 'Vejam os anexos.\n[An attachment of a type that is not accepted (image/svg+xml) was left out]', true],
       ['<refused@cliente.test>#2', '[An attachment of a type that is not accepted (text/html) was left out]', true],
@@ -172,16 +237,32 @@ describe('channel-inbound: e-mail into conversations (issue 15 item 3)', () => {
 
   it('refuses mail to a forwarding address with a wrong token or an unknown channel (550), queueing nothing', async () => {
     const wrong = forwardingAddress(channelId, 'not-the-secret-at-all-000000', 'inbound.loja.test');
-    await expect(mailer().sendMail({ from: 'eve@mal.test', to: wrong, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
-    await expect(mailer().sendMail({ from: 'eve@mal.test', to: `${channelId}@inbound.loja.test`, subject: 'x', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+    await expect(mailer().sendMail({ from: 'eve@mal.test', to: wrong, subject: 'x', text: 'x' })).rejects.toMatchObject({
+      responseCode: 550,
+    });
+    await expect(
+      mailer().sendMail({ from: 'eve@mal.test', to: `${channelId}@inbound.loja.test`, subject: 'x', text: 'x' }),
+    ).rejects.toMatchObject({ responseCode: 550 });
     expect(await processQueued()).toBe(0);
   });
 
   it('ignores auto-replies (no conversation for an out-of-office answer) and drops a body that is not mail', async () => {
-    await mailer().sendMail({ from: 'robo@cliente.test', to: inbox(), subject: 'Ausente', text: 'Estou de férias', headers: { 'Auto-Submitted': 'auto-replied' } });
+    await mailer().sendMail({
+      from: 'robo@cliente.test',
+      to: inbox(),
+      subject: 'Ausente',
+      text: 'Estou de férias',
+      headers: { 'Auto-Submitted': 'auto-replied' },
+    });
     expect(await processQueued()).toBe(1);
     expect(await t.db.contactIdentity.count({ where: { channelId, identifier: 'robo@cliente.test' } })).toBe(0);
-    const junk: ChannelInboundJob = { tenant_uuid: tenantId, channel_uuid: channelId, content_type: 'message/rfc822', raw_body: '\u0000\u0001 not mail', received_at: new Date().toISOString() };
+    const junk: ChannelInboundJob = {
+      tenant_uuid: tenantId,
+      channel_uuid: channelId,
+      content_type: 'message/rfc822',
+      raw_body: '\u0000\u0001 not mail',
+      received_at: new Date().toISOString(),
+    };
     expect(await processInbound(deps, junk)).toMatchObject({ messages: 0 });
   });
 });

@@ -29,7 +29,12 @@ export interface InboundHarness {
   /** Where the provider's simulator posts its webhooks: a capture server standing in for the api. */
   webhookUrl: string;
   /** A channel of this tenant entering the harness's sector, its credentials encrypted as the api stores them. */
-  createChannel(channel: { name: string; type: string; config: Prisma.InputJsonObject; credentials: Record<string, string> }): Promise<string>;
+  createChannel(channel: {
+    name: string;
+    type: string;
+    config: Prisma.InputJsonObject;
+    credentials: Record<string, string>;
+  }): Promise<string>;
   /** The next webhook body the simulator posted (waits up to 5 s). */
   delivered(): Promise<string>;
   /** The channel-inbound job the api queues for a webhook body. */
@@ -37,7 +42,7 @@ export interface InboundHarness {
 }
 
 /**
- * What the provider inbound tests share (issue 15 channels): a database, Redis, storage, the worker's
+ * What the provider inbound tests share (channels): a database, Redis, storage, the worker's
  * deps, a tenant with a sector, and the capture server the simulator's webhooks reach. Registered as
  * the file's hooks: call it at the top level, before the test's own beforeAll that starts a simulator.
  */
@@ -53,14 +58,28 @@ export function useInboundHarness(options: { name: string; contentType: string }
     createChannel: async ({ name, type, config, credentials }) =>
       (
         await harness.db.channel.create({
-          data: { tenantId: harness.tenantId, workspaceId: harness.workspaceId, name, type, entrySectorId: harness.sectorId, config, credentialsEncrypted: encryptCredentials(credentials, secretsKey) },
+          data: {
+            tenantId: harness.tenantId,
+            workspaceId: harness.workspaceId,
+            name,
+            type,
+            entrySectorId: harness.sectorId,
+            config,
+            credentialsEncrypted: encryptCredentials(credentials, secretsKey),
+          },
         })
       ).id,
     async delivered() {
       await vi.waitFor(() => expect(captured.length, 'webhooks captured').toBeGreaterThan(0), { timeout: 5000, interval: 20 });
       return captured.shift()!;
     },
-    job: (channelId, body) => ({ tenant_uuid: harness.tenantId, channel_uuid: channelId, content_type: options.contentType, raw_body: body, received_at: new Date().toISOString() }),
+    job: (channelId, body) => ({
+      tenant_uuid: harness.tenantId,
+      channel_uuid: channelId,
+      content_type: options.contentType,
+      raw_body: body,
+      received_at: new Date().toISOString(),
+    }),
   } as InboundHarness;
 
   beforeAll(async () => {
@@ -80,11 +99,25 @@ export function useInboundHarness(options: { name: string; contentType: string }
     const address = capture.address();
     harness.webhookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/webhook`;
     harness.db = t.db;
-    harness.deps = { db: t.db, realtime: new RealtimeOutbox(redis, prefix), adapters: channelAdapters({ outbound: LOCAL_OUTBOUND }), secretsKey, storage: new LocalDiskDriver(storageDir), log: pino({ level: 'silent' }) };
-    const tenant = await ensureTenant(t.db, { name: options.name, users: { agent: ['agent'] }, emailDomain: `${options.name.toLowerCase()}.test`, password: 'x1234567' });
+    harness.deps = {
+      db: t.db,
+      realtime: new RealtimeOutbox(redis, prefix),
+      adapters: channelAdapters({ outbound: LOCAL_OUTBOUND }),
+      secretsKey,
+      storage: new LocalDiskDriver(storageDir),
+      log: pino({ level: 'silent' }),
+    };
+    const tenant = await ensureTenant(t.db, {
+      name: options.name,
+      users: { agent: ['agent'] },
+      emailDomain: `${options.name.toLowerCase()}.test`,
+      password: 'x1234567',
+    });
     harness.tenantId = tenant.tenantId;
     harness.workspaceId = tenant.workspaceId;
-    harness.sectorId = (await t.db.sector.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Vendas' } })).id;
+    harness.sectorId = (
+      await t.db.sector.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, name: 'Vendas' } })
+    ).id;
   });
   afterAll(async () => {
     capture?.close();

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startMetaSimulator, type MetaSimulator } from '@atende/channels/meta-simulator';
+import { startMetaSimulator, type MetaSimulator } from '@atende/simulators/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useInboundHarness } from './harness';
 import { processInbound } from './processor';
 
 /**
- * Messenger webhooks end to end in the worker (issue 15 item 4): the Meta simulator posts signed
+ * Messenger webhooks end to end in the worker: the Meta simulator posts signed
  * deliveries to a capture server standing in for the api's webhook, each processed as the
  * channel-inbound job the api queues. Contacts are PSIDs, named by a profile lookup.
  */
@@ -19,15 +19,26 @@ let sim: MetaSimulator;
 let channelId: string;
 
 beforeAll(async () => {
-  sim = await startMetaSimulator({ object: 'page', pageId: PAGE, pageToken: credentials.access_token, appSecret: credentials.app_secret, webhook: { url: h.webhookUrl, verifyToken: 'verify' } });
-  channelId = await h.createChannel({ name: 'Messenger', type: 'messenger', config: { base_url: sim.baseUrl, page_id: PAGE }, credentials });
+  sim = await startMetaSimulator({
+    object: 'page',
+    pageId: PAGE,
+    pageToken: credentials.access_token,
+    appSecret: credentials.app_secret,
+    webhook: { url: h.webhookUrl, verifyToken: 'verify' },
+  });
+  channelId = await h.createChannel({
+    name: 'Messenger',
+    type: 'messenger',
+    config: { base_url: sim.baseUrl, page_id: PAGE },
+    credentials,
+  });
 });
 afterAll(() => sim?.close());
 
 const job = (body: string) => h.job(channelId, body);
 const delivered = () => h.delivered();
 
-describe('channel-inbound: Messenger messages into conversations (issue 15 item 4)', () => {
+describe('channel-inbound: Messenger messages into conversations', () => {
   it('opens one conversation in the entry sector for a PSID named by its profile, however often the delivery comes (idempotent by mid)', async () => {
     await sim.sendInbound({ from: ana, text: 'Oi, quero um orçamento' });
     const body = await delivered();
@@ -39,7 +50,9 @@ describe('channel-inbound: Messenger messages into conversations (issue 15 item 
     const conversations = await h.db.conversation.findMany({ where: { channelId }, include: { messages: true } });
     expect(conversations).toHaveLength(1);
     expect(conversations[0]).toMatchObject({ contactId: identity.contactId, sectorId: h.sectorId });
-    expect(conversations[0]!.messages).toEqual([expect.objectContaining({ author: 'CONTACT', content: 'Oi, quero um orçamento', externalId: expect.stringMatching(/^m_/) })]);
+    expect(conversations[0]!.messages).toEqual([
+      expect.objectContaining({ author: 'CONTACT', content: 'Oi, quero um orçamento', externalId: expect.stringMatching(/^m_/) }),
+    ]);
   });
 
   it('keeps an image as the message annex in the same conversation', async () => {
@@ -54,26 +67,77 @@ describe('channel-inbound: Messenger messages into conversations (issue 15 item 
   });
 
   it('names a contact whose profile Meta does not give "Messenger user"', async () => {
-    const unknown = JSON.stringify({ object: 'page', entry: [{ id: PAGE, messaging: [{ sender: { id: '7000999000111' }, recipient: { id: PAGE }, timestamp: Date.now(), message: { mid: 'm_unknown', text: 'oi' } }] }] });
+    const unknown = JSON.stringify({
+      object: 'page',
+      entry: [
+        {
+          id: PAGE,
+          messaging: [
+            { sender: { id: '7000999000111' }, recipient: { id: PAGE }, timestamp: Date.now(), message: { mid: 'm_unknown', text: 'oi' } },
+          ],
+        },
+      ],
+    });
     expect(await processInbound(h.deps, job(unknown))).toMatchObject({ messages: 1 });
-    const identity = await h.db.contactIdentity.findFirstOrThrow({ where: { channelId, identifier: '7000999000111' }, include: { contact: true } });
+    const identity = await h.db.contactIdentity.findFirstOrThrow({
+      where: { channelId, identifier: '7000999000111' },
+      include: { contact: true },
+    });
     expect(identity.contact.name).toBe('Messenger user');
   });
 
   it('moves an agent message to delivered on a delivery receipt of its mid; drops a body that is no page webhook', async () => {
     const conversation = await h.db.conversation.findFirstOrThrow({ where: { channelId } });
-    const sent = await h.db.message.create({ data: { id: randomUUID(), tenantId: h.tenantId, conversationId: conversation.id, author: 'USER', content: 'Olá', state: 'sent', externalId: 'm_agent_1' } });
+    const sent = await h.db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: h.tenantId,
+        conversationId: conversation.id,
+        author: 'USER',
+        content: 'Olá',
+        state: 'sent',
+        externalId: 'm_agent_1',
+      },
+    });
     await sim.sendDelivery(ana.id, ['m_agent_1']);
     expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ statuses: 1 });
-    expect(await h.db.message.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({ state: 'sent', interactiveContent: { delivery: 'delivered' } });
-    expect(await processInbound(h.deps, job(JSON.stringify({ object: 'instagram', entry: [] })))).toMatchObject({ messages: 0, ignored: 1 });
+    expect(await h.db.message.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({
+      state: 'sent',
+      interactiveContent: { delivery: 'delivered' },
+    });
+    expect(await processInbound(h.deps, job(JSON.stringify({ object: 'instagram', entry: [] })))).toMatchObject({
+      messages: 0,
+      ignored: 1,
+    });
   });
 
   it("marks the agent's messages sent up to a read watermark as read, and not the later ones", async () => {
     const conversation = await h.db.conversation.findFirstOrThrow({ where: { channelId } });
     const at = (ms: number) => new Date(Date.now() - ms);
-    const older = await h.db.message.create({ data: { id: randomUUID(), tenantId: h.tenantId, conversationId: conversation.id, author: 'USER', content: 'Primeira', state: 'sent', externalId: 'm_agent_2', createdAt: at(60_000) } });
-    const later = await h.db.message.create({ data: { id: randomUUID(), tenantId: h.tenantId, conversationId: conversation.id, author: 'USER', content: 'Depois', state: 'sent', externalId: 'm_agent_3', createdAt: at(-60_000) } });
+    const older = await h.db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: h.tenantId,
+        conversationId: conversation.id,
+        author: 'USER',
+        content: 'Primeira',
+        state: 'sent',
+        externalId: 'm_agent_2',
+        createdAt: at(60_000),
+      },
+    });
+    const later = await h.db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: h.tenantId,
+        conversationId: conversation.id,
+        author: 'USER',
+        content: 'Depois',
+        state: 'sent',
+        externalId: 'm_agent_3',
+        createdAt: at(-60_000),
+      },
+    });
     await sim.sendRead(ana.id, at(1000));
     expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 0 });
     expect(await h.db.message.findUniqueOrThrow({ where: { id: older.id } })).toMatchObject({ state: 'read' });

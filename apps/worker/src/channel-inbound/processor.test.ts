@@ -3,8 +3,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { channelAdapters, encryptCredentials, isWhatsAppAdapter, outboundClient, parseSecretsKey, type WhatsAppAdapter } from '@atende/channels';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import {
+  channelAdapters,
+  encryptCredentials,
+  isWhatsAppAdapter,
+  outboundClient,
+  parseSecretsKey,
+  type WhatsAppAdapter,
+} from '@atende/channels';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { RealtimeEnvelopeSchema, type ChannelInboundJob, type RealtimeEnvelope } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -58,12 +65,21 @@ beforeAll(async () => {
   const adapters = channelAdapters({ outbound: LOCAL_OUTBOUND });
   deps = { db: t.db, realtime, adapters, secretsKey, storage: new LocalDiskDriver(storageDir), log };
   templateDeps = { db: t.db, realtime, adapters, secretsKey, log };
-  const tenant = await ensureTenant(t.db, { name: 'Inbound', users: { agent: ['agent'] }, emailDomain: 'inbound.test', password: 'x1234567' });
+  const tenant = await ensureTenant(t.db, {
+    name: 'Inbound',
+    users: { agent: ['agent'] },
+    emailDomain: 'inbound.test',
+    password: 'x1234567',
+  });
   tenantId = tenant.tenantId;
   const channel = await t.db.channel.create({
     data: {
-      tenantId, workspaceId: tenant.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog',
-      config: { base_url: sim.baseUrl, api_version: 'cloud' }, credentialsEncrypted: encryptCredentials(credentials, secretsKey),
+      tenantId,
+      workspaceId: tenant.workspaceId,
+      name: 'WhatsApp',
+      type: 'whatsapp_360dialog',
+      config: { base_url: sim.baseUrl, api_version: 'cloud' },
+      credentialsEncrypted: encryptCredentials(credentials, secretsKey),
     },
   });
   channelId = channel.id;
@@ -81,7 +97,11 @@ beforeEach(() => {
 });
 
 const job = (delivery: { body: string; contentType: string }): ChannelInboundJob => ({
-  tenant_uuid: tenantId, channel_uuid: channelId, content_type: delivery.contentType, raw_body: delivery.body, received_at: new Date().toISOString(),
+  tenant_uuid: tenantId,
+  channel_uuid: channelId,
+  content_type: delivery.contentType,
+  raw_body: delivery.body,
+  received_at: new Date().toISOString(),
 });
 async function delivered(count = 1) {
   await vi.waitFor(() => expect(captured.length).toBeGreaterThanOrEqual(count), { timeout: 5000, interval: 20 });
@@ -91,8 +111,18 @@ async function delivered(count = 1) {
 /** One Cloud API webhook carrying several messages of one contact, processed twice (a retried job). */
 async function cloudWebhook(phone: string, parts: Record<string, unknown>[]) {
   const waId = phone.replace(/^\+/, '');
-  const messages = parts.map((part, i) => ({ from: waId, id: `wamid.multi-${waId}-${i}`, timestamp: String(Math.floor(Date.now() / 1000) + i), ...part }));
-  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '5511900000000', phone_number_id: 'p' }, contacts: [{ profile: { name: 'Multi' }, wa_id: waId }], messages };
+  const messages = parts.map((part, i) => ({
+    from: waId,
+    id: `wamid.multi-${waId}-${i}`,
+    timestamp: String(Math.floor(Date.now() / 1000) + i),
+    ...part,
+  }));
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '5511900000000', phone_number_id: 'p' },
+    contacts: [{ profile: { name: 'Multi' }, wa_id: waId }],
+    messages,
+  };
   const body = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'waba', changes: [{ field: 'messages', value }] }] });
   const delivery = { body, contentType: 'application/json' };
   expect(await processInbound(deps, job(delivery))).toMatchObject({ messages: parts.length });
@@ -111,14 +141,20 @@ describe('channel-inbound: provider webhooks into conversations', () => {
     expect(await processInbound(deps, job(delivery!))).toMatchObject({ messages: 1 });
     const messages = await t.db.message.findMany({ where: { tenantId, author: 'CONTACT' } });
     expect(messages.map((m) => m.content)).toEqual(['Oi, quero saber do meu pedido']);
-    const conversation = await t.db.conversation.findUniqueOrThrow({ where: { id: messages[0]!.conversationId }, include: { contact: true } });
+    const conversation = await t.db.conversation.findUniqueOrThrow({
+      where: { id: messages[0]!.conversationId },
+      include: { contact: true },
+    });
     expect(conversation).toMatchObject({ channelId, state: 'waiting' });
     expect(conversation.contact.phoneNumber).toBe('+5511988887777');
   });
 
   it('keeps a button reply with what was pressed, and media downloaded from the provider', async () => {
     await sim.sendInbound({ from: '+5511988887777', button: { text: 'Sim', payload: 'yes-1' } });
-    await sim.sendInbound({ from: '+5511988887777', media: { contentType: 'image/png', filename: 'foto.png', bytes: Buffer.from('89504e470d0a1a0a0000', 'hex') } });
+    await sim.sendInbound({
+      from: '+5511988887777',
+      media: { contentType: 'image/png', filename: 'foto.png', bytes: Buffer.from('89504e470d0a1a0a0000', 'hex') },
+    });
     for (const delivery of await delivered(2)) await processInbound(deps, job(delivery));
     const [button, media] = await t.db.message.findMany({ where: { tenantId, author: 'CONTACT' }, orderBy: { createdAt: 'asc' }, skip: 1 });
     expect(button!.content).toBe('Sim');
@@ -133,7 +169,16 @@ describe('channel-inbound: provider webhooks into conversations', () => {
   it('moves our message through delivered, read and failed with the provider error, never backwards', async () => {
     const conversation = await t.db.conversation.findFirstOrThrow({ where: { tenantId } });
     const message = await t.db.message.create({
-      data: { id: randomUUID(), tenantId, conversationId: conversation.id, author: 'USER', content: 'Olá!', tags: [], state: 'sent', externalId: 'wamid.out-1' },
+      data: {
+        id: randomUUID(),
+        tenantId,
+        conversationId: conversation.id,
+        author: 'USER',
+        content: 'Olá!',
+        tags: [],
+        state: 'sent',
+        externalId: 'wamid.out-1',
+      },
     });
     await sim.sendStatus('wamid.out-1', 'read');
     await sim.sendStatus('wamid.out-1', 'delivered');
@@ -142,13 +187,27 @@ describe('channel-inbound: provider webhooks into conversations', () => {
     const acks = (await emitted()).filter((e) => e.event === 'messages-ack');
     expect(acks.at(-1)?.payload).toMatchObject({ messages: [{ uuid: message.id, state: 'read', status: null }] });
 
-    const other = await t.db.message.create({ data: { id: randomUUID(), tenantId, conversationId: conversation.id, author: 'USER', content: 'x', tags: [], state: 'sent', externalId: 'wamid.out-2' } });
+    const other = await t.db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId,
+        conversationId: conversation.id,
+        author: 'USER',
+        content: 'x',
+        tags: [],
+        state: 'sent',
+        externalId: 'wamid.out-2',
+      },
+    });
     await sim.sendStatus('wamid.out-2', 'failed', { code: '131026', title: 'Message undeliverable' });
     await processInbound(deps, job((await delivered())[0]!));
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({ status: 'failed', errorMessage: '131026: Message undeliverable' });
+    expect(await t.db.message.findUniqueOrThrow({ where: { id: other.id } })).toMatchObject({
+      status: 'failed',
+      errorMessage: '131026: Message undeliverable',
+    });
   });
 
-  // Issue 12 item 4: a NUL or an unpaired surrogate in one message of a webhook failed the whole job
+  // A NUL or an unpaired surrogate in one message of a webhook failed the whole job
   // five times and lost the messages after it. Each message is cleaned and stored, once.
   it('stores every message of a webhook when one holds characters Postgres refuses, even in a button payload', async () => {
     const phone = '+5511977770001';
@@ -158,13 +217,19 @@ describe('channel-inbound: provider webhooks into conversations', () => {
       { type: 'button', button: { text: 'Sim\u0000', payload: 'p\udc00' } },
     ]);
     const contact = await t.db.contact.findFirstOrThrow({ where: { tenantId, phoneNumber: phone } });
-    const stored = await t.db.message.findMany({ where: { tenantId, author: 'CONTACT', contactId: contact.id }, orderBy: { createdAt: 'asc' } });
+    const stored = await t.db.message.findMany({
+      where: { tenantId, author: 'CONTACT', contactId: contact.id },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(stored.map((m) => m.content)).toEqual(['primeira', 'segunda \ufffdfim', 'Sim']);
     expect(stored[2]!.interactiveContent).toMatchObject({ type: 'button', text: 'Sim', payload: 'p\ufffd' });
   });
 
   it('drops a body it cannot read without failing the job', async () => {
-    expect(await processInbound(deps, job({ body: '{"not":"a webhook"', contentType: 'application/json' }))).toMatchObject({ ignored: 1, messages: 0 });
+    expect(await processInbound(deps, job({ body: '{"not":"a webhook"', contentType: 'application/json' }))).toMatchObject({
+      ignored: 1,
+      messages: 0,
+    });
   });
 });
 
@@ -173,12 +238,25 @@ describe('templates at the provider', () => {
 
   it('submits a template, takes the status webhook, and tells open lists', async () => {
     const row = await t.db.outboundTemplate.create({
-      data: { tenantId, channelId, name: 'boas_vindas', language: 'pt_BR', category: 'MARKETING', status: 'PENDING', components: [definition], syncPending: 'submit' },
+      data: {
+        tenantId,
+        channelId,
+        name: 'boas_vindas',
+        language: 'pt_BR',
+        category: 'MARKETING',
+        status: 'PENDING',
+        components: [definition],
+        syncPending: 'submit',
+      },
     });
-    expect(await syncTemplate(templateDeps, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false })).toBe('PENDING');
+    expect(
+      await syncTemplate(templateDeps, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false }),
+    ).toBe('PENDING');
     expect(sim.templates().map((x) => x.name)).toContain('boas_vindas');
     // A second run of the same job changes nothing.
-    expect(await syncTemplate(templateDeps, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false })).toBe('skipped');
+    expect(
+      await syncTemplate(templateDeps, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false }),
+    ).toBe('skipped');
     await sim.setTemplateStatus('boas_vindas', 'APPROVED');
     await processInbound(deps, job((await delivered())[0]!));
     expect((await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: row.id } })).status).toBe('APPROVED');
@@ -191,7 +269,16 @@ describe('templates at the provider', () => {
   // answer to the submission: the approval must not be lost behind the answer's PENDING.
   it('keeps a status whose webhook beat the answer to the submission', async () => {
     const row = await t.db.outboundTemplate.create({
-      data: { tenantId, channelId, name: 'aprovado_cedo', language: 'pt_BR', category: 'UTILITY', status: 'PENDING', components: [definition], syncPending: 'submit' },
+      data: {
+        tenantId,
+        channelId,
+        name: 'aprovado_cedo',
+        language: 'pt_BR',
+        category: 'UTILITY',
+        status: 'PENDING',
+        components: [definition],
+        syncPending: 'submit',
+      },
     });
     const original = templateDeps.adapters.get('whatsapp_360dialog');
     if (!original || !isWhatsAppAdapter(original)) throw new Error('no 360dialog adapter');
@@ -204,7 +291,13 @@ describe('templates at the provider', () => {
       return answer;
     };
     const adapters = new Map(templateDeps.adapters).set('whatsapp_360dialog', racing);
-    expect(await syncTemplate({ ...templateDeps, adapters }, { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' }, { finalAttempt: false })).toBe('reported-meanwhile');
+    expect(
+      await syncTemplate(
+        { ...templateDeps, adapters },
+        { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' },
+        { finalAttempt: false },
+      ),
+    ).toBe('reported-meanwhile');
     const stored = await t.db.outboundTemplate.findUniqueOrThrow({ where: { id: row.id } });
     expect(stored).toMatchObject({ status: 'APPROVED', syncPending: null });
     expect(stored.externalId).toBe(sim.templates().find((x) => x.name === 'aprovado_cedo')?.id);
@@ -212,7 +305,16 @@ describe('templates at the provider', () => {
 
   it('retries a rate-limited submission and records a refusal as REJECTED with the reason', async () => {
     const row = await t.db.outboundTemplate.create({
-      data: { tenantId, channelId, name: 'promo', language: 'pt_BR', category: 'MARKETING', status: 'PENDING', components: [definition], syncPending: 'submit' },
+      data: {
+        tenantId,
+        channelId,
+        name: 'promo',
+        language: 'pt_BR',
+        category: 'MARKETING',
+        status: 'PENDING',
+        components: [definition],
+        syncPending: 'submit',
+      },
     });
     const payload = { tenant_uuid: tenantId, template_uuid: row.id, action: 'submit' as const };
     sim.rateLimitNext(1);
@@ -229,7 +331,10 @@ describe('templates at the provider', () => {
     await sim.setTemplateStatus('boas_vindas', 'PAUSED', 'Low quality');
     captured = [];
     expect(await reconcileTemplates(templateDeps)).toMatchObject({ changed: 1, failed: 0 });
-    expect(await t.db.outboundTemplate.findFirstOrThrow({ where: { name: 'boas_vindas' } })).toMatchObject({ status: 'PAUSED', rejectedReason: 'Low quality' });
+    expect(await t.db.outboundTemplate.findFirstOrThrow({ where: { name: 'boas_vindas' } })).toMatchObject({
+      status: 'PAUSED',
+      rejectedReason: 'Low quality',
+    });
     expect(await reconcileTemplates(templateDeps)).toMatchObject({ changed: 0 });
   });
 });

@@ -1,10 +1,39 @@
 import { channelKind, storableStrings } from '@atende/core';
-import { ChannelDeliveryError, decryptCredentials, isProviderAdapter, type ChannelAdapter, type ChannelTarget, type InboundEvent, type InboundMedia, type ProviderChannelAdapter } from '@atende/channels';
+import {
+  ChannelDeliveryError,
+  channelDefinition,
+  decryptCredentials,
+  isProviderAdapter,
+  type ChannelAdapter,
+  type ChannelTarget,
+  type InboundEvent,
+  type InboundMedia,
+  type ProviderChannelAdapter,
+} from '@atende/channels';
 import { queues, UPLOAD_ALLOWED_TYPES } from '@atende/contract';
-import { announceTemplate, applyTemplateStatus, InboundReceiver, type InboundInput, messageIdFor, type AnnexRow, type ConversationDeps } from '@atende/conversations';
+import {
+  announceTemplate,
+  applyTemplateStatus,
+  InboundReceiver,
+  type InboundInput,
+  messageIdFor,
+  type AnnexRow,
+  type ConversationDeps,
+} from '@atende/conversations';
 import { fileTypeRefusal, safeFilename, type StorageDriver } from '@atende/storage';
 import { randomUUID } from 'node:crypto';
-import { scoped, type Db } from '@atende/db';
+import {
+  contactIdOfIdentity,
+  insertStoredFile,
+  providerChannelRow,
+  markFailedByProvider,
+  messageExists,
+  outboundMessageByExternalId,
+  scoped,
+  sentMessagesToContactUpTo,
+  storeDeliveryStatus,
+  type Db,
+} from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 import { emitMessagesAck } from '../channel-delivery/processor';
@@ -36,7 +65,9 @@ const RANK = { sent: 1, delivered: 2, read: 3 } as const;
 
 /** What a contact's message says in place of media that was not kept. */
 const mediaLeftOut = (kept: AnnexRow | { refusedType: string } | null): string =>
-  kept && 'refusedType' in kept ? `[An attachment of a type that is not accepted (${kept.refusedType}) was left out]` : '[The media of this message could not be downloaded]';
+  kept && 'refusedType' in kept
+    ? `[An attachment of a type that is not accepted (${kept.refusedType}) was left out]`
+    : '[The media of this message could not be downloaded]';
 
 /**
  * Downloads a contact's media from the provider's own hosts (the adapter refuses any other) and
@@ -45,7 +76,13 @@ const mediaLeftOut = (kept: AnnexRow | { refusedType: string } | null): string =
  * the upload route would refuse (fileTypeRefusal: HTML, SVG, a type that lies about its bytes) is
  * not kept either: its type is answered so the message says what was left out.
  */
-async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, tenantId: string, media: InboundMedia): Promise<AnnexRow | { refusedType: string } | null> {
+async function keepMedia(
+  deps: ChannelInboundDeps,
+  adapter: ProviderChannelAdapter,
+  target: ChannelTarget,
+  tenantId: string,
+  media: InboundMedia,
+): Promise<AnnexRow | { refusedType: string } | null> {
   let file: { bytes: Buffer; contentType: string; filename: string | null };
   try {
     file = await adapter.fetchMedia(media, target, INBOUND_MEDIA_MAX_BYTES);
@@ -67,10 +104,17 @@ async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapt
   const originalFilename = safeFilename(file.filename ?? media.filename ?? undefined, `media-${id.slice(0, 8)}`);
   await deps.storage.put(key, file.bytes, { contentType, size: file.bytes.length });
   try {
-    return await deps.db.storedFile.create({
-      data: { id, tenantId, originalFilename, contentType, size: file.bytes.length, service: deps.storage.service, storageKey: key },
-      select: { id: true, contentType: true, originalFilename: true, size: true, service: true },
+    const row = await insertStoredFile(deps.db, {
+      id,
+      tenantId,
+      originalFilename,
+      contentType,
+      size: file.bytes.length,
+      service: deps.storage.service,
+      storageKey: key,
+      uploadedById: null,
     });
+    return { id: row.id, contentType: row.contentType, originalFilename: row.originalFilename, size: row.size, service: row.service };
   } catch (error) {
     await deps.storage.remove(key).catch(() => undefined);
     throw error;
@@ -78,28 +122,27 @@ async function keepMedia(deps: ChannelInboundDeps, adapter: ProviderChannelAdapt
 }
 
 /** One provider status update of an outbound message: state, failure and messages-ack. */
-async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId: string, event: Extract<InboundEvent, { kind: 'status' }>): Promise<boolean> {
+async function applyStatus(
+  deps: ChannelInboundDeps,
+  tenantId: string,
+  channelId: string,
+  event: Extract<InboundEvent, { kind: 'status' }>,
+): Promise<boolean> {
   const db = scoped(deps.db, { tenantId });
-  const message = await db.message.findFirst({
-    where: { externalId: event.externalId, author: { not: 'CONTACT' }, conversation: { channelId } },
-    select: { id: true, conversationId: true, state: true, status: true, interactiveContent: true },
-  });
+  const message = await outboundMessageByExternalId(db, channelId, event.externalId);
   if (!message) return false;
   const ack = { tenantId, conversationId: message.conversationId, messageId: message.id };
   if (event.status === 'failed') {
     if (message.status === 'failed') return false;
     const reason = event.error ? `${event.error.code}: ${event.error.title}` : 'The provider could not deliver this message';
-    await db.message.updateMany({ where: { id: message.id, state: { not: 'read' } }, data: { status: 'failed', errorMessage: reason.slice(0, ERROR_MESSAGE_MAX) } });
+    await markFailedByProvider(db, message.id, reason.slice(0, ERROR_MESSAGE_MAX));
     await emitMessagesAck(deps, db, ack, message.state === 'pending' ? 'pending' : 'sent', 'failed');
     return true;
   }
   const delivery = (message.interactiveContent as { delivery?: keyof typeof RANK } | null)?.delivery;
   if (delivery && RANK[delivery] >= RANK[event.status]) return false;
   const state = event.status === 'read' ? 'read' : 'sent';
-  await db.message.updateMany({
-    where: { id: message.id },
-    data: { state, status: null, errorMessage: null, interactiveContent: { ...((message.interactiveContent as object | null) ?? {}), delivery: event.status } },
-  });
+  await storeDeliveryStatus(db, message.id, state, { ...((message.interactiveContent as object | null) ?? {}), delivery: event.status });
   await emitMessagesAck(deps, db, ack, state, null);
   return true;
 }
@@ -108,52 +151,58 @@ async function applyStatus(deps: ChannelInboundDeps, tenantId: string, channelId
 const WATERMARK_BATCH = 50;
 
 /** A read watermark (Messenger): our messages to that contact on the channel, sent up to then, become read. */
-async function applyReadWatermark(deps: ChannelInboundDeps, tenantId: string, channelId: string, event: Extract<InboundEvent, { kind: 'read-up-to' }>): Promise<number> {
+async function applyReadWatermark(
+  deps: ChannelInboundDeps,
+  tenantId: string,
+  channelId: string,
+  event: Extract<InboundEvent, { kind: 'read-up-to' }>,
+): Promise<number> {
   const db = scoped(deps.db, { tenantId });
-  const identity = await db.contactIdentity.findFirst({ where: { channelId, identifier: event.sender }, select: { contactId: true } });
-  if (!identity) return 0;
-  const unread = await db.message.findMany({
-    where: { author: { not: 'CONTACT' }, state: 'sent', externalId: { not: null }, createdAt: { lte: event.at }, conversation: { channelId, contactId: identity.contactId } },
-    orderBy: { createdAt: 'desc' },
-    take: WATERMARK_BATCH,
-    select: { externalId: true },
-  });
+  const contactId = await contactIdOfIdentity(db, channelId, event.sender);
+  if (!contactId) return 0;
+  const unread = await sentMessagesToContactUpTo(db, channelId, contactId, event.at, WATERMARK_BATCH);
   let applied = 0;
   for (const m of unread) {
-    if (await applyStatus(deps, tenantId, channelId, { kind: 'status', externalId: m.externalId!, status: 'read', error: null, at: event.at })) applied++;
+    if (
+      await applyStatus(deps, tenantId, channelId, { kind: 'status', externalId: m.externalId!, status: 'read', error: null, at: event.at })
+    )
+      applied++;
   }
   return applied;
 }
 
 /**
  * Who wrote: a phone number (WhatsApp), or a provider identity (Telegram user id) whose username is
- * kept on the contact as `<type>_username` (issue 15).
+ * kept on the contact as `<type>_username`.
  */
-function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, kind: string): InboundInput['contact'] {
+function contactOf(event: Extract<InboundEvent, { kind: 'message' }>, channelType: string): InboundInput['contact'] {
   if (!event.sender) return { phone: event.from, ...(event.profileName ? { name: event.profileName } : {}) };
   const { identifier, name, username } = event.sender;
+  const kind = channelKind(channelType);
   // An e-mail channel's contact is known by their address, also kept as the contact's e-mail.
-  const email = kind === 'email' ? { email: identifier } : {};
+  const email = channelDefinition(channelType)?.senderIsEmail ? { email: identifier } : {};
   return { identifier, ...email, ...(name ? { name } : {}), ...(username ? { fields: { [`${kind}_username`]: username } } : {}) };
 }
-
-/** What a contact known only by a provider id is called when the provider gives no name (issue 15). */
-const UNNAMED_SENDER: Record<string, string> = { messenger: 'Messenger user', instagram: 'Instagram user' };
 
 /**
  * A sender without a name in the webhook (Messenger, Instagram): asked of the provider once, when the
  * identity is new to the channel; a refused or failed lookup leaves the channel's generic name.
  */
-async function withSenderName(deps: ChannelInboundDeps, adapter: ProviderChannelAdapter, target: ChannelTarget, event: Extract<InboundEvent, { kind: 'message' }>) {
+async function withSenderName(
+  deps: ChannelInboundDeps,
+  adapter: ProviderChannelAdapter,
+  target: ChannelTarget,
+  event: Extract<InboundEvent, { kind: 'message' }>,
+) {
   const sender = event.sender;
   if (!sender || sender.name || !adapter.senderName) return event;
-  const known = await deps.db.contactIdentity.count({ where: { channelId: target.uuid, identifier: sender.identifier } });
-  if (known) return event;
+  if (await contactIdOfIdentity(deps.db, target.uuid, sender.identifier)) return event;
   const name = await adapter.senderName(sender.identifier, target).catch((error: unknown) => {
     deps.log.warn({ channelId: target.uuid, reason: (error as Error).message }, 'sender name not available');
     return null;
   });
-  return { ...event, sender: { ...sender, name: name ?? UNNAMED_SENDER[channelKind(target.type)] ?? null } };
+  // What the channel's definition calls a sender the provider gives no name for (Messenger user).
+  return { ...event, sender: { ...sender, name: name ?? channelDefinition(target.type)?.unnamedSender ?? null } };
 }
 
 /**
@@ -165,14 +214,14 @@ async function withSenderName(deps: ChannelInboundDeps, adapter: ProviderChannel
 export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Promise<InboundOutcome> {
   const job = queues.channelInbound.payload.parse(raw);
   const outcome: InboundOutcome = { messages: 0, statuses: 0, templates: 0, ignored: 0 };
-  const [channel] = await deps.db.$queryRaw<
-    { id: string; tenantId: string; workspaceId: string; type: string; enabled: boolean; entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null; config: unknown; credentialsEncrypted: string | null; tenantConfig: unknown }[]
-  >`SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c.config, c."credentialsEncrypted", t.config AS "tenantConfig"
-    FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${job.channel_uuid}::uuid AND c."tenantId" = ${job.tenant_uuid}::uuid`;
+  const channel = await providerChannelRow(deps.db, job.tenant_uuid, job.channel_uuid);
   const adapter = channel ? deps.adapters.get(channelKind(channel.type)) : undefined;
   if (!channel || !adapter || !isProviderAdapter(adapter)) return { ...outcome, ignored: 1 };
   const target: ChannelTarget = {
-    uuid: channel.id, type: channel.type, config: channel.config, credentials: channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null,
+    uuid: channel.id,
+    type: channel.type,
+    config: channel.config,
+    credentials: channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null,
   };
   let events: InboundEvent[];
   try {
@@ -193,20 +242,29 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         return;
       }
       // A retried job must not download (and keep) the media of a message already stored.
-      const known = await deps.db.message.count({ where: { id: messageIdFor(channel.id, event.externalId) } });
+      const known = await messageExists(deps.db, messageIdFor(channel.id, event.externalId));
       const kept = event.media && !known ? await keepMedia(deps, adapter, target, channel.tenantId, event.media) : null;
       const annex = kept && !('refusedType' in kept) ? kept : null;
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
       const lost = event.media && !known && !annex ? mediaLeftOut(kept) : '';
       // The receiver also answers a campaign the message replies to (conversation-entry.ts: one step per message).
       await receiver.receive(channel, {
-        contact: contactOf(await withSenderName(deps, adapter, target, event), channelKind(channel.type)),
+        contact: contactOf(await withSenderName(deps, adapter, target, event), channel.type),
         message: {
           id: event.externalId,
           content: [text, lost].filter(Boolean).join('\n'),
           ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
-          ...(event.button ? { interactive: { type: 'button' as const, text: event.button.text, payload: event.button.payload, context_id: event.contextExternalId } } : {}),
+          ...(event.button
+            ? {
+                interactive: {
+                  type: 'button' as const,
+                  text: event.button.text,
+                  payload: event.button.payload,
+                  context_id: event.contextExternalId,
+                },
+              }
+            : {}),
           ...(event.details ? { details: event.details } : {}),
         },
       });
@@ -230,13 +288,17 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       } else outcome.ignored++;
     }
   };
-  // One message that cannot be stored must not lose the others of the same webhook (issue 12 item 4):
+  // One message that cannot be stored must not lose the others of the same webhook:
   // each event is cleaned of what Postgres refuses and handled on its own; a failure is logged and
   // the job fails after the rest are stored, so a retry (idempotent by message id) tries it again.
   let failure: unknown = null;
   for (const raw of events) {
     const event = storableStrings(raw);
-    if (event !== raw) deps.log.warn({ channelId: channel.id, externalId: event.kind === 'message' ? event.externalId : undefined }, 'inbound event had characters that cannot be stored; cleaned');
+    if (event !== raw)
+      deps.log.warn(
+        { channelId: channel.id, externalId: event.kind === 'message' ? event.externalId : undefined },
+        'inbound event had characters that cannot be stored; cleaned',
+      );
     try {
       await handleEvent(event);
     } catch (error) {

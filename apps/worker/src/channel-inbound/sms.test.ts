@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useInboundHarness } from './harness';
 import { processInbound } from './processor';
 
 /**
- * SMS/MMS end to end in the worker (issue 15 item 2): the Twilio simulator (SMS dialect) posts real
+ * SMS/MMS end to end in the worker: the Twilio simulator (SMS dialect) posts real
  * signed webhooks to a capture server standing in for the api's webhook, each processed as the
  * channel-inbound job the api queues.
  */
@@ -17,15 +17,24 @@ let channelId: string;
 
 beforeAll(async () => {
   const credentials = { auth_token: 'sms-token' };
-  sim = await startWhatsAppSimulator({ provider: 'twilio_sms', credentials: { account_sid: SID, ...credentials }, webhookUrl: h.webhookUrl });
-  channelId = await h.createChannel({ name: 'SMS', type: 'sms', config: { base_url: sim.baseUrl, account_sid: SID, from_number: '+15005550006', mms_enabled: 'true' }, credentials });
+  sim = await startWhatsAppSimulator({
+    provider: 'twilio_sms',
+    credentials: { account_sid: SID, ...credentials },
+    webhookUrl: h.webhookUrl,
+  });
+  channelId = await h.createChannel({
+    name: 'SMS',
+    type: 'sms',
+    config: { base_url: sim.baseUrl, account_sid: SID, from_number: '+15005550006', mms_enabled: 'true' },
+    credentials,
+  });
 });
 afterAll(() => sim?.close());
 
 const job = (body: string) => h.job(channelId, body);
 const delivered = () => h.delivered();
 
-describe('channel-inbound: SMS into conversations (issue 15 item 2)', () => {
+describe('channel-inbound: SMS into conversations', () => {
   it('opens one conversation in the entry sector for the sender number, and stores a repeated MessageSid once', async () => {
     const sid = await sim.sendInbound({ from: '+5511988887777', text: 'Oi, quero um orçamento' });
     const body = await delivered();
@@ -33,8 +42,13 @@ describe('channel-inbound: SMS into conversations (issue 15 item 2)', () => {
     await processInbound(h.deps, job(body));
     const conversations = await h.db.conversation.findMany({ where: { channelId }, include: { messages: true, contact: true } });
     expect(conversations).toHaveLength(1);
-    expect(conversations[0]).toMatchObject({ sectorId: h.sectorId, contact: expect.objectContaining({ phoneNumber: expect.stringContaining('5511988887777') }) });
-    expect(conversations[0]!.messages).toEqual([expect.objectContaining({ author: 'CONTACT', content: 'Oi, quero um orçamento', externalId: sid })]);
+    expect(conversations[0]).toMatchObject({
+      sectorId: h.sectorId,
+      contact: expect.objectContaining({ phoneNumber: expect.stringContaining('5511988887777') }),
+    });
+    expect(conversations[0]!.messages).toEqual([
+      expect.objectContaining({ author: 'CONTACT', content: 'Oi, quero um orçamento', externalId: sid }),
+    ]);
   });
 
   it('keeps an MMS picture as the message annex, its text as caption, in the same conversation', async () => {

@@ -1,13 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TelegramAdapter } from '@atende/channels';
-import { startTelegramSimulator, type TelegramSimulator } from '@atende/channels/telegram-simulator';
+import { startTelegramSimulator, type TelegramSimulator } from '@atende/simulators/telegram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OUTBOUND, useInboundHarness } from './harness';
 import { processInbound } from './processor';
 
 /**
- * Telegram updates end to end in the worker (issue 15): the Bot API simulator posts real updates to
+ * Telegram updates end to end in the worker: the Bot API simulator posts real updates to
  * a capture server standing in for the api's webhook, each processed as the channel-inbound job the
  * api queues. Contacts are known by their Telegram user id; media comes through getFile.
  */
@@ -20,7 +20,10 @@ let channelId: string;
 beforeAll(async () => {
   sim = await startTelegramSimulator({ token: TOKEN });
   const credentials = { bot_token: TOKEN, webhook_secret: 'tg-secret' };
-  await new TelegramAdapter({ outbound: LOCAL_OUTBOUND }).setUp({ uuid: 'x', type: 'telegram', config: { base_url: sim.baseUrl }, credentials }, { url: h.webhookUrl, secret: 'tg-secret' });
+  await new TelegramAdapter({ outbound: LOCAL_OUTBOUND }).setUp(
+    { uuid: 'x', type: 'telegram', config: { base_url: sim.baseUrl }, credentials },
+    { url: h.webhookUrl, secret: 'tg-secret' },
+  );
   channelId = await h.createChannel({ name: 'Telegram', type: 'telegram', config: { base_url: sim.baseUrl }, credentials });
 });
 afterAll(() => sim?.close());
@@ -28,7 +31,7 @@ afterAll(() => sim?.close());
 const job = (body: string) => h.job(channelId, body);
 const delivered = () => h.delivered();
 
-describe('channel-inbound: Telegram updates into conversations (issue 15)', () => {
+describe('channel-inbound: Telegram updates into conversations', () => {
   it('opens one conversation in the entry sector for a Telegram user, known by id with name and username, however often the update comes', async () => {
     await sim.sendInbound({ from: ana, text: 'Oi, quero um orçamento' });
     const body = await delivered();
@@ -40,7 +43,13 @@ describe('channel-inbound: Telegram updates into conversations (issue 15)', () =
     const conversations = await h.db.conversation.findMany({ where: { channelId }, include: { messages: true } });
     expect(conversations).toHaveLength(1);
     expect(conversations[0]).toMatchObject({ contactId: identity.contactId, sectorId: h.sectorId });
-    expect(conversations[0]!.messages).toEqual([expect.objectContaining({ author: 'CONTACT', content: 'Oi, quero um orçamento', externalId: expect.stringMatching(new RegExp(`^${ana.id}:\\d+$`)) })]);
+    expect(conversations[0]!.messages).toEqual([
+      expect.objectContaining({
+        author: 'CONTACT',
+        content: 'Oi, quero um orçamento',
+        externalId: expect.stringMatching(new RegExp(`^${ana.id}:\\d+$`)),
+      }),
+    ]);
   });
 
   it('keeps a photo (the largest size) as the message annex, with its caption as text, in the same conversation', async () => {
@@ -59,12 +68,24 @@ describe('channel-inbound: Telegram updates into conversations (issue 15)', () =
     await sim.sendInbound({ from: ana, voice: ogg });
     expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 1 });
     const message = await h.db.message.findFirstOrThrow({ where: { conversation: { channelId }, voice: true } });
-    expect(await h.db.storedFile.findUniqueOrThrow({ where: { id: message.annexId! } })).toMatchObject({ contentType: 'audio/ogg', size: ogg.length });
+    expect(await h.db.storedFile.findUniqueOrThrow({ where: { id: message.annexId! } })).toMatchObject({
+      contentType: 'audio/ogg',
+      size: ogg.length,
+    });
   });
 
-    it('drops a body that is no Telegram update and ignores an edited message', async () => {
+  it('drops a body that is no Telegram update and ignores an edited message', async () => {
     expect(await processInbound(h.deps, job('{"entry":[]}'))).toMatchObject({ messages: 0, ignored: 1 });
-    const edited = JSON.stringify({ update_id: 9, edited_message: { message_id: 1, from: { id: ana.id, first_name: 'Ana' }, chat: { id: ana.id, type: 'private' }, date: 1, text: 'editado' } });
+    const edited = JSON.stringify({
+      update_id: 9,
+      edited_message: {
+        message_id: 1,
+        from: { id: ana.id, first_name: 'Ana' },
+        chat: { id: ana.id, type: 'private' },
+        date: 1,
+        text: 'editado',
+      },
+    });
     expect(await processInbound(h.deps, job(edited))).toMatchObject({ messages: 0 });
     expect(await h.db.message.count({ where: { content: 'editado' } })).toBe(0);
   });

@@ -1,6 +1,14 @@
 import { queues, type MaintenanceJob } from '@atende/contract';
 import { returnAgentChats, runAutomations, signOffAgent, type ConversationDeps } from '@atende/conversations';
-import { compactConversationTally, type Db, type Prisma } from '@atende/db';
+import {
+  compactConversationTally,
+  deleteSessionsExpiredBefore,
+  noLiveSessionWhere,
+  pruneDispatchedOutbox,
+  signedOffUsersHoldingChats,
+  usersWithoutLiveSession,
+  type Db,
+} from '@atende/db';
 import { settleSentCampaigns } from '../campaigns/receipts';
 import { startScheduled } from '../campaigns/schedule';
 import { reconcileTemplates, type TemplateSyncDeps } from '../templates/processor';
@@ -21,11 +29,11 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
   switch (job.kind) {
     case 'expire-sessions': {
       const cutoff = new Date(Date.now() - deps.sessionRetentionDays * 24 * 3600 * 1000);
-      const deleted = await deps.db.userSession.deleteMany({ where: { expiresAt: { lt: cutoff } } });
+      const deletedSessions = await deleteSessionsExpiredBefore(deps.db, cutoff);
       // Users whose every session has expired are no longer logged in: signed off exactly as an api
       // logout does, so their active chats return to the queue with reason logoff.
-      const noLiveSession: Prisma.UserWhereInput = { isLogged: true, sessions: { none: { revokedAt: null, expiresAt: { gt: new Date() } } } };
-      const stale = await deps.db.user.findMany({ where: noLiveSession, select: { id: true, tenantId: true }, take: 1000 });
+      const noLiveSession = noLiveSessionWhere();
+      const stale = await usersWithoutLiveSession(deps.db, noLiveSession);
       let loggedOffUsers = 0;
       let returnedConversations = 0;
       for (const u of stale) {
@@ -36,20 +44,14 @@ export async function runMaintenanceJob(deps: MaintenanceDeps, raw: unknown): Pr
       }
       // A run that died between signing a user off and returning their chats left them held by a
       // user who is not logged in: the retry (or the next run) returns them.
-      const stranded = await deps.db.$queryRaw<{ id: number; tenantId: string }[]>`
-        SELECT u.id, u."tenantId"::text AS "tenantId" FROM "User" u
-        WHERE NOT u."isLogged" AND EXISTS (
-          SELECT 1 FROM "Conversation" c
-          WHERE c."tenantId" = u."tenantId" AND c."userId" = u.id AND c.state = 'answered'::"ConversationState" AND c.type = 'inbound')
-        LIMIT 1000`;
+      const stranded = await signedOffUsersHoldingChats(deps.db);
       for (const u of stranded) returnedConversations += await returnAgentChats(deps, u.tenantId, u.id, 'logoff');
-      return { deletedSessions: deleted.count, loggedOffUsers, returnedConversations };
+      return { deletedSessions, loggedOffUsers, returnedConversations };
     }
     case 'prune-outbox': {
       // Dispatched rows are only kept for investigation; undispatched ones are never touched.
       const cutoff = new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000);
-      const deleted = await deps.db.outboxJob.deleteMany({ where: { dispatchedAt: { lt: cutoff } } });
-      return { deletedOutboxRows: deleted.count };
+      return { deletedOutboxRows: await pruneDispatchedOutbox(deps.db, cutoff) };
     }
     case 'compact-conversation-tally': {
       const folded = await compactConversationTally(deps.db);

@@ -40,7 +40,11 @@ const payload = () => ({ tenant_uuid: tenantId, message_uuid: randomUUID() });
 
 async function insertRows(count: number, createdAt?: (i: number) => Date): Promise<string[]> {
   const rows = Array.from({ length: count }, (_, i) => ({
-    id: randomUUID(), tenantId, queue: queues.channelDelivery.name, payload: payload(), ...(createdAt ? { createdAt: createdAt(i) } : {}),
+    id: randomUUID(),
+    tenantId,
+    queue: queues.channelDelivery.name,
+    payload: payload(),
+    ...(createdAt ? { createdAt: createdAt(i) } : {}),
   }));
   await t.db.outboxJob.createMany({ data: rows });
   return rows.map((r) => r.id);
@@ -112,7 +116,10 @@ describe('outbox dispatcher', () => {
     const ids = await insertRows(5, (i) => new Date(base + (5 - i) * 1000)); // inserted newest first
     const oldestFirst = [...ids].reverse();
     const enqueued: string[] = [];
-    expect(await dispatchOutboxBatch({ db: t.db, queues: recording(enqueued), log: silent, batchSize: 2 })).toEqual({ dispatched: 2, invalid: 0 });
+    expect(await dispatchOutboxBatch({ db: t.db, queues: recording(enqueued), log: silent, batchSize: 2 })).toEqual({
+      dispatched: 2,
+      invalid: 0,
+    });
     expect(enqueued).toEqual(oldestFirst.slice(0, 2));
     const row = await t.db.outboxJob.findUniqueOrThrow({ where: { id: oldestFirst[0]! } });
     expect(row.dispatchedAt).not.toBeNull();
@@ -137,7 +144,12 @@ describe('outbox dispatcher', () => {
       data: [
         { id: unknownQueue, tenantId, queue: 'no-such-queue', payload: payload() },
         { id: badPayload, tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: tenantId, message_uuid: 'not-a-uuid' } },
-        { id: otherTenant, tenantId, queue: queues.channelDelivery.name, payload: { tenant_uuid: randomUUID(), message_uuid: randomUUID() } },
+        {
+          id: otherTenant,
+          tenantId,
+          queue: queues.channelDelivery.name,
+          payload: { tenant_uuid: randomUUID(), message_uuid: randomUUID() },
+        },
       ],
     });
     expect(await dispatchOutboxBatch({ db: t.db, queues: registry, log })).toEqual({ dispatched: 1, invalid: 3 });
@@ -154,13 +166,16 @@ describe('outbox dispatcher', () => {
     dispatcher.start();
     try {
       // Once it listens and its first (empty) pass is over, only a notification can wake it.
-      await vi.waitFor(async () => {
-        const [activity] = await t.db.$queryRaw<{ listening: boolean; busy: number }[]>`
+      await vi.waitFor(
+        async () => {
+          const [activity] = await t.db.$queryRaw<{ listening: boolean; busy: number }[]>`
           SELECT coalesce(bool_or(query = ${`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`} AND state = 'idle'), false) AS listening,
                  (count(*) FILTER (WHERE state <> 'idle' AND pid <> pg_backend_pid()))::int AS busy
           FROM pg_stat_activity WHERE datname = current_database()`;
-        expect(activity).toEqual({ listening: true, busy: 0 });
-      }, { timeout: 3_000 });
+          expect(activity).toEqual({ listening: true, busy: 0 });
+        },
+        { timeout: 3_000 },
+      );
       const [id] = await insertRows(1);
       await vi.waitFor(async () => expect(await deliveryQueue().getJob(id!), 'the row dispatched').toBeTruthy(), { timeout: 3_000 });
     } finally {
@@ -176,8 +191,10 @@ describe('outbox dispatcher', () => {
     try {
       await listener.query(`LISTEN ${OUTBOX_NOTIFY_CHANNEL}`);
       // The inbound statement's shape: a data-modifying CTE whose outbox insert selects nothing.
-      await t.db.$executeRaw`WITH none AS (INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false) SELECT 1`;
-      await t.db.$executeRaw`INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false`;
+      await t.db
+        .$executeRaw`WITH none AS (INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false) SELECT 1`;
+      await t.db
+        .$executeRaw`INSERT INTO "OutboxJob" (id, "tenantId", queue, payload) SELECT gen_random_uuid(), ${tenantId}::uuid, 'bot-step', '{}'::jsonb WHERE false`;
       // A round trip on the listening connection delivers anything already notified.
       await listener.query('SELECT 1');
       expect(heard).toEqual([]);

@@ -1,5 +1,5 @@
 import type { QueueName } from '@atende/contract';
-import { checkJob, type Db, type JobCheck } from '@atende/db';
+import { checkJob, lockUndispatchedJobs, markJobsDispatched, withTransaction, type Db, type JobCheck } from '@atende/db';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Logger } from 'pino';
 
@@ -55,14 +55,10 @@ function checkRow(row: OutboxRow): JobCheck {
 /** Moves at most one batch, oldest first; returns what it did. Safe to run from many workers at once. */
 export async function dispatchOutboxBatch(deps: OutboxDispatchDeps): Promise<DispatchResult> {
   const batchSize = deps.batchSize ?? DEFAULT_BATCH_SIZE;
-  return deps.db.$transaction(
+  return withTransaction(
+    deps.db,
     async (tx) => {
-      const rows = await tx.$queryRaw<OutboxRow[]>`
-        SELECT "id", "tenantId", "queue", "payload" FROM "OutboxJob"
-        WHERE "dispatchedAt" IS NULL
-        ORDER BY "createdAt", "id"
-        LIMIT ${batchSize}
-        FOR UPDATE SKIP LOCKED`;
+      const rows: OutboxRow[] = await lockUndispatchedJobs(tx, batchSize);
       if (rows.length === 0) return { dispatched: 0, invalid: 0 };
 
       const byQueue = new Map<QueueName, { name: string; data: unknown; opts: JobsOptions }[]>();
@@ -71,7 +67,10 @@ export async function dispatchOutboxBatch(deps: OutboxDispatchDeps): Promise<Dis
         const checked = checkRow(row);
         if (!checked.ok) {
           invalid++;
-          deps.log.error({ outboxJobId: row.id, queue: row.queue, tenantId: row.tenantId, reason: checked.reason }, 'invalid outbox job dropped');
+          deps.log.error(
+            { outboxJobId: row.id, queue: row.queue, tenantId: row.tenantId, reason: checked.reason },
+            'invalid outbox job dropped',
+          );
           continue;
         }
         const jobs = byQueue.get(checked.queue) ?? [];
@@ -82,7 +81,7 @@ export async function dispatchOutboxBatch(deps: OutboxDispatchDeps): Promise<Dis
 
       const ids = rows.map((r) => r.id);
       await deps.afterEnqueue?.(ids);
-      await tx.outboxJob.updateMany({ where: { id: { in: ids } }, data: { dispatchedAt: new Date() } });
+      await markJobsDispatched(tx, ids);
       return { dispatched: rows.length - invalid, invalid };
     },
     // Enqueueing a batch is a few Redis round trips; the row locks are held only that long.

@@ -1,8 +1,23 @@
 import { channelKind } from '@atende/core';
-import { ChannelDeliveryError, decryptCredentials, isWhatsAppAdapter, type ChannelAdapter, type ChannelTarget, type WhatsAppAdapter } from '@atende/channels';
+import {
+  ChannelDeliveryError,
+  decryptCredentials,
+  isWhatsAppAdapter,
+  type ChannelAdapter,
+  type ChannelTarget,
+  type WhatsAppAdapter,
+} from '@atende/channels';
 import { queues, TemplateComponentSchema, type TemplateCategory } from '@atende/contract';
-import { announceTemplate, applyTemplateStatus, templateInclude } from '@atende/conversations';
-import { storeSubmissionStatus, type Db } from '@atende/db';
+import { announceTemplate, applyTemplateStatus } from '@atende/conversations';
+import {
+  channelsWithLiveTemplates,
+  finishTemplateSync,
+  storeSubmissionStatus,
+  templateDeletedAt,
+  templateForSync,
+  type Db,
+  type TemplateSyncResult,
+} from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
 import type { Logger } from 'pino';
 
@@ -21,7 +36,10 @@ export interface SyncAttempt {
 
 const REASON_MAX = 2000;
 
-function providerOf(deps: TemplateSyncDeps, channel: { id: string; type: string; config: unknown; credentialsEncrypted: string | null }): { adapter: WhatsAppAdapter; target: ChannelTarget } | null {
+function providerOf(
+  deps: TemplateSyncDeps,
+  channel: { id: string; type: string; config: unknown; credentialsEncrypted: string | null },
+): { adapter: WhatsAppAdapter; target: ChannelTarget } | null {
   const adapter = deps.adapters.get(channelKind(channel.type));
   if (!adapter || !isWhatsAppAdapter(adapter) || !adapter.supportsTemplates) return null;
   const credentials = channel.credentialsEncrypted ? decryptCredentials(channel.credentialsEncrypted, deps.secretsKey) : null;
@@ -36,11 +54,11 @@ function providerOf(deps: TemplateSyncDeps, channel: { id: string; type: string;
  */
 export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt: SyncAttempt): Promise<string> {
   const job = queues.templateSync.payload.parse(raw);
-  const row = await deps.db.outboundTemplate.findFirst({ where: { id: job.template_uuid, tenantId: job.tenant_uuid }, include: { channel: true } });
+  const row = await templateForSync(deps.db, job.tenant_uuid, job.template_uuid);
   if (!row || row.syncPending !== job.action) return 'skipped';
   const provider = providerOf(deps, row.channel);
-  const done = async (data: { status?: string; externalId?: string | null; rejectedReason?: string | null; syncError?: string | null }) => {
-    const updated = await deps.db.outboundTemplate.update({ where: { id: row.id }, data: { ...data, syncPending: null }, include: templateInclude });
+  const done = async (data: TemplateSyncResult) => {
+    const updated = await finishTemplateSync(deps.db, row.id, data);
     if (!updated.deletedAt) await announceTemplate(deps, updated);
   };
   if (!provider) {
@@ -60,11 +78,14 @@ export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt
       return 'deleted';
     }
     const answer =
-      job.action === 'submit' ? await provider.adapter.submitTemplate(definition, provider.target) : await provider.adapter.editTemplate(row.externalId, definition, provider.target);
+      job.action === 'submit'
+        ? await provider.adapter.submitTemplate(definition, provider.target)
+        : await provider.adapter.editTemplate(row.externalId, definition, provider.target);
     // Deleted while the submission was on its way: remove it at the provider too.
-    const current = await deps.db.outboundTemplate.findUniqueOrThrow({ where: { id: row.id }, select: { deletedAt: true } });
-    if (current.deletedAt) {
-      await provider.adapter.deleteTemplate(answer.externalId, row.name, provider.target).catch((err: unknown) => deps.log.warn({ err, templateId: row.id }, 'template deleted here could not be deleted at the provider'));
+    if (await templateDeletedAt(deps.db, row.id)) {
+      await provider.adapter
+        .deleteTemplate(answer.externalId, row.name, provider.target)
+        .catch((err: unknown) => deps.log.warn({ err, templateId: row.id }, 'template deleted here could not be deleted at the provider'));
     }
     if (job.action === 'submit') {
       // The provider's status webhook can beat its answer to the submission (applyTemplateStatus takes
@@ -78,7 +99,10 @@ export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt
   } catch (error) {
     const permanent = error instanceof ChannelDeliveryError && error.kind === 'permanent';
     if (!permanent && !attempt.finalAttempt) throw error;
-    const reason = (error instanceof ChannelDeliveryError ? error.message : 'Template submission failed: internal error').slice(0, REASON_MAX);
+    const reason = (error instanceof ChannelDeliveryError ? error.message : 'Template submission failed: internal error').slice(
+      0,
+      REASON_MAX,
+    );
     if (job.action === 'delete') await done({ syncError: reason });
     else await done({ status: 'REJECTED', rejectedReason: reason, syncError: reason });
     deps.log.warn({ templateId: row.id, reason }, 'template sync failed');
@@ -92,10 +116,7 @@ export async function syncTemplate(deps: TemplateSyncDeps, raw: unknown, attempt
  * template, in case a status webhook was lost; changes reach open lists like webhook ones.
  */
 export async function reconcileTemplates(deps: TemplateSyncDeps): Promise<{ channels: number; changed: number; failed: number }> {
-  const channels = await deps.db.channel.findMany({
-    where: { deletedAt: null, templates: { some: { deletedAt: null } } },
-    select: { id: true, type: true, config: true, credentialsEncrypted: true },
-  });
+  const channels = await channelsWithLiveTemplates(deps.db);
   let changed = 0;
   let failed = 0;
   for (const channel of channels) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage } from '../adapter';
 import { signWebhookBody } from '../signature';
 import { CustomChannelAdapter } from './adapter';
-import { startCustomChannelSimulator, type CustomChannelSimulator } from './simulator';
+import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/simulators/custom';
 import { ATTACK_HOSTS, LOCAL_OUTBOUND } from '../test-outbound';
 
 const secret = 'adapter-secret';
@@ -27,7 +27,13 @@ const message: OutboundMessage = {
   contact: { uuid: '7d3c1a52-2a6f-4a0e-8f1e-0c3a6b9f7e03', phoneNumber: '+5511988887777', identifier: 'ext-42' },
 };
 const adapter = new CustomChannelAdapter({ timeoutMs: 300, outbound: LOCAL_OUTBOUND });
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as ChannelDeliveryError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as ChannelDeliveryError,
+  );
 
 describe('custom channel adapter', () => {
   it('posts the signed message body with timestamp and idempotency key, and returns the receiver id', async () => {
@@ -36,9 +42,12 @@ describe('custom channel adapter', () => {
     expect(req!.body).toEqual({
       event: 'message',
       message: {
-        uuid: message.uuid, conversation_uuid: message.conversationUuid, content: 'Olá!',
+        uuid: message.uuid,
+        conversation_uuid: message.conversationUuid,
+        content: 'Olá!',
         annex: { url: 'http://files/x.pdf', content_type: 'application/pdf', original_filename: 'x.pdf' },
-        author: 'USER', created_at: '2026-03-04T05:06:07.000Z',
+        author: 'USER',
+        created_at: '2026-03-04T05:06:07.000Z',
       },
       contact: { uuid: message.contact.uuid, phone_number: '+5511988887777', identifier: 'ext-42' },
     });
@@ -47,7 +56,15 @@ describe('custom channel adapter', () => {
   });
 
   it('says which failures are worth a retry: 5xx, 408, 429 and time-outs are transient, other 4xx permanent', async () => {
-    for (const [status, kind] of [[500, 'transient'], [503, 'transient'], [408, 'transient'], [429, 'transient'], [400, 'permanent'], [404, 'permanent'], [422, 'permanent']] as const) {
+    for (const [status, kind] of [
+      [500, 'transient'],
+      [503, 'transient'],
+      [408, 'transient'],
+      [429, 'transient'],
+      [400, 'permanent'],
+      [404, 'permanent'],
+      [422, 'permanent'],
+    ] as const) {
       sim.failNext(1, status);
       const error = await failure(adapter.send(message, channel));
       expect(error).toBeInstanceOf(ChannelDeliveryError);
@@ -64,7 +81,12 @@ describe('custom channel adapter', () => {
 
   it('refuses webhook URLs that are not http(s), or missing secrets, without sending anything', async () => {
     let fetched = 0;
-    const counting = new CustomChannelAdapter({ fetch: (async () => { fetched++; return new Response('{}'); }) as typeof fetch });
+    const counting = new CustomChannelAdapter({
+      fetch: (async () => {
+        fetched++;
+        return new Response('{}');
+      }) as typeof fetch,
+    });
     for (const webhook_url of ['file:///etc/passwd', 'ftp://example.com/x', 'javascript:alert(1)', 'not a url']) {
       expect(await failure(counting.send(message, { ...channel, config: { webhook_url } }))).toMatchObject({ kind: 'permanent' });
     }

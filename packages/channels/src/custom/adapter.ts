@@ -1,4 +1,11 @@
-import { ChannelDeliveryError, type ChannelAdapter, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
+import {
+  ChannelDeliveryError,
+  type ChannelAdapter,
+  type ChannelTarget,
+  type OutboundMessage,
+  type SendResult,
+  type SignatureInput,
+} from '../adapter';
 import { describeNetworkError, isAmbiguousStatus, isTransientStatus, networkFailure, readCapped } from '../http';
 import { outboundClient, statusLine, type OutboundClient } from '../outbound';
 import { refusalOf } from '../outbound-address';
@@ -25,7 +32,11 @@ export function customWebhookBody(message: OutboundMessage): CustomWebhookBody {
       uuid: message.uuid,
       conversation_uuid: message.conversationUuid,
       content: message.content,
-      annex: message.annex && { url: message.annex.url, content_type: message.annex.contentType, original_filename: message.annex.originalFilename },
+      annex: message.annex && {
+        url: message.annex.url,
+        content_type: message.annex.contentType,
+        original_filename: message.annex.originalFilename,
+      },
       author: message.author,
       created_at: message.createdAt.toISOString(),
     },
@@ -66,7 +77,6 @@ function externalIdFrom(text: string): string | null {
   }
   return null;
 }
-
 
 /**
  * The custom API channel: each agent message is POSTed as JSON to the channel's webhook_url,
@@ -113,7 +123,9 @@ export class CustomChannelAdapter implements ChannelAdapter {
       text = (await readCapped(response, MAX_RESPONSE_BYTES)).subarray(0, MAX_RESPONSE_BYTES).toString('utf8');
     } catch (error) {
       const unknown = (response.status >= 200 && response.status < 300) || isAmbiguousStatus(response.status);
-      throw new ChannelDeliveryError('transient', `Webhook answer interrupted: ${describeNetworkError(error)}`, response.status, { outcomeUnknown: unknown });
+      throw new ChannelDeliveryError('transient', `Webhook answer interrupted: ${describeNetworkError(error)}`, response.status, {
+        outcomeUnknown: unknown,
+      });
     }
     const status = response.status;
     if (status >= 200 && status < 300) return { externalId: externalIdFrom(text) };
@@ -121,7 +133,12 @@ export class CustomChannelAdapter implements ChannelAdapter {
       throw new ChannelDeliveryError('permanent', `Webhook answered a redirect (${status}); configure the final address`, status);
     }
     // Only the status line: the body is the receiver's, and an error is shown to the channel's admins.
-    throw new ChannelDeliveryError(isTransientStatus(status) ? 'transient' : 'permanent', `Webhook answered ${statusLine(status)}`, status, { outcomeUnknown: isAmbiguousStatus(status) });
+    throw new ChannelDeliveryError(
+      isTransientStatus(status) ? 'transient' : 'permanent',
+      `Webhook answered ${statusLine(status)}`,
+      status,
+      { outcomeUnknown: isAmbiguousStatus(status) },
+    );
   }
 
   verifySignature({ rawBody, headers, secret }: SignatureInput): boolean {

@@ -40,14 +40,13 @@ function smtpFailure(error: unknown): ChannelDeliveryError {
 const domainOf = (address: string) => address.split('@')[1]?.toLowerCase() ?? 'localhost';
 
 /**
- * The e-mail channel (issue 15 item 3). Outbound by SMTP (nodemailer) with a Message-ID of ours
+ * The e-mail channel. Outbound by SMTP (nodemailer) with a Message-ID of ours
  * derived from the message uuid (a retried send carries the same id), In-Reply-To and References
  * to the thread, "Re: <subject>", text and simple HTML, the annex attached. Inbound mail (raw
  * RFC 5322) is parsed with mailparser into contact messages (inbound.ts).
  */
 export class EmailAdapter implements ProviderChannelAdapter {
   readonly types = ['email'] as const;
-  readonly generatesWebhookSecret = true;
   private readonly policy: OutboundPolicy;
   private readonly timeoutMs: number;
 
@@ -63,16 +62,25 @@ export class EmailAdapter implements ProviderChannelAdapter {
     if (!ADDRESS.test(to)) throw new ChannelDeliveryError('permanent', 'The contact has no e-mail address');
     const text = message.content.trim();
     const refused = textRefusal('email', text, message.annex !== null);
-    if (refused) throw new ChannelDeliveryError('permanent', `E-mail takes messages of at most ${refused.max} characters (${refused.code})`);
+    if (refused)
+      throw new ChannelDeliveryError('permanent', `E-mail takes messages of at most ${refused.max} characters (${refused.code})`);
     if (!text && !message.annex) throw new ChannelDeliveryError('permanent', 'An e-mail needs a text or an attachment');
     const attachments: { filename: string; contentType: string; content: Buffer }[] = [];
     let linkLine = '';
     if (message.annex) {
       const rule = attachmentRuleOf(CAPABILITIES, message.annex.contentType);
       if (rule && message.annex.size !== undefined && message.annex.size > rule.maxBytes) {
-        throw new ChannelDeliveryError('permanent', `E-mail takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`);
+        throw new ChannelDeliveryError(
+          'permanent',
+          `E-mail takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`,
+        );
       }
-      if (message.annex.read) attachments.push({ filename: message.annex.originalFilename, contentType: message.annex.contentType, content: await message.annex.read() });
+      if (message.annex.read)
+        attachments.push({
+          filename: message.annex.originalFilename,
+          contentType: message.annex.contentType,
+          content: await message.annex.read(),
+        });
       else linkLine = `\n\n${message.annex.originalFilename}: ${message.annex.url}`;
     }
     const references = (message.thread?.references ?? []).slice(-20);
@@ -103,7 +111,10 @@ export class EmailAdapter implements ProviderChannelAdapter {
       await transport.sendMail({
         from: settings.from_address,
         to,
-        subject: message.thread?.fresh && message.thread.subject ? message.thread.subject : replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
+        subject:
+          message.thread?.fresh && message.thread.subject
+            ? message.thread.subject
+            : replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
         text: body,
         html: htmlOfText(body),
         messageId,
@@ -133,13 +144,20 @@ export class EmailAdapter implements ProviderChannelAdapter {
   }
 
   parseWebhook(request: Pick<WebhookRequest, 'rawBody'> & { contentType: string }): Promise<InboundEvent[]> {
-    const raw = request.contentType.includes('transfer=base64') ? Buffer.from(request.rawBody, 'base64') : Buffer.from(request.rawBody, 'utf8');
+    const raw = request.contentType.includes('transfer=base64')
+      ? Buffer.from(request.rawBody, 'base64')
+      : Buffer.from(request.rawBody, 'utf8');
     return parseEmail(raw);
   }
 
   /** The attachment's bytes came inside the mail: decoded, never fetched from anywhere. */
-  async fetchMedia(media: InboundMedia, _channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
-    if (!media.ref.startsWith(INLINE_MEDIA_PREFIX)) throw new ChannelDeliveryError('permanent', 'E-mail attachments come inside the message');
+  async fetchMedia(
+    media: InboundMedia,
+    _channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+    if (!media.ref.startsWith(INLINE_MEDIA_PREFIX))
+      throw new ChannelDeliveryError('permanent', 'E-mail attachments come inside the message');
     const bytes = Buffer.from(media.ref.slice(INLINE_MEDIA_PREFIX.length), 'base64');
     if (bytes.length > maxBytes) throw new ChannelDeliveryError('permanent', `E-mail attachment larger than ${maxBytes} bytes`);
     return { bytes, contentType: media.contentType ?? 'application/octet-stream', filename: media.filename };

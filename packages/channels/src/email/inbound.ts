@@ -23,7 +23,8 @@ export interface EmailDetails {
 }
 
 const firstAddress = (value: AddressObject | AddressObject[] | undefined) => (Array.isArray(value) ? value[0] : value)?.value[0];
-const ids = (value: string | string[] | undefined): string[] => (Array.isArray(value) ? value : (value ?? '').split(/\s+/)).map((v) => v.trim()).filter((v) => /^<[^<>\s]{1,900}>$/.test(v));
+const ids = (value: string | string[] | undefined): string[] =>
+  (Array.isArray(value) ? value : (value ?? '').split(/\s+/)).map((v) => v.trim()).filter((v) => /^<[^<>\s]{1,900}>$/.test(v));
 
 /** Mail a machine wrote in answer to ours (RFC 3834 auto-replies, bounces, lists): never a contact's message, or two auto-responders would loop. */
 function automatic(mail: ParsedMail): boolean {
@@ -88,9 +89,23 @@ export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
     filename: file.filename?.slice(0, 255) ?? null,
     caption: null,
   });
-  const events: InboundEvent[] = [{ ...base, externalId: messageId, text: visible || (files.length ? null : subject ?? ''), media: files[0] ? mediaOf(files[0]) : null, details: { ...details } }];
+  const events: InboundEvent[] = [
+    {
+      ...base,
+      externalId: messageId,
+      text: visible || (files.length ? null : (subject ?? '')),
+      media: files[0] ? mediaOf(files[0]) : null,
+      details: { ...details },
+    },
+  ];
   files.slice(1).forEach((file, i) => {
-    events.push({ ...base, externalId: `${messageId}#${i + 2}`, text: null, media: mediaOf(file), details: { type: 'email', subject, message_id: messageId } });
+    events.push({
+      ...base,
+      externalId: `${messageId}#${i + 2}`,
+      text: null,
+      media: mediaOf(file),
+      details: { type: 'email', subject, message_id: messageId },
+    });
   });
   return events;
 }

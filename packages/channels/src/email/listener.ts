@@ -3,7 +3,7 @@ import { sameSecret } from '../http';
 import { EMAIL_MAX_BYTES } from './inbound';
 
 /**
- * The inbound side of e-mail channels (issue 15 item 3): an SMTP listener (smtp-server) that takes
+ * The inbound side of e-mail channels: an SMTP listener (smtp-server) that takes
  * mail forwarded from the channel's mailbox to its forwarding address and queues each raw message
  * on channel-inbound, answering the sending server as soon as the message is queued. IMAP polling
  * is not used: a forwarding rule works with every provider and needs no password to read mail.
@@ -47,7 +47,10 @@ function parseRecipient(address: string): { channelId: string; token: string } |
   const match = /^([0-9a-f]{32})\.([A-Za-z0-9_-]{1,64})$/i.exec(local);
   if (!match) return null;
   const hex = match[1]!.toLowerCase();
-  return { channelId: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`, token: match[2]! };
+  return {
+    channelId: `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`,
+    token: match[2]!,
+  };
 }
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
@@ -57,7 +60,7 @@ interface Session extends SMTPServerSession {
 }
 
 export async function startInboundSmtp(options: InboundSmtpOptions): Promise<InboundSmtpListener> {
-  // Loaded here, not at start: a worker without EMAIL_INBOUND_SMTP_PORT never holds smtp-server (issue 13 item 2).
+  // Loaded here, not at start: a worker without EMAIL_INBOUND_SMTP_PORT never holds smtp-server.
   const { SMTPServer } = await import('smtp-server');
   const maxBytes = options.maxBytes ?? EMAIL_MAX_BYTES;
   const server = new SMTPServer({
@@ -72,7 +75,13 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
       try {
         const recipient = parseRecipient(address.address);
         const channel = recipient ? await options.channelOf(recipient.channelId) : null;
-        if (!recipient || !channel || !channel.enabled || !channel.secret || !sameSecret(recipient.token.toLowerCase(), addressToken(channel.secret))) {
+        if (
+          !recipient ||
+          !channel ||
+          !channel.enabled ||
+          !channel.secret ||
+          !sameSecret(recipient.token.toLowerCase(), addressToken(channel.secret))
+        ) {
           return callback(smtpError(550, 'No such mailbox'));
         }
         (session.channels ??= new Map()).set(recipient.channelId, channel.tenantId);
@@ -89,7 +98,11 @@ export async function startInboundSmtp(options: InboundSmtpOptions): Promise<Inb
         if (stream.sizeExceeded) return callback(smtpError(552, 'Message too big'));
         const raw = Buffer.concat(chunks);
         const receivedAt = new Date();
-        Promise.all([...(session.channels ?? new Map<string, string>())].map(([channelId, tenantId]) => options.deliver({ tenantId, channelId, raw, receivedAt })))
+        Promise.all(
+          [...(session.channels ?? new Map<string, string>())].map(([channelId, tenantId]) =>
+            options.deliver({ tenantId, channelId, raw, receivedAt }),
+          ),
+        )
           .then(() => callback())
           .catch((error: unknown) => {
             options.log?.warn({ err: error }, 'inbound mail not queued; the sender retries');

@@ -2,11 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { outboundPolicy, resolveAllowedHost } from '../outbound-address';
 import { foldQuotedText, htmlOfText, replySubject, sanitizeEmailHtml, textOfHtml } from './mail-text';
 
-// Issue 15 item 3: what an agent reads of an e-mail, and how our replies are titled.
+// What an agent reads of an e-mail, and how our replies are titled.
 describe('e-mail text', () => {
   it('folds the quoted history of the common clients and the signature, keeping the new part', () => {
-    expect(foldQuotedText('Sim, pode enviar.\n\nOn Tue, 25 Nov 2026 at 10:00, Loja <s@loja.test> wrote:\n> Podemos enviar?')).toEqual({ visible: 'Sim, pode enviar.', folded: true });
-    expect(foldQuotedText('Obrigada!\n\nEm ter., 25 de nov. de 2026 às 10:00, Loja escreveu:\n> Olá')).toEqual({ visible: 'Obrigada!', folded: true });
+    expect(foldQuotedText('Sim, pode enviar.\n\nOn Tue, 25 Nov 2026 at 10:00, Loja <s@loja.test> wrote:\n> Podemos enviar?')).toEqual({
+      visible: 'Sim, pode enviar.',
+      folded: true,
+    });
+    expect(foldQuotedText('Obrigada!\n\nEm ter., 25 de nov. de 2026 às 10:00, Loja escreveu:\n> Olá')).toEqual({
+      visible: 'Obrigada!',
+      folded: true,
+    });
     expect(foldQuotedText('Ok\n-----Original Message-----\nFrom: x')).toEqual({ visible: 'Ok', folded: true });
     expect(foldQuotedText('Até logo\n-- \nAna Souza\nDiretora')).toEqual({ visible: 'Até logo', folded: true });
     expect(foldQuotedText('Oi\n\nEnviado do meu iPhone')).toEqual({ visible: 'Oi', folded: true });
@@ -16,7 +22,9 @@ describe('e-mail text', () => {
   });
 
   it('keeps formatting and links of HTML but drops scripts, styles, handlers, images and unsafe links', async () => {
-    const html = await sanitizeEmailHtml('<p style="color:red" onclick="x()">Oi <b>Ana</b> <a href="https://loja.test/p">pedido</a> <a href="javascript:alert(1)">x</a></p><script>alert(1)</script><style>p{}</style><img src="https://t.test/p.gif"><iframe src="https://e.test"></iframe>');
+    const html = await sanitizeEmailHtml(
+      '<p style="color:red" onclick="x()">Oi <b>Ana</b> <a href="https://loja.test/p">pedido</a> <a href="javascript:alert(1)">x</a></p><script>alert(1)</script><style>p{}</style><img src="https://t.test/p.gif"><iframe src="https://e.test"></iframe>',
+    );
     expect(html).toContain('<b>Ana</b>');
     expect(html).toContain('href="https://loja.test/p"');
     expect(html).not.toMatch(/script|style|onclick|javascript:|<img|iframe/i);
@@ -34,7 +42,9 @@ describe('e-mail text', () => {
     const strict = outboundPolicy('');
     await expect(resolveAllowedHost('127.0.0.1', strict)).rejects.toThrow('refused');
     await expect(resolveAllowedHost('mail.test', strict, async () => [{ address: '10.0.0.7' }])).rejects.toThrow('not a public address');
-    await expect(resolveAllowedHost('mail.test', strict, async () => [{ address: '93.184.216.34' }, { address: '192.168.1.1' }])).rejects.toThrow('192.168.1.1');
+    await expect(
+      resolveAllowedHost('mail.test', strict, async () => [{ address: '93.184.216.34' }, { address: '192.168.1.1' }]),
+    ).rejects.toThrow('192.168.1.1');
     expect(await resolveAllowedHost('mail.test', strict, async () => [{ address: '93.184.216.34' }])).toBe('93.184.216.34');
     expect(await resolveAllowedHost('127.0.0.1', outboundPolicy('127.0.0.1'))).toBe('127.0.0.1');
   });

@@ -2,7 +2,7 @@
 const loadSanitizer = async () => (await import('sanitize-html')).default;
 
 /**
- * What an agent reads of an e-mail (issue 15 item 3): HTML is sanitised (sanitize-html, an allow
+ * What an agent reads of an e-mail: HTML is sanitised (sanitize-html, an allow
  * list: no scripts, styles, event handlers, forms or remote images) before it is stored or shown,
  * and the quoted history and the signature are folded away from the message text while the full
  * text stays on the message (details.full_text).
@@ -10,7 +10,36 @@ const loadSanitizer = async () => (await import('sanitize-html')).default;
 export async function sanitizeEmailHtml(html: string): Promise<string> {
   const sanitizeHtml = await loadSanitizer();
   return sanitizeHtml(html, {
-    allowedTags: ['p', 'br', 'div', 'span', 'b', 'strong', 'i', 'em', 'u', 's', 'a', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code', 'h1', 'h2', 'h3', 'h4', 'table', 'thead', 'tbody', 'tr', 'td', 'th', 'hr'],
+    allowedTags: [
+      'p',
+      'br',
+      'div',
+      'span',
+      'b',
+      'strong',
+      'i',
+      'em',
+      'u',
+      's',
+      'a',
+      'ul',
+      'ol',
+      'li',
+      'blockquote',
+      'pre',
+      'code',
+      'h1',
+      'h2',
+      'h3',
+      'h4',
+      'table',
+      'thead',
+      'tbody',
+      'tr',
+      'td',
+      'th',
+      'hr',
+    ],
     allowedAttributes: { a: ['href', 'title'] },
     allowedSchemes: ['http', 'https', 'mailto'],
     // Remote images track the reader and inline ones are stored as annexes: none are kept in the HTML.
@@ -24,7 +53,15 @@ export async function textOfHtml(html: string): Promise<string> {
   const sanitizeHtml = await loadSanitizer();
   const withBreaks = html.replace(/<(br|\/p|\/div|\/li|\/tr|\/h\d)\s*\/?>/gi, '\n');
   const text = sanitizeHtml(withBreaks, { allowedTags: [], allowedAttributes: {} });
-  return text.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Lines that start the quoted history in the common clients (Gmail, Outlook, Apple Mail, Thunderbird), in English and Portuguese. */
@@ -38,7 +75,7 @@ const QUOTE_HEADERS = [
 
 /**
  * The new part of a reply: everything before the first quote header or the first run of '>' lines,
- * and before the signature delimiter ("-- ", RFC 3676 §4.3) or a mobile client's "Sent from my ...".
+ * and before the signature delimiter ("-- ", RFC 3676) or a mobile client's "Sent from my..".
  * Answers the full text when folding would leave nothing.
  */
 export function foldQuotedText(text: string): { visible: string; folded: boolean } {
@@ -47,7 +84,13 @@ export function foldQuotedText(text: string): { visible: string; folded: boolean
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const trimmed = line.trim();
-    if (line === '-- ' || trimmed === '--' || /^(Sent from my|Enviado do meu)\s/i.test(trimmed) || trimmed.startsWith('>') || QUOTE_HEADERS.some((re) => re.test(trimmed))) {
+    if (
+      line === '-- ' ||
+      trimmed === '--' ||
+      /^(Sent from my|Enviado do meu)\s/i.test(trimmed) ||
+      trimmed.startsWith('>') ||
+      QUOTE_HEADERS.some((re) => re.test(trimmed))
+    ) {
       end = i;
       break;
     }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
 
 /**
- * An e-mail channel (issue 15 item 3): the mailbox's own SMTP server sends our replies (settings
+ * An e-mail channel: the mailbox's own SMTP server sends our replies (settings
  * below, password encrypted with the other credentials); mail reaches us through the inbound SMTP
  * listener (listener.ts) at a forwarding address that carries the channel's webhook_secret, or
  * posted raw (message/rfc822) to the channel's webhook with that secret in a header.
@@ -11,7 +11,12 @@ const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' 
 const flag = z.preprocess((v) => (typeof v === 'string' ? ['true', '1', 'on', 'yes'].includes(v.trim().toLowerCase()) : v), z.boolean());
 
 export const EmailSettingsSchema = z.looseObject({
-  smtp_host: z.string().trim().min(1, 'smtp_host is required').max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'smtp_host must be a host name or an IP address'),
+  smtp_host: z
+    .string()
+    .trim()
+    .min(1, 'smtp_host is required')
+    .max(253)
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'smtp_host must be a host name or an IP address'),
   smtp_port: z.preprocess(blankAsAbsent, z.coerce.number().int().min(1).max(65535).optional()),
   /** Implicit TLS (port 465); otherwise STARTTLS is used when the server offers it. */
   smtp_secure: z.preprocess(blankAsAbsent, flag.optional()),
@@ -30,7 +35,8 @@ export type EmailSecrets = z.infer<typeof EmailSecretsSchema>;
 
 export function emailSettingsOf(channel: ChannelTarget): EmailSettings {
   const parsed = EmailSettingsSchema.safeParse(channel.config ?? {});
-  if (!parsed.success) throw new ChannelDeliveryError('permanent', `Channel settings are invalid: ${parsed.error.issues[0]?.message ?? 'smtp_host'}`);
+  if (!parsed.success)
+    throw new ChannelDeliveryError('permanent', `Channel settings are invalid: ${parsed.error.issues[0]?.message ?? 'smtp_host'}`);
   return parsed.data;
 }
 

@@ -1,7 +1,7 @@
 import type { ChannelAdapter, SendResult } from '../adapter';
 
 /**
- * Livechat (issue 7): the visitor's widget reads the conversation from the api, so an agent's
+ * Livechat: the visitor's widget reads the conversation from the api, so an agent's
  * message is delivered once it is stored; there is no external system to post to or webhook to verify.
  */
 export class LivechatAdapter implements ChannelAdapter {

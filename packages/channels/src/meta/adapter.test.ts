@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelTarget, OutboundMessage } from '../adapter';
 import { LOCAL_OUTBOUND } from '../test-outbound';
-import { deliveryErrorOf, startWebhookCapture, type WebhookCapture } from '../whatsapp/simulator-harness';
+import { deliveryErrorOf, startWebhookCapture, type WebhookCapture } from '@atende/simulators/whatsapp-harness';
 import { InstagramAdapter, MessengerAdapter } from './adapter';
 import { hubSignature } from './graph';
-import { startMetaSimulator, type MetaSimulator } from './simulator';
+import { startMetaSimulator, type MetaSimulator } from '@atende/simulators/meta';
 
-/** Messenger and Instagram adapters against the Meta simulator (issue 15 item 4). */
+/** Messenger and Instagram adapters against the Meta simulator. */
 const PAGE = '100200300400';
 const TOKEN = 'EAAGpage-token';
 const APP_SECRET = 'app-secret-123';
@@ -21,8 +21,15 @@ let igChannel: ChannelTarget;
 const ana = { id: '7000111222333', firstName: 'Ana', lastName: 'Souza' };
 
 const message = (overrides: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  uuid: randomUUID(), conversationUuid: 'c', content: 'Olá, Ana!', annex: null, author: 'USER', createdAt: new Date(),
-  contact: { uuid: 'u', phoneNumber: null, identifier: ana.id }, lastContactMessageAt: new Date(), ...overrides,
+  uuid: randomUUID(),
+  conversationUuid: 'c',
+  content: 'Olá, Ana!',
+  annex: null,
+  author: 'USER',
+  createdAt: new Date(),
+  contact: { uuid: 'u', phoneNumber: null, identifier: ana.id },
+  lastContactMessageAt: new Date(),
+  ...overrides,
 });
 
 beforeAll(async () => {
@@ -47,16 +54,25 @@ beforeEach(() => {
 
 describe('Messenger adapter against the Meta simulator', () => {
   it('answers the hub.challenge handshake only with our verify token', () => {
-    expect(messenger.verifyHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '42' }, channel)).toBe('42');
+    expect(messenger.verifyHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '42' }, channel)).toBe(
+      '42',
+    );
     expect(messenger.verifyHandshake({ 'hub.mode': 'subscribe', 'hub.verify_token': 'other', 'hub.challenge': '42' }, channel)).toBeNull();
-    expect(messenger.verifyHandshake({ 'hub.mode': 'unsubscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '42' }, channel)).toBeNull();
+    expect(
+      messenger.verifyHandshake({ 'hub.mode': 'unsubscribe', 'hub.verify_token': 'verify-me', 'hub.challenge': '42' }, channel),
+    ).toBeNull();
   });
 
   it('parses a signed message into a PSID sender, refusing another signature', async () => {
     await sim.sendInbound({ from: ana, text: 'Oi, quero ajuda' });
     const hook = await hooks.next();
     expect(messenger.verifyWebhook(hook, channel)).toBe(true);
-    expect(messenger.verifyWebhook({ ...hook, headers: { ...hook.headers, 'x-hub-signature-256': hubSignature(hook.rawBody, 'wrong') } }, channel)).toBe(false);
+    expect(
+      messenger.verifyWebhook(
+        { ...hook, headers: { ...hook.headers, 'x-hub-signature-256': hubSignature(hook.rawBody, 'wrong') } },
+        channel,
+      ),
+    ).toBe(false);
     expect(messenger.verifyWebhook({ ...hook, rawBody: hook.rawBody.replace('ajuda', 'AJUDA') }, channel)).toBe(false);
     const [event] = messenger.parseWebhook({ rawBody: hook.rawBody });
     expect(event).toMatchObject({ kind: 'message', from: ana.id, sender: { identifier: ana.id, name: null }, text: 'Oi, quero ajuda' });
@@ -74,8 +90,18 @@ describe('Messenger adapter against the Meta simulator', () => {
     await expect(messenger.fetchMedia({ ...event.media, ref: 'https://evil.example/x.jpg' }, channel, 1024)).rejects.toThrow(/hosts/);
 
     await sim.sendDelivery(ana.id, ['m_1', 'm_2']);
-    expect(messenger.parseWebhook({ rawBody: (await hooks.next()).rawBody }).map((e) => e.kind === 'status' && [e.externalId, e.status])).toEqual([['m_1', 'delivered'], ['m_2', 'delivered']]);
-    const echo = { object: 'page', entry: [{ id: PAGE, messaging: [{ sender: { id: PAGE }, recipient: { id: ana.id }, message: { mid: 'm_e', text: 'x', is_echo: true } }] }] };
+    expect(
+      messenger.parseWebhook({ rawBody: (await hooks.next()).rawBody }).map((e) => e.kind === 'status' && [e.externalId, e.status]),
+    ).toEqual([
+      ['m_1', 'delivered'],
+      ['m_2', 'delivered'],
+    ]);
+    const echo = {
+      object: 'page',
+      entry: [
+        { id: PAGE, messaging: [{ sender: { id: PAGE }, recipient: { id: ana.id }, message: { mid: 'm_e', text: 'x', is_echo: true } }] },
+      ],
+    };
     expect(messenger.parseWebhook({ rawBody: JSON.stringify(echo) })).toEqual([]);
     expect(() => messenger.parseWebhook({ rawBody: '{"object":"page"}' })).toThrow(/webhook/);
   });
@@ -84,7 +110,13 @@ describe('Messenger adapter against the Meta simulator', () => {
     await sim.sendInbound({ from: ana, text: 'oi' });
     const result = await messenger.send(message(), channel);
     expect(result.externalId).toMatch(/^m_/);
-    await messenger.send(message({ content: 'Segue o boleto', annex: { url: 'https://atende.example/f/1', contentType: 'application/pdf', originalFilename: 'boleto.pdf', size: 1000 } }), channel);
+    await messenger.send(
+      message({
+        content: 'Segue o boleto',
+        annex: { url: 'https://atende.example/f/1', contentType: 'application/pdf', originalFilename: 'boleto.pdf', size: 1000 },
+      }),
+      channel,
+    );
     expect(sim.sent().map((s) => [s.text, s.attachment])).toEqual([
       ['Olá, Ana!', null],
       [null, { type: 'file', url: 'https://atende.example/f/1' }],
@@ -117,7 +149,12 @@ describe('Messenger adapter against the Meta simulator', () => {
     expect(badToken.message).toContain('190');
     const long = await deliveryErrorOf(messenger.send(message({ content: 'x'.repeat(2001) }), channel));
     expect(long.message).toContain('channel_text_too_long');
-    const big = await deliveryErrorOf(messenger.send(message({ annex: { url: 'https://a.example/i', contentType: 'image/png', originalFilename: 'i.png', size: 9 * 1024 * 1024 } }), channel));
+    const big = await deliveryErrorOf(
+      messenger.send(
+        message({ annex: { url: 'https://a.example/i', contentType: 'image/png', originalFilename: 'i.png', size: 9 * 1024 * 1024 } }),
+        channel,
+      ),
+    );
     expect(big.message).toContain('channel_attachment_too_large');
   });
 });
@@ -127,10 +164,14 @@ describe('Instagram adapter against the Meta simulator', () => {
     await igSim.sendInbound({ from: ana, text: 'oi do insta' });
     const hook = await hooks.next();
     expect(instagram.verifyWebhook(hook, igChannel)).toBe(true);
-    expect(instagram.parseWebhook({ rawBody: hook.rawBody })).toMatchObject([{ kind: 'message', sender: { identifier: ana.id }, text: 'oi do insta' }]);
+    expect(instagram.parseWebhook({ rawBody: hook.rawBody })).toMatchObject([
+      { kind: 'message', sender: { identifier: ana.id }, text: 'oi do insta' },
+    ]);
     await instagram.send(message(), igChannel);
     expect(igSim.sent()[0]).toMatchObject({ recipient: ana.id, text: 'Olá, Ana!' });
-    expect((await deliveryErrorOf(instagram.send(message({ content: 'x'.repeat(1001) }), igChannel))).message).toContain('channel_text_too_long');
+    expect((await deliveryErrorOf(instagram.send(message({ content: 'x'.repeat(1001) }), igChannel))).message).toContain(
+      'channel_text_too_long',
+    );
     const doc = message({ annex: { url: 'https://a.example/d', contentType: 'application/msword', originalFilename: 'd.doc', size: 10 } });
     expect((await deliveryErrorOf(instagram.send(doc, igChannel))).message).toContain('channel_attachment_type');
     expect(await instagram.senderName(ana.id, igChannel)).toBe('Ana Souza');

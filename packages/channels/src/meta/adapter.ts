@@ -1,10 +1,10 @@
-import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal, type ChannelCapabilities } from '@atende/contract';
+import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal, type ChannelCapabilities, type ChannelType } from '@atende/contract';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
 import { request, type HttpAnswer } from '../http';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
 import { providerFailure } from '../whatsapp/cloud-format';
-import { downloadMedia, mediaHostsOf } from '../whatsapp/media';
-import { ProviderAdapter } from '../whatsapp/provider-adapter';
+import { downloadMedia, mediaHostsOf } from '../provider-media';
+import { ProviderAdapter } from '../provider-base';
 import { hubChallenge, META_MEDIA_HOSTS, verifyHubSignature } from './graph';
 import { graphOf, metaSecretsOf, pageTokenOf } from './settings';
 import { parseMetaMessagingWebhook } from './webhook';
@@ -20,11 +20,17 @@ export function metaMessagingFailure(provider: string, answer: HttpAnswer): Chan
   const error = (answer.json() as { error?: { code?: unknown; error_subcode?: unknown } } | null)?.error;
   if (Number(error?.error_subcode) === OUTSIDE_WINDOW_SUBCODE) return windowClosed(provider, answer.status);
   const failure = providerFailure(provider, answer);
-  return THROTTLING_CODES.has(Number(error?.code)) ? new ChannelDeliveryError('transient', failure.message, failure.httpStatus, { outcomeUnknown: failure.outcomeUnknown }) : failure;
+  return THROTTLING_CODES.has(Number(error?.code))
+    ? new ChannelDeliveryError('transient', failure.message, failure.httpStatus, { outcomeUnknown: failure.outcomeUnknown })
+    : failure;
 }
 
 const windowClosed = (provider: string, status?: number) =>
-  new ChannelDeliveryError('permanent', `${provider} takes replies only within 24 hours of the contact's last message (channel_window_closed)`, status);
+  new ChannelDeliveryError(
+    'permanent',
+    `${provider} takes replies only within 24 hours of the contact's last message (channel_window_closed)`,
+    status,
+  );
 
 /**
  * Messenger and Instagram messaging (Meta's Messenger Platform): a page access token sends through
@@ -33,7 +39,7 @@ const windowClosed = (provider: string, status?: number) =>
  * Attachments go by our signed link (Meta fetches it); their text follows as a message of its own.
  */
 abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderChannelAdapter {
-  abstract readonly types: readonly string[];
+  abstract readonly types: readonly ChannelType[];
   protected abstract readonly provider: string;
   protected abstract readonly webhookObject: 'page' | 'instagram';
   protected abstract readonly capabilities: ChannelCapabilities;
@@ -46,7 +52,12 @@ abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderC
       url,
       {
         method: 'POST',
-        headers: { authorization: `Bearer ${pageTokenOf(channel)}`, 'content-type': 'application/json', 'user-agent': 'Atende/1', 'idempotency-key': idempotencyKey },
+        headers: {
+          authorization: `Bearer ${pageTokenOf(channel)}`,
+          'content-type': 'application/json',
+          'user-agent': 'Atende/1',
+          'idempotency-key': idempotencyKey,
+        },
         body: JSON.stringify(body),
         timeoutMs: this.timeoutMs,
       },
@@ -66,15 +77,20 @@ abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderC
     if (hours && (!last || Date.now() - last.getTime() > hours * 3600_000)) throw windowClosed(this.provider);
     const text = message.content.trim();
     const refused = textRefusal(this.types[0]!, text, false);
-    if (refused) throw new ChannelDeliveryError('permanent', `${this.provider} takes messages of at most ${refused.max} characters (${refused.code})`);
+    if (refused)
+      throw new ChannelDeliveryError('permanent', `${this.provider} takes messages of at most ${refused.max} characters (${refused.code})`);
     const base = { recipient: { id: recipient }, messaging_type: 'RESPONSE' };
     let externalId: string | null = null;
     if (message.annex) {
       const annex = message.annex;
       const rule = attachmentRuleOf(this.capabilities, annex.contentType);
-      if (!rule) throw new ChannelDeliveryError('permanent', `${this.provider} does not take ${annex.contentType} files (channel_attachment_type)`);
+      if (!rule)
+        throw new ChannelDeliveryError('permanent', `${this.provider} does not take ${annex.contentType} files (channel_attachment_type)`);
       if (annex.size !== undefined && annex.size > rule.maxBytes) {
-        throw new ChannelDeliveryError('permanent', `${this.provider} takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`);
+        throw new ChannelDeliveryError(
+          'permanent',
+          `${this.provider} takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`,
+        );
       }
       const attachment = { type: ATTACHMENT_TYPE[rule.kind], payload: { url: annex.url, is_reusable: false } };
       externalId = await this.post(channel, { ...base, message: { attachment } }, message.uuid);
@@ -108,16 +124,31 @@ abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderC
     if (!/^\d{1,40}$/.test(identifier)) return null;
     const { graph } = graphOf(channel);
     const fields = this.webhookObject === 'page' ? 'first_name,last_name' : 'name,username';
-    const answer = await request(this.fetchImpl, `${graph}/${identifier}?fields=${fields}`, { method: 'GET', headers: { authorization: `Bearer ${pageTokenOf(channel)}` }, timeoutMs: this.timeoutMs }, this.provider);
+    const answer = await request(
+      this.fetchImpl,
+      `${graph}/${identifier}?fields=${fields}`,
+      { method: 'GET', headers: { authorization: `Bearer ${pageTokenOf(channel)}` }, timeoutMs: this.timeoutMs },
+      this.provider,
+    );
     if (answer.status !== 200) return null;
     const body = answer.json() as { first_name?: unknown; last_name?: unknown; name?: unknown; username?: unknown } | null;
     const parts = [body?.first_name, body?.last_name].filter((p): p is string => typeof p === 'string' && p.trim() !== '');
-    const name = parts.length ? parts.join(' ') : typeof body?.name === 'string' ? body.name : typeof body?.username === 'string' ? body.username : '';
+    const name = parts.length
+      ? parts.join(' ')
+      : typeof body?.name === 'string'
+        ? body.name
+        : typeof body?.username === 'string'
+          ? body.username
+          : '';
     return name.trim().slice(0, 200) || null;
   }
 
   /** The attachment's address from the webhook, fetched only from Meta's hosts (or the base_url's). */
-  async fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+  async fetchMedia(
+    media: InboundMedia,
+    channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
     const { base } = graphOf(channel);
     const file = await downloadMedia(media.ref, {
       ...mediaHostsOf(base, META_MEDIA_HOSTS),
@@ -129,7 +160,8 @@ abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderC
       failure: (answer) => metaMessagingFailure(`${this.provider} media`, answer),
     });
     const headerType = file.contentType?.split(';')[0]?.trim();
-    const contentType = (headerType && headerType !== 'application/octet-stream' ? headerType : null) ?? media.contentType ?? 'application/octet-stream';
+    const contentType =
+      (headerType && headerType !== 'application/octet-stream' ? headerType : null) ?? media.contentType ?? 'application/octet-stream';
     const filename = new URL(media.ref).pathname.split('/').pop() || null;
     return { bytes: file.bytes, contentType, filename };
   }

@@ -20,7 +20,11 @@ export function hubSignature(rawBody: string | Buffer, appSecret: string): strin
 }
 
 /** Whether a webhook's X-Hub-Signature-256 is the app secret's, compared in constant time. */
-export function verifyHubSignature(rawBody: string | Buffer, headers: Record<string, string | string[] | undefined>, appSecret: string): boolean {
+export function verifyHubSignature(
+  rawBody: string | Buffer,
+  headers: Record<string, string | string[] | undefined>,
+  appSecret: string,
+): boolean {
   return sameSecret(headerValue(headers[HUB_SIGNATURE_HEADER]), hubSignature(rawBody, appSecret));
 }
 

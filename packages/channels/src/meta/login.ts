@@ -60,7 +60,13 @@ const versionOf = (config: MetaLoginConfig) => config.version ?? GRAPH_VERSION;
 
 /** The login dialog's address the browser is sent to. */
 export function metaDialogUrl(config: MetaLoginConfig, kind: MetaLoginKind, redirectUri: string, state: string): string {
-  const query = new URLSearchParams({ client_id: config.appId, redirect_uri: redirectUri, state, response_type: 'code', scope: META_LOGIN_SCOPES[kind].join(',') });
+  const query = new URLSearchParams({
+    client_id: config.appId,
+    redirect_uri: redirectUri,
+    state,
+    response_type: 'code',
+    scope: META_LOGIN_SCOPES[kind].join(','),
+  });
   return `${trimmed(config.dialogBaseUrl)}/${versionOf(config)}/dialog/oauth?${query.toString()}`;
 }
 
@@ -78,7 +84,16 @@ export class MetaLoginClient {
   private async call(url: string, init: { method?: 'GET' | 'POST'; token?: string } = {}): Promise<Record<string, unknown>> {
     let answer: HttpAnswer;
     try {
-      answer = await request(this.fetchImpl, url, { method: init.method ?? 'GET', headers: { 'user-agent': 'Atende/1', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) }, timeoutMs: this.timeoutMs }, 'Meta');
+      answer = await request(
+        this.fetchImpl,
+        url,
+        {
+          method: init.method ?? 'GET',
+          headers: { 'user-agent': 'Atende/1', ...(init.token ? { authorization: `Bearer ${init.token}` } : {}) },
+          timeoutMs: this.timeoutMs,
+        },
+        'Meta',
+      );
     } catch (error) {
       if (error instanceof ChannelDeliveryError) throw new MetaLoginError('unavailable', error.message);
       throw error;
@@ -94,16 +109,21 @@ export class MetaLoginClient {
   /** The dialog's code for a user token; then a long-lived one (about 60 days) when Meta gives it. */
   async userToken(code: string, redirectUri: string): Promise<string> {
     const { appId, appSecret } = this.config;
-    const short = await this.call(`${this.graph}/oauth/access_token?${new URLSearchParams({ client_id: appId, client_secret: appSecret, redirect_uri: redirectUri, code }).toString()}`);
+    const short = await this.call(
+      `${this.graph}/oauth/access_token?${new URLSearchParams({ client_id: appId, client_secret: appSecret, redirect_uri: redirectUri, code }).toString()}`,
+    );
     if (typeof short.access_token !== 'string' || !short.access_token) throw new MetaLoginError('refused', 'Meta answered no access token');
-    const long = await this.call(`${this.graph}/oauth/access_token?${new URLSearchParams({ grant_type: 'fb_exchange_token', client_id: appId, client_secret: appSecret, fb_exchange_token: short.access_token }).toString()}`);
+    const long = await this.call(
+      `${this.graph}/oauth/access_token?${new URLSearchParams({ grant_type: 'fb_exchange_token', client_id: appId, client_secret: appSecret, fb_exchange_token: short.access_token }).toString()}`,
+    );
     return typeof long.access_token === 'string' && long.access_token ? long.access_token : short.access_token;
   }
 
   /** The pages the user manages, with their page tokens and linked Instagram accounts (paging followed on Graph's own address). */
   async pages(userToken: string): Promise<MetaPage[]> {
     const pages: MetaPage[] = [];
-    let url: string | null = `${this.graph}/me/accounts?${new URLSearchParams({ fields: 'id,name,access_token,instagram_business_account{id,username}', limit: '100' }).toString()}`;
+    let url: string | null =
+      `${this.graph}/me/accounts?${new URLSearchParams({ fields: 'id,name,access_token,instagram_business_account{id,username}', limit: '100' }).toString()}`;
     const origin = new URL(this.graph).origin;
     for (let i = 0; url && i < MAX_PAGE_LISTS; i++) {
       const answer = await this.call(url, { token: userToken });
@@ -114,7 +134,8 @@ export class MetaLoginClient {
           id: item.id,
           name: typeof item.name === 'string' ? item.name.slice(0, 120) : item.id,
           accessToken: item.access_token,
-          instagram: ig && typeof ig.id === 'string' ? { id: ig.id, username: typeof ig.username === 'string' ? ig.username : ig.id } : null,
+          instagram:
+            ig && typeof ig.id === 'string' ? { id: ig.id, username: typeof ig.username === 'string' ? ig.username : ig.id } : null,
         });
       }
       const next = (answer.paging as { next?: unknown } | undefined)?.next;
@@ -125,7 +146,10 @@ export class MetaLoginClient {
 
   /** Subscribes the page to the app's webhook (messages, deliveries, reads). */
   async subscribe(kind: MetaLoginKind, page: Pick<MetaPage, 'id' | 'accessToken'>): Promise<void> {
-    const answer = await this.call(`${this.graph}/${encodeURIComponent(page.id)}/subscribed_apps?${new URLSearchParams({ subscribed_fields: SUBSCRIBED_FIELDS[kind] }).toString()}`, { method: 'POST', token: page.accessToken });
+    const answer = await this.call(
+      `${this.graph}/${encodeURIComponent(page.id)}/subscribed_apps?${new URLSearchParams({ subscribed_fields: SUBSCRIBED_FIELDS[kind] }).toString()}`,
+      { method: 'POST', token: page.accessToken },
+    );
     if (answer.success !== true) throw new MetaLoginError('refused', 'Meta did not subscribe the page');
   }
 }

@@ -10,7 +10,13 @@ import type { InboundEvent, InboundMedia } from '../provider';
  * https://developers.facebook.com/docs/messenger-platform/reference/webhook-events
  */
 
-const AttachmentSchema = z.object({ type: z.string(), payload: z.object({ url: z.string().max(4000).optional() }).nullable().optional() });
+const AttachmentSchema = z.object({
+  type: z.string(),
+  payload: z
+    .object({ url: z.string().max(4000).optional() })
+    .nullable()
+    .optional(),
+});
 const MessagingSchema = z.object({
   sender: z.object({ id: z.string().max(100) }),
   recipient: z.object({ id: z.string().max(100) }),
@@ -68,9 +74,16 @@ function messagingEvents(m: MetaMessaging, pageId: string): InboundEvent[] {
     ];
   }
   if (m.delivery?.mids?.length) {
-    return m.delivery.mids.map((mid) => ({ kind: 'status' as const, externalId: mid, status: 'delivered' as const, error: null, at: atOf(m.delivery?.watermark ?? m.timestamp) }));
+    return m.delivery.mids.map((mid) => ({
+      kind: 'status' as const,
+      externalId: mid,
+      status: 'delivered' as const,
+      error: null,
+      at: atOf(m.delivery?.watermark ?? m.timestamp),
+    }));
   }
-  if (m.read?.mid) return [{ kind: 'status', externalId: m.read.mid, status: 'read', error: null, at: atOf(m.read.watermark ?? m.timestamp) }];
+  if (m.read?.mid)
+    return [{ kind: 'status', externalId: m.read.mid, status: 'read', error: null, at: atOf(m.read.watermark ?? m.timestamp) }];
   if (m.read?.watermark) return [{ kind: 'read-up-to', sender: m.sender.id, at: atOf(m.read.watermark) }];
   return [];
 }
@@ -84,6 +97,7 @@ export function parseMetaMessagingWebhook(rawBody: string, object: 'page' | 'ins
     throw new ChannelDeliveryError('permanent', 'Webhook body is not JSON');
   }
   const parsed = WebhookSchema.safeParse(body);
-  if (!parsed.success || parsed.data.object !== object) throw new ChannelDeliveryError('permanent', `Webhook body is not a Meta '${object}' webhook`);
+  if (!parsed.success || parsed.data.object !== object)
+    throw new ChannelDeliveryError('permanent', `Webhook body is not a Meta '${object}' webhook`);
   return parsed.data.entry.flatMap((entry) => (entry.messaging ?? []).flatMap((m) => messagingEvents(m, entry.id)));
 }

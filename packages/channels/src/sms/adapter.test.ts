@@ -3,8 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelTarget, OutboundMessage } from '../adapter';
 import { LOCAL_OUTBOUND } from '../test-outbound';
 import { TWILIO_URL_HEADER } from '../twilio/messaging';
-import { deliveryErrorOf, startWebhookCapture, type WebhookCapture } from '../whatsapp/simulator-harness';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '../whatsapp/simulator';
+import { deliveryErrorOf, startWebhookCapture, type WebhookCapture } from '@atende/simulators/whatsapp-harness';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { SmsTwilioAdapter } from './adapter';
 
 const SID = 'AC0123456789abcdef0123456789abcdef';
@@ -15,8 +15,14 @@ let hooks: WebhookCapture;
 let channel: ChannelTarget;
 
 const message = (overrides: Partial<OutboundMessage> = {}): OutboundMessage => ({
-  uuid: randomUUID(), conversationUuid: 'c', content: 'Olá, Ana!', annex: null, author: 'USER', createdAt: new Date(),
-  contact: { uuid: 'u', phoneNumber: '+5511988887777', identifier: null }, ...overrides,
+  uuid: randomUUID(),
+  conversationUuid: 'c',
+  content: 'Olá, Ana!',
+  annex: null,
+  author: 'USER',
+  createdAt: new Date(),
+  contact: { uuid: 'u', phoneNumber: '+5511988887777', identifier: null },
+  ...overrides,
 });
 const annex = { url: 'https://files.example.test/f/1?sig=x', contentType: 'image/png', originalFilename: 'p.png', size: 1000 };
 
@@ -24,7 +30,13 @@ beforeAll(async () => {
   sim = await startWhatsAppSimulator({ provider: 'twilio_sms', credentials: { account_sid: SID, auth_token: TOKEN } });
   hooks = await startWebhookCapture();
   sim.setWebhookUrl(hooks.url);
-  channel = { uuid: 'ch', type: 'sms', config: { base_url: sim.baseUrl, account_sid: SID, from_number: '+15005550006' }, credentials: { auth_token: TOKEN }, webhookUrl: hooks.url };
+  channel = {
+    uuid: 'ch',
+    type: 'sms',
+    config: { base_url: sim.baseUrl, account_sid: SID, from_number: '+15005550006' },
+    credentials: { auth_token: TOKEN },
+    webhookUrl: hooks.url,
+  };
 });
 afterAll(async () => {
   await sim.close();
@@ -41,7 +53,12 @@ describe('SMS adapter (Twilio Programmable Messaging) against the simulator', ()
   it('sends text with plain E.164 numbers and a StatusCallback to the channel webhook', async () => {
     const result = await adapter.send(message(), channel);
     expect(result.externalId).toMatch(/^SM[0-9a-f]{24}$/);
-    expect(sim.sent()).toEqual([expect.objectContaining({ answeredStatus: 200, body: expect.objectContaining({ To: '+5511988887777', From: '+15005550006', Body: 'Olá, Ana!', StatusCallback: hooks.url }) })]);
+    expect(sim.sent()).toEqual([
+      expect.objectContaining({
+        answeredStatus: 200,
+        body: expect.objectContaining({ To: '+5511988887777', From: '+15005550006', Body: 'Olá, Ana!', StatusCallback: hooks.url }),
+      }),
+    ]);
     expect(sim.sent()[0]!.body.MediaUrl).toBeUndefined();
   });
 
@@ -68,9 +85,15 @@ describe('SMS adapter (Twilio Programmable Messaging) against the simulator', ()
   it("maps Twilio's errors: 21211 permanent with its code and text, 429 transient, a bad token 401", async () => {
     sim.refuseRecipient('+5511988887777');
     const invalid = await deliveryErrorOf(adapter.send(message(), channel));
-    expect(invalid).toMatchObject({ kind: 'permanent', httpStatus: 400, message: "Twilio answered 400: (#21211) Invalid 'To' Phone Number" });
+    expect(invalid).toMatchObject({
+      kind: 'permanent',
+      httpStatus: 400,
+      message: "Twilio answered 400: (#21211) Invalid 'To' Phone Number",
+    });
     sim.rateLimitNext(1);
-    expect(await deliveryErrorOf(adapter.send(message({ contact: { uuid: 'u', phoneNumber: '+5511977776666', identifier: null } }), channel))).toMatchObject({ kind: 'transient', httpStatus: 429 });
+    expect(
+      await deliveryErrorOf(adapter.send(message({ contact: { uuid: 'u', phoneNumber: '+5511977776666', identifier: null } }), channel)),
+    ).toMatchObject({ kind: 'transient', httpStatus: 429 });
     const unauthorized = await deliveryErrorOf(adapter.send(message(), { ...channel, credentials: { auth_token: 'wrong' } }));
     expect(unauthorized).toMatchObject({ kind: 'permanent', httpStatus: 401 });
     expect(await deliveryErrorOf(adapter.send(message({ content: 'x'.repeat(1601) }), channel))).toMatchObject({ kind: 'permanent' });
@@ -84,9 +107,17 @@ describe('SMS adapter (Twilio Programmable Messaging) against the simulator', ()
     expect(adapter.verifyWebhook({ ...hook, rawBody: hook.rawBody.replace('ajuda', 'ajudx') }, channel)).toBe(false);
     expect(adapter.verifyWebhook(hook, { ...channel, credentials: { auth_token: 'other' } })).toBe(false);
     expect(adapter.verifySignature({ rawBody: hook.rawBody, headers: hook.headers, secret: TOKEN })).toBe(false); // no URL given
-    expect(adapter.verifySignature({ rawBody: hook.rawBody, headers: { ...hook.headers, [TWILIO_URL_HEADER]: hook.url }, secret: TOKEN })).toBe(true);
+    expect(
+      adapter.verifySignature({ rawBody: hook.rawBody, headers: { ...hook.headers, [TWILIO_URL_HEADER]: hook.url }, secret: TOKEN }),
+    ).toBe(true);
     expect(adapter.parseWebhook({ rawBody: hook.rawBody, contentType: 'application/x-www-form-urlencoded' })).toEqual([
-      expect.objectContaining({ kind: 'message', from: '+5511988887777', text: 'Oi, quero ajuda', media: null, externalId: expect.stringMatching(/^SM/) }),
+      expect.objectContaining({
+        kind: 'message',
+        from: '+5511988887777',
+        text: 'Oi, quero ajuda',
+        media: null,
+        externalId: expect.stringMatching(/^SM/),
+      }),
     ]);
   });
 
@@ -99,22 +130,41 @@ describe('SMS adapter (Twilio Programmable Messaging) against the simulator', ()
     const file = await adapter.fetchMedia(media!, channel, 1_000_000);
     expect(file.bytes.equals(png)).toBe(true);
     await expect(adapter.fetchMedia({ ...media!, ref: 'https://evil.example.test/x.png' }, channel, 1_000_000)).rejects.toThrow(/hosts/);
-    const several = new URLSearchParams({ MessageSid: 'SMmany', From: '+5511988887777', Body: 'duas', NumMedia: '2', MediaUrl0: 'https://api.twilio.com/a', MediaContentType0: 'image/jpeg', MediaUrl1: 'https://api.twilio.com/b', MediaContentType1: 'application/pdf' });
+    const several = new URLSearchParams({
+      MessageSid: 'SMmany',
+      From: '+5511988887777',
+      Body: 'duas',
+      NumMedia: '2',
+      MediaUrl0: 'https://api.twilio.com/a',
+      MediaContentType0: 'image/jpeg',
+      MediaUrl1: 'https://api.twilio.com/b',
+      MediaContentType1: 'application/pdf',
+    });
     expect(adapter.parseWebhook({ rawBody: several.toString(), contentType: '' })).toEqual([
-      expect.objectContaining({ externalId: 'SMmany', media: expect.objectContaining({ ref: 'https://api.twilio.com/a', caption: 'duas' }) }),
-      expect.objectContaining({ externalId: 'SMmany/1', media: expect.objectContaining({ ref: 'https://api.twilio.com/b', caption: null }) }),
+      expect.objectContaining({
+        externalId: 'SMmany',
+        media: expect.objectContaining({ ref: 'https://api.twilio.com/a', caption: 'duas' }),
+      }),
+      expect.objectContaining({
+        externalId: 'SMmany/1',
+        media: expect.objectContaining({ ref: 'https://api.twilio.com/b', caption: null }),
+      }),
     ]);
   });
 
   it('turns status callbacks (to the StatusCallback of the send) into delivery events with the error code', async () => {
     const { externalId } = await adapter.send(message(), channel);
     await sim.sendStatus(externalId!, 'delivered');
-    expect(adapter.parseWebhook({ rawBody: (await received()).rawBody, contentType: '' })).toEqual([expect.objectContaining({ kind: 'status', externalId, status: 'delivered', error: null })]);
+    expect(adapter.parseWebhook({ rawBody: (await received()).rawBody, contentType: '' })).toEqual([
+      expect.objectContaining({ kind: 'status', externalId, status: 'delivered', error: null }),
+    ]);
     await sim.sendStatus(externalId!, 'failed', { code: '30003', title: 'Unreachable destination handset' });
     expect(adapter.parseWebhook({ rawBody: (await received()).rawBody, contentType: '' })).toEqual([
       expect.objectContaining({ kind: 'status', status: 'failed', error: { code: '30003', title: 'Unreachable destination handset' } }),
     ]);
-    expect(adapter.parseWebhook({ rawBody: new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'queued' }).toString(), contentType: '' })).toEqual([]);
+    expect(
+      adapter.parseWebhook({ rawBody: new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'queued' }).toString(), contentType: '' }),
+    ).toEqual([]);
     expect(() => adapter.parseWebhook({ rawBody: 'From=%2B5511', contentType: '' })).toThrow(/MessageSid/);
   });
 });

@@ -2,7 +2,7 @@ import { attachmentRuleOf, capabilitiesOf, settingOn, textRefusal } from '@atend
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult } from '../adapter';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
 import { TwilioMessagingAdapter, twilioSender, twilioStatusEvent } from '../twilio/messaging';
-import { settingsOf } from '../whatsapp/settings';
+import { twilioSettingsOf as settingsOf } from '../twilio/settings';
 
 /** Twilio takes at most 10 media per MMS. */
 const MAX_INBOUND_MEDIA = 10;
@@ -30,11 +30,16 @@ export class SmsTwilioAdapter extends TwilioMessagingAdapter implements Provider
     const params = new URLSearchParams({ To: smsRecipientOf(message) });
     this.setSender(params, settings, '');
     if (message.annex) {
-      if (!settingOn(settings, 'mms_enabled')) throw new ChannelDeliveryError('permanent', 'This SMS channel does not send attachments: MMS is off (channel_attachment_type)');
+      if (!settingOn(settings, 'mms_enabled'))
+        throw new ChannelDeliveryError('permanent', 'This SMS channel does not send attachments: MMS is off (channel_attachment_type)');
       const rule = attachmentRuleOf(capabilities, message.annex.contentType);
-      if (!rule) throw new ChannelDeliveryError('permanent', `MMS does not take ${message.annex.contentType} files (channel_attachment_type)`);
+      if (!rule)
+        throw new ChannelDeliveryError('permanent', `MMS does not take ${message.annex.contentType} files (channel_attachment_type)`);
       if (message.annex.size !== undefined && message.annex.size > rule.maxBytes) {
-        throw new ChannelDeliveryError('permanent', `MMS takes files of at most ${rule.maxBytes / (1024 * 1024)} MB (channel_attachment_too_large)`);
+        throw new ChannelDeliveryError(
+          'permanent',
+          `MMS takes files of at most ${rule.maxBytes / (1024 * 1024)} MB (channel_attachment_too_large)`,
+        );
       }
       // Twilio fetches the file itself: our signed link.
       params.set('MediaUrl', message.annex.url);
@@ -61,7 +66,13 @@ export class SmsTwilioAdapter extends TwilioMessagingAdapter implements Provider
     const media: InboundMedia[] = [];
     for (let i = 0; i < count; i++) {
       const url = p.get(`MediaUrl${i}`);
-      if (url) media.push({ ref: url, contentType: p.get(`MediaContentType${i}`), filename: null, caption: media.length === 0 && body ? body : null });
+      if (url)
+        media.push({
+          ref: url,
+          contentType: p.get(`MediaContentType${i}`),
+          filename: null,
+          caption: media.length === 0 && body ? body : null,
+        });
     }
     const base = { kind: 'message' as const, from, profileName: null, button: null, contextExternalId: null, at: new Date() };
     if (!media.length) return body ? [{ ...base, externalId: sid, text: body, media: null }] : [];

@@ -4,8 +4,8 @@ import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type Se
 import { cleanProviderText, headerValue, isAmbiguousStatus, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
 import { statusLine } from '../outbound';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRegistration, WebhookRequest } from '../provider';
-import { downloadMedia, mediaHostsOf } from '../whatsapp/media';
-import { ProviderAdapter } from '../whatsapp/provider-adapter';
+import { downloadMedia, mediaHostsOf } from '../provider-media';
+import { ProviderAdapter } from '../provider-base';
 import { baseUrlOf, botTokenOf, secretsOf } from './settings';
 import { parseTelegramUpdate, telegramMessageId } from './updates';
 
@@ -22,7 +22,12 @@ export function telegramFailure(what: string, answer: HttpAnswer): ChannelDelive
   const later = Number.isFinite(retryAfter) && retryAfter > 0 ? ` (retry after ${retryAfter} s)` : '';
   // 429 (flood control) and 5xx say "later"; 400 (bad request), 401 (token), 403 (blocked by the user) never succeed by retrying.
   const kind = isTransientStatus(answer.status) ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, `${what} answered ${description ? `${answer.status}: ${description}` : statusLine(answer.status)}${later}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
+  return new ChannelDeliveryError(
+    kind,
+    `${what} answered ${description ? `${answer.status}: ${description}` : statusLine(answer.status)}${later}`,
+    answer.status,
+    { outcomeUnknown: isAmbiguousStatus(answer.status) },
+  );
 }
 
 interface UploadFile {
@@ -40,7 +45,11 @@ export function multipartBody(fields: Record<string, string>, file: UploadFile):
   for (const [name, value] of Object.entries(fields)) {
     parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n${value}\r\n`));
   }
-  parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${quoted(file.contentType)}\r\n\r\n`));
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.field)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${quoted(file.contentType)}\r\n\r\n`,
+    ),
+  );
   parts.push(file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
@@ -66,15 +75,29 @@ function sendMethodOf(contentType: string, voice: boolean): { method: string; fi
  */
 export class TelegramAdapter extends ProviderAdapter implements ProviderChannelAdapter {
   readonly types = ['telegram'] as const;
-  readonly generatesWebhookSecret = true;
 
   /** One Bot API call; an answer that is not {ok:true} throws with Telegram's code and description. */
-  private async call(channel: ChannelTarget, method: string, payload: { json: Record<string, unknown> } | { multipart: { body: Buffer; contentType: string } }): Promise<unknown> {
+  private async call(
+    channel: ChannelTarget,
+    method: string,
+    payload: { json: Record<string, unknown> } | { multipart: { body: Buffer; contentType: string } },
+  ): Promise<unknown> {
     const url = `${baseUrlOf(channel)}/bot${botTokenOf(channel)}/${method}`;
-    const init = 'json' in payload
-      ? { body: JSON.stringify(payload.json), headers: { 'content-type': 'application/json' } }
-      : { body: new Uint8Array(payload.multipart.body), headers: { 'content-type': payload.multipart.contentType } };
-    const answer = await request(this.fetchImpl, url, { method: 'POST', ...init, headers: { ...init.headers, 'user-agent': 'Atende/1' }, timeoutMs: 'multipart' in payload ? this.timeoutMs * 3 : this.timeoutMs }, 'Telegram');
+    const init =
+      'json' in payload
+        ? { body: JSON.stringify(payload.json), headers: { 'content-type': 'application/json' } }
+        : { body: new Uint8Array(payload.multipart.body), headers: { 'content-type': payload.multipart.contentType } };
+    const answer = await request(
+      this.fetchImpl,
+      url,
+      {
+        method: 'POST',
+        ...init,
+        headers: { ...init.headers, 'user-agent': 'Atende/1' },
+        timeoutMs: 'multipart' in payload ? this.timeoutMs * 3 : this.timeoutMs,
+      },
+      'Telegram',
+    );
     const body = answer.json() as { ok?: unknown; result?: unknown } | null;
     if (answer.status >= 200 && answer.status < 300 && body?.ok === true) return body.result;
     throw telegramFailure('Telegram', answer);
@@ -88,22 +111,35 @@ export class TelegramAdapter extends ProviderAdapter implements ProviderChannelA
     if (message.annex) {
       const annex = message.annex;
       const target = sendMethodOf(annex.contentType, message.voice === true);
-      if (!target) throw new ChannelDeliveryError('permanent', `Telegram does not take ${annex.contentType} files (channel_attachment_type)`);
+      if (!target)
+        throw new ChannelDeliveryError('permanent', `Telegram does not take ${annex.contentType} files (channel_attachment_type)`);
       const rule = attachmentRuleOf(CAPABILITIES, annex.contentType);
       if (rule && annex.size !== undefined && annex.size > rule.maxBytes) {
-        throw new ChannelDeliveryError('permanent', `Telegram takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`);
+        throw new ChannelDeliveryError(
+          'permanent',
+          `Telegram takes files of at most ${rule.maxBytes / (1024 * 1024)} MB here (channel_attachment_too_large)`,
+        );
       }
       const refused = textRefusal('telegram', text, true);
-      if (refused) throw new ChannelDeliveryError('permanent', `Telegram takes captions of at most ${refused.max} characters (${refused.code})`);
+      if (refused)
+        throw new ChannelDeliveryError('permanent', `Telegram takes captions of at most ${refused.max} characters (${refused.code})`);
       const fields: Record<string, string> = { chat_id: chatId, ...(text ? { caption: text } : {}) };
       // Uploaded when the bytes are at hand (a link to us works only where Telegram can reach us, and
       // sendDocument by URL takes only PDF, ZIP and GIF); by link otherwise.
       result = annex.read
-        ? await this.call(channel, target.method, { multipart: multipartBody(fields, { field: target.field, filename: annex.originalFilename, contentType: annex.contentType, bytes: await annex.read() }) })
+        ? await this.call(channel, target.method, {
+            multipart: multipartBody(fields, {
+              field: target.field,
+              filename: annex.originalFilename,
+              contentType: annex.contentType,
+              bytes: await annex.read(),
+            }),
+          })
         : await this.call(channel, target.method, { json: { ...fields, [target.field]: annex.url } });
     } else {
       const refused = textRefusal('telegram', text, false);
-      if (refused) throw new ChannelDeliveryError('permanent', `Telegram takes messages of at most ${refused.max} characters (${refused.code})`);
+      if (refused)
+        throw new ChannelDeliveryError('permanent', `Telegram takes messages of at most ${refused.max} characters (${refused.code})`);
       if (!text) throw new ChannelDeliveryError('permanent', 'Telegram does not take empty messages');
       result = await this.call(channel, 'sendMessage', { json: { chat_id: chatId, text } });
     }
@@ -139,11 +175,20 @@ export class TelegramAdapter extends ProviderAdapter implements ProviderChannelA
   }
 
   /** getFile answers the file's path; its bytes are then at {base}/file/bot<token>/<file_path> (20 MB at most for bots). */
-  async fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
-    const file = (await this.call(channel, 'getFile', { json: { file_id: media.ref } })) as { file_path?: unknown; file_size?: unknown } | null;
+  async fetchMedia(
+    media: InboundMedia,
+    channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+    const file = (await this.call(channel, 'getFile', { json: { file_id: media.ref } })) as {
+      file_path?: unknown;
+      file_size?: unknown;
+    } | null;
     const path = typeof file?.file_path === 'string' ? file.file_path : '';
-    if (!path || path.split('/').some((segment) => segment === '..' || segment === '')) throw new ChannelDeliveryError('permanent', 'Telegram gave no file path');
-    if (typeof file?.file_size === 'number' && file.file_size > maxBytes) throw new ChannelDeliveryError('permanent', `Telegram file larger than ${maxBytes} bytes`);
+    if (!path || path.split('/').some((segment) => segment === '..' || segment === ''))
+      throw new ChannelDeliveryError('permanent', 'Telegram gave no file path');
+    if (typeof file?.file_size === 'number' && file.file_size > maxBytes)
+      throw new ChannelDeliveryError('permanent', `Telegram file larger than ${maxBytes} bytes`);
     const base = baseUrlOf(channel);
     const download = await downloadMedia(`${base}/file/bot${botTokenOf(channel)}/${path.split('/').map(encodeURIComponent).join('/')}`, {
       ...mediaHostsOf(base, []),
@@ -156,7 +201,8 @@ export class TelegramAdapter extends ProviderAdapter implements ProviderChannelA
     });
     const headerType = download.contentType?.split(';')[0]?.trim();
     // Telegram serves files as application/octet-stream: the type the update named is better.
-    const contentType = media.contentType ?? (headerType && headerType !== 'application/octet-stream' ? headerType : null) ?? 'application/octet-stream';
+    const contentType =
+      media.contentType ?? (headerType && headerType !== 'application/octet-stream' ? headerType : null) ?? 'application/octet-stream';
     return { bytes: download.bytes, contentType, filename: media.filename ?? path.split('/').pop() ?? null };
   }
 }

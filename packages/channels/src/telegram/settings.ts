@@ -19,7 +19,8 @@ export type TelegramSecrets = z.infer<typeof TelegramSecretsSchema>;
 
 export function baseUrlOf(channel: ChannelTarget): string {
   const parsed = TelegramSettingsSchema.safeParse(channel.config ?? {});
-  if (!parsed.success) throw new ChannelDeliveryError('permanent', `Channel settings are invalid: ${parsed.error.issues[0]?.message ?? 'base_url'}`);
+  if (!parsed.success)
+    throw new ChannelDeliveryError('permanent', `Channel settings are invalid: ${parsed.error.issues[0]?.message ?? 'base_url'}`);
   return (parsed.data.base_url ?? TELEGRAM_BASE_URL).replace(/\/+$/, '');
 }
 

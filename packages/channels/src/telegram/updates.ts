@@ -48,7 +48,9 @@ function mediaOf(m: TelegramMessage): InboundMedia | null {
   const caption = m.caption ?? null;
   if (m.photo?.length) {
     // Telegram sends every size it made; the largest is the original.
-    const largest = m.photo.reduce((a, b) => ((b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) > (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)) ? b : a));
+    const largest = m.photo.reduce((a, b) =>
+      (b.file_size ?? (b.width ?? 0) * (b.height ?? 0)) > (a.file_size ?? (a.width ?? 0) * (a.height ?? 0)) ? b : a,
+    );
     return { ref: largest.file_id, contentType: 'image/jpeg', filename: null, caption };
   }
   if (m.voice) return { ref: m.voice.file_id, contentType: m.voice.mime_type ?? 'audio/ogg', filename: null, caption, voice: true };

@@ -3,9 +3,10 @@ import { ChannelDeliveryError, type ChannelTarget, type SignatureInput } from '.
 import { cleanProviderText, headerValue, isAmbiguousStatus, isTransientStatus, request, sameSecret, type HttpAnswer } from '../http';
 import { statusLine } from '../outbound';
 import type { InboundEvent, InboundMedia, WebhookRequest } from '../provider';
-import { downloadMedia, mediaHostsOf } from '../whatsapp/media';
-import { ProviderAdapter } from '../whatsapp/provider-adapter';
-import { baseUrlOf, needed, secretsOf, settingsOf, type WhatsAppSettings } from '../whatsapp/settings';
+import { downloadMedia, mediaHostsOf } from '../provider-media';
+import { ProviderAdapter } from '../provider-base';
+import { baseUrlOf, needed } from '../provider-settings';
+import { twilioSecretsOf as secretsOf, twilioSettingsOf as settingsOf, type TwilioSettings } from './settings';
 
 /**
  * What Twilio's WhatsApp and SMS channels share: the Messages API (form-encoded, basic auth
@@ -22,7 +23,12 @@ export const TWILIO_URL_HEADER = 'x-atende-url';
 /** X-Twilio-Signature: base64 HMAC-SHA1 (auth token) of the URL followed by each POST parameter's name and value, sorted by name. */
 export function twilioSignature(url: string, params: URLSearchParams | Record<string, string>, authToken: string): string {
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
-  const data = url + entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => `${k}${v}`).join('');
+  const data =
+    url +
+    entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${k}${v}`)
+      .join('');
   return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
 }
 
@@ -42,7 +48,12 @@ export function twilioFailure(answer: HttpAnswer, what = 'Twilio'): ChannelDeliv
   const text = cleanProviderText(typeof body?.message === 'string' ? body.message : '');
   const detail = [typeof body?.code === 'number' ? `(#${String(body.code)})` : '', text].filter(Boolean).join(' ');
   const kind = isTransientStatus(answer.status) || body?.code === 20429 ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, detail ? `${what} answered ${answer.status}: ${detail}` : `${what} answered ${statusLine(answer.status)}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
+  return new ChannelDeliveryError(
+    kind,
+    detail ? `${what} answered ${answer.status}: ${detail}` : `${what} answered ${statusLine(answer.status)}`,
+    answer.status,
+    { outcomeUnknown: isAmbiguousStatus(answer.status) },
+  );
 }
 
 /**
@@ -57,7 +68,18 @@ export function twilioStatusEvent(p: URLSearchParams): { sid: string; events: In
   const mapped = DELIVERY_STATUS[status];
   if (!mapped) return { sid, events: [] };
   const code = p.get('ErrorCode');
-  return { sid, events: [{ kind: 'status', externalId: sid, status: mapped, error: code ? { code, title: p.get('ErrorMessage') || 'Undelivered' } : null, at: new Date() }] };
+  return {
+    sid,
+    events: [
+      {
+        kind: 'status',
+        externalId: sid,
+        status: mapped,
+        error: code ? { code, title: p.get('ErrorMessage') || 'Undelivered' } : null,
+        at: new Date(),
+      },
+    ],
+  };
 }
 
 /** The sender number of an inbound webhook (without the channel's address prefix), in E.164 with '+'. */
@@ -76,7 +98,7 @@ export abstract class TwilioMessagingAdapter extends ProviderAdapter {
   }
 
   /** The sender: the Messaging Service when set, else the number (with the channel's address prefix). */
-  protected setSender(params: URLSearchParams, settings: WhatsAppSettings, prefix: string): void {
+  protected setSender(params: URLSearchParams, settings: TwilioSettings, prefix: string): void {
     if (settings.messaging_service_sid) params.set('MessagingServiceSid', settings.messaging_service_sid);
     else params.set('From', `${prefix}${needed(settings, 'from_number', 'sender number').replace(prefix, '')}`);
   }
@@ -90,7 +112,12 @@ export abstract class TwilioMessagingAdapter extends ProviderAdapter {
       {
         method: 'POST',
         // The message's uuid as idempotency key: a proxy or simulator that honours it drops a retried duplicate.
-        headers: { authorization, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Atende/1', 'idempotency-key': idempotencyKey },
+        headers: {
+          authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': 'Atende/1',
+          'idempotency-key': idempotencyKey,
+        },
         body: params.toString(),
         timeoutMs: this.timeoutMs,
       },
@@ -108,7 +135,14 @@ export abstract class TwilioMessagingAdapter extends ProviderAdapter {
 
   verifyWebhook(request_: WebhookRequest, channel: ChannelTarget): boolean {
     const token = secretsOf(channel).auth_token;
-    return token !== undefined && this.verifySignature({ rawBody: request_.rawBody, headers: { ...request_.headers, [TWILIO_URL_HEADER]: request_.url }, secret: token });
+    return (
+      token !== undefined &&
+      this.verifySignature({
+        rawBody: request_.rawBody,
+        headers: { ...request_.headers, [TWILIO_URL_HEADER]: request_.url },
+        secret: token,
+      })
+    );
   }
 
   /** `headers[TWILIO_URL_HEADER]` carries the URL Twilio called: it is part of what Twilio signs. */
@@ -119,7 +153,11 @@ export abstract class TwilioMessagingAdapter extends ProviderAdapter {
   }
 
   /** MediaUrlN is a Twilio address (redirecting to its CDN); fetched only on Twilio's hosts, with basic auth. */
-  async fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+  async fetchMedia(
+    media: InboundMedia,
+    channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
     const file = await downloadMedia(media.ref, {
       ...mediaHostsOf(baseUrlOf(settingsOf(channel), TWILIO_BASE_URL), TWILIO_MEDIA_HOSTS),
       fetchImpl: this.fetchImpl,
@@ -129,6 +167,10 @@ export abstract class TwilioMessagingAdapter extends ProviderAdapter {
       provider: 'Twilio',
       failure: (answer) => twilioFailure(answer, 'Twilio media'),
     });
-    return { bytes: file.bytes, contentType: file.contentType ?? media.contentType ?? 'application/octet-stream', filename: media.filename };
+    return {
+      bytes: file.bytes,
+      contentType: file.contentType ?? media.contentType ?? 'application/octet-stream',
+      filename: media.filename,
+    };
   }
 }

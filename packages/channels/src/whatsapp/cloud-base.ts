@@ -1,9 +1,11 @@
+import type { ChannelType } from '@atende/contract';
 import type { ChannelTarget, OutboundMessage, SendResult, SignatureInput } from '../adapter';
 import { request, type HttpAnswer } from '../http';
 import { messageBody, providerFailure, providerTemplateOf, sentId, submittedTemplate, templateSubmission } from './cloud-format';
 import { parseCloudWebhook } from './cloud-webhook';
-import { downloadMedia, mediaHostsOf } from './media';
-import { ProviderAdapter, recipientOf } from './provider-adapter';
+import { downloadMedia, mediaHostsOf } from '../provider-media';
+import { ProviderAdapter } from '../provider-base';
+import { recipientOf } from './provider-adapter';
 import { settingsOf, type WhatsAppSettings } from './settings';
 import type { InboundEvent, InboundMedia, ProviderTemplate, TemplateDefinition, WebhookRequest, WhatsAppAdapter } from './types';
 
@@ -15,7 +17,7 @@ export type { WhatsAppAdapterOptions } from './provider-adapter';
  * downloading media from the provider's hosts only. Subclasses say where and with which auth.
  */
 export abstract class CloudFormatAdapter extends ProviderAdapter implements WhatsAppAdapter {
-  abstract readonly types: readonly string[];
+  abstract readonly types: readonly ChannelType[];
   readonly supportsTemplates = true;
   /** The provider's name in error messages. */
   protected abstract readonly provider: string;
@@ -43,13 +45,24 @@ export abstract class CloudFormatAdapter extends ProviderAdapter implements What
   protected abstract templatePage(body: unknown): { items: unknown[]; after: string | null };
 
   /** A JSON call to the provider; a non-2xx answer throws with the provider's code and text. */
-  protected async call(method: string, url: string, channel: ChannelTarget, body?: unknown, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+  protected async call(
+    method: string,
+    url: string,
+    channel: ChannelTarget,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<HttpAnswer> {
     const answer = await request(
       this.fetchImpl,
       url,
       {
         method,
-        headers: { ...this.authHeaders(channel), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), 'user-agent': 'Atende/1', ...headers },
+        headers: {
+          ...this.authHeaders(channel),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          'user-agent': 'Atende/1',
+          ...headers,
+        },
         body: body !== undefined ? JSON.stringify(body) : undefined,
         timeoutMs: this.timeoutMs,
       },
@@ -71,7 +84,11 @@ export abstract class CloudFormatAdapter extends ProviderAdapter implements What
     return parseCloudWebhook(request_.rawBody);
   }
 
-  async fetchMedia(media: InboundMedia, channel: ChannelTarget, maxBytes: number): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
+  async fetchMedia(
+    media: InboundMedia,
+    channel: ChannelTarget,
+    maxBytes: number,
+  ): Promise<{ bytes: Buffer; contentType: string; filename: string | null }> {
     const location = await this.mediaLocation(media, channel);
     const file = await downloadMedia(location.url, {
       ...mediaHostsOf(this.baseUrl(settingsOf(channel)), this.mediaHosts),
@@ -82,7 +99,11 @@ export abstract class CloudFormatAdapter extends ProviderAdapter implements What
       provider: this.provider,
       failure: (answer) => providerFailure(`${this.provider} media`, answer),
     });
-    return { bytes: file.bytes, contentType: file.contentType ?? location.contentType ?? media.contentType ?? 'application/octet-stream', filename: media.filename };
+    return {
+      bytes: file.bytes,
+      contentType: file.contentType ?? location.contentType ?? media.contentType ?? 'application/octet-stream',
+      filename: media.filename,
+    };
   }
 
   async submitTemplate(template: TemplateDefinition, channel: ChannelTarget): Promise<ProviderTemplate> {

@@ -10,9 +10,12 @@ import type { ProviderTemplate, TemplateDefinition } from './types';
  * bodies are read in cloud-webhook.ts.
  */
 
-/** Provider template statuses onto spec 002 §3's, upper-case; unknown ones count as PENDING. */
+/** Provider template statuses onto ours, upper-case; unknown ones count as PENDING. */
 export function templateStatusOf(raw: unknown): TemplateStatus {
-  const s = String(raw ?? '').trim().toUpperCase().replace(/[\s-]+/g, '_');
+  const s = String(raw ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
   if ((TEMPLATE_STATUSES as readonly string[]).includes(s)) return s as TemplateStatus;
   if (s === 'FLAGGED') return 'PAUSED';
   if (s === 'REINSTATED') return 'APPROVED';
@@ -28,7 +31,13 @@ export const categoryOf = (raw: unknown): TemplateCategory | null => {
 };
 
 const mediaKindOf = (contentType: string) =>
-  contentType.startsWith('image/') ? 'image' : contentType.startsWith('video/') ? 'video' : contentType.startsWith('audio/') ? 'audio' : 'document';
+  contentType.startsWith('image/')
+    ? 'image'
+    : contentType.startsWith('video/')
+      ? 'video'
+      : contentType.startsWith('audio/')
+        ? 'audio'
+        : 'document';
 
 /**
  * The Cloud API's biz_opaque_callback_data (at most 512 characters): it returns the value in the
@@ -40,7 +49,9 @@ export const CALLBACK_DATA_MAX = 512;
 
 /** The body of an outbound message in the Cloud API format (360dialog on-premise omits messaging_product and the callback data). */
 export function messageBody(message: OutboundMessage, to: string, options: { messagingProduct: boolean }): Record<string, unknown> {
-  const cloud = options.messagingProduct ? { messaging_product: 'whatsapp', recipient_type: 'individual', biz_opaque_callback_data: message.uuid.slice(0, CALLBACK_DATA_MAX) } : {};
+  const cloud = options.messagingProduct
+    ? { messaging_product: 'whatsapp', recipient_type: 'individual', biz_opaque_callback_data: message.uuid.slice(0, CALLBACK_DATA_MAX) }
+    : {};
   const base = { ...cloud, to };
   if (message.template) return { ...base, type: 'template', template: templateBody(message.template) };
   if (message.annex) {
@@ -60,10 +71,14 @@ export function templateBody(template: OutboundTemplate): Record<string, unknown
   if (template.header) {
     const h = template.header;
     const kind = h.format.toLowerCase();
-    components.push({ type: 'header', parameters: [h.format === 'TEXT' ? { type: 'text', text: h.value } : { type: kind, [kind]: { link: h.value } }] });
+    components.push({
+      type: 'header',
+      parameters: [h.format === 'TEXT' ? { type: 'text', text: h.value } : { type: kind, [kind]: { link: h.value } }],
+    });
   }
   if (template.body.length) components.push({ type: 'body', parameters: template.body.map((text) => ({ type: 'text', text })) });
-  for (const b of template.urlButtons) components.push({ type: 'button', sub_type: 'url', index: String(b.index), parameters: [{ type: 'text', text: b.text }] });
+  for (const b of template.urlButtons)
+    components.push({ type: 'button', sub_type: 'url', index: String(b.index), parameters: [{ type: 'text', text: b.text }] });
   return { name: template.name, language: { code: template.language, policy: 'deterministic' }, components };
 }
 
@@ -100,7 +115,13 @@ export function providerFailure(provider: string, answer: HttpAnswer): ChannelDe
   const onPremise = body?.errors?.[0];
   const code = body?.error?.code ?? onPremise?.code;
   const texts: string[] = [];
-  for (const t of [body?.error?.message, body?.error?.error_data?.details, onPremise?.title, onPremise?.details, body?.meta?.developer_message]) {
+  for (const t of [
+    body?.error?.message,
+    body?.error?.error_data?.details,
+    onPremise?.title,
+    onPremise?.details,
+    body?.meta?.developer_message,
+  ]) {
     if (typeof t === 'string' && t && !texts.some((earlier) => earlier.includes(t))) texts.push(t);
   }
   // Only the provider's documented error fields; never the raw body (it may come from an internal service).
@@ -108,12 +129,25 @@ export function providerFailure(provider: string, answer: HttpAnswer): ChannelDe
   // Graph messages already start with "(#code)".
   const detail = code === undefined || text.startsWith(`(#${String(code)})`) ? text : `(#${String(code)}) ${text}`;
   const kind = isTransientStatus(answer.status) || THROTTLING_CODES.has(Number(code)) ? 'transient' : 'permanent';
-  return new ChannelDeliveryError(kind, detail ? `${provider} answered ${answer.status}: ${detail}` : `${provider} answered ${statusLine(answer.status)}`, answer.status, { outcomeUnknown: isAmbiguousStatus(answer.status) });
+  return new ChannelDeliveryError(
+    kind,
+    detail ? `${provider} answered ${answer.status}: ${detail}` : `${provider} answered ${statusLine(answer.status)}`,
+    answer.status,
+    { outcomeUnknown: isAmbiguousStatus(answer.status) },
+  );
 }
 
 /** A template as the provider lists it ({id, name, language, status, category, rejected_reason}). */
 export function providerTemplateOf(raw: unknown): ProviderTemplate | null {
-  const t = raw as { id?: unknown; external_id?: unknown; name?: unknown; language?: unknown; status?: unknown; category?: unknown; rejected_reason?: unknown } | null;
+  const t = raw as {
+    id?: unknown;
+    external_id?: unknown;
+    name?: unknown;
+    language?: unknown;
+    status?: unknown;
+    category?: unknown;
+    rejected_reason?: unknown;
+  } | null;
   if (!t || typeof t.name !== 'string') return null;
   const id = t.id ?? t.external_id;
   return {

@@ -9,7 +9,12 @@ import type { InboundEvent, InboundMedia } from './types';
  * on-premise API (flat {contacts, messages, statuses}) that 360dialog on-premise channels receive.
  */
 
-const MediaSchema = z.object({ id: z.string(), mime_type: z.string().optional(), caption: z.string().optional(), filename: z.string().optional() });
+const MediaSchema = z.object({
+  id: z.string(),
+  mime_type: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+});
 const MessageSchema = z.object({
   from: z.string(),
   id: z.string(),
@@ -36,7 +41,9 @@ const StatusSchema = z.object({
   status: z.string(),
   timestamp: z.union([z.string(), z.number()]).optional(),
   biz_opaque_callback_data: z.string().optional(),
-  errors: z.array(z.object({ code: z.union([z.number(), z.string()]), title: z.string().optional(), message: z.string().optional() })).optional(),
+  errors: z
+    .array(z.object({ code: z.union([z.number(), z.string()]), title: z.string().optional(), message: z.string().optional() }))
+    .optional(),
 });
 const ValueSchema = z.object({
   contacts: z.array(z.object({ wa_id: z.string().optional(), profile: z.object({ name: z.string().optional() }).optional() })).optional(),
@@ -49,17 +56,31 @@ const ValueSchema = z.object({
   message_template_language: z.string().optional(),
   reason: z.string().nullable().optional(),
 });
-const CloudWebhookSchema = z.object({ entry: z.array(z.object({ changes: z.array(z.object({ field: z.string(), value: ValueSchema })) })) });
+const CloudWebhookSchema = z.object({
+  entry: z.array(z.object({ changes: z.array(z.object({ field: z.string(), value: ValueSchema })) })),
+});
 
-const at = (ts: string | number | undefined) => (ts !== undefined && Number.isFinite(Number(ts)) ? new Date(Number(ts) * 1000) : new Date());
+const at = (ts: string | number | undefined) =>
+  ts !== undefined && Number.isFinite(Number(ts)) ? new Date(Number(ts) * 1000) : new Date();
 const e164 = (waId: string) => (waId.startsWith('+') ? waId : `+${waId}`);
 const DELIVERY = new Set(['sent', 'delivered', 'read', 'failed']);
 
 function messageEvent(m: z.infer<typeof MessageSchema>, names: Map<string, string>): InboundEvent {
   const mediaPart = m.image ?? m.video ?? m.audio ?? m.voice ?? m.document ?? m.sticker;
-  const media: InboundMedia | null = mediaPart ? { ref: mediaPart.id, contentType: mediaPart.mime_type ?? null, filename: mediaPart.filename ?? null, caption: mediaPart.caption ?? null } : null;
+  const media: InboundMedia | null = mediaPart
+    ? {
+        ref: mediaPart.id,
+        contentType: mediaPart.mime_type ?? null,
+        filename: mediaPart.filename ?? null,
+        caption: mediaPart.caption ?? null,
+      }
+    : null;
   const reply = m.interactive?.button_reply ?? m.interactive?.list_reply;
-  const button = m.button ? { text: m.button.text, payload: m.button.payload ?? null } : reply ? { text: reply.title, payload: reply.id } : null;
+  const button = m.button
+    ? { text: m.button.text, payload: m.button.payload ?? null }
+    : reply
+      ? { text: reply.title, payload: reply.id }
+      : null;
   return {
     kind: 'message',
     externalId: m.id,
@@ -120,4 +141,3 @@ export function parseCloudWebhook(rawBody: string): InboundEvent[] {
   if (flat.success && (flat.data.messages || flat.data.statuses)) return valueEvents(flat.data, 'messages');
   throw new ChannelDeliveryError('permanent', 'Webhook body is not a WhatsApp webhook');
 }
-

@@ -1,3 +1,4 @@
+import { HASH_CHANNEL_KIND } from '@atende/contract';
 import type { ChannelTarget, SignatureInput } from '../adapter';
 import { GRAPH_BASE_URL, GRAPH_VERSION, hubChallenge, hubSignature, META_MEDIA_HOSTS, verifyHubSignature } from '../meta/graph';
 import { CloudFormatAdapter } from './cloud-base';
@@ -15,7 +16,7 @@ const TEMPLATE_FIELDS = 'id,name,language,status,category,rejected_reason,compon
  * app secret (X-Hub-Signature-256) after a one-time GET handshake with the verify token.
  */
 export class WhatsAppCloudAdapter extends CloudFormatAdapter {
-  readonly types = ['whatsapp_cloud', '{hash}'] as const;
+  readonly types = ['whatsapp_cloud', HASH_CHANNEL_KIND] as const;
   protected readonly provider = 'WhatsApp Cloud API';
   protected readonly mediaHosts = META_MEDIA_HOSTS;
 
@@ -77,7 +78,9 @@ export class WhatsAppCloudAdapter extends CloudFormatAdapter {
    */
   async editTemplate(externalId: string | null, template: TemplateDefinition, channel: ChannelTarget): Promise<ProviderTemplate> {
     if (!externalId) return this.submitTemplate(template, channel);
-    await this.call('POST', `${this.graph(settingsOf(channel))}/${encodeURIComponent(externalId)}`, channel, { components: template.components });
+    await this.call('POST', `${this.graph(settingsOf(channel))}/${encodeURIComponent(externalId)}`, channel, {
+      components: template.components,
+    });
     return { externalId, name: template.name, language: template.language, category: template.category, status: 'PENDING', reason: null };
   }
 

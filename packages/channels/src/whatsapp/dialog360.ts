@@ -62,8 +62,12 @@ export class WhatsApp360DialogAdapter extends CloudFormatAdapter {
   protected async mediaLocation(media: InboundMedia, channel: ChannelTarget) {
     const settings = settingsOf(channel);
     const base = this.baseUrl(settings);
-    if (settings.api_version !== 'cloud') return { url: `${base}/v1/media/${encodeURIComponent(media.ref)}`, contentType: media.contentType };
-    const body = (await this.call('GET', `${base}/${encodeURIComponent(media.ref)}`, channel)).json() as { url?: unknown; mime_type?: unknown } | null;
+    if (settings.api_version !== 'cloud')
+      return { url: `${base}/v1/media/${encodeURIComponent(media.ref)}`, contentType: media.contentType };
+    const body = (await this.call('GET', `${base}/${encodeURIComponent(media.ref)}`, channel)).json() as {
+      url?: unknown;
+      mime_type?: unknown;
+    } | null;
     let url = typeof body?.url === 'string' ? body.url : '';
     if (URL.canParse(url)) {
       const parsed = new URL(url);

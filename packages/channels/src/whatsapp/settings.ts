@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
+import type { ChannelTarget } from '../adapter';
+import { httpUrl, optionalText, parsedSecrets, parsedSettings } from '../provider-settings';
+
+export { baseUrlOf, needed } from '../provider-settings';
 
 /**
  * A WhatsApp channel's settings (ChannelTarget.config, contract CHANNEL_SETTING_FIELDS plus
@@ -7,22 +10,19 @@ import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
  * call. Form-encoded channel creation stores unset fields as '', so blank counts as absent.
  */
 
-const optionalText = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.string().trim().max(2000).optional(),
-);
-const httpUrl = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.url({ protocol: /^https?$/, message: 'base_url must be an http(s) address' }).optional(),
-);
-
 export const WhatsAppSettingsSchema = z.looseObject({
   /** The provider's API address; a simulator in tests and demos. */
   base_url: httpUrl,
   phone_number_id: optionalText,
   waba_id: optionalText,
   /** Cloud API Graph version path segment (v21.0 unless set). */
-  graph_version: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^v\d+\.\d+$/, 'graph_version looks like v21.0').optional()),
+  graph_version: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^v\d+\.\d+$/, 'graph_version looks like v21.0')
+      .optional(),
+  ),
   account_sid: optionalText,
   from_number: optionalText,
   messaging_service_sid: optionalText,
@@ -41,30 +41,7 @@ export const WhatsAppSecretsSchema = z.looseObject({
 });
 export type WhatsAppSecrets = z.infer<typeof WhatsAppSecretsSchema>;
 
-function parsed<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') || what;
-  throw new ChannelDeliveryError('permanent', `Channel ${what} are invalid: ${field}: ${issue?.message ?? 'invalid'}`);
-}
-
-export const settingsOf = (channel: ChannelTarget): WhatsAppSettings => parsed(WhatsAppSettingsSchema, channel.config, 'settings');
+export const settingsOf = (channel: ChannelTarget): WhatsAppSettings => parsedSettings(WhatsAppSettingsSchema, channel.config, 'settings');
 
 /** The secrets, or all absent when they are unreadable: a webhook check must answer false, not throw. */
-export function secretsOf(channel: ChannelTarget): WhatsAppSecrets {
-  const result = WhatsAppSecretsSchema.safeParse(channel.credentials ?? {});
-  return result.success ? result.data : {};
-}
-
-/** A setting or secret the call cannot do without; its absence is the channel's configuration to fix. */
-export function needed<T extends object, K extends keyof T & string>(values: T, key: K, label: string): NonNullable<T[K]> {
-  const value = values[key];
-  if (value === undefined || value === null || value === '') {
-    throw new ChannelDeliveryError('permanent', `Channel has no ${label} configured (${key})`);
-  }
-  return value as NonNullable<T[K]>;
-}
-
-/** The channel's base_url without a trailing slash, or the provider's. */
-export const baseUrlOf = (settings: WhatsAppSettings, fallback: string): string => (settings.base_url ?? fallback).replace(/\/+$/, '');
+export const secretsOf = (channel: ChannelTarget): WhatsAppSecrets => parsedSecrets(WhatsAppSecretsSchema, channel.credentials);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryErrorOf, outboundMessage as message, useHarness } from './simulator-harness';
+import { deliveryErrorOf, outboundMessage as message, useHarness } from '@atende/simulators/whatsapp-harness';
 import { twilioSignature, WhatsAppTwilioAdapter } from './twilio';
 import type { ProviderOutboundTemplate } from './types';
 import { LOCAL_OUTBOUND } from '../test-outbound';
@@ -13,24 +13,45 @@ describe('Twilio WhatsApp adapter', () => {
   it('posts form-encoded messages from whatsapp:{from_number}, with media by URL', async () => {
     const sent = await adapter.send(message(), h.channel);
     expect(sent.externalId).toMatch(/^SM/);
-    await adapter.send(message({ content: '', annex: { url: 'https://files.example/a.jpg', contentType: 'image/jpeg', originalFilename: 'a.jpg' } }), h.channel);
+    await adapter.send(
+      message({ content: '', annex: { url: 'https://files.example/a.jpg', contentType: 'image/jpeg', originalFilename: 'a.jpg' } }),
+      h.channel,
+    );
     const [text, media] = h.sim.sent();
-    expect(text).toMatchObject({ path: '/2010-04-01/Accounts/AC123/Messages.json', body: { To: 'whatsapp:+5511988887777', From: 'whatsapp:+5511900000000', Body: 'Olá, Maria!' } });
+    expect(text).toMatchObject({
+      path: '/2010-04-01/Accounts/AC123/Messages.json',
+      body: { To: 'whatsapp:+5511988887777', From: 'whatsapp:+5511900000000', Body: 'Olá, Maria!' },
+    });
     expect(media?.body).toMatchObject({ MediaUrl: 'https://files.example/a.jpg' });
   });
 
   it('sends through the messaging service when the channel has one', async () => {
-    await adapter.send(message(), { ...h.channel, config: { base_url: h.sim.baseUrl, account_sid: 'AC123', messaging_service_sid: 'MG999' } });
+    await adapter.send(message(), {
+      ...h.channel,
+      config: { base_url: h.sim.baseUrl, account_sid: 'AC123', messaging_service_sid: 'MG999' },
+    });
     expect(h.sim.sent()[0]?.body).toEqual({ To: 'whatsapp:+5511988887777', MessagingServiceSid: 'MG999', Body: 'Olá, Maria!' });
   });
 
   it('sends a template by its Content SID and variables when known, else as the rendered text', async () => {
-    const template: ProviderOutboundTemplate = { name: 'pedido', language: 'pt_BR', header: null, body: ['Ana', '123'], urlButtons: [], externalId: 'HX0123456789abcdef0123456789abcdef' };
+    const template: ProviderOutboundTemplate = {
+      name: 'pedido',
+      language: 'pt_BR',
+      header: null,
+      body: ['Ana', '123'],
+      urlButtons: [],
+      externalId: 'HX0123456789abcdef0123456789abcdef',
+    };
     const unknownSid: ProviderOutboundTemplate = { ...template, externalId: null };
     await adapter.send(message({ content: 'Olá Ana, pedido 123', template }), h.channel);
     await adapter.send(message({ content: 'Olá Ana, pedido 123', template: unknownSid }), h.channel);
     const [bySid, byText] = h.sim.sent();
-    expect(bySid?.body).toEqual({ To: 'whatsapp:+5511988887777', From: 'whatsapp:+5511900000000', ContentSid: template.externalId, ContentVariables: '{"1":"Ana","2":"123"}' });
+    expect(bySid?.body).toEqual({
+      To: 'whatsapp:+5511988887777',
+      From: 'whatsapp:+5511900000000',
+      ContentSid: template.externalId,
+      ContentVariables: '{"1":"Ana","2":"123"}',
+    });
     expect(byText?.body).toEqual({ To: 'whatsapp:+5511988887777', From: 'whatsapp:+5511900000000', Body: 'Olá Ana, pedido 123' });
   });
 
@@ -55,12 +76,26 @@ describe('Twilio WhatsApp adapter', () => {
   });
 
   it('reads status callbacks: undelivered is failed with its error, queued and sending are no news', async () => {
-    await h.sim.sendStatus('SM2', 'failed', { code: '63016', title: 'Failed to send freeform message because you are outside the allowed window' });
+    await h.sim.sendStatus('SM2', 'failed', {
+      code: '63016',
+      title: 'Failed to send freeform message because you are outside the allowed window',
+    });
     expect((await h.nextEvents()).events).toEqual([
-      { kind: 'status', externalId: 'SM2', status: 'failed', error: { code: '63016', title: 'Failed to send freeform message because you are outside the allowed window' }, at: expect.any(Date) },
+      {
+        kind: 'status',
+        externalId: 'SM2',
+        status: 'failed',
+        error: { code: '63016', title: 'Failed to send freeform message because you are outside the allowed window' },
+        at: expect.any(Date),
+      },
     ]);
     for (const status of ['queued', 'sending', 'accepted']) {
-      expect(adapter.parseWebhook({ rawBody: `MessageSid=SM3&MessageStatus=${status}&To=whatsapp%3A%2B5511988887777&From=whatsapp%3A%2B5511900000000`, contentType: 'application/x-www-form-urlencoded' })).toEqual([]);
+      expect(
+        adapter.parseWebhook({
+          rawBody: `MessageSid=SM3&MessageStatus=${status}&To=whatsapp%3A%2B5511988887777&From=whatsapp%3A%2B5511900000000`,
+          contentType: 'application/x-www-form-urlencoded',
+        }),
+      ).toEqual([]);
     }
   });
 

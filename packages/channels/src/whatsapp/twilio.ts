@@ -45,7 +45,9 @@ export class WhatsAppTwilioAdapter extends TwilioMessagingAdapter implements Wha
     if (events) return events;
     const from = twilioSender(p, PREFIX);
     const mediaUrl = Number(p.get('NumMedia') ?? 0) > 0 ? p.get('MediaUrl0') : null;
-    const media: InboundMedia | null = mediaUrl ? { ref: mediaUrl, contentType: p.get('MediaContentType0'), filename: null, caption: p.get('Body') || null } : null;
+    const media: InboundMedia | null = mediaUrl
+      ? { ref: mediaUrl, contentType: p.get('MediaContentType0'), filename: null, caption: p.get('Body') || null }
+      : null;
     const buttonText = p.get('ButtonText');
     return [
       {

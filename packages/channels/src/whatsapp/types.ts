@@ -42,4 +42,5 @@ export interface WhatsAppAdapter extends ProviderChannelAdapter {
   listTemplates(channel: ChannelTarget): Promise<ProviderTemplate[]>;
 }
 
-export const isWhatsAppAdapter = (adapter: ChannelAdapter): adapter is WhatsAppAdapter => isProviderAdapter(adapter) && 'submitTemplate' in adapter;
+export const isWhatsAppAdapter = (adapter: ChannelAdapter): adapter is WhatsAppAdapter =>
+  isProviderAdapter(adapter) && 'submitTemplate' in adapter;

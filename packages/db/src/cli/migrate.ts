@@ -16,7 +16,9 @@ const db = createDb(url, { poolSize: 1 });
 try {
   const identities = await backfillChannelIdentities(db, parseSecretsKey(settings.CHANNEL_SECRETS_KEY));
   if (identities.filled || identities.clashing) {
-    process.stdout.write(`channel identities: ${identities.filled} filled, ${identities.clashing} left empty (another live channel holds them)\n`);
+    process.stdout.write(
+      `channel identities: ${identities.filled} filled, ${identities.clashing} left empty (another live channel holds them)\n`,
+    );
   }
 } finally {
   await db.$disconnect();

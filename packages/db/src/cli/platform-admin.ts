@@ -16,9 +16,18 @@ const password = process.env.PLATFORM_ADMIN_PASSWORD || randomBytes(12).toString
 const db = createDb(readSharedSettings(['DATABASE_URL'], process.env).DATABASE_URL);
 try {
   const before = await db.user.count({ where: { email, tenant: { isPlatform: true } } });
-  await ensureTenant(db, { name: PLATFORM_TENANT_NAME, isPlatform: true, users: { [match[1]!]: ['tenant_admin'] }, emailDomain: match[2]!, password });
+  await ensureTenant(db, {
+    name: PLATFORM_TENANT_NAME,
+    isPlatform: true,
+    users: { [match[1]!]: ['tenant_admin'] },
+    emailDomain: match[2]!,
+    password,
+  });
   if (before > 0) process.stdout.write(`platform-admin: ${email} already exists (password unchanged)\n`);
-  else process.stdout.write(`platform-admin: ${email} created with tenant_admin${process.env.PLATFORM_ADMIN_PASSWORD ? '' : `, password ${password}`}\n`);
+  else
+    process.stdout.write(
+      `platform-admin: ${email} created with tenant_admin${process.env.PLATFORM_ADMIN_PASSWORD ? '' : `, password ${password}`}\n`,
+    );
 } finally {
   await db.$disconnect();
 }

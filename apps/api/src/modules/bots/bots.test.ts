@@ -19,12 +19,21 @@ afterAll(() => t.close());
 
 const flow = (): { id: string; type: string; [k: string]: unknown; options?: { key: string; label: string; next: string | null }[] }[] => [
   { id: 's', type: 'start', next: 'menu' },
-  { id: 'menu', type: 'options', text: 'Pick one', invalid_option_message: 'Pick 1 or 2', options: [{ key: '1', label: 'Human', next: 'human' }, { key: '2', label: 'Bye', next: 'bye' }] },
+  {
+    id: 'menu',
+    type: 'options',
+    text: 'Pick one',
+    invalid_option_message: 'Pick 1 or 2',
+    options: [
+      { key: '1', label: 'Human', next: 'human' },
+      { key: '2', label: 'Bye', next: 'bye' },
+    ],
+  },
   { id: 'human', type: 'transfer', sector_uuid: acme.sectors[0]!.id },
   { id: 'bye', type: 'end', text: 'Bye!' },
 ];
 
-describe('bots (spec 002 §2 settings/bots, §5 flow rules, §8 messages)', () => {
+describe('bots (settings/bots, flow rules, messages)', () => {
   let bot: Bot;
   it('saves a valid flow; refuses broken ones with the field and message', async () => {
     const created = await t.http.post('/api/v1/bots').set(auth('admin')).send({ name: 'Support bot', nodes: flow() });
@@ -32,7 +41,10 @@ describe('bots (spec 002 §2 settings/bots, §5 flow rules, §8 messages)', () =
     bot = created.body.data;
     expect(bot.nodes).toHaveLength(4);
     const broken = flow();
-    broken[1]!.options = [{ key: '1', label: 'a', next: 'human' }, { key: '1', label: 'b', next: null }];
+    broken[1]!.options = [
+      { key: '1', label: 'a', next: 'human' },
+      { key: '1', label: 'b', next: null },
+    ];
     const res = await t.http.post('/api/v1/bots').set(auth('admin')).send({ name: 'Other', nodes: broken });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual([
@@ -42,7 +54,10 @@ describe('bots (spec 002 §2 settings/bots, §5 flow rules, §8 messages)', () =
     const dup = await t.http.post('/api/v1/bots').set(auth('admin')).send({ name: 'support BOT', nodes: flow() });
     expect(dup.status).toBe(409);
     expect(dup.body.error_message).toBe('There is already a bot with this name');
-    const http = await t.http.patch(`/api/v1/bots/${bot.uuid}`).set(auth('admin')).send({ nodes: [...flow(), { id: 'api', type: 'http', url: 'https://x.test', next: 'bye', on_error: 'bye' }] });
+    const http = await t.http
+      .patch(`/api/v1/bots/${bot.uuid}`)
+      .set(auth('admin'))
+      .send({ nodes: [...flow(), { id: 'api', type: 'http', url: 'https://x.test', next: 'bye', on_error: 'bye' }] });
     expect(http.body.error_message).toBe('The error text is required');
     expect(await t.database.db.bot.count({ where: { tenantId: acme.tenantId } })).toBe(1);
   });
@@ -54,7 +69,10 @@ describe('bots (spec 002 §2 settings/bots, §5 flow rules, §8 messages)', () =
     expect((await t.http.post('/api/v1/bots').set(auth('manager')).send({ name: 'x', nodes: flow() })).status).toBe(403);
     expect((await t.http.get(`/api/v1/bots/${bot.uuid}`).set(auth('outsider'))).status).toBe(404);
     expect((await t.http.delete(`/api/v1/bots/${bot.uuid}`).set(auth('outsider'))).status).toBe(404);
-    await t.database.db.tenant.update({ where: { id: acme.tenantId }, data: { config: { features: { ...ALL_ON, bots_interface: false } } } });
+    await t.database.db.tenant.update({
+      where: { id: acme.tenantId },
+      data: { config: { features: { ...ALL_ON, bots_interface: false } } },
+    });
     expect((await t.http.get('/api/v1/bots').set(auth('admin'))).status).toBe(403);
     await t.database.db.tenant.update({ where: { id: acme.tenantId }, data: { config: { features: ALL_ON } } });
     expect((await t.http.delete(`/api/v1/bots/${bot.uuid}`).set(auth('admin'))).status).toBe(200);

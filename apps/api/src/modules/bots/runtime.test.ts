@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customChannel, inbound } from '../conversations/fixtures';
 import { ALL_ON, startTestApp, type TestApp } from '../../testing';
 
-// The bot runtime (spec 002 §3 flow nodes, §9 HTTP timeout): a channel's entry bot talks to new
+// The bot runtime (flow nodes, HTTP timeout): a channel's entry bot talks to new
 // conversations; each contact message queues a bot step (outbox) that the worker runs with
 // runBotSteps, called here directly as the worker's job does.
 let t: TestApp;
@@ -39,7 +39,8 @@ beforeAll(async () => {
       requests.push({ method: req.method ?? '', url: req.url ?? '', body });
       const id = (req.url ?? '').split('/').pop();
       if (id === 'slow') return void setTimeout(() => res.end('{}'), 3000);
-      if (req.url?.startsWith('/redirect/')) return void res.writeHead(302, { location: decodeURIComponent(req.url.slice('/redirect/'.length)) }).end();
+      if (req.url?.startsWith('/redirect/'))
+        return void res.writeHead(302, { location: decodeURIComponent(req.url.slice('/redirect/'.length)) }).end();
       if (id === 'gone') return void res.writeHead(404).end('no such order');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ status: id === '13' ? 'late' : 'on its way', id }));
     });
@@ -56,11 +57,26 @@ afterAll(async () => {
 const flow = (): BotNode[] => [
   { id: 'start', type: 'start', next: 'menu' },
   {
-    id: 'menu', type: 'options', text: 'Hi {{contact.name}}! How can I help?', invalid_option_message: 'Please answer 1 or 2.',
-    options: [{ key: '1', label: 'Where is my order', next: 'ask' }, { key: '2', label: 'Talk to a person', next: 'human' }],
+    id: 'menu',
+    type: 'options',
+    text: 'Hi {{contact.name}}! How can I help?',
+    invalid_option_message: 'Please answer 1 or 2.',
+    options: [
+      { key: '1', label: 'Where is my order', next: 'ask' },
+      { key: '2', label: 'Talk to a person', next: 'human' },
+    ],
   },
   { id: 'ask', type: 'prompt', text: 'Your order number?', variable: 'order', next: 'lookup' },
-  { id: 'lookup', type: 'http', method: 'GET', url: `${base}/orders/{{order}}`, timeout_seconds: 1, error_text: 'I could not find it right now.', on_error: 'human', next: 'route' },
+  {
+    id: 'lookup',
+    type: 'http',
+    method: 'GET',
+    url: `${base}/orders/{{order}}`,
+    timeout_seconds: 1,
+    error_text: 'I could not find it right now.',
+    on_error: 'human',
+    next: 'route',
+  },
   { id: 'route', type: 'router', conditions: [{ expression: 'response.status == "late"', next: 'sorry' }], next: 'done' },
   { id: 'sorry', type: 'transfer', text: 'Order {{order}} is late, passing you to billing.', sector_uuid: billing },
   { id: 'human', type: 'transfer', text: 'Passing you to a person.', sector_uuid: support },
@@ -68,11 +84,16 @@ const flow = (): BotNode[] => [
 ];
 
 const messagesOf = async (conversationId: string) =>
-  (await t.database.db.message.findMany({ where: { conversationId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { author: true, content: true, tags: true } })).map(
-    (m) => `${m.author}${m.tags.includes('bot') ? '(bot)' : ''}: ${m.content}`,
-  );
+  (
+    await t.database.db.message.findMany({
+      where: { conversationId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { author: true, content: true, tags: true },
+    })
+  ).map((m) => `${m.author}${m.tags.includes('bot') ? '(bot)' : ''}: ${m.content}`);
 const conversation = (id: string) => t.database.db.conversation.findUniqueOrThrow({ where: { id } });
-const steps = (id: string) => t.database.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: id } } });
+const steps = (id: string) =>
+  t.database.db.outboxJob.count({ where: { queue: 'bot-step', payload: { path: ['conversation_uuid'], equals: id } } });
 /** A contact writes; the step the message queued runs, as the worker would. */
 async function says(phone: string, id: string, content: string): Promise<string> {
   const res = await inbound(t, channel.id, token, { phone, id, content, name: 'Rita' });
@@ -84,13 +105,22 @@ async function says(phone: string, id: string, content: string): Promise<string>
 
 describe('bots as channel entry points', () => {
   it('binds an existing bot of the workspace; the bound bot cannot be deleted', async () => {
-    const created = await t.http.post('/api/v1/bots').set({ Authorization: `Bearer ${admin}` }).send({ name: 'Orders', nodes: flow() });
+    const created = await t.http
+      .post('/api/v1/bots')
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ name: 'Orders', nodes: flow() });
     expect(created.status).toBe(201);
     botId = created.body.data.uuid;
-    const wrong = await t.http.patch(`/api/v1/channels/${channel.id}`).set({ Authorization: `Bearer ${admin}` }).send({ entry_point: support, entry_point_type: 'bot' });
+    const wrong = await t.http
+      .patch(`/api/v1/channels/${channel.id}`)
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ entry_point: support, entry_point_type: 'bot' });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error_message).toBe('Entry point not found');
-    const bound = await t.http.patch(`/api/v1/channels/${channel.id}`).set({ Authorization: `Bearer ${admin}` }).send({ entry_point: botId, entry_point_type: 'bot' });
+    const bound = await t.http
+      .patch(`/api/v1/channels/${channel.id}`)
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ entry_point: botId, entry_point_type: 'bot' });
     expect(bound.status).toBe(200);
     expect(bound.body.data.entry_point).toEqual({ uuid: botId, name: 'Orders', type: 'bot' });
     const del = await t.http.delete(`/api/v1/bots/${botId}`).set({ Authorization: `Bearer ${admin}` });
@@ -105,12 +135,21 @@ describe('a bot talking to contacts', () => {
     const id = await says('11944440001', 'bot-1', 'Oi');
     expect(await conversation(id)).toMatchObject({ state: 'bot', botId, botNodeId: 'menu', sectorId: null });
     expect(await steps(id)).toBe(1);
-    expect(await messagesOf(id)).toEqual(['CONTACT: Oi', 'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person']);
+    expect(await messagesOf(id)).toEqual([
+      'CONTACT: Oi',
+      'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person',
+    ]);
     // Not in the queue while the bot talks.
-    expect((await t.http.get('/api/v1/conversations/waiting-queue').set({ Authorization: `Bearer ${await t.login('agent@botsruntime.test')}` })).body.data.quantity_waiting_queue).toBe(0);
+    expect(
+      (await t.http.get('/api/v1/conversations/waiting-queue').set({ Authorization: `Bearer ${await t.login('agent@botsruntime.test')}` }))
+        .body.data.quantity_waiting_queue,
+    ).toBe(0);
 
     await says('11944440001', 'bot-2', 'banana');
-    expect((await messagesOf(id)).slice(-2)).toEqual(['USER(bot): Please answer 1 or 2.', 'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person']);
+    expect((await messagesOf(id)).slice(-2)).toEqual([
+      'USER(bot): Please answer 1 or 2.',
+      'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person',
+    ]);
     await says('11944440001', 'bot-3', 'where is my ORDER');
     expect((await messagesOf(id)).at(-1)).toBe('USER(bot): Your order number?');
     await says('11944440001', 'bot-4', ' 4711 ');
@@ -150,7 +189,10 @@ describe('a bot talking to contacts', () => {
     const other = await says('11944440004', 'gone-1', 'Hello');
     await says('11944440004', 'gone-2', '1');
     await says('11944440004', 'gone-3', 'gone');
-    expect((await messagesOf(other)).slice(-2)).toEqual(['USER(bot): I could not find it right now.', 'USER(bot): Passing you to a person.']);
+    expect((await messagesOf(other)).slice(-2)).toEqual([
+      'USER(bot): I could not find it right now.',
+      'USER(bot): Passing you to a person.',
+    ]);
   });
 
   it('greets once when several messages came before its first step; answers only what follows the greeting', async () => {
@@ -162,12 +204,22 @@ describe('a bot talking to contacts', () => {
     // Two jobs run at once, as two worker slots would: the contact had not seen the menu yet.
     await Promise.all([runBotSteps(deps, http, id), runBotSteps(deps, http, id)]);
     await runBotSteps(deps, http, id);
-    expect(await messagesOf(id)).toEqual(['CONTACT: Hi', 'CONTACT: 1', 'CONTACT: 77', 'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person']);
+    expect(await messagesOf(id)).toEqual([
+      'CONTACT: Hi',
+      'CONTACT: 1',
+      'CONTACT: 77',
+      'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person',
+    ]);
     // Answers written quickly one after the other are read in order, each once.
     await inbound(t, channel.id, token, { phone: '11944440005', id: 'burst-4', content: '1' });
     await inbound(t, channel.id, token, { phone: '11944440005', id: 'burst-5', content: '77' });
     await Promise.all([runBotSteps(deps, http, id), runBotSteps(deps, http, id)]);
-    expect((await messagesOf(id)).slice(4)).toEqual(['CONTACT: 1', 'CONTACT: 77', 'USER(bot): Your order number?', 'USER(bot): Order 77 is on its way. Bye!']);
+    expect((await messagesOf(id)).slice(4)).toEqual([
+      'CONTACT: 1',
+      'CONTACT: 77',
+      'USER(bot): Your order number?',
+      'USER(bot): Order 77 is on its way. Bye!',
+    ]);
     expect(await conversation(id)).toMatchObject({ state: 'closed' });
   });
 
@@ -181,10 +233,12 @@ describe('a bot talking to contacts', () => {
     await t.database.db.bot.update({ where: { id: botId }, data: { deletedAt: null } });
   });
 
-  it('stops answering when the tenant turns bots off: a talking bot hands its contact to the queue, new ones go straight there (issue 16 item 16)', async () => {
+  it('stops answering when the tenant turns bots off: a talking bot hands its contact to the queue, new ones go straight there', async () => {
     const id = await says('11944440008', 'off-1', 'Hi');
     expect(await conversation(id)).toMatchObject({ state: 'bot', botId });
-    const features = (on: boolean) => t.database.db.$executeRaw`UPDATE "Tenant" SET config = jsonb_set(config, '{features,bots_interface}', ${on ? 'true' : 'false'}::jsonb) WHERE id = ${acme.tenantId}::uuid`;
+    const features = (on: boolean) =>
+      t.database.db
+        .$executeRaw`UPDATE "Tenant" SET config = jsonb_set(config, '{features,bots_interface}', ${on ? 'true' : 'false'}::jsonb) WHERE id = ${acme.tenantId}::uuid`;
     await features(false);
     try {
       await says('11944440008', 'off-2', '1');
@@ -201,7 +255,10 @@ describe('a bot talking to contacts', () => {
   });
 
   it('takes over a conversation handed to it (a campaign reply) from its Start', async () => {
-    await t.http.patch(`/api/v1/channels/${channel.id}`).set({ Authorization: `Bearer ${admin}` }).send({ entry_point: support });
+    await t.http
+      .patch(`/api/v1/channels/${channel.id}`)
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ entry_point: support });
     const res = await inbound(t, channel.id, token, { phone: '11944440007', id: 'camp-1', content: 'Quero', name: 'Rita' });
     const id = res.body.data.conversation_uuid as string;
     expect(await conversation(id)).toMatchObject({ state: 'waiting', botId: null });
@@ -209,7 +266,10 @@ describe('a bot talking to contacts', () => {
     await inTransaction(deps, (tx, effects) => handToBot(tx, effects, conv, botId, new Date()));
     expect(await conversation(id)).toMatchObject({ state: 'bot', botId, sectorId: null });
     await runBotSteps(deps, http, id);
-    expect(await messagesOf(id)).toEqual(['CONTACT: Quero', 'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person']);
+    expect(await messagesOf(id)).toEqual([
+      'CONTACT: Quero',
+      'USER(bot): Hi Rita! How can I help?\n\n1 - Where is my order\n2 - Talk to a person',
+    ]);
     await says('11944440007', 'camp-2', '2');
     expect(await conversation(id)).toMatchObject({ state: 'waiting', sectorId: support });
   });
@@ -234,14 +294,35 @@ describe('bot HTTP requests', () => {
     const ask = (url: string) => strict({ url, method: 'GET', body: null, timeoutMs: 1000 });
     const port = new URL(base).port;
     const before = requests.length;
-    for (const host of ['127.0.0.1', 'localhost', '[::1]', '0.0.0.0', '2130706433', '0x7f000001', '10.0.0.1', '169.254.169.254', '[::ffff:127.0.0.1]', '[::7f00:1]']) {
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      '[::1]',
+      '0.0.0.0',
+      '2130706433',
+      '0x7f000001',
+      '10.0.0.1',
+      '169.254.169.254',
+      '[::ffff:127.0.0.1]',
+      '[::7f00:1]',
+    ]) {
       await expect(ask(`http://${host}:${port}/orders/1`)).rejects.toThrow('refused');
     }
     expect(requests.length).toBe(before);
     // An allowed server redirecting to a refused address: the hop is checked like the first request.
-    await expect(http({ url: `${base}/redirect/${encodeURIComponent('http://169.254.169.254/latest/meta-data')}`, method: 'GET', body: null, timeoutMs: 1000 })).rejects.toThrow('refused');
+    await expect(
+      http({
+        url: `${base}/redirect/${encodeURIComponent('http://169.254.169.254/latest/meta-data')}`,
+        method: 'GET',
+        body: null,
+        timeoutMs: 1000,
+      }),
+    ).rejects.toThrow('refused');
     await expect(ask('file:///etc/passwd')).rejects.toThrow('only http and https');
-    await expect(http({ url: `${base}/orders/9`, method: 'POST', body: { order: '9' }, timeoutMs: 1000 })).resolves.toEqual({ status: 200, body: { status: 'on its way', id: '9' } });
+    await expect(http({ url: `${base}/orders/9`, method: 'POST', body: { order: '9' }, timeoutMs: 1000 })).resolves.toEqual({
+      status: 200,
+      body: { status: 'on its way', id: '9' },
+    });
     expect(requests.at(-1)).toMatchObject({ method: 'POST', body: '{"order":"9"}' });
   });
 
@@ -262,17 +343,28 @@ describe('bot HTTP requests', () => {
     expect(inQuery.http).toEqual([expect.objectContaining({ status: 200, error: null })]);
     const queryUrl = new URL(requests.at(-1)!.url, base);
     expect(queryUrl.pathname).toBe('/orders/7');
-    expect([...queryUrl.searchParams]).toEqual([['q', h], ['key', 'k1']]);
+    expect([...queryUrl.searchParams]).toEqual([
+      ['q', h],
+      ['key', 'k1'],
+    ]);
   });
 });
 
-// Issue 16 item 18 (spec 002 §7): GET /api/v1/bots/history/conversations, from the passes above.
+// GET /api/v1/bots/history/conversations, from the passes above.
 describe('bot history', () => {
-  type Row = { conversation_uuid: string; contact: { phone: string | null }; channel: { uuid: string }; bot: { uuid: string; name: string; kind: string }; outcome: string; at: string };
-  const history = (query: string, bearer = admin) => t.http.get(`/api/v1/bots/history/conversations?${query}`).set({ Authorization: `Bearer ${bearer}` });
+  type Row = {
+    conversation_uuid: string;
+    contact: { phone: string | null };
+    channel: { uuid: string };
+    bot: { uuid: string; name: string; kind: string };
+    outcome: string;
+    at: string;
+  };
+  const history = (query: string, bearer = admin) =>
+    t.http.get(`/api/v1/bots/history/conversations?${query}`).set({ Authorization: `Bearer ${bearer}` });
   const today = () => new Date().toISOString().slice(0, 10);
 
-  it("lists each pass through the bot with how it ended, newest first; narrows to one bot; refuses bad input", async () => {
+  it('lists each pass through the bot with how it ended, newest first; narrows to one bot; refuses bad input', async () => {
     const res = await history(`start=${today()}&end=${today()}&_limit=100`);
     expect(res.status).toBe(200);
     const rows = res.body.data as Row[];
@@ -280,7 +372,9 @@ describe('bot history', () => {
     const outcomes = (phone: string) => rows.filter((r) => r.contact.phone?.endsWith(phone)).map((r) => r.outcome);
     expect(outcomes('11944440001')).toEqual(['ended']);
     expect(outcomes('11944440002')).toEqual(['sent_to_queue']);
-    expect(rows.every((r) => r.bot.uuid === botId && r.bot.name === 'Orders' && r.bot.kind === 'bot' && r.channel.uuid === channel.id)).toBe(true);
+    expect(
+      rows.every((r) => r.bot.uuid === botId && r.bot.name === 'Orders' && r.bot.kind === 'bot' && r.channel.uuid === channel.id),
+    ).toBe(true);
     expect(rows.map((r) => r.at)).toEqual([...rows.map((r) => r.at)].sort().reverse());
     // Paged: the second row alone.
     const second = await history(`start=${today()}&end=${today()}&_limit=1&_offset=1`);

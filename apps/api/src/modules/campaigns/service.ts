@@ -1,16 +1,63 @@
 import {
-  AppError, CampaignConfigSchema, DEFAULT_ACTION, queues, type BodyOf, type Campaign, type CampaignConfig, type createCampaign, type EntrypointInput, type listCampaigns, type QueryOf, type ReplyAction,
+  AppError,
+  CampaignConfigSchema,
+  DEFAULT_ACTION,
+  queues,
+  type BodyOf,
+  type Campaign,
+  type CampaignConfig,
+  type createCampaign,
+  type EntrypointInput,
+  type listCampaigns,
+  type QueryOf,
+  type ReplyAction,
   type updateCampaign,
+  type ErrorCode,
 } from '@atende/contract';
-import { announceCampaign, campaignEntrypoint, campaignInclude, campaignLookups, isFinalCampaignState, presentCampaign, presentTemplate, templateInclude, type CampaignRow } from '@atende/conversations';
+import {
+  announceCampaign,
+  campaignEntrypoint,
+  campaignLookups,
+  isFinalCampaignState,
+  presentCampaign,
+  presentTemplate,
+  type CampaignRow,
+} from '@atende/conversations';
 import { hasAnyRole, isTemplateChannel, quickReplyTexts } from '@atende/core';
-import { enqueue, scoped, type Prisma } from '@atende/db';
+import {
+  campaignEntrypointChoices,
+  countLiveDndLists,
+  enqueue,
+  findLiveDndList,
+  findVisibleCampaign,
+  insertCampaign,
+  insertDndList,
+  listVisibleCampaigns,
+  liveBotInWorkspace,
+  liveChannelTemplate,
+  liveSectorId,
+  liveWorkspaceBotId,
+  liveWorkspaceChannel,
+  liveWorkspaceMenu,
+  liveWorkspaceSectorId,
+  replaceCampaignDndLists,
+  requestCampaignRun,
+  requestCampaignStop,
+  softDeleteCampaign,
+  templateRowById,
+  updateCampaignSettings,
+  withTransaction,
+  type CampaignChanges,
+  type CampaignViewer,
+  type Prisma,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { pageWindow } from '../../paging';
 
 type Tx = Prisma.TransactionClient;
-const fail = (path: string, message: string) => new AppError('validation_failed', message, [{ path, message }]);
+const fail = (code: ErrorCode, path: string, message: string, params?: Record<string, string | number>) =>
+  new AppError(code, message, [{ path, message, code, params }], params);
 
 export const START_MESSAGES = {
   notApproved: 'Você só poderá iniciar a campanha se o modelo estiver aprovado.',
@@ -19,26 +66,26 @@ export const START_MESSAGES = {
   editDeleted: 'Você não pode editar uma campanha que usa um template que foi deletado.',
   deleteRunning: 'Você não pode deletar uma campanha que está rodando.',
   actionsOutdated: "The template's buttons changed: save the campaign's button actions again before starting it",
-  /** Issue 14 item 5: a finished campaign starts again only as a run for newly added subscribers. */
+  /** A finished campaign starts again only as a run for newly added subscribers. */
   nothingPending: 'Every subscriber of this campaign has been sent to: add new subscribers to send again',
 } as const;
 
 export class CampaignService {
   constructor(private readonly ctx: AppContext) {}
 
-  private db(session: Session) {
-    return scoped(this.ctx.db, session);
-  }
-
-  /** Campaigns the caller sees: their own, public ones, and every one for admins (spec 001 §6). */
-  private visible(session: Session): Prisma.CampaignWhereInput {
-    const base: Prisma.CampaignWhereInput = { workspaceId: session.workspaceId, deletedAt: null };
-    return hasAnyRole(session.roles, ['admin']) ? base : { ...base, OR: [{ createdById: session.userId }, { isPublic: true }] };
+  /** Campaigns the caller sees: their own, public ones, and every one for admins. */
+  private viewer(session: Session): CampaignViewer {
+    return {
+      tenantId: session.tenantId,
+      workspaceId: session.workspaceId,
+      userId: session.userId,
+      admin: hasAnyRole(session.roles, ['admin']),
+    };
   }
 
   async row(session: Session, id: string): Promise<CampaignRow> {
-    const row = await this.db(session).campaign.findFirst({ where: { id, ...this.visible(session) }, include: campaignInclude });
-    if (!row) throw new AppError('not_found', 'Campaign not found');
+    const row = await findVisibleCampaign(this.ctx.db, this.viewer(session), id);
+    if (!row) throw new AppError('campaign_not_found', 'Campaign not found');
     return row;
   }
 
@@ -49,16 +96,8 @@ export class CampaignService {
   }
 
   async list(session: Session, query: QueryOf<typeof listCampaigns>) {
-    const where: Prisma.CampaignWhereInput = {
-      ...this.visible(session),
-      ...(query.only_my_campaigns ? { createdById: session.userId } : {}),
-      ...(query.state ? { state: query.state } : {}),
-      ...(query.name ? { name: { contains: query.name, mode: 'insensitive' as const } } : {}),
-    };
-    const [rows, total] = await Promise.all([
-      this.db(session).campaign.findMany({ where, include: campaignInclude, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], ...pageWindow(query) }),
-      this.db(session).campaign.count({ where }),
-    ]);
+    const filter = { onlyMine: query.only_my_campaigns, state: query.state, name: query.name };
+    const { rows, total } = await listVisibleCampaigns(this.ctx.db, this.viewer(session), filter, pageWindow(query));
     return { data: await this.present(session, rows), pagination: { total, limit: query._limit, offset: query._offset } };
   }
 
@@ -66,15 +105,9 @@ export class CampaignService {
     return (await this.present(session, [await this.row(session, id)]))[0]!;
   }
 
-  /** What the wizard offers as entry points (spec 001 §3), grouped by type, by name. */
+  /** What the wizard offers as entry points, grouped by type, by name. */
   async entrypoints(session: Session): Promise<{ uuid: string; name: string; type: 'sector' | 'menu' | 'bot'; enabled: boolean }[]> {
-    const where = { tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null };
-    const byName = { name: 'asc' as const };
-    const [sectors, menus, bots] = await Promise.all([
-      this.ctx.db.sector.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
-      this.ctx.db.automatedMenu.findMany({ where, orderBy: byName, select: { id: true, name: true, enabled: true } }),
-      this.ctx.db.bot.findMany({ where, orderBy: byName, select: { id: true, name: true } }),
-    ]);
+    const { sectors, menus, bots } = await campaignEntrypointChoices(this.ctx.db, session);
     return [
       ...sectors.map((x) => ({ uuid: x.id, name: x.name, type: 'sector' as const, enabled: true })),
       ...menus.map((x) => ({ uuid: x.id, name: x.name, type: 'menu' as const, enabled: x.enabled })),
@@ -82,33 +115,41 @@ export class CampaignService {
     ];
   }
 
-  /** Spec 001 §3, §5: one action per quick-reply button of the template, each pointing at things that exist. */
+  /** One action per quick-reply button of the template, each pointing at things that exist. */
   private async checkConfig(tx: Tx, session: Session, config: CampaignConfig, buttons: string[]): Promise<void> {
     const unknown = Object.keys(config.reply_actions).filter((k) => !buttons.includes(k));
-    if (unknown.length) throw fail('config.reply_actions', `The template has no button ${unknown.join(', ')}`);
-    for (const button of buttons) if (!config.reply_actions[button]) throw fail(`config.reply_actions.${button}`, 'Action is required');
+    if (unknown.length)
+      throw fail('campaign_reply_action_unknown_buttons', 'config.reply_actions', `The template has no button ${unknown.join(', ')}`, {
+        buttons: unknown.join(', '),
+      });
+    for (const button of buttons)
+      if (!config.reply_actions[button])
+        throw fail('campaign_reply_action_required', `config.reply_actions.${button}`, 'Action is required');
     const actions: [string, ReplyAction][] = [[DEFAULT_ACTION, config.default_action], ...Object.entries(config.reply_actions)];
     for (const [key, action] of actions) {
       if (action.action === 'chatbot_outbound') {
-        const bot = await tx.bot.findFirst({ where: { id: action.bot_uuid, workspaceId: session.workspaceId, deletedAt: null } });
-        if (!bot) throw fail(`config.${key}.bot_uuid`, 'Bot not found');
+        const bot = await liveBotInWorkspace(tx, session.workspaceId, action.bot_uuid);
+        if (!bot) throw fail('bot_unknown', `config.${key}.bot_uuid`, 'Bot not found');
       }
       if (action.action === 'transfer_to_sector') {
-        const sector = await tx.sector.findFirst({ where: { id: action.sector_uuid, tenantId: session.tenantId, deletedAt: null } });
-        if (!sector) throw fail(`config.${key}.sector_uuid`, 'Sector not found');
+        const sector = await liveSectorId(tx, session.tenantId, action.sector_uuid);
+        if (!sector) throw fail('sector_unknown', `config.${key}.sector_uuid`, 'Sector not found');
       }
       if (action.action === 'end_dnd') {
-        const found = await tx.dndList.count({ where: { id: { in: action.dnd_list }, tenantId: session.tenantId, deletedAt: null } });
-        if (found !== new Set(action.dnd_list).size) throw fail(`config.${key}.dnd_list`, 'Do not disturb list not found');
+        const found = await countLiveDndLists(tx, session.tenantId, action.dnd_list);
+        if (found !== new Set(action.dnd_list).size)
+          throw fail('dnd_list_unknown', `config.${key}.dnd_list`, 'Do not disturb list not found');
       }
     }
   }
 
-  /** Spec 001 §5 "At least one DND list is required (where the campaign uses DND)": a campaign with an end_dnd action consults one. */
+  /** "At least one DND list is required (where the campaign uses DND)": a campaign with an end_dnd action consults one. */
   private requireDnd(config: CampaignConfig, lists: unknown[]): void {
     const usesDnd = [config.default_action, ...Object.values(config.reply_actions)].some((a) => a.action === 'end_dnd');
     if (usesDnd && lists.length === 0) {
-      throw new AppError('dnd_list_required', 'At least one DND list is required', [{ path: 'dnd_list', message: 'At least one DND list is required' }]);
+      throw new AppError('dnd_list_required', 'At least one DND list is required', [
+        { path: 'dnd_list', message: 'At least one DND list is required' },
+      ]);
     }
   }
 
@@ -117,101 +158,122 @@ export class CampaignService {
     const ids: string[] = [];
     for (const list of lists) {
       if (list.uuid) {
-        const found = await tx.dndList.findFirst({ where: { id: list.uuid, tenantId: session.tenantId, deletedAt: null } });
-        if (!found) throw fail('dnd_list', 'Do not disturb list not found');
+        const found = await findLiveDndList(tx, session.tenantId, list.uuid);
+        if (!found) throw fail('dnd_list_unknown', 'dnd_list', 'Do not disturb list not found');
         ids.push(found.id);
       } else {
-        ids.push((await tx.dndList.create({ data: { tenantId: session.tenantId, name: list.name } })).id);
+        ids.push((await insertDndList(tx, session.tenantId, list.name)).id);
       }
     }
     return [...new Set(ids)];
   }
 
   /**
-   * The columns of the payload's entry point (spec 001 §3: a sector, a menu or a bot of this
+   * The columns of the payload's entry point (a sector, a menu or a bot of this
    * workspace); exactly one is set, null clears all, undefined changes nothing. A bare uuid is a sector.
    */
-  private async entrypoint(tx: Tx, session: Session, input: EntrypointInput | null | undefined): Promise<{ entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null } | undefined> {
+  private async entrypoint(
+    tx: Tx,
+    session: Session,
+    input: EntrypointInput | null | undefined,
+  ): Promise<{ entrySectorId: string | null; entryMenuId: string | null; entryBotId: string | null } | undefined> {
     if (input === undefined) return undefined;
     if (input === null) return { entrySectorId: null, entryMenuId: null, entryBotId: null };
     const { uuid, type } = typeof input === 'string' ? { uuid: input, type: 'sector' as const } : input;
-    const notFound = () => new AppError('entrypoint_not_found', 'Entry point not found', [{ path: 'inbound_entrypoint', message: 'Entry point not found' }]);
-    const where = { id: uuid, tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null };
+    const notFound = () =>
+      new AppError('entrypoint_not_found', 'Entry point not found', [{ path: 'inbound_entrypoint', message: 'Entry point not found' }]);
     if (type === 'menu') {
-      const menu = await tx.automatedMenu.findFirst({ where, select: { id: true, enabled: true } });
+      const menu = await liveWorkspaceMenu(tx, session, uuid);
       if (!menu) throw notFound();
-      if (!menu.enabled) throw new AppError('entrypoint_disabled', 'This menu is disabled', [{ path: 'inbound_entrypoint', message: 'This menu is disabled' }]);
+      if (!menu.enabled)
+        throw new AppError('entrypoint_disabled', 'This menu is disabled', [
+          { path: 'inbound_entrypoint', message: 'This menu is disabled' },
+        ]);
       return { entrySectorId: null, entryMenuId: menu.id, entryBotId: null };
     }
     if (type === 'bot') {
-      const bot = await tx.bot.findFirst({ where, select: { id: true } });
+      const bot = await liveWorkspaceBotId(tx, session, uuid);
       if (!bot) throw notFound();
-      return { entrySectorId: null, entryMenuId: null, entryBotId: bot.id };
+      return { entrySectorId: null, entryMenuId: null, entryBotId: bot };
     }
-    const sector = await tx.sector.findFirst({ where, select: { id: true } });
+    const sector = await liveWorkspaceSectorId(tx, session, uuid);
     if (!sector) throw notFound();
-    return { entrySectorId: sector.id, entryMenuId: null, entryBotId: null };
+    return { entrySectorId: sector, entryMenuId: null, entryBotId: null };
   }
 
   private startAt(value: string | null | undefined): Date | null | undefined {
     if (value === undefined || value === null) return value;
     const at = new Date(value);
-    if (at.getTime() <= Date.now()) throw fail('start_at', 'The schedule must be in the future');
+    if (at.getTime() <= Date.now()) throw fail('campaign_schedule_past', 'start_at', 'The schedule must be in the future');
     return at;
   }
 
   async create(session: Session, body: BodyOf<typeof createCampaign>): Promise<Campaign> {
-    const id = await this.ctx.db.$transaction(async (tx) => {
-      const channel = await tx.channel.findFirst({ where: { id: body.channel_uuid, tenantId: session.tenantId, workspaceId: session.workspaceId, deletedAt: null } });
-      if (!channel || !isTemplateChannel(channel.type)) throw fail('channel_uuid', 'Channel is required');
-      const templateRow = await tx.outboundTemplate.findFirst({ where: { id: body.whatsapp_template_uuid, channelId: channel.id, deletedAt: null }, include: templateInclude });
-      if (!templateRow) throw fail('whatsapp_template_uuid', 'Please, select a template');
+    const id = await withTransaction(this.ctx.db, async (tx) => {
+      const channel = await liveWorkspaceChannel(tx, session, body.channel_uuid);
+      if (!channel || !isTemplateChannel(channel.type)) throw fail('campaign_channel_required', 'channel_uuid', 'Channel is required');
+      const templateRow = await liveChannelTemplate(tx, channel.id, body.whatsapp_template_uuid);
+      if (!templateRow) throw fail('campaign_template_choice_required', 'whatsapp_template_uuid', 'Please, select a template');
       const template = presentTemplate(templateRow);
-      if (template.config.status !== 'APPROVED') throw fail('whatsapp_template_uuid', START_MESSAGES.notApproved);
+      if (template.config.status !== 'APPROVED')
+        throw fail('campaign_template_choice_unapproved', 'whatsapp_template_uuid', START_MESSAGES.notApproved);
       await this.checkConfig(tx, session, body.config, quickReplyTexts(template.config.components));
       this.requireDnd(body.config, body.dnd_list);
       const dnd = await this.dndLists(tx, session, body.dnd_list);
       const startAt = this.startAt(body.start_at) ?? null;
-      const created = await tx.campaign.create({
-        data: {
-          tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name, mode: body.mode, channelId: channel.id, templateId: templateRow.id,
-          ...(await this.entrypoint(tx, session, body.inbound_entrypoint)), config: body.config, isPublic: body.public,
-          startAt, state: startAt ? 'scheduled' : 'stopped', desiredState: startAt ? 'scheduled' : 'stopped', createdById: session.userId,
-          dndLists: { create: dnd.map((dndListId) => ({ dndListId })) },
-        },
+      return insertCampaign(tx, {
+        tenantId: session.tenantId,
+        workspaceId: session.workspaceId,
+        name: body.name,
+        mode: body.mode,
+        channelId: channel.id,
+        templateId: templateRow.id,
+        ...(await this.entrypoint(tx, session, body.inbound_entrypoint)),
+        config: body.config,
+        isPublic: body.public,
+        startAt,
+        state: startAt ? 'scheduled' : 'stopped',
+        desiredState: startAt ? 'scheduled' : 'stopped',
+        createdById: session.userId,
+        dndListIds: dnd,
       });
-      return created.id;
     });
     await announceCampaign(this.ctx, id);
     return this.get(session, id);
   }
 
   async update(session: Session, id: string, body: BodyOf<typeof updateCampaign>): Promise<Campaign> {
-    if (body.campaignUuid && body.campaignUuid !== id) throw fail('campaignUuid', 'The campaign in the body is not the one in the path');
+    if (body.campaignUuid && body.campaignUuid !== id)
+      throw fail('campaign_body_mismatch', 'campaignUuid', 'The campaign in the body is not the one in the path');
     const current = await this.row(session, id);
-    if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.editDeleted);
-    await this.ctx.db.$transaction(async (tx) => {
-      const template = presentTemplate((await tx.outboundTemplate.findUniqueOrThrow({ where: { id: current.templateId }, include: templateInclude })));
+    if (current.template.deletedAt) throw new AppError('campaign_template_deleted_edit', START_MESSAGES.editDeleted);
+    await withTransaction(this.ctx.db, async (tx) => {
+      const template = presentTemplate(await templateRowById(tx, current.templateId));
       if (body.config) await this.checkConfig(tx, session, body.config, quickReplyTexts(template.config.components));
       const config = body.config ?? CampaignConfigSchema.safeParse(current.config).data;
       if (config && (body.config || body.dnd_list)) this.requireDnd(config, body.dnd_list ?? current.dndLists);
-      // Saved against the template's current buttons: the flag of a template change is cleared (issue 14 item 7).
-      const data: Prisma.CampaignUncheckedUpdateInput = { mode: body.mode, isPublic: body.public, ...(body.config ? { config: body.config, actionsOutdated: false } : {}) };
+      // Saved against the template's current buttons: the flag of a template change is cleared.
+      const data: CampaignChanges = {
+        mode: body.mode,
+        isPublic: body.public,
+        ...(body.config ? { config: body.config, actionsOutdated: false } : {}),
+      };
       // The entry point it already has is kept as is, even if switched off since: only a change is checked.
-      if (!sameEntrypoint(current, body.inbound_entrypoint)) Object.assign(data, await this.entrypoint(tx, session, body.inbound_entrypoint));
+      if (!sameEntrypoint(current, body.inbound_entrypoint))
+        Object.assign(data, await this.entrypoint(tx, session, body.inbound_entrypoint));
       if (body.start_at !== undefined) {
-        // Spec 001 §4: once started, the schedule is settled.
-        if (current.startedAt) throw fail('start_at', 'The schedule cannot change once the campaign started');
+        // Once started, the schedule is settled.
+        if (current.startedAt) throw fail('campaign_schedule_locked', 'start_at', 'The schedule cannot change once the campaign started');
         const startAt = this.startAt(body.start_at);
         data.startAt = startAt;
-        if (current.state !== 'running') Object.assign(data, startAt ? { state: 'scheduled', desiredState: 'scheduled' } : { state: 'stopped', desiredState: 'stopped' });
+        if (current.state !== 'running')
+          Object.assign(data, startAt ? { state: 'scheduled', desiredState: 'scheduled' } : { state: 'stopped', desiredState: 'stopped' });
       }
       if (body.dnd_list) {
         const dnd = await this.dndLists(tx, session, body.dnd_list);
-        await tx.campaignDndList.deleteMany({ where: { campaignId: id } });
-        await tx.campaignDndList.createMany({ data: dnd.map((dndListId) => ({ campaignId: id, dndListId })) });
+        await replaceCampaignDndLists(tx, id, dnd);
       }
-      await tx.campaign.update({ where: { id }, data });
+      await updateCampaignSettings(tx, id, data);
     });
     await announceCampaign(this.ctx, id);
     return this.get(session, id);
@@ -219,31 +281,34 @@ export class CampaignService {
 
   async remove(session: Session, id: string): Promise<void> {
     const current = await this.row(session, id);
-    if (current.state === 'running' || current.desiredState === 'running') throw new AppError('conflict', START_MESSAGES.deleteRunning);
-    await this.db(session).campaign.update({ where: { id: current.id }, data: { deletedAt: new Date(), desiredState: 'stopped' } });
+    if (current.state === 'running' || current.desiredState === 'running')
+      throw new AppError('campaign_running_delete', START_MESSAGES.deleteRunning);
+    await softDeleteCampaign(this.ctx.db, session.tenantId, current.id);
   }
 
-  /** Spec 001 §4 Start rules; the worker's dispatcher does the sending, stop takes effect within seconds. */
+  /** Start rules; the worker's dispatcher does the sending, stop takes effect within seconds. */
   async setDesiredState(session: Session, id: string, desired: 'running' | 'stopped'): Promise<Campaign> {
     const current = await this.row(session, id);
     if (desired === 'running') {
-      if (current.template.deletedAt) throw new AppError('unprocessable', START_MESSAGES.templateDeleted);
-      if (current.template.status.toUpperCase() !== 'APPROVED') throw new AppError('unprocessable', START_MESSAGES.notApproved);
+      if (current.template.deletedAt) throw new AppError('campaign_template_deleted', START_MESSAGES.templateDeleted);
+      if (current.template.status.toUpperCase() !== 'APPROVED')
+        throw new AppError('campaign_template_not_approved', START_MESSAGES.notApproved);
       if (current.actionsOutdated) throw new AppError('campaign_actions_outdated', START_MESSAGES.actionsOutdated);
       const [campaign] = await this.present(session, [current]);
-      if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('unprocessable', START_MESSAGES.noSubscribers);
-      if (isFinalCampaignState(current.state) && campaign.progress.remaining === 0) throw new AppError('unprocessable', START_MESSAGES.nothingPending);
+      if (!campaign || campaign.valid_subscriber_count === 0) throw new AppError('campaign_no_subscribers', START_MESSAGES.noSubscribers);
+      if (isFinalCampaignState(current.state) && campaign.progress.remaining === 0)
+        throw new AppError('campaign_nothing_pending', START_MESSAGES.nothingPending);
     } else if (isFinalCampaignState(current.state) && current.desiredState === current.state) {
       // Nothing runs to stop: a finished campaign keeps its final state (a new run being started is
       // stopped as any run is, and the campaign is then 'stopped' with its pending subscribers).
       return this.get(session, id);
     }
-    await this.ctx.db.$transaction(async (tx) => {
+    await withTransaction(this.ctx.db, async (tx) => {
       if (desired === 'running') {
-        const updated = await tx.campaign.update({ where: { id }, data: { desiredState: 'running', runNumber: { increment: 1 }, scheduledStartErrors: [] } });
-        await enqueue(tx, queues.campaignDispatch.name, { tenant_uuid: session.tenantId, campaign_uuid: id, run: updated.runNumber });
+        const run = await requestCampaignRun(tx, id);
+        await enqueue(tx, queues.campaignDispatch.name, { tenant_uuid: session.tenantId, campaign_uuid: id, run });
       } else {
-        await tx.campaign.update({ where: { id }, data: { desiredState: 'stopped', ...(current.state !== 'running' ? { state: 'stopped' } : {}) } });
+        await requestCampaignStop(tx, id, current.state === 'running');
       }
     });
     await announceCampaign(this.ctx, id);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// Issue 14 items 7 and 8: a campaign's entry point may be a sector, a menu or a bot; a campaign with
+// A campaign's entry point may be a sector, a menu or a bot; a campaign with
 // an end_dnd action consults a DND list; default DND lists; template changes name the campaigns.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -25,8 +25,11 @@ beforeAll(async () => {
   // A custom channel: its templates are usable at once (no provider review), so edits keep them APPROVED.
   channel = (await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'API', type: 'custom' } })).id;
   const ws = { tenantId: acme.tenantId, workspaceId: acme.workspaceId };
-  menu = (await db.automatedMenu.create({ data: { ...ws, name: 'Menu principal', message: 'Escolha', invalidOptionMessage: 'Inválida' } })).id;
-  menuOff = (await db.automatedMenu.create({ data: { ...ws, name: 'Menu desligado', message: 'x', invalidOptionMessage: 'y', enabled: false } })).id;
+  menu = (await db.automatedMenu.create({ data: { ...ws, name: 'Menu principal', message: 'Escolha', invalidOptionMessage: 'Inválida' } }))
+    .id;
+  menuOff = (
+    await db.automatedMenu.create({ data: { ...ws, name: 'Menu desligado', message: 'x', invalidOptionMessage: 'y', enabled: false } })
+  ).id;
   bot = (await db.bot.create({ data: { ...ws, name: 'Robô' } })).id;
   otherSector = other.sectors[0]!.id;
 });
@@ -35,16 +38,25 @@ const auth = () => ({ Authorization: `Bearer ${tokens.campaigns}` });
 
 let templateSeq = 0;
 async function template(...texts: string[]) {
-  const res = await t.http.post(`/api/v1/channels/${channel}/outbound_templates`).set(auth()).send({ name: `oferta_${++templateSeq}`, category: 'MARKETING', language: 'pt_BR', components: [body, buttons(...texts)] });
+  const res = await t.http
+    .post(`/api/v1/channels/${channel}/outbound_templates`)
+    .set(auth())
+    .send({ name: `oferta_${++templateSeq}`, category: 'MARKETING', language: 'pt_BR', components: [body, buttons(...texts)] });
   expect(res.status).toBe(201);
   return res.body.data as { uuid: string; name: string };
 }
-const config = (texts: string[]) => ({ default_action: { action: 'end_with_message' }, reply_actions: Object.fromEntries(texts.map((b) => [b, { action: 'end_with_message' }])) });
+const config = (texts: string[]) => ({
+  default_action: { action: 'end_with_message' },
+  reply_actions: Object.fromEntries(texts.map((b) => [b, { action: 'end_with_message' }])),
+});
 async function create(templateUuid: string, overrides: Record<string, unknown> = {}, texts = ['Quero']) {
-  return t.http.post('/api/v1/campaign').set(auth()).send({ name: 'Campanha', channel_uuid: channel, whatsapp_template_uuid: templateUuid, config: config(texts), ...overrides });
+  return t.http
+    .post('/api/v1/campaign')
+    .set(auth())
+    .send({ name: 'Campanha', channel_uuid: channel, whatsapp_template_uuid: templateUuid, config: config(texts), ...overrides });
 }
 
-describe('campaign inbound entry point (spec 001 §3)', () => {
+describe('campaign inbound entry point', () => {
   let tpl: string;
   beforeAll(async () => {
     tpl = (await template('Quero')).uuid;
@@ -64,8 +76,14 @@ describe('campaign inbound entry point (spec 001 §3)', () => {
   it('takes a sector, a menu or a bot and answers it with its name, type and enabled', async () => {
     const cases = [
       [acme.sectors[0]!.id, { uuid: acme.sectors[0]!.id, type: 'sector', enabled: true }],
-      [{ uuid: menu, type: 'menu' }, { uuid: menu, name: 'Menu principal', type: 'menu', enabled: true }],
-      [{ uuid: bot, type: 'bot' }, { uuid: bot, name: 'Robô', type: 'bot', enabled: true }],
+      [
+        { uuid: menu, type: 'menu' },
+        { uuid: menu, name: 'Menu principal', type: 'menu', enabled: true },
+      ],
+      [
+        { uuid: bot, type: 'bot' },
+        { uuid: bot, name: 'Robô', type: 'bot', enabled: true },
+      ],
     ] as const;
     for (const [input, expected] of cases) {
       const res = await create(tpl, { inbound_entrypoint: input });
@@ -76,14 +94,27 @@ describe('campaign inbound entry point (spec 001 §3)', () => {
 
   it('switches the entry point on edit, keeps one at a time, and shows a menu switched off since as not enabled', async () => {
     const id = (await create(tpl, { inbound_entrypoint: { uuid: bot, type: 'bot' } })).body.data.uuid;
-    const edited = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: { uuid: menu, type: 'menu' } });
+    const edited = await t.http
+      .patch(`/api/v1/campaign/${id}`)
+      .set(auth())
+      .send({ inbound_entrypoint: { uuid: menu, type: 'menu' } });
     expect(edited.status).toBe(200);
     expect(edited.body.data.inbound_entrypoint).toMatchObject({ uuid: menu, type: 'menu' });
-    expect(await t.database.db.campaign.findUniqueOrThrow({ where: { id } })).toMatchObject({ entryMenuId: menu, entryBotId: null, entrySectorId: null });
+    expect(await t.database.db.campaign.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      entryMenuId: menu,
+      entryBotId: null,
+      entrySectorId: null,
+    });
     await t.database.db.automatedMenu.update({ where: { id: menu }, data: { enabled: false } });
-    expect((await t.http.get(`/api/v1/campaign/${id}`).set(auth())).body.data.inbound_entrypoint).toMatchObject({ uuid: menu, enabled: false });
+    expect((await t.http.get(`/api/v1/campaign/${id}`).set(auth())).body.data.inbound_entrypoint).toMatchObject({
+      uuid: menu,
+      enabled: false,
+    });
     // Saving the campaign with the entry point it already has is not refused for it.
-    const resaved = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: { uuid: menu, type: 'menu' }, public: false });
+    const resaved = await t.http
+      .patch(`/api/v1/campaign/${id}`)
+      .set(auth())
+      .send({ inbound_entrypoint: { uuid: menu, type: 'menu' }, public: false });
     expect(resaved.status).toBe(200);
     await t.database.db.automatedMenu.update({ where: { id: menu }, data: { enabled: true } });
     const cleared = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: null });
@@ -108,17 +139,23 @@ describe('campaign inbound entry point (spec 001 §3)', () => {
     }
     expect(await t.database.db.campaign.count()).toBe(before);
     const id = (await create(tpl)).body.data.uuid;
-    const res = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ inbound_entrypoint: { uuid: menuOff, type: 'menu' } });
+    const res = await t.http
+      .patch(`/api/v1/campaign/${id}`)
+      .set(auth())
+      .send({ inbound_entrypoint: { uuid: menuOff, type: 'menu' } });
     expect(res.body.code).toBe('entrypoint_disabled');
   });
 });
 
-describe('DND lists of a campaign (spec 001 §5)', () => {
+describe('DND lists of a campaign', () => {
   let tpl: string;
   beforeAll(async () => {
     tpl = (await template('Sair')).uuid;
   });
-  const optOutConfig = (list: string) => ({ default_action: { action: 'end_with_message' }, reply_actions: { Sair: { action: 'end_dnd', dnd_list: [list], message: 'Removido' } } });
+  const optOutConfig = (list: string) => ({
+    default_action: { action: 'end_with_message' },
+    reply_actions: { Sair: { action: 'end_dnd', dnd_list: [list], message: 'Removido' } },
+  });
 
   it('requires at least one DND list when a reply action is end_dnd, on create and on edit', async () => {
     const list = (await t.http.post('/api/v1/dnd').set(auth()).send({ name: 'Sair de tudo' })).body.data.uuid;
@@ -146,7 +183,7 @@ describe('DND lists of a campaign (spec 001 §5)', () => {
   });
 });
 
-describe('template changes and the campaigns using it (issue 14 item 7)', () => {
+describe('template changes and the campaigns using it', () => {
   it('changing the buttons names the campaigns (409) until confirmed, then flags them until their actions are saved again', async () => {
     const tpl = await template('Quero', 'Sair');
     const id = (await create(tpl.uuid, { name: 'Black Friday' }, ['Quero', 'Sair'])).body.data.uuid;
@@ -159,25 +196,42 @@ describe('template changes and the campaigns using it (issue 14 item 7)', () => 
     expect((await db.outboundTemplate.findUniqueOrThrow({ where: { id: tpl.uuid } })).components).toEqual([body, buttons('Quero', 'Sair')]);
 
     // Same buttons, other body: nothing to warn about.
-    const sameButtons = await t.http.put(`/api/v1/channels/${channel}/outbound_templates`).set(auth()).send({ ...edit, components: [{ type: 'BODY', text: 'Nova oferta.' }, buttons('Quero', 'Sair')] });
+    const sameButtons = await t.http
+      .put(`/api/v1/channels/${channel}/outbound_templates`)
+      .set(auth())
+      .send({ ...edit, components: [{ type: 'BODY', text: 'Nova oferta.' }, buttons('Quero', 'Sair')] });
     expect(sameButtons.status).toBe(200);
 
     const confirmed = await t.http.put(`/api/v1/channels/${channel}/outbound_templates?confirm=true`).set(auth()).send(edit);
     expect(confirmed.status).toBe(200);
     const flagged = (await t.http.get(`/api/v1/campaign/${id}`).set(auth())).body.data;
     expect(flagged.actions_outdated).toBe(true);
-    expect((await t.http.get('/api/v1/campaign').set(auth())).body.data.find((c: { uuid: string }) => c.uuid === id).actions_outdated).toBe(true);
+    expect((await t.http.get('/api/v1/campaign').set(auth())).body.data.find((c: { uuid: string }) => c.uuid === id).actions_outdated).toBe(
+      true,
+    );
 
     // Not startable while flagged (a reply to the renamed button would silently get the default action).
-    await db.campaignSubscriber.create({ data: { tenantId: acme.tenantId, campaignId: id, name: 'Ana', phoneNumber: '+5511987650001', state: 'pending' } });
+    await db.campaignSubscriber.create({
+      data: { tenantId: acme.tenantId, campaignId: id, name: 'Ana', phoneNumber: '+5511987650001', state: 'pending' },
+    });
     const start = await t.http.post(`/api/v1/campaign/${id}/desired_state`).set(auth()).send({ desired_state: 'running' });
     expect(start.status).toBe(422);
     expect(start.body.code).toBe('campaign_actions_outdated');
 
     // Other edits keep the flag; saving the actions against the new buttons clears it.
     expect((await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ public: false })).body.data.actions_outdated).toBe(true);
-    expect((await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ config: config(['Quero', 'Sair']) })).status).toBe(400);
-    const remapped = await t.http.patch(`/api/v1/campaign/${id}`).set(auth()).send({ config: config(['Quero muito', 'Sair']) });
+    expect(
+      (
+        await t.http
+          .patch(`/api/v1/campaign/${id}`)
+          .set(auth())
+          .send({ config: config(['Quero', 'Sair']) })
+      ).status,
+    ).toBe(400);
+    const remapped = await t.http
+      .patch(`/api/v1/campaign/${id}`)
+      .set(auth())
+      .send({ config: config(['Quero muito', 'Sair']) });
     expect(remapped.status).toBe(200);
     expect(remapped.body.data.actions_outdated).toBe(false);
   });

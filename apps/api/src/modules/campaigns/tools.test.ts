@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { encryptCredentials, parseSecretsKey } from '@atende/channels';
-import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/channels/whatsapp-simulator';
+import { startWhatsAppSimulator, type WhatsAppSimulator } from '@atende/simulators/whatsapp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { TEST_SENDS } from './tools';
 
-// Issue 14 item 10: duplicate a campaign, and send its template to one number before Start.
+// Duplicate a campaign, and send its template to one number before Start.
 let t: TestApp;
 let sim: WhatsAppSimulator;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -28,17 +28,48 @@ beforeAll(async () => {
   channel = (
     await db.channel.create({
       data: {
-        tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'WhatsApp', type: 'whatsapp_360dialog', config: { base_url: sim.baseUrl, api_version: 'cloud' },
+        tenantId: acme.tenantId,
+        workspaceId: acme.workspaceId,
+        name: 'WhatsApp',
+        type: 'whatsapp_360dialog',
+        config: { base_url: sim.baseUrl, api_version: 'cloud' },
         credentialsEncrypted: encryptCredentials(credentials, parseSecretsKey(t.env.CHANNEL_SECRETS_KEY)),
       },
     })
   ).id;
-  const components = [{ type: 'BODY', text: 'Olá {{1}}, seu cupom é {{2}}' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }] }];
-  template = (await db.outboundTemplate.create({ data: { tenantId: acme.tenantId, channelId: channel, name: 'oferta', language: 'pt_BR', category: 'MARKETING', status: 'APPROVED', components } })).id;
-  const res = await t.http.post('/api/v1/campaign').set(auth('campaigns')).send({
-    name: 'Black Friday', channel_uuid: channel, whatsapp_template_uuid: template, dnd_list: [{ uuid: null, name: 'Sair' }], inbound_entrypoint: acme.sectors[0]!.id, mode: 'broadcast', public: false,
-    config: { default_action: { action: 'end_with_message', message: 'Obrigado!' }, reply_actions: { Quero: { action: 'transfer_to_sector', sector_uuid: acme.sectors[0]!.id } } },
-  });
+  const components = [
+    { type: 'BODY', text: 'Olá {{1}}, seu cupom é {{2}}' },
+    { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'Quero' }] },
+  ];
+  template = (
+    await db.outboundTemplate.create({
+      data: {
+        tenantId: acme.tenantId,
+        channelId: channel,
+        name: 'oferta',
+        language: 'pt_BR',
+        category: 'MARKETING',
+        status: 'APPROVED',
+        components,
+      },
+    })
+  ).id;
+  const res = await t.http
+    .post('/api/v1/campaign')
+    .set(auth('campaigns'))
+    .send({
+      name: 'Black Friday',
+      channel_uuid: channel,
+      whatsapp_template_uuid: template,
+      dnd_list: [{ uuid: null, name: 'Sair' }],
+      inbound_entrypoint: acme.sectors[0]!.id,
+      mode: 'broadcast',
+      public: false,
+      config: {
+        default_action: { action: 'end_with_message', message: 'Obrigado!' },
+        reply_actions: { Quero: { action: 'transfer_to_sector', sector_uuid: acme.sectors[0]!.id } },
+      },
+    });
   expect(res.status).toBe(201);
   campaign = res.body.data.uuid;
 });
@@ -51,14 +82,27 @@ beforeEach(() => sim.reset());
 describe('duplicate a campaign', () => {
   it('copies the settings into a new stopped campaign without a schedule, and nothing of the original changes', async () => {
     const db = t.database.db;
-    await db.campaign.update({ where: { id: campaign }, data: { state: 'completed', desiredState: 'completed', runNumber: 3, startedAt: new Date(), finishedAt: new Date() } });
+    await db.campaign.update({
+      where: { id: campaign },
+      data: { state: 'completed', desiredState: 'completed', runNumber: 3, startedAt: new Date(), finishedAt: new Date() },
+    });
     const res = await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({});
     expect(res.status).toBe(201);
     const copy = res.body.data;
     expect(copy.uuid).not.toBe(campaign);
     expect(copy).toMatchObject({
-      name: 'Copy of Black Friday', state: 'stopped', desired_state: 'stopped', mode: 'broadcast', public: false, start_at: null, started_at: null, valid_subscriber_count: 0,
-      template: { uuid: template }, channel: { uuid: channel }, inbound_entrypoint: { uuid: acme.sectors[0]!.id }, dnd_list: [{ name: 'Sair' }],
+      name: 'Copy of Black Friday',
+      state: 'stopped',
+      desired_state: 'stopped',
+      mode: 'broadcast',
+      public: false,
+      start_at: null,
+      started_at: null,
+      valid_subscriber_count: 0,
+      template: { uuid: template },
+      channel: { uuid: channel },
+      inbound_entrypoint: { uuid: acme.sectors[0]!.id },
+      dnd_list: [{ name: 'Sair' }],
       config: { default_action: { action: 'end_with_message', message: 'Obrigado!' } },
     });
     const row = await db.campaign.findUniqueOrThrow({ where: { id: copy.uuid } });
@@ -70,14 +114,16 @@ describe('duplicate a campaign', () => {
 
   it('copies the subscribers when asked: pending again, dnd when on a list now, import refusals kept', async () => {
     const db = t.database.db;
-    const source = (await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({ name: 'Fonte' })).body.data.uuid as string;
+    const source = (await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({ name: 'Fonte' })).body.data
+      .uuid as string;
     const rows = [
       { phoneNumber: '+5511900000001', state: 'completed', parameters: ['Ana', 'A1'], sentAt: new Date(), externalId: 'wamid.1' },
       { phoneNumber: '+5511900000002', state: 'error', parameters: ['Bia', 'B2'], errorMessage: 'Recipient is not a valid WhatsApp user' },
       { phoneNumber: '+5511900000003', state: 'error', parameters: ['Caio'], errorMessage: 'Parameter 2 is required' },
       { phoneNumber: '+5511900000004', state: 'pending', parameters: ['Davi', 'D4'] },
     ];
-    for (const r of rows) await db.campaignSubscriber.create({ data: { tenantId: acme.tenantId, campaignId: source, name: r.parameters[0]!, ...r } });
+    for (const r of rows)
+      await db.campaignSubscriber.create({ data: { tenantId: acme.tenantId, campaignId: source, name: r.parameters[0]!, ...r } });
     // Davi opted out since: he is on the campaign's list now.
     const list = (await db.campaignDndList.findFirstOrThrow({ where: { campaignId: source } })).dndListId;
     const davi = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Davi', phoneNumber: '+5511900000004' } });
@@ -94,15 +140,22 @@ describe('duplicate a campaign', () => {
     ]);
     expect(res.body.data.valid_subscriber_count).toBe(2);
     // The original's rows are untouched.
-    expect((await db.campaignSubscriber.findMany({ where: { campaignId: source }, orderBy: { phoneNumber: 'asc' } })).map((s) => s.state)).toEqual(['completed', 'error', 'error', 'pending']);
+    expect(
+      (await db.campaignSubscriber.findMany({ where: { campaignId: source }, orderBy: { phoneNumber: 'asc' } })).map((s) => s.state),
+    ).toEqual(['completed', 'error', 'error', 'pending']);
   });
 
   it('refuses bad input, other tenants and agents, and creates nothing', async () => {
     const before = await t.database.db.campaign.count();
-    const bad = await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({ name: 'x'.repeat(81) });
+    const bad = await t.http
+      .post(`/api/v1/campaign/${campaign}/duplicate`)
+      .set(auth('campaigns'))
+      .send({ name: 'x'.repeat(81) });
     expect(bad.status).toBe(400);
     expect(bad.body.error_message).toContain('Name must have less than 80 characters');
-    expect((await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({ with_subscribers: 'yes' })).status).toBe(400);
+    expect(
+      (await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('campaigns')).send({ with_subscribers: 'yes' })).status,
+    ).toBe(400);
     expect((await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('outsider')).send({})).status).toBe(404);
     expect((await t.http.post(`/api/v1/campaign/${campaign}/duplicate`).set(auth('agent')).send({})).status).toBe(403);
     expect((await t.http.post('/api/v1/campaign/not-a-uuid/duplicate').set(auth('campaigns')).send({})).status).toBe(400);
@@ -111,7 +164,8 @@ describe('duplicate a campaign', () => {
 });
 
 describe('test send before Start', () => {
-  const send = (body: Record<string, unknown>, who = 'campaigns') => t.http.post(`/api/v1/campaign/${campaign}/test_send`).set(auth(who)).send(body);
+  const send = (body: Record<string, unknown>, who = 'campaigns') =>
+    t.http.post(`/api/v1/campaign/${campaign}/test_send`).set(auth(who)).send(body);
 
   it('sends the template with the parameters given to the number, once, without adding a subscriber', async () => {
     const res = await send({ phone_number: '(11) 98888-7777', parameters: ['Maria', 'BF10'] });
@@ -165,10 +219,11 @@ describe('test send before Start', () => {
   it('allows a campaign a few tests per window, then answers 429 and sends nothing more', async () => {
     await t.redis.del(`${t.env.REDIS_PREFIX}campaign-test-send:${campaign}`);
     sim.reset();
-    for (let i = 0; i < TEST_SENDS.limit; i++) expect((await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] })).status).toBe(200);
+    for (let i = 0; i < TEST_SENDS.limit; i++)
+      expect((await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] })).status).toBe(200);
     const over = await send({ phone_number: '+5511988887777', parameters: ['Maria', 'BF10'] });
     expect(over.status).toBe(429);
-    expect(over.body).toMatchObject({ code: 'rate_limited', params: { retry_after_seconds: expect.any(Number) } });
+    expect(over.body).toMatchObject({ code: 'campaign_test_send_rate_limited', params: { retry_after_seconds: expect.any(Number) } });
     expect(sim.sent()).toHaveLength(TEST_SENDS.limit);
   });
 });
@@ -178,12 +233,43 @@ describe("the report's conversation link", () => {
     const db = t.database.db;
     const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Rita', phoneNumber: '+5511955554444' } });
     const conversation = (n: number) =>
-      db.conversation.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId: channel, sectorId: acme.sectors[0]!.id, state: 'closed', ticketNumber: 900 + n, closedAt: new Date() } });
+      db.conversation.create({
+        data: {
+          tenantId: acme.tenantId,
+          workspaceId: acme.workspaceId,
+          contactId: contact.id,
+          channelId: channel,
+          sectorId: acme.sectors[0]!.id,
+          state: 'closed',
+          ticketNumber: 900 + n,
+          closedAt: new Date(),
+        },
+      });
     const replied = await conversation(1);
     const unrelated = await conversation(2);
-    await db.message.create({ data: { id: randomUUID(), tenantId: acme.tenantId, conversationId: replied.id, author: 'CONTACT', contactId: contact.id, content: 'Quero', state: 'sent' } });
+    await db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: acme.tenantId,
+        conversationId: replied.id,
+        author: 'CONTACT',
+        contactId: contact.id,
+        content: 'Quero',
+        state: 'sent',
+      },
+    });
     await db.campaignSubscriber.create({
-      data: { tenantId: acme.tenantId, campaignId: campaign, name: 'Rita', phoneNumber: '+5511955554444', state: 'completed', sentAt: new Date(), repliedAt: new Date(), conversationId: replied.id, contactId: contact.id },
+      data: {
+        tenantId: acme.tenantId,
+        campaignId: campaign,
+        name: 'Rita',
+        phoneNumber: '+5511955554444',
+        state: 'completed',
+        sentAt: new Date(),
+        repliedAt: new Date(),
+        conversationId: replied.id,
+        contactId: contact.id,
+      },
     });
     const read = (who: string, id: string) => t.http.get(`/api/v1/conversations/${id}`).set(auth(who));
     expect((await read('campaigns', replied.id)).status).toBe(200);

@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../../testing';
 import { customChannel, inbound } from '../conversations/fixtures';
 import { CHANNEL_ROW_TTL_MS } from './service';
 
-// The custom channel's inbound call remembers an authenticated channel's row for a second (issue 13
+// The custom channel's inbound call remembers an authenticated channel's row for a second
 // item 3): what that may and may not change.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -39,16 +39,34 @@ describe('custom channel inbound: the remembered channel row', () => {
   });
 
   it('a wrong token is refused even while the channel is remembered', async () => {
-    const { channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id, 'another-token-0123456789');
+    const { channel, token } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'another-token-0123456789',
+    );
     expect((await inbound(t, channel.id, token, { phone: '11977770002', id: 'tok-1' })).status).toBe(202);
     const wrong = await inbound(t, channel.id, 'not-the-token', { phone: '11977770002', id: 'tok-2' });
     expect(wrong.status).toBe(401);
-    expect((await t.http.post(`/api/v1/channels/droz/${channel.id}/messages`).send({ contact: { phone: '11977770002' }, message: { id: 'tok-3', content: 'x' } })).status).toBe(401);
+    expect(
+      (
+        await t.http
+          .post(`/api/v1/channels/droz/${channel.id}/messages`)
+          .send({ contact: { phone: '11977770002' }, message: { id: 'tok-3', content: 'x' } })
+      ).status,
+    ).toBe(401);
     expect(await t.database.db.message.count({ where: { externalId: { in: ['tok-2', 'tok-3'] } } })).toBe(0);
   });
 
   it("a change made elsewhere (another api process) applies within the row's second", async () => {
-    const { channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id, 'elsewhere-token-0123456789');
+    const { channel, token } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'elsewhere-token-0123456789',
+    );
     expect((await inbound(t, channel.id, token, { phone: '11977770003', id: 'far-1' })).status).toBe(202);
     // Written straight to the database: this process was not told.
     await t.database.db.channel.update({ where: { id: channel.id }, data: { enabled: false } });
@@ -76,7 +94,13 @@ describe('custom channel inbound: the remembered channel row', () => {
   });
 
   it('a user session token is no channel token', async () => {
-    const { channel } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id, 'session-test-token-0123456789');
+    const { channel } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'session-test-token-0123456789',
+    );
     const res = await inbound(t, channel.id, admin, { phone: '11977770006', id: 'sess-1' });
     expect(res.status).toBe(401);
     expect(res.body.error_message).toBe('Invalid channel or token');

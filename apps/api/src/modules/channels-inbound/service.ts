@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError } from '@atende/contract';
+import { AppError, channelTypeFacts } from '@atende/contract';
 import { InboundReceiver, type InboundChannel, type InboundInput } from '@atende/conversations';
+import { inboundChannelRow } from '@atende/db';
 import type { AppContext } from '../../context';
 
-export const CUSTOM_CHANNEL_TYPES = new Set(['custom', 'droz', 'API']);
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 interface ChannelRow extends InboundChannel {
@@ -13,7 +13,7 @@ interface ChannelRow extends InboundChannel {
 }
 
 /**
- * How long an authenticated channel's row answers its next inbound calls without a query (issue 13
+ * How long an authenticated channel's row answers its next inbound calls without a query
  * item 3: one query less per contact message, in the api and in Postgres). A change made in this
  * process applies at once (forgetInboundChannel); another api process sees it within this time.
  * Only appending to an open conversation uses a remembered row (InboundReceiver.receive `fresh`).
@@ -34,17 +34,19 @@ function remember(row: ChannelRow, now: number): void {
   remembered.set(row.id, { row, until: now + CHANNEL_ROW_TTL_MS });
 }
 
-const bearer = (authorization: string | undefined) => (authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '');
+const bearer = (authorization: string | undefined) =>
+  authorization?.toLowerCase().startsWith('bearer ') ? authorization.slice(7).trim() : '';
 
 /**
- * Whether the token opens this channel: a known custom channel with this token's hash. The hash is
+ * Whether the token opens this channel: a known channel taking token-authenticated posts (the
+ * custom API channel: contract CHANNEL_TYPE_FACTS inbound 'token') with this token's hash. The hash is
  * compared even for an unknown channel or an empty token, so every refusal takes the same time.
  */
 function admits(channel: ChannelRow | undefined, token: string): channel is ChannelRow {
   const expected = Buffer.from(channel?.inboundTokenHash ?? '0'.repeat(64), 'hex');
   const given = Buffer.from(hashToken(token || 'no-token'), 'hex');
   const same = expected.length === given.length && timingSafeEqual(expected, given);
-  return same && channel !== undefined && token.length > 0 && CUSTOM_CHANNEL_TYPES.has(channel.type);
+  return same && channel !== undefined && token.length > 0 && channelTypeFacts(channel.type)?.inbound === 'token';
 }
 
 export class InboundService {
@@ -56,22 +58,20 @@ export class InboundService {
 
   /** Authenticates the caller by the channel's token; unknown channel and bad token look the same. */
   private async channel(channelId: string, token: string): Promise<ChannelRow> {
-    const [channel] = await this.ctx.db.$queryRaw<ChannelRow[]>`
-      SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c."inboundTokenHash", t.config AS "tenantConfig"
-      FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${channelId}::uuid AND c."deletedAt" IS NULL`;
+    const channel: ChannelRow | undefined = await inboundChannelRow(this.ctx.db, channelId);
     if (!admits(channel, token)) {
       forgetInboundChannel(channelId);
-      throw new AppError('unauthorized', 'Invalid channel or token');
+      throw new AppError('channel_token_invalid', 'Invalid channel or token');
     }
     if (!channel.enabled) {
       forgetInboundChannel(channelId);
-      throw new AppError('forbidden', 'This channel is disabled');
+      throw new AppError('channel_disabled_inbound', 'This channel is disabled');
     }
     remember(channel, Date.now());
     return channel;
   }
 
-  /** A contact's message on a custom API channel (issue 3), authenticated by the channel's token. */
+  /** A contact's message on a custom API channel, authenticated by the channel's token. */
   async receive(channelId: string, authorization: string | undefined, input: InboundInput) {
     const token = bearer(authorization);
     const known = remembered.get(channelId);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// Issue 15, channels admin screen: each channel's availability (spec 002 §3: Offline, Paused, Active, Online).
+// Channels admin screen: each channel's availability (Offline, Paused, Active, Online).
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let admin = '';
@@ -18,7 +18,9 @@ describe('channel availability', () => {
     const db = t.database.db;
     const [support, sales] = acme.sectors;
     const channel = (name: string, entrySectorId: string | null, enabled = true) =>
-      db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name, type: 'livechat', enabled, entrySectorId } });
+      db.channel.create({
+        data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name, type: 'livechat', enabled, entrySectorId },
+      });
     const off = await channel('Off', sales!.id, false);
     const toSales = await channel('Sales chat', sales!.id);
     const toSupport = await channel('Support chat', support!.id);
@@ -32,19 +34,40 @@ describe('channel availability', () => {
     const bruno = await db.user.findFirstOrThrow({ where: { tenantId: acme.tenantId, email: 'bruno@acme.test' } });
     // Ana serves Sales only; Bruno serves every sector (no sectors of his own).
     await db.userSector.create({ data: { tenantId: acme.tenantId, userId: ana.id, sectorId: sales!.id } });
-    const presence = (user: number, isLogged: boolean, state: 'online' | 'paused' | 'offline') => db.user.update({ where: { id: user }, data: { isLogged, state } });
+    const presence = (user: number, isLogged: boolean, state: 'online' | 'paused' | 'offline') =>
+      db.user.update({ where: { id: user }, data: { isLogged, state } });
     await presence(ana.id, false, 'offline');
     await presence(bruno.id, false, 'offline');
-    expect(await availability()).toMatchObject({ [off.id]: 'offline', [toSales.id]: 'active', [toSupport.id]: 'active', [anyone.id]: 'active' });
+    expect(await availability()).toMatchObject({
+      [off.id]: 'offline',
+      [toSales.id]: 'active',
+      [toSupport.id]: 'active',
+      [anyone.id]: 'active',
+    });
 
     await presence(ana.id, true, 'paused');
-    expect(await availability()).toMatchObject({ [off.id]: 'offline', [toSales.id]: 'paused', [toSupport.id]: 'active', [anyone.id]: 'paused' });
+    expect(await availability()).toMatchObject({
+      [off.id]: 'offline',
+      [toSales.id]: 'paused',
+      [toSupport.id]: 'active',
+      [anyone.id]: 'paused',
+    });
 
     await presence(ana.id, true, 'online');
-    expect(await availability()).toMatchObject({ [off.id]: 'offline', [toSales.id]: 'online', [toSupport.id]: 'active', [anyone.id]: 'online' });
+    expect(await availability()).toMatchObject({
+      [off.id]: 'offline',
+      [toSales.id]: 'online',
+      [toSupport.id]: 'active',
+      [anyone.id]: 'online',
+    });
 
     await presence(bruno.id, true, 'online');
-    expect(await availability()).toMatchObject({ [off.id]: 'offline', [toSales.id]: 'online', [toSupport.id]: 'online', [anyone.id]: 'online' });
+    expect(await availability()).toMatchObject({
+      [off.id]: 'offline',
+      [toSales.id]: 'online',
+      [toSupport.id]: 'online',
+      [anyone.id]: 'online',
+    });
 
     // A signed-in admin without the agent role answers nobody's chats.
     await presence(ana.id, false, 'offline');

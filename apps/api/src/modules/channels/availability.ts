@@ -1,5 +1,5 @@
 import { CHANNEL_AVAILABILITY, type ChannelAvailability } from '@atende/contract';
-import type { Db } from '@atende/db';
+import { signedInAgentsWithSectors, type Db } from '@atende/db';
 
 /** A channel as availability needs it. */
 interface ChannelEntry {
@@ -8,7 +8,7 @@ interface ChannelEntry {
 }
 
 /**
- * Spec 002 §3 channel availability (Offline, Paused, Active, Online), read as a desk admin needs it:
+ * Channel availability (Offline, Paused, Active, Online), read as a desk admin needs it:
  * - offline: the channel is disabled: nothing comes in or goes out;
  * - online: it takes messages and at least one agent who serves its entry sector is online;
  * - paused: it takes messages, agents who serve it are signed in, all of them on a pause;
@@ -16,15 +16,15 @@ interface ChannelEntry {
  * An agent serves a sector when the sector is theirs, or when they have no sectors (they serve all);
  * a channel entering through a menu, a bot or the workspace queue is served by every agent.
  */
-export async function channelAvailability(db: Db, tenantId: string, workspaceId: string, channels: readonly ChannelEntry[]): Promise<ChannelAvailability[]> {
+export async function channelAvailability(
+  db: Db,
+  tenantId: string,
+  workspaceId: string,
+  channels: readonly ChannelEntry[],
+): Promise<ChannelAvailability[]> {
   if (!channels.some((c) => c.enabled)) return channels.map(() => CHANNEL_AVAILABILITY[0]);
   // Signed-in agents of the workspace with their sectors: one query for the whole list.
-  const agents = await db.$queryRaw<{ state: 'online' | 'paused' | 'offline'; sectors: string[] }[]>`
-    SELECT u.state, COALESCE(array_agg(us."sectorId"::text) FILTER (WHERE us."sectorId" IS NOT NULL), '{}') AS sectors
-    FROM "User" u LEFT JOIN "UserSector" us ON us."userId" = u.id
-    WHERE u."tenantId" = ${tenantId}::uuid AND u."workspaceId" = ${workspaceId}::uuid AND u."deletedAt" IS NULL AND u."isLogged"
-      AND 'agent' = ANY(u.roles::text[])
-    GROUP BY u.id, u.state`;
+  const agents = await signedInAgentsWithSectors(db, tenantId, workspaceId);
   return channels.map((channel) => {
     if (!channel.enabled) return 'offline';
     const serving = agents.filter((a) => !channel.entrySectorId || a.sectors.length === 0 || a.sectors.includes(channel.entrySectorId));

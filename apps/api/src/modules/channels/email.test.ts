@@ -3,7 +3,7 @@ import { queues } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-/** E-mail channels in the channels api (issue 15 item 3): SMTP settings checked, password write-only, forwarding address shown once. */
+/** E-mail channels in the channels api: SMTP settings checked, password write-only, forwarding address shown once. */
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let admin: string;
@@ -18,11 +18,25 @@ afterAll(async () => {
   await t.close();
 });
 
-const fields = { name: 'Suporte', type: 'email', smtp_host: '127.0.0.1', smtp_port: '2525', smtp_secure: 'false', from_address: 'suporte@acme.test', username: 'suporte', password: 'smtp-secret-pass' };
-const create = (overrides: Record<string, string> = {}) => t.http.post('/api/v1/channels').set(auth()).type('form').send({ ...fields, ...overrides });
+const fields = {
+  name: 'Suporte',
+  type: 'email',
+  smtp_host: '127.0.0.1',
+  smtp_port: '2525',
+  smtp_secure: 'false',
+  from_address: 'suporte@acme.test',
+  username: 'suporte',
+  password: 'smtp-secret-pass',
+};
+const create = (overrides: Record<string, string> = {}) =>
+  t.http
+    .post('/api/v1/channels')
+    .set(auth())
+    .type('form')
+    .send({ ...fields, ...overrides });
 const channelCount = () => t.database.db.channel.count({ where: { tenantId: acme.tenantId } });
 
-describe('E-mail channels (issue 15 item 3)', () => {
+describe('E-mail channels', () => {
   it('refuses a missing password, a bad sender address and an SMTP host on a private network, storing nothing', async () => {
     const missing = await create({ password: '' });
     expect(missing.status).toBe(400);
@@ -43,7 +57,11 @@ describe('E-mail channels (issue 15 item 3)', () => {
     expect(created.status).toBe(201);
     channelId = created.body.data.uuid;
     expect(JSON.stringify(created.body)).not.toContain('smtp-secret-pass');
-    expect(created.body.data).toMatchObject({ type: 'email', credentials_set: ['password', 'webhook_secret'], settings: { smtp_host: '127.0.0.1', from_address: 'suporte@acme.test' } });
+    expect(created.body.data).toMatchObject({
+      type: 'email',
+      credentials_set: ['password', 'webhook_secret'],
+      settings: { smtp_host: '127.0.0.1', from_address: 'suporte@acme.test' },
+    });
     const row = await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } });
     const secrets = decryptCredentials(row.credentialsEncrypted!, parseSecretsKey(t.env.CHANNEL_SECRETS_KEY));
     expect(secrets.password).toBe('smtp-secret-pass');
@@ -55,21 +73,40 @@ describe('E-mail channels (issue 15 item 3)', () => {
   });
 
   it('takes a raw message posted to the webhook with the channel secret, refusing others with 401', async () => {
-    const secret = String(decryptCredentials((await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!, parseSecretsKey(t.env.CHANNEL_SECRETS_KEY)).webhook_secret);
+    const secret = String(
+      decryptCredentials(
+        (await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!,
+        parseSecretsKey(t.env.CHANNEL_SECRETS_KEY),
+      ).webhook_secret,
+    );
     const raw = 'From: ana@cliente.test\r\nTo: suporte@acme.test\r\nSubject: Oi\r\nMessage-ID: <raw@cliente.test>\r\n\r\nOlá';
-    const refused = await t.http.post(`/api/v1/channels/${channelId}/webhook`).set('content-type', 'message/rfc822').set(EMAIL_SECRET_HEADER, 'wrong').send(raw);
+    const refused = await t.http
+      .post(`/api/v1/channels/${channelId}/webhook`)
+      .set('content-type', 'message/rfc822')
+      .set(EMAIL_SECRET_HEADER, 'wrong')
+      .send(raw);
     expect(refused.status).toBe(401);
-    const ok = await t.http.post(`/api/v1/channels/${channelId}/webhook`).set('content-type', 'message/rfc822').set(EMAIL_SECRET_HEADER, secret).send(raw);
+    const ok = await t.http
+      .post(`/api/v1/channels/${channelId}/webhook`)
+      .set('content-type', 'message/rfc822')
+      .set(EMAIL_SECRET_HEADER, secret)
+      .send(raw);
     expect(ok.status).toBe(200);
     const jobs = await t.database.db.outboxJob.findMany({ where: { tenantId: acme.tenantId, queue: queues.channelInbound.name } });
     expect(jobs.map((j) => j.payload)).toEqual([expect.objectContaining({ channel_uuid: channelId, raw_body: raw })]);
   });
 
   it('refuses an edit moving the SMTP host to a private address and keeps the password when none is given', async () => {
-    const moved = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ settings: { smtp_host: '192.168.0.10' } });
+    const moved = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ settings: { smtp_host: '192.168.0.10' } });
     expect(moved.status).toBe(400);
     expect(moved.body.code).toBe('outbound_address_not_allowed');
-    const renamed = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ name: 'Atendimento', settings: { smtp_port: '587' } });
+    const renamed = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ name: 'Atendimento', settings: { smtp_port: '587' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data.credentials_set).toEqual(['password', 'webhook_secret']);
   });

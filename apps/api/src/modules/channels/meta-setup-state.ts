@@ -21,8 +21,20 @@ const ClaimsSchema = z.object({ k: z.enum(META_SETUP_KINDS), t: z.string(), w: z
 
 export const invalidState = () => new AppError('meta_setup_state_invalid', 'This Facebook login is invalid or has expired; connect again');
 
-export function signMetaSetupState(session: Pick<Session, 'tenantId' | 'workspaceId' | 'userUuid'>, kind: MetaSetupKind, secret: string, now = Date.now()): string {
-  const claims = { k: kind, t: session.tenantId, w: session.workspaceId, u: session.userUuid, n: randomBytes(18).toString('base64url'), iat: Math.floor(now / 1000) };
+export function signMetaSetupState(
+  session: Pick<Session, 'tenantId' | 'workspaceId' | 'userUuid'>,
+  kind: MetaSetupKind,
+  secret: string,
+  now = Date.now(),
+): string {
+  const claims = {
+    k: kind,
+    t: session.tenantId,
+    w: session.workspaceId,
+    u: session.userUuid,
+    n: randomBytes(18).toString('base64url'),
+    iat: Math.floor(now / 1000),
+  };
   return signToken(claims, secret, { audience: AUDIENCE, expiresIn: META_SETUP_STATE_TTL_MS / 1000 });
 }
 

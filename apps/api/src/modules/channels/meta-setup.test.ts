@@ -1,11 +1,11 @@
 import { decryptCredentials, parseSecretsKey } from '@atende/channels';
-import { startMetaSimulator, type MetaSimulator } from '@atende/channels/meta-simulator';
+import { startMetaSimulator, type MetaSimulator } from '@atende/simulators/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { META_SETUP_STATE_TTL_MS, signMetaSetupState } from './meta-setup-state';
 
 /**
- * The /messenger-setup and /instagram-setup flow (spec 000 §2, issue 15 item 4) against the Meta
+ * The /messenger-setup and /instagram-setup flow against the Meta
  * simulator playing the login: the dialog, the code exchange, /me/accounts (two pages, one linked
  * to Instagram), subscribed_apps, and the channel made from the chosen page.
  */
@@ -22,7 +22,14 @@ const as = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 beforeAll(async () => {
   sim = await startMetaSimulator({ object: 'page', pageId: PAGE, pageToken: PAGE_TOKEN, appSecret: APP.secret, login: { appId: APP.id } });
-  t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', META_APP_ID: APP.id, META_APP_SECRET: APP.secret, META_VERIFY_TOKEN: APP.verify, META_GRAPH_URL: sim.baseUrl, META_DIALOG_URL: sim.baseUrl });
+  t = await startTestApp({
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    META_APP_ID: APP.id,
+    META_APP_SECRET: APP.secret,
+    META_VERIFY_TOKEN: APP.verify,
+    META_GRAPH_URL: sim.baseUrl,
+    META_DIALOG_URL: sim.baseUrl,
+  });
   acme = await t.tenant('Acme', { users: { admin: ['admin'], boss: ['admin'], agent: ['agent'] } });
   await t.tenant('Other', { users: { admin: ['admin'] } });
   admin = await t.login('admin@acme.test');
@@ -33,7 +40,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-const start = (token: string, kind: 'messenger' | 'instagram' = 'messenger') => t.http.post('/api/v1/channels/meta_setup/start').set(as(token)).send({ kind });
+const start = (token: string, kind: 'messenger' | 'instagram' = 'messenger') =>
+  t.http.post('/api/v1/channels/meta_setup/start').set(as(token)).send({ kind });
 /** What the browser does at the dialog: follows "Continue as …" (or "Cancel") back to redirect_uri. */
 async function dialog(url: string, choice: 'continue' | 'cancel' = 'continue'): Promise<URL> {
   const html = await (await fetch(url)).text();
@@ -45,11 +53,14 @@ async function login(token: string, kind: 'messenger' | 'instagram' = 'messenger
   const started = await start(token, kind);
   expect(started.status).toBe(200);
   const back = await dialog(started.body.data.dialog_url);
-  const pages = await t.http.post('/api/v1/channels/meta_setup/pages').set(as(token)).send({ state: back.searchParams.get('state'), code: back.searchParams.get('code') });
+  const pages = await t.http
+    .post('/api/v1/channels/meta_setup/pages')
+    .set(as(token))
+    .send({ state: back.searchParams.get('state'), code: back.searchParams.get('code') });
   return { state: started.body.data.state as string, code: back.searchParams.get('code')!, pages };
 }
 
-describe('Meta channel setup (issue 15 item 4)', () => {
+describe('Meta channel setup', () => {
   it('starts with the dialog address: our app, the setup screen as redirect_uri, the permissions and a state; only for channel admins', async () => {
     const started = await start(admin);
     expect(started.status).toBe(200);
@@ -65,20 +76,28 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     expect(instagram.searchParams.get('scope')).toContain('instagram_manage_messages');
   });
 
-  it('refuses a forged, expired or another user\'s state with meta_setup_state_invalid', async () => {
+  it("refuses a forged, expired or another user's state with meta_setup_state_invalid", async () => {
     const { state } = (await start(admin)).body.data as { state: string };
-    const pages = (s: string, token = admin) => t.http.post('/api/v1/channels/meta_setup/pages').set(as(token)).send({ state: s, code: 'AQany' });
+    const pages = (s: string, token = admin) =>
+      t.http.post('/api/v1/channels/meta_setup/pages').set(as(token)).send({ state: s, code: 'AQany' });
     // The state is a JWT: header.payload.signature. A payload naming another tenant under the same
     // signature, a wrong signature, and something else altogether.
     const [header, payload, signature] = state.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), t: 'another-tenant' })).toString('base64url');
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), t: 'another-tenant' }),
+    ).toString('base64url');
     for (const bad of [`${header}.${forged}.${signature}`, `${header}.${payload}.${'A'.repeat(signature!.length)}`, 'garbage']) {
       const answer = await pages(bad);
       expect(answer.status).toBe(400);
       expect(answer.body.code).toBe('meta_setup_state_invalid');
     }
     const me = acme.users.admin!;
-    const expired = signMetaSetupState({ tenantId: acme.tenantId, workspaceId: acme.workspaceId, userUuid: me.uuid }, 'messenger', t.env.JWT_SECRET, Date.now() - META_SETUP_STATE_TTL_MS - 1000);
+    const expired = signMetaSetupState(
+      { tenantId: acme.tenantId, workspaceId: acme.workspaceId, userUuid: me.uuid },
+      'messenger',
+      t.env.JWT_SECRET,
+      Date.now() - META_SETUP_STATE_TTL_MS - 1000,
+    );
     expect((await pages(expired)).body.code).toBe('meta_setup_state_invalid');
     // Another admin of the same tenant cannot use it either: the state names its user.
     expect((await pages(state, await t.login('boss@acme.test'))).body.code).toBe('meta_setup_state_invalid');
@@ -106,14 +125,24 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     });
     expect(JSON.stringify(messenger.pages.body)).not.toContain(PAGE_TOKEN);
     // The screen reloaded with the same (already used) code: the kept login answers.
-    const again = await t.http.post('/api/v1/channels/meta_setup/pages').set(as(admin)).send({ state: messenger.state, code: messenger.code });
+    const again = await t.http
+      .post('/api/v1/channels/meta_setup/pages')
+      .set(as(admin))
+      .send({ state: messenger.state, code: messenger.code });
     expect(again.body.data.pages).toHaveLength(2);
     const instagram = await login(admin, 'instagram');
     expect(instagram.pages.body.data.pages.map((p: { id: string }) => p.id)).toEqual([PAGE]);
     // Connected, the Instagram channel keeps the account's id: the app's webhooks name it.
-    const connected = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(admin)).send({ state: instagram.state, page_id: PAGE });
+    const connected = await t.http
+      .post('/api/v1/channels/meta_setup/connect')
+      .set(as(admin))
+      .send({ state: instagram.state, page_id: PAGE });
     expect(connected.status).toBe(200);
-    expect(connected.body.data).toMatchObject({ type: 'instagram', name: '@atende.demo', settings: { page_id: PAGE, instagram_account_id: expect.stringMatching(/^1784\d+$/) } });
+    expect(connected.body.data).toMatchObject({
+      type: 'instagram',
+      name: '@atende.demo',
+      settings: { page_id: PAGE, instagram_account_id: expect.stringMatching(/^1784\d+$/) },
+    });
     await t.database.db.channel.update({ where: { id: connected.body.data.uuid }, data: { deletedAt: new Date() } });
   });
 
@@ -122,19 +151,38 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     const { state } = await login(admin);
     const notListed = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(admin)).send({ state, page_id: '123' });
     expect(notListed.status).toBe(400);
-    const connected = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(admin)).send({ state, page_id: PAGE, entry_point: acme.sectors[0]!.id, entry_point_type: 'sector' });
+    const connected = await t.http
+      .post('/api/v1/channels/meta_setup/connect')
+      .set(as(admin))
+      .send({ state, page_id: PAGE, entry_point: acme.sectors[0]!.id, entry_point_type: 'sector' });
     expect(connected.status).toBe(200);
-    expect(connected.body).toMatchObject({ created: true, data: { name: 'Atende Demo', type: 'messenger', settings: { page_id: PAGE, base_url: sim.baseUrl }, entry_point: { uuid: acme.sectors[0]!.id, type: 'sector' } } });
+    expect(connected.body).toMatchObject({
+      created: true,
+      data: {
+        name: 'Atende Demo',
+        type: 'messenger',
+        settings: { page_id: PAGE, base_url: sim.baseUrl },
+        entry_point: { uuid: acme.sectors[0]!.id, type: 'sector' },
+      },
+    });
     expect(JSON.stringify(connected.body)).not.toContain(PAGE_TOKEN);
     expect([...connected.body.data.credentials_set].sort()).toEqual(['access_token', 'app_secret', 'verify_token']);
     channelId = connected.body.data.uuid;
     const row = await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } });
     expect(row.credentialsEncrypted).not.toContain(PAGE_TOKEN);
-    expect(decryptCredentials(row.credentialsEncrypted!, parseSecretsKey(t.env.CHANNEL_SECRETS_KEY))).toMatchObject({ access_token: PAGE_TOKEN, app_secret: APP.secret, verify_token: APP.verify });
+    expect(decryptCredentials(row.credentialsEncrypted!, parseSecretsKey(t.env.CHANNEL_SECRETS_KEY))).toMatchObject({
+      access_token: PAGE_TOKEN,
+      app_secret: APP.secret,
+      verify_token: APP.verify,
+    });
     expect(sim.subscribed()).toEqual([PAGE]);
 
     // The channel works: the app's webhook (set with the configured verify token) delivers a contact's message.
-    await fetch(`${sim.baseUrl}/_simulator/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `${t.url}/api/v1/channels/${channelId}/webhook`, verify_token: APP.verify }) });
+    await fetch(`${sim.baseUrl}/_simulator/webhook`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${t.url}/api/v1/channels/${channelId}/webhook`, verify_token: APP.verify }),
+    });
     expect((await sim.sendInbound({ from: { id: '7000333', firstName: 'Ana' }, text: 'oi' })).status).toBe(200);
   });
 
@@ -144,7 +192,10 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     await t.http.patch(`/api/v1/channels/${channelId}`).set(as(admin)).send({ name: 'Renamed' });
     const again = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(admin)).send({ state, page_id: PAGE });
     expect(again.status).toBe(200);
-    expect(again.body).toMatchObject({ created: false, data: { uuid: channelId, name: 'Renamed', entry_point: { uuid: acme.sectors[0]!.id } } });
+    expect(again.body).toMatchObject({
+      created: false,
+      data: { uuid: channelId, name: 'Renamed', entry_point: { uuid: acme.sectors[0]!.id } },
+    });
     expect(await t.database.db.channel.count({ where: { tenantId: acme.tenantId, type: 'messenger', deletedAt: null } })).toBe(1);
   });
 
@@ -152,10 +203,20 @@ describe('Meta channel setup (issue 15 item 4)', () => {
     const { state } = await login(otherAdmin);
     const taken = await t.http.post('/api/v1/channels/meta_setup/connect').set(as(otherAdmin)).send({ state, page_id: PAGE });
     expect(taken.status).toBe(409);
-    expect(taken.body).toMatchObject({ code: 'channel_identity_taken', error_message: 'This page, account, number or bot is already connected to another channel' });
+    expect(taken.body).toMatchObject({
+      code: 'channel_identity_taken',
+      error_message: 'This page, account, number or bot is already connected to another channel',
+    });
     // The channel form (no login at all) is refused the same way.
-    const form = await t.http.post('/api/v1/channels').set(as(otherAdmin)).type('form')
-      .send({ name: 'Not mine', type: 'messenger', page_id: PAGE, access_token: 'EAAx', app_secret: 's', verify_token: 'v', base_url: sim.baseUrl });
+    const form = await t.http.post('/api/v1/channels').set(as(otherAdmin)).type('form').send({
+      name: 'Not mine',
+      type: 'messenger',
+      page_id: PAGE,
+      access_token: 'EAAx',
+      app_secret: 's',
+      verify_token: 'v',
+      base_url: sim.baseUrl,
+    });
     expect(form.status).toBe(409);
     expect(form.body.code).toBe('channel_identity_taken');
     expect(await t.database.db.channel.count({ where: { type: 'messenger', config: { path: ['page_id'], equals: PAGE } } })).toBe(1);

@@ -1,7 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { decryptSecret, encryptSecret, GRAPH_BASE_URL, MetaLoginClient, MetaLoginError, metaDialogUrl, outboundClient, parseSecretsKey, providerIdentity, type MetaLoginConfig, type MetaPage } from '@atende/channels';
-import { AppError, type BodyOf, type connectMetaSetup, type listMetaSetupPages, type MetaSetupKind, type MetaSetupPage } from '@atende/contract';
-import { scoped } from '@atende/db';
+import {
+  decryptSecret,
+  encryptSecret,
+  GRAPH_BASE_URL,
+  MetaLoginClient,
+  MetaLoginError,
+  metaDialogUrl,
+  outboundClient,
+  parseSecretsKey,
+  providerIdentity,
+  type MetaLoginConfig,
+  type MetaPage,
+} from '@atende/channels';
+import {
+  AppError,
+  type BodyOf,
+  type connectMetaSetup,
+  type listMetaSetupPages,
+  type MetaSetupKind,
+  type MetaSetupPage,
+} from '@atende/contract';
+import { workspaceChannelsOfPages } from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { invalidState, META_SETUP_STATE_TTL_MS, readMetaSetupState, signMetaSetupState } from './meta-setup-state';
@@ -18,7 +37,7 @@ function loginFailure(error: unknown): AppError {
 const trimmed = (url: string) => url.replace(/\/+$/, '');
 
 /**
- * The /messenger-setup and /instagram-setup flow (spec 000 §2): start (the dialog's address and a
+ * The /messenger-setup and /instagram-setup flow: start (the dialog's address and a
  * signed state whose redirect comes back to the setup screen), pages (the code exchanged on the
  * server; the pages and their tokens kept encrypted in Redis under the state's nonce, never sent to
  * the browser) and connect (the page subscribed to the app and its channel created or updated
@@ -37,7 +56,11 @@ export class MetaSetupService {
 
   private config(kind: MetaSetupKind): MetaLoginConfig {
     const { env } = this.ctx;
-    if (!env.META_APP_ID || !env.META_APP_SECRET) throw new AppError('meta_setup_not_configured', 'Connecting with Facebook is not configured on this server (META_APP_ID, META_APP_SECRET)');
+    if (!env.META_APP_ID || !env.META_APP_SECRET)
+      throw new AppError(
+        'meta_setup_not_configured',
+        'Connecting with Facebook is not configured on this server (META_APP_ID, META_APP_SECRET)',
+      );
     const instagram = kind === 'instagram';
     return {
       appId: env.META_APP_ID,
@@ -58,11 +81,7 @@ export class MetaSetupService {
 
   /** This workspace's channels of `kind` connected to these pages, by page id (the oldest when several). */
   private async connected(session: Session, kind: MetaSetupKind, pageIds: string[]): Promise<Map<string, { uuid: string; name: string }>> {
-    const rows = await scoped(this.ctx.db, session).channel.findMany({
-      where: { workspaceId: session.workspaceId, type: kind, deletedAt: null, OR: pageIds.map((id) => ({ config: { path: ['page_id'], equals: id } })) },
-      orderBy: { createdAt: 'asc' },
-      select: { id: true, name: true, config: true },
-    });
+    const rows = await workspaceChannelsOfPages(this.ctx.db, session, kind, pageIds);
     const found = new Map<string, { uuid: string; name: string }>();
     for (const row of rows) {
       const pageId = (row.config as Record<string, unknown> | null)?.page_id;
@@ -77,7 +96,11 @@ export class MetaSetupService {
     return { dialog_url: metaDialogUrl(config, kind, this.redirectUri(publicUrl, kind), state), state };
   }
 
-  async pages(session: Session, body: BodyOf<typeof listMetaSetupPages>, publicUrl: string): Promise<{ kind: MetaSetupKind; pages: MetaSetupPage[] }> {
+  async pages(
+    session: Session,
+    body: BodyOf<typeof listMetaSetupPages>,
+    publicUrl: string,
+  ): Promise<{ kind: MetaSetupKind; pages: MetaSetupPage[] }> {
     const { kind, nonce } = readMetaSetupState(body.state, session, this.ctx.env.JWT_SECRET);
     // A reload of the screen brings the used code again: the login already made answers it.
     let pages = await this.keptPages(nonce);
@@ -90,12 +113,29 @@ export class MetaSetupService {
         throw loginFailure(error);
       }
       if (!pages.length) {
-        throw new AppError('meta_no_pages', kind === 'instagram' ? 'None of your Facebook pages has an Instagram professional account linked' : 'Your Facebook account manages no page');
+        throw new AppError(
+          'meta_no_pages',
+          kind === 'instagram'
+            ? 'None of your Facebook pages has an Instagram professional account linked'
+            : 'Your Facebook account manages no page',
+        );
       }
       await this.ctx.redis.set(this.redisKey(nonce), encryptSecret(JSON.stringify(pages), this.key), 'PX', META_SETUP_STATE_TTL_MS);
     }
-    const channels = await this.connected(session, kind, pages.map((p) => p.id));
-    return { kind, pages: pages.map((p) => ({ id: p.id, name: p.name, instagram_username: p.instagram?.username ?? null, channel: channels.get(p.id) ?? null })) };
+    const channels = await this.connected(
+      session,
+      kind,
+      pages.map((p) => p.id),
+    );
+    return {
+      kind,
+      pages: pages.map((p) => ({
+        id: p.id,
+        name: p.name,
+        instagram_username: p.instagram?.username ?? null,
+        channel: channels.get(p.id) ?? null,
+      })),
+    };
   }
 
   async connect(session: Session, body: BodyOf<typeof connectMetaSetup>, publicUrl: string) {
@@ -103,14 +143,21 @@ export class MetaSetupService {
     const pages = await this.keptPages(nonce);
     if (!pages) throw invalidState();
     const page = pages.find((p) => p.id === body.page_id && (kind === 'messenger' || p.instagram));
-    if (!page) throw new AppError('validation_failed', 'Choose one of the pages of your Facebook login', [{ path: 'page_id', message: 'Choose one of the pages of your Facebook login' }]);
+    if (!page)
+      throw new AppError('meta_page_not_chosen', 'Choose one of the pages of your Facebook login', [
+        { path: 'page_id', message: 'Choose one of the pages of your Facebook login' },
+      ]);
     // The Instagram account's id: Meta's webhooks to the app name it, not the page (webhooks.ts).
     const account = kind === 'instagram' && page.instagram ? { instagram_account_id: page.instagram.id } : {};
     const existing = (await this.connected(session, kind, [page.id])).get(page.id);
     // A page (an Instagram account) is one channel's: its webhooks could not tell two apart. Asked
     // before subscribing the page to our app; the channels service's write, under the unique index
     // on the identity, is the guarantee.
-    await assertIdentityFree(this.ctx.db, providerIdentity({ id: existing?.uuid ?? '', type: kind, config: { page_id: page.id, ...account }, credentials: null }), existing?.uuid ?? null);
+    await assertIdentityFree(
+      this.ctx.db,
+      providerIdentity({ id: existing?.uuid ?? '', type: kind, config: { page_id: page.id, ...account }, credentials: null }),
+      existing?.uuid ?? null,
+    );
     const config = this.config(kind);
     try {
       await new MetaLoginClient(config, this.fetchImpl).subscribe(kind, page);
@@ -118,10 +165,19 @@ export class MetaSetupService {
       throw loginFailure(error);
     }
     const baseUrl = trimmed(config.graphBaseUrl) === GRAPH_BASE_URL ? '' : trimmed(config.graphBaseUrl);
-    const credentials = { access_token: page.accessToken, app_secret: config.appSecret, ...(this.ctx.env.META_VERIFY_TOKEN ? { verify_token: this.ctx.env.META_VERIFY_TOKEN } : {}) };
+    const credentials = {
+      access_token: page.accessToken,
+      app_secret: config.appSecret,
+      ...(this.ctx.env.META_VERIFY_TOKEN ? { verify_token: this.ctx.env.META_VERIFY_TOKEN } : {}),
+    };
     const entry = body.entry_point === undefined ? {} : { entry_point: body.entry_point || null, entry_point_type: body.entry_point_type };
     if (existing) {
-      const data = await this.channels.update(session, existing.uuid, { settings: { page_id: page.id, base_url: baseUrl, ...account }, credentials, ...entry }, publicUrl);
+      const data = await this.channels.update(
+        session,
+        existing.uuid,
+        { settings: { page_id: page.id, base_url: baseUrl, ...account }, credentials, ...entry },
+        publicUrl,
+      );
       return { data, created: false };
     }
     const name = (kind === 'instagram' && page.instagram ? `@${page.instagram.username}` : page.name).slice(0, 120);

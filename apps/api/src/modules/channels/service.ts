@@ -1,11 +1,46 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { ChannelDeliveryError, EmailSettingsSchema, forwardingAddress, channelAdapters, decryptCredentials, encryptCredentials, isProviderAdapter, outboundClient, parseSecretsKey, providerIdentity, type ProviderChannelAdapter } from '@atende/channels';
 import {
-  AppError, CHANNEL_SECRET_FIELDS, missingChannelSettings, CHANNEL_SETTING_FIELDS, DEFAULT_LIVECHAT_APPEARANCE, LivechatAppearanceSchema, PROVIDER_CHANNEL_TYPES, Uuid, type BodyOf, type Channel,
-  type createChannel, type LivechatAppearance, type listChannels, type QueryOf, type updateChannel,
+  ChannelDeliveryError,
+  channelAdapters,
+  channelDefinition,
+  decryptCredentials,
+  encryptCredentials,
+  isProviderAdapter,
+  outboundClient,
+  parseSecretsKey,
+  providerIdentity,
+  type ChannelDefinition,
+  type ProviderChannelAdapter,
+} from '@atende/channels';
+import {
+  AppError,
+  CHANNEL_SECRET_FIELDS,
+  channelTypeFacts,
+  missingChannelSettings,
+  CHANNEL_SETTING_FIELDS,
+  DEFAULT_LIVECHAT_APPEARANCE,
+  LivechatAppearanceSchema,
+  Uuid,
+  type BodyOf,
+  type Channel,
+  type createChannel,
+  type LivechatAppearance,
+  type listChannels,
+  type QueryOf,
+  type updateChannel,
 } from '@atende/contract';
 import { channelKind, livechatAppearanceProblems } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import {
+  entryPointExists,
+  entryPointNames,
+  findStoredFile,
+  insertChannel,
+  listWorkspaceChannels,
+  softDeleteChannel,
+  updateChannelRow,
+  workspaceChannel,
+  type Prisma,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import { forgetInboundChannel } from '../channels-inbound/service';
 import { assertOutboundHost, assertOutboundUrl } from '../../outbound-url';
@@ -16,11 +51,6 @@ import { pageWindow } from '../../paging';
 
 type ChannelRow = Prisma.ChannelGetPayload<object>;
 type Fields = Record<string, string>;
-
-const CUSTOM_TYPES = new Set(['custom', 'droz', 'API']);
-const PROVIDER_TYPES = new Set<string>(PROVIDER_CHANNEL_TYPES);
-/** Types that can carry messages today: a channel of another type would accept nothing and send nothing. */
-const SUPPORTED_TYPES = new Set([...CUSTOM_TYPES, ...PROVIDER_TYPES, 'livechat']);
 
 /** A livechat channel's appearance as stored in Channel.config (theme_data, widget_settings, custom_fields), defaults filling gaps. */
 export function appearanceOf(config: unknown): LivechatAppearance {
@@ -33,14 +63,24 @@ export function appearanceOf(config: unknown): LivechatAppearance {
   return parsed.success ? parsed.data : DEFAULT_LIVECHAT_APPEARANCE;
 }
 
-/** An e-mail channel's SMTP settings, as the adapter reads them (422 on the first bad one). */
-function checkEmailSettings(type: string, settings: Fields): void {
-  if (type !== 'email') return;
-  const parsed = EmailSettingsSchema.safeParse(settings);
-  if (parsed.success) return;
-  const issue = parsed.error.issues[0]!;
-  const path = String(issue.path[0] ?? 'smtp_host');
-  throw new AppError('validation_failed', issue.message, [{ path, message: issue.message }]);
+/** Settings the type's adapter would refuse (an e-mail channel's SMTP settings): 422 on the first bad one. */
+function checkTypeSettings(definition: ChannelDefinition | null, settings: Fields): void {
+  const issue = definition?.settingsIssue?.(settings);
+  if (issue) throw new AppError('validation_failed', issue.message, [issue]);
+}
+
+/** Whether an update changes what the provider was set up with (definition setUpAgainOn: Telegram's token or address). */
+function setUpChanged(
+  definition: ChannelDefinition | null,
+  change: { given: Fields; stored: Fields; bodySettings: Record<string, unknown>; settings: Fields; config: Record<string, unknown> },
+): boolean {
+  const on = definition?.setUpAgainOn;
+  if (!on) return false;
+  const secretChanged = (on.secrets ?? []).some((key) => change.given[key] !== undefined && change.given[key] !== change.stored[key]);
+  const settingChanged = (on.settings ?? []).some(
+    (key) => change.bodySettings[key] !== undefined && change.settings[key] !== (change.config[key] ?? undefined),
+  );
+  return secretChanged || settingChanged;
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -65,17 +105,24 @@ function checkUrl(settings: Fields, key: 'base_url' | 'webhook_url'): void {
   } catch {
     ok = false;
   }
-  if (!ok) throw new AppError('validation_failed', 'Invalid URL', [{ path: key, message: 'Invalid URL' }]);
+  if (!ok) throw new AppError('url_invalid', 'Invalid URL', [{ path: key, message: 'Invalid URL' }]);
 }
 
-const SWITCH_VALUES: Record<string, 'true' | 'false'> = { true: 'true', on: 'true', '1': 'true', false: 'false', off: 'false', '0': 'false' };
+const SWITCH_VALUES: Record<string, 'true' | 'false'> = {
+  true: 'true',
+  on: 'true',
+  '1': 'true',
+  false: 'false',
+  off: 'false',
+  '0': 'false',
+};
 
 /** A switch setting (mms_enabled) stored as 'true' or 'false'; anything else is refused. */
 function normalizeSwitch(settings: Fields, key: 'mms_enabled'): void {
   const value = settings[key];
   if (value === undefined) return;
   const normalized = SWITCH_VALUES[value.toLowerCase()];
-  if (!normalized) throw new AppError('validation_failed', 'Use true or false', [{ path: key, message: 'Use true or false' }]);
+  if (!normalized) throw new AppError('boolean_required', 'Use true or false', [{ path: key, message: 'Use true or false' }]);
   settings[key] = normalized;
 }
 
@@ -83,7 +130,12 @@ function normalizeSwitch(settings: Fields, key: 'mms_enabled'): void {
 function checkComplete(type: string, settings: Fields, secrets: Fields): void {
   const missing = missingChannelSettings(type, (k) => Boolean(settings[k] ?? secrets[k])).map((anyOf) => anyOf.join(' or '));
   if (missing.length) {
-    throw new AppError('validation_failed', `Missing channel settings: ${missing.join(', ')}`, missing.map((m) => ({ path: m.split(' or ')[0]!, message: 'This field is required' })));
+    throw new AppError(
+      'channel_settings_missing',
+      `Missing channel settings: ${missing.join(', ')}`,
+      missing.map((m) => ({ path: m.split(' or ')[0]!, message: 'This field is required', code: 'field_required' })),
+      { settings: missing.join(', ') },
+    );
   }
 }
 
@@ -94,9 +146,14 @@ function checkComplete(type: string, settings: Fields, secrets: Fields): void {
 function setUpFailure(error: unknown): AppError {
   if (!(error instanceof ChannelDeliveryError)) throw error;
   if (error.httpStatus === 401 || error.httpStatus === 403 || error.httpStatus === 404) {
-    return new AppError('channel_credentials_refused', `The provider refused the channel's credentials: ${error.message}`, [{ path: 'bot_token', message: 'The provider refused this token' }]);
+    return new AppError('channel_credentials_refused', `The provider refused the channel's credentials: ${error.message}`, [
+      { path: 'bot_token', message: 'The provider refused this token', code: 'channel_token_refused' },
+    ]);
   }
-  if (error.kind === 'permanent') return new AppError('unprocessable', `The provider refused to set the channel up: ${error.message}`);
+  if (error.kind === 'permanent')
+    return new AppError('channel_setup_refused', `The provider refused to set the channel up: ${error.message}`, undefined, {
+      reason: error.message.slice(0, 300),
+    });
   return new AppError('channel_provider_unavailable', `The provider could not be reached to set the channel up: ${error.message}`);
 }
 
@@ -118,7 +175,7 @@ export class ChannelService {
 
   /**
    * Providers configured from our side check the credentials and get the channel's webhook address
-   * and secret now (issue 15: Telegram getMe + setWebhook), before anything is stored.
+   * and secret now (Telegram getMe + setWebhook), before anything is stored.
    */
   private async setUpAtProvider(id: string, type: string, settings: Fields, secrets: Fields, publicUrl: string): Promise<void> {
     const adapter = this.providerAdapter(type);
@@ -140,14 +197,19 @@ export class ChannelService {
     }
   }
 
-  private db(session: Session) {
-    return scoped(this.ctx.db, session);
+  /** Servers the channel connects to by host name (definition hostSettings: smtp_host): refused ones answer 400 now. */
+  private async checkHosts(definition: ChannelDefinition | null, settings: Fields, changed: (key: string) => boolean): Promise<void> {
+    for (const key of definition?.hostSettings ?? []) {
+      const value = settings[key];
+      if (value && changed(key)) await assertOutboundHost(value, this.ctx.env.OUTBOUND_ALLOW_HOSTS, key);
+    }
   }
 
   /** The address providers post their webhooks to. */
   webhookUrl(publicUrl: string, row: Pick<ChannelRow, 'id' | 'type'>): string | null {
-    if (PROVIDER_TYPES.has(channelKind(row.type))) return `${publicUrl}/api/v1/channels/${row.id}/webhook`;
-    if (CUSTOM_TYPES.has(row.type)) return `${publicUrl}/api/v1/channels/droz/${row.id}/messages`;
+    const inbound = channelTypeFacts(row.type)?.inbound;
+    if (inbound === 'provider_webhook') return `${publicUrl}/api/v1/channels/${row.id}/webhook`;
+    if (inbound === 'token') return `${publicUrl}/api/v1/channels/droz/${row.id}/messages`;
     return null;
   }
 
@@ -155,14 +217,11 @@ export class ChannelService {
     const sectorIds = [...new Set(rows.map((r) => r.entrySectorId).filter((v): v is string => v !== null))];
     const menuIds = [...new Set(rows.map((r) => r.entryMenuId).filter((v): v is string => v !== null))];
     const botIds = [...new Set(rows.map((r) => r.entryBotId).filter((v): v is string => v !== null))];
-    const [sectors, menus, bots] = await Promise.all([
-      sectorIds.length ? this.db(session).sector.findMany({ where: { id: { in: sectorIds } }, select: { id: true, name: true } }) : [],
-      menuIds.length ? this.db(session).automatedMenu.findMany({ where: { id: { in: menuIds } }, select: { id: true, name: true } }) : [],
-      botIds.length ? this.db(session).bot.findMany({ where: { id: { in: botIds }, deletedAt: null }, select: { id: true, name: true } }) : [],
-    ]);
+    const [sectors, menus, bots] = await entryPointNames(this.ctx.db, session.tenantId, { sectorIds, menuIds, botIds });
     const availability = await channelAvailability(this.ctx.db, session.tenantId, session.workspaceId, rows);
     return rows.map((row, index) => {
       const config = (row.config ?? {}) as Record<string, unknown>;
+      const definition = channelDefinition(row.type);
       const sector = sectors.find((s) => s.id === row.entrySectorId);
       const menu = menus.find((m) => m.id === row.entryMenuId);
       const bot = bots.find((b) => b.id === row.entryBotId);
@@ -177,20 +236,24 @@ export class ChannelService {
           ? { uuid: menu.id, name: menu.name, type: 'menu' as const }
           : bot
             ? { uuid: bot.id, name: bot.name, type: 'bot' as const }
-            : sector ? { uuid: sector.id, name: sector.name, type: 'sector' as const } : null,
+            : sector
+              ? { uuid: sector.id, name: sector.name, type: 'sector' as const }
+              : null,
         settings: pick(config, CHANNEL_SETTING_FIELDS),
-        credentials_set: Array.isArray(config.credentials_set) ? config.credentials_set.filter((v): v is string => typeof v === 'string') : [],
-        api_version: row.type === 'whatsapp_360dialog' ? (config.api_version === 'cloud' ? 'cloud' : 'onpremise') : null,
+        credentials_set: Array.isArray(config.credentials_set)
+          ? config.credentials_set.filter((v): v is string => typeof v === 'string')
+          : [],
+        api_version: definition?.apiVersionOf?.(config) ?? null,
         webhook_url: this.webhookUrl(publicUrl, row),
-        appearance: row.type === 'livechat' ? appearanceOf(row.config) : null,
+        appearance: definition?.hasAppearance ? appearanceOf(row.config) : null,
         created_at: row.createdAt.toISOString(),
       };
     });
   }
 
   private async row(session: Session, id: string): Promise<ChannelRow> {
-    const row = await this.db(session).channel.findFirst({ where: { id, workspaceId: session.workspaceId, deletedAt: null } });
-    if (!row) throw new AppError('not_found', 'Channel not found');
+    const row = await workspaceChannel(this.ctx.db, session, id);
+    if (!row) throw new AppError('channel_not_found', 'Channel not found');
     return row;
   }
 
@@ -206,34 +269,20 @@ export class ChannelService {
   ): Promise<{ entrySectorId?: string | null; entryMenuId?: string | null; entryBotId?: string | null }> {
     if (uuid === undefined) return {};
     if (uuid === null || uuid === '') return { entrySectorId: null, entryMenuId: null, entryBotId: null };
-    const notFound = () => new AppError('validation_failed', 'Entry point not found', [{ path: 'entry_point', message: 'Entry point not found' }]);
-    if (type === 'menu') {
-      const menu = await this.db(session).automatedMenu.findFirst({ where: { id: uuid, workspaceId: session.workspaceId, deletedAt: null, enabled: true }, select: { id: true } });
-      if (!menu) throw notFound();
-      return { entryMenuId: menu.id, entryBotId: null };
-    }
-    if (type === 'bot') {
-      const bot = await this.db(session).bot.findFirst({ where: { id: uuid, workspaceId: session.workspaceId, deletedAt: null }, select: { id: true } });
-      if (!bot) throw notFound();
-      return { entryBotId: bot.id, entryMenuId: null };
-    }
-    const sector = await this.db(session).sector.findFirst({ where: { id: uuid, deletedAt: null }, select: { id: true } });
-    if (!sector) throw notFound();
-    return { entrySectorId: sector.id, entryMenuId: null, entryBotId: null };
+    const notFound = () =>
+      new AppError('entry_point_unknown', 'Entry point not found', [{ path: 'entry_point', message: 'Entry point not found' }]);
+    if (!(await entryPointExists(this.ctx.db, session, type, uuid))) throw notFound();
+    if (type === 'menu') return { entryMenuId: uuid, entryBotId: null };
+    if (type === 'bot') return { entryBotId: uuid, entryMenuId: null };
+    return { entrySectorId: uuid, entryMenuId: null, entryBotId: null };
   }
 
   async list(session: Session, query: QueryOf<typeof listChannels>, publicUrl: string) {
-    const types = query.type?.split(',').map((t) => t.trim()).filter(Boolean);
-    const where: Prisma.ChannelWhereInput = {
-      workspaceId: session.workspaceId,
-      deletedAt: null,
-      ...(types?.length ? { type: { in: types } } : {}),
-      ...(query.enabled !== undefined ? { enabled: query.enabled } : {}),
-    };
-    const [rows, total] = await Promise.all([
-      this.db(session).channel.findMany({ where, orderBy: [{ name: 'asc' }, { id: 'asc' }], ...pageWindow(query) }),
-      this.db(session).channel.count({ where }),
-    ]);
+    const types = query.type
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
+    const { rows, total } = await listWorkspaceChannels(this.ctx.db, session, { types, enabled: query.enabled }, pageWindow(query));
     return { data: await this.present(session, rows, publicUrl), pagination: { total, limit: query._limit, offset: query._offset } };
   }
 
@@ -242,34 +291,34 @@ export class ChannelService {
   }
 
   async create(session: Session, body: BodyOf<typeof createChannel>, publicUrl: string) {
-    if (!SUPPORTED_TYPES.has(channelKind(body.type))) throw new AppError('validation_failed', 'This channel type cannot be created yet', [{ path: 'type', message: 'This channel type cannot be created yet' }]);
+    // Only types with a definition can carry messages: a channel of another type would accept nothing and send nothing.
+    const definition = channelDefinition(body.type);
+    if (!definition)
+      throw new AppError('channel_type_not_creatable', 'This channel type cannot be created yet', [
+        { path: 'type', message: 'This channel type cannot be created yet' },
+      ]);
     const settings = pick(body, CHANNEL_SETTING_FIELDS);
     const secrets = pick(body, CHANNEL_SECRET_FIELDS);
     normalizeSwitch(settings, 'mms_enabled');
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
     await this.checkAddresses(settings, ['base_url', 'webhook_url']);
-    // 360dialog does not sign its webhooks: a token of ours, sent back as a header, proves them.
-    let shownOnce: string | null = null;
-    if (body.type === 'whatsapp_360dialog' && !secrets.webhook_secret) shownOnce = secrets.webhook_secret = newSecret();
-    if (CUSTOM_TYPES.has(body.type) && settings.webhook_url && !secrets.webhook_secret) secrets.webhook_secret = newSecret();
-    // Telegram: the secret_token it sends back with every update is ours, never one an admin typed.
-    if (this.providerAdapter(body.type)?.generatesWebhookSecret) secrets.webhook_secret = newSecret();
+    const id = randomUUID();
+    // The secrets of ours the type needs (webhook_secret), and what the admin is shown once (360dialog's token, e-mail's forwarding address).
+    const shownOnce =
+      definition.onCreate?.({ id, settings, secrets, newSecret, emailInboundDomain: this.ctx.env.EMAIL_INBOUND_DOMAIN }) ?? null;
     checkComplete(channelKind(body.type), settings, secrets);
-    checkEmailSettings(body.type, settings);
-    if (body.type === 'email') await assertOutboundHost(settings.smtp_host!, this.ctx.env.OUTBOUND_ALLOW_HOSTS, 'smtp_host');
-    const inboundToken = CUSTOM_TYPES.has(body.type) ? newSecret() : null;
+    checkTypeSettings(definition, settings);
+    await this.checkHosts(definition, settings, () => true);
+    const inboundToken = channelTypeFacts(body.type)?.inbound === 'token' ? newSecret() : null;
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     // Last before storing: every check of ours has passed, so the provider is not pointed at a channel that will not exist.
-    const id = randomUUID();
-    // E-mail: the forwarding address carries the channel's secret, so it is shown once, like a token.
-    if (body.type === 'email') shownOnce = forwardingAddress(id, secrets.webhook_secret!, this.ctx.env.EMAIL_INBOUND_DOMAIN);
     // One page, number or bot, one live channel: refused before the provider is pointed here.
     const identity = providerIdentity({ id, type: body.type, config: settings, credentials: secrets });
     await assertIdentityFree(this.ctx.db, identity, null);
     await this.setUpAtProvider(id, body.type, settings, secrets, publicUrl);
-    const row = await writingIdentity(identity, () => this.db(session).channel.create({
-      data: {
+    const row = await writingIdentity(identity, () =>
+      insertChannel(this.ctx.db, {
         id,
         tenantId: session.tenantId,
         workspaceId: session.workspaceId,
@@ -283,14 +332,13 @@ export class ChannelService {
         config: {
           ...settings,
           credentials_set: Object.keys(secrets).sort(),
-          ...(body.type === 'whatsapp_360dialog' ? { api_version: 'onpremise' } : {}),
-          ...(body.type === 'livechat' ? { ...DEFAULT_LIVECHAT_APPEARANCE, widget_settings: { ...DEFAULT_LIVECHAT_APPEARANCE.widget_settings, title: body.name.slice(0, 60) } } : {}),
+          ...definition.initialConfig?.({ name: body.name }),
         },
         inboundTokenHash: inboundToken ? hashToken(inboundToken) : null,
         credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null,
         providerIdentity: identity?.identity ?? null,
-      },
-    }));
+      }),
+    );
     return { data: (await this.present(session, [row], publicUrl))[0]!, inbound_token: inboundToken ?? shownOnce };
   }
 
@@ -304,17 +352,22 @@ export class ChannelService {
     checkUrl(settings, 'base_url');
     checkUrl(settings, 'webhook_url');
     // Only the addresses this change sets: the connect-time check guards the stored ones.
-    await this.checkAddresses(settings, (['base_url', 'webhook_url'] as const).filter((k) => body.settings?.[k]));
+    await this.checkAddresses(
+      settings,
+      (['base_url', 'webhook_url'] as const).filter((k) => body.settings?.[k]),
+    );
     const stored = row.credentialsEncrypted ? pick(decryptCredentials(row.credentialsEncrypted, this.key), CHANNEL_SECRET_FIELDS) : {};
     const given = pick(body.credentials ?? {}, CHANNEL_SECRET_FIELDS);
+    const definition = channelDefinition(row.type);
     const adapter = this.providerAdapter(row.type);
     // Our webhook secret is not the admin's to set; a new token or address sets the webhook again, with a new secret.
-    if (adapter?.generatesWebhookSecret) delete given.webhook_secret;
+    if (definition?.ownsWebhookSecret) delete given.webhook_secret;
     const secrets = { ...stored, ...given };
     checkComplete(channelKind(row.type), settings, secrets);
-    checkEmailSettings(row.type, settings);
-    if (row.type === 'email' && body.settings?.smtp_host) await assertOutboundHost(settings.smtp_host!, this.ctx.env.OUTBOUND_ALLOW_HOSTS, 'smtp_host');
-    const changed = (given.bot_token !== undefined && given.bot_token !== stored.bot_token) || (body.settings?.base_url !== undefined && settings.base_url !== (config.base_url ?? undefined));
+    checkTypeSettings(definition, settings);
+    // Only the hosts this change sets, like the addresses above.
+    await this.checkHosts(definition, settings, (key) => Boolean(body.settings?.[key as keyof typeof body.settings]));
+    const changed = setUpChanged(definition, { given, stored, bodySettings: body.settings ?? {}, settings, config });
     const entry = await this.entryPoint(session, body.entry_point, body.entry_point_type);
     if (body.appearance) Object.assign(config, await this.checkedAppearance(session, row, body.appearance));
     const identity = providerIdentity({ id: row.id, type: row.type, config: settings, credentials: secrets });
@@ -324,38 +377,48 @@ export class ChannelService {
       await this.setUpAtProvider(row.id, row.type, settings, secrets, publicUrl);
     }
     for (const key of CHANNEL_SETTING_FIELDS) delete config[key];
-    const updated = await writingIdentity(identity, () => this.db(session).channel.update({
-      where: { id: row.id },
-      data: {
+    const updated = await writingIdentity(identity, () =>
+      updateChannelRow(this.ctx.db, session.tenantId, row.id, {
         name: body.name,
         enabled: body.enabled,
         templateRequiredOnOutboundStart: body.template_required_on_outbound_start,
         ...entry,
         config: { ...config, ...settings, credentials_set: Object.keys(secrets).sort() },
-        ...(body.credentials || secrets.webhook_secret !== stored.webhook_secret ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null } : {}),
+        ...(body.credentials || secrets.webhook_secret !== stored.webhook_secret
+          ? { credentialsEncrypted: Object.keys(secrets).length ? encryptCredentials(secrets, this.key) : null }
+          : {}),
         providerIdentity: identity?.identity ?? null,
-      },
-    }));
+      }),
+    );
     // After the change: an inbound call meanwhile re-reads the stored row.
     forgetInboundChannel(row.id);
     return (await this.present(session, [updated], publicUrl))[0]!;
   }
 
-  /** Spec 002 §3: only livechat channels have an appearance; its images are files of this tenant or https addresses. */
+  /** Only livechat channels have an appearance; its images are files of this tenant or https addresses. */
   private async checkedAppearance(session: Session, row: ChannelRow, appearance: LivechatAppearance): Promise<LivechatAppearance> {
-    if (row.type !== 'livechat') throw new AppError('validation_failed', 'Only livechat channels have an appearance', [{ path: 'appearance', message: 'Only livechat channels have an appearance' }]);
+    if (!channelDefinition(row.type)?.hasAppearance)
+      throw new AppError('appearance_livechat_only', 'Only livechat channels have an appearance', [
+        { path: 'appearance', message: 'Only livechat channels have an appearance' },
+      ]);
     const problems = livechatAppearanceProblems(appearance);
     if (problems.length > 0) {
-      throw new AppError('validation_failed', problems[0]!.message, problems.map((p) => ({ path: `appearance.${p.path}`, message: p.message })));
+      throw new AppError(
+        'validation_failed',
+        problems[0]!.message,
+        problems.map((p) => ({ path: `appearance.${p.path}`, message: p.message })),
+      );
     }
     const images = (['logo', 'avatar', 'background_image'] as const).filter((k) => {
       const value = appearance.widget_settings[k];
       return value !== null && Uuid.safeParse(value).success;
     });
     for (const key of images) {
-      const file = await this.db(session).storedFile.findFirst({ where: { id: appearance.widget_settings[key]! }, select: { contentType: true } });
+      const file = await findStoredFile(this.ctx.db, session.tenantId, appearance.widget_settings[key]!);
       if (!file || !file.contentType.startsWith('image/')) {
-        throw new AppError('validation_failed', 'Use an uploaded image', [{ path: `appearance.widget_settings.${key}`, message: 'Use an uploaded image' }]);
+        throw new AppError('uploaded_image_required', 'Use an uploaded image', [
+          { path: `appearance.widget_settings.${key}`, message: 'Use an uploaded image' },
+        ]);
       }
     }
     return appearance;
@@ -364,16 +427,17 @@ export class ChannelService {
   /** 360dialog on-premise → Cloud API: the adapter then uses the Cloud API paths. Idempotent. */
   async toCloudApi(session: Session, id: string, publicUrl: string): Promise<Channel> {
     const row = await this.row(session, id);
-    if (row.type !== 'whatsapp_360dialog') throw new AppError('unprocessable', 'Only 360dialog channels can move to the Cloud API');
+    if (!channelDefinition(row.type)?.apiVersionOf)
+      throw new AppError('channel_migration_not_360dialog', 'Only 360dialog channels can move to the Cloud API');
     const config = { ...((row.config ?? {}) as Record<string, unknown>), api_version: 'cloud' };
-    const updated = await this.db(session).channel.update({ where: { id: row.id }, data: { config } });
+    const updated = await updateChannelRow(this.ctx.db, session.tenantId, row.id, { config });
     return (await this.present(session, [updated], publicUrl))[0]!;
   }
 
   /** Soft delete: conversations and messages of the channel stay readable. */
   async remove(session: Session, id: string): Promise<void> {
     const row = await this.row(session, id);
-    await this.db(session).channel.update({ where: { id: row.id }, data: { deletedAt: new Date(), enabled: false } });
+    await softDeleteChannel(this.ctx.db, session.tenantId, row.id);
     forgetInboundChannel(row.id);
   }
 }

@@ -1,5 +1,5 @@
 import { decryptCredentials, parseSecretsKey } from '@atende/channels';
-import { startTelegramSimulator, type TelegramSimulator } from '@atende/channels/telegram-simulator';
+import { startTelegramSimulator, type TelegramSimulator } from '@atende/simulators/telegram';
 import { queues } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
@@ -24,12 +24,21 @@ afterAll(async () => {
   await sim.close();
 });
 
-const create = (fields: Record<string, string>) => t.http.post('/api/v1/channels').set(auth()).type('form').send({ name: 'Telegram', type: 'telegram', base_url: sim.baseUrl, ...fields });
+const create = (fields: Record<string, string>) =>
+  t.http
+    .post('/api/v1/channels')
+    .set(auth())
+    .type('form')
+    .send({ name: 'Telegram', type: 'telegram', base_url: sim.baseUrl, ...fields });
 const channelCount = () => t.database.db.channel.count({ where: { tenantId: acme.tenantId } });
-const inboundJobs = () => t.database.db.outboxJob.findMany({ where: { tenantId: acme.tenantId, queue: queues.channelInbound.name }, orderBy: { createdAt: 'asc' } });
+const inboundJobs = () =>
+  t.database.db.outboxJob.findMany({
+    where: { tenantId: acme.tenantId, queue: queues.channelInbound.name },
+    orderBy: { createdAt: 'asc' },
+  });
 const key = () => parseSecretsKey(t.env.CHANNEL_SECRETS_KEY);
 
-describe('Telegram channels (issue 15)', () => {
+describe('Telegram channels', () => {
   it('refuses a token the Bot API refuses, a missing token and an unreachable API, storing nothing', async () => {
     const bad = await create({ bot_token: '7000000999:AAwrong' });
     expect(bad.status).toBe(400);
@@ -53,7 +62,11 @@ describe('Telegram channels (issue 15)', () => {
     const created = await create({ bot_token: TOKEN, webhook_secret: 'admin-chosen', entry_point: acme.sectors[0]!.id });
     expect(created.status).toBe(201);
     channelId = created.body.data.uuid;
-    expect(created.body.data).toMatchObject({ type: 'telegram', credentials_set: ['bot_token', 'webhook_secret'], webhook_url: `${t.url}/api/v1/channels/${channelId}/webhook` });
+    expect(created.body.data).toMatchObject({
+      type: 'telegram',
+      credentials_set: ['bot_token', 'webhook_secret'],
+      webhook_url: `${t.url}/api/v1/channels/${channelId}/webhook`,
+    });
     expect(JSON.stringify(created.body)).not.toContain(TOKEN);
     const row = await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } });
     const secrets = decryptCredentials(row.credentialsEncrypted!, key());
@@ -74,7 +87,10 @@ describe('Telegram channels (issue 15)', () => {
 
   it('sets the webhook again with a new secret when the token changes, and keeps everything when the new token is refused', async () => {
     const before = sim.webhook();
-    const refused = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ credentials: { bot_token: '7000000999:AAnope' } });
+    const refused = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ credentials: { bot_token: '7000000999:AAnope' } });
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('channel_credentials_refused');
     const row = await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } });
@@ -82,27 +98,56 @@ describe('Telegram channels (issue 15)', () => {
     expect(sim.webhook()).toEqual(before);
 
     // An admin cannot set our webhook secret; renaming leaves the webhook alone.
-    const renamed = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ name: 'Telegram Bot', credentials: { webhook_secret: 'mine' } });
+    const renamed = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ name: 'Telegram Bot', credentials: { webhook_secret: 'mine' } });
     expect(renamed.status).toBe(200);
-    expect(decryptCredentials((await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!, key()).webhook_secret).toBe(before!.secret);
+    expect(
+      decryptCredentials((await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!, key())
+        .webhook_secret,
+    ).toBe(before!.secret);
 
-    const again = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ credentials: { bot_token: TOKEN.replace('AA', 'AB') } });
+    const again = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ credentials: { bot_token: TOKEN.replace('AA', 'AB') } });
     expect(again.status).toBe(400); // the simulator takes one token only: a different one is refused
-    const same = await t.http.patch(`/api/v1/channels/${channelId}`).set(auth()).send({ settings: { base_url: `${sim.baseUrl}/` } });
+    const same = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set(auth())
+      .send({ settings: { base_url: `${sim.baseUrl}/` } });
     expect(same.status).toBe(200);
-    const secret = decryptCredentials((await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!, key()).webhook_secret;
+    const secret = decryptCredentials(
+      (await t.database.db.channel.findUniqueOrThrow({ where: { id: channelId } })).credentialsEncrypted!,
+      key(),
+    ).webhook_secret;
     expect(secret).not.toBe(before!.secret);
     expect(sim.webhook()).toEqual({ url: before!.url, secret });
   });
 
   it("queues an agent's answer in a Telegram conversation for the worker's channel-delivery", async () => {
     const contact = await t.database.db.contact.create({ data: { tenantId: acme.tenantId, name: 'Ana' } });
-    await t.database.db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId, contactId: contact.id, identifier: String(ana.id) } });
+    await t.database.db.contactIdentity.create({
+      data: { tenantId: acme.tenantId, channelId, contactId: contact.id, identifier: String(ana.id) },
+    });
     const conversation = await t.database.db.conversation.create({
-      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId, userId: acme.users.agent!.id, state: 'answered', contactInteracted: true, ticketNumber: 77 },
+      data: {
+        tenantId: acme.tenantId,
+        workspaceId: acme.workspaceId,
+        contactId: contact.id,
+        channelId,
+        userId: acme.users.agent!.id,
+        state: 'answered',
+        contactInteracted: true,
+        ticketNumber: 77,
+      },
     });
     const agent = await t.login('agent@acme.test');
-    const sent = await t.http.post(`/api/v1/conversations/${conversation.id}/messages`).set({ Authorization: `Bearer ${agent}` }).send({ content: 'Olá, Ana!' });
+    const sent = await t.http
+      .post(`/api/v1/conversations/${conversation.id}/messages`)
+      .set({ Authorization: `Bearer ${agent}` })
+      .send({ content: 'Olá, Ana!' });
     expect(sent.status).toBeLessThan(300);
     const jobs = await t.database.db.outboxJob.findMany({ where: { tenantId: acme.tenantId, queue: queues.channelDelivery.name } });
     const message = await t.database.db.message.findFirstOrThrow({ where: { conversationId: conversation.id, content: 'Olá, Ana!' } });

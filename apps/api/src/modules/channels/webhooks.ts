@@ -1,29 +1,45 @@
 import { channelKind } from '@atende/core';
-import { channelAdapters, decryptCredentials, hubChallenge, metaEntryIdentity, outboundClient, isProviderAdapter, parseSecretsKey, verifyHubSignature, type ChannelTarget, type ProviderChannelAdapter } from '@atende/channels';
+import {
+  channelAdapters,
+  decryptCredentials,
+  hubChallenge,
+  metaEntryIdentity,
+  outboundClient,
+  isProviderAdapter,
+  parseSecretsKey,
+  verifyHubSignature,
+  type ChannelTarget,
+  type ProviderChannelAdapter,
+} from '@atende/channels';
 import { AppError, META_SETUP_KINDS, queues, UuidParam, type ChannelInboundJob, type MetaSetupKind } from '@atende/contract';
-import { enqueue, enqueueMany, liveChannelsByIdentity } from '@atende/db';
+import { enqueue, enqueueMany, liveChannelById, liveChannelsByIdentity } from '@atende/db';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import { publicUrlOf } from './routes';
 
 /**
- * Provider webhooks (issue 5; every provider channel type, issue 15): GET answers the Cloud API's verify-token handshake; POST checks the
+ * Provider webhooks (every provider channel type): GET answers the Cloud API's verify-token handshake; POST checks the
  * provider's signature on the exact bytes received, stores the delivery for the worker's
  * channel-inbound queue (outbox row, committed before answering) and answers 200 at once.
  * A signature that cannot be verified gets 401 and nothing is stored.
  */
-export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters({ outbound: outboundClient({ allowHosts: ctx.env.OUTBOUND_ALLOW_HOSTS }) })): FastifyPluginAsync {
+export function channelWebhookRoutes(
+  ctx: AppContext,
+  adapters = channelAdapters({ outbound: outboundClient({ allowHosts: ctx.env.OUTBOUND_ALLOW_HOSTS }) }),
+): FastifyPluginAsync {
   const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
 
   /**
    * The channel a webhook names, or null. An unknown channel is refused exactly like a bad signature
-   * (or verify token) by the callers, so the endpoint tells nobody which channel ids exist (issue 12, Low).
+   * (or verify token) by the callers, so the endpoint tells nobody which channel ids exist.
    */
-  async function target(request: FastifyRequest): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: ProviderChannelAdapter } | null> {
+  async function target(
+    request: FastifyRequest,
+  ): Promise<{ channel: ChannelTarget & { tenantId: string }; adapter: ProviderChannelAdapter } | null> {
     const parsed = UuidParam.safeParse(request.params);
     if (!parsed.success) return null;
-    const row = await ctx.db.channel.findFirst({ where: { id: parsed.data.id, deletedAt: null } });
+    const row = await liveChannelById(ctx.db, parsed.data.id);
     const adapter = row ? adapters.get(channelKind(row.type)) : undefined;
     if (!row || !adapter || !isProviderAdapter(adapter)) return null;
     let credentials: Record<string, unknown> | null = null;
@@ -44,7 +60,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
     app.get('/api/v1/channels/:id/webhook', async (request, reply) => {
       const found = await target(request);
       const challenge = found ? found.adapter.verifyHandshake(request.query as Record<string, string | undefined>, found.channel) : null;
-      if (challenge === null) throw new AppError('forbidden', 'Invalid verify token');
+      if (challenge === null) throw new AppError('webhook_verify_token_invalid', 'Invalid verify token');
       return reply.type('text/plain').send(challenge);
     });
 
@@ -53,7 +69,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
       const rawBody = typeof request.body === 'string' ? request.body : '';
       const url = `${publicUrlOf(ctx)}${request.url}`;
       if (!found || !found.channel.credentials || !found.adapter.verifyWebhook({ rawBody, headers: request.headers, url }, found.channel)) {
-        throw new AppError('unauthorized', 'Invalid signature');
+        throw new AppError('webhook_signature_invalid', 'Invalid signature');
       }
       const { channel } = found;
       const payload: ChannelInboundJob = {
@@ -68,7 +84,7 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
     });
 
     /**
-     * The Meta app's own callback (issue 15 item 4): a Meta app has one webhook address per product,
+     * The Meta app's own callback: a Meta app has one webhook address per product,
      * so the pages connected through /messenger-setup and /instagram-setup (all under this server's
      * META_APP_ID) report here. The verify token is META_VERIFY_TOKEN, the signature the app secret's;
      * each entry goes to the one live channel whose provider identity it names (entry.id: the page, or
@@ -81,28 +97,36 @@ export function channelWebhookRoutes(ctx: AppContext, adapters = channelAdapters
       return kind.success ? kind.data : null;
     };
     app.get('/api/v1/channels/meta/:kind/webhook', async (request, reply) => {
-      const challenge = metaKind(request) ? hubChallenge(request.query as Record<string, string | undefined>, ctx.env.META_VERIFY_TOKEN) : null;
-      if (challenge === null) throw new AppError('forbidden', 'Invalid verify token');
+      const challenge = metaKind(request)
+        ? hubChallenge(request.query as Record<string, string | undefined>, ctx.env.META_VERIFY_TOKEN)
+        : null;
+      if (challenge === null) throw new AppError('webhook_verify_token_invalid', 'Invalid verify token');
       return reply.type('text/plain').send(challenge);
     });
     app.post('/api/v1/channels/meta/:kind/webhook', async (request, reply) => {
       const kind = metaKind(request);
       const rawBody = typeof request.body === 'string' ? request.body : '';
-      if (!kind || !ctx.env.META_APP_SECRET || !verifyHubSignature(rawBody, request.headers, ctx.env.META_APP_SECRET)) throw new AppError('unauthorized', 'Invalid signature');
+      if (!kind || !ctx.env.META_APP_SECRET || !verifyHubSignature(rawBody, request.headers, ctx.env.META_APP_SECRET))
+        throw new AppError('webhook_signature_invalid', 'Invalid signature');
       let body: { object?: unknown; entry?: unknown };
       try {
         body = JSON.parse(rawBody) as { object?: unknown; entry?: unknown };
       } catch {
-        throw new AppError('validation_failed', 'The body is not JSON');
+        throw new AppError('webhook_body_not_json', 'The body is not JSON');
       }
-      const entries = (Array.isArray(body.entry) ? body.entry : []).filter((e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string');
+      const entries = (Array.isArray(body.entry) ? body.entry : []).filter(
+        (e): e is { id: string } => typeof (e as { id?: unknown })?.id === 'string',
+      );
       const identities = [...new Set(entries.map((e) => metaEntryIdentity(kind, e.id)))];
       const channels = await liveChannelsByIdentity(ctx.db, identities);
       const jobs = channels.map((channel): ChannelInboundJob => ({
         tenant_uuid: channel.tenantId,
         channel_uuid: channel.id,
         content_type: 'application/json',
-        raw_body: JSON.stringify({ object: body.object, entry: entries.filter((e) => metaEntryIdentity(kind, e.id) === channel.providerIdentity) }),
+        raw_body: JSON.stringify({
+          object: body.object,
+          entry: entries.filter((e) => metaEntryIdentity(kind, e.id) === channel.providerIdentity),
+        }),
         received_at: new Date().toISOString(),
       }));
       await enqueueMany(ctx.db, queues.channelInbound.name, jobs);

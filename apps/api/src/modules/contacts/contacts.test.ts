@@ -17,11 +17,26 @@ afterAll(() => t.close());
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 const create = (body: Record<string, unknown>, who = 'agent') => t.http.post('/api/v1/contacts').set(auth(who)).send(body);
 
-describe('contacts (spec 000 §5, §7)', () => {
+describe('contacts', () => {
   it('creates a contact with the phone normalised for the tenant country and the email lowercased', async () => {
-    const res = await create({ name: 'Maria', phone1: '(11) 91234-0001', organization: 'Padaria', email: 'Maria@Exemplo.COM', fields: { plano: 'ouro' } });
+    const res = await create({
+      name: 'Maria',
+      phone1: '(11) 91234-0001',
+      organization: 'Padaria',
+      email: 'Maria@Exemplo.COM',
+      fields: { plano: 'ouro' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ name: 'Maria', phone1: '+5511912340001', phone_number: '+5511912340001', organization: { name: 'Padaria' }, email: 'maria@exemplo.com', fields: { plano: 'ouro' }, dnd_list: [], last_conversations_count: 0 });
+    expect(res.body.data).toMatchObject({
+      name: 'Maria',
+      phone1: '+5511912340001',
+      phone_number: '+5511912340001',
+      organization: { name: 'Padaria' },
+      email: 'maria@exemplo.com',
+      fields: { plano: 'ouro' },
+      dnd_list: [],
+      last_conversations_count: 0,
+    });
   });
 
   it("refuses missing required fields, invalid phones and e-mails, oversize custom fields, with the spec's messages", async () => {
@@ -30,7 +45,7 @@ describe('contacts (spec 000 §5, §7)', () => {
     expect(missing.body.fields.map((f: { path: string }) => f.path).sort()).toEqual(['name', 'organization']);
     const phone = await create({ name: 'X', phone1: '123', organization: 'O' });
     expect(phone.status).toBe(400);
-    expect(phone.body.fields).toEqual([{ path: 'phone1', message: 'Número de telefone inválido' }]);
+    expect(phone.body.fields).toEqual([{ path: 'phone1', message: 'Número de telefone inválido', code: 'phone_invalid' }]);
     const email = await create({ name: 'X', phone1: '11912340003', organization: 'O', email: 'not-an-email' });
     expect(email.status).toBe(400);
     expect(email.body.error_message).toContain('Please insert a valid e-mail');
@@ -50,12 +65,15 @@ describe('contacts (spec 000 §5, §7)', () => {
   it('edits a contact, keeping phone1 read-only', async () => {
     const { body } = await create({ name: 'João', phone1: '11912340010', organization: 'Souza' });
     const id = body.data.uuid as string;
-    const edit = await t.http.patch(`/api/v1/contacts/${id}`).set(auth('agent')).send({ name: 'João Souza', phone1: '+5511912340010', city: 'São Paulo', phone2: '11 3333-4444' });
+    const edit = await t.http
+      .patch(`/api/v1/contacts/${id}`)
+      .set(auth('agent'))
+      .send({ name: 'João Souza', phone1: '+5511912340010', city: 'São Paulo', phone2: '11 3333-4444' });
     expect(edit.status).toBe(200);
     expect(edit.body.data).toMatchObject({ name: 'João Souza', city: 'São Paulo', phone2: '+551133334444' });
     const locked = await t.http.patch(`/api/v1/contacts/${id}`).set(auth('agent')).send({ phone1: '11912340099' });
     expect(locked.status).toBe(400);
-    expect(locked.body.fields).toEqual([{ path: 'phone1', message: 'Telefone 1 não pode ser editado' }]);
+    expect(locked.body.fields).toEqual([{ path: 'phone1', message: 'Telefone 1 não pode ser editado', code: 'phone_1_locked' }]);
     expect((await t.http.patch(`/api/v1/contacts/${id}`).set(auth('agent')).send({ name: '' })).status).toBe(400);
   });
 
@@ -85,18 +103,47 @@ describe('contacts (spec 000 §5, §7)', () => {
 
   it('shows the journey of earlier conversations and deletes only contacts without open conversations', async () => {
     const contact = await t.database.db.contact.findFirstOrThrow({ where: { tenantId: acme.tenantId, name: 'Maria' } });
-    const channel = await t.database.db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'API', type: 'custom' } });
+    const channel = await t.database.db.channel.create({
+      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'API', type: 'custom' },
+    });
     const reason = await t.database.db.conversationReason.create({ data: { tenantId: acme.tenantId, name: 'Solved' } });
     const closed = await t.database.db.conversation.create({
-      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId: channel.id, sectorId: acme.sectors[0]!.id, state: 'closed', ticketNumber: 1, closedAt: new Date(), endReasonId: reason.id, endedBy: 'agent' },
+      data: {
+        tenantId: acme.tenantId,
+        workspaceId: acme.workspaceId,
+        contactId: contact.id,
+        channelId: channel.id,
+        sectorId: acme.sectors[0]!.id,
+        state: 'closed',
+        ticketNumber: 1,
+        closedAt: new Date(),
+        endReasonId: reason.id,
+        endedBy: 'agent',
+      },
     });
     const open = await t.database.db.conversation.create({
-      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, contactId: contact.id, channelId: channel.id, state: 'waiting', ticketNumber: 2 },
+      data: {
+        tenantId: acme.tenantId,
+        workspaceId: acme.workspaceId,
+        contactId: contact.id,
+        channelId: channel.id,
+        state: 'waiting',
+        ticketNumber: 2,
+      },
     });
     const journey = await t.http.get(`/api/v1/contacts/${contact.id}/journey?_limit=5`).set(auth('agent'));
     expect(journey.body.pagination.total).toBe(2);
     const entry = await t.http.get(`/api/v1/contacts/${contact.id}/event/${closed.id}`).set(auth('agent'));
-    expect(entry.body.data).toMatchObject({ event_type: 'chat', data: { conversation_uuid: closed.id, channel_type: 'custom', channel_name: expect.any(String), queue_name: 'Support', outcome: 'Solved' } });
+    expect(entry.body.data).toMatchObject({
+      event_type: 'chat',
+      data: {
+        conversation_uuid: closed.id,
+        channel_type: 'custom',
+        channel_name: expect.any(String),
+        queue_name: 'Support',
+        outcome: 'Solved',
+      },
+    });
     expect((await t.http.get(`/api/v1/contacts/${contact.id}/event/${acme.sectors[0]!.id}`).set(auth('agent'))).status).toBe(404);
     expect((await t.http.delete(`/api/v1/contacts/${contact.id}`).set(auth('agent'))).status).toBe(403);
     expect((await t.http.delete(`/api/v1/contacts/${contact.id}`).set(auth('supervisor'))).status).toBe(409);

@@ -4,9 +4,11 @@ import type { Prisma } from '@atende/db';
 type ContactRow = Prisma.ContactGetPayload<object>;
 
 const strings = (value: unknown): Record<string, string> =>
-  value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {};
+  value && typeof value === 'object'
+    ? (Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
+    : {};
 
-/** Contact of spec 000 §3: phone1 is the contact's phone number; dnd_list the DND lists it is on. */
+/** Contact: phone1 is the contact's phone number; dnd_list the DND lists it is on. */
 export function presentContact(c: ContactRow, conversationCount: number, dndLists: { uuid: string; name: string }[] = []): ContactDto {
   return {
     uuid: c.id,

@@ -29,7 +29,9 @@ afterAll(async () => {
 
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 
-function socketFor(name: string): Promise<{ socket: Socket; events: { event: string; payload: { conversation?: { uuid: string }; conversation_uuid?: string } }[] }> {
+function socketFor(
+  name: string,
+): Promise<{ socket: Socket; events: { event: string; payload: { conversation?: { uuid: string }; conversation_uuid?: string } }[] }> {
   const socket = io(t.url, { path: '/socket', auth: { token: tokens[name] }, transports: ['websocket'] });
   sockets.push(socket);
   const events: { event: string; payload: { conversation?: { uuid: string }; conversation_uuid?: string } }[] = [];
@@ -40,19 +42,25 @@ function socketFor(name: string): Promise<{ socket: Socket; events: { event: str
   });
 }
 /** An event about conversation `uuid`, as the socket received it. */
-const updateOf = (uuid: string) => ({ event: 'update-conversation', payload: expect.objectContaining({ conversation: expect.objectContaining({ uuid }) }) });
+const updateOf = (uuid: string) => ({
+  event: 'update-conversation',
+  payload: expect.objectContaining({ conversation: expect.objectContaining({ uuid }) }),
+});
 
 /** A new conversation from a contact, accepted by `name`. */
 async function acceptedBy(name: string, phone: string): Promise<string> {
   // Each test starts from an empty queue, so the accept below takes this contact's conversation.
-  await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: 'waiting' }, data: { state: 'closed', closedAt: new Date() } });
+  await t.database.db.conversation.updateMany({
+    where: { tenantId: acme.tenantId, state: 'waiting' },
+    data: { state: 'closed', closedAt: new Date() },
+  });
   await inbound(t, channel.id, token, { phone, id: `m-${phone}`, content: 'Preciso de ajuda' });
   const res = await t.http.patch('/api/v1/conversations').set(auth(name)).send({ user_id: ids[name] });
   expect(res.status).toBe(200);
   return res.body.data.uuid as string;
 }
 
-describe('conversation actions (spec 000 §4)', () => {
+describe('conversation actions', () => {
   it('returns to queue, prioritises and finishes with a reason, with history events', async () => {
     const id = await acceptedBy('agent', '11966660001');
     const back = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'waiting' });
@@ -69,7 +77,10 @@ describe('conversation actions (spec 000 §4)', () => {
     const taken = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: ids.agent });
     expect(taken.body.data.uuid).toBe(id);
     const reason = await t.database.db.conversationReason.create({ data: { tenantId: acme.tenantId, name: 'Solved' } });
-    const done = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed', conversation_reason_uuid: reason.id });
+    const done = await t.http
+      .patch(`/api/v1/conversations/${id}`)
+      .set(auth('agent'))
+      .send({ state: 'closed', conversation_reason_uuid: reason.id });
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ state: 'closed', ended_by: 'agent', conversation_reason_uuid: reason.id });
     expect(done.body.data.history.at(-1)).toMatchObject({ event: 'closed', detail: { ended_by: 'agent', end_reason: { name: 'Solved' } } });
@@ -78,7 +89,12 @@ describe('conversation actions (spec 000 §4)', () => {
 
   it('an agent prioritises a conversation they hold: it returns to the top of the queue in one call', async () => {
     await acceptedBy('agent2', '11966660011');
-    const older = (await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, userId: ids.agent2 }, orderBy: { createdAt: 'desc' } })).id;
+    const older = (
+      await t.database.db.conversation.findFirstOrThrow({
+        where: { tenantId: acme.tenantId, userId: ids.agent2 },
+        orderBy: { createdAt: 'desc' },
+      })
+    ).id;
     await t.http.patch(`/api/v1/conversations/${older}`).set(auth('agent2')).send({ state: 'waiting' }).expect(200);
     const id = await (async () => {
       await inbound(t, channel.id, token, { phone: '11966660012', id: 'm-prio-2', content: 'Oi' });
@@ -90,7 +106,12 @@ describe('conversation actions (spec 000 §4)', () => {
     const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'waiting', priority: 'top' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ state: 'waiting', user: null });
-    expect(res.body.data.history.map((h: { event: string }) => h.event).slice(-2).sort()).toEqual(['enter-queue', 'new-priority']);
+    expect(
+      res.body.data.history
+        .map((h: { event: string }) => h.event)
+        .slice(-2)
+        .sort(),
+    ).toEqual(['enter-queue', 'new-priority']);
     // Ahead of the conversation that waited before it.
     const next = await t.http.patch('/api/v1/conversations').set(auth('agent2')).send({ user_id: ids.agent2 });
     expect(next.body.data.uuid).toBe(id);
@@ -99,12 +120,18 @@ describe('conversation actions (spec 000 §4)', () => {
     expect(refused.status).toBe(409);
     expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('agent2'))).body.data.state).toBe('answered');
     await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent2')).send({ state: 'closed' }).expect(200);
-    await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } }, data: { state: 'closed', closedAt: new Date() } });
+    await t.database.db.conversation.updateMany({
+      where: { tenantId: acme.tenantId, state: { in: ['waiting', 'answered'] } },
+      data: { state: 'closed', closedAt: new Date() },
+    });
   });
 
   it('a supervisor finishing with current_role supervisor is recorded as such', async () => {
     const id = await acceptedBy('agent', '11966660002');
-    const done = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('supervisor')).send({ state: 'closed', current_role: 'supervisor' });
+    const done = await t.http
+      .patch(`/api/v1/conversations/${id}`)
+      .set(auth('supervisor'))
+      .send({ state: 'closed', current_role: 'supervisor' });
     expect(done.body.data.ended_by).toBe('supervisor');
   });
 
@@ -112,9 +139,16 @@ describe('conversation actions (spec 000 §4)', () => {
     const id = await acceptedBy('agent', '11966660003');
     const a1 = await socketFor('agent');
     const a2 = await socketFor('agent2');
-    const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ sector_uuid: acme.sectors[1]!.id, user_uuid: acme.users.agent2!.uuid });
+    const res = await t.http
+      .patch(`/api/v1/conversations/${id}`)
+      .set(auth('agent'))
+      .send({ sector_uuid: acme.sectors[1]!.id, user_uuid: acme.users.agent2!.uuid });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ state: 'answered', user: { uuid: acme.users.agent2!.uuid }, sector: { uuid: acme.sectors[1]!.id } });
+    expect(res.body.data).toMatchObject({
+      state: 'answered',
+      user: { uuid: acme.users.agent2!.uuid },
+      sector: { uuid: acme.sectors[1]!.id },
+    });
     expect(res.body.data.history.some((h: { event: string }) => h.event === 'transfer')).toBe(true);
     await vi.waitFor(() => expect(a2.events).toContainEqual(updateOf(id)), { timeout: 3000 });
     await vi.waitFor(() => expect(a1.events).toContainEqual(updateOf(id)), { timeout: 3000 });
@@ -125,34 +159,56 @@ describe('conversation actions (spec 000 §4)', () => {
 
   it('transfers to a sector queue, and refuses transfer before the contact interacted', async () => {
     const id = await acceptedBy('agent', '11966660004');
-    const res = await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ sector_uuid: acme.sectors[1]!.id, user_uuid: null });
+    const res = await t.http
+      .patch(`/api/v1/conversations/${id}`)
+      .set(auth('agent'))
+      .send({ sector_uuid: acme.sectors[1]!.id, user_uuid: null });
     expect(res.body.data).toMatchObject({ state: 'waiting', user: null });
     expect(res.body.data.history.at(-1)).toMatchObject({ event: 'enter-queue', detail: { event: 'transferring-conversation' } });
     const contact = await t.database.db.contact.create({ data: { tenantId: acme.tenantId, name: 'Out', phoneNumber: '+5511966660005' } });
-    const started = await t.http.post(`/api/v1/contacts/${contact.id}/conversations`).set(auth('agent')).send({ channel_uuid: channel.id, initial_message: 'Olá!' });
+    const started = await t.http
+      .post(`/api/v1/contacts/${contact.id}/conversations`)
+      .set(auth('agent'))
+      .send({ channel_uuid: channel.id, initial_message: 'Olá!' });
     expect(started.status).toBe(201);
     expect(started.body.data).toMatchObject({ state: 'outbound-started', type: 'outbound' });
-    const refused = await t.http.patch(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent')).send({ sector_uuid: acme.sectors[0]!.id });
+    const refused = await t.http
+      .patch(`/api/v1/conversations/${started.body.data.uuid}`)
+      .set(auth('agent'))
+      .send({ sector_uuid: acme.sectors[0]!.id });
     expect(refused.status).toBe(409);
     expect(refused.body.error_message).toBe('You can only transfer after the client has interacted');
-    expect((await t.http.patch(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent')).send({ state: 'waiting' })).status).toBe(409);
+    expect(
+      (await t.http.patch(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent')).send({ state: 'waiting' })).status,
+    ).toBe(409);
     // The agent's first message was queued for delivery in the same transaction.
     expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: 'channel-delivery' } })).toBeGreaterThan(0);
-    const noMessage = await t.http.post(`/api/v1/contacts/${contact.id}/conversations`).set(auth('agent')).send({ channel_uuid: channel.id });
+    const noMessage = await t.http
+      .post(`/api/v1/contacts/${contact.id}/conversations`)
+      .set(auth('agent'))
+      .send({ channel_uuid: channel.id });
     expect(noMessage.status).toBe(400);
     // The contact answers: the conversation becomes a normal answered one and can be transferred.
-    await t.database.db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId: channel.id, identifier: '+5511966660005', contactId: contact.id } });
+    await t.database.db.contactIdentity.create({
+      data: { tenantId: acme.tenantId, channelId: channel.id, identifier: '+5511966660005', contactId: contact.id },
+    });
     const reply = await inbound(t, channel.id, token, { phone: '11966660005', id: 'out-reply' });
     expect(reply.body.data.conversation_uuid).toBe(started.body.data.uuid);
     const answered = await t.http.get(`/api/v1/conversations/${started.body.data.uuid}`).set(auth('agent'));
     expect(answered.body.data).toMatchObject({ state: 'answered', contact_interacted: true });
   });
 
-  // Issue 15 item 3: an agent starts a conversation by e-mail, with a subject.
+  // An agent starts a conversation by e-mail, with a subject.
   it('starts an e-mail conversation with its subject, to the contact’s address, and refuses one without either', async () => {
     const db = t.database.db;
-    const mail = await db.channel.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'E-mail', type: 'email', entrySectorId: acme.sectors[0]!.id } });
-    const start = (contactId: string, body: Record<string, unknown>) => t.http.post(`/api/v1/contacts/${contactId}/conversations`).set(auth('agent')).send({ channel_uuid: mail.id, ...body });
+    const mail = await db.channel.create({
+      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, name: 'E-mail', type: 'email', entrySectorId: acme.sectors[0]!.id },
+    });
+    const start = (contactId: string, body: Record<string, unknown>) =>
+      t.http
+        .post(`/api/v1/contacts/${contactId}/conversations`)
+        .set(auth('agent'))
+        .send({ channel_uuid: mail.id, ...body });
     const noAddress = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Sem e-mail', phoneNumber: '+5511966660055' } });
     const refused = await start(noAddress.id, { initial_message: 'Olá', subject: 'Proposta' });
     expect(refused.status).toBe(400);
@@ -160,10 +216,12 @@ describe('conversation actions (spec 000 §4)', () => {
     const contact = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Bia', email: 'Bia@Cliente.test' } });
     const noSubject = await start(contact.id, { initial_message: 'Olá' });
     expect(noSubject.status).toBe(400);
-    expect(noSubject.body.fields).toEqual([{ path: 'subject', message: 'Subject is required' }]);
+    expect(noSubject.body.fields).toEqual([{ path: 'subject', message: 'Subject is required', code: 'subject_required' }]);
     // Another contact already writing from that address on this channel keeps it.
     const other = await db.contact.create({ data: { tenantId: acme.tenantId, name: 'Outra Bia' } });
-    const taken = await db.contactIdentity.create({ data: { tenantId: acme.tenantId, channelId: mail.id, identifier: 'bia@cliente.test', contactId: other.id } });
+    const taken = await db.contactIdentity.create({
+      data: { tenantId: acme.tenantId, channelId: mail.id, identifier: 'bia@cliente.test', contactId: other.id },
+    });
     expect((await start(contact.id, { initial_message: 'Olá', subject: 'Proposta' })).status).toBe(409);
     await db.contactIdentity.delete({ where: { id: taken.id } });
     expect(await db.conversation.count({ where: { contactId: contact.id } })).toBe(0);
@@ -171,8 +229,14 @@ describe('conversation actions (spec 000 §4)', () => {
     const started = await start(contact.id, { initial_message: 'Temos uma proposta.', subject: '  Proposta de renovação ' });
     expect(started.status).toBe(201);
     const first = await db.message.findFirstOrThrow({ where: { conversationId: started.body.data.uuid } });
-    expect(first).toMatchObject({ content: 'Temos uma proposta.', status: 'sending', interactiveContent: { type: 'email', subject: 'Proposta de renovação' } });
-    expect(await db.contactIdentity.findFirst({ where: { channelId: mail.id, contactId: contact.id } })).toMatchObject({ identifier: 'bia@cliente.test' });
+    expect(first).toMatchObject({
+      content: 'Temos uma proposta.',
+      status: 'sending',
+      interactiveContent: { type: 'email', subject: 'Proposta de renovação' },
+    });
+    expect(await db.contactIdentity.findFirst({ where: { channelId: mail.id, contactId: contact.id } })).toMatchObject({
+      identifier: 'bia@cliente.test',
+    });
     // It counted towards the agent's open conversations: closed, so the later tests find them free.
     await db.conversation.update({ where: { id: started.body.data.uuid }, data: { state: 'closed', closedAt: new Date() } });
   });
@@ -194,23 +258,43 @@ describe('conversation actions (spec 000 §4)', () => {
     expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'nope' })).status).toBe(400);
     expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({})).status).toBe(400);
     expect((await t.http.patch('/api/v1/conversations/not-a-uuid').set(auth('agent')).send({ state: 'closed' })).status).toBe(400);
-    expect((await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed', conversation_reason_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })).status).toBe(404);
+    expect(
+      (
+        await t.http
+          .patch(`/api/v1/conversations/${id}`)
+          .set(auth('agent'))
+          .send({ state: 'closed', conversation_reason_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })
+      ).status,
+    ).toBe(404);
     expect((await t.database.db.conversation.findUniqueOrThrow({ where: { id } })).state).toBe('answered');
   });
 });
 
-describe('messages (spec 000 §4)', () => {
+describe('messages', () => {
   it('sends idempotently by uuid, also in parallel, and only the holder receives new-message', async () => {
     const id = await acceptedBy('agent', '11955550001');
     const a1 = await socketFor('agent');
     const a2 = await socketFor('agent2');
     const uuid = '6a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
-    const sends = await Promise.all(Array.from({ length: 5 }, () => t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ uuid, content: 'Olá, como posso ajudar?' })));
+    const sends = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ uuid, content: 'Olá, como posso ajudar?' }),
+      ),
+    );
     expect(sends.every((r) => r.status === 201)).toBe(true);
-    expect(sends[0]!.body.data.data[0]).toMatchObject({ uuid, message: 'Olá, como posso ajudar?', author: 'USER', state: 'pending', status: 'sending' });
+    expect(sends[0]!.body.data.data[0]).toMatchObject({
+      uuid,
+      message: 'Olá, como posso ajudar?',
+      author: 'USER',
+      state: 'pending',
+      status: 'sending',
+    });
     expect(await t.database.db.message.count({ where: { id: uuid } })).toBe(1);
     expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: uuid } } })).toBe(1);
-    await vi.waitFor(() => expect(a1.events).toContainEqual({ event: 'new-message', payload: expect.objectContaining({ conversation_uuid: id }) }), { timeout: 3000 });
+    await vi.waitFor(
+      () => expect(a1.events).toContainEqual({ event: 'new-message', payload: expect.objectContaining({ conversation_uuid: id }) }),
+      { timeout: 3000 },
+    );
     expect(a2.events.some((e) => e.payload.conversation_uuid === id || e.payload.conversation?.uuid === id)).toBe(false);
   });
 
@@ -218,17 +302,31 @@ describe('messages (spec 000 §4)', () => {
   it('answers a send with the message as stored: annex, reply, author and delivery status', async () => {
     const id = await acceptedBy('agent', '11955550009');
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)]);
-    const file = (await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('file', png, { filename: 'foto.png', contentType: 'image/png' })).body.data.data;
-    const contactMessage = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find((m: { author: string }) => m.author === 'CONTACT');
-    const sent = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: ' Segue a foto ', annex_uuid: file.uuid, reply_to_uuid: contactMessage.uuid });
+    const file = (
+      await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('file', png, { filename: 'foto.png', contentType: 'image/png' })
+    ).body.data.data;
+    const contactMessage = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find(
+      (m: { author: string }) => m.author === 'CONTACT',
+    );
+    const sent = await t.http
+      .post(`/api/v1/conversations/${id}/messages`)
+      .set(auth('agent'))
+      .send({ content: ' Segue a foto ', annex_uuid: file.uuid, reply_to_uuid: contactMessage.uuid });
     expect(sent.status).toBe(201);
     const answered = sent.body.data.data[0];
     expect(answered).toMatchObject({
-      message: 'Segue a foto', author: 'USER', state: 'pending', status: 'sending', reply_to_uuid: contactMessage.uuid, user_id: ids.agent,
+      message: 'Segue a foto',
+      author: 'USER',
+      state: 'pending',
+      status: 'sending',
+      reply_to_uuid: contactMessage.uuid,
+      user_id: ids.agent,
       annex: { uuid: file.uuid, content_type: 'image/png', original_filename: 'foto.png', uri: `/api/v1/storage/files/${file.uuid}` },
       user: { uuid: acme.users.agent!.uuid },
     });
-    const listed = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find((m: { uuid: string }) => m.uuid === answered.uuid);
+    const listed = (await t.http.get(`/api/v1/conversations/${id}/messages`).set(auth('agent'))).body.data.find(
+      (m: { uuid: string }) => m.uuid === answered.uuid,
+    );
     expect(listed).toEqual(answered);
     const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id } });
     expect(conv.lastMessageAt?.toISOString()).toBe(answered.when);
@@ -237,10 +335,18 @@ describe('messages (spec 000 §4)', () => {
 
   it('internal notes are tagged and never queued for the contact; replies to notes must be notes', async () => {
     const id = await acceptedBy('agent', '11955550002');
-    const note = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'cliente VIP', internal: true });
+    const note = await t.http
+      .post(`/api/v1/conversations/${id}/messages`)
+      .set(auth('agent'))
+      .send({ content: 'cliente VIP', internal: true });
     expect(note.body.data.data[0]).toMatchObject({ internal: true, tags: ['internal-message'], status: null });
-    expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: note.body.data.data[0].uuid } } })).toBe(0);
-    const reply = await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x', reply_to_uuid: note.body.data.data[0].uuid });
+    expect(
+      await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: note.body.data.data[0].uuid } } }),
+    ).toBe(0);
+    const reply = await t.http
+      .post(`/api/v1/conversations/${id}/messages`)
+      .set(auth('agent'))
+      .send({ content: 'x', reply_to_uuid: note.body.data.data[0].uuid });
     expect(reply.status).toBe(400);
     expect(reply.body.error_message).toBe('Notas só podem ser respondidas com uma nota');
   });
@@ -253,20 +359,27 @@ describe('messages (spec 000 §4)', () => {
     expect(page.body.has_more).toBe(true);
     const earlier = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=10&before=${page.body.data[0].uuid}`).set(auth('agent'));
     expect(earlier.body.data).toHaveLength(2);
-    const all = [...earlier.body.data, ...page.body.data].filter((m: { author: string }) => m.author === 'CONTACT').map((m: { uuid: string }) => m.uuid);
+    const all = [...earlier.body.data, ...page.body.data]
+      .filter((m: { author: string }) => m.author === 'CONTACT')
+      .map((m: { uuid: string }) => m.uuid);
     const read = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: all });
     expect(read.body.data).toEqual({ updated: 4, unread_contact_messages: 0 });
     const one = await t.http.get(`/api/v1/messages/${all[0]}`).set(auth('agent'));
     expect(one.body.data.state).toBe('read');
   });
 
-  it('reaches back to a message with until, in one page (spec 000 §2 message links, issue 16 item 5)', async () => {
+  it('reaches back to a message with until, in one page (message links)', async () => {
     const id = await acceptedBy('agent', '11955550023');
     for (let i = 0; i < 8; i++) await inbound(t, channel.id, token, { phone: '11955550023', id: `until-${i}`, content: `u ${i}` });
-    const all = (await t.http.get(`/api/v1/conversations/${id}/messages?_limit=200`).set(auth('agent'))).body.data as { uuid: string; message: string }[];
+    const all = (await t.http.get(`/api/v1/conversations/${id}/messages?_limit=200`).set(auth('agent'))).body.data as {
+      uuid: string;
+      message: string;
+    }[];
     const target = all.find((m) => m.message === 'u 1')!;
     const latest = (await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2`).set(auth('agent'))).body;
-    const reached = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2&before=${latest.data[0].uuid}&until=${target.uuid}`).set(auth('agent'));
+    const reached = await t.http
+      .get(`/api/v1/conversations/${id}/messages?_limit=2&before=${latest.data[0].uuid}&until=${target.uuid}`)
+      .set(auth('agent'));
     expect(reached.status).toBe(200);
     // Everything from the target up to the page already shown, with no gap, oldest first.
     const index = all.findIndex((m) => m.uuid === target.uuid);
@@ -281,24 +394,32 @@ describe('messages (spec 000 §4)', () => {
     const other = await acceptedBy('agent', '11955550024');
     const foreign = await t.http.get(`/api/v1/conversations/${other}/messages?until=${target.uuid}`).set(auth('agent'));
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toMatchObject({ code: 'not_found', error_message: 'Message not found' });
-    expect((await t.http.get(`/api/v1/conversations/${id}/messages?until=00000000-0000-4000-8000-000000000000`).set(auth('agent'))).status).toBe(404);
+    expect(foreign.body).toMatchObject({ code: 'message_not_found', error_message: 'Message not found' });
+    expect(
+      (await t.http.get(`/api/v1/conversations/${id}/messages?until=00000000-0000-4000-8000-000000000000`).set(auth('agent'))).status,
+    ).toBe(404);
     const bad = await t.http.get(`/api/v1/conversations/${id}/messages?until=nope`).set(auth('agent'));
     expect(bad.status).toBe(400);
     expect(bad.body.error_message).toBeTruthy();
   });
 
-  it('reading the newest messages reads the earlier unread ones too, never later ones (issue 16 item 5)', async () => {
+  it('reading the newest messages reads the earlier unread ones too, never later ones', async () => {
     const id = await acceptedBy('agent', '11955550013');
     for (let i = 0; i < 4; i++) await inbound(t, channel.id, token, { phone: '11955550013', id: `upto-${i}`, content: `m ${i}` });
     const page = await t.http.get(`/api/v1/conversations/${id}/messages?_limit=2`).set(auth('agent'));
     const newest = page.body.data.filter((m: { author: string }) => m.author === 'CONTACT').map((m: { uuid: string }) => m.uuid);
     expect(newest).toHaveLength(2);
-    const read = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: newest });
+    const read = await t.http
+      .put(`/api/v1/conversations/${id}/messages`)
+      .set(auth('agent'))
+      .send({ status: 'read', messages_uuids: newest });
     expect(read.body.data).toEqual({ updated: 5, unread_contact_messages: 0 });
     // A message that came after what was read stays unread when an older one is marked again.
     await inbound(t, channel.id, token, { phone: '11955550013', id: 'upto-late', content: 'late' });
-    const again = await t.http.put(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ status: 'read', messages_uuids: [newest[0]] });
+    const again = await t.http
+      .put(`/api/v1/conversations/${id}/messages`)
+      .set(auth('agent'))
+      .send({ status: 'read', messages_uuids: [newest[0]] });
     expect(again.body.data).toEqual({ updated: 0, unread_contact_messages: 1 });
     // Finished, so the agent's capacity is as the later tests expect.
     await t.http.patch(`/api/v1/conversations/${id}`).set(auth('agent')).send({ state: 'closed' }).expect(200);
@@ -307,13 +428,27 @@ describe('messages (spec 000 §4)', () => {
   it('refuses empty, oversize and misplaced messages', async () => {
     const id = await acceptedBy('agent', '11955550004');
     expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: '   ' })).status).toBe(400);
-    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x'.repeat(5000) })).status).toBe(400);
-    expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent')).send({ content: 'x', annex_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })).status).toBe(404);
+    expect(
+      (
+        await t.http
+          .post(`/api/v1/conversations/${id}/messages`)
+          .set(auth('agent'))
+          .send({ content: 'x'.repeat(5000) })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await t.http
+          .post(`/api/v1/conversations/${id}/messages`)
+          .set(auth('agent'))
+          .send({ content: 'x', annex_uuid: '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100' })
+      ).status,
+    ).toBe(404);
     expect((await t.http.post(`/api/v1/conversations/${id}/messages`).set(auth('agent2')).send({ content: 'x' })).status).toBe(403);
   });
 });
 
-describe('customer journey access (spec 000 §2)', () => {
+describe('customer journey access', () => {
   it("an agent serving a contact reads the contact's finished conversations, and nobody else's", async () => {
     const old = await acceptedBy('agent', '11966660021');
     await t.http.post(`/api/v1/conversations/${old}/messages`).set(auth('agent')).send({ content: 'Resolvido!' }).expect(201);
@@ -335,8 +470,17 @@ describe('customer journey access (spec 000 §2)', () => {
     expect(msgs.body.data.map((m: { message: string }) => m.message)).toContain('Resolvido!');
     // Reading is not acting: no marking, no sending in the colleague's conversation.
     const contactMessage = msgs.body.data.find((m: { author: string }) => m.author === 'CONTACT');
-    expect((await t.http.put(`/api/v1/conversations/${old}/messages`).set(auth('agent2')).send({ status: 'read', messages_uuids: [contactMessage.uuid] })).status).toBe(403);
-    expect((await t.http.post(`/api/v1/conversations/${old}/messages`).set(auth('agent2')).send({ content: 'x' })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (
+        await t.http
+          .put(`/api/v1/conversations/${old}/messages`)
+          .set(auth('agent2'))
+          .send({ status: 'read', messages_uuids: [contactMessage.uuid] })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await t.http.post(`/api/v1/conversations/${old}/messages`).set(auth('agent2')).send({ content: 'x' })).status,
+    ).toBeGreaterThanOrEqual(400);
     // The active conversation of a colleague stays hidden, and another tenant never sees any of it.
     expect((await t.http.get(`/api/v1/conversations/${current}`).set(auth('agent'))).status).toBe(404);
     expect((await t.http.get(`/api/v1/conversations/${old}`).set(auth('outsider'))).status).toBe(404);
@@ -344,23 +488,35 @@ describe('customer journey access (spec 000 §2)', () => {
   });
 });
 
-describe('presence (spec 000 §4)', () => {
+describe('presence', () => {
   it('pausing with back_to_queue returns active chats; logout returns them too', async () => {
     const id = await acceptedBy('agent2', '11944440001');
     const pause = acme.pauses[0]!;
     const paused = await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: pause.id, back_to_queue: true });
     expect(paused.status).toBe(200);
-    const row = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    const row = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id },
+      include: { events: { orderBy: { at: 'desc' }, take: 1 } },
+    });
     expect(row).toMatchObject({ state: 'waiting', userId: null });
-    // The history names whose chat it was and the pause (spec 000 §3 old_user, user_info.current_pause).
-    expect(row.events[0]).toMatchObject({ type: 'enter-queue', detail: { event: 'pause', old_user: { id: ids.agent2 }, user_info: { current_pause: { description: pause.description } } } });
-    // Spec 000 §4: returned chats "are reassigned on return": ending the pause hands it back.
+    // The history names whose chat it was and the pause (old_user, user_info.current_pause).
+    expect(row.events[0]).toMatchObject({
+      type: 'enter-queue',
+      detail: { event: 'pause', old_user: { id: ids.agent2 }, user_info: { current_pause: { description: pause.description } } },
+    });
+    // Returned chats "are reassigned on return": ending the pause hands it back.
     await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: null }).expect(200);
-    const back = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    const back = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id },
+      include: { events: { orderBy: { at: 'desc' }, take: 1 } },
+    });
     expect(back).toMatchObject({ state: 'answered', userId: ids.agent2 });
     expect(back.events[0]).toMatchObject({ type: 'associate-user', detail: { done_by: 'pause_return' } });
     await t.http.post('/api/v1/logout').set(auth('agent2')).type('form').send({});
-    const after = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { events: { orderBy: { at: 'desc' }, take: 1 } } });
+    const after = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id },
+      include: { events: { orderBy: { at: 'desc' }, take: 1 } },
+    });
     expect(after).toMatchObject({ state: 'waiting', userId: null });
     expect(after.events[0]).toMatchObject({ detail: { event: 'logoff' } });
   });
@@ -368,7 +524,11 @@ describe('presence (spec 000 §4)', () => {
   it('does not hand back a returned chat somebody else took during the pause', async () => {
     tokens.agent2 = await t.login('agent2@acme.test');
     const id = await acceptedBy('agent2', '11944440003');
-    await t.http.patch('/api/v1/users/me').set(auth('agent2')).send({ current_pause_uuid: acme.pauses[0]!.id, back_to_queue: true }).expect(200);
+    await t.http
+      .patch('/api/v1/users/me')
+      .set(auth('agent2'))
+      .send({ current_pause_uuid: acme.pauses[0]!.id, back_to_queue: true })
+      .expect(200);
     const taken = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: ids.agent });
     expect(taken.status).toBe(200);
     expect(taken.body.data.uuid).toBe(id);

@@ -21,13 +21,17 @@ beforeAll(async () => {
       { userId: acme.users.caio!.id, sectorId: salesSector!.id, tenantId: acme.tenantId },
     ],
   });
-  await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { conversationDeliveryMode: 'fifo', maxConversationPerUser: 2 } });
+  await t.database.db.workspace.update({
+    where: { id: acme.workspaceId },
+    data: { conversationDeliveryMode: 'fifo', maxConversationPerUser: 2 },
+  });
 });
 afterAll(() => t.close());
 
-const holder = async (conversationId: string) => (await t.database.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).userId;
+const holder = async (conversationId: string) =>
+  (await t.database.db.conversation.findUniqueOrThrow({ where: { id: conversationId } })).userId;
 
-describe('automatic distribution (fifo, spec 000 §9)', () => {
+describe('automatic distribution (fifo)', () => {
   it('offers each sector queue to its own online agents, within capacity, and keeps the rest waiting', async () => {
     for (const name of ['ana', 'bia', 'caio']) await t.login(`${name}@acme.test`);
     const convs: string[] = [];
@@ -51,7 +55,9 @@ describe('automatic distribution (fifo, spec 000 §9)', () => {
 
   it('gives the waiting conversation to an agent as soon as a slot frees up', async () => {
     const waiting = await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, state: 'waiting' } });
-    const busy = await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, userId: acme.users.bia!.id, state: 'answered' } });
+    const busy = await t.database.db.conversation.findFirstOrThrow({
+      where: { tenantId: acme.tenantId, userId: acme.users.bia!.id, state: 'answered' },
+    });
     const token = await t.login('bia@acme.test');
     const done = await t.http.patch(`/api/v1/conversations/${busy.id}`).set('Authorization', `Bearer ${token}`).send({ state: 'closed' });
     expect(done.status).toBe(200);

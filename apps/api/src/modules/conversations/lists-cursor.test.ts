@@ -4,30 +4,50 @@ import { ApiError, conversationPages, createClient } from '@atende/sdk';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel } from './fixtures';
 
-// Keyset paging of GET /api/v2/conversations (issue 13 item 6): the `cursor` beside `_offset`.
+// Keyset paging of GET /api/v2/conversations: the `cursor` beside `_offset`.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let other: Awaited<ReturnType<TestApp['tenant']>>;
 const tokens: Record<string, string> = {};
 let ticket = 1;
 
-type Page = { data: { uuid: string; created_at: string }[]; pagination: { total: number; limit: number; offset: number; next_cursor: string | null } };
+type Page = {
+  data: { uuid: string; created_at: string }[];
+  pagination: { total: number; limit: number; offset: number; next_cursor: string | null };
+};
 
 async function seed(tenant: typeof acme, count: number, at: Date, agentId: number | null = null): Promise<string[]> {
   const db = t.database.db;
-  const channel = (await db.channel.findFirst({ where: { tenantId: tenant.tenantId, type: 'custom' } }))
-    ?? (await customChannel(db, tenant.tenantId, tenant.workspaceId, tenant.sectors[0]!.id, `token-${tenant.tenantId}`)).channel;
+  const channel =
+    (await db.channel.findFirst({ where: { tenantId: tenant.tenantId, type: 'custom' } })) ??
+    (await customChannel(db, tenant.tenantId, tenant.workspaceId, tenant.sectors[0]!.id, `token-${tenant.tenantId}`)).channel;
   const contact = await db.contact.create({ data: { tenantId: tenant.tenantId, name: 'Paged contact' } });
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const c = await db.conversation.create({
       data: {
-        tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, contactId: contact.id, channelId: channel.id,
-        sectorId: tenant.sectors[0]!.id, userId: agentId, state: agentId ? 'answered' : 'waiting', ticketNumber: ticket++, createdAt: at,
+        tenantId: tenant.tenantId,
+        workspaceId: tenant.workspaceId,
+        contactId: contact.id,
+        channelId: channel.id,
+        sectorId: tenant.sectors[0]!.id,
+        userId: agentId,
+        state: agentId ? 'answered' : 'waiting',
+        ticketNumber: ticket++,
+        createdAt: at,
       },
     });
     await db.conversationEvent.create({ data: { tenantId: tenant.tenantId, conversationId: c.id, type: 'enter-queue', detail: { n: i } } });
-    await db.message.create({ data: { id: randomUUID(), tenantId: tenant.tenantId, conversationId: c.id, contactId: contact.id, author: 'CONTACT', content: `hello ${i}` } });
+    await db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: tenant.tenantId,
+        conversationId: c.id,
+        contactId: contact.id,
+        author: 'CONTACT',
+        content: `hello ${i}`,
+      },
+    });
     ids.push(c.id);
   }
   return ids;
@@ -54,7 +74,12 @@ beforeAll(async () => {
   t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
   acme = await t.tenant('Acme', { users: { agent: ['agent'], supervisor: ['supervisor'] } });
   other = await t.tenant('Other', { users: { boss: ['supervisor'] } });
-  for (const [name, email] of [['agent', 'agent@acme.test'], ['supervisor', 'supervisor@acme.test'], ['boss', 'boss@other.test']] as const) tokens[name] = await t.login(email);
+  for (const [name, email] of [
+    ['agent', 'agent@acme.test'],
+    ['supervisor', 'supervisor@acme.test'],
+    ['boss', 'boss@other.test'],
+  ] as const)
+    tokens[name] = await t.login(email);
   // Ties on createdAt on purpose: the id breaks them, so no row is skipped or repeated at a page edge.
   await seed(acme, 7, new Date('2026-01-01T10:00:00.000Z'));
   await seed(acme, 6, new Date('2026-01-02T10:00:00.000Z'), acme.users.agent!.id);
@@ -121,7 +146,7 @@ describe('conversation list by keyset cursor', () => {
     expect(theirs).toHaveLength(3);
     const both = await get(`/api/v2/conversations?_limit=2&_offset=2&cursor=${encodeURIComponent(cursor)}`);
     expect(both.status).toBe(400);
-    expect(both.body.code).toBe('validation_failed');
+    expect(both.body.code).toBe('cursor_or_offset');
   });
 
   it('is typed in the sdk: next_cursor feeds the next call', async () => {
@@ -150,8 +175,16 @@ describe('conversation list by keyset cursor', () => {
     const sector = acme.sectors[0]!.id;
     const channel = (await db.channel.findFirstOrThrow({ where: { tenantId: acme.tenantId, type: 'custom' } })).id;
     const queries = [
-      '', 'state=waiting', 'state=answered', 'state=waiting,closed', 'archived=true', 'archived=false', `user_id=${acme.users.agent!.id}`,
-      `user_id=${acme.users.agent!.id}&state=closed`, `sector_uuid=${sector}`, `channel_uuid=${channel}&state=waiting`,
+      '',
+      'state=waiting',
+      'state=answered',
+      'state=waiting,closed',
+      'archived=true',
+      'archived=false',
+      `user_id=${acme.users.agent!.id}`,
+      `user_id=${acme.users.agent!.id}&state=closed`,
+      `sector_uuid=${sector}`,
+      `channel_uuid=${channel}&state=waiting`,
       'start=2026-01-02T00:00:00.000Z&end=2026-01-02T23:59:59.000Z',
     ];
     const totals: number[] = [];

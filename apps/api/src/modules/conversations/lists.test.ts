@@ -33,22 +33,27 @@ function connect(name: string): Promise<{ socket: Socket; events: [string, unkno
   });
 }
 
-describe('queue and lists (spec 000 §4, §7)', () => {
+describe('queue and lists', () => {
   it('announces the waiting count to every agent of the tenant and lets a supervisor watch a conversation live', async () => {
     const agent = await connect('agent');
     const supervisor = await connect('supervisor');
     const res = await inbound(t, channel.id, token, { phone: '11933330001', id: 'w-1', content: 'Oi' });
     const conversationId = res.body.data.conversation_uuid as string;
-    await vi.waitFor(() => expect(agent.events).toContainEqual(['waiting-queue', expect.objectContaining({ quantity_waiting_queue: 1 })]), { timeout: 3000 });
+    await vi.waitFor(() => expect(agent.events).toContainEqual(['waiting-queue', expect.objectContaining({ quantity_waiting_queue: 1 })]), {
+      timeout: 3000,
+    });
     const waiting = await t.http.get('/api/v1/conversations/waiting-queue').set(auth('agent'));
     expect(waiting.body.data).toEqual({ quantity_waiting_queue: 1 });
-    // spec 000 §2 /chat/{id}: the supervisor's live view joins the conversation's room.
+    // /chat/{id}: the supervisor's live view joins the conversation's room.
     const ack = await supervisor.socket.emitWithAck('join', { room: `tenant_${acme.tenantId}_conversation_${conversationId}` });
     expect(ack).toEqual({ ok: true });
     const refused = await agent.socket.emitWithAck('join', { room: `tenant_${acme.tenantId}_conversation_${conversationId}` });
     expect(refused.ok).toBe(false);
     await inbound(t, channel.id, token, { phone: '11933330001', id: 'w-2', content: 'Alguém?' });
-    await vi.waitFor(() => expect(supervisor.events).toContainEqual(['new-message', expect.objectContaining({ conversation_uuid: conversationId })]), { timeout: 3000 });
+    await vi.waitFor(
+      () => expect(supervisor.events).toContainEqual(['new-message', expect.objectContaining({ conversation_uuid: conversationId })]),
+      { timeout: 3000 },
+    );
     expect(agent.events.some(([e]) => e === 'new-message')).toBe(false);
   });
 
@@ -76,10 +81,12 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     expect((await t.http.get(`/api/v1/conversations/${accepted.body.data.uuid}`).set(auth('agent2'))).status).toBe(404);
   });
 
-  // Issue 16 item 8: the list said nothing for a voice note or a file without a caption.
-  it("tells the list what the last message carries: a voice note, a file", async () => {
+  // The list said nothing for a voice note or a file without a caption.
+  it('tells the list what the last message carries: a voice note, a file', async () => {
     await inbound(t, channel.id, token, { phone: '11933330077', id: 'w-preview' });
-    const conversation = await t.database.db.conversation.findFirstOrThrow({ where: { tenantId: acme.tenantId, contact: { phoneNumber: { endsWith: '11933330077' } } } });
+    const conversation = await t.database.db.conversation.findFirstOrThrow({
+      where: { tenantId: acme.tenantId, contact: { phoneNumber: { endsWith: '11933330077' } } },
+    });
     const lastOf = async () => {
       const res = await t.http.get(`/api/v1/conversations/${conversation.id}`).set(auth('supervisor'));
       expect(res.status).toBe(200);
@@ -88,7 +95,15 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     expect(await lastOf()).toMatchObject({ content: expect.any(String), attachment: null });
     const add = (data: { voice?: boolean; annexId?: string; content?: string }, at: number) =>
       t.database.db.message.create({
-        data: { id: crypto.randomUUID(), tenantId: acme.tenantId, conversationId: conversation.id, author: 'CONTACT', tags: [], createdAt: new Date(Date.now() + at), ...data },
+        data: {
+          id: crypto.randomUUID(),
+          tenantId: acme.tenantId,
+          conversationId: conversation.id,
+          author: 'CONTACT',
+          tags: [],
+          createdAt: new Date(Date.now() + at),
+          ...data,
+        },
       });
     await add({ voice: true, annexId: crypto.randomUUID() }, 1000);
     expect(await lastOf()).toMatchObject({ content: '', attachment: 'voice' });
@@ -99,7 +114,9 @@ describe('queue and lists (spec 000 §4, §7)', () => {
   it('lists transfer destinations and the day chat history with message counts', async () => {
     const dest = await t.http.get('/api/v1/conversations/transfer_destinations').set(auth('agent'));
     expect(dest.body.data.sectors.map((s: { name: string }) => s.name).sort()).toEqual(['Sales', 'Support']);
-    expect(dest.body.data.agents.map((a: { email: string }) => a.email)).toEqual(expect.arrayContaining(['agent@acme.test', 'agent2@acme.test']));
+    expect(dest.body.data.agents.map((a: { email: string }) => a.email)).toEqual(
+      expect.arrayContaining(['agent@acme.test', 'agent2@acme.test']),
+    );
     const [open] = (await t.http.get('/api/v1/conversations/offered/me').set(auth('agent'))).body.data;
     await t.http.post(`/api/v1/conversations/${open.uuid}/messages`).set(auth('agent')).send({ content: 'Resolvido!' });
     await t.http.patch(`/api/v1/conversations/${open.uuid}`).set(auth('agent')).send({ state: 'closed' });
@@ -108,9 +125,36 @@ describe('queue and lists (spec 000 §4, §7)', () => {
     const day = await t.http.get(`/api/v1/conversations/history?start=${start}&end=${end}`).set(auth('agent'));
     expect(day.status).toBe(200);
     expect(day.body.pagination.total).toBe(1);
-    expect(day.body.data[0]).toMatchObject({ conversation_uuid: open.uuid, ended_by: 'agent', agent_message: 1, contact_message: 2, channel_type: 'custom' });
+    expect(day.body.data[0]).toMatchObject({
+      conversation_uuid: open.uuid,
+      ended_by: 'agent',
+      agent_message: 1,
+      contact_message: 2,
+      channel_type: 'custom',
+    });
     expect((await t.http.get('/api/v1/conversations/history').set(auth('agent'))).status).toBe(400);
     expect((await t.http.get(`/api/v1/conversations/history?start=${end}&end=${start}`).set(auth('agent'))).status).toBe(400);
-    expect((await t.http.get(`/api/v1/conversations/history?start=${start}&end=${end}&user_id=${acme.users.agent2!.id}`).set(auth('agent'))).status).toBe(403);
+    expect(
+      (await t.http.get(`/api/v1/conversations/history?start=${start}&end=${end}&user_id=${acme.users.agent2!.id}`).set(auth('agent')))
+        .status,
+    ).toBe(403);
+  });
+
+  // A sector filter leaves the kept tally and counts in SQL, where the state is spelled as Postgres stores it.
+  it('filters outbound-started conversations by sector, counted in SQL', async () => {
+    await inbound(t, channel.id, token, { phone: '11933330088', id: 'w-outbound' });
+    const conversation = await t.database.db.conversation.findFirstOrThrow({
+      where: { tenantId: acme.tenantId, contact: { phoneNumber: { endsWith: '11933330088' } } },
+    });
+    await t.database.db.conversation.update({
+      where: { id: conversation.id },
+      data: { state: 'outbound_started', userId: acme.users.agent!.id },
+    });
+    const listed = await t.http
+      .get(`/api/v2/conversations?state=outbound-started&sector_uuid=${acme.sectors[0]!.id}`)
+      .set(auth('supervisor'));
+    expect(listed.status).toBe(200);
+    expect(listed.body.pagination.total).toBe(1);
+    expect(listed.body.data.map((c: { uuid: string }) => c.uuid)).toEqual([conversation.id]);
   });
 });

@@ -1,14 +1,25 @@
 import { AppError, type ConversationState } from '@atende/contract';
 import { roleCovers } from '@atende/core';
-import { ACTIVE_STATES, conversationInclude, presentConversation, stateIn } from '@atende/conversations';
-import { keptConversationCount, scoped, type Prisma } from '@atende/db';
+import { presentConversation, stateIn } from '@atende/conversations';
+import {
+  agentActiveConversations,
+  agentClosedConversationsPage,
+  agentSectorIds,
+  contactExists,
+  countConversations,
+  countWaitingInSectors,
+  keptConversationCount,
+  listLiveConversationReasons,
+  listLivePauses,
+  transferTargets,
+  type ListFilter,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 import { CursorCodec } from './cursor';
-import { countConversations, loadPage, type ListFilter } from './list-page';
+import { loadPage } from './list-page';
 import type { ConversationService } from './service';
 import { pageWindow } from '../../paging';
-
 
 export interface ListQuery {
   _limit: number;
@@ -36,13 +47,14 @@ export class ConversationLists {
 
   /**
    * /api/v2/conversations: agents see their own; supervisors the workspace. Newest first, by
-   * `_offset` (spec) or by keyset `cursor` (issue 13 item 6): the page is one SQL statement and the
+   * `_offset` (spec) or by keyset `cursor`: the page is one SQL statement and the
    * exact total an index-only count, run side by side.
    */
   async list(session: Session, q: ListQuery) {
     const supervisor = roleCovers(session.roles, 'supervisor');
-    if (!supervisor && q.user_id !== undefined && q.user_id !== session.userId) throw new AppError('forbidden', 'You can only list your own conversations');
-    if (q.cursor !== undefined && q._offset > 0) throw new AppError('validation_failed', 'Use either cursor or _offset, not both');
+    if (!supervisor && q.user_id !== undefined && q.user_id !== session.userId)
+      throw new AppError('conversations_own_only', 'You can only list your own conversations');
+    if (q.cursor !== undefined && q._offset > 0) throw new AppError('cursor_or_offset', 'Use either cursor or _offset, not both');
     const after = q.cursor !== undefined ? this.cursors.decode(session.workspaceId, q.cursor) : undefined;
     const filter: ListFilter = {
       tenantId: session.tenantId,
@@ -70,62 +82,63 @@ export class ConversationLists {
   }
 
   async offeredToMe(session: Session) {
-    const rows = await scoped(this.ctx.db, session).conversation.findMany({
-      where: { userId: session.userId, state: { in: [...ACTIVE_STATES] } },
-      include: conversationInclude,
-      orderBy: { timeJoin: 'asc' },
-      take: 200,
-    });
+    const rows = await agentActiveConversations(this.ctx.db, session.tenantId, session.userId);
     return this.conversations.present(rows);
   }
 
   /** Conversations waiting that the caller could take: in their sectors, or all when they have none. */
   async waitingCount(session: Session): Promise<number> {
-    const everyWaiting = () => keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, states: ['waiting'] });
+    const everyWaiting = () =>
+      keptConversationCount(this.ctx.db, { tenantId: session.tenantId, workspaceId: session.workspaceId, states: ['waiting'] });
     if (roleCovers(session.roles, 'supervisor')) return everyWaiting();
-    const sectors = await this.ctx.db.userSector.findMany({ where: { userId: session.userId }, select: { sectorId: true } });
+    const sectors = await agentSectorIds(this.ctx.db, session.userId);
     if (!sectors.length) return everyWaiting();
-    const sectorFilter = { OR: [{ sectorId: null }, { sectorId: { in: sectors.map((s) => s.sectorId) } }] };
-    return scoped(this.ctx.db, session).conversation.count({ where: { workspaceId: session.workspaceId, state: 'waiting', ...sectorFilter } });
+    return countWaitingInSectors(this.ctx.db, session.tenantId, session.workspaceId, sectors);
   }
 
   async transferDestinations(session: Session) {
-    const db = scoped(this.ctx.db, session);
-    const [agents, sectors] = await Promise.all([
-      db.user.findMany({
-        where: { workspaceId: session.workspaceId, deletedAt: null, isLogged: true, roles: { has: 'agent' } },
-        select: { id: true, uuid: true, username: true, email: true, state: true },
-        orderBy: { username: 'asc' },
-      }),
-      db.sector.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, select: { id: true, name: true }, orderBy: { name: 'asc' } }),
-    ]);
-    const memberships = await db.userSector.findMany({ where: { userId: { in: agents.map((a) => a.id) } } });
+    const { agents, sectors } = await transferTargets(this.ctx.db, session.tenantId, session.workspaceId);
     return {
-      agents: agents.map((a) => ({ ...a, sector_uuids: memberships.filter((m) => m.userId === a.id).map((m) => m.sectorId) })),
+      agents: agents.map(({ sectorIds, ...a }) => ({ ...a, sector_uuids: sectorIds })),
       sectors: sectors.map((s) => ({ uuid: s.id, name: s.name })),
     };
   }
 
-  /** Day chat history (spec 000 §2): finished conversations of one agent between start and end. */
+  /** A contact's conversations, as the list shows them; the contact may be removed, not another tenant's. */
+  async ofContact(session: Session, contactId: string, q: Omit<ListQuery, 'contact_uuid'>) {
+    if (!(await contactExists(this.ctx.db, session.tenantId, contactId))) throw new AppError('contact_not_found', 'Contact not found');
+    return this.list(session, { ...q, contact_uuid: contactId });
+  }
+
+  /** The finish reasons an agent may pick, by name. */
+  async reasons(session: Session, nameContains?: string) {
+    const rows = await listLiveConversationReasons(this.ctx.db, session.tenantId, nameContains);
+    return rows.map((r) => ({ uuid: r.id, name: r.name }));
+  }
+
+  /** The pauses an agent may take, by description. */
+  async pauses(session: Session) {
+    const rows = await listLivePauses(this.ctx.db, session.tenantId, session.workspaceId);
+    return rows.map((p) => ({ uuid: p.id, description: p.description }));
+  }
+
+  /** Day chat history: finished conversations of one agent between start and end. */
   async dayHistory(session: Session, q: { start: string; end: string; user_id?: number; _limit: number; _offset: number }) {
     const userId = q.user_id ?? session.userId;
-    if (userId !== session.userId && !roleCovers(session.roles, 'supervisor')) throw new AppError('forbidden', "You can only see your own history");
+    if (userId !== session.userId && !roleCovers(session.roles, 'supervisor'))
+      throw new AppError('history_own_only', 'You can only see your own history');
     const start = new Date(q.start);
     const end = new Date(q.end);
-    if (end < start) throw new AppError('validation_failed', 'end must be after start');
-    const db = scoped(this.ctx.db, session);
-    const where: Prisma.ConversationWhereInput = { userId, state: 'closed', closedAt: { gte: start, lte: end } };
-    const [total, rows] = await Promise.all([
-      db.conversation.count({ where }),
-      db.conversation.findMany({ where, include: { contact: true, channel: true }, orderBy: { closedAt: 'desc' }, ...pageWindow(q) }),
-    ]);
-    const ids = rows.map((r) => r.id);
-    const counts = ids.length
-      ? await this.ctx.db.message.groupBy({ by: ['conversationId', 'author'], where: { conversationId: { in: ids } }, _count: { _all: true } })
-      : [];
-    const count = (id: string, author: 'USER' | 'CONTACT' | 'SYSTEM') => counts.find((c) => c.conversationId === id && c.author === author)?._count._all ?? 0;
-    const reasons = await db.conversationReason.findMany({ where: { id: { in: rows.map((r) => r.endReasonId).filter((v): v is string => v !== null) } } });
-    const agent = await db.user.findFirst({ where: { id: userId }, select: { username: true } });
+    if (end < start) throw new AppError('range_end_before_start', 'end must be after start');
+    const { total, rows, messageCounts, reasons, agentName } = await agentClosedConversationsPage(
+      this.ctx.db,
+      session.tenantId,
+      userId,
+      { start, end },
+      pageWindow(q),
+    );
+    const count = (id: string, author: 'USER' | 'CONTACT' | 'SYSTEM') =>
+      messageCounts.find((c) => c.conversationId === id && c.author === author)?.count ?? 0;
     return {
       data: rows.map((r) => ({
         conversation_uuid: r.id,
@@ -135,7 +148,7 @@ export class ConversationLists {
         ended_by: r.endedBy,
         ticket_number: r.ticketNumber,
         end_reason: reasons.find((x) => x.id === r.endReasonId)?.name ?? null,
-        agent: agent?.username ?? null,
+        agent: agentName,
         contact_name: r.contact.name,
         contact_organization: r.contact.organization,
         contact_number: r.contact.phoneNumber,

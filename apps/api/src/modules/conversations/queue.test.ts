@@ -11,7 +11,10 @@ const tokens: Record<string, string> = {};
 beforeAll(async () => {
   t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
   acme = await t.tenant('Acme', { users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], supervisor: ['supervisor'] } });
-  ({ channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id).then((r) => ({ channel: r.channel, token: r.token })));
+  ({ channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id).then((r) => ({
+    channel: r.channel,
+    token: r.token,
+  })));
   await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { maxConversationPerUser: 2 } });
   for (const name of ['agent', 'agent2', 'agent3', 'supervisor']) tokens[name] = await t.login(`${name}@acme.test`);
 });
@@ -19,14 +22,17 @@ afterAll(() => t.close());
 
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 
-describe('custom channel inbound (issue 3)', () => {
+describe('custom channel inbound', () => {
   it('creates the contact and a waiting conversation in the entry sector, idempotent by message id', async () => {
     const first = await inbound(t, channel.id, token, { phone: '(11) 98888-0001', id: 'ext-1', content: 'Oi' });
     expect(first.status).toBe(202);
     expect(first.body.data.duplicate).toBe(false);
     const again = await inbound(t, channel.id, token, { phone: '(11) 98888-0001', id: 'ext-1', content: 'Oi' });
     expect(again.body.data).toEqual({ ...first.body.data, duplicate: true });
-    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id: first.body.data.conversation_uuid }, include: { contact: true } });
+    const conv = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id: first.body.data.conversation_uuid },
+      include: { contact: true },
+    });
     expect(conv).toMatchObject({ state: 'waiting', sectorId: acme.sectors[0]!.id, unreadContactMessages: 1, contactInteracted: true });
     expect(conv.contact.phoneNumber).toBe('+5511988880001');
     expect(await t.database.db.message.count({ where: { conversationId: conv.id } })).toBe(1);
@@ -36,7 +42,9 @@ describe('custom channel inbound (issue 3)', () => {
   });
 
   it('stores one message when the same delivery races with itself', async () => {
-    const results = await Promise.all(Array.from({ length: 6 }, () => inbound(t, channel.id, token, { phone: '11988880002', id: 'race-1' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => inbound(t, channel.id, token, { phone: '11988880002', id: 'race-1' })),
+    );
     expect(results.every((r) => r.status === 202)).toBe(true);
     expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
     expect(await t.database.db.message.count({ where: { externalId: 'race-1' } })).toBe(1);
@@ -47,14 +55,22 @@ describe('custom channel inbound (issue 3)', () => {
   it('appends to the open conversation once per message id, also when a delivery races with itself', async () => {
     const first = await inbound(t, channel.id, token, { phone: '11988880003', id: 'open-1' });
     const id = first.body.data.conversation_uuid as string;
-    const results = await Promise.all(Array.from({ length: 6 }, () => inbound(t, channel.id, token, { phone: '11988880003', id: 'open-2', content: 'Segunda' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => inbound(t, channel.id, token, { phone: '11988880003', id: 'open-2', content: 'Segunda' })),
+    );
     expect(results.every((r) => r.status === 202 && r.body.data.conversation_uuid === id)).toBe(true);
     expect(results.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
     const again = await inbound(t, channel.id, token, { phone: '11988880003', id: 'open-1' });
     expect(again.body.data).toEqual({ ...first.body.data, duplicate: true });
-    const conv = await t.database.db.conversation.findUniqueOrThrow({ where: { id }, include: { messages: { orderBy: { createdAt: 'asc' } } } });
+    const conv = await t.database.db.conversation.findUniqueOrThrow({
+      where: { id },
+      include: { messages: { orderBy: { createdAt: 'asc' } } },
+    });
     expect(conv.unreadContactMessages).toBe(2);
-    expect(conv.messages.map((m) => [m.author, m.content, m.externalId])).toEqual([['CONTACT', 'Hello', 'open-1'], ['CONTACT', 'Segunda', 'open-2']]);
+    expect(conv.messages.map((m) => [m.author, m.content, m.externalId])).toEqual([
+      ['CONTACT', 'Hello', 'open-1'],
+      ['CONTACT', 'Segunda', 'open-2'],
+    ]);
     expect(conv.lastMessageAt).toEqual(conv.messages[1]!.createdAt);
   });
 
@@ -62,7 +78,10 @@ describe('custom channel inbound (issue 3)', () => {
     const before = await t.database.db.message.count();
     expect((await inbound(t, channel.id, 'wrong-token', { phone: '11988880003' })).status).toBe(401);
     expect((await inbound(t, '0b7c1e6a-554b-4e9a-992b-1c6f4f2a1100', token, { phone: '11988880003' })).status).toBe(401);
-    const noContact = await t.http.post(`/api/v1/channels/droz/${channel.id}/messages`).set('Authorization', `Bearer ${token}`).send({ contact: {}, message: { content: 'x' } });
+    const noContact = await t.http
+      .post(`/api/v1/channels/droz/${channel.id}/messages`)
+      .set('Authorization', `Bearer ${token}`)
+      .send({ contact: {}, message: { content: 'x' } });
     expect(noContact.status).toBe(400);
     const badPhone = await inbound(t, channel.id, token, { phone: '123' });
     expect(badPhone.status).toBe(400);
@@ -70,11 +89,13 @@ describe('custom channel inbound (issue 3)', () => {
   });
 });
 
-describe('accept session (on_demand, spec 000 §4)', () => {
+describe('accept session (on_demand)', () => {
   it('never hands one conversation to two agents nor exceeds capacity under parallel accepts', async () => {
     for (let i = 0; i < 5; i++) await inbound(t, channel.id, token, { phone: `1197777000${i}`, id: `acc-${i}` });
     const waiting = await t.database.db.conversation.count({ where: { tenantId: acme.tenantId, state: 'waiting' } });
-    const users = await t.database.db.user.findMany({ where: { tenantId: acme.tenantId, email: { in: ['agent@acme.test', 'agent2@acme.test', 'agent3@acme.test'] } } });
+    const users = await t.database.db.user.findMany({
+      where: { tenantId: acme.tenantId, email: { in: ['agent@acme.test', 'agent2@acme.test', 'agent3@acme.test'] } },
+    });
     const calls = users.flatMap((u) => {
       const name = u.email.split('@')[0]!;
       return Array.from({ length: 4 }, () => t.http.patch('/api/v1/conversations').set(auth(name)).send({ user_id: u.id }));

@@ -19,9 +19,9 @@ afterAll(async () => {
 });
 
 describe('conversation events across a brief disconnection', () => {
-  // spec 000 §4: the connection cycles disconnected, connecting, connected; a contact's message that
+  // The connection cycles disconnected, connecting, connected; a contact's message that
   // arrives meanwhile reaches the agent when the socket comes back, without a reload. The conversation
-  // is archived, so the message also unarchives it (spec 000 §4): a plain message sends only
+  // is archived, so the message also unarchives it: a plain message sends only
   // new-message, this one sends update-conversation too.
   it("hands the agent's recovered socket the new-message and update-conversation it missed", async () => {
     const token = await t.login('agent@acme.test');
@@ -32,12 +32,17 @@ describe('conversation events across a brief disconnection', () => {
     await inbound(t, channel.id, channelToken, { phone: '11977770001', id: 'recovery-1', content: 'Oi' }).expect(202);
     // Accepting sends the agent update-conversation: recovery resumes from the offset of the last event received.
     const taken = nextEvent(socket, 'update-conversation', (p) => p.conversation.state === 'answered');
-    const accepted = await t.http.patch('/api/v1/conversations').set('Authorization', `Bearer ${token}`).send({ user_id: acme.users.agent!.id });
+    const accepted = await t.http
+      .patch('/api/v1/conversations')
+      .set('Authorization', `Bearer ${token}`)
+      .send({ user_id: acme.users.agent!.id });
     expect(accepted.status).toBe(200);
     const id = accepted.body.data.uuid as string;
     expect((await taken).conversation.uuid).toBe(id);
     const archived = nextEvent(socket, 'update-conversation', (p) => p.conversation.uuid === id && p.conversation.archived);
-    expect((await t.http.put(`/api/v1/conversations/${id}`).set('Authorization', `Bearer ${token}`).send({ archived: true })).status).toBe(200);
+    expect((await t.http.put(`/api/v1/conversations/${id}`).set('Authorization', `Bearer ${token}`).send({ archived: true })).status).toBe(
+      200,
+    );
     await archived;
     expect(socket.recovered).toBe(false);
 
@@ -48,7 +53,12 @@ describe('conversation events across a brief disconnection', () => {
     expect(await gone).toBe('transport close');
     expect(socket.connected).toBe(false);
 
-    const missedMessage = nextEvent(socket, 'new-message', (p) => p.conversation_uuid === id && p.message.message === 'Ainda está aí?', 10_000);
+    const missedMessage = nextEvent(
+      socket,
+      'new-message',
+      (p) => p.conversation_uuid === id && p.message.message === 'Ainda está aí?',
+      10_000,
+    );
     const missedUpdate = nextEvent(socket, 'update-conversation', (p) => p.conversation.uuid === id && !p.conversation.archived, 10_000);
     // The contact writes while the agent's socket is away.
     const res = await inbound(t, channel.id, channelToken, { phone: '11977770001', id: 'recovery-2', content: 'Ainda está aí?' });
@@ -60,7 +70,12 @@ describe('conversation events across a brief disconnection', () => {
     expect(socket.recovered).toBe(true);
     const [message, update] = await Promise.all([missedMessage, missedUpdate]);
     expect(message).toMatchObject({ tenant_uuid: acme.tenantId, message: { author: 'CONTACT', conversation_uuid: id } });
-    expect(update.conversation).toMatchObject({ state: 'answered', archived: false, user: { uuid: acme.users.agent!.uuid }, unread_contact_messages: 2 });
+    expect(update.conversation).toMatchObject({
+      state: 'answered',
+      archived: false,
+      user: { uuid: acme.users.agent!.uuid },
+      unread_contact_messages: 2,
+    });
     expect(update.conversation.last_message).toMatchObject({ content: 'Ainda está aí?', author: 'CONTACT' });
     expect(update.conversation.history.at(-1)).toMatchObject({ event: 'unarchived' });
   });

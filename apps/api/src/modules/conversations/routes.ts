@@ -1,10 +1,20 @@
 import {
-  acceptConversation, getConversation, getConversationHistory, getOfferedToMe, getTransferDestinations, getWaitingQueue,
-  listContactConversations, listConversationReasons, listConversations, listPauses, replaceConversation, startConversation, updateConversation,
+  acceptConversation,
+  getConversation,
+  getConversationHistory,
+  getOfferedToMe,
+  getTransferDestinations,
+  getWaitingQueue,
+  listContactConversations,
+  listConversationReasons,
+  listConversations,
+  listPauses,
+  replaceConversation,
+  startConversation,
+  updateConversation,
 } from '@atende/contract';
 import { AppError } from '@atende/contract';
 import { acceptNext } from '@atende/conversations';
-import { scoped } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -21,7 +31,7 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext, conver
   bind(app, getConversationHistory, 'signed_in', async ({ session, query }) => lists.dayHistory(session, query));
   bind(app, getConversation, 'signed_in', async ({ session, params }) => ({ data: await conversations.get(session, params.id) }));
   bind(app, acceptConversation, 'workstation', async ({ session, body }) => {
-    if (body.user_id !== session.userId) throw new AppError('forbidden', 'You can only accept sessions for yourself');
+    if (body.user_id !== session.userId) throw new AppError('accept_own_only', 'You can only accept sessions for yourself');
     const id = await acceptNext(ctx, session.tenantId, session.workspaceId, session.userId);
     return { data: await conversations.get(session, id) };
   });
@@ -33,19 +43,12 @@ export function conversationRoutes(app: FastifyInstance, ctx: AppContext, conver
     return { data: await conversations.get(session, id) };
   });
   bind(app, listContactConversations, 'signed_in', async ({ session, params, query }) => {
-    const contact = await scoped(ctx.db, session).contact.findFirst({ where: { id: params.id }, select: { id: true } });
-    if (!contact) throw new AppError('not_found', 'Contact not found');
-    return lists.list(session, { ...query, contact_uuid: contact.id });
+    return lists.ofContact(session, params.id, query);
   });
   bind(app, listConversationReasons, 'signed_in', async ({ session, query }) => {
-    const rows = await scoped(ctx.db, session).conversationReason.findMany({
-      where: { deletedAt: null, ...(query.name__contains ? { name: { contains: query.name__contains, mode: 'insensitive' } } : {}) },
-      orderBy: { name: 'asc' },
-    });
-    return { data: rows.map((r) => ({ uuid: r.id, name: r.name })) };
+    return { data: await lists.reasons(session, query.name__contains) };
   });
   bind(app, listPauses, 'signed_in', async ({ session }) => {
-    const rows = await scoped(ctx.db, session).pause.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { description: 'asc' } });
-    return { data: rows.map((p) => ({ uuid: p.id, description: p.description })) };
+    return { data: await lists.pauses(session) };
   });
 }

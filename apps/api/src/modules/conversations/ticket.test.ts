@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel, inbound } from './fixtures';
 
-// Issue 16 item 12 (spec 002 §3 sector: ticket announce flag, ticket message): a conversation entering
+// Sector: ticket announce flag, ticket message: a conversation entering
 // an announcing sector's queue sends the contact the sector's ticket message, once per entry.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -14,7 +14,10 @@ beforeAll(async () => {
   t = await startTestApp();
   acme = await t.tenant('Acme', { users: { agent: ['agent'] } });
   const [support, sales] = acme.sectors;
-  await t.database.db.sector.update({ where: { id: support!.id }, data: { ticketAnnounce: true, ticketMessage: 'Seu protocolo no setor {{sector}} é {{ticket}}.' } });
+  await t.database.db.sector.update({
+    where: { id: support!.id },
+    data: { ticketAnnounce: true, ticketMessage: 'Seu protocolo no setor {{sector}} é {{ticket}}.' },
+  });
   await t.database.db.sector.update({ where: { id: sales!.id }, data: { ticketAnnounce: true, ticketMessage: 'Protocolo de Vendas:' } });
   ({ channel, token } = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, support!.id));
   agent = await t.login('agent@acme.test');
@@ -22,7 +25,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const messagesOf = (conversationId: string) =>
-  t.database.db.message.findMany({ where: { conversationId }, orderBy: [{ createdAt: 'asc' }], select: { author: true, content: true, tags: true } });
+  t.database.db.message.findMany({
+    where: { conversationId },
+    orderBy: [{ createdAt: 'asc' }],
+    select: { author: true, content: true, tags: true },
+  });
 
 describe('sector ticket announcement', () => {
   it('announces the ticket after the first message, not on the next ones, and again on entering another sector', async () => {
@@ -41,9 +48,15 @@ describe('sector ticket announcement', () => {
     expect(await t.database.db.outboxJob.count({ where: { payload: { path: ['message_uuid'], equals: announced.id } } })).toBe(1);
 
     // An agent takes it and transfers it to Sales' queue: Sales announces (its message has no placeholder).
-    const accepted = await t.http.patch('/api/v1/conversations').set({ Authorization: `Bearer ${agent}` }).send({ user_id: acme.users.agent!.id });
+    const accepted = await t.http
+      .patch('/api/v1/conversations')
+      .set({ Authorization: `Bearer ${agent}` })
+      .send({ user_id: acme.users.agent!.id });
     expect(accepted.body.data.uuid).toBe(conversationId);
-    const moved = await t.http.patch(`/api/v1/conversations/${conversationId}`).set({ Authorization: `Bearer ${agent}` }).send({ sector_uuid: acme.sectors[1]!.id });
+    const moved = await t.http
+      .patch(`/api/v1/conversations/${conversationId}`)
+      .set({ Authorization: `Bearer ${agent}` })
+      .send({ sector_uuid: acme.sectors[1]!.id });
     expect(moved.status).toBe(200);
     const after = await messagesOf(conversationId);
     expect(after.at(-1)).toEqual({ author: 'USER', content: `Protocolo de Vendas: ${conv.ticketNumber}`, tags: ['ticket'] });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { DashboardService } from './service';
 
-/** Admin dashboard and omnichannel panel (spec 002 §2, §3): supervisor-level roles (spec 002 §6). */
+/** Admin dashboard and omnichannel panel: supervisor-level roles. */
 export function dashboardRoutes(app: FastifyInstance, dashboard: DashboardService): void {
   bind(app, listDashboardConversations, 'dashboard', async ({ session, query }) =>
     dashboard.conversations(session, { state: query.state, sectorUuid: query.sector_uuid }),

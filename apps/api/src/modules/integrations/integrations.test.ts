@@ -9,7 +9,12 @@ const tokens: Record<string, string> = {};
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
 
 beforeAll(async () => {
-  t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000', VOICE_PHONE_DOMAINS: 'example.com, .voip.test', API_TOKEN_DEFAULT_DAYS: '30', API_TOKEN_MAX_DAYS: '90' });
+  t = await startTestApp({
+    LOGIN_MAX_ATTEMPTS_PER_IP: '1000',
+    VOICE_PHONE_DOMAINS: 'example.com, .voip.test',
+    API_TOKEN_DEFAULT_DAYS: '30',
+    API_TOKEN_MAX_DAYS: '90',
+  });
   acme = await t.tenant('Integra', { users: { admin: ['admin'], manager: ['manager'], agent: ['agent'] } });
   await t.tenant('IntegraOther', { users: { admin: ['admin'] } });
   for (const name of ['admin', 'manager', 'agent']) tokens[name] = await t.login(`${name}@integra.test`);
@@ -17,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('API tokens (spec 002 §3, §7 /api/v1/oauth/tokens)', () => {
+describe('API tokens (/api/v1/oauth/tokens)', () => {
   let created: OAuthToken;
   let secret: string;
 
@@ -53,7 +58,14 @@ describe('API tokens (spec 002 §3, §7 /api/v1/oauth/tokens)', () => {
     // The admin who made the token is still signed in, and the token still works.
     expect((await t.http.get('/api/v1/users/me').set(auth('admin'))).body.data.is_logged).toBe(true);
     expect((await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${secret}` })).status).toBe(200);
-    expect((await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${secret}` }).send({ client_name: 'x' })).status).toBe(403);
+    expect(
+      (
+        await t.http
+          .post('/api/v1/oauth/tokens')
+          .set({ Authorization: `Bearer ${secret}` })
+          .send({ client_name: 'x' })
+      ).status,
+    ).toBe(403);
   });
 
   it('revokes at once; other tenants cannot see or revoke', async () => {
@@ -66,11 +78,14 @@ describe('API tokens (spec 002 §3, §7 /api/v1/oauth/tokens)', () => {
   });
 });
 
-describe('API tokens follow their creator (issue 12 item 3)', () => {
+describe('API tokens follow their creator', () => {
   it('a demoted creator token loses admin at once; a removed creator token stops', async () => {
     await t.tenant('TokenOwner', { users: { boss: ['admin'], other: ['admin'] } });
     const boss = await t.login('boss@tokenowner.test');
-    const made = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${boss}` }).send({ client_name: 'Zapier' });
+    const made = await t.http
+      .post('/api/v1/oauth/tokens')
+      .set({ Authorization: `Bearer ${boss}` })
+      .send({ client_name: 'Zapier' });
     expect(made.status).toBe(201);
     const bearer = { Authorization: `Bearer ${made.body.access_token}` };
     expect((await t.http.get('/api/v1/oauth/tokens').set(bearer)).status).toBe(200);
@@ -83,7 +98,7 @@ describe('API tokens follow their creator (issue 12 item 3)', () => {
   });
 });
 
-describe('API tokens expire and end with a password change (issue 12 item 3)', () => {
+describe('API tokens expire and end with a password change', () => {
   const days = (iso: string) => Math.round((Date.parse(iso) - Date.now()) / 86_400_000);
 
   it('lasts the default lifetime, or the chosen one up to the maximum; above it is a clear 400', async () => {
@@ -97,7 +112,11 @@ describe('API tokens expire and end with a password change (issue 12 item 3)', (
     const stored = await t.database.db.apiToken.count({ where: { clientName: 'Too long' } });
     const tooLong = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Too long', expires_in_days: 91 });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toMatchObject({ code: 'api_token_lifetime_too_long', params: { max_days: 90 }, error_message: 'A token can last at most 90 days' });
+    expect(tooLong.body).toMatchObject({
+      code: 'api_token_lifetime_too_long',
+      params: { max_days: 90 },
+      error_message: 'A token can last at most 90 days',
+    });
     for (const bad of [0, -1, 1.5, '30', 5000]) {
       const res = await t.http.post('/api/v1/oauth/tokens').set(auth('admin')).send({ client_name: 'Too long', expires_in_days: bad });
       expect(res.status).toBe(400);
@@ -114,7 +133,7 @@ describe('API tokens expire and end with a password change (issue 12 item 3)', (
     await t.database.db.apiToken.update({ where: { id: made.body.data.uuid }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const refused = await t.http.get('/api/v1/users/me').set(bearer);
     expect(refused.status).toBe(401);
-    expect(refused.body).toMatchObject({ code: 'session_expired', error_message: 'This API token has expired' });
+    expect(refused.body).toMatchObject({ code: 'api_token_expired', error_message: 'This API token has expired' });
     const names = (await t.http.get('/api/v1/oauth/tokens').set(auth('admin'))).body.data.map((r: OAuthToken) => r.client_name);
     expect(names).not.toContain('Soon gone');
   });
@@ -123,8 +142,14 @@ describe('API tokens expire and end with a password change (issue 12 item 3)', (
     await t.tenant('TokenPassword', { users: { changer: ['admin'], keeper: ['admin'] } });
     const changer = await t.login('changer@tokenpassword.test');
     const keeper = await t.login('keeper@tokenpassword.test');
-    const mine = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${changer}` }).send({ client_name: 'Mine' });
-    const theirs = await t.http.post('/api/v1/oauth/tokens').set({ Authorization: `Bearer ${keeper}` }).send({ client_name: 'Theirs' });
+    const mine = await t.http
+      .post('/api/v1/oauth/tokens')
+      .set({ Authorization: `Bearer ${changer}` })
+      .send({ client_name: 'Mine' });
+    const theirs = await t.http
+      .post('/api/v1/oauth/tokens')
+      .set({ Authorization: `Bearer ${keeper}` })
+      .send({ client_name: 'Theirs' });
     const me = await t.http.get('/api/v1/users/me').set({ Authorization: `Bearer ${changer}` });
     const changed = await t.http
       .patch(`/api/v1/users/${me.body.data.id}`)
@@ -139,88 +164,182 @@ describe('API tokens expire and end with a password change (issue 12 item 3)', (
   });
 });
 
-describe('integrations (spec 002 §3: droz and Zapier tokens, voice-phone URL)', () => {
+describe('integrations (droz and Zapier tokens, voice-phone URL)', () => {
   it('stores the tokens sealed and never returns them; an integration needs its token or URL to be on', async () => {
     const off = await t.http.get('/api/v1/workspaces/me/integrations').set(auth('admin'));
-    expect(off.body.data).toEqual({ droz: { enabled: false, token_set: false }, zapier: { enabled: false, token_set: false }, voice_phone: { enabled: false, url: null } });
-    const missing = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: true } });
+    expect(off.body.data).toEqual({
+      droz: { enabled: false, token_set: false },
+      zapier: { enabled: false, token_set: false },
+      voice_phone: { enabled: false, url: null },
+    });
+    const missing = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ zapier: { enabled: true } });
     expect(missing.status).toBe(400);
-    expect(missing.body.fields).toEqual([{ path: 'zapier.token', message: 'Enter the API token to turn this integration on' }]);
-    const on = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: true, token: 'zap-secret-123' }, droz: { token: 'droz-secret' } });
+    expect(missing.body.fields).toEqual([
+      { path: 'zapier.token', message: 'Enter the API token to turn this integration on', code: 'integration_token_required' },
+    ]);
+    const on = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ zapier: { enabled: true, token: 'zap-secret-123' }, droz: { token: 'droz-secret' } });
     expect(on.body.data).toMatchObject({ zapier: { enabled: true, token_set: true }, droz: { enabled: false, token_set: true } });
     const row = await t.database.db.workspace.findUniqueOrThrow({ where: { id: acme.workspaceId } });
     expect(JSON.stringify(row.integrations)).not.toContain('zap-secret-123');
     const ws = await t.http.get('/api/v1/workspaces/me').set(auth('admin'));
     expect(JSON.stringify(ws.body)).not.toContain('sealed_tokens');
-    expect((await t.http.patch('/api/v1/workspaces/me').set(auth('admin')).send({ integrations: { zapier: { enabled: false } } })).status).toBe(400);
+    expect(
+      (
+        await t.http
+          .patch('/api/v1/workspaces/me')
+          .set(auth('admin'))
+          .send({ integrations: { zapier: { enabled: false } } })
+      ).status,
+    ).toBe(400);
     // Removing the token of an integration that is on is refused; turning it off first works.
-    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { token: '' } })).status).toBe(400);
-    const cleared = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ zapier: { enabled: false, token: '' } });
+    expect(
+      (
+        await t.http
+          .put('/api/v1/workspaces/me/integrations')
+          .set(auth('admin'))
+          .send({ zapier: { token: '' } })
+      ).status,
+    ).toBe(400);
+    const cleared = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ zapier: { enabled: false, token: '' } });
     expect(cleared.body.data.zapier).toEqual({ enabled: false, token_set: false });
     expect(cleared.body.data.droz).toEqual({ enabled: false, token_set: true });
   });
 
   it('wants an https voice-phone URL; admins only', async () => {
-    const bad = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'javascript:alert(1)' } });
+    const bad = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ voice_phone: { enabled: true, url: 'javascript:alert(1)' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error_message).toBe('The URL must start with https://');
-    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'not a url' } })).body.error_message).toBe('Invalid URL');
-    const ok = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://phone.example.com/embed' } });
+    expect(
+      (
+        await t.http
+          .put('/api/v1/workspaces/me/integrations')
+          .set(auth('admin'))
+          .send({ voice_phone: { enabled: true, url: 'not a url' } })
+      ).body.error_message,
+    ).toBe('Invalid URL');
+    const ok = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ voice_phone: { enabled: true, url: 'https://phone.example.com/embed' } });
     expect(ok.body.data.voice_phone).toEqual({ enabled: true, url: 'https://phone.example.com/embed' });
     expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('manager'))).status).toBe(403);
     expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('agent')).send({})).status).toBe(403);
-    expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('outsider'))).body.data.voice_phone).toEqual({ enabled: false, url: null });
+    expect((await t.http.get('/api/v1/workspaces/me/integrations').set(auth('outsider'))).body.data.voice_phone).toEqual({
+      enabled: false,
+      url: null,
+    });
   });
 
-  it('refuses a voice-phone URL on loopback, private or metadata addresses, unless listed (issue 12 item 1)', async () => {
+  it('refuses a voice-phone URL on loopback, private or metadata addresses, unless listed', async () => {
     const open = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' }, { shareWith: t });
     try {
-      for (const host of ['127.0.0.1', '[::1]', '0.0.0.0', '2130706433', '0x7f000001', '169.254.169.254', '[::ffff:127.0.0.1]', '[::7f00:1]', 'localhost']) {
-        const res = await open.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: `https://${host}/phone` } });
-        expect([res.status, res.body.code, res.body.error_message]).toEqual([400, 'outbound_address_not_allowed', 'This address is not allowed: it points to this server or a private network']);
+      for (const host of [
+        '127.0.0.1',
+        '[::1]',
+        '0.0.0.0',
+        '2130706433',
+        '0x7f000001',
+        '169.254.169.254',
+        '[::ffff:127.0.0.1]',
+        '[::7f00:1]',
+        'localhost',
+      ]) {
+        const res = await open.http
+          .put('/api/v1/workspaces/me/integrations')
+          .set(auth('admin'))
+          .send({ voice_phone: { enabled: true, url: `https://${host}/phone` } });
+        expect([res.status, res.body.code, res.body.error_message]).toEqual([
+          400,
+          'outbound_address_not_allowed',
+          'This address is not allowed: it points to this server or a private network',
+        ]);
       }
-      expect((await open.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://8.8.8.8/phone' } })).status).toBe(200);
+      expect(
+        (
+          await open.http
+            .put('/api/v1/workspaces/me/integrations')
+            .set(auth('admin'))
+            .send({ voice_phone: { enabled: true, url: 'https://8.8.8.8/phone' } })
+        ).status,
+      ).toBe(200);
     } finally {
       await open.close();
     }
     const demo = await startTestApp({ OUTBOUND_ALLOW_HOSTS: 'localhost' }, { shareWith: t });
     try {
       // Outside production a listed local address passes (the demo); production wants https (not tested here: its login needs production secrets).
-      expect((await demo.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { url: 'http://localhost:8080/phone' } })).status).toBe(200);
+      expect(
+        (
+          await demo.http
+            .put('/api/v1/workspaces/me/integrations')
+            .set(auth('admin'))
+            .send({ voice_phone: { url: 'http://localhost:8080/phone' } })
+        ).status,
+      ).toBe(200);
     } finally {
       await demo.close();
     }
   });
 
   it("shows the embed to every user of the workspace only while it is on and on the provider's domains", async () => {
-    const foreign = await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: true, url: 'https://example.com.evil.net/embed' } });
+    const foreign = await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ voice_phone: { enabled: true, url: 'https://example.com.evil.net/embed' } });
     expect(foreign.status).toBe(400);
     expect(foreign.body.error_message).toBe("The URL must be on the voice-phone provider's domains: example.com, voip.test");
-    expect((await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { url: 'https://pbx.voip.test/agent' } })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .put('/api/v1/workspaces/me/integrations')
+          .set(auth('admin'))
+          .send({ voice_phone: { url: 'https://pbx.voip.test/agent' } })
+      ).status,
+    ).toBe(200);
     const seen = await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'));
     expect(seen.status).toBe(200);
     expect(seen.body.data).toEqual({ enabled: true, url: 'https://pbx.voip.test/agent' });
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('outsider'))).body.data).toEqual({ enabled: false, url: null });
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone')).status).toBe(401);
     // A URL saved before the provider's domains changed is not embedded.
-    await t.database.db.workspace.update({ where: { id: acme.workspaceId }, data: { integrations: { voice_phone: { enabled: true, url: 'https://old-provider.net/phone' } } } });
+    await t.database.db.workspace.update({
+      where: { id: acme.workspaceId },
+      data: { integrations: { voice_phone: { enabled: true, url: 'https://old-provider.net/phone' } } },
+    });
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
-    await t.http.put('/api/v1/workspaces/me/integrations').set(auth('admin')).send({ voice_phone: { enabled: false, url: 'https://pbx.voip.test/agent' } });
+    await t.http
+      .put('/api/v1/workspaces/me/integrations')
+      .set(auth('admin'))
+      .send({ voice_phone: { enabled: false, url: 'https://pbx.voip.test/agent' } });
     expect((await t.http.get('/api/v1/workspaces/me/voice_phone').set(auth('agent'))).body.data).toEqual({ enabled: false, url: null });
   });
 });
 
-describe('voice-phone URL scheme (issue 12, Low: https only in production)', () => {
+describe('voice-phone URL scheme (https only in production)', () => {
   it('takes http for this machine only outside production, and https everywhere', async () => {
     const local = { ...t.env, VOICE_PHONE_DOMAINS: ['localhost'], OUTBOUND_ALLOW_HOSTS: 'localhost,127.0.0.1' };
     await expect(checkVoiceUrl('http://localhost:4000/phone', { ...local, NODE_ENV: 'development' })).resolves.toBeUndefined();
     await expect(checkVoiceUrl('http://localhost:4000/phone', { ...local, NODE_ENV: 'production' })).rejects.toMatchObject({
-      code: 'validation_failed',
+      code: 'url_https_required',
       message: 'The URL must start with https://',
     });
     await expect(checkVoiceUrl('https://localhost:4000/phone', { ...local, NODE_ENV: 'production' })).resolves.toBeUndefined();
     for (const env of ['development', 'production'] as const) {
-      await expect(checkVoiceUrl('http://phone.example.com/', { ...t.env, NODE_ENV: env })).rejects.toMatchObject({ message: 'The URL must start with https://' });
+      await expect(checkVoiceUrl('http://phone.example.com/', { ...t.env, NODE_ENV: env })).rejects.toMatchObject({
+        message: 'The URL must start with https://',
+      });
     }
   });
 });

@@ -1,8 +1,26 @@
 import { decryptCredentials, encryptCredentials, parseSecretsKey } from '@atende/channels';
 import {
-  AppError, createOAuthToken, deleteOAuthToken, getIntegrations, getVoicePhone, listOAuthTokens, updateIntegrations, type Integrations, type OAuthToken,
+  AppError,
+  createOAuthToken,
+  deleteOAuthToken,
+  getIntegrations,
+  getVoicePhone,
+  listOAuthTokens,
+  updateIntegrations,
+  type Integrations,
+  type OAuthToken,
 } from '@atende/contract';
-import { scoped, type Prisma } from '@atende/db';
+import {
+  findUnrevokedApiToken,
+  insertApiToken,
+  listLiveApiTokens,
+  revokeApiToken,
+  storeWorkspaceIntegrations,
+  usernamesOf,
+  workspaceIntegrations,
+  type ApiTokenRow as TokenRow,
+  type Prisma,
+} from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -34,7 +52,7 @@ export function onVoiceDomains(url: string, domains: readonly string[]): boolean
 
 /**
  * A voice-phone URL the browser may embed: absolute https (http only for localhost outside
- * production), on the provider's domains, and not a loopback/private address (issue 12 item 1).
+ * production), on the provider's domains, and not a loopback/private address.
  */
 export async function checkVoiceUrl(url: string, env: AppContext['env']): Promise<void> {
   const domains = env.VOICE_PHONE_DOMAINS;
@@ -42,27 +60,36 @@ export async function checkVoiceUrl(url: string, env: AppContext['env']): Promis
   try {
     parsed = new URL(url);
   } catch {
-    throw new AppError('validation_failed', 'Invalid URL', [{ path: 'voice_phone.url', message: 'Invalid URL' }]);
+    throw new AppError('url_invalid', 'Invalid URL', [{ path: 'voice_phone.url', message: 'Invalid URL' }]);
   }
   const local = parsed.hostname === 'localhost' || parsed.hostname === '127.0.0.1';
   if (parsed.protocol !== 'https:' && !(local && parsed.protocol === 'http:' && env.NODE_ENV !== 'production')) {
-    throw new AppError('validation_failed', 'The URL must start with https://', [{ path: 'voice_phone.url', message: 'The URL must start with https://' }]);
+    throw new AppError('url_https_required', 'The URL must start with https://', [
+      { path: 'voice_phone.url', message: 'The URL must start with https://' },
+    ]);
   }
   if (!onVoiceDomains(url, domains)) {
     const message = `The URL must be on the voice-phone provider's domains: ${domains.join(', ')}`;
-    throw new AppError('validation_failed', message, [{ path: 'voice_phone.url', message }]);
+    throw new AppError(
+      'integration_url_domain',
+      message,
+      [{ path: 'voice_phone.url', message, code: 'integration_url_domain', params: { domains: domains.join(', ') } }],
+      { domains: domains.join(', ') },
+    );
   }
   await assertOutboundUrl(url, env.OUTBOUND_ALLOW_HOSTS, 'voice_phone.url');
 }
 
-/** Integrations settings (spec 002 §2 settings/integrations, §3, §7 /api/v1/oauth/tokens): admins only. */
+/** Integrations settings (settings/integrations, /api/v1/oauth/tokens): admins only. */
 export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const db = (session: Session) => scoped(ctx.db, session);
   const key = parseSecretsKey(ctx.env.CHANNEL_SECRETS_KEY);
 
-  type TokenRow = Prisma.ApiTokenGetPayload<object>;
   async function presentTokens(session: Session, rows: TokenRow[]): Promise<OAuthToken[]> {
-    const users = await db(session).user.findMany({ where: { id: { in: [...new Set(rows.map((r) => r.userId))] } }, select: { id: true, username: true } });
+    const users = await usernamesOf(
+      ctx.db,
+      session.tenantId,
+      rows.map((r) => r.userId),
+    );
     return rows.map((r) => ({
       uuid: r.id,
       client_name: r.clientName,
@@ -77,44 +104,44 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
   }
 
   bind(app, listOAuthTokens, 'integrations', async ({ session, query }) => {
-    const rows = await db(session).apiToken.findMany({
-      where: {
-        workspaceId: session.workspaceId, revokedAt: null, expiresAt: { gt: new Date() },
-        ...(query.client_name ? { clientName: { contains: query.client_name, mode: 'insensitive' } } : {}),
-        ...(query.client_id ? { clientId: query.client_id } : {}),
-      },
-      orderBy: { createdAt: 'desc' },
-    });
-    return { data: await presentTokens(session, rows), lifetime: { default_days: ctx.env.API_TOKEN_DEFAULT_DAYS, max_days: ctx.env.API_TOKEN_MAX_DAYS } };
+    const rows = await listLiveApiTokens(ctx.db, session, { clientName: query.client_name, clientId: query.client_id });
+    return {
+      data: await presentTokens(session, rows),
+      lifetime: { default_days: ctx.env.API_TOKEN_DEFAULT_DAYS, max_days: ctx.env.API_TOKEN_MAX_DAYS },
+    };
   });
 
   bind(app, createOAuthToken, 'integrations.tokens.write', async ({ session, body }) => {
-    if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot create API tokens');
+    if (session.apiToken) throw new AppError('api_token_creates_token', 'API tokens cannot create API tokens');
     const days = body.expires_in_days ?? Math.min(ctx.env.API_TOKEN_DEFAULT_DAYS, ctx.env.API_TOKEN_MAX_DAYS);
     if (days > ctx.env.API_TOKEN_MAX_DAYS) {
       const message = `A token can last at most ${ctx.env.API_TOKEN_MAX_DAYS} days`;
-      throw new AppError('api_token_lifetime_too_long', message, [{ path: 'expires_in_days', message }], { max_days: ctx.env.API_TOKEN_MAX_DAYS });
+      throw new AppError('api_token_lifetime_too_long', message, [{ path: 'expires_in_days', message }], {
+        max_days: ctx.env.API_TOKEN_MAX_DAYS,
+      });
     }
     const { token, clientId } = newApiToken();
-    const row = await db(session).apiToken.create({
-      data: {
-        tenantId: session.tenantId, workspaceId: session.workspaceId, userId: session.userId, clientName: body.client_name, clientId,
-        tokenHash: hashApiToken(token), tokenPrefix: token.slice(0, 10), roles: session.roles,
-        expiresAt: new Date(Date.now() + days * 86_400_000),
-      },
+    const row = await insertApiToken(ctx.db, session, {
+      userId: session.userId,
+      clientName: body.client_name,
+      clientId,
+      tokenHash: hashApiToken(token),
+      tokenPrefix: token.slice(0, 10),
+      roles: session.roles,
+      expiresAt: new Date(Date.now() + days * 86_400_000),
     });
     return { data: (await presentTokens(session, [row]))[0]!, access_token: token };
   });
 
   bind(app, deleteOAuthToken, 'integrations.tokens.write', async ({ session, params }) => {
-    const row = await db(session).apiToken.findFirst({ where: { id: params.id, workspaceId: session.workspaceId, revokedAt: null } });
-    if (!row) throw new AppError('not_found', 'Token not found');
-    await db(session).apiToken.update({ where: { id: row.id }, data: { revokedAt: new Date() } });
+    const row = await findUnrevokedApiToken(ctx.db, session, params.id);
+    if (!row) throw new AppError('api_token_not_found', 'Token not found');
+    await revokeApiToken(ctx.db, session.tenantId, row.id);
     return { data: { uuid: row.id } };
   });
 
   async function stored(session: Session): Promise<{ id: string; value: StoredIntegrations; tokens: Record<string, string> }> {
-    const ws = await db(session).workspace.findFirstOrThrow({ where: { id: session.workspaceId }, select: { id: true, integrations: true } });
+    const ws = await workspaceIntegrations(ctx.db, session);
     const value = (ws.integrations && typeof ws.integrations === 'object' ? ws.integrations : {}) as StoredIntegrations;
     const tokens = value.sealed_tokens ? (decryptCredentials(value.sealed_tokens, key) as Record<string, string>) : {};
     return { id: ws.id, value, tokens };
@@ -130,7 +157,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
     return { data: present(value, tokens) };
   });
 
-  // Spec 000 §2: every signed-in user's header asks; the domains are checked again (they may have changed since).
+  // Every signed-in user's header asks; the domains are checked again (they may have changed since).
   bind(app, getVoicePhone, 'signed_in', async ({ session }) => {
     const phone = (await stored(session)).value.voice_phone;
     const url = phone?.url ?? null;
@@ -152,7 +179,7 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
       const enabled = change.enabled ?? next[name]?.enabled === true;
       if (enabled && !tokens[name]) {
         const message = 'Enter the API token to turn this integration on';
-        throw new AppError('validation_failed', message, [{ path: `${name}.token`, message }]);
+        throw new AppError('integration_token_required', message, [{ path: `${name}.token`, message, code: 'integration_token_required' }]);
       }
       next[name] = { enabled };
     }
@@ -160,11 +187,14 @@ export function integrationRoutes(app: FastifyInstance, ctx: AppContext): void {
       const url = body.voice_phone.url === undefined ? (next.voice_phone?.url ?? null) : body.voice_phone.url || null;
       if (url) await checkVoiceUrl(url, ctx.env);
       const enabled = body.voice_phone.enabled ?? next.voice_phone?.enabled === true;
-      if (enabled && !url) throw new AppError('validation_failed', 'Enter the URL to turn this integration on', [{ path: 'voice_phone.url', message: 'Enter the URL to turn this integration on' }]);
+      if (enabled && !url)
+        throw new AppError('integration_url_required', 'Enter the URL to turn this integration on', [
+          { path: 'voice_phone.url', message: 'Enter the URL to turn this integration on' },
+        ]);
       next.voice_phone = { enabled, url };
     }
     next.sealed_tokens = Object.keys(tokens).length ? encryptCredentials(tokens, key) : undefined;
-    await ctx.db.workspace.update({ where: { id: current.id }, data: { integrations: JSON.parse(JSON.stringify(next)) as Prisma.InputJsonValue } });
+    await storeWorkspaceIntegrations(ctx.db, session, JSON.parse(JSON.stringify(next)) as Prisma.InputJsonValue);
     return { data: present(next, tokens) };
   });
 }

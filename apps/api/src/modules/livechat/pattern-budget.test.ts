@@ -15,7 +15,14 @@ afterAll(() => t.close());
 // 177 characters (under the 200 allowed) that RE2 compiles to about 32,000
 // instructions; on 3 fields of 2,000 characters the unauthenticated session start took 61 s.
 const HEAVY = `${'[^!]{0,999}'.repeat(16)}b`;
-const heavyFields = ['a', 'b', 'c'].map((key) => ({ key, label: key.toUpperCase(), required: true, max_length: 2000, validator: HEAVY, validator_message: 'Invalid' }));
+const heavyFields = ['a', 'b', 'c'].map((key) => ({
+  key,
+  label: key.toUpperCase(),
+  required: true,
+  max_length: 2000,
+  validator: HEAVY,
+  validator_message: 'Invalid',
+}));
 const appearance: LivechatAppearance = { ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: heavyFields };
 const timed = async <T>(request: PromiseLike<T>): Promise<{ res: T; ms: number }> => {
   const started = performance.now();
@@ -28,18 +35,32 @@ describe('user patterns within a budget', () => {
 
   it('refuses to save a validator whose compiled program is over the budget, naming the limit', async () => {
     expect(HEAVY).toHaveLength(177);
-    const created = await t.http.post('/api/v1/channels').set({ Authorization: `Bearer ${admin}` }).type('form').send({ name: 'Site', type: 'livechat' });
+    const created = await t.http
+      .post('/api/v1/channels')
+      .set({ Authorization: `Bearer ${admin}` })
+      .type('form')
+      .send({ name: 'Site', type: 'livechat' });
     channelId = created.body.data.uuid;
-    const res = await t.http.patch(`/api/v1/channels/${channelId}`).set({ Authorization: `Bearer ${admin}` }).send({ appearance });
+    const res = await t.http
+      .patch(`/api/v1/channels/${channelId}`)
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ appearance });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('validation_failed');
     expect(res.body.error_message).toContain(`at most ${USER_PATTERN_PROGRAM_MAX} instructions`);
-    expect(res.body.fields.map((f: { path: string }) => f.path)).toEqual(['appearance.custom_fields.0.validator', 'appearance.custom_fields.1.validator', 'appearance.custom_fields.2.validator']);
+    expect(res.body.fields.map((f: { path: string }) => f.path)).toEqual([
+      'appearance.custom_fields.0.validator',
+      'appearance.custom_fields.1.validator',
+      'appearance.custom_fields.2.validator',
+    ]);
   });
 
   it('answers a session start within 1 s, health staying fast, when such a validator was stored before the budget', async () => {
     // A channel saved before the budget existed: the validators are in the database as they were.
-    await t.database.db.channel.update({ where: { id: channelId }, data: { config: { ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: heavyFields } } });
+    await t.database.db.channel.update({
+      where: { id: channelId },
+      data: { config: { ...DEFAULT_LIVECHAT_APPEARANCE, custom_fields: heavyFields } },
+    });
     const values = { a: 'a'.repeat(2000), b: 'a'.repeat(2000), c: 'a'.repeat(2000) };
     const session = timed(t.http.post(`/api/v1/livechat/${channelId}/sessions`).send({ name: 'Eve', custom_fields: values }));
     // A moment for the session start to reach the api, so the health check is asked while it runs.

@@ -7,7 +7,7 @@ import { publicUrlOf } from '../channels/routes';
 import { LivechatRateLimit } from './rate-limit';
 import { LivechatService } from './service';
 
-/** The livechat widget's public calls (issue 7): no user session, rate-limited per client IP. */
+/** The livechat widget's public calls: no user session, rate-limited per client IP. */
 export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   const livechat = new LivechatService(ctx);
   const limit = new LivechatRateLimit(ctx.redis, ctx.env.REDIS_PREFIX);
@@ -32,6 +32,13 @@ export function livechatRoutes(app: FastifyInstance, ctx: AppContext): void {
   });
   bind(app, listLivechatMessages, 'public', async ({ query, request }) => {
     await limit.hit('read', request.ip);
-    return { data: await livechat.list(request.headers.authorization, query, publicUrlOf(ctx), () => request.raw.destroyed || request.socket.destroyed) };
+    return {
+      data: await livechat.list(
+        request.headers.authorization,
+        query,
+        publicUrlOf(ctx),
+        () => request.raw.destroyed || request.socket.destroyed,
+      ),
+    };
   });
 }

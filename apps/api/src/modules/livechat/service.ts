@@ -1,9 +1,32 @@
 import { randomUUID } from 'node:crypto';
 import { signedFileUrl } from '@atende/channels';
-import { AppError, INTERNAL_MESSAGE_TAG, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, Uuid, type BodyOf, type LivechatMessage, type LivechatPublicConfig, type sendLivechatVoice, type startLivechatSession } from '@atende/contract';
+import {
+  AppError,
+  INTERNAL_MESSAGE_TAG,
+  UPLOAD_ALLOWED_TYPES,
+  UPLOAD_MAX_BYTES,
+  Uuid,
+  type BodyOf,
+  type LivechatMessage,
+  type LivechatPublicConfig,
+  type sendLivechatVoice,
+  type startLivechatSession,
+} from '@atende/contract';
 import { InboundReceiver, messageIdFor } from '@atende/conversations';
 import { fileTypeRefusal, type StorageDriver } from '@atende/storage';
 import { livechatFieldsProblems, livechatFieldValues, livechatValidatorPlan } from '@atende/core';
+import {
+  contactOfIdentity,
+  createLivechatVisitor,
+  enabledLivechatChannel,
+  insertStoredFile,
+  livechatChannelOfTenant,
+  messageConversation,
+  storedFilesByIds,
+  tenantConfigById,
+  usernamesOf,
+  visitorMessages,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import { payloadTooLarge } from '../../payload-limit';
 import { appearanceOf } from '../channels/service';
@@ -18,7 +41,7 @@ const POLL_INTERVAL_MS = 400;
 const IMAGE_LINK_TTL_SECONDS = 24 * 3600;
 
 /**
- * The public side of livechat channels (issue 7): the widget's appearance, visitor sessions from
+ * The public side of livechat channels: the widget's appearance, visitor sessions from
  * the pre-chat form, and visitor messages, which enter through the same InboundReceiver as every
  * other channel so queue, distribution, menus and out-of-hours behave alike. No user session here:
  * the channel uuid is public, a visitor is who holds a visitor token.
@@ -32,8 +55,8 @@ export class LivechatService {
 
   /** An enabled, not deleted livechat channel; anything else is 404 (the widget shows nothing). */
   private async channel(channelId: string) {
-    const row = await this.ctx.db.channel.findFirst({ where: { id: channelId, type: 'livechat', enabled: true, deletedAt: null } });
-    if (!row) throw new AppError('not_found', 'Channel not found');
+    const row = await enabledLivechatChannel(this.ctx.db, channelId);
+    if (!row) throw new AppError('channel_not_found', 'Channel not found');
     return row;
   }
 
@@ -70,43 +93,62 @@ export class LivechatService {
     // A validator saved before the pattern budget is skipped, not run: say so to the operator.
     const plan = livechatValidatorPlan(fields);
     const skipped = fields.filter((_, index) => plan[index] === 'unusable' || plan[index] === 'over_budget').map((f) => f.key);
-    if (skipped.length) this.ctx.log.warn({ channelId: row.id, fields: skipped }, 'livechat validators over the pattern budget are not run; save the appearance again');
+    if (skipped.length)
+      this.ctx.log.warn(
+        { channelId: row.id, fields: skipped },
+        'livechat validators over the pattern budget are not run; save the appearance again',
+      );
     const problems = livechatFieldsProblems(fields, body.custom_fields);
     if (problems.length) throw new AppError('validation_failed', problems[0]!.message, problems);
     const visitorId = randomUUID();
     const email = body.email?.trim().toLowerCase() || null;
-    await this.ctx.db.$transaction(async (tx) => {
-      const contact = await tx.contact.create({
-        data: { tenantId: row.tenantId, name: body.name, email, livechatCustomFields: livechatFieldValues(fields, body.custom_fields) },
-      });
-      await tx.contactIdentity.create({ data: { tenantId: row.tenantId, channelId: row.id, identifier: visitorIdentifier(visitorId), contactId: contact.id } });
+    await createLivechatVisitor(this.ctx.db, {
+      tenantId: row.tenantId,
+      channelId: row.id,
+      identifier: visitorIdentifier(visitorId),
+      name: body.name,
+      email,
+      livechatCustomFields: livechatFieldValues(fields, body.custom_fields),
     });
-    const token = signVisitorToken(this.ctx.env.LIVECHAT_TOKEN_SECRET, { channelId: row.id, visitorId, tenantId: row.tenantId }, this.ctx.env.LIVECHAT_TOKEN_TTL_SECONDS);
+    const token = signVisitorToken(
+      this.ctx.env.LIVECHAT_TOKEN_SECRET,
+      { channelId: row.id, visitorId, tenantId: row.tenantId },
+      this.ctx.env.LIVECHAT_TOKEN_TTL_SECONDS,
+    );
     return { visitor_token: token, visitor_id: visitorId };
   }
 
   /** The token's visitor on a channel that still takes chats; a token for another channel than the one named is refused. */
   private async visitor(authorization: string | undefined, channelUuid: string | undefined) {
     const claims: VisitorClaims = verifyVisitorToken(this.ctx.env.LIVECHAT_TOKEN_SECRET, authorization);
-    if (channelUuid !== undefined && channelUuid !== claims.channelId) throw new AppError('unauthorized', 'This chat session belongs to another channel');
-    const row = await this.ctx.db.channel.findFirst({ where: { id: claims.channelId, tenantId: claims.tenantId, type: 'livechat', deletedAt: null } });
-    if (!row) throw new AppError('unauthorized', 'Invalid or expired chat session');
-    if (!row.enabled) throw new AppError('forbidden', 'This channel is disabled');
-    const identity = await this.ctx.db.contactIdentity.findUnique({
-      where: { channelId_identifier: { channelId: row.id, identifier: visitorIdentifier(claims.visitorId) } },
-      select: { contactId: true, contact: { select: { name: true } } },
-    });
-    if (!identity) throw new AppError('unauthorized', 'Invalid or expired chat session');
+    if (channelUuid !== undefined && channelUuid !== claims.channelId)
+      throw new AppError('chat_session_other_channel', 'This chat session belongs to another channel');
+    const row = await livechatChannelOfTenant(this.ctx.db, claims.tenantId, claims.channelId);
+    if (!row) throw new AppError('chat_session_invalid', 'Invalid or expired chat session');
+    if (!row.enabled) throw new AppError('channel_disabled_inbound', 'This channel is disabled');
+    const identity = await contactOfIdentity(this.ctx.db, row.id, visitorIdentifier(claims.visitorId));
+    if (!identity) throw new AppError('chat_session_invalid', 'Invalid or expired chat session');
     return { channel: row, claims, contactId: identity.contactId, name: identity.contact.name };
   }
 
   async send(authorization: string | undefined, body: { id: string; content: string; channel_uuid?: string }) {
     const { channel, claims, name } = await this.visitor(authorization, body.channel_uuid);
-    const tenant = await this.ctx.db.tenant.findUniqueOrThrow({ where: { id: channel.tenantId }, select: { config: true } });
+    const tenantConfig = await tenantConfigById(this.ctx.db, channel.tenantId);
     const result = await this.receiver.receive(
-      { id: channel.id, tenantId: channel.tenantId, workspaceId: channel.workspaceId, entrySectorId: channel.entrySectorId, entryMenuId: channel.entryMenuId, entryBotId: channel.entryBotId, tenantConfig: tenant.config },
+      {
+        id: channel.id,
+        tenantId: channel.tenantId,
+        workspaceId: channel.workspaceId,
+        entrySectorId: channel.entrySectorId,
+        entryMenuId: channel.entryMenuId,
+        entryBotId: channel.entryBotId,
+        tenantConfig,
+      },
       // The visitor's own message id, scoped to them: two visitors' "1" are different messages.
-      { contact: { identifier: visitorIdentifier(claims.visitorId), name }, message: { id: `${claims.visitorId}:${body.id}`, content: body.content } },
+      {
+        contact: { identifier: visitorIdentifier(claims.visitorId), name },
+        message: { id: `${claims.visitorId}:${body.id}`, content: body.content },
+      },
     );
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
   }
@@ -119,62 +161,85 @@ export class LivechatService {
    */
   async sendVoice(authorization: string | undefined, body: BodyOf<typeof sendLivechatVoice>, writer: StorageWriter) {
     const { channel, claims, name } = await this.visitor(authorization, body.channel_uuid);
-    if (!appearanceOf(channel.config).widget_settings.audio_recording_allowed) throw new AppError('forbidden', 'Voice messages are not allowed in this chat');
+    if (!appearanceOf(channel.config).widget_settings.audio_recording_allowed)
+      throw new AppError('livechat_voice_disabled', 'Voice messages are not allowed in this chat');
     const externalId = `${claims.visitorId}:${body.id}`;
-    const known = await this.ctx.db.message.findUnique({ where: { id: messageIdFor(channel.id, externalId) }, select: { id: true, conversationId: true } });
+    const known = await messageConversation(this.ctx.db, messageIdFor(channel.id, externalId));
     if (known) return { conversation_uuid: known.conversationId, message_uuid: known.id };
-    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.file) || body.file.length % 4 !== 0) throw new AppError('validation_failed', 'file: not valid base64');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(body.file) || body.file.length % 4 !== 0)
+      throw new AppError('file_base64_invalid', 'file: not valid base64');
     const bytes = Buffer.from(body.file, 'base64');
-    if (bytes.length === 0) throw new AppError('validation_failed', 'The file is empty');
+    if (bytes.length === 0) throw new AppError('file_empty', 'The file is empty');
     if (bytes.length > UPLOAD_MAX_BYTES) throw payloadTooLarge(UPLOAD_MAX_BYTES);
-    if (fileTypeRefusal({ contentType: body.content_type, bytes }, UPLOAD_ALLOWED_TYPES)) throw new AppError('file_content_mismatch', `The file's content is not ${body.content_type}.`, undefined, { type: body.content_type });
+    if (fileTypeRefusal({ contentType: body.content_type, bytes }, UPLOAD_ALLOWED_TYPES))
+      throw new AppError('file_content_mismatch', `The file's content is not ${body.content_type}.`, undefined, {
+        type: body.content_type,
+      });
     const id = randomUUID();
     const key = `${channel.tenantId}/${id}`;
     const filename = `voice.${body.content_type.split('/')[1] ?? 'webm'}`;
     await writer.put(key, bytes, { contentType: body.content_type, size: bytes.length });
     try {
-      await this.ctx.db.storedFile.create({
-        data: { id, tenantId: channel.tenantId, originalFilename: filename, contentType: body.content_type, size: bytes.length, service: writer.service, storageKey: key, uploadedById: null },
+      await insertStoredFile(this.ctx.db, {
+        id,
+        tenantId: channel.tenantId,
+        originalFilename: filename,
+        contentType: body.content_type,
+        size: bytes.length,
+        service: writer.service,
+        storageKey: key,
+        uploadedById: null,
       });
     } catch (error) {
       await writer.remove(key).catch((cleanup: unknown) => this.ctx.log.warn({ err: cleanup, key }, 'could not remove an orphaned upload'));
       throw error;
     }
-    const tenant = await this.ctx.db.tenant.findUniqueOrThrow({ where: { id: channel.tenantId }, select: { config: true } });
+    const tenantConfig = await tenantConfigById(this.ctx.db, channel.tenantId);
     const result = await this.receiver.receive(
-      { id: channel.id, tenantId: channel.tenantId, workspaceId: channel.workspaceId, entrySectorId: channel.entrySectorId, entryMenuId: channel.entryMenuId, entryBotId: channel.entryBotId, tenantConfig: tenant.config },
+      {
+        id: channel.id,
+        tenantId: channel.tenantId,
+        workspaceId: channel.workspaceId,
+        entrySectorId: channel.entrySectorId,
+        entryMenuId: channel.entryMenuId,
+        entryBotId: channel.entryBotId,
+        tenantConfig,
+      },
       {
         contact: { identifier: visitorIdentifier(claims.visitorId), name },
-        message: { id: externalId, annex: { id, contentType: body.content_type, originalFilename: filename, size: bytes.length, service: writer.service } },
+        message: {
+          id: externalId,
+          annex: { id, contentType: body.content_type, originalFilename: filename, size: bytes.length, service: writer.service },
+        },
       },
     );
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid };
   }
 
-  private async messagesOf(tenantId: string, channelId: string, contactId: string, after: Date | null, publicUrl: string): Promise<LivechatMessage[]> {
-    const rows = await this.ctx.db.message.findMany({
-      where: {
-        tenantId,
-        conversation: { channelId, contactId },
-        // Notes are for colleagues only (spec 000): never shown to the contact.
-        internal: false,
-        NOT: { tags: { has: INTERNAL_MESSAGE_TAG } },
-        ...(after ? { createdAt: { gte: after } } : {}),
-      },
-      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+  private async messagesOf(
+    tenantId: string,
+    channelId: string,
+    contactId: string,
+    after: Date | null,
+    publicUrl: string,
+  ): Promise<LivechatMessage[]> {
+    // Notes are for colleagues only: never shown to the contact.
+    const rows = await visitorMessages(this.ctx.db, {
+      tenantId,
+      channelId,
+      contactId,
+      after,
+      internalTag: INTERNAL_MESSAGE_TAG,
       take: 200,
-      select: { id: true, author: true, content: true, createdAt: true, userId: true, annexId: true },
     });
     const annexIds = [...new Set(rows.map((r) => r.annexId).filter((v): v is string => v !== null))];
-    const files = annexIds.length
-      ? await this.ctx.db.storedFile.findMany({ where: { tenantId, id: { in: annexIds } }, select: { id: true, contentType: true, originalFilename: true } })
-      : [];
+    const files = annexIds.length ? await storedFilesByIds(this.ctx.db, tenantId, annexIds) : [];
     const annexOf = (id: string | null) => {
       const file = id ? files.find((f) => f.id === id) : undefined;
       return file ? { url: this.imageUrl(publicUrl, file.id)!, content_type: file.contentType, filename: file.originalFilename } : null;
     };
     const userIds = [...new Set(rows.map((r) => r.userId).filter((v): v is number => v !== null))];
-    const users = userIds.length ? await this.ctx.db.user.findMany({ where: { tenantId, id: { in: userIds } }, select: { id: true, username: true } }) : [];
+    const users = userIds.length ? await usernamesOf(this.ctx.db, tenantId, userIds) : [];
     return rows.map((r) => ({
       uuid: r.id,
       from: r.author === 'CONTACT' ? ('visitor' as const) : r.author === 'USER' ? ('agent' as const) : ('system' as const),

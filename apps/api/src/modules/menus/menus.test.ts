@@ -28,24 +28,34 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const messagesOf = async (conversationId: string) =>
-  (await t.database.db.message.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true, tags: true } })).map(
-    (m) => `${m.author}${m.tags.includes('menu') ? '(menu)' : ''}: ${m.content}`,
-  );
+  (
+    await t.database.db.message.findMany({
+      where: { conversationId },
+      orderBy: { createdAt: 'asc' },
+      select: { author: true, content: true, tags: true },
+    })
+  ).map((m) => `${m.author}${m.tags.includes('menu') ? '(menu)' : ''}: ${m.content}`);
 const conversation = (id: string) => t.database.db.conversation.findUniqueOrThrow({ where: { id } });
 
-describe('automated menus: settings (spec 002 §3-§5, §7)', () => {
+describe('automated menus: settings', () => {
   it('refuses menus that break a rule, with the field and message', async () => {
     const base = { name: 'Main', message: 'Hello! Pick one:', invalid_option_message: 'Sorry, that is not an option.' };
-    const none = await t.http.post('/api/v1/automated-menus').set(auth('admin')).send({ ...base, answers: [] });
+    const none = await t.http
+      .post('/api/v1/automated-menus')
+      .set(auth('admin'))
+      .send({ ...base, answers: [] });
     expect(none.status).toBe(400);
     expect(none.body.error_message).toBe('Add at least one answer');
-    const dup = await t.http.post('/api/v1/automated-menus').set(auth('admin')).send({
-      ...base,
-      answers: [
-        { key: '1', label: 'Support', action: { type: 'transfer_to_sector', sector_uuid: support } },
-        { key: '1 ', label: 'Other', action: { type: '' } },
-      ],
-    });
+    const dup = await t.http
+      .post('/api/v1/automated-menus')
+      .set(auth('admin'))
+      .send({
+        ...base,
+        answers: [
+          { key: '1', label: 'Support', action: { type: 'transfer_to_sector', sector_uuid: support } },
+          { key: '1 ', label: 'Other', action: { type: '' } },
+        ],
+      });
     expect(dup.status).toBe(400);
     expect(dup.body.fields).toEqual([
       { path: 'answers.1.key', message: 'Answers must be unique' },
@@ -61,22 +71,32 @@ describe('automated menus: settings (spec 002 §3-§5, §7)', () => {
   });
 
   it('lets admins create and edit menus that lead to each other; supervisors read; agents and other tenants nothing', async () => {
-    const second = await t.http.post('/api/v1/automated-menus').set(auth('admin')).send({
-      name: 'More', message: 'More options:', invalid_option_message: 'Please pick 1 or 2.',
-      answers: [
-        { key: '1', label: 'Billing', action: { type: 'transfer_to_sector', sector_uuid: billing, message: 'Passing you to billing.' } },
-        { key: '2', label: 'Nothing else', action: { type: 'end_conversation', message: 'Bye!' } },
-      ],
-    });
+    const second = await t.http
+      .post('/api/v1/automated-menus')
+      .set(auth('admin'))
+      .send({
+        name: 'More',
+        message: 'More options:',
+        invalid_option_message: 'Please pick 1 or 2.',
+        answers: [
+          { key: '1', label: 'Billing', action: { type: 'transfer_to_sector', sector_uuid: billing, message: 'Passing you to billing.' } },
+          { key: '2', label: 'Nothing else', action: { type: 'end_conversation', message: 'Bye!' } },
+        ],
+      });
     expect(second.status).toBe(201);
     more = second.body.data;
-    const first = await t.http.post('/api/v1/automated-menus').set(auth('admin')).send({
-      name: 'Main', message: 'Hello! Pick one:', invalid_option_message: 'Sorry, that is not an option.',
-      answers: [
-        { key: '1', label: 'Support', action: { type: 'transfer_to_sector', sector_uuid: support } },
-        { key: '2', label: 'Something else', action: { type: 'go_to_menu', menu_uuid: more.uuid } },
-      ],
-    });
+    const first = await t.http
+      .post('/api/v1/automated-menus')
+      .set(auth('admin'))
+      .send({
+        name: 'Main',
+        message: 'Hello! Pick one:',
+        invalid_option_message: 'Sorry, that is not an option.',
+        answers: [
+          { key: '1', label: 'Support', action: { type: 'transfer_to_sector', sector_uuid: support } },
+          { key: '2', label: 'Something else', action: { type: 'go_to_menu', menu_uuid: more.uuid } },
+        ],
+      });
     expect(first.status).toBe(201);
     main = first.body.data;
     expect(main.answers[1]).toEqual({ key: '2', label: 'Something else', action: { type: 'go_to_menu', menu_uuid: more.uuid } });
@@ -85,15 +105,21 @@ describe('automated menus: settings (spec 002 §3-§5, §7)', () => {
     const listed = await t.http.get('/api/v1/automated-menus').set(auth('supervisor'));
     expect(listed.body.data.map((m: AutomatedMenu) => m.name)).toEqual(['Main', 'More']);
     expect((await t.http.patch(`/api/v1/automated-menus/${main.uuid}`).set(auth('outsider')).send({ name: 'x' })).status).toBe(404);
-    const self = await t.http.patch(`/api/v1/automated-menus/${more.uuid}`).set(auth('admin')).send({
-      answers: [{ key: '1', label: 'Loop', action: { type: 'go_to_menu', menu_uuid: more.uuid } }],
-    });
+    const self = await t.http
+      .patch(`/api/v1/automated-menus/${more.uuid}`)
+      .set(auth('admin'))
+      .send({
+        answers: [{ key: '1', label: 'Loop', action: { type: 'go_to_menu', menu_uuid: more.uuid } }],
+      });
     expect(self.status).toBe(400);
     expect(self.body.error_message).toBe('Menu not found');
   });
 
   it('becomes a channel entry point; then it cannot be disabled or deleted', async () => {
-    const bound = await t.http.patch(`/api/v1/channels/${channel.id}`).set(auth('admin')).send({ entry_point: main.uuid, entry_point_type: 'menu' });
+    const bound = await t.http
+      .patch(`/api/v1/channels/${channel.id}`)
+      .set(auth('admin'))
+      .send({ entry_point: main.uuid, entry_point_type: 'menu' });
     expect(bound.status).toBe(200);
     expect(bound.body.data.entry_point).toEqual({ uuid: main.uuid, name: 'Main', type: 'menu' });
     const off = await t.http.patch(`/api/v1/automated-menus/${main.uuid}`).set(auth('admin')).send({ enabled: false });
@@ -102,10 +128,17 @@ describe('automated menus: settings (spec 002 §3-§5, §7)', () => {
     expect((await t.http.delete(`/api/v1/automated-menus/${main.uuid}`).set(auth('admin'))).status).toBe(409);
     const referenced = await t.http.delete(`/api/v1/automated-menus/${more.uuid}`).set(auth('admin'));
     expect(referenced.status).toBe(409);
-    expect(referenced.body).toMatchObject({ error_message: 'The menu "Main" leads to this menu', code: 'menu_referenced', params: { menu: 'Main' } });
+    expect(referenced.body).toMatchObject({
+      error_message: 'The menu "Main" leads to this menu',
+      code: 'menu_referenced',
+      params: { menu: 'Main' },
+    });
     const listed = await t.http.get('/api/v1/automated-menus').set(auth('admin'));
     expect(listed.body.data[0].channels).toEqual([{ uuid: channel.id, name: 'API' }]);
-    const wrong = await t.http.patch(`/api/v1/channels/${channel.id}`).set(auth('admin')).send({ entry_point: support, entry_point_type: 'menu' });
+    const wrong = await t.http
+      .patch(`/api/v1/channels/${channel.id}`)
+      .set(auth('admin'))
+      .send({ entry_point: support, entry_point_type: 'menu' });
     expect(wrong.status).toBe(400);
   });
 });
@@ -122,14 +155,21 @@ describe('automated menus: talking to contacts', () => {
     expect((await t.http.get('/api/v1/conversations/waiting-queue').set(auth('agent'))).body.data.quantity_waiting_queue).toBe(0);
 
     await inbound(t, channel.id, token, { phone: '11955550001', id: 'menu-2', content: 'banana' });
-    expect((await messagesOf(id)).slice(-2)).toEqual(['USER(menu): Sorry, that is not an option.', 'USER(menu): Hello! Pick one:\n\n1 - Support\n2 - Something else']);
+    expect((await messagesOf(id)).slice(-2)).toEqual([
+      'USER(menu): Sorry, that is not an option.',
+      'USER(menu): Hello! Pick one:\n\n1 - Support\n2 - Something else',
+    ]);
     await inbound(t, channel.id, token, { phone: '11955550001', id: 'menu-3', content: 'something ELSE' });
     expect(await conversation(id)).toMatchObject({ state: 'bot', botMenuId: more.uuid });
     expect((await messagesOf(id)).at(-1)).toBe('USER(menu): More options:\n\n1 - Billing\n2 - Nothing else');
     await inbound(t, channel.id, token, { phone: '11955550001', id: 'menu-4', content: '1' });
     expect(await conversation(id)).toMatchObject({ state: 'waiting', sectorId: billing, botMenuId: null });
     expect((await messagesOf(id)).at(-1)).toBe('USER(menu): Passing you to billing.');
-    const events = await t.database.db.conversationEvent.findMany({ where: { conversationId: id }, orderBy: { at: 'asc' }, select: { type: true } });
+    const events = await t.database.db.conversationEvent.findMany({
+      where: { conversationId: id },
+      orderBy: { at: 'asc' },
+      select: { type: true },
+    });
     // The history holds only the types the contract knows (the menu's own turns are its messages).
     expect(events.map((e) => e.type)).toEqual(['enter-queue']);
     const read = await t.http.get(`/api/v1/conversations/${id}`).set(auth('supervisor'));
@@ -162,9 +202,12 @@ describe('automated menus: talking to contacts', () => {
       { menu: 'More', answer: '1', outcome: 'Sent to the queue', conversations: 1 },
       { menu: 'More', answer: '2', outcome: 'Ended', conversations: 1 },
     ]);
-    // The file's headers are the report's column labels in the reader's language (issue 16 item 15).
+    // The file's headers are the report's column labels in the reader's language.
     const csv = await t.http.get(`/api/v1/reports/bots?${range}&format=csv`).set(auth('supervisor')).set('Accept-Language', 'en');
-    const [header, ...lines] = csv.text.replace(/^\uFEFF/, '').trim().split('\n');
+    const [header, ...lines] = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n');
     expect(header).toMatch(/^Menu,/);
     expect(lines).toEqual(['More,1,Sent to the queue,1', 'More,2,Ended,1']);
     expect((await t.http.get(`/api/v1/reports/bots?${range}`).set(auth('agent'))).status).toBe(403);

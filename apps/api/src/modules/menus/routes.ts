@@ -1,25 +1,43 @@
 import {
-  AppError, createAutomatedMenu, deleteAutomatedMenu, listAutomatedMenus, MenuAnswerSchema, updateAutomatedMenu, type AutomatedMenu, type MenuAnswer,
+  AppError,
+  createAutomatedMenu,
+  deleteAutomatedMenu,
+  listAutomatedMenus,
+  MenuAnswerSchema,
+  updateAutomatedMenu,
+  type AutomatedMenu,
+  type MenuAnswer,
 } from '@atende/contract';
 import { menuIssues } from '@atende/core';
-import { scoped, type Prisma } from '@atende/db';
+import {
+  channelsEnteringMenus,
+  countChannelsEnteringMenu,
+  findMenu,
+  insertMenu,
+  isLiveMenu,
+  isLiveSector,
+  listMenuRows,
+  otherMenuAnswers,
+  softDeleteMenu,
+  updateMenuFields,
+  type MenuRow,
+} from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 
-type MenuRow = Prisma.AutomatedMenuGetPayload<object>;
 const storedAnswers = z.array(MenuAnswerSchema);
 
-/** Automated menus (spec 002 §3-§5, §7 /api/v1/automated-menus): supervisors read, admins write. */
+/** Automated menus (/api/v1/automated-menus): supervisors read, admins write. */
 export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const db = (session: Session) => scoped(ctx.db, session);
-
   async function present(session: Session, rows: MenuRow[]): Promise<AutomatedMenu[]> {
-    const channels = rows.length
-      ? await db(session).channel.findMany({ where: { entryMenuId: { in: rows.map((r) => r.id) }, deletedAt: null }, select: { id: true, name: true, entryMenuId: true } })
-      : [];
+    const channels = await channelsEnteringMenus(
+      ctx.db,
+      session.tenantId,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => ({
       uuid: r.id,
       name: r.name,
@@ -33,25 +51,29 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
   }
 
   async function find(session: Session, id: string): Promise<MenuRow> {
-    const row = await db(session).automatedMenu.findFirst({ where: { id, workspaceId: session.workspaceId, deletedAt: null } });
-    if (!row) throw new AppError('not_found', 'Menu not found');
+    const row = await findMenu(ctx.db, session, id);
+    if (!row) throw new AppError('menu_not_found', 'Menu not found');
     return row;
   }
 
   /** The spec's rules, then every sector and menu an answer points to must exist here (and not be the menu itself). */
-  async function check(session: Session, input: { name: string; message: string; invalid_option_message: string; answers: MenuAnswer[] }, self: string | null) {
+  async function check(
+    session: Session,
+    input: { name: string; message: string; invalid_option_message: string; answers: MenuAnswer[] },
+    self: string | null,
+  ) {
     const issues = menuIssues(input);
     if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
     for (const [i, answer] of input.answers.entries()) {
       const path = `answers.${i}.action`;
       if (answer.action.type === 'transfer_to_sector') {
-        const sector = await db(session).sector.count({ where: { id: answer.action.sector_uuid!, workspaceId: session.workspaceId, deletedAt: null } });
-        if (!sector) throw new AppError('validation_failed', 'Sector not found', [{ path, message: 'Sector not found' }]);
+        const sector = await isLiveSector(ctx.db, session, answer.action.sector_uuid!);
+        if (!sector) throw new AppError('sector_unknown', 'Sector not found', [{ path, message: 'Sector not found' }]);
       }
       if (answer.action.type === 'go_to_menu') {
         const target = answer.action.menu_uuid!;
-        const menu = target !== self && (await db(session).automatedMenu.count({ where: { id: target, workspaceId: session.workspaceId, deletedAt: null } }));
-        if (!menu) throw new AppError('validation_failed', 'Menu not found', [{ path, message: 'Menu not found' }]);
+        const menu = target !== self && (await isLiveMenu(ctx.db, session, target));
+        if (!menu) throw new AppError('menu_unknown', 'Menu not found', [{ path, message: 'Menu not found' }]);
       }
     }
   }
@@ -68,17 +90,18 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
     }));
 
   bind(app, listAutomatedMenus, 'settings.menus.read', async ({ session }) => {
-    const rows = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null }, orderBy: { name: 'asc' } });
+    const rows = await listMenuRows(ctx.db, session);
     return { data: await present(session, rows) };
   });
 
   bind(app, createAutomatedMenu, 'settings.menus.write', async ({ session, body }) => {
     await check(session, body, null);
-    const row = await ctx.db.automatedMenu.create({
-      data: {
-        tenantId: session.tenantId, workspaceId: session.workspaceId, name: body.name.trim(), message: body.message.trim(),
-        invalidOptionMessage: body.invalid_option_message.trim(), answers: clean(body.answers), enabled: body.enabled,
-      },
+    const row = await insertMenu(ctx.db, session, {
+      name: body.name.trim(),
+      message: body.message.trim(),
+      invalidOptionMessage: body.invalid_option_message.trim(),
+      answers: clean(body.answers),
+      enabled: body.enabled,
     });
     return { data: (await present(session, [row]))[0]! };
   });
@@ -93,27 +116,35 @@ export function menuRoutes(app: FastifyInstance, ctx: AppContext): void {
     };
     await check(session, next, current.id);
     if (body.enabled === false && current.enabled) {
-      const bound = await db(session).channel.count({ where: { entryMenuId: current.id, deletedAt: null } });
-      if (bound) throw new AppError('conflict', 'Menus used by channels cannot be disabled', [{ path: 'enabled', message: 'Menus used by channels cannot be disabled' }]);
+      const bound = await countChannelsEnteringMenu(ctx.db, session.tenantId, current.id);
+      if (bound)
+        throw new AppError('menu_in_use_disable', 'Menus used by channels cannot be disabled', [
+          { path: 'enabled', message: 'Menus used by channels cannot be disabled' },
+        ]);
     }
-    const row = await ctx.db.automatedMenu.update({
-      where: { id: current.id },
-      data: {
-        name: next.name.trim(), message: next.message.trim(), invalidOptionMessage: next.invalid_option_message.trim(), answers: clean(next.answers),
-        ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
-      },
+    const row = await updateMenuFields(ctx.db, session.tenantId, current.id, {
+      name: next.name.trim(),
+      message: next.message.trim(),
+      invalidOptionMessage: next.invalid_option_message.trim(),
+      answers: clean(next.answers),
+      ...(body.enabled !== undefined ? { enabled: body.enabled } : {}),
     });
     return { data: (await present(session, [row]))[0]! };
   });
 
   bind(app, deleteAutomatedMenu, 'settings.menus.write', async ({ session, params }) => {
     const current = await find(session, params.id);
-    const bound = await db(session).channel.count({ where: { entryMenuId: current.id, deletedAt: null } });
-    if (bound) throw new AppError('conflict', 'Menus used by channels cannot be deleted');
-    const referring = await db(session).automatedMenu.findMany({ where: { workspaceId: session.workspaceId, deletedAt: null, id: { not: current.id } }, select: { name: true, answers: true } });
-    const from = referring.find((m) => storedAnswers.catch([]).parse(m.answers).some((a) => a.action.type === 'go_to_menu' && a.action.menu_uuid === current.id));
+    const bound = await countChannelsEnteringMenu(ctx.db, session.tenantId, current.id);
+    if (bound) throw new AppError('menu_in_use_delete', 'Menus used by channels cannot be deleted');
+    const referring = await otherMenuAnswers(ctx.db, session, current.id);
+    const from = referring.find((m) =>
+      storedAnswers
+        .catch([])
+        .parse(m.answers)
+        .some((a) => a.action.type === 'go_to_menu' && a.action.menu_uuid === current.id),
+    );
     if (from) throw new AppError('menu_referenced', `The menu "${from.name}" leads to this menu`, undefined, { menu: from.name });
-    await ctx.db.automatedMenu.update({ where: { id: current.id }, data: { deletedAt: new Date(), enabled: false } });
+    await softDeleteMenu(ctx.db, session.tenantId, current.id);
     return { data: { uuid: current.id } };
   });
 }

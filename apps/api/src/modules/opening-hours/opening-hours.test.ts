@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 import { customChannel, inbound } from '../conversations/fixtures';
 
-// Spec 002 §3 (opening hours: weekdays, time ranges, out-of-hours message; time zone), §5
+// (opening hours: weekdays, time ranges, out-of-hours message; time zone),
 // ('at least one weekday', 'message required'); the out-of-hours reply goes once per conversation.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -123,7 +123,7 @@ describe('GET/PUT /api/v1/workspaces/me/opening_hours', () => {
   });
 });
 
-describe('out-of-hours reply (spec 002 §3)', () => {
+describe('out-of-hours reply', () => {
   let channel: { id: string };
   let channelToken: string;
   const replies = (conversationId: string) =>

@@ -1,17 +1,15 @@
 import { AppError, getOpeningHours, OpeningHoursSchema, updateOpeningHours, WEEKDAYS, type OpeningHours } from '@atende/contract';
 import { DEFAULT_OPENING_HOURS } from '@atende/core';
-import { scoped } from '@atende/db';
+import { findOpeningHours, storeOpeningHours } from '@atende/db';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
 import type { Session } from '../session/session';
 
-/** The workspace's opening hours (spec 002 §3, §5); the out-of-hours reply is sent by @atende/conversations replyOutOfHours. */
+/** The workspace's opening hours; the out-of-hours reply is sent by @atende/conversations replyOutOfHours. */
 export function openingHoursRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const db = (session: Session) => scoped(ctx.db, session);
-
   async function read(session: Session): Promise<OpeningHours> {
-    const row = await db(session).openingHours.findFirst({ where: { workspaceId: session.workspaceId } });
+    const row = await findOpeningHours(ctx.db, session);
     if (!row) return DEFAULT_OPENING_HOURS;
     const days = OpeningHoursSchema.shape.days.safeParse(row.days);
     return {
@@ -25,15 +23,14 @@ export function openingHoursRoutes(app: FastifyInstance, ctx: AppContext): void 
   bind(app, getOpeningHours, 'settings.opening_hours.read', async ({ session }) => ({ data: await read(session) }));
   // Changing when the workspace answers is a manager's call, as the rest of the workspace settings (PATCH /workspaces/me).
   bind(app, updateOpeningHours, 'settings.opening_hours.write', async ({ session, body }) => {
-    const ws = await db(session).workspace.findFirst({ where: { id: session.workspaceId }, select: { id: true } });
-    if (!ws) throw new AppError('not_found', 'Workspace not found');
     const days = [...body.days].sort((a, b) => WEEKDAYS.indexOf(a.weekday) - WEEKDAYS.indexOf(b.weekday));
-    const data = { enabled: body.enabled, timezone: body.timezone, days, outOfHoursMessage: body.out_of_hours_message };
-    await db(session).openingHours.upsert({
-      where: { workspaceId: ws.id },
-      create: { ...data, tenantId: session.tenantId, workspaceId: ws.id },
-      update: data,
+    const stored = await storeOpeningHours(ctx.db, session, {
+      enabled: body.enabled,
+      timezone: body.timezone,
+      days,
+      outOfHoursMessage: body.out_of_hours_message,
     });
+    if (!stored) throw new AppError('workspace_not_found', 'Workspace not found');
     return { data: await read(session) };
   });
 }

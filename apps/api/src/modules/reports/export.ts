@@ -1,10 +1,11 @@
-import { AppError, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
+import { AppError, type ErrorCode, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
 import { ISO_INSTANT, zonedFields, zonedText } from '@atende/core';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
 import { PassThrough, Readable } from 'node:stream';
 
-const invalid = (message: string, path: string) => new AppError('validation_failed', message, [{ path, message }]);
+const invalid = (code: ErrorCode, message: string, path: string, params?: Record<string, string | number>) =>
+  new AppError(code, message, [{ path, message, code, params }], params);
 
 /** An IANA zone Intl knows, else UTC (a browser's odd zone never fails a report). */
 export function safeZone(zone: string | undefined): string {
@@ -26,7 +27,7 @@ function startOfDay(day: string, zone: string): Date {
 }
 
 /**
- * Spec 001 §5 filter rules shared by every report: both dates, none in the future, under 31 days,
+ * The filter rules shared by every report: both dates, none in the future, under 31 days,
  * text filters of 3+ characters. The range ends at the end of the caller's last day.
  */
 export function reportRange(
@@ -34,19 +35,24 @@ export function reportRange(
   textFilters: Record<string, string | undefined> = {},
   now = new Date(),
 ): { from: Date; to: Date; zone: string } {
-  if (!query.start) throw invalid(REPORT_MESSAGES.startRequired, 'start');
-  if (!query.end) throw invalid(REPORT_MESSAGES.endRequired, 'end');
+  if (!query.start) throw invalid('report_start_required', REPORT_MESSAGES.startRequired, 'start');
+  if (!query.end) throw invalid('report_end_required', REPORT_MESSAGES.endRequired, 'end');
   const zone = safeZone(query.timezone);
   const from = startOfDay(query.start, zone);
   const endStart = startOfDay(query.end, zone);
-  if (Number.isNaN(from.getTime())) throw invalid(REPORT_MESSAGES.startRequired, 'start');
-  if (Number.isNaN(endStart.getTime())) throw invalid(REPORT_MESSAGES.endRequired, 'end');
-  if (from > now) throw invalid(REPORT_MESSAGES.startFuture, 'start');
-  if (endStart > now) throw invalid(REPORT_MESSAGES.endFuture, 'end');
-  if (endStart < from) throw invalid(REPORT_MESSAGES.order, 'end');
-  if ((endStart.getTime() - from.getTime()) / 86_400_000 >= REPORT_MAX_DAYS) throw invalid(REPORT_MESSAGES.range, 'end');
+  if (Number.isNaN(from.getTime())) throw invalid('report_start_required', REPORT_MESSAGES.startRequired, 'start');
+  if (Number.isNaN(endStart.getTime())) throw invalid('report_end_required', REPORT_MESSAGES.endRequired, 'end');
+  if (from > now) throw invalid('report_start_future', REPORT_MESSAGES.startFuture, 'start');
+  if (endStart > now) throw invalid('report_end_future', REPORT_MESSAGES.endFuture, 'end');
+  if (endStart < from) throw invalid('report_end_before_start', REPORT_MESSAGES.order, 'end');
+  if ((endStart.getTime() - from.getTime()) / 86_400_000 >= REPORT_MAX_DAYS)
+    throw invalid('report_range_too_long', REPORT_MESSAGES.range, 'end', { max_days: REPORT_MAX_DAYS });
   for (const [label, value] of Object.entries(textFilters)) {
-    if (value && value.length < MIN_FILTER_LENGTH) throw invalid(`Filter ${label} should have at least ${MIN_FILTER_LENGTH} characters`, label);
+    if (value && value.length < MIN_FILTER_LENGTH)
+      throw invalid('report_filter_too_short', `Filter ${label} should have at least ${MIN_FILTER_LENGTH} characters`, label, {
+        filter: label,
+        min: MIN_FILTER_LENGTH,
+      });
   }
   return { from, to: new Date(endStart.getTime() + 86_400_000), zone };
 }
@@ -54,7 +60,7 @@ export function reportRange(
 /**
  * A cell a spreadsheet could run as a formula is made plain text: one starting with = + - @ (or their
  * full-width forms ＝ ＋ － ＠), with ; (some locales' separator, DDE), with a tab, CR or LF, with spaces
- * before any of those, or with a quote before them (issue 12, Low). A plain signed number (an E.164
+ * before any of those, or with a quote before them. A plain signed number (an E.164
  * phone +5511..., a negative figure) runs nothing and is left as it is.
  */
 const FORMULA_START = /^[\s"']*[=+\-@;\uFF1D\uFF0B\uFF0D\uFF20]|^[\t\r\n]/;
@@ -76,9 +82,15 @@ const CHUNK = 1_000;
 const breath = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The rows as text: JSON as they are, else the `header` line then one line of neutralised cells per row. */
-async function* lines<R extends object>(format: ExportFormat, columns: readonly string[], header: readonly string[], data: R[], zone: string): AsyncGenerator<string> {
+async function* lines<R extends object>(
+  format: ExportFormat,
+  columns: readonly string[],
+  header: readonly string[],
+  data: R[],
+  zone: string,
+): AsyncGenerator<string> {
   // A UTF-8 byte order mark: Excel (pt-BR Windows) otherwise reads the file as Windows-1252 and
-  // mangles every accent (issue 14 item 10). CSV readers that know UTF-8 skip it.
+  // mangles every accent. CSV readers that know UTF-8 skip it.
   if (format === 'csv') yield CSV_BOM;
   for (let i = 0; i < data.length; i += CHUNK) {
     const slice = data.slice(i, i + CHUNK);
@@ -102,7 +114,7 @@ const cells = (columns: readonly string[], r: object, zone: string) =>
     return typeof value === 'string' && ISO_INSTANT.test(value) ? zonedText(value, zone) : neutralise(String(value ?? ''));
   });
 
-/** Excel cells: numbers as numbers, times as real dates in the caller's zone, text neutralised (issue 14 item 3, 16 item 15). */
+/** Excel cells: numbers as numbers, times as real dates in the caller's zone, text neutralised. */
 const excelCells = (columns: readonly string[], r: object, zone: string): (string | number | Date)[] =>
   columns.map((c) => {
     const value = (r as Record<string, unknown>)[c];
@@ -120,7 +132,13 @@ const excelCells = (columns: readonly string[], r: object, zone: string): (strin
  * line of CSV and Excel (the columns' labels in the caller's language); the keys when absent.
  */
 export async function sendExport<R extends object>(
-  reply: FastifyReply, name: string, format: ExportFormat, columns: readonly (keyof R & string)[], data: R[], timezone?: string, header: readonly string[] = columns,
+  reply: FastifyReply,
+  name: string,
+  format: ExportFormat,
+  columns: readonly (keyof R & string)[],
+  data: R[],
+  timezone?: string,
+  header: readonly string[] = columns,
 ) {
   // JSON keeps the instants as the api answers them; CSV and Excel show the caller's wall-clock time.
   const zone = safeZone(timezone);
@@ -132,13 +150,16 @@ export async function sendExport<R extends object>(
       .header('content-disposition', `attachment; filename="${file}.${format}"`)
       .send(Readable.from(lines(format, columns, header, data, zone)));
   }
-  // exceljs is large: loaded on the first Excel export, not at start-up (issue 13 item 2).
+  // exceljs is large: loaded on the first Excel export, not at start-up.
   const { default: ExcelJS } = await import('exceljs');
   const out = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: true });
   const sheet = workbook.addWorksheet('report');
   // Date cells show as dates and times, not as serial numbers.
-  sheet.columns = columns.map((key) => ({ key, style: data.some((r) => ISO_INSTANT.test(String((r as Record<string, unknown>)[key] ?? ''))) ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {} }));
+  sheet.columns = columns.map((key) => ({
+    key,
+    style: data.some((r) => ISO_INSTANT.test(String((r as Record<string, unknown>)[key] ?? ''))) ? { numFmt: 'yyyy-mm-dd hh:mm:ss' } : {},
+  }));
   void (async () => {
     sheet.addRow([...header]).commit();
     for (const [i, row] of data.entries()) {

@@ -29,11 +29,16 @@ export const exportPaging = { rows: 5_000 };
  * totals) is read for a download exportPaging.rows rows at a time after the last row read, so that a long
  * one never holds the api on one huge result (78,000 chat history rows in one query held every other
  * request for 1.3 s). CSV and Excel carry the labels and translated values in the requester's
- * language (Accept-Language, issue 16 item 15); JSON keeps the keys and values as the api answers them.
+ * language (Accept-Language); JSON keeps the keys and values as the api answers them.
  */
 export async function answerReport(
-  request: FastifyRequest, reply: FastifyReply, q: { format?: ExportFormat; timezone?: string }, name: string, columns: Column[],
-  load: (limit: number, after: Row | null) => Promise<Row[]>, paged = false,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  q: { format?: ExportFormat; timezone?: string },
+  name: string,
+  columns: Column[],
+  load: (limit: number, after: Row | null) => Promise<Row[]>,
+  paged = false,
 ) {
   if (q.format) {
     const rows: Row[] = [];
@@ -48,9 +53,20 @@ export async function answerReport(
     const language = reportLanguage(request.headers['accept-language']);
     const translated = columns.filter((c) => c.translated).map((c) => c.key);
     const shown = translated.length
-      ? rows.map((r) => ({ ...r, ...Object.fromEntries(translated.map((k) => [k, typeof r[k] === 'string' ? reportLabel(r[k], language) : r[k]])) }))
+      ? rows.map((r) => ({
+          ...r,
+          ...Object.fromEntries(translated.map((k) => [k, typeof r[k] === 'string' ? reportLabel(r[k], language) : r[k]])),
+        }))
       : rows;
-    return sendExport(reply, name, format, keys, shown, q.timezone, columns.map((c) => reportLabel(c.label, language)));
+    return sendExport(
+      reply,
+      name,
+      format,
+      keys,
+      shown,
+      q.timezone,
+      columns.map((c) => reportLabel(c.label, language)),
+    );
   }
   const rows = await load(SCREEN_ROWS + 1, null);
   const table: ReportTable = { columns, rows: rows.slice(0, SCREEN_ROWS), truncated: rows.length > SCREEN_ROWS };

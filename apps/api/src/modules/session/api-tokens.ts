@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { API_TOKEN_PREFIX, AppError, type Role } from '@atende/contract';
-import type { Db } from '@atende/db';
+import { API_TOKEN_PREFIX, AppError } from '@atende/contract';
+import { apiTokenHolder, revokeApiTokensOfUser, touchApiToken, type Db } from '@atende/db';
 import { tenantConfigOf, type Session } from './session';
 
 /** How often the last-use time of a token is written (not on every request). */
@@ -16,21 +16,16 @@ export function newApiToken(): { token: string; clientId: string } {
 
 /**
  * The session an API token stands for: its creator with the creator's CURRENT roles, read on every
- * use (issue 12 item 3: a demoted user's tokens lose the roles at once, a removed user's stop), while
+ * use (a demoted user's tokens lose the roles at once, a removed user's stop), while
  * the token is not revoked nor expired. Refused tokens answer 401 like a bad session.
  */
 export async function resolveApiToken(db: Db, token: string): Promise<Session> {
-  const [row] = await db.$queryRaw<
-    { id: string; tenantId: string; roles: Role[]; revokedAt: Date | null; expiresAt: Date; lastUsedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
-  >`SELECT k.id, k."tenantId", u.roles::text[] AS roles, k."revokedAt", k."expiresAt", k."lastUsedAt",
-           u.id AS "userId", u.uuid::text AS "userUuid", k."workspaceId", u."deletedAt", t.config
-    FROM "ApiToken" k JOIN "User" u ON u.id = k."userId" JOIN "Tenant" t ON t.id = k."tenantId"
-    WHERE k."tokenHash" = ${hashApiToken(token)}`;
+  const row = await apiTokenHolder(db, hashApiToken(token));
   const now = Date.now();
-  if (!row || row.revokedAt || row.deletedAt || row.roles.length === 0) throw new AppError('unauthorized', 'Invalid API token');
-  if (row.expiresAt.getTime() <= now) throw new AppError('session_expired', 'This API token has expired');
+  if (!row || row.revokedAt || row.deletedAt || row.roles.length === 0) throw new AppError('api_token_invalid', 'Invalid API token');
+  if (row.expiresAt.getTime() <= now) throw new AppError('api_token_expired', 'This API token has expired');
   if (!row.lastUsedAt || now - row.lastUsedAt.getTime() > LAST_USE_RESOLUTION_MS) {
-    await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } });
+    await touchApiToken(db, row.id, new Date(now));
   }
   return {
     sessionId: row.id,
@@ -47,6 +42,5 @@ export async function resolveApiToken(db: Db, token: string): Promise<Session> {
 
 /** Ends every API token a user made (their password changed: whoever held it may have made them). */
 export async function revokeUserApiTokens(db: Pick<Db, 'apiToken'>, tenantId: string, userId: number): Promise<number> {
-  const { count } = await db.apiToken.updateMany({ where: { tenantId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
-  return count;
+  return revokeApiTokensOfUser(db, tenantId, userId);
 }

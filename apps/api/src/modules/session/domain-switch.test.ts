@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// Spec 000 §7 / 002 §7, issue 16 item 18: GET /sso/domain_switch/jwt gives a signed-in user a token
+// GET /sso/domain_switch/jwt gives a signed-in user a token
 // that /ssoload on another domain of the deployment turns into a session of the same user: once,
 // within 60 s.
 let t: TestApp;
@@ -44,7 +44,7 @@ describe('domain switch token', () => {
 
     const again = await useJwt(token);
     expect(again.status).toBe(401);
-    expect(again.body).toMatchObject({ code: 'invalid_credentials', error_message: 'This sign-in link is invalid or has expired' });
+    expect(again.body).toMatchObject({ code: 'sign_in_link_invalid', error_message: 'This sign-in link is invalid or has expired' });
   });
 
   it('refuses an expired token, even one never used', async () => {
@@ -52,12 +52,20 @@ describe('domain switch token', () => {
     const { jti, exp } = jwt.decode(token) as { jti: string; exp: number; iat: number };
     expect(exp - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(60);
     // The same claims signed as if issued two minutes ago (exp passed), its jti still unused in Redis.
-    const stale = jwt.sign({ sub: acme.users.supervisor!.uuid, tid: acme.tenantId, iat: Math.floor(Date.now() / 1000) - 120 }, t.env.JWT_SECRET, {
-      algorithm: 'HS256', audience: 'atende-domain-switch', issuer: 'atende-api', expiresIn: 60, jwtid: jti,
-    });
+    const stale = jwt.sign(
+      { sub: acme.users.supervisor!.uuid, tid: acme.tenantId, iat: Math.floor(Date.now() / 1000) - 120 },
+      t.env.JWT_SECRET,
+      {
+        algorithm: 'HS256',
+        audience: 'atende-domain-switch',
+        issuer: 'atende-api',
+        expiresIn: 60,
+        jwtid: jti,
+      },
+    );
     const res = await useJwt(stale);
     expect(res.status).toBe(401);
-    expect(res.body.code).toBe('invalid_credentials');
+    expect(res.body.code).toBe('sign_in_link_invalid');
     // The jti the api stored expires with the token too.
     const ttl = await t.redis.ttl(`${t.env.REDIS_PREFIX}domain-switch:${jti}`);
     expect(ttl).toBeGreaterThan(0);
@@ -66,13 +74,23 @@ describe('domain switch token', () => {
 
   it('refuses a session token, a forged token and a token the api never issued', async () => {
     const session = await t.login('manager@acme.test');
-    const forged = jwt.sign({ sub: acme.users.owner!.uuid, tid: acme.tenantId }, 'x'.repeat(64), { audience: 'atende-domain-switch', issuer: 'atende-api', expiresIn: 60, jwtid: crypto.randomUUID() });
+    const forged = jwt.sign({ sub: acme.users.owner!.uuid, tid: acme.tenantId }, 'x'.repeat(64), {
+      audience: 'atende-domain-switch',
+      issuer: 'atende-api',
+      expiresIn: 60,
+      jwtid: crypto.randomUUID(),
+    });
     // Well signed with the real secret, but its jti was never handed out (not in Redis).
-    const unissued = jwt.sign({ sub: acme.users.owner!.uuid, tid: acme.tenantId }, t.env.JWT_SECRET, { audience: 'atende-domain-switch', issuer: 'atende-api', expiresIn: 60, jwtid: crypto.randomUUID() });
+    const unissued = jwt.sign({ sub: acme.users.owner!.uuid, tid: acme.tenantId }, t.env.JWT_SECRET, {
+      audience: 'atende-domain-switch',
+      issuer: 'atende-api',
+      expiresIn: 60,
+      jwtid: crypto.randomUUID(),
+    });
     for (const value of [session, forged, unissued]) {
       const res = await useJwt(value);
       expect(res.status).toBe(401);
-      expect(res.body.code).toBe('invalid_credentials');
+      expect(res.body.code).toBe('sign_in_link_invalid');
     }
     for (const body of [{}, { jwt: 'short' }, { jwt: 'x'.repeat(5000) }]) {
       const res = await t.http.post('/api/v1/login/sso').type('form').send(body);
@@ -90,7 +108,10 @@ describe('domain switch token', () => {
   });
 
   it('is not given to an integration API token', async () => {
-    const made = await t.http.post('/api/v1/oauth/tokens').set('Authorization', `Bearer ${await t.login('owner@acme.test')}`).send({ client_name: 'Zapier' });
+    const made = await t.http
+      .post('/api/v1/oauth/tokens')
+      .set('Authorization', `Bearer ${await t.login('owner@acme.test')}`)
+      .send({ client_name: 'Zapier' });
     expect(made.status).toBe(201);
     const res = await getJwt(made.body.access_token as string);
     expect(res.status).toBe(403);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { signToken, verifyToken } from '../../signed-tokens';
 
-// Issue 16 item 18: GET /sso/domain_switch/jwt. Its own audience, so a session token is never taken
+// GET /sso/domain_switch/jwt. Its own audience, so a session token is never taken
 // for a domain-switch token nor the other way round (a session token also needs a live sid).
 const AUDIENCE = 'atende-domain-switch';
 const ISSUER = 'atende-api';
@@ -13,7 +13,12 @@ export type DomainSwitchClaims = z.infer<typeof ClaimsSchema>;
 
 export function signDomainSwitchToken(user: { uuid: string; tenantId: string }, secret: string): { token: string; jti: string } {
   const jti = randomUUID();
-  const token = signToken({ sub: user.uuid, tid: user.tenantId }, secret, { audience: AUDIENCE, issuer: ISSUER, expiresIn: DOMAIN_SWITCH_TTL_SECONDS, jwtid: jti });
+  const token = signToken({ sub: user.uuid, tid: user.tenantId }, secret, {
+    audience: AUDIENCE,
+    issuer: ISSUER,
+    expiresIn: DOMAIN_SWITCH_TTL_SECONDS,
+    jwtid: jti,
+  });
   return { token, jti };
 }
 

@@ -14,7 +14,7 @@ export interface ThrottleLimits {
 const TOO_MANY = 'Too many sign-in attempts, try again in a few minutes';
 
 /**
- * Failed sign-ins in Redis, shared by every api process (issue 12 item 5). They are counted per
+ * Failed sign-ins in Redis, shared by every api process. They are counted per
  * account AND client IP: past the free attempts, that pair waits 1, 2, 4 ... seconds (up to the
  * maximum) before each next try, so guessing one password is slowed to a crawl while the real user,
  * signing in from anywhere else, is never refused because of somebody else's failures. One IP also
@@ -68,4 +68,5 @@ export class LoginThrottle {
   }
 }
 
-const tooMany = (retryAfterSeconds: number) => new AppError('rate_limited', TOO_MANY, undefined, { retry_after_seconds: retryAfterSeconds });
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError('login_rate_limited', TOO_MANY, undefined, { retry_after_seconds: retryAfterSeconds });

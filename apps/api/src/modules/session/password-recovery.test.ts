@@ -1,8 +1,8 @@
-import { startEmailSimulator, type EmailSimulator } from '@atende/channels/email-simulator';
+import { startEmailSimulator, type EmailSimulator } from '@atende/simulators/email';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
-// Issue 16 item 11: forgot password by e-mail code, through a real SMTP server started here (the
+// Forgot password by e-mail code, through a real SMTP server started here (the
 // system transport is SMTP_URL). Neutral answer, 6-digit code, 15 minutes, 5 tries, single use,
 // throttled per address and IP pair and per IP; the new password follows the admin reset's rules and ends every session.
 let t: TestApp;
@@ -17,11 +17,14 @@ const reset = (body: Record<string, unknown>) => t.http.post('/api/v1/password/r
 
 /** The code of the latest mail to `to`, once more than `after` have come (the mail leaves in the background). */
 async function codeFor(to: string, after = 0): Promise<string> {
-  const mails = await vi.waitFor(() => {
-    const sent = smtp.sent().filter((m) => m.envelopeTo.includes(to));
-    expect(sent.length, `mails to ${to}`).toBeGreaterThan(after);
-    return sent;
-  }, { timeout: 5000 });
+  const mails = await vi.waitFor(
+    () => {
+      const sent = smtp.sent().filter((m) => m.envelopeTo.includes(to));
+      expect(sent.length, `mails to ${to}`).toBeGreaterThan(after);
+      return sent;
+    },
+    { timeout: 5000 },
+  );
   return /\b(\d{6})\b/.exec(mails.at(-1)!.text)![1]!;
 }
 
@@ -145,7 +148,12 @@ describe('forgot password by e-mail code', () => {
       expect(res.status).toBe(400);
       expect(res.body.error_message).toContain(message);
     }
-    for (const body of [{}, { email, code: '12345', password: 'newpass123' }, { email, code: 'abcdef', password: 'newpass123' }, { email: 'not-mail', code, password: 'newpass123' }]) {
+    for (const body of [
+      {},
+      { email, code: '12345', password: 'newpass123' },
+      { email, code: 'abcdef', password: 'newpass123' },
+      { email: 'not-mail', code, password: 'newpass123' },
+    ]) {
       const res = await reset(body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error_message).toBeTruthy();
@@ -163,7 +171,10 @@ describe('forgot password by e-mail code', () => {
     // The same pair again must wait: the third party is slowed, nobody else.
     const again = await forgot(email, '10.1.0.0');
     expect(again.status).toBe(429);
-    expect(again.body).toMatchObject({ code: 'rate_limited', error_message: 'Too many password recovery requests, try again later' });
+    expect(again.body).toMatchObject({
+      code: 'password_recovery_rate_limited',
+      error_message: 'Too many password recovery requests, try again later',
+    });
     const owner = await forgot(email, '10.1.9.9');
     expect(owner.status).toBe(202);
     expect(owner.body).toEqual({ data: { ok: true, expires_in: 900 } });

@@ -1,5 +1,6 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { AppError } from '@atende/contract';
+import { countLiveUsersWithEmail, liveAccountsWithEmail } from '@atende/db';
 import { countInWindow } from '../../rate-window';
 import type { AppContext } from '../../context';
 import type { UserService } from '../users/service';
@@ -33,7 +34,7 @@ redis.call('EXPIRE', KEYS[1], ARGV[2])
 return 1`;
 
 /**
- * Forgot password by e-mail code (issue 16 item 11). The code is kept in Redis as an HMAC (never in
+ * Forgot password by e-mail code. The code is kept in Redis as an HMAC (never in
  * clear), for 15 minutes, with a count of wrong tries; a right one is taken (single use). The answer
  * never says whether the address is an account's: the mail leaves in the background so the answer
  * takes as long either way.
@@ -65,7 +66,7 @@ export class PasswordRecoveryService {
   }
 
   private mailerOrFail(): SystemMailer {
-    if (!this.mailer) throw new AppError('not_found', 'Password recovery by e-mail is not configured');
+    if (!this.mailer) throw new AppError('password_recovery_not_configured', 'Password recovery by e-mail is not configured');
     return this.mailer;
   }
 
@@ -90,15 +91,25 @@ export class PasswordRecoveryService {
     const mailer = this.mailerOrFail();
     await this.limit(`ip:${client.ip}`, this.ctx.env.PASSWORD_RESET_MAX_PER_IP);
     await this.pairRequest(email, client.ip);
-    const holders = await this.ctx.db.user.count({ where: { email, deletedAt: null } });
+    const holders = await countLiveUsersWithEmail(this.ctx.db, email);
     if (holders > 0) {
       const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
       const { env } = this.ctx;
       const issued = await this.ctx.redis.eval(
-        ISSUE_CODE, 2, this.key(email), `${env.REDIS_PREFIX}password-reset-mails:${email}`,
-        this.digest(email, code), RESET_CODE_TTL_SECONDS, RESET_CODE_MAX_ATTEMPTS, env.PASSWORD_RESET_MAX_PER_EMAIL, env.PASSWORD_RESET_WINDOW_SECONDS,
+        ISSUE_CODE,
+        2,
+        this.key(email),
+        `${env.REDIS_PREFIX}password-reset-mails:${email}`,
+        this.digest(email, code),
+        RESET_CODE_TTL_SECONDS,
+        RESET_CODE_MAX_ATTEMPTS,
+        env.PASSWORD_RESET_MAX_PER_EMAIL,
+        env.PASSWORD_RESET_WINDOW_SECONDS,
       );
-      if (issued === 1) void mailer.send(recoveryMail(email, code)).catch((error: unknown) => this.ctx.log.error({ err: error }, 'password recovery mail failed'));
+      if (issued === 1)
+        void mailer
+          .send(recoveryMail(email, code))
+          .catch((error: unknown) => this.ctx.log.error({ err: error }, 'password recovery mail failed'));
     }
     return { ok: true, expires_in: RESET_CODE_TTL_SECONDS };
   }
@@ -120,7 +131,7 @@ export class PasswordRecoveryService {
     // Single use: of two requests with the right code, only the one that deletes it goes on.
     if ((await this.ctx.redis.del(key)) !== 1) throw new AppError('reset_code_invalid', INVALID);
     // The mailbox is proof for every account of the address (the same e-mail may be a user of several tenants).
-    const accounts = await this.ctx.db.user.findMany({ where: { email, deletedAt: null }, select: { id: true, tenantId: true } });
+    const accounts = await liveAccountsWithEmail(this.ctx.db, email);
     for (const account of accounts) await this.users.replacePassword(account, password, 'password_recovery', 'self');
   }
 }
@@ -136,4 +147,5 @@ function recoveryMail(to: string, code: string) {
   };
 }
 
-const tooMany = (retryAfterSeconds: number) => new AppError('rate_limited', TOO_MANY, undefined, { retry_after_seconds: retryAfterSeconds });
+const tooMany = (retryAfterSeconds: number) =>
+  new AppError('password_recovery_rate_limited', TOO_MANY, undefined, { retry_after_seconds: retryAfterSeconds });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// spec 000 §2/§7: 'Login via app QR' (flag qr_code_login); GET /api/v1/users/me/login_qr_code
+// 'Login via app QR' (flag qr_code_login); GET /api/v1/users/me/login_qr_code
 // answers login_code and tenant_domain, refreshed every 15 s. The code signs in once and expires.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -30,7 +30,7 @@ describe('QR login', () => {
     expect(me.body.data.email).toBe('agent@acme.test');
     const second = await useCode(code);
     expect(second.status).toBe(401);
-    expect(second.body).toMatchObject({ code: 'invalid_credentials', error_message: expect.any(String) });
+    expect(second.body).toMatchObject({ code: 'login_code_invalid', error_message: expect.any(String) });
   });
 
   it('gives a fresh code on every call (the modal polls every 15 s)', async () => {
@@ -50,11 +50,17 @@ describe('QR login', () => {
     await t.redis.pexpireat(key, Date.now() - 1000);
     const res = await useCode(code);
     expect(res.status).toBe(401);
-    expect(res.body.code).toBe('invalid_credentials');
+    expect(res.body.code).toBe('login_code_invalid');
   });
 
   it('refuses unknown and malformed codes with 4xx and error_message', async () => {
-    for (const body of [{ login_code: 'z'.repeat(32) }, { login_code: 'short' }, { login_code: 'x'.repeat(500) }, {}, { login_code: ['a', 'b'] }]) {
+    for (const body of [
+      { login_code: 'z'.repeat(32) },
+      { login_code: 'short' },
+      { login_code: 'x'.repeat(500) },
+      {},
+      { login_code: ['a', 'b'] },
+    ]) {
       const res = await t.http.post('/api/v1/login/code').type('form').send(body);
       expect([400, 401], JSON.stringify(body)).toContain(res.status);
       expect(res.body.error_message).toBeTruthy();
@@ -73,7 +79,10 @@ describe('QR login', () => {
     const code = (await getCode(token)).body.data.login_code as string;
     const tenant = await t.database.db.tenant.findUniqueOrThrow({ where: { id: acme.tenantId } });
     const config = tenant.config as { features: Record<string, boolean> };
-    await t.database.db.tenant.update({ where: { id: acme.tenantId }, data: { config: { ...config, features: { ...config.features, qr_code_login: false } } } });
+    await t.database.db.tenant.update({
+      where: { id: acme.tenantId },
+      data: { config: { ...config, features: { ...config.features, qr_code_login: false } } },
+    });
     try {
       const before = await t.database.db.userSession.count({ where: { userId: acme.users.manager!.id } });
       const res = await useCode(code);

@@ -1,4 +1,13 @@
-import { getDomainSwitchJwt, getSignInOptions, login, loginWithCode, loginWithDomainSwitchJwt, logout, requestPasswordReset, resetPasswordWithCode } from '@atende/contract';
+import {
+  getDomainSwitchJwt,
+  getSignInOptions,
+  login,
+  loginWithCode,
+  loginWithDomainSwitchJwt,
+  logout,
+  requestPasswordReset,
+  resetPasswordWithCode,
+} from '@atende/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { bind } from '../../bind';
 import type { AppContext } from '../../context';
@@ -30,11 +39,15 @@ export function sessionRoutes(app: FastifyInstance, ctx: AppContext, sessions: S
     return { data: result.data, token: result.token };
   });
 
-  bind(app, getDomainSwitchJwt, 'signed_in', async ({ session, query }) => ({ data: await sessions.issueDomainSwitchToken(session, query.page) }));
+  bind(app, getDomainSwitchJwt, 'signed_in', async ({ session, query }) => ({
+    data: await sessions.issueDomainSwitchToken(session, query.page),
+  }));
 
-  // Issue 16 item 11: forgot password by e-mail code, offered only when the server sends mail.
+  // Forgot password by e-mail code, offered only when the server sends mail.
   bind(app, getSignInOptions, 'public', async () => ({ data: { password_recovery: recovery.available } }));
-  bind(app, requestPasswordReset, 'public', async ({ body, request }) => ({ data: await recovery.request(body.email, clientInfo(request)) }));
+  bind(app, requestPasswordReset, 'public', async ({ body, request }) => ({
+    data: await recovery.request(body.email, clientInfo(request)),
+  }));
   bind(app, resetPasswordWithCode, 'public', async ({ body, request }) => {
     await recovery.reset(body.email, body.code, body.password, clientInfo(request));
     return { data: { ok: true as const } };

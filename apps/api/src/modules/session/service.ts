@@ -1,7 +1,22 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { AppError, isFeatureOn, rooms, type Role } from '@atende/contract';
-import { agentAvailable, presentUser, returnAgentChats, signOffAgent, userInclude } from '@atende/conversations';
-import { dummyPasswordHash, liveSessionIds, lockUserRow, setActingSession, verifyPassword, type Prisma } from '@atende/db';
+import { agentAvailable, presentUser, returnAgentChats, signOffAgent } from '@atende/conversations';
+import {
+  countLiveSessions,
+  dummyPasswordHash,
+  liveSessionIds,
+  liveUserByUuid,
+  openUserSession,
+  recordLoginEvent,
+  recordLoginEvents,
+  revokeUserSessions,
+  setActingSession,
+  signInCandidates,
+  userWithTenant,
+  verifyPassword,
+  withTransaction,
+  type Prisma,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import { seenAtSignIn } from '../../realtime/presence';
 import { LoginThrottle } from './login-throttle';
@@ -33,7 +48,7 @@ export class SessionService {
     const email = emailInput.trim().toLowerCase();
     await this.throttle.assertAllowed(email, client.ip);
     // The same email may exist in several tenants: the password decides which account it is.
-    const candidates = await this.ctx.db.user.findMany({ where: { email, deletedAt: null }, orderBy: { id: 'asc' }, take: 10 });
+    const candidates = await signInCandidates(this.ctx.db, email);
     let matched: (typeof candidates)[number] | undefined;
     for (const user of candidates) {
       if (await verifyPassword(user.passwordHash, password)) {
@@ -47,9 +62,16 @@ export class SessionService {
       // The same e-mail may be a user of several tenants and no password matched: the attempt was on
       // each of those accounts, so each tenant's login history shows it (never another tenant's).
       if (candidates.length > 0) {
-        await this.ctx.db.loginHistory.createMany({
-          data: candidates.map((user) => ({ tenantId: user.tenantId, userId: user.id, event: 'login_failed', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) })),
-        });
+        await recordLoginEvents(
+          this.ctx.db,
+          candidates.map((user) => ({
+            tenantId: user.tenantId,
+            userId: user.id,
+            event: 'login_failed',
+            ip: client.ip,
+            userAgent: client.userAgent?.slice(0, 512),
+          })),
+        );
       }
       throw new AppError('invalid_credentials', 'Invalid email or password');
     }
@@ -60,7 +82,7 @@ export class SessionService {
   }
 
   /**
-   * Checks a signed-in user's current password (spec 000 §5 password change). Wrong guesses count
+   * Checks a signed-in user's current password (password change). Wrong guesses count
    * against the account's sign-in limit, so a borrowed session cannot brute-force the password.
    */
   async verifyCurrentPassword(user: { email: string; passwordHash: string }, password: string, client: ClientInfo): Promise<boolean> {
@@ -76,10 +98,10 @@ export class SessionService {
     const userId = await this.ctx.redis.getdel(this.codeKey(code));
     if (!userId) {
       await this.throttle.recordFailure(`code:${client.ip}`, client.ip);
-      throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
+      throw new AppError('login_code_invalid', 'This login code is invalid or has expired');
     }
-    const user = await this.ctx.db.user.findUnique({ where: { id: Number(userId) }, include: { tenant: true } });
-    if (!user || user.deletedAt) throw new AppError('invalid_credentials', 'This login code is invalid or has expired');
+    const user = await userWithTenant(this.ctx.db, Number(userId));
+    if (!user || user.deletedAt) throw new AppError('login_code_invalid', 'This login code is invalid or has expired');
     // The flag is checked when the code is used too: switching qr_code_login off stops codes already shown.
     if (!isFeatureOn({ config: tenantConfigOf(user.tenant.config) }, 'qr_code_login')) {
       throw new AppError('feature_disabled', 'Feature not enabled for this tenant');
@@ -94,13 +116,13 @@ export class SessionService {
   }
 
   /**
-   * Issue 16 item 18 (GET /sso/domain_switch/jwt): a token that signs the caller in on another domain
+   * (GET /sso/domain_switch/jwt): a token that signs the caller in on another domain
    * of this deployment (same JWT_SECRET, database and Redis) through /ssoload. Its jti is kept in
    * Redis for its 60 s and taken on use, so it works once.
    */
   async issueDomainSwitchToken(session: Session, page: string | undefined) {
     // An integration's token has no browser to move, and must not turn into its creator's session.
-    if (session.apiToken) throw new AppError('forbidden', 'API tokens cannot switch domains');
+    if (session.apiToken) throw new AppError('api_token_switches_domain', 'API tokens cannot switch domains');
     const { token, jti } = signDomainSwitchToken({ uuid: session.userUuid, tenantId: session.tenantId }, this.ctx.env.JWT_SECRET);
     await this.ctx.redis.set(this.domainSwitchKey(jti), session.userUuid, 'EX', DOMAIN_SWITCH_TTL_SECONDS);
     const query = new URLSearchParams({ jwt: token, ...(page ? { page } : {}) });
@@ -109,7 +131,7 @@ export class SessionService {
 
   /** Signs in with a domain-switch token: well signed, unexpired, and not used before. */
   async loginWithDomainSwitchToken(token: string, client: ClientInfo) {
-    const refused = new AppError('invalid_credentials', 'This sign-in link is invalid or has expired');
+    const refused = new AppError('sign_in_link_invalid', 'This sign-in link is invalid or has expired');
     await this.throttle.assertAllowed(`sso:${client.ip}`, client.ip);
     const claims = verifyDomainSwitchToken(token, this.ctx.env.JWT_SECRET);
     const owner = claims ? await this.ctx.redis.getdel(this.domainSwitchKey(claims.jti)) : null;
@@ -117,7 +139,7 @@ export class SessionService {
       await this.throttle.recordFailure(`sso:${client.ip}`, client.ip);
       throw refused;
     }
-    const user = await this.ctx.db.user.findFirst({ where: { uuid: claims.sub, tenantId: claims.tid, deletedAt: null } });
+    const user = await liveUserByUuid(this.ctx.db, claims.tid, claims.sub);
     if (!user) throw refused;
     return this.startSession(user.id, client);
   }
@@ -134,22 +156,16 @@ export class SessionService {
     const { env, db } = this.ctx;
     const expiresAt = new Date(Date.now() + env.SESSION_TTL_SECONDS * 1000);
     const sessionId = randomUUID();
-    const user = await db.$transaction(async (tx) => {
-      // The user row locked first: a role change committing meanwhile is read here, or waits and then
-      // ends this session too (trigger User_sessions_follow_user), never leaving it the old roles.
-      await lockUserRow(tx, userId);
-      const u = await tx.user.findUniqueOrThrow({ where: { id: userId } });
-      await tx.userSession.create({
-        data: { id: sessionId, tenantId: u.tenantId, userId: u.id, roles: u.roles, expiresAt, ip: client.ip, userAgent: client.userAgent?.slice(0, 512) },
-      });
-      await tx.loginHistory.create({ data: { tenantId: u.tenantId, userId: u.id, event: 'login', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
-      return tx.user.update({
-        where: { id: u.id },
-        data: { isLogged: true, loggedOffBy: null, loggedAt: new Date(), state: u.currentPauseId ? 'paused' : 'online' },
-        include: userInclude,
-      });
+    const user = await openUserSession(db, {
+      sessionId,
+      userId,
+      expiresAt,
+      ip: client.ip,
+      userAgent: client.userAgent?.slice(0, 512) ?? null,
     });
-    await seenAtSignIn(this.ctx.redis, env.REDIS_PREFIX, user.id).catch((error: unknown) => this.ctx.log.warn({ err: error }, 'presence start failed'));
+    await seenAtSignIn(this.ctx.redis, env.REDIS_PREFIX, user.id).catch((error: unknown) =>
+      this.ctx.log.warn({ err: error }, 'presence start failed'),
+    );
     const token = signSessionToken({ sid: sessionId, sub: user.uuid, tid: user.tenantId }, env.JWT_SECRET, env.SESSION_TTL_SECONDS);
     this.ctx.realtime.emit(rooms.metrics(user.tenantId), 'update-user', { tenant_uuid: user.tenantId, user: presentUser(user) });
     return {
@@ -159,15 +175,22 @@ export class SessionService {
     };
   }
 
-  /** Ends the caller's session (spec 000 §4: the agent's active chats return to the queue). */
+  /** Ends the caller's session (the agent's active chats return to the queue). */
   async logout(session: Session, client: ClientInfo): Promise<void> {
     // An integration has no sign-in to end, and must not sign its creator out: its token is revoked in the settings.
-    if (session.apiToken) throw new AppError('bad_request', 'API tokens are revoked in the integrations settings, not signed out');
+    if (session.apiToken)
+      throw new AppError('api_token_sign_out_refused', 'API tokens are revoked in the integrations settings, not signed out');
     await this.revokeSessions({ id: session.sessionId }, 'logout', async () => {
-      const others = await this.ctx.db.userSession.count({ where: { userId: session.userId, revokedAt: null, expiresAt: { gt: new Date() } } });
-      await this.ctx.db.loginHistory.create({ data: { tenantId: session.tenantId, userId: session.userId, event: 'logout', ip: client.ip, userAgent: client.userAgent?.slice(0, 512) } });
+      const others = await countLiveSessions(this.ctx.db, session.userId);
+      await recordLoginEvent(this.ctx.db, {
+        tenantId: session.tenantId,
+        userId: session.userId,
+        event: 'logout',
+        ip: client.ip,
+        userAgent: client.userAgent?.slice(0, 512),
+      });
       // Signed in elsewhere with a browser still connected: the user stays logged in there, but the
-      // chats go back to the queue all the same, as the logout dialog says (issue 16 item 2). A
+      // chats go back to the queue all the same, as the logout dialog says. A
       // session no browser is using keeps nobody online.
       if (others > 0 && (await this.ctx.realtime.connectedElsewhere(session.userUuid, session.sessionId))) {
         await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
@@ -186,17 +209,7 @@ export class SessionService {
     reason: string,
     announce?: () => Promise<void>,
   ): Promise<string[]> {
-    const revoked = await this.ctx.db.userSession.updateManyAndReturn({
-      where: {
-        revokedAt: null,
-        ...(where.id ? { id: where.id } : {}),
-        ...(where.userId !== undefined ? { userId: where.userId } : {}),
-        ...(where.notId ? { NOT: { id: where.notId } } : {}),
-      },
-      data: { revokedAt: new Date(), revokedReason: reason },
-      select: { id: true },
-    });
-    const ids = revoked.map((s) => s.id);
+    const ids = await revokeUserSessions(this.ctx.db, where, reason);
     await announce?.();
     await this.ctx.realtime.disconnectSessions(ids);
     return ids;
@@ -208,8 +221,13 @@ export class SessionService {
    * User_sessions_follow_user: a demoted admin's open session must not keep acting as admin). The calling session, when it is that user's, takes the new roles instead. Then
    * `announce` runs (what the ended browsers must still hear), then their sockets are dropped.
    */
-  async writeUser<T>(caller: Session, userId: number, write: (tx: Prisma.TransactionClient) => Promise<T>, announce?: (result: T) => Promise<unknown>): Promise<T> {
-    const { result, ended } = await this.ctx.db.$transaction(async (tx) => {
+  async writeUser<T>(
+    caller: Session,
+    userId: number,
+    write: (tx: Prisma.TransactionClient) => Promise<T>,
+    announce?: (result: T) => Promise<unknown>,
+  ): Promise<T> {
+    const { result, ended } = await withTransaction(this.ctx.db, async (tx) => {
       // An API token is not a session: the token's holder keeps none while their roles change.
       if (!caller.apiToken) await setActingSession(tx, caller.sessionId);
       const live = await liveSessionIds(tx, userId);
@@ -224,7 +242,7 @@ export class SessionService {
 
   /**
    * Marks the user offline, tells their browsers and the supervisors' dashboards, and returns their
-   * active chats to the queue (spec 000 §4); the worker does the same when every session expired.
+   * active chats to the queue; the worker does the same when every session expired.
    */
   async takeUserOffline(tenantId: string, userId: number, by: 'self' | 'supervisor' | 'system'): Promise<void> {
     await signOffAgent(this.ctx, tenantId, userId, by);

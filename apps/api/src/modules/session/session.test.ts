@@ -44,7 +44,10 @@ describe('POST /api/v1/login', () => {
     expect(json.status).toBe(400);
     const broken = await t.http.post('/api/v1/login').set('content-type', 'application/json').send('{"email":');
     expect(broken.status).toBe(400);
-    const huge = await t.http.post('/api/v1/login').type('form').send({ email: 'a'.repeat(300), password: 'x' });
+    const huge = await t.http
+      .post('/api/v1/login')
+      .type('form')
+      .send({ email: 'a'.repeat(300), password: 'x' });
     expect(huge.status).toBe(400);
   });
 
@@ -55,11 +58,11 @@ describe('POST /api/v1/login', () => {
     }
     const blocked = await t.http.post('/api/v1/login').type('form').send({ email: 'manager@acme.test', password: 'secret123' });
     expect(blocked.status).toBe(429);
-    expect(blocked.body.code).toBe('rate_limited');
+    expect(blocked.body.code).toBe('login_rate_limited');
   });
 });
 
-// Issue 12 (Low): a failed sign-in with an e-mail that is a user of two tenants belongs to both
+// A failed sign-in with an e-mail that is a user of two tenants belongs to both
 // accounts' histories, never only to the first tenant found.
 describe('failed sign-ins in the login history', () => {
   it('records a failed attempt on a shared e-mail in the history of each tenant that has it', async () => {
@@ -67,12 +70,24 @@ describe('failed sign-ins in the login history', () => {
     const db = t.database.db;
     const acmeUser = await db.user.findUniqueOrThrow({ where: { id: acme.users.agent2!.id } });
     const twin = await db.user.create({
-      data: { tenantId: beta.tenantId, workspaceId: beta.workspaceId, email: acmeUser.email, username: 'Twin', passwordHash: acmeUser.passwordHash, roles: ['agent'] },
+      data: {
+        tenantId: beta.tenantId,
+        workspaceId: beta.workspaceId,
+        email: acmeUser.email,
+        username: 'Twin',
+        passwordHash: acmeUser.passwordHash,
+        roles: ['agent'],
+      },
     });
     const failed = await t.http.post('/api/v1/login').type('form').send({ email: acmeUser.email, password: 'nobody-has-this' });
     expect(failed.status).toBe(401);
     const rows = await db.loginHistory.findMany({ where: { event: 'login_failed', userId: { in: [acmeUser.id, twin.id] } } });
-    expect(rows.map((r) => [r.tenantId, r.userId]).sort()).toEqual([[acme.tenantId, acmeUser.id], [beta.tenantId, twin.id]].sort());
+    expect(rows.map((r) => [r.tenantId, r.userId]).sort()).toEqual(
+      [
+        [acme.tenantId, acmeUser.id],
+        [beta.tenantId, twin.id],
+      ].sort(),
+    );
   });
 });
 
@@ -82,15 +97,29 @@ describe('session tokens', () => {
     expect(none.status).toBe(401);
     const token = await t.login('agent@acme.test');
     const claims = jwt.decode(token) as Record<string, unknown>;
-    const forged = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, 'x'.repeat(40), { audience: 'atende-web', issuer: 'atende-api' });
+    const forged = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, 'x'.repeat(40), {
+      audience: 'atende-web',
+      issuer: 'atende-api',
+    });
     expect((await t.http.get('/api/v1/users/me').set('Authorization', `Bearer ${forged}`)).status).toBe(401);
-    const unsigned = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, '', { algorithm: 'none', audience: 'atende-web', issuer: 'atende-api' });
+    const unsigned = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, '', {
+      algorithm: 'none',
+      audience: 'atende-web',
+      issuer: 'atende-api',
+    });
     expect((await t.http.get('/api/v1/users/me').set('Authorization', `Bearer ${unsigned}`)).status).toBe(401);
-    const expired = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid, exp: Math.floor(Date.now() / 1000) - 10 }, t.env.JWT_SECRET, { audience: 'atende-web', issuer: 'atende-api' });
+    const expired = jwt.sign(
+      { sid: claims.sid, sub: claims.sub, tid: claims.tid, exp: Math.floor(Date.now() / 1000) - 10 },
+      t.env.JWT_SECRET,
+      { audience: 'atende-web', issuer: 'atende-api' },
+    );
     const res = await t.http.get('/api/v1/users/me').set('Authorization', `Bearer ${expired}`);
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('session_expired');
-    const wrongAud = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, t.env.JWT_SECRET, { audience: 'other', issuer: 'atende-api' });
+    const wrongAud = jwt.sign({ sid: claims.sid, sub: claims.sub, tid: claims.tid }, t.env.JWT_SECRET, {
+      audience: 'other',
+      issuer: 'atende-api',
+    });
     expect((await t.http.get('/api/v1/users/me').set('Authorization', `Bearer ${wrongAud}`)).status).toBe(401);
     expect((await t.http.get('/api/v1/users/me').set('Authorization', 'Bearer garbage')).status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { AppError, type Role, type TenantConfig } from '@atende/contract';
 import { tenantConfigOf } from '@atende/core';
-import type { Db } from '@atende/db';
+import { sessionHolder, type Db } from '@atende/db';
 import { verifySessionToken } from './tokens';
 
 /** Who is calling, resolved from the token on every request. Roles are those of sign-in time; a change of them ends the session (UserSession.roles). */
@@ -25,18 +25,13 @@ export async function resolveSession(db: Db, token: string, secret: string): Pro
   if (!verified.ok) {
     throw verified.reason === 'expired'
       ? new AppError('session_expired', 'Your session has expired, sign in again')
-      : new AppError('unauthorized', 'Invalid session token');
+      : new AppError('session_token_invalid', 'Invalid session token');
   }
   const { claims } = verified;
   // Runs on every request: one indexed join in plain SQL rather than three ORM queries.
-  const [row] = await db.$queryRaw<
-    { id: string; tenantId: string; roles: Role[]; expiresAt: Date; revokedAt: Date | null; userId: number; userUuid: string; workspaceId: string; deletedAt: Date | null; config: unknown }[]
-  >`SELECT s.id, s."tenantId", s.roles::text[] AS roles, s."expiresAt", s."revokedAt",
-           u.id AS "userId", u.uuid::text AS "userUuid", u."workspaceId", u."deletedAt", t.config
-    FROM "UserSession" s JOIN "User" u ON u.id = s."userId" JOIN "Tenant" t ON t.id = u."tenantId"
-    WHERE s.id = ${claims.sid}::uuid`;
+  const row = await sessionHolder(db, claims.sid);
   if (!row || row.revokedAt || row.expiresAt <= new Date() || row.deletedAt || row.userUuid !== claims.sub || row.tenantId !== claims.tid) {
-    throw new AppError('session_expired', 'Your session has ended, sign in again');
+    throw new AppError('session_ended', 'Your session has ended, sign in again');
   }
   return {
     sessionId: row.id,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// Login throttling that cannot be turned into a lockout (issue 12 item 5): failures are counted per
+// Login throttling that cannot be turned into a lockout: failures are counted per
 // account AND client IP, with a growing wait past the free attempts; an IP has a much higher ceiling
 // over all accounts; a correct password from elsewhere is never refused for others' failures.
 let direct: TestApp;
@@ -31,7 +31,7 @@ describe('login throttling', () => {
     for (let i = 0; i < 3; i++) expect((await login(proxied, 'owner@acme.test', 'wrong', attacker)).status).toBe(401);
     const slowed = await login(proxied, 'owner@acme.test', 'secret123', attacker);
     expect(slowed.status).toBe(429);
-    expect(slowed.body).toMatchObject({ code: 'rate_limited', error_message: expect.any(String) });
+    expect(slowed.body).toMatchObject({ code: 'login_rate_limited', error_message: expect.any(String) });
     expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // The owner, from the office: signs in at once, on either instance (the counters live in Redis).
     expect((await login(proxied, 'owner@acme.test', 'secret123', '10.0.0.1')).status).toBe(200);
@@ -59,12 +59,19 @@ describe('login throttling', () => {
 
   it('refuses an IP that fails over many accounts (spraying), while other IPs still sign in', async () => {
     const ip = '10.9.9.9';
-    for (const email of ['agent2@acme.test', 'supervisor@acme.test', 'manager@acme.test', 'nobody@acme.test', 'ghost@acme.test', 'admin@acme.test']) {
+    for (const email of [
+      'agent2@acme.test',
+      'supervisor@acme.test',
+      'manager@acme.test',
+      'nobody@acme.test',
+      'ghost@acme.test',
+      'admin@acme.test',
+    ]) {
       expect((await login(proxied, email, 'wrong', ip)).status, email).toBe(401);
     }
     const res = await login(proxied, 'campaigns@acme.test', 'secret123', ip);
     expect(res.status).toBe(429);
-    expect(res.body.code).toBe('rate_limited');
+    expect(res.body.code).toBe('login_rate_limited');
     expect((await login(proxied, 'campaigns@acme.test', 'secret123', '10.9.9.10')).status).toBe(200);
   });
 
@@ -80,11 +87,19 @@ describe('login throttling', () => {
   it('throttles one-time login codes per IP too', async () => {
     const ip = '10.7.7.7';
     for (let i = 0; i < 3; i++) {
-      const res = await proxied.http.post('/api/v1/login/code').type('form').set('X-Forwarded-For', ip).send({ login_code: `guess-${i}-${'x'.repeat(20)}` });
+      const res = await proxied.http
+        .post('/api/v1/login/code')
+        .type('form')
+        .set('X-Forwarded-For', ip)
+        .send({ login_code: `guess-${i}-${'x'.repeat(20)}` });
       expect(res.status).toBe(401);
     }
-    const res = await proxied.http.post('/api/v1/login/code').type('form').set('X-Forwarded-For', ip).send({ login_code: 'y'.repeat(32) });
+    const res = await proxied.http
+      .post('/api/v1/login/code')
+      .type('form')
+      .set('X-Forwarded-For', ip)
+      .send({ login_code: 'y'.repeat(32) });
     expect(res.status).toBe(429);
-    expect(res.body.code).toBe('rate_limited');
+    expect(res.body.code).toBe('login_rate_limited');
   });
 });

@@ -5,7 +5,7 @@ import { pauseRoutes } from './pauses';
 import { conversationReasonRoutes } from './reasons';
 import { sectorRoutes } from './sectors';
 
-/** The admin settings resources of spec 002 §3, §7: sectors, pauses, conversation reasons, canned responses. */
+/** The admin settings resources: sectors, pauses, conversation reasons, canned responses. */
 export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
   sectorRoutes(app, ctx);
   pauseRoutes(app, ctx);

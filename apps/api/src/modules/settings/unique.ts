@@ -1,8 +1,8 @@
-import { AppError } from '@atende/contract';
+import { AppError, type ErrorCode } from '@atende/contract';
 
 /** A name already used by a live row of the same kind: 409 with the field, so the form shows it there. */
-export function alreadyUsed(field: string, message: string): AppError {
-  return new AppError('conflict', message, [{ path: field, message }]);
+export function alreadyUsed(code: ErrorCode, field: string, message: string): AppError {
+  return new AppError(code, message, [{ path: field, message, code }]);
 }
 
 /** The deleted-at mark of a soft delete: history (conversations, events) keeps pointing at the row. */

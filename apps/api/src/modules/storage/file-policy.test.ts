@@ -12,12 +12,17 @@ describe('the file-type policy', () => {
     expect(policy('audio/amr', Buffer.from('#!AMR\n\x3c\x91', 'latin1'))).toBeNull();
     expect(policy('video/3gpp', ftyp('3gp4'))).toBeNull();
     expect(policy('video/quicktime', ftyp('qt  '))).toBeNull();
-    expect(policy('application/vnd.openxmlformats-officedocument.presentationml.presentation', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]))).toBeNull();
+    expect(
+      policy('application/vnd.openxmlformats-officedocument.presentationml.presentation', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0])),
+    ).toBeNull();
     expect(policy('application/vnd.ms-powerpoint', Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))).toBeNull();
   });
 
   it('refuses HTML and SVG, and bytes that contradict the declared type', () => {
-    expect(policy('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toEqual({ code: 'file_type_not_allowed', type: 'image/svg+xml' });
+    expect(policy('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toEqual({
+      code: 'file_type_not_allowed',
+      type: 'image/svg+xml',
+    });
     expect(policy('text/html; charset=utf-8', Buffer.from('<html></html>'))).toEqual({ code: 'file_type_not_allowed', type: 'text/html' });
     expect(policy('audio/amr', Buffer.from('MZ\x90\x00', 'latin1'))).toEqual({ code: 'file_content_mismatch', type: 'audio/amr' });
     expect(policy('video/3gpp', Buffer.from('<html>'))).toEqual({ code: 'file_content_mismatch', type: 'video/3gpp' });

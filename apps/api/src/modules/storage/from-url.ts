@@ -68,18 +68,23 @@ async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: num
  * answer or answers an error 422 remote_file_unavailable (its reason a status line, never the remote's
  * text), a file over the upload limit 413. Its type is the answer's Content-Type; the caller checks it.
  */
-export async function downloadFromUrl(client: OutboundClient, raw: string, alt?: string): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
+export async function downloadFromUrl(
+  client: OutboundClient,
+  raw: string,
+  alt?: string,
+): Promise<{ bytes: Buffer; contentType: string; filename: string }> {
   let url: URL;
   try {
     url = outboundUrl(raw);
   } catch {
-    throw new AppError('validation_failed', 'Invalid URL', [{ path: 'url', message: 'Invalid URL' }]);
+    throw new AppError('url_invalid', 'Invalid URL', [{ path: 'url', message: 'Invalid URL' }]);
   }
   let response: Response;
   try {
     response = await client.fetch(url, { headers: { accept: URL_IMAGE_TYPES.join(', ') } });
   } catch (error) {
-    if (refusalOf(error)) throw new AppError('outbound_address_not_allowed', OUTBOUND_REFUSED_MESSAGE, [{ path: 'url', message: OUTBOUND_REFUSED_MESSAGE }]);
+    if (refusalOf(error))
+      throw new AppError('outbound_address_not_allowed', OUTBOUND_REFUSED_MESSAGE, [{ path: 'url', message: OUTBOUND_REFUSED_MESSAGE }]);
     throw unavailable((error as Error | null)?.name === 'TimeoutError' ? 'no answer in time' : 'no answer');
   }
   if (!response.ok) {

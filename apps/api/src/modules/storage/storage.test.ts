@@ -51,19 +51,29 @@ function s3Backend(): Backend {
       const { port } = await server.run();
       const endpoint = `http://127.0.0.1:${port}`;
       client = new S3Client({
-        endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-        requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED',
+        endpoint,
+        region: 'us-east-1',
+        forcePathStyle: true,
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
       });
       return {
-        STORAGE_DRIVER: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true',
+        STORAGE_DRIVER: 's3',
+        S3_ENDPOINT: endpoint,
+        S3_BUCKET: bucket,
+        S3_REGION: 'us-east-1',
+        S3_FORCE_PATH_STYLE: 'true',
         // s3rver's fixed credentials; the SDK signs with them and s3rver checks the signature.
-        S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER',
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
         // Local disk stays readable for files kept before the switch to S3.
         STORAGE_DIR: join(dir, 'local'),
       };
     },
     lose: async (key) => void (await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }))),
-    read: async (key) => Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray()),
+    read: async (key) =>
+      Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToByteArray()),
     async stop() {
       client?.destroy();
       await server.close();
@@ -83,7 +93,7 @@ const expectError = (res: Response, status: number) => {
   expect(typeof res.body.error_message).toBe('string');
 };
 
-// spec 000 §5, §7, §9: multipart field "file", 5 MB, supported types; voice as JSON base64; same rules on every driver.
+// Multipart field "file", 5 MB, supported types; voice as JSON base64; same rules on every driver.
 describe.each([
   { driver: 'local', makeBackend: localBackend },
   { driver: 's3', makeBackend: s3Backend },
@@ -113,7 +123,7 @@ describe.each([
     await backend.stop();
   });
 
-  // Issue 12 (Low): a right-to-left override makes 'invoice\u202Egnp.exe' read as 'invoiceexe.png'.
+  // A right-to-left override makes 'invoice\u202Egnp.exe' read as 'invoiceexe.png'.
   it('strips bidi control characters from uploaded file names', async () => {
     const res = await upload(PNG, 'fatura\u202Egnp.exe\u2066\u200f.png', 'image/png');
     expect(res.status).toBe(201);
@@ -124,7 +134,12 @@ describe.each([
     const res = await upload(PNG, '../../etc/Foto do cliente.png', 'image/png');
     expect(res.status).toBe(201);
     const file = res.body.data.data;
-    expect(file).toMatchObject({ content_type: 'image/png', original_filename: 'Foto do cliente.png', size: PNG.length, uri: `/api/v1/storage/files/${file.uuid}` });
+    expect(file).toMatchObject({
+      content_type: 'image/png',
+      original_filename: 'Foto do cliente.png',
+      size: PNG.length,
+      uri: `/api/v1/storage/files/${file.uuid}`,
+    });
     const row = await t.database.db.storedFile.findUniqueOrThrow({ where: { id: file.uuid } });
     expect(row.service).toBe(backend.name);
     expect(Buffer.compare(await backend.read(row.storageKey), PNG)).toBe(0);
@@ -136,14 +151,17 @@ describe.each([
     expect(down.headers['content-disposition']).toContain("filename*=UTF-8''Foto%20do%20cliente.png");
     expect(down.headers['x-content-type-options']).toBe('nosniff');
     expect(Buffer.compare(down.body as Buffer, PNG)).toBe(0);
-    // ARCHITECTURE "Tenancy everywhere": another tenant's file is not found.
+    // Another tenant's file is not found.
     expectError(await t.http.get(file.uri).set(auth('outsider')), 404);
     expectError(await t.http.get(file.uri), 401);
     expectError(await t.http.get(`/api/v1/storage/files/${randomUUID()}`).set(auth('agent')), 404);
   });
 
   it('uploads a voice note as JSON base64', async () => {
-    const res = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: OGG.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    const res = await t.http
+      .post('/api/v1/storage/files')
+      .set(auth('agent'))
+      .send({ file: OGG.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
     expect(res.status).toBe(201);
     expect(res.body.data.data).toMatchObject({ content_type: 'audio/ogg', size: OGG.length, original_filename: 'voice.ogg' });
     const down = await binary(t.http.get(res.body.data.data.uri).set(auth('agent')));
@@ -152,11 +170,17 @@ describe.each([
 
   it('accepts a long voice note (4 MB, over the default 1 MB body limit once in base64) and refuses one over 5 MB', async () => {
     const long = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(4 * 1024 * 1024, 3)]);
-    const res = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: long.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    const res = await t.http
+      .post('/api/v1/storage/files')
+      .set(auth('agent'))
+      .send({ file: long.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
     expect(res.status).toBe(201);
     expect(res.body.data.data.size).toBe(long.length);
     const tooLong = Buffer.concat([Buffer.from('OggS'), Buffer.alloc(5 * 1024 * 1024 + 16, 3)]);
-    const refused = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: tooLong.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    const refused = await t.http
+      .post('/api/v1/storage/files')
+      .set(auth('agent'))
+      .send({ file: tooLong.toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
     expectError(refused, 413);
     expect(refused.body.error_message).toBe('Maximum file size exceeded (5 MB)');
   });
@@ -166,24 +190,43 @@ describe.each([
     const big = await upload(Buffer.concat([PNG, Buffer.alloc(5 * 1024 * 1024)]), 'big.png', 'image/png');
     expectError(big, 413);
     expect(big.body.error_message).toBe('Maximum file size exceeded (5 MB)');
-    const bigVoice = await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: Buffer.alloc(5 * 1024 * 1024 + 3, 1).toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
+    const bigVoice = await t.http
+      .post('/api/v1/storage/files')
+      .set(auth('agent'))
+      .send({ file: Buffer.alloc(5 * 1024 * 1024 + 3, 1).toString('base64'), encoding: 'base64', content_type: 'audio/ogg' });
     expect([400, 413]).toContain(bigVoice.status);
     expect(typeof bigVoice.body.error_message).toBe('string');
     const exe = await upload(Buffer.from('MZ\x90\x00rest-of-an-exe'), 'setup.exe', 'application/x-msdownload');
     expectError(exe, 415);
     expect(exe.body.error_message).toBe('application/x-msdownload is not supported.');
-    // Issue 14 item 9: a code and the value, so the web words it in the user's language.
+    // A code and the value, so the web words it in the user's language.
     expect(exe.body).toMatchObject({ code: 'file_type_not_allowed', params: { type: 'application/x-msdownload' } });
     const disguised = await upload(Buffer.from('MZ\x90\x00rest-of-an-exe'), 'cat.png', 'image/png');
     expectError(disguised, 415);
     expect(disguised.body).toMatchObject({ code: 'file_content_mismatch', params: { type: 'image/png' } });
     expectError(await upload(PNG, 'not-a.pdf', 'application/pdf'), 415);
     expectError(await upload(Buffer.alloc(0), 'empty.txt', 'text/plain'), 400);
-    expectError(await t.http.post('/api/v1/storage/files').set(auth('agent')).attach('document', PNG, { filename: 'a.png', contentType: 'image/png' }), 400);
-    const broken = await t.http.post('/api/v1/storage/files').set(auth('agent')).set('content-type', 'multipart/form-data; boundary=xyz').send('--xyz\r\nnot a part');
+    expectError(
+      await t.http
+        .post('/api/v1/storage/files')
+        .set(auth('agent'))
+        .attach('document', PNG, { filename: 'a.png', contentType: 'image/png' }),
+      400,
+    );
+    const broken = await t.http
+      .post('/api/v1/storage/files')
+      .set(auth('agent'))
+      .set('content-type', 'multipart/form-data; boundary=xyz')
+      .send('--xyz\r\nnot a part');
     expect(broken.status).toBeGreaterThanOrEqual(400);
     expect(broken.status).toBeLessThan(500);
-    expectError(await t.http.post('/api/v1/storage/files').set(auth('agent')).send({ file: 'not*base64!', encoding: 'base64', content_type: 'audio/ogg' }), 400);
+    expectError(
+      await t.http
+        .post('/api/v1/storage/files')
+        .set(auth('agent'))
+        .send({ file: 'not*base64!', encoding: 'base64', content_type: 'audio/ogg' }),
+      400,
+    );
     expectError(await t.http.post('/api/v1/storage/files').set(auth('agent')).send({}), 400);
     expect(await t.database.db.storedFile.count()).toBe(before);
   });
@@ -194,7 +237,7 @@ describe.each([
     await backend.lose(row.storageKey);
     const res = await t.http.get(file.uri).set(auth('agent'));
     expectError(res, 404);
-    expect(res.body.code).toBe('not_found');
+    expect(res.body.code).toBe('file_not_found');
     expectError(await t.http.get(signed(file.uuid)), 404);
   });
 
@@ -202,7 +245,10 @@ describe.each([
     const storage = storageFromEnv(t.env);
     try {
       const key = `driver-test/${randomUUID()}`;
-      await storage.writer.put(key, Readable.from([PDF.subarray(0, 5), PDF.subarray(5)]), { contentType: 'application/pdf', size: PDF.length });
+      await storage.writer.put(key, Readable.from([PDF.subarray(0, 5), PDF.subarray(5)]), {
+        contentType: 'application/pdf',
+        size: PDF.length,
+      });
       const object = await storage.writer.get(key);
       expect(object?.size).toBe(PDF.length);
       const chunks: Buffer[] = [];
@@ -245,7 +291,12 @@ describe.each([
         { expires, signature: flipped },
         { expires: expires + 86_400, signature },
         { expires, signature: signature.slice(0, -2) },
-        { expires, signature: new URL(signedFilePath('another-secret-0123456789-0123456789', file.uuid, expires), t.url).searchParams.get('signature')! },
+        {
+          expires,
+          signature: new URL(signedFilePath('another-secret-0123456789-0123456789', file.uuid, expires), t.url).searchParams.get(
+            'signature',
+          )!,
+        },
       ]) {
         const res = await t.http.get(path).query(query);
         expectError(res, 403);
@@ -264,7 +315,13 @@ describe.each([
     it('answers 400 for a link without or with unreadable expires and signature', async () => {
       const file = await uploaded();
       const path = `/api/v1/storage/files/${file.uuid}/signed`;
-      for (const query of [{}, { expires: 'soon', signature: 'x' }, { expires: '1e12', signature: 'x' }, { expires: '1', signature: '' }, { expires: '1', signature: 'x'.repeat(500) }]) {
+      for (const query of [
+        {},
+        { expires: 'soon', signature: 'x' },
+        { expires: '1e12', signature: 'x' },
+        { expires: '1', signature: '' },
+        { expires: '1', signature: 'x'.repeat(500) },
+      ]) {
         expectError(await t.http.get(path).query(query), 400);
       }
       expectError(await t.http.get('/api/v1/storage/files/not-a-uuid/signed').query({ expires: '1', signature: 'x' }), 400);
@@ -280,7 +337,18 @@ describe.each([
       await writeFile(join(t.env.STORAGE_DIR!, key), PDF);
       // The agent's own upload: downloads go only to those who may read the file (download-access.test.ts).
       const uploadedById = (await t.database.db.user.findFirstOrThrow({ where: { email: 'agent@acme.test' } })).id;
-      await t.database.db.storedFile.create({ data: { id, tenantId, originalFilename: 'antigo.pdf', contentType: 'application/pdf', size: PDF.length, service: 'local', storageKey: key, uploadedById } });
+      await t.database.db.storedFile.create({
+        data: {
+          id,
+          tenantId,
+          originalFilename: 'antigo.pdf',
+          contentType: 'application/pdf',
+          size: PDF.length,
+          service: 'local',
+          storageKey: key,
+          uploadedById,
+        },
+      });
       const res = await binary(t.http.get(`/api/v1/storage/files/${id}`).set(auth('agent')));
       expect(res.status).toBe(200);
       expect(Buffer.compare(res.body as Buffer, PDF)).toBe(0);

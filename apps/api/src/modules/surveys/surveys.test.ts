@@ -12,7 +12,12 @@ let sectorId: string;
 let otherSector: string;
 const tokens: Record<string, string> = {};
 const auth = (name: string) => ({ Authorization: `Bearer ${tokens[name]}` });
-const valid = { name: 'Satisfaction', question: 'How did we do?', options: ['Great', 'Okay', 'Bad'], greeting_message: 'Thank you for your answer!' };
+const valid = {
+  name: 'Satisfaction',
+  question: 'How did we do?',
+  options: ['Great', 'Okay', 'Bad'],
+  greeting_message: 'Thank you for your answer!',
+};
 
 beforeAll(async () => {
   t = await startTestApp({ LOGIN_MAX_ATTEMPTS_PER_IP: '1000' });
@@ -28,7 +33,10 @@ afterAll(() => t.close());
 
 /** A contact writes, the agent accepts and finishes the conversation; answers its uuid. */
 async function finishedConversation(phone: string): Promise<string> {
-  await t.database.db.conversation.updateMany({ where: { tenantId: acme.tenantId, state: 'waiting' }, data: { state: 'closed', closedAt: new Date() } });
+  await t.database.db.conversation.updateMany({
+    where: { tenantId: acme.tenantId, state: 'waiting' },
+    data: { state: 'closed', closedAt: new Date() },
+  });
   expect((await inbound(t, channel.id, token, { phone, id: `first-${phone}`, content: 'My order is late' })).status).toBe(202);
   const taken = await t.http.patch('/api/v1/conversations').set(auth('agent')).send({ user_id: acme.users.agent!.id });
   expect(taken.status).toBe(200);
@@ -38,29 +46,45 @@ async function finishedConversation(phone: string): Promise<string> {
   return id;
 }
 const messagesOf = (conversationId: string) =>
-  t.database.db.message.findMany({ where: { conversationId }, orderBy: { createdAt: 'asc' }, select: { author: true, content: true, tags: true, state: true } });
+  t.database.db.message.findMany({
+    where: { conversationId },
+    orderBy: { createdAt: 'asc' },
+    select: { author: true, content: true, tags: true, state: true },
+  });
 
-describe('surveys: settings (spec 002 §3, §5)', () => {
+describe('surveys: settings', () => {
   let survey: Survey;
 
   it('refuses a survey that breaks a rule, with the field and the message', async () => {
-    const repeated = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, options: ['Great', 'great '] });
+    const repeated = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, options: ['Great', 'great '] });
     expect(repeated.status).toBe(400);
     expect(repeated.body.error_message).toBe('Repeated answer');
     expect(repeated.body.fields).toEqual([{ path: 'options.1', message: 'Repeated answer' }]);
-    const empty = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, question: ' ', options: ['One'] });
+    const empty = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, question: ' ', options: ['One'] });
     expect(empty.status).toBe(400);
     expect(empty.body.fields.map((f: { message: string }) => f.message)).toEqual(['Question is required', 'Add at least 2 answers']);
     const missing = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ name: 'x' });
     expect(missing.status).toBe(400);
-    const foreign = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, sector_uuids: [otherSector] });
+    const foreign = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, sector_uuids: [otherSector] });
     expect(foreign.status).toBe(404);
     expect(await t.database.db.survey.count({ where: { tenantId: acme.tenantId } })).toBe(0);
   });
 
   it('lets admins create and edit, supervisors read, agents nothing', async () => {
     expect((await t.http.post('/api/v1/surveys').set(auth('supervisor')).send(valid)).status).toBe(403);
-    const created = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, sector_uuids: [sectorId] });
+    const created = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, sector_uuids: [sectorId] });
     expect(created.status).toBe(201);
     survey = created.body.data;
     expect(survey).toMatchObject({ ...valid, sector_uuids: [sectorId], enabled: true });
@@ -69,16 +93,25 @@ describe('surveys: settings (spec 002 §3, §5)', () => {
     expect((await t.http.get('/api/v1/surveys').set(auth('agent'))).status).toBe(403);
     const renamed = await t.http.patch(`/api/v1/surveys/${survey.uuid}`).set(auth('admin')).send({ name: 'After-sales' });
     expect(renamed.body.data).toMatchObject({ name: 'After-sales', question: valid.question });
-    const broken = await t.http.patch(`/api/v1/surveys/${survey.uuid}`).set(auth('admin')).send({ options: ['Only one'] });
+    const broken = await t.http
+      .patch(`/api/v1/surveys/${survey.uuid}`)
+      .set(auth('admin'))
+      .send({ options: ['Only one'] });
     expect(broken.status).toBe(400);
     expect((await t.http.get(`/api/v1/surveys/${survey.uuid}`).set(auth('admin'))).body.data.survey.options).toEqual(valid.options);
   });
 
   it('keeps one enabled survey per sector, and other tenants out', async () => {
-    const clash = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, name: 'Second', sector_uuids: [sectorId] });
+    const clash = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, name: 'Second', sector_uuids: [sectorId] });
     expect(clash.status).toBe(409);
     expect(clash.body.error_message).toBe('A sector already has the survey "After-sales"');
-    const disabled = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ ...valid, name: 'Draft', sector_uuids: [sectorId], enabled: false });
+    const disabled = await t.http
+      .post('/api/v1/surveys')
+      .set(auth('admin'))
+      .send({ ...valid, name: 'Draft', sector_uuids: [sectorId], enabled: false });
     expect(disabled.status).toBe(201);
     expect((await t.http.patch(`/api/v1/surveys/${disabled.body.data.uuid}`).set(auth('admin')).send({ enabled: true })).status).toBe(409);
     expect((await t.http.delete(`/api/v1/surveys/${disabled.body.data.uuid}`).set(auth('admin'))).status).toBe(200);
@@ -93,10 +126,18 @@ describe('surveys: sent when a conversation of the sector is finished', () => {
   it('asks the contact, records the numbered answer on the finished conversation and thanks them', async () => {
     const survey = (await t.http.get('/api/v1/surveys').set(auth('admin'))).body.data[0] as Survey;
     const id = await finishedConversation('11944440001');
-    // The conversation's sector names its survey (spec 000 §3 sector.survey_uuid).
-    expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('admin'))).body.data.sector).toMatchObject({ uuid: sectorId, survey_uuid: survey.uuid });
+    // The conversation's sector names its survey (sector.survey_uuid).
+    expect((await t.http.get(`/api/v1/conversations/${id}`).set(auth('admin'))).body.data.sector).toMatchObject({
+      uuid: sectorId,
+      survey_uuid: survey.uuid,
+    });
     const asked = await messagesOf(id);
-    expect(asked.at(-1)).toMatchObject({ author: 'USER', content: 'How did we do?\n\n1. Great\n2. Okay\n3. Bad', tags: ['survey'], state: 'pending' });
+    expect(asked.at(-1)).toMatchObject({
+      author: 'USER',
+      content: 'How did we do?\n\n1. Great\n2. Okay\n3. Bad',
+      tags: ['survey'],
+      state: 'pending',
+    });
     // The question is delivered like any reply: an outbox job for channel delivery.
     expect(await t.database.db.outboxJob.count({ where: { tenantId: acme.tenantId, queue: 'channel-delivery' } })).toBeGreaterThan(0);
 
@@ -128,7 +169,11 @@ describe('surveys: sent when a conversation of the sector is finished', () => {
 
   it('treats anything but an answer as a new message and stops waiting', async () => {
     const id = await finishedConversation('11944440002');
-    const reply = await inbound(t, channel.id, token, { phone: '11944440002', id: 'not-an-answer', content: 'Actually my order is still late' });
+    const reply = await inbound(t, channel.id, token, {
+      phone: '11944440002',
+      id: 'not-an-answer',
+      content: 'Actually my order is still late',
+    });
     expect(reply.status).toBe(202);
     expect(reply.body.data.conversation_uuid).not.toBe(id);
     const run = await t.database.db.surveyRun.findUniqueOrThrow({ where: { conversationId: id } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_USERS, startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
-// Issue 12 (Low): tenant_admin is a platform role. Its holders live in the platform tenant, so a
+// Tenant_admin is a platform role. Its holders live in the platform tenant, so a
 // customer's admin can never hold it, grant it, or reach its holders; the database refuses it anywhere else.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -43,8 +43,14 @@ describe('tenant_admin lives in the platform tenant only', () => {
         .set(as(who))
         .send({ username: 'Sneaky Operator', email: `sneaky-${who}@acme.test`, password: 'abc12345', roles: ['tenant_admin'] });
       expect(created.status, who).toBe(403);
-      expect(created.body).toMatchObject({ code: 'forbidden', error_message: 'You cannot grant or remove the tenant_admin role' });
-      const edited = await t.http.patch(`/api/v1/users/${acme.users.agent!.id}`).set(as(who)).send({ roles: ['agent', 'tenant_admin'] });
+      expect(created.body).toMatchObject({
+        code: 'tenant_admin_role_locked',
+        error_message: 'You cannot grant or remove the tenant_admin role',
+      });
+      const edited = await t.http
+        .patch(`/api/v1/users/${acme.users.agent!.id}`)
+        .set(as(who))
+        .send({ roles: ['agent', 'tenant_admin'] });
       expect(edited.status, who).toBe(403);
     }
     expect(await t.database.db.user.count()).toBe(users);
@@ -52,15 +58,26 @@ describe('tenant_admin lives in the platform tenant only', () => {
   });
 
   it('is refused by the database itself in a customer tenant, whatever writes the row', async () => {
-    await expect(t.database.db.user.update({ where: { id: acme.users.admin!.id }, data: { roles: ['admin', 'tenant_admin'] } })).rejects.toThrow(/platform role/);
+    await expect(
+      t.database.db.user.update({ where: { id: acme.users.admin!.id }, data: { roles: ['admin', 'tenant_admin'] } }),
+    ).rejects.toThrow(/platform role/);
     await expect(
       t.database.db.user.create({
-        data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, email: 'raw@acme.test', username: 'Raw', passwordHash: 'x', roles: ['tenant_admin'] },
+        data: {
+          tenantId: acme.tenantId,
+          workspaceId: acme.workspaceId,
+          email: 'raw@acme.test',
+          username: 'Raw',
+          passwordHash: 'x',
+          roles: ['tenant_admin'],
+        },
       }),
     ).rejects.toThrow(/platform role/);
     const platform = await t.database.db.tenant.findFirstOrThrow({ where: { isPlatform: true } });
     // Moving a holder into a customer tenant is refused too.
-    await expect(t.database.db.user.update({ where: { id: acme.users.tenants!.id }, data: { tenantId: acme.tenantId } })).rejects.toThrow(/platform role/);
+    await expect(t.database.db.user.update({ where: { id: acme.users.tenants!.id }, data: { tenantId: acme.tenantId } })).rejects.toThrow(
+      /platform role/,
+    );
     expect((await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.tenants!.id } })).tenantId).toBe(platform.id);
   });
 

@@ -16,7 +16,10 @@ describe('privileged writes after a demotion', () => {
     const newAdmin = (email: string) => ({ username: 'New Admin', email, password: 'abc12345', roles: ['admin'] });
     expect((await t.http.post('/api/v1/users').set(boss).send(newAdmin('first@demote.test'))).status).toBe(201);
     const bossRow = await t.database.db.user.findFirstOrThrow({ where: { email: 'boss@demote.test' } });
-    const demoted = await t.http.patch(`/api/v1/users/${bossRow.uuid}`).set(chief).send({ roles: ['agent'] });
+    const demoted = await t.http
+      .patch(`/api/v1/users/${bossRow.uuid}`)
+      .set(chief)
+      .send({ roles: ['agent'] });
     expect(demoted.status).toBe(200);
     const attempt = await t.http.post('/api/v1/users').set(boss).send(newAdmin('second@demote.test'));
     expect(attempt.status).toBe(401);
@@ -35,7 +38,14 @@ describe('privileged writes after a demotion', () => {
     const row = await t.database.db.user.findFirstOrThrow({ where: { email: 'newbie@promote.test' } });
     const before = await t.http.get('/api/v1/users/me').set(newbie);
     expect(before.body.data.roles.map((r: { name: string }) => r.name)).toEqual(['agent']);
-    expect((await t.http.patch(`/api/v1/users/${row.uuid}`).set(lead).send({ roles: ['agent', 'supervisor'] })).status).toBe(200);
+    expect(
+      (
+        await t.http
+          .patch(`/api/v1/users/${row.uuid}`)
+          .set(lead)
+          .send({ roles: ['agent', 'supervisor'] })
+      ).status,
+    ).toBe(200);
     expect((await t.http.get('/api/v1/users/me').set(newbie)).status).toBe(401);
     const again = { Authorization: `Bearer ${await t.login('newbie@promote.test')}` };
     const after = await t.http.get('/api/v1/users/me').set(again);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
 
-// Spec 002 §5 (user rules), §6 (admin/owner manage users), §4 / 000 §6 (role changes take effect at
-// the next session), ARCHITECTURE (another tenant's id answers 404).
+// User rules, admin and owner manage users, role changes take effect at the next
+// session, and another tenant's id answers 404.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let other: Awaited<ReturnType<TestApp['tenant']>>;
@@ -87,7 +87,7 @@ describe('POST /api/v1/users', () => {
       .set(as('admin'))
       .send({ ...valid, email: 'AGENT@acme.test' });
     expect(dup.status).toBe(409);
-    expect(dup.body).toMatchObject({ code: 'conflict', error_message: 'Email already being used' });
+    expect(dup.body).toMatchObject({ code: 'user_email_taken', error_message: 'Email already being used' });
     const elsewhere = await t.http
       .post('/api/v1/users')
       .set(as('otherAdmin'))
@@ -108,7 +108,7 @@ describe('POST /api/v1/users', () => {
     expect(again.status).toBe(201);
   });
 
-  it('is for admin and owner only (spec 002 §6)', async () => {
+  it('is for admin and owner only', async () => {
     for (const who of ['manager', 'supervisor', 'agent']) {
       const res = await t.http
         .post('/api/v1/users')
@@ -211,7 +211,10 @@ describe('PATCH /api/v1/users/:id (profile)', () => {
       .set(as('admin'))
       .send({ roles: ['admin'] });
     expect(strip.status).toBe(404);
-    expect((await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.operator!.id } })).roles).toEqual(['admin', 'tenant_admin']);
+    expect((await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.operator!.id } })).roles).toEqual([
+      'admin',
+      'tenant_admin',
+    ]);
     const grant = await t.http
       .patch(`/api/v1/users/${acme.users.agent!.id}`)
       .set(as('admin'))

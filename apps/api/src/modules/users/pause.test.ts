@@ -2,7 +2,7 @@ import { rooms } from '@atende/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connected, nextEvent, startTestApp, type TestApp, type TestSocket } from '../../testing';
 
-// spec 000 §4 Pause: an agent pauses with a chosen reason, unpausing is manual; spec 000 §7:
+// Pause: an agent pauses with a chosen reason, unpausing is manual;
 // PATCH /api/v1/users/me with current_pause_uuid (null unpauses), live update-user to the user's
 // room and to tenant_{uuid}_metrics.
 let t: TestApp;
@@ -15,7 +15,11 @@ async function socketOf(token: string): Promise<TestSocket> {
   open.push(socket);
   return connected(socket);
 }
-const patchMe = (token: string, body: unknown) => t.http.patch('/api/v1/users/me').set('Authorization', `Bearer ${token}`).send(body as object);
+const patchMe = (token: string, body: unknown) =>
+  t.http
+    .patch('/api/v1/users/me')
+    .set('Authorization', `Bearer ${token}`)
+    .send(body as object);
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -60,14 +64,14 @@ describe('PATCH /api/v1/users/me (pause and unpause)', () => {
     expect((await unpaused).user.state).toBe('online');
   });
 
-  // ARCHITECTURE "Tenancy everywhere": another tenant's object answers 404 and changes nothing.
+  // Another tenant's object answers 404 and changes nothing.
   it("answers 404 for another tenant's pause, or one that does not exist, and stays as it was", async () => {
     const agent = await t.login('agent2@acme.test');
     await patchMe(agent, { current_pause_uuid: acme.pauses[0]!.id });
     for (const id of [globex.pauses[0]!.id, crypto.randomUUID()]) {
       const res = await patchMe(agent, { current_pause_uuid: id });
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ code: 'not_found', error_message: 'Pause not found' });
+      expect(res.body).toMatchObject({ code: 'pause_not_found', error_message: 'Pause not found' });
     }
     const row = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.agent2!.id } });
     expect(row).toMatchObject({ currentPauseId: acme.pauses[0]!.id, state: 'paused' });
@@ -75,7 +79,9 @@ describe('PATCH /api/v1/users/me (pause and unpause)', () => {
 
   it('answers 404 for a pause that was removed', async () => {
     const agent = await t.login('agent2@acme.test');
-    const removed = await t.database.db.pause.create({ data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, description: 'Old', deletedAt: new Date() } });
+    const removed = await t.database.db.pause.create({
+      data: { tenantId: acme.tenantId, workspaceId: acme.workspaceId, description: 'Old', deletedAt: new Date() },
+    });
     expect((await patchMe(agent, { current_pause_uuid: removed.id })).status).toBe(404);
   });
 
@@ -97,7 +103,7 @@ describe('PATCH /api/v1/users/me (pause and unpause)', () => {
       const res = await patchMe(agent, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error_message, JSON.stringify(body)).toBeTruthy();
-      expect(res.body.code).toMatch(/^(validation_failed|bad_request)$/);
+      expect(res.body.code).toMatch(/^(validation_failed|missing_parameters|pause_or_online)$/);
     }
     const after = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.manager!.id } });
     expect(after).toEqual(before);

@@ -1,4 +1,15 @@
-import { createUser, deleteUser, getLoginQrCode, getMe, getUserSectors, listUsers, resetUserPassword, setUserSectors, updateMe, updateUser } from '@atende/contract';
+import {
+  createUser,
+  deleteUser,
+  getLoginQrCode,
+  getMe,
+  getUserSectors,
+  listUsers,
+  resetUserPassword,
+  setUserSectors,
+  updateMe,
+  updateUser,
+} from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import { clientInfo } from '../session/routes';
@@ -16,9 +27,13 @@ export function userRoutes(app: FastifyInstance, users: UserService, sessions: S
     return { data: await users.update(session, params.id, body) };
   });
   bind(app, createUser, 'users.manage', async ({ session, body }) => ({ data: await users.create(session, body) }));
-  bind(app, resetUserPassword, 'users.manage', async ({ session, params, body }) => ({ data: await users.resetPassword(session, params.id, body.password) }));
+  bind(app, resetUserPassword, 'users.manage', async ({ session, params, body }) => ({
+    data: await users.resetPassword(session, params.id, body.password),
+  }));
   bind(app, getUserSectors, 'users.manage', async ({ session, params }) => ({ data: await users.sectors(session, params.id) }));
-  bind(app, setUserSectors, 'users.manage', async ({ session, params, body }) => ({ data: await users.setSectors(session, params.id, body.sector_uuids) }));
+  bind(app, setUserSectors, 'users.manage', async ({ session, params, body }) => ({
+    data: await users.setSectors(session, params.id, body.sector_uuids),
+  }));
   bind(app, listUsers, 'users.list', async ({ session, query }) => ({ data: await users.list(session, query.role) }));
   bind(app, deleteUser, 'users.manage', async ({ session, params }) => {
     await users.remove(session, params.id);

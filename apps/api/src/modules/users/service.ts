@@ -1,7 +1,27 @@
 import { AppError, rooms, type Role } from '@atende/contract';
-import { agentAvailable, presentUser, reclaimPausedChats, returnAgentChats, userInclude, type UserRow } from '@atende/conversations';
+import { agentAvailable, presentUser, reclaimPausedChats, returnAgentChats, type UserRow } from '@atende/conversations';
 import { allows, roleCovers } from '@atende/core';
-import { hashPassword, Prisma, scoped } from '@atende/db';
+import {
+  countLiveSectors,
+  findLiveUser,
+  findTenantPause,
+  hashPassword,
+  insertUser,
+  isPlatformTenant,
+  listWorkspaceUsers,
+  Prisma,
+  recordLoginEvent,
+  releaseRemovedUserEmail,
+  replaceUserSectors,
+  revokeApiTokensOfUser,
+  setUserPasswordHash,
+  setUserPresence,
+  softDeleteUser,
+  updateUserProfile,
+  userSectorIds,
+  usersHoldingEmail,
+  withTransaction,
+} from '@atende/db';
 import type { AppContext } from '../../context';
 import { revokeUserApiTokens } from '../session/api-tokens';
 import type { ClientInfo, SessionService } from '../session/service';
@@ -16,13 +36,9 @@ export class UserService {
     private readonly sessions: SessionService,
   ) {}
 
-  private db(session: Session) {
-    return scoped(this.ctx.db, { tenantId: session.tenantId });
-  }
-
   private async find(session: Session, id: string): Promise<UserRow> {
-    const user = await this.db(session).user.findFirst({ where: { ...byId(id), deletedAt: null }, include: userInclude });
-    if (!user) throw new AppError('not_found', 'User not found');
+    const user = await findLiveUser(this.ctx.db, session.tenantId, byId(id));
+    if (!user) throw new AppError('user_not_found', 'User not found');
     return user;
   }
 
@@ -42,16 +58,15 @@ export class UserService {
     return payload.user;
   }
 
-  /** Pause with a reason, unpause, or go online/offline (spec 000 §4). */
+  /** Pause with a reason, unpause, or go online/offline. */
   async updateMe(session: Session, body: { state?: 'online' | 'offline'; current_pause_uuid?: string | null; back_to_queue?: boolean }) {
-    const db = this.db(session);
     if (body.current_pause_uuid === undefined && body.state === undefined) {
-      throw new AppError('validation_failed', 'Missing parameters');
+      throw new AppError('missing_parameters', 'Missing parameters');
     }
     const data: { currentPauseId?: string | null; state?: 'online' | 'offline' | 'paused' } = {};
     if (body.current_pause_uuid) {
-      const pause = await db.pause.findFirst({ where: { id: body.current_pause_uuid, deletedAt: null } });
-      if (!pause) throw new AppError('not_found', 'Pause not found');
+      const pause = await findTenantPause(this.ctx.db, session.tenantId, body.current_pause_uuid);
+      if (!pause) throw new AppError('pause_not_found', 'Pause not found');
       data.currentPauseId = pause.id;
       data.state = 'paused';
     } else if (body.current_pause_uuid === null) {
@@ -59,49 +74,50 @@ export class UserService {
       data.state = 'online';
     }
     if (body.state) {
-      if (data.currentPauseId && body.state === 'online') throw new AppError('bad_request', 'Choose a pause or go online, not both');
+      if (data.currentPauseId && body.state === 'online') throw new AppError('pause_or_online', 'Choose a pause or go online, not both');
       data.state = body.state === 'online' ? 'online' : 'offline';
       if (body.state === 'online') data.currentPauseId = null;
     }
-    const user = await db.user.update({ where: { id: session.userId }, data, include: userInclude });
+    const user = await setUserPresence(this.ctx.db, session.tenantId, session.userId, data);
     const announced = this.announce(user);
-    // Spec 000 §4: a pause with back_to_queue, or going offline, returns the active chats to the queue.
+    // A pause with back_to_queue, or going offline, returns the active chats to the queue.
     if (data.state === 'paused') {
       if (body.back_to_queue === true) await returnAgentChats(this.ctx, session.tenantId, session.userId, 'pause');
     } else if (data.state === 'online') {
-      // Spec 000 §4: chats returned to the queue at the pause come back first, then new work.
+      // Chats returned to the queue at the pause come back first, then new work.
       await reclaimPausedChats(this.ctx, session.tenantId, session.userId);
       await agentAvailable(this.ctx, session.tenantId, session.userId);
-    }
-    else if (data.state === 'offline') await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
+    } else if (data.state === 'offline') await returnAgentChats(this.ctx, session.tenantId, session.userId, 'logoff');
     return announced;
   }
 
-  /** Changes the caller's own password (spec 000 §5); the caller's other sessions end. */
+  /** Changes the caller's own password; the caller's other sessions end. */
   async changePassword(session: Session, id: string, password: string, oldPassword: string, client: ClientInfo) {
     const user = await this.find(session, id);
-    if (user.id !== session.userId) throw new AppError('forbidden', 'You can only change your own password');
+    if (user.id !== session.userId) throw new AppError('password_own_only', 'You can only change your own password');
     if (!(await this.sessions.verifyCurrentPassword(user, oldPassword, client))) {
       throw new AppError('wrong_current_password', 'Wrong current password');
     }
     const passwordHash = await hashPassword(password);
-    await this.db(session).user.update({ where: { id: user.id }, data: { passwordHash } });
+    await setUserPasswordHash(this.ctx.db, session.tenantId, user.id, passwordHash);
     await this.sessions.revokeSessions({ userId: user.id, notId: session.sessionId }, 'password_change');
-    // Issue 12 item 3: the API tokens they made stop too (a stolen password may have made some).
+    // The API tokens they made stop too (a stolen password may have made some).
     await revokeUserApiTokens(this.ctx.db, user.tenantId, user.id);
     return presentUser(user);
   }
 
   /**
-   * An admin gives a user a new password (issue 16 item 11): like a forced sign-off, every session of
+   * An admin gives a user a new password: like a forced sign-off, every session of
    * theirs ends (browsers told first), and the API tokens they made stop. Not for one's own password
    * (that needs the current one) nor, unless the caller is an owner, for an owner's.
    */
   async resetPassword(session: Session, id: string, password: string) {
     this.assertUserAdmin(session);
     const user = await this.find(session, id);
-    if (user.id === session.userId) throw new AppError('bad_request', 'Change your own password in your profile, with your current password');
-    if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', "Only an owner can set an owner's password");
+    if (user.id === session.userId)
+      throw new AppError('own_password_by_profile', 'Change your own password in your profile, with your current password');
+    if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner'))
+      throw new AppError('owner_password_owner_only', "Only an owner can set an owner's password");
     await this.replacePassword(user, password, 'password_reset', 'supervisor');
     return presentUser(await this.find(session, id));
   }
@@ -112,24 +128,24 @@ export class UserService {
    */
   async replacePassword(user: { id: number; tenantId: string }, password: string, reason: string, by: 'self' | 'supervisor') {
     const passwordHash = await hashPassword(password);
-    await this.ctx.db.$transaction(async (tx) => {
-      await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
-      await revokeUserApiTokens(tx, user.tenantId, user.id);
+    await withTransaction(this.ctx.db, async (tx) => {
+      await setUserPasswordHash(tx, user.tenantId, user.id, passwordHash);
+      await revokeApiTokensOfUser(tx, user.tenantId, user.id);
     });
     await this.signOffEverywhere(user, reason, by);
   }
 
-  /** A supervisor ends an agent's session (spec 000 §4): every session of theirs is revoked. */
+  /** A supervisor ends an agent's session: every session of theirs is revoked. */
   async forceOffline(session: Session, id: string) {
     if (!allows(session.roles, 'users.force_offline')) throw new AppError('forbidden', 'You do not have permission to do this');
     const user = await this.find(session, id);
-    // spec 000 §6 coverage: a supervisor ends an agent's or a supervisor's session, not a manager's.
+    // Coverage: a supervisor ends an agent's or a supervisor's session, not a manager's.
     const covered = (user.roles as Role[]).every((role) => roleCovers(session.roles, role));
     if (user.id !== session.userId && !covered) throw new AppError('forbidden', 'You do not have permission to do this');
-    // admin "covers" owner in spec 000 §6, but only an owner removes or edits an owner (remove, update
-    // below): an admin cannot force the owner offline either (issue 12).
+    // Admin "covers" owner, but only an owner removes or edits an owner (remove, update
+    // below): an admin cannot force the owner offline either.
     if (user.id !== session.userId && (user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
-      throw new AppError('forbidden', 'Only an owner can end the session of an owner');
+      throw new AppError('owner_sign_off_owner_only', 'Only an owner can end the session of an owner');
     }
     await this.signOffEverywhere(user, 'forced_offline', user.id === session.userId ? 'self' : 'supervisor');
     return presentUser(await this.find(session, id));
@@ -138,12 +154,12 @@ export class UserService {
   /** Ends every session of `user`: the browsers get update-user (is_logged false) before their sockets drop; login history says forced_logout. */
   private async signOffEverywhere(user: { id: number; tenantId: string }, reason: string, by: 'self' | 'supervisor') {
     await this.sessions.revokeSessions({ userId: user.id }, reason, async () => {
-      await this.ctx.db.loginHistory.create({ data: { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' } });
+      await recordLoginEvent(this.ctx.db, { tenantId: user.tenantId, userId: user.id, event: 'forced_logout' });
       await this.sessions.takeUserOffline(user.tenantId, user.id, by);
     });
   }
 
-  /** Spec 002 §6: managing users is for admin and owner (owner covers admin). */
+  /** Managing users is for admin and owner (owner covers admin). */
   private assertUserAdmin(session: Session) {
     if (!roleCovers(session.roles, 'admin')) throw new AppError('forbidden', 'You do not have permission to do this');
   }
@@ -157,41 +173,38 @@ export class UserService {
   private async assertMayChangeRoles(session: Session, before: readonly Role[], after: readonly Role[]) {
     const changed = [...before.filter((r) => !after.includes(r)), ...after.filter((r) => !before.includes(r))];
     if (changed.includes('tenant_admin')) {
-      const tenant = await this.ctx.db.tenant.findUnique({ where: { id: session.tenantId }, select: { isPlatform: true } });
-      if (!session.roles.includes('tenant_admin') || !tenant?.isPlatform) throw new AppError('forbidden', 'You cannot grant or remove the tenant_admin role');
+      if (!session.roles.includes('tenant_admin') || !(await isPlatformTenant(this.ctx.db, session.tenantId)))
+        throw new AppError('tenant_admin_role_locked', 'You cannot grant or remove the tenant_admin role');
     }
     if (changed.includes('owner') && !session.roles.includes('owner')) {
-      throw new AppError('forbidden', 'Only an owner can grant or remove the owner role');
+      throw new AppError('owner_role_owner_only', 'Only an owner can grant or remove the owner role');
     }
   }
 
-  /** Spec 002 §5 / §8: an email used by another live user of the tenant answers 'Email already being used'. */
+  /** An email used by another live user of the tenant answers 'Email already being used'. */
   private async assertEmailFree(session: Session, email: string, exceptUserId?: number) {
-    const db = this.db(session);
-    const holders = await db.user.findMany({ where: { email, ...(exceptUserId ? { NOT: { id: exceptUserId } } : {}) }, select: { id: true, deletedAt: true } });
-    if (holders.some((u) => u.deletedAt === null)) throw new AppError('conflict', 'Email already being used');
+    const holders = await usersHoldingEmail(this.ctx.db, session.tenantId, email, exceptUserId);
+    if (holders.some((u) => u.deletedAt === null)) throw new AppError('user_email_taken', 'Email already being used');
     // A removed user keeps their history but gives their email back: (tenant, email) is unique.
-    for (const u of holders) await db.user.update({ where: { id: u.id }, data: { email: `removed-${u.id}-${email}`.slice(0, 254) } });
+    for (const u of holders) await releaseRemovedUserEmail(this.ctx.db, session.tenantId, u.id, email);
   }
 
   private emailTaken(error: unknown): never {
-    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new AppError('conflict', 'Email already being used');
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+      throw new AppError('user_email_taken', 'Email already being used');
     throw error;
   }
 
-  /** Creates a user in the caller's workspace (spec 002 §5 rules are in the contract). */
+  /** Creates a user in the caller's workspace (rules are in the contract). */
   async create(session: Session, body: { username: string; email: string; password: string; roles: Role[] }) {
     this.assertUserAdmin(session);
     const roles = [...new Set(body.roles)];
     await this.assertMayChangeRoles(session, [], roles);
     await this.assertEmailFree(session, body.email);
     const passwordHash = await hashPassword(body.password);
-    const user = await this.db(session)
-      .user.create({
-        data: { tenantId: session.tenantId, workspaceId: session.workspaceId, username: body.username, email: body.email, passwordHash, roles },
-        include: userInclude,
-      })
-      .catch((error: unknown) => this.emailTaken(error));
+    const user = await insertUser(this.ctx.db, session, { username: body.username, email: body.email, passwordHash, roles }).catch(
+      (error: unknown) => this.emailTaken(error),
+    );
     return presentUser(user);
   }
 
@@ -204,27 +217,37 @@ export class UserService {
     this.assertUserAdmin(session);
     const user = await this.find(session, id);
     const before = user.roles as Role[];
-    if (before.includes('owner') && !session.roles.includes('owner')) throw new AppError('forbidden', 'Only an owner can edit an owner');
+    if (before.includes('owner') && !session.roles.includes('owner'))
+      throw new AppError('owner_edit_owner_only', 'Only an owner can edit an owner');
     const roles = body.roles ? [...new Set(body.roles)] : undefined;
     if (roles) {
       await this.assertMayChangeRoles(session, before, roles);
       // An admin cannot lock themselves out of user management.
-      if (user.id === session.userId && !roleCovers(roles, 'admin')) throw new AppError('bad_request', 'You cannot remove your own admin role');
+      if (user.id === session.userId && !roleCovers(roles, 'admin'))
+        throw new AppError('own_admin_role_kept', 'You cannot remove your own admin role');
     }
     if (body.email !== undefined && body.email !== user.email) await this.assertEmailFree(session, body.email, user.id);
-    const data = { ...(body.username !== undefined ? { username: body.username } : {}), ...(body.email !== undefined ? { email: body.email } : {}), ...(roles ? { roles } : {}) };
+    const data = {
+      ...(body.username !== undefined ? { username: body.username } : {}),
+      ...(body.email !== undefined ? { email: body.email } : {}),
+      ...(roles ? { roles } : {}),
+    };
     const updated = await this.sessions
-      .writeUser(session, user.id, (tx) => tx.user.update({ where: { id: user.id, tenantId: session.tenantId }, data, include: userInclude }), async (row) => this.announce(row))
+      .writeUser(
+        session,
+        user.id,
+        (tx) => updateUserProfile(tx, session.tenantId, user.id, data),
+        async (row) => this.announce(row),
+      )
       .catch((error: unknown) => this.emailTaken(error));
     return presentUser(updated);
   }
 
-  /** The sectors `id` belongs to (issue 16 item 10). */
+  /** The sectors `id` belongs to. */
   async sectors(session: Session, id: string): Promise<{ sector_uuids: string[] }> {
     this.assertUserAdmin(session);
     const user = await this.find(session, id);
-    const rows = await this.db(session).userSector.findMany({ where: { userId: user.id }, select: { sectorId: true }, orderBy: { sectorId: 'asc' } });
-    return { sector_uuids: rows.map((r) => r.sectorId) };
+    return { sector_uuids: await userSectorIds(this.ctx.db, session.tenantId, user.id) };
   }
 
   /** Replaces the sectors `id` belongs to; waiting conversations are offered again under the new membership. */
@@ -232,22 +255,15 @@ export class UserService {
     this.assertUserAdmin(session);
     const user = await this.find(session, id);
     const wanted = [...new Set(sectorUuids)];
-    const found = await this.db(session).sector.count({ where: { id: { in: wanted }, workspaceId: user.workspaceId, deletedAt: null } });
-    if (found !== wanted.length) throw new AppError('not_found', 'Sector not found');
-    await this.ctx.db.$transaction([
-      this.ctx.db.userSector.deleteMany({ where: { tenantId: session.tenantId, userId: user.id } }),
-      this.ctx.db.userSector.createMany({ data: wanted.map((sectorId) => ({ tenantId: session.tenantId, userId: user.id, sectorId })) }),
-    ]);
+    const found = await countLiveSectors(this.ctx.db, { tenantId: session.tenantId, workspaceId: user.workspaceId }, wanted);
+    if (found !== wanted.length) throw new AppError('sector_not_found', 'Sector not found');
+    await replaceUserSectors(this.ctx.db, session.tenantId, user.id, wanted);
     await agentAvailable(this.ctx, session.tenantId, user.id);
     return this.sectors(session, id);
   }
 
   async list(session: Session, role?: Role) {
-    const users = await this.db(session).user.findMany({
-      where: { deletedAt: null, workspaceId: session.workspaceId, ...(role ? { roles: { has: role } } : {}) },
-      include: userInclude,
-      orderBy: { username: 'asc' },
-    });
+    const users = await listWorkspaceUsers(this.ctx.db, session, role);
     return users.map(presentUser);
   }
 
@@ -255,15 +271,15 @@ export class UserService {
   async remove(session: Session, id: string) {
     this.assertUserAdmin(session);
     const user = await this.find(session, id);
-    if (user.id === session.userId) throw new AppError('bad_request', 'You cannot remove yourself');
+    if (user.id === session.userId) throw new AppError('own_user_kept', 'You cannot remove yourself');
     if ((user.roles as Role[]).includes('owner') && !session.roles.includes('owner')) {
-      throw new AppError('forbidden', 'Only an owner can remove an owner');
+      throw new AppError('owner_remove_owner_only', 'Only an owner can remove an owner');
     }
     // The database ends their sessions with the removal; they are signed off before their sockets drop.
     await this.sessions.writeUser(
       session,
       user.id,
-      (tx) => tx.user.update({ where: { id: user.id, tenantId: session.tenantId }, data: { deletedAt: new Date() } }),
+      (tx) => softDeleteUser(tx, session.tenantId, user.id),
       () => this.sessions.takeUserOffline(user.tenantId, user.id, 'system'),
     );
   }

@@ -2,7 +2,7 @@ import { verifyPassword } from '@atende/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connected, nextEvent, startTestApp, type TestApp } from '../../testing';
 
-// spec 000 §4 (logout, "A supervisor can end an agent's session", disconnection events) and §5
+// (logout, "A supervisor can end an agent's session", disconnection events).
 // (profile password), as sessions the api keeps.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -14,7 +14,17 @@ const liveSessions = (userId: number) => t.database.db.userSession.count({ where
 beforeAll(async () => {
   t = await startTestApp({ LOGIN_FREE_ATTEMPTS_PER_PAIR: '3' });
   acme = await t.tenant('Acme', {
-    users: { agent: ['agent'], agent2: ['agent'], agent3: ['agent'], agent4: ['agent'], pw: ['agent'], pw2: ['agent'], pw3: ['agent'], supervisor: ['supervisor'], admin: ['admin'] },
+    users: {
+      agent: ['agent'],
+      agent2: ['agent'],
+      agent3: ['agent'],
+      agent4: ['agent'],
+      pw: ['agent'],
+      pw2: ['agent'],
+      pw3: ['agent'],
+      supervisor: ['supervisor'],
+      admin: ['admin'],
+    },
   });
 });
 afterAll(() => t.close());
@@ -35,7 +45,7 @@ describe('POST /api/v1/logout', () => {
   });
 });
 
-describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () => {
+describe('PATCH /api/v1/users/:id {password, old_password}', () => {
   it('refuses a weak new password, a missing current password, and bodies that mix or lack what to change', async () => {
     const token = await t.login('pw@acme.test');
     const id = acme.users.pw!.id;
@@ -62,7 +72,10 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
   it("answers 400 'Wrong current password' (code wrong_current_password) and changes nothing", async () => {
     const token = await t.login('pw@acme.test');
     const before = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.pw!.id } });
-    const res = await t.http.patch(`/api/v1/users/${acme.users.pw!.id}`).set(bearer(token)).send({ password: 'newpass123', old_password: 'not-it-1' });
+    const res = await t.http
+      .patch(`/api/v1/users/${acme.users.pw!.id}`)
+      .set(bearer(token))
+      .send({ password: 'newpass123', old_password: 'not-it-1' });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'wrong_current_password', error_message: 'Wrong current password' });
     const after = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.pw!.id } });
@@ -72,11 +85,12 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
 
   it('counts wrong current passwords against the sign-in limit: a borrowed session cannot guess it', async () => {
     const token = await t.login('pw3@acme.test');
-    const change = (old: string) => t.http.patch(`/api/v1/users/${acme.users.pw3!.id}`).set(bearer(token)).send({ password: 'newpass123', old_password: old });
+    const change = (old: string) =>
+      t.http.patch(`/api/v1/users/${acme.users.pw3!.id}`).set(bearer(token)).send({ password: 'newpass123', old_password: old });
     for (const guess of ['guess-1', 'guess-2', 'guess-3']) expect((await change(guess)).status).toBe(400);
     const blocked = await change('secret123');
     expect(blocked.status).toBe(429);
-    expect(blocked.body.code).toBe('rate_limited');
+    expect(blocked.body.code).toBe('login_rate_limited');
     const row = await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.pw3!.id } });
     expect(await verifyPassword(row.passwordHash, 'secret123')).toBe(true);
   });
@@ -87,7 +101,10 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
     const otherSocket = t.socket(other);
     await connected(otherSocket);
     const dropped = new Promise<string>((resolve) => otherSocket.once('disconnect', resolve));
-    const res = await t.http.patch(`/api/v1/users/${acme.users.pw2!.uuid}`).set(bearer(current)).send({ password: 'newpass123', old_password: 'secret123' });
+    const res = await t.http
+      .patch(`/api/v1/users/${acme.users.pw2!.uuid}`)
+      .set(bearer(current))
+      .send({ password: 'newpass123', old_password: 'secret123' });
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain('argon2');
     expect(await dropped).toBe('io server disconnect');
@@ -100,7 +117,7 @@ describe('PATCH /api/v1/users/:id {password, old_password} (spec 000 §5)', () =
 });
 
 describe('PATCH /api/v1/users/:id {state: offline} (supervisor ends a session)', () => {
-  it("revokes every session of the target, marks them logged off by the supervisor, tells their socket, then drops it", async () => {
+  it('revokes every session of the target, marks them logged off by the supervisor, tells their socket, then drops it', async () => {
     const supervisor = await t.login('supervisor@acme.test');
     const first = await t.login('agent2@acme.test');
     const second = await t.login('agent2@acme.test');
@@ -109,15 +126,23 @@ describe('PATCH /api/v1/users/:id {state: offline} (supervisor ends a session)',
     const events: string[] = [];
     socket.on('update-user', () => events.push('update-user'));
     const told = nextEvent(socket, 'update-user', (p) => p.user.is_logged === false);
-    const dropped = new Promise<void>((resolve) => socket.once('disconnect', (reason) => { events.push(`disconnect:${reason}`); resolve(); }));
+    const dropped = new Promise<void>((resolve) =>
+      socket.once('disconnect', (reason) => {
+        events.push(`disconnect:${reason}`);
+        resolve();
+      }),
+    );
 
     const res = await t.http.patch(`/api/v1/users/${acme.users.agent2!.id}`).set(bearer(supervisor)).send({ state: 'offline' });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ is_logged: false, logged_off_by: 'supervisor', state: 'offline' });
     const payload = await told;
-    expect(payload).toMatchObject({ tenant_uuid: acme.tenantId, user: { uuid: acme.users.agent2!.uuid, is_logged: false, logged_off_by: 'supervisor' } });
+    expect(payload).toMatchObject({
+      tenant_uuid: acme.tenantId,
+      user: { uuid: acme.users.agent2!.uuid, is_logged: false, logged_off_by: 'supervisor' },
+    });
     await dropped;
-    // The event came before the disconnection (spec 000 §4: the browser shows 'You were disconnected by a supervisor').
+    // The event came before the disconnection (the browser shows 'You were disconnected by a supervisor').
     expect(events).toEqual(['update-user', 'disconnect:io server disconnect']);
     expect(await meStatus(first)).toBe(401);
     expect(await meStatus(second)).toBe(401);
@@ -146,7 +171,7 @@ describe('PATCH /api/v1/users/:id {state: offline} (supervisor ends a session)',
 });
 
 describe('DELETE /api/v1/users/:id', () => {
-  it('ends the removed user\'s sessions and drops their socket', async () => {
+  it("ends the removed user's sessions and drops their socket", async () => {
     const admin = await t.login('admin@acme.test');
     const victim = await t.login('agent3@acme.test');
     const socket = t.socket(victim);
@@ -167,7 +192,7 @@ describe('DELETE /api/v1/users/:id', () => {
     const admin = await t.login('admin@acme.test');
     const res = await t.http.delete(`/api/v1/users/${acme.users.admin!.uuid}`).set(bearer(admin));
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ code: 'bad_request', error_message: expect.any(String) });
+    expect(res.body).toMatchObject({ code: 'own_user_kept', error_message: expect.any(String) });
     expect(await meStatus(admin)).toBe(200);
     expect((await t.database.db.user.findUniqueOrThrow({ where: { id: acme.users.admin!.id } })).deletedAt).toBeNull();
   });

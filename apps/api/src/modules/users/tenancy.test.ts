@@ -2,7 +2,7 @@ import { hashPassword } from '@atende/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-// ARCHITECTURE "Tenancy everywhere": every query is scoped by the caller's tenant; another
+// Every query is scoped by the caller's tenant; another
 // tenant's user, by integer id or by uuid, answers 404 and nothing is changed.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
@@ -39,7 +39,7 @@ describe("another tenant's users", () => {
         ];
         for (const [i, res] of (await Promise.all(calls)).entries()) {
           expect(res.status, `call ${i} on ${id}`).toBe(404);
-          expect(res.body).toMatchObject({ code: 'not_found', error_message: 'User not found' });
+          expect(res.body).toMatchObject({ code: 'user_not_found', error_message: 'User not found' });
         }
       }
     }
@@ -66,8 +66,20 @@ describe("another tenant's users", () => {
   it('keeps a user with the same email in two tenants apart: the password decides, the session stays in its tenant', async () => {
     // Same email in both tenants, different passwords.
     const shared = 'shared@both.test';
-    for (const [tenant, password] of [[acme, 'acmepass1'], [globex, 'globexpass1']] as const) {
-      await t.database.db.user.create({ data: { tenantId: tenant.tenantId, workspaceId: tenant.workspaceId, email: shared, username: 'Shared', passwordHash: await hashPassword(password), roles: ['supervisor'] } });
+    for (const [tenant, password] of [
+      [acme, 'acmepass1'],
+      [globex, 'globexpass1'],
+    ] as const) {
+      await t.database.db.user.create({
+        data: {
+          tenantId: tenant.tenantId,
+          workspaceId: tenant.workspaceId,
+          email: shared,
+          username: 'Shared',
+          passwordHash: await hashPassword(password),
+          roles: ['supervisor'],
+        },
+      });
     }
     const inGlobex = await t.login(shared, 'globexpass1');
     const me = await t.http.get('/api/v1/users/me').set('Authorization', `Bearer ${inGlobex}`);

@@ -6,7 +6,6 @@ import { NoAccessPage } from '../auth/NoAccessPage';
 import { DashboardPage } from './DashboardPage';
 import { FIRST_STEPS_SHOWN } from './firstSteps';
 
-
 /**
  * The /admin index, the dashboard: on first access an admin goes to /admin/first-steps
  * while the first_steps feature is on and not yet completed (once per browser session, so the

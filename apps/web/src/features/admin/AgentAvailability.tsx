@@ -17,7 +17,11 @@ const STATE_LABEL: Record<Availability, string> = { online: 'Online', paused: 'P
 const availability = (user: User): Availability => (user.is_logged ? user.state : 'offline');
 
 /** Agents that count for availability: supervisors that are also agents do not. */
-const countsAsAgent = (user: User) => !roleCovers(user.roles.map((r) => r.name), 'supervisor');
+const countsAsAgent = (user: User) =>
+  !roleCovers(
+    user.roles.map((r) => r.name),
+    'supervisor',
+  );
 
 /**
  * The agents' availability (GET /api/v1/users?role=agent), kept live by `update-user` in
@@ -97,7 +101,13 @@ export function AgentAvailability() {
                   <Table.Td>{agent.is_logged && agent.logged_at ? new Date(agent.logged_at).toLocaleTimeString(locale) : '--'}</Table.Td>
                   <Table.Td>
                     {agent.is_logged && agent.uuid !== me?.uuid && (
-                      <Button size="xs" variant="light" color="red" onClick={() => setTarget(agent)} aria-label={t('Disconnect {{name}}', { name: agent.username })}>
+                      <Button
+                        size="xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => setTarget(agent)}
+                        aria-label={t('Disconnect {{name}}', { name: agent.username })}
+                      >
                         {t('Disconnect')}
                       </Button>
                     )}
@@ -108,7 +118,13 @@ export function AgentAvailability() {
           </Table.Tbody>
         </Table>
       )}
-      <Modal opened={target !== null} onClose={() => setTarget(null)} title={t('Disconnect {{name}}?', { name: target?.username ?? '' })} size="sm" closeButtonProps={{ 'aria-label': t('Close') }}>
+      <Modal
+        opened={target !== null}
+        onClose={() => setTarget(null)}
+        title={t('Disconnect {{name}}?', { name: target?.username ?? '' })}
+        size="sm"
+        closeButtonProps={{ 'aria-label': t('Close') }}
+      >
         <Text size="sm">{t('Their session ends now and their active chats return to the queue.')}</Text>
         <Group justify="flex-end" mt="md">
           <Button variant="default" onClick={() => setTarget(null)}>

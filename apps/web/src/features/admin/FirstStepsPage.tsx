@@ -17,7 +17,8 @@ export function FirstStepsPage() {
   const tenant = useTenant();
   const queryClient = useQueryClient();
   const complete = useMutation({
-    mutationFn: async (tenantUuid: string) => (await api.configureTenant({ params: { id: tenantUuid }, body: { first_steps_completed: true } })).data,
+    mutationFn: async (tenantUuid: string) =>
+      (await api.configureTenant({ params: { id: tenantUuid }, body: { first_steps_completed: true } })).data,
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.tenant, updated);
       toastSuccess(t('First steps completed'));
@@ -25,7 +26,10 @@ export function FirstStepsPage() {
   });
   if (tenant.isError) return <ErrorState onRetry={() => void tenant.refetch()} />;
   if (!me || !tenant.data) return <LoadingState />;
-  const isAdmin = roleCovers(me.roles.map((r) => r.name), 'admin');
+  const isAdmin = roleCovers(
+    me.roles.map((r) => r.name),
+    'admin',
+  );
   const done = tenant.data.config.first_steps_completed;
   return (
     <Stack maw={640}>

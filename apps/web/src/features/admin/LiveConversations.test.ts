@@ -3,13 +3,26 @@ import { describe, expect, it } from 'vitest';
 import { sortConversations } from './LiveConversations';
 
 const row = (uuid: string, timeJoin: string, contact: string | null, agent: string | null): DashboardConversation => ({
-  uuid, state: 'waiting', type: 'inbound', priority: 0, ticket_number: 1,
-  contact: { uuid, name: contact, phone: null }, user: agent ? { id: 1, username: agent } : null, sector: null,
-  channel: { uuid, name: 'API', type: 'custom' }, time_join: timeJoin, time_answer: null, last_message: null,
+  uuid,
+  state: 'waiting',
+  type: 'inbound',
+  priority: 0,
+  ticket_number: 1,
+  contact: { uuid, name: contact, phone: null },
+  user: agent ? { id: 1, username: agent } : null,
+  sector: null,
+  channel: { uuid, name: 'API', type: 'custom' },
+  time_join: timeJoin,
+  time_answer: null,
+  last_message: null,
 });
 
 describe('sortConversations (start descending by default)', () => {
-  const rows = [row('a', '2026-11-20T10:00:00.000Z', 'bruna', null), row('b', '2026-11-20T12:00:00.000Z', 'Ana', 'zeca'), row('c', '2026-11-20T11:00:00.000Z', 'carla', 'Ana')];
+  const rows = [
+    row('a', '2026-11-20T10:00:00.000Z', 'bruna', null),
+    row('b', '2026-11-20T12:00:00.000Z', 'Ana', 'zeca'),
+    row('c', '2026-11-20T11:00:00.000Z', 'carla', 'Ana'),
+  ];
   it('orders by start, newest first', () => {
     expect(sortConversations(rows, { key: 'time_join', desc: true }).map((r) => r.uuid)).toEqual(['b', 'c', 'a']);
   });

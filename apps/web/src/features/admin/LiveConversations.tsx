@@ -66,7 +66,8 @@ export function LiveConversations() {
   if (list.isPending) return <LoadingState />;
   if (list.isError) return <ErrorState onRetry={() => void list.refetch()} />;
   const counts = Object.fromEntries(DASHBOARD_STATES.map((s) => [s, list.data.data.filter((c) => c.state === s).length]));
-  const toggle = (key: SortKey) => setSort((s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: key === 'time_join' || key === 'time_answer' }));
+  const toggle = (key: SortKey) =>
+    setSort((s) => (s.key === key ? { key, desc: !s.desc } : { key, desc: key === 'time_join' || key === 'time_answer' }));
 
   return (
     <>
@@ -107,9 +108,19 @@ export function LiveConversations() {
           <Table.Tbody>
             {rows.map((c) => (
               // A row opens the live view, where the supervisor can transfer, write a note or finish.
-              <Table.Tr key={c.uuid} data-testid={`live-${c.uuid}`} style={{ cursor: 'pointer' }} onClick={() => void navigate(`/chat/${c.uuid}`)}>
+              <Table.Tr
+                key={c.uuid}
+                data-testid={`live-${c.uuid}`}
+                style={{ cursor: 'pointer' }}
+                onClick={() => void navigate(`/chat/${c.uuid}`)}
+              >
                 <Table.Td>
-                  <Anchor component={Link} to={`/chat/${c.uuid}`} aria-label={t('Open conversation #{{ticket}}', { ticket: c.ticket_number })} onClick={(e) => e.stopPropagation()}>
+                  <Anchor
+                    component={Link}
+                    to={`/chat/${c.uuid}`}
+                    aria-label={t('Open conversation #{{ticket}}', { ticket: c.ticket_number })}
+                    onClick={(e) => e.stopPropagation()}
+                  >
                     #{c.ticket_number}
                   </Anchor>
                 </Table.Td>

@@ -23,7 +23,9 @@ export function OmnichannelDashboardPage() {
         <Group justify="space-between">
           <Group gap="xs">
             <Title order={3}>{t('Omnichannel panel')}</Title>
-            <Badge color="grape" variant="filled">{t('BETA')}</Badge>
+            <Badge color="grape" variant="filled">
+              {t('BETA')}
+            </Badge>
           </Group>
           <Stack gap={0} align="flex-end" aria-live="off">
             <Text ff="monospace" fw={600} aria-label={t('Time')}>

@@ -30,7 +30,14 @@ export function SectorSlaBoard() {
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
       {sectors.data.map((s) => (
-        <Paper key={s.uuid} withBorder p="md" style={breached(s) ? { borderColor: 'var(--mantine-color-red-6)', borderWidth: 2 } : undefined} aria-label={s.name} data-testid={`sla-${s.uuid}`}>
+        <Paper
+          key={s.uuid}
+          withBorder
+          p="md"
+          style={breached(s) ? { borderColor: 'var(--mantine-color-red-6)', borderWidth: 2 } : undefined}
+          aria-label={s.name}
+          data-testid={`sla-${s.uuid}`}
+        >
           <Group justify="space-between" mb="sm">
             <Text fw={700}>{s.name}</Text>
             {breached(s) ? (

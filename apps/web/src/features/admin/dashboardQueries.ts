@@ -37,20 +37,38 @@ export function useDashboardLive(): void {
   };
   useServerEvent('new-conversation', schedule);
   useServerEvent('update-conversation', schedule);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 }
 
 const POLL_MS = 30_000;
 
 export const useDashboardConversations = () =>
-  useQuery({ queryKey: dashboardKeys.conversations, queryFn: async () => api.listDashboardConversations({ query: {} }), refetchInterval: POLL_MS, meta: LIVE });
+  useQuery({
+    queryKey: dashboardKeys.conversations,
+    queryFn: async () => api.listDashboardConversations({ query: {} }),
+    refetchInterval: POLL_MS,
+    meta: LIVE,
+  });
 
 export const useDashboardStats = () => {
   const timezone = viewerTimezone();
-  return useQuery({ queryKey: dashboardKeys.stats(timezone), queryFn: async () => (await api.getDashboardStats({ query: { timezone } })).data, refetchInterval: POLL_MS, meta: LIVE });
+  return useQuery({
+    queryKey: dashboardKeys.stats(timezone),
+    queryFn: async () => (await api.getDashboardStats({ query: { timezone } })).data,
+    refetchInterval: POLL_MS,
+    meta: LIVE,
+  });
 };
 
 export const useSectorSla = () =>
-  useQuery({ queryKey: dashboardKeys.sectors, queryFn: async () => (await api.listSectorSla({})).data, refetchInterval: POLL_MS, meta: LIVE });
+  useQuery({
+    queryKey: dashboardKeys.sectors,
+    queryFn: async () => (await api.listSectorSla({})).data,
+    refetchInterval: POLL_MS,
+    meta: LIVE,
+  });

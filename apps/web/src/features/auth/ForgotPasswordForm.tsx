@@ -1,5 +1,7 @@
 import { Alert, Anchor, Button, Text, TextInput } from '@mantine/core';
-import type { User } from '@atende/contract';
+import type { FieldError, User } from '@atende/contract';
+import type { TFunction } from 'i18next';
+import { errorText, fieldText } from '../../api/errors';
 import { ApiError } from '@atende/sdk';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,19 +14,19 @@ import { EMAIL } from './emailShape';
 type Field = 'email' | 'code' | 'password' | 'confirm';
 type Errors = Partial<Record<Field, string>>;
 
-/** A failed call's words: a field's own message (the api's password rules) under that field, else the message. */
-function failureOf(error: unknown): { field?: Field; message: string } {
-  if (!(error instanceof ApiError) || error.status === 0 || !error.message) return { message: 'Something went wrong' };
-  const fields = (error.body as { fields?: { path?: string; message?: string }[] } | undefined)?.fields;
+/** A failed call's words, by its code: a field's problem (the api's password rules) under that field, else the failure's. */
+function failureOf(error: unknown, t: TFunction): { field?: Field; message: string } {
+  if (!(error instanceof ApiError) || error.status === 0) return { message: 'Something went wrong' };
+  const fields = (error.body as { fields?: FieldError[] } | undefined)?.fields;
   const first = Array.isArray(fields) ? fields[0] : undefined;
   if (
     error.code === 'validation_failed' &&
-    first?.message &&
+    typeof first?.message === 'string' &&
     (first.path === 'email' || first.path === 'code' || first.path === 'password')
   ) {
-    return { field: first.path, message: first.message };
+    return { field: first.path, message: fieldText(first, t) };
   }
-  return { message: error.message };
+  return { message: errorText(error, t) };
 }
 
 /**
@@ -60,7 +62,7 @@ export function ForgotPasswordForm({
     try {
       await action();
     } catch (error) {
-      const { field, message } = failureOf(error);
+      const { field, message } = failureOf(error, t);
       if (field) setErrors({ [field]: message });
       else setFailure(message);
     } finally {
@@ -105,7 +107,10 @@ export function ForgotPasswordForm({
       ) : (
         <>
           <Alert color="blue" role="status">
-            {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for {{minutes}} minutes.', { email: email.trim(), minutes })}
+            {t('If {{email}} belongs to an account, a 6-digit code was sent to it. It is valid for {{minutes}} minutes.', {
+              email: email.trim(),
+              minutes,
+            })}
           </Alert>
           <TextInput
             label={t('Code')}

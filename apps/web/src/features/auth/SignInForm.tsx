@@ -1,6 +1,7 @@
 import { Alert, Anchor, Button } from '@mantine/core';
 import type { User } from '@atende/contract';
 import { ApiError } from '@atende/sdk';
+import { errorText } from '../../api/errors';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LOCAL_USER_KEY, readLocalUser, saveLocalUser } from '../../session/localUser';
@@ -82,7 +83,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: (me: User) => void }) {
       saveLocalUser(me);
       onSignedIn(me);
     } catch (error) {
-      setFailure(error instanceof ApiError && error.status !== 0 && error.message ? error.message : 'Something went wrong');
+      setFailure(error instanceof ApiError && error.status !== 0 ? errorText(error, t) : 'Something went wrong');
       setSubmitting(false);
     }
   };

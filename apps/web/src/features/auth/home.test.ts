@@ -8,7 +8,8 @@ describe('homeFor', () => {
     expect(homeFor(['agent', 'supervisor'])).toBe('/app');
   });
   it('sends supervisor-level users and the section roles to the admin area', () => {
-    for (const role of ['supervisor', 'manager', 'admin', 'owner', 'tenant_admin', 'campaign_manager'] as const) expect(homeFor([role])).toBe('/admin');
+    for (const role of ['supervisor', 'manager', 'admin', 'owner', 'tenant_admin', 'campaign_manager'] as const)
+      expect(homeFor([role])).toBe('/admin');
   });
   it('has no home for a user without roles (no redirect loop)', () => {
     expect(homeFor([])).toBeNull();

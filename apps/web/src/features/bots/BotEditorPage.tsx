@@ -1,5 +1,19 @@
 import { BOT_HTTP_TIMEOUT_DEFAULT_S, BOT_NODE_TYPES, botFlowIssues, type BotNode, type BotNodeType } from '@atende/core';
-import { ActionIcon, Anchor, Badge, Button, Group, NumberInput, Paper, Select, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  NumberInput,
+  Paper,
+  Select,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +45,11 @@ const rules = (d: Draft) => botFlowIssues(d.name, d.nodes);
 /** Settings > Bots > bot editor (bots/bot-editor/:id, nodes, flow rules): the flow as a list of steps whose handles point at other steps. */
 export function BotEditorPage() {
   const { id = 'new' } = useParams();
-  const bot = useQuery({ queryKey: botKeys.one(id), enabled: id !== 'new', queryFn: async () => (await api.getBot({ params: { id } })).data });
+  const bot = useQuery({
+    queryKey: botKeys.one(id),
+    enabled: id !== 'new',
+    queryFn: async () => (await api.getBot({ params: { id } })).data,
+  });
   if (id !== 'new' && bot.isPending) return <LoadingState />;
   if (bot.isError) return <ErrorState onRetry={() => void bot.refetch()} />;
   return <Editor id={id} initial={bot.data ? { name: bot.data.name, nodes: bot.data.nodes } : NEW_FLOW} />;
@@ -58,7 +76,8 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
     while (draft.nodes.some((x) => x.id === `${type}_${n}`)) n++;
     const node: BotNode = { id: `${type}_${n}`, type, next: null };
     if (type === 'options') Object.assign(node, { text: '', invalid_option_message: '', options: [{ key: '1', label: '', next: null }] });
-    if (type === 'http') Object.assign(node, { url: '', method: 'GET', timeout_seconds: BOT_HTTP_TIMEOUT_DEFAULT_S, error_text: '', on_error: null });
+    if (type === 'http')
+      Object.assign(node, { url: '', method: 'GET', timeout_seconds: BOT_HTTP_TIMEOUT_DEFAULT_S, error_text: '', on_error: null });
     if (type === 'router') node.conditions = [{ expression: '', next: null }];
     if (type === 'set_variables') node.variables = [{ name: '', value: '' }];
     set({ nodes: [...draft.nodes, node] });
@@ -73,7 +92,13 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
         ← {t('Bots')}
       </Anchor>
       <Title order={3}>{id === 'new' ? t('New bot') : draft.name}</Title>
-      <TextInput label={t('Name')} maxLength={120} value={draft.name} onChange={(e) => set({ name: e.currentTarget.value })} error={errorOf('name')} />
+      <TextInput
+        label={t('Name')}
+        maxLength={120}
+        value={draft.name}
+        onChange={(e) => set({ name: e.currentTarget.value })}
+        error={errorOf('name')}
+      />
       {errorOf('nodes') && (
         <Text c="red" size="sm">
           {errorOf('nodes')}
@@ -91,14 +116,26 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
                 </Text>
               </Group>
               {node.type !== 'start' && (
-                <ActionIcon variant="subtle" color="red" aria-label={t('Remove step {{id}}', { id: node.id })} onClick={() => set({ nodes: draft.nodes.filter((_, j) => j !== i) })}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t('Remove step {{id}}', { id: node.id })}
+                  onClick={() => set({ nodes: draft.nodes.filter((_, j) => j !== i) })}
+                >
                   <IconTrash size={16} />
                 </ActionIcon>
               )}
             </Group>
             <Stack gap="xs">
               {(node.type === 'options' || node.type === 'prompt' || node.type === 'end' || node.type === 'transfer') && (
-                <Textarea label={t('Text')} autosize minRows={1} value={node.text ?? ''} onChange={(e) => patchNode(i, { text: e.currentTarget.value })} error={errorOf(`${at}.text`)} />
+                <Textarea
+                  label={t('Text')}
+                  autosize
+                  minRows={1}
+                  value={node.text ?? ''}
+                  onChange={(e) => patchNode(i, { text: e.currentTarget.value })}
+                  error={errorOf(`${at}.text`)}
+                />
               )}
               {node.type === 'options' && (
                 <>
@@ -114,30 +151,82 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
                         w={80}
                         label={t('Option')}
                         value={o.key}
-                        onChange={(e) => patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, key: e.currentTarget.value } : x)) })}
+                        onChange={(e) =>
+                          patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, key: e.currentTarget.value } : x)) })
+                        }
                         error={errorOf(`${at}.options.${j}.key`)}
                       />
                       <TextInput
                         style={{ flex: 1 }}
                         label={t('Description')}
                         value={o.label}
-                        onChange={(e) => patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, label: e.currentTarget.value } : x)) })}
+                        onChange={(e) =>
+                          patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, label: e.currentTarget.value } : x)) })
+                        }
                       />
-                      {handle(t('Goes to'), o.next, (v) => patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, next: v } : x)) }), errorOf(`${at}.options.${j}.next`))}
+                      {handle(
+                        t('Goes to'),
+                        o.next,
+                        (v) => patchNode(i, { options: node.options!.map((x, k) => (k === j ? { ...x, next: v } : x)) }),
+                        errorOf(`${at}.options.${j}.next`),
+                      )}
                     </Group>
                   ))}
-                  <Button variant="subtle" w="fit-content" size="xs" onClick={() => patchNode(i, { options: [...(node.options ?? []), { key: String((node.options?.length ?? 0) + 1), label: '', next: null }] })}>
+                  <Button
+                    variant="subtle"
+                    w="fit-content"
+                    size="xs"
+                    onClick={() =>
+                      patchNode(i, {
+                        options: [...(node.options ?? []), { key: String((node.options?.length ?? 0) + 1), label: '', next: null }],
+                      })
+                    }
+                  >
                     {t('Add option')}
                   </Button>
                 </>
               )}
-              {node.type === 'prompt' && <TextInput label={t('Variable')} value={node.variable ?? ''} onChange={(e) => patchNode(i, { variable: e.currentTarget.value })} error={errorOf(`${at}.variable`)} />}
+              {node.type === 'prompt' && (
+                <TextInput
+                  label={t('Variable')}
+                  value={node.variable ?? ''}
+                  onChange={(e) => patchNode(i, { variable: e.currentTarget.value })}
+                  error={errorOf(`${at}.variable`)}
+                />
+              )}
               {node.type === 'http' && (
                 <Group align="flex-start">
-                  <Select w={100} label={t('Method')} data={['GET', 'POST']} value={node.method ?? 'GET'} onChange={(v) => patchNode(i, { method: v === 'POST' ? 'POST' : 'GET' })} allowDeselect={false} />
-                  <TextInput style={{ flex: 1 }} label={t('URL')} value={node.url ?? ''} onChange={(e) => patchNode(i, { url: e.currentTarget.value })} error={errorOf(`${at}.url`)} />
-                  <NumberInput w={130} label={t('Timeout (s)')} min={1} max={30} value={node.timeout_seconds ?? BOT_HTTP_TIMEOUT_DEFAULT_S} onChange={(v) => patchNode(i, { timeout_seconds: Number(v) })} error={errorOf(`${at}.timeout_seconds`)} />
-                  <TextInput w="100%" label={t('Error text')} value={node.error_text ?? ''} onChange={(e) => patchNode(i, { error_text: e.currentTarget.value })} error={errorOf(`${at}.error_text`)} />
+                  <Select
+                    w={100}
+                    label={t('Method')}
+                    data={['GET', 'POST']}
+                    value={node.method ?? 'GET'}
+                    onChange={(v) => patchNode(i, { method: v === 'POST' ? 'POST' : 'GET' })}
+                    allowDeselect={false}
+                  />
+                  <TextInput
+                    style={{ flex: 1 }}
+                    label={t('URL')}
+                    value={node.url ?? ''}
+                    onChange={(e) => patchNode(i, { url: e.currentTarget.value })}
+                    error={errorOf(`${at}.url`)}
+                  />
+                  <NumberInput
+                    w={130}
+                    label={t('Timeout (s)')}
+                    min={1}
+                    max={30}
+                    value={node.timeout_seconds ?? BOT_HTTP_TIMEOUT_DEFAULT_S}
+                    onChange={(v) => patchNode(i, { timeout_seconds: Number(v) })}
+                    error={errorOf(`${at}.timeout_seconds`)}
+                  />
+                  <TextInput
+                    w="100%"
+                    label={t('Error text')}
+                    value={node.error_text ?? ''}
+                    onChange={(e) => patchNode(i, { error_text: e.currentTarget.value })}
+                    error={errorOf(`${at}.error_text`)}
+                  />
                   {handle(t('On error goes to'), node.on_error, (v) => patchNode(i, { on_error: v }), errorOf(`${at}.on_error`))}
                 </Group>
               )}
@@ -149,17 +238,40 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
                       label={t('Condition')}
                       placeholder='status == "late"'
                       value={c.expression}
-                      onChange={(e) => patchNode(i, { conditions: node.conditions!.map((x, k) => (k === j ? { ...x, expression: e.currentTarget.value } : x)) })}
+                      onChange={(e) =>
+                        patchNode(i, {
+                          conditions: node.conditions!.map((x, k) => (k === j ? { ...x, expression: e.currentTarget.value } : x)),
+                        })
+                      }
                       error={errorOf(`${at}.conditions.${j}.expression`)}
                     />
-                    {handle(t('Goes to'), c.next, (v) => patchNode(i, { conditions: node.conditions!.map((x, k) => (k === j ? { ...x, next: v } : x)) }), errorOf(`${at}.conditions.${j}.next`))}
+                    {handle(
+                      t('Goes to'),
+                      c.next,
+                      (v) => patchNode(i, { conditions: node.conditions!.map((x, k) => (k === j ? { ...x, next: v } : x)) }),
+                      errorOf(`${at}.conditions.${j}.next`),
+                    )}
                   </Group>
                 ))}
               {node.type === 'set_variables' &&
                 (node.variables ?? []).map((v, j) => (
                   <Group key={j} align="flex-start" gap="xs">
-                    <TextInput label={t('Variable')} value={v.name} onChange={(e) => patchNode(i, { variables: node.variables!.map((x, k) => (k === j ? { ...x, name: e.currentTarget.value } : x)) })} error={errorOf(`${at}.variables.${j}.name`)} />
-                    <TextInput style={{ flex: 1 }} label={t('Value')} value={v.value} onChange={(e) => patchNode(i, { variables: node.variables!.map((x, k) => (k === j ? { ...x, value: e.currentTarget.value } : x)) })} />
+                    <TextInput
+                      label={t('Variable')}
+                      value={v.name}
+                      onChange={(e) =>
+                        patchNode(i, { variables: node.variables!.map((x, k) => (k === j ? { ...x, name: e.currentTarget.value } : x)) })
+                      }
+                      error={errorOf(`${at}.variables.${j}.name`)}
+                    />
+                    <TextInput
+                      style={{ flex: 1 }}
+                      label={t('Value')}
+                      value={v.value}
+                      onChange={(e) =>
+                        patchNode(i, { variables: node.variables!.map((x, k) => (k === j ? { ...x, value: e.currentTarget.value } : x)) })
+                      }
+                    />
                   </Group>
                 ))}
               {node.type === 'transfer' && (
@@ -172,7 +284,15 @@ function Editor({ id, initial }: { id: string; initial: Draft }) {
                   error={errorOf(`${at}.sector_uuid`)}
                 />
               )}
-              {node.type !== 'options' && node.type !== 'transfer' && node.type !== 'end' && handle(node.type === 'router' ? t('Otherwise goes to') : t('Goes to'), node.next, (v) => patchNode(i, { next: v }), errorOf(`${at}.next`))}
+              {node.type !== 'options' &&
+                node.type !== 'transfer' &&
+                node.type !== 'end' &&
+                handle(
+                  node.type === 'router' ? t('Otherwise goes to') : t('Goes to'),
+                  node.next,
+                  (v) => patchNode(i, { next: v }),
+                  errorOf(`${at}.next`),
+                )}
             </Stack>
           </Paper>
         );

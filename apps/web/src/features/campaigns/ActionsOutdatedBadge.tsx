@@ -11,7 +11,11 @@ export function ActionsOutdatedBadge({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation();
   if (!campaign.actions_outdated) return null;
   return (
-    <Tooltip label={t("The template's buttons changed: edit the campaign and save its button actions again before starting it.")} multiline w={280}>
+    <Tooltip
+      label={t("The template's buttons changed: edit the campaign and save its button actions again before starting it.")}
+      multiline
+      w={280}
+    >
       <Badge color="orange" variant="light" size="sm">
         {t('Button actions outdated')}
       </Badge>

@@ -67,7 +67,8 @@ function DuplicateModal({ campaign, onClose, onDone }: { campaign: Campaign; onC
   const [name, setName] = useState(t('Copy of {{name}}', { name: campaign.name }).slice(0, 80));
   const [withSubscribers, setWithSubscribers] = useState(true);
   const copy = useMutation({
-    mutationFn: () => answered.duplicateCampaign({ params: { id: campaign.uuid }, body: { name: name.trim(), with_subscribers: withSubscribers } }),
+    mutationFn: () =>
+      answered.duplicateCampaign({ params: { id: campaign.uuid }, body: { name: name.trim(), with_subscribers: withSubscribers } }),
     onSuccess: () => {
       toastSuccess(t('Campaign duplicated'));
       onDone();
@@ -76,8 +77,19 @@ function DuplicateModal({ campaign, onClose, onDone }: { campaign: Campaign; onC
   return (
     <Modal opened onClose={onClose} title={t('Duplicate campaign')} closeButtonProps={{ 'aria-label': t('Close') }}>
       <Stack>
-        <Text size="sm">{t('The copy keeps the channel, template, reply actions, do-not-disturb lists and entry point. It starts stopped, without a schedule.')}</Text>
-        <TextInput label={t('Name')} required maxLength={80} value={name} onChange={(e) => setName(e.currentTarget.value)} error={name.trim() ? undefined : t('Name is required')} />
+        <Text size="sm">
+          {t(
+            'The copy keeps the channel, template, reply actions, do-not-disturb lists and entry point. It starts stopped, without a schedule.',
+          )}
+        </Text>
+        <TextInput
+          label={t('Name')}
+          required
+          maxLength={80}
+          value={name}
+          onChange={(e) => setName(e.currentTarget.value)}
+          error={name.trim() ? undefined : t('Name is required')}
+        />
         <Checkbox
           label={t('Copy the subscribers (as pending; numbers now on a do-not-disturb list stay out)')}
           checked={withSubscribers}
@@ -106,7 +118,11 @@ function TestSendModal({ campaign, onClose }: { campaign: Campaign; onClose(): v
   const [phone, setPhone] = useState('');
   const [values, setValues] = useState<string[]>([]);
   const send = useMutation({
-    mutationFn: () => answered.testSendCampaign({ params: { id: campaign.uuid }, body: { phone_number: phone.trim(), parameters: names.map((_, i) => values[i]?.trim() ?? '') } }),
+    mutationFn: () =>
+      answered.testSendCampaign({
+        params: { id: campaign.uuid },
+        body: { phone_number: phone.trim(), parameters: names.map((_, i) => values[i]?.trim() ?? '') },
+      }),
     onSuccess: (res) => toastSuccess(t('Test message sent to {{phone}}', { phone: res.data.phone_number })),
   });
   const missing = names.findIndex((_, i) => !values[i]?.trim());
@@ -116,8 +132,18 @@ function TestSendModal({ campaign, onClose }: { campaign: Campaign; onClose(): v
         <LoadingState />
       ) : (
         <Stack>
-          <Text size="sm">{t('The template {{name}} goes to this number now, as the campaign will send it. It is not added to the subscribers.', { name: campaign.template.name })}</Text>
-          <TextInput label={t('Phone number')} required value={phone} onChange={(e) => setPhone(e.currentTarget.value)} placeholder="+55 11 99999-0000" />
+          <Text size="sm">
+            {t('The template {{name}} goes to this number now, as the campaign will send it. It is not added to the subscribers.', {
+              name: campaign.template.name,
+            })}
+          </Text>
+          <TextInput
+            label={t('Phone number')}
+            required
+            value={phone}
+            onChange={(e) => setPhone(e.currentTarget.value)}
+            placeholder="+55 11 99999-0000"
+          />
           {names.map((n, i) => (
             <TextInput
               key={n}

@@ -13,8 +13,7 @@ import { useNumberFormat } from './CampaignProgress';
 import { DELIVERY_LABEL, SUBSCRIBER_STATE_LABEL, replyActionText } from './phrases';
 import { SummaryChart } from './SummaryChart';
 import { useTenant } from '../../session/session';
-
-const localDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+import { daysBefore, useToday } from '../../ui/useToday';
 
 /**
  * The campaign report: filters in the query string (start, end, campaigns, state),
@@ -27,8 +26,9 @@ export function CampaignReportPage() {
   const [params, setParams] = useSearchParams();
   // The default range is yesterday and today in the user's zone: the UTC date is already tomorrow
   // on a Brazilian evening, which the date rules call "in the future".
-  const start = params.get('start') ?? localDay(new Date(Date.now() - 86_400_000));
-  const end = params.get('end') ?? localDay(new Date());
+  const today = useToday();
+  const start = params.get('start') ?? daysBefore(today, 1);
+  const end = params.get('end') ?? today;
   const campaigns = params.get('campaigns')?.split(',').filter(Boolean) ?? [];
   const state = params.get('state');
   const templateUuid = params.get('template_uuid');
@@ -43,7 +43,7 @@ export function CampaignReportPage() {
       ? t('Filter {{label}} should have at least {{min}} characters', { label: t('Value'), min: MIN_FILTER_LENGTH })
       : undefined;
   // Date rules, the same check as the admin reports (packages/core): nothing is asked while one fails.
-  const dateIssues = reportFilterIssues({ start, end }, localDay(new Date()));
+  const dateIssues = reportFilterIssues({ start, end }, today);
   const dateError = (path: 'start' | 'end') => {
     const issue = dateIssues.find((i) => i.path === path);
     return issue ? t(issue.message) : undefined;
@@ -179,7 +179,14 @@ export function CampaignReportPage() {
             <Text fw={600}>{t('Summary')}</Text>
             <Group gap="xs">
               {(['csv', 'excel', 'json'] as const).map((f) => (
-                <Button key={f} component="a" href={exportUrl(f, 'summary')} size="xs" variant="default" aria-label={t('Export the summary as {{format}}', { format: f.toUpperCase() })}>
+                <Button
+                  key={f}
+                  component="a"
+                  href={exportUrl(f, 'summary')}
+                  size="xs"
+                  variant="default"
+                  aria-label={t('Export the summary as {{format}}', { format: f.toUpperCase() })}
+                >
                   {f === 'excel' ? 'Excel' : f.toUpperCase()}
                 </Button>
               ))}
@@ -232,7 +239,9 @@ export function CampaignReportPage() {
             {t('Delivered, read, replied and failed are rates of the messages sent; a reply counts as delivered and read.')}
           </Text>
           <Text size="xs" c="dimmed">
-            {t('Outcome unknown: the provider may have received these messages but its answer was lost; they are not sent again unless resent from the subscribers screen.')}
+            {t(
+              'Outcome unknown: the provider may have received these messages but its answer was lost; they are not sent again unless resent from the subscribers screen.',
+            )}
           </Text>
           {summary.data.campaigns.length > 0 && <SummaryChart rows={summary.data.campaigns} />}
           <Group justify="space-between">
@@ -275,7 +284,14 @@ export function CampaignReportPage() {
                       {r.delivery && r.delivery !== 'sent' ? ` · ${t(DELIVERY_LABEL[r.delivery])}` : ''}
                       {r.error_message ? ` · ${reasonText(r.error_message, t)}` : ''}
                     </Table.Td>
-                    <Table.Td>{r.sent_at ? new Date(r.sent_at).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' }) : '--'}</Table.Td>
+                    <Table.Td>
+                      {r.sent_at
+                        ? new Date(r.sent_at).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', {
+                            dateStyle: 'short',
+                            timeStyle: 'short',
+                          })
+                        : '--'}
+                    </Table.Td>
                     <Table.Td>{replyActionText(r.reply_action, t)}</Table.Td>
                     <Table.Td>
                       {r.conversation_uuid ? (

@@ -2,7 +2,7 @@ import { DEFAULT_ACTION, REPLY_ACTIONS, type Campaign } from '@atende/contract';
 import { Alert, Badge, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { LoadingState } from '../../ui/states';
@@ -38,12 +38,13 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const [s, setS] = useState<WizardState>(() => (campaign ? wizardOf(campaign) : emptyWizard()));
   // A new campaign starts with the default DND lists, once they are loaded.
   const defaultLists = (lookups.data?.lists ?? []).filter((l) => l.default);
+  // Applied while rendering (not in an effect) the first time the lists are there, so the form never
+  // shows without them; `initial` below is still the form as first rendered.
   const [preselected, setPreselected] = useState(editing);
-  useEffect(() => {
-    if (preselected || !lookups.data) return;
+  if (!preselected && lookups.data) {
     setPreselected(true);
-    setS((cur) => ({ ...cur, dnd_list: lookups.data.lists.filter((l) => l.default).map((l) => l.uuid) }));
-  }, [preselected, lookups.data]);
+    setS((cur) => ({ ...cur, dnd_list: defaultLists.map((l) => l.uuid) }));
+  }
   const [step, setStep] = useState<Step>('data');
   // Escape, the close button or Cancel ask before a changed form is dropped.
   const [initial] = useState(s);
@@ -89,7 +90,9 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
   const entries = lookups.data?.entrypoints ?? [];
   const entryOptions = (['sector', 'menu', 'bot'] as const).map((type) => ({
     group: t(ENTRY_GROUP[type]),
-    items: entries.filter((e) => e.type === type).map((e) => ({ value: entrypointValue(e.type, e.uuid), label: e.name, disabled: !e.enabled })),
+    items: entries
+      .filter((e) => e.type === type)
+      .map((e) => ({ value: entrypointValue(e.type, e.uuid), label: e.name, disabled: !e.enabled })),
   }));
 
   return (
@@ -161,7 +164,10 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
               editing
                 ? undefined
                 : defaultLists.length
-                  ? t('Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.', { names: defaultLists.map((l) => l.name).join(', ') })
+                  ? t(
+                      'Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.',
+                      { names: defaultLists.map((l) => l.name).join(', ') },
+                    )
                   : t('No list is marked default on the Do not disturb lists screen, so none is preselected.')
             }
             data={lists}
@@ -173,7 +179,9 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           />
           <Select
             label={t('Inbound entry point')}
-            description={t('Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs')}
+            description={t(
+              'Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs',
+            )}
             clearable
             data={entryOptions}
             value={s.inbound_entrypoint || null}
@@ -183,7 +191,9 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
           <Switch label={t('Public')} checked={s.public} onChange={(e) => set({ public: e.currentTarget.checked })} />
           <Switch
             label={t('Fechar conversação após envio')}
-            description={t('Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.')}
+            description={t(
+              'Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.',
+            )}
             checked={s.closeAfterSend}
             onChange={(e) => set({ closeAfterSend: e.currentTarget.checked })}
           />
@@ -245,7 +255,11 @@ export function CampaignWizard({ campaign, onClose, onSaved }: { campaign: Campa
                 <Select
                   aria-label={t('Action for {{key}}', { key: key === DEFAULT_ACTION ? t('Default action') : key })}
                   placeholder={t('Action')}
-                  data={REPLY_ACTIONS.map((r) => ({ value: r, label: t(ACTION_LABEL[r]), disabled: r === 'chatbot_outbound' && bots.length === 0 }))}
+                  data={REPLY_ACTIONS.map((r) => ({
+                    value: r,
+                    label: t(ACTION_LABEL[r]),
+                    disabled: r === 'chatbot_outbound' && bots.length === 0,
+                  }))}
                   value={a.action || null}
                   onChange={(v) => setAction(key, { action: (v ?? '') as ActionState['action'], subAction: [] })}
                   error={err(`${key}.action`)}

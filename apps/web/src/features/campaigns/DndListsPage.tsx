@@ -1,6 +1,20 @@
 import type { Contact, DndList } from '@atende/contract';
 import { normalizePhone, countryForCallingCode } from '@atende/core';
-import { ActionIcon, Anchor, Button, Group, Modal, MultiSelect, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Group,
+  Modal,
+  MultiSelect,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconPlus, IconSearch, IconTrash, IconUserPlus } from '@tabler/icons-react';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -37,7 +51,8 @@ export function DndListsPage() {
   });
   // A default list is preselected in every new campaign, so an opt-out into it protects them all.
   const markDefault = useMutation({
-    mutationFn: ({ list, value }: { list: DndList; value: boolean }) => api.updateDndList({ params: { id: list.uuid }, body: { default: value } }),
+    mutationFn: ({ list, value }: { list: DndList; value: boolean }) =>
+      api.updateDndList({ params: { id: list.uuid }, body: { default: value } }),
     onSuccess: () => {
       refresh();
       void queryClient.invalidateQueries({ queryKey: campaignKeys.lookups });
@@ -75,7 +90,13 @@ export function DndListsPage() {
               <Table.Th>{t('Name')}</Table.Th>
               <Table.Th>{t('Contacts')}</Table.Th>
               <Table.Th>
-                <Tooltip label={t('Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.')} multiline w={300}>
+                <Tooltip
+                  label={t(
+                    'Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.',
+                  )}
+                  multiline
+                  w={300}
+                >
                   <span>{t('Default for new campaigns')}</span>
                 </Tooltip>
               </Table.Th>
@@ -100,7 +121,12 @@ export function DndListsPage() {
                   />
                 </Table.Td>
                 <Table.Td>
-                  <ActionIcon variant="subtle" color="red" aria-label={t('Delete {{name}}', { name: l.name })} onClick={() => setDeleting(l)}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('Delete {{name}}', { name: l.name })}
+                    onClick={() => setDeleting(l)}
+                  >
                     <IconTrash size={16} />
                   </ActionIcon>
                 </Table.Td>
@@ -346,7 +372,11 @@ function MembersModal({ list, onClose, onChanged }: { list: DndList; onClose(): 
     queryFn: async () =>
       api.listDndContacts({
         params: { id: list.uuid },
-        query: { _limit: limit, _offset: (page - 1) * limit, ...(debounced ? (byPhone ? { phone_number: debounced } : { name: debounced }) : {}) },
+        query: {
+          _limit: limit,
+          _offset: (page - 1) * limit,
+          ...(debounced ? (byPhone ? { phone_number: debounced } : { name: debounced }) : {}),
+        },
       }),
     placeholderData: keepPreviousData,
   });
@@ -401,7 +431,12 @@ function MembersModal({ list, onClose, onChanged }: { list: DndList; onClose(): 
                     <Table.Td>{m.name}</Table.Td>
                     <Table.Td>{m.phone_number}</Table.Td>
                     <Table.Td>
-                      <ActionIcon variant="subtle" color="red" aria-label={t('Remove {{name}}', { name: m.name })} onClick={() => setConfirming({ uuid: m.uuid, name: m.name })}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('Remove {{name}}', { name: m.name })}
+                        onClick={() => setConfirming({ uuid: m.uuid, name: m.name })}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Table.Td>

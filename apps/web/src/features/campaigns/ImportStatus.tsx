@@ -29,7 +29,10 @@ export function ImportStatus({ campaign, progress }: { campaign: Campaign; progr
         {live.rows_total === null
           ? t('{{done}} rows read', { done: n(live.rows_done) })
           : live.rows_total_estimated
-            ? t('{{done}} / about {{total}} rows (total estimated from the file size)', { done: n(live.rows_done), total: n(live.rows_total) })
+            ? t('{{done}} / about {{total}} rows (total estimated from the file size)', {
+                done: n(live.rows_done),
+                total: n(live.rows_total),
+              })
             : t('{{done}} / {{total}} rows', { done: n(live.rows_done), total: n(live.rows_total) })}
       </Text>
     </Stack>

@@ -11,7 +11,17 @@ import { SUBSCRIBER_STATE_LABEL } from './phrases';
 /** Pending, error and completed subscribers are edited (their state); they can move between those. */
 export const EDITABLE_STATES = ['pending', 'error', 'completed'] as const;
 
-export function SubscriberEditModal({ campaignId, subscriber, onClose, onSaved }: { campaignId: string; subscriber: Subscriber; onClose(): void; onSaved(): void }) {
+export function SubscriberEditModal({
+  campaignId,
+  subscriber,
+  onClose,
+  onSaved,
+}: {
+  campaignId: string;
+  subscriber: Subscriber;
+  onClose(): void;
+  onSaved(): void;
+}) {
   const { t } = useTranslation();
   const [state, setState] = useState<Subscriber['state']>(subscriber.state);
   const save = useMutation({

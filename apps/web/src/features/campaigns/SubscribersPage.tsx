@@ -38,7 +38,8 @@ async function downloadTemplate(campaignId: string, accept: string, failed: stri
 export function SubscribersPage() {
   const { t, i18n } = useTranslation();
   const { id = '' } = useParams();
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
+  const when = (iso: string) =>
+    new Date(iso).toLocaleString(i18n.language === 'pt' ? 'pt-BR' : 'en-US', { dateStyle: 'short', timeStyle: 'short' });
   const queryClient = useQueryClient();
   useLiveCampaigns();
   const campaign = useCampaign(id);
@@ -79,7 +80,11 @@ export function SubscribersPage() {
     mutationFn: () => api.resendUnknownSubscribers({ params: { id } }),
     onSuccess: (answer) => {
       setConfirmResend(false);
-      toastSuccess(t('{{count}} subscribers are pending again: they are sent by the running campaign or at the next Start', { count: answer.data.resent }));
+      toastSuccess(
+        t('{{count}} subscribers are pending again: they are sent by the running campaign or at the next Start', {
+          count: answer.data.resent,
+        }),
+      );
       refresh();
     },
   });
@@ -89,7 +94,8 @@ export function SubscribersPage() {
   const total = subscribers.data?.pagination.total ?? 0;
   const pick = (file: File | null) => {
     if (!file) return;
-    if (!/\.(csv|xlsx)$/i.test(file.name) && file.type !== 'text/csv' && file.type !== XLSX_TYPE) return toastError(t('File parameter must be a csv file'));
+    if (!/\.(csv|xlsx)$/i.test(file.name) && file.type !== 'text/csv' && file.type !== XLSX_TYPE)
+      return toastError(t('File parameter must be a csv file'));
     if (file.size > SUBSCRIBERS_FILE_MAX_BYTES) return toastError(t('Maximum file size exceeded (5 MB)'));
     upload.mutate(file);
   };

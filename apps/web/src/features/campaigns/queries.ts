@@ -54,7 +54,13 @@ export function useWizardLookups() {
         api.listBots({}).catch(() => ({ data: [] })),
         api.listCampaignEntrypoints({}),
       ]);
-      return { channels: channels.data.filter((c) => isTemplateChannel(c.type)), sectors: sectors.data, lists: lists.data, bots: bots.data, entrypoints: entrypoints.data };
+      return {
+        channels: channels.data.filter((c) => isTemplateChannel(c.type)),
+        sectors: sectors.data,
+        lists: lists.data,
+        bots: bots.data,
+        entrypoints: entrypoints.data,
+      };
     },
   });
 }
@@ -96,6 +102,11 @@ export function useLiveCampaigns(): void {
 
 /** What useLiveCampaigns heard of this campaign's import, or null (nothing since the page opened). */
 export function useImportProgress(id: string): ImportProgress | null {
-  const { data } = useQuery<ImportProgress | null>({ queryKey: importProgressKey(id), queryFn: () => null, enabled: false, staleTime: Infinity });
+  const { data } = useQuery<ImportProgress | null>({
+    queryKey: importProgressKey(id),
+    queryFn: () => null,
+    enabled: false,
+    staleTime: Infinity,
+  });
   return data ?? null;
 }

@@ -1,4 +1,12 @@
-import { CAMPAIGN_NAME_MAX, DEFAULT_ACTION, ENTRYPOINT_TYPES, type Campaign, type EntrypointType, type ReplyAction, type Template } from '@atende/contract';
+import {
+  CAMPAIGN_NAME_MAX,
+  DEFAULT_ACTION,
+  ENTRYPOINT_TYPES,
+  type Campaign,
+  type EntrypointType,
+  type ReplyAction,
+  type Template,
+} from '@atende/contract';
 
 /**
  * The campaign wizard's state: campaign data, the template, and one reply action
@@ -72,7 +80,9 @@ export function wizardOf(campaign: Campaign): WizardState {
     schedule: campaign.start_at !== null,
     start_at: campaign.start_at ? localDateTimeInput(campaign.start_at) : '',
     dnd_list: campaign.dnd_list.map((d) => d.uuid),
-    inbound_entrypoint: campaign.inbound_entrypoint ? entrypointValue(campaign.inbound_entrypoint.type, campaign.inbound_entrypoint.uuid) : '',
+    inbound_entrypoint: campaign.inbound_entrypoint
+      ? entrypointValue(campaign.inbound_entrypoint.type, campaign.inbound_entrypoint.uuid)
+      : '',
     public: campaign.public,
     closeAfterSend: campaign.mode === 'broadcast',
     template_uuid: campaign.template.uuid,

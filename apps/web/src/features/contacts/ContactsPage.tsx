@@ -3,7 +3,7 @@ import { allows, countryForCallingCode } from '@atende/core';
 import { Group, Modal, Stack, Table, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useMe, useTenant } from '../../session/session';
@@ -14,6 +14,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { ContactForm } from '../customer/ContactForm';
 import { phonebookFilters } from '../phonebook/searchFilters';
+import { useLastValidQuery } from '../phonebook/useLastValidQuery';
 
 const contactKeys = { all: ['contacts', 'list'] as const };
 const noEditor = () => undefined;
@@ -35,9 +36,7 @@ export function ContactsPage() {
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
   const filters = phonebookFilters(debounced);
   // While a field is too short the last valid search stays on screen (as in the phonebook).
-  const lastQuery = useRef<{ name?: string; phone_number?: string }>({});
-  if (filters.query) lastQuery.current = filters.query;
-  const query = lastQuery.current;
+  const query = useLastValidQuery(filters);
   const [limit, setLimit] = useState(10);
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<Contact | null>(null);
@@ -57,7 +56,12 @@ export function ContactsPage() {
       refresh();
     },
   });
-  const canDelete = me ? allows(me.roles.map((r) => r.name), 'contacts.delete') : false;
+  const canDelete = me
+    ? allows(
+        me.roles.map((r) => r.name),
+        'contacts.delete',
+      )
+    : false;
   const type = (field: 'name' | 'phone', value: string) => {
     setSearch((s) => ({ ...s, [field]: value }));
     setPage(1);

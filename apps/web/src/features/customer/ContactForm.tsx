@@ -1,4 +1,6 @@
 import type { Contact } from '@atende/contract';
+import type { FieldError } from '@atende/contract';
+import { fieldText } from '../../api/errors';
 import {
   CONTACT_FIELDS,
   contactFormSchema,
@@ -80,8 +82,8 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
     } catch (error) {
       // The shared handler already showed the server's message; point at the fields it names.
       if (error instanceof ApiError) {
-        const fields = (error.body as { fields?: { path: string; message: string }[] } | undefined)?.fields ?? [];
-        for (const f of fields) if (isContactField(f.path)) form.setError(f.path, { message: f.message });
+        const fields = (error.body as { fields?: FieldError[] } | undefined)?.fields ?? [];
+        for (const f of fields) if (isContactField(f.path)) form.setError(f.path, { message: fieldText(f, t) });
       }
     }
   });

@@ -18,4 +18,5 @@ export function outcomeText(outcome: string | null, t: TFunction): string {
 }
 
 /** The channel of a session: its name, else its type. */
-export const channelText = (data: { channel_name?: string | null; channel_type: string | null }): string => data.channel_name || data.channel_type || '--';
+export const channelText = (data: { channel_name?: string | null; channel_type: string | null }): string =>
+  data.channel_name || data.channel_type || '--';

@@ -1,8 +1,26 @@
 import type { Integrations, OAuthToken } from '@atende/contract';
-import { ActionIcon, Alert, Badge, Button, Code, CopyButton, Group, Modal, Paper, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  Paper,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ConfirmModal } from '../../ui/ConfirmModal';
@@ -36,12 +54,15 @@ function ApiTokens() {
   const [clientName, setClientName] = useState('');
   const [lifetime, setLifetime] = useState<string | null>(null);
   const limits = tokens.data?.lifetime;
-  const lifetimes = limits ? [...new Set([...LIFETIMES.filter((d) => d <= limits.max_days), limits.default_days, limits.max_days])].sort((a, b) => a - b) : [];
+  const lifetimes = limits
+    ? [...new Set([...LIFETIMES.filter((d) => d <= limits.max_days), limits.default_days, limits.max_days])].sort((a, b) => a - b)
+    : [];
   const chosenDays = lifetime ?? (limits ? String(limits.default_days) : null);
   const [shown, setShown] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<OAuthToken | null>(null);
   const create = useMutation({
-    mutationFn: () => api.createOAuthToken({ body: { client_name: clientName.trim(), ...(chosenDays ? { expires_in_days: Number(chosenDays) } : {}) } }),
+    mutationFn: () =>
+      api.createOAuthToken({ body: { client_name: clientName.trim(), ...(chosenDays ? { expires_in_days: Number(chosenDays) } : {}) } }),
     onSuccess: (res) => {
       setShown(res.access_token);
       setClientName('');
@@ -62,7 +83,9 @@ function ApiTokens() {
       <Stack>
         <Title order={4}>{t('API tokens')}</Title>
         <Text size="sm" c="dimmed">
-          {t('Another system (Zapier, droz, your CRM) calls the API with a token, acting with your current roles until it expires, is revoked or you change your password.')}
+          {t(
+            'Another system (Zapier, droz, your CRM) calls the API with a token, acting with your current roles until it expires, is revoked or you change your password.',
+          )}
         </Text>
         <Group align="flex-end">
           <TextInput label={t('Client name')} value={clientName} maxLength={80} onChange={(e) => setClientName(e.currentTarget.value)} />
@@ -109,7 +132,12 @@ function ApiTokens() {
                   <Table.Td>{token.last_used_at ? new Date(token.last_used_at).toLocaleString(locale) : t('Never')}</Table.Td>
                   <Table.Td>{new Date(token.expires_at).toLocaleDateString(locale)}</Table.Td>
                   <Table.Td>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('Revoke {{name}}', { name: token.client_name })} onClick={() => setRevoking(token)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('Revoke {{name}}', { name: token.client_name })}
+                      onClick={() => setRevoking(token)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Table.Td>
@@ -119,14 +147,22 @@ function ApiTokens() {
           </Table>
         )}
       </Stack>
-      <Modal opened={shown !== null} onClose={() => setShown(null)} title={t('Your new token')} size="lg" closeButtonProps={{ 'aria-label': t('Close') }}>
+      <Modal
+        opened={shown !== null}
+        onClose={() => setShown(null)}
+        title={t('Your new token')}
+        size="lg"
+        closeButtonProps={{ 'aria-label': t('Close') }}
+      >
         <Stack>
           <Alert color="yellow">{t('Copy it now: it is not shown again.')}</Alert>
           <Code block data-testid="new-api-token">
             {shown}
           </Code>
           <Group justify="flex-end">
-            <CopyButton value={shown ?? ''}>{({ copied, copy }) => <Button onClick={copy}>{copied ? t('Copied') : t('Copy')}</Button>}</CopyButton>
+            <CopyButton value={shown ?? ''}>
+              {({ copied, copy }) => <Button onClick={copy}>{copied ? t('Copied') : t('Copy')}</Button>}
+            </CopyButton>
           </Group>
         </Stack>
       </Modal>
@@ -147,15 +183,22 @@ function Connections() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const current = useQuery({ queryKey: keys.integrations, queryFn: async () => (await api.getIntegrations({})).data });
-  const [draft, setDraft] = useState<{ droz: { enabled: boolean; token: string }; zapier: { enabled: boolean; token: string }; voice_phone: { enabled: boolean; url: string } } | null>(null);
-  useEffect(() => {
-    if (current.data)
-      setDraft({
-        droz: { enabled: current.data.droz.enabled, token: '' },
-        zapier: { enabled: current.data.zapier.enabled, token: '' },
-        voice_phone: { enabled: current.data.voice_phone.enabled, url: current.data.voice_phone.url ?? '' },
-      });
-  }, [current.data]);
+  const [draft, setDraft] = useState<{
+    droz: { enabled: boolean; token: string };
+    zapier: { enabled: boolean; token: string };
+    voice_phone: { enabled: boolean; url: string };
+  } | null>(null);
+  // The form starts over from every new copy of the settings (loaded, or answered by a save, which
+  // empties the token fields); done while rendering, so the form never shows an older copy.
+  const [draftOf, setDraftOf] = useState<Integrations | undefined>(undefined);
+  if (current.data && current.data !== draftOf) {
+    setDraftOf(current.data);
+    setDraft({
+      droz: { enabled: current.data.droz.enabled, token: '' },
+      zapier: { enabled: current.data.zapier.enabled, token: '' },
+      voice_phone: { enabled: current.data.voice_phone.enabled, url: current.data.voice_phone.url ?? '' },
+    });
+  }
   const save = useMutation({
     mutationFn: () =>
       api.updateIntegrations({

@@ -1,6 +1,14 @@
 import { allows, canUseAdminArea, mayUse } from '@atende/core';
 import { AppShell, Badge, Group, Text, Title } from '@mantine/core';
-import { IconBuildingCommunity, IconChartBar, IconLayoutDashboard, IconMessages, IconSettings, IconSpeakerphone, IconUsers } from '@tabler/icons-react';
+import {
+  IconBuildingCommunity,
+  IconChartBar,
+  IconLayoutDashboard,
+  IconMessages,
+  IconSettings,
+  IconSpeakerphone,
+  IconUsers,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation } from 'react-router';
 import { useMe, useTenant, useWorkspace } from '../../session/session';
@@ -12,8 +20,14 @@ import { UserMenu } from './UserMenu';
 
 /** Page titles by the first path segment after /admin. */
 const TITLES: Record<string, string> = {
-  '': 'Dashboard', 'dashboard-omnichannel': 'Omnichannel panel', reports: 'Reports', contacts: 'Contacts', campaigns: 'Campaigns',
-  settings: 'Settings', tenants: 'Tenants', 'first-steps': 'First steps',
+  '': 'Dashboard',
+  'dashboard-omnichannel': 'Omnichannel panel',
+  reports: 'Reports',
+  contacts: 'Contacts',
+  campaigns: 'Campaigns',
+  settings: 'Settings',
+  tenants: 'Tenants',
+  'first-steps': 'First steps',
 };
 const ICON = { size: 20, stroke: 1.6 } as const;
 
@@ -37,12 +51,25 @@ export function AdminLayout() {
   const items: NavItem[] = [];
   if (supervisor) items.push({ to: '/admin', label: t('Dashboard'), icon: <IconLayoutDashboard {...ICON} />, end: true });
   if (supervisor && features.omnichannel_dashboard) {
-    items.push({ to: '/admin/dashboard-omnichannel', label: t('Omnichannel panel'), icon: <IconMessages {...ICON} />, badge: <Badge size="xs" color="grape">{t('beta')}</Badge> });
+    items.push({
+      to: '/admin/dashboard-omnichannel',
+      label: t('Omnichannel panel'),
+      icon: <IconMessages {...ICON} />,
+      badge: (
+        <Badge size="xs" color="grape">
+          {t('beta')}
+        </Badge>
+      ),
+    });
   }
   if (supervisor) {
-    items.push({ to: '/admin/reports', label: t('Reports'), icon: <IconChartBar {...ICON} /> }, { to: '/admin/contacts', label: t('Contacts'), icon: <IconUsers {...ICON} /> });
+    items.push(
+      { to: '/admin/reports', label: t('Reports'), icon: <IconChartBar {...ICON} /> },
+      { to: '/admin/contacts', label: t('Contacts'), icon: <IconUsers {...ICON} /> },
+    );
   }
-  if (mayUse(roles, features, 'campaigns')) items.push({ to: '/admin/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
+  if (mayUse(roles, features, 'campaigns'))
+    items.push({ to: '/admin/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
   if (supervisor) items.push({ to: '/admin/settings', label: t('Settings'), icon: <IconSettings {...ICON} /> });
   if (allows(roles, 'tenants')) items.push({ to: '/admin/tenants', label: t('Tenants'), icon: <IconBuildingCommunity {...ICON} /> });
   const segment = pathname.split('/')[2] ?? '';
@@ -50,7 +77,12 @@ export function AdminLayout() {
 
   return (
     <RequireRole roles={['supervisor', 'tenant_admin', 'campaign_manager']}>
-      <AppShell header={{ height: 56 }} navbar={{ width: folded ? NAV_WIDTH.folded : NAV_WIDTH.open, breakpoint: 0 }} footer={{ height: 32 }} padding="md">
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: folded ? NAV_WIDTH.folded : NAV_WIDTH.open, breakpoint: 0 }}
+        footer={{ height: 32 }}
+        padding="md"
+      >
         <AppShell.Header>
           <Group h="100%" px="md" justify="space-between" wrap="nowrap">
             <Group gap="xs" wrap="nowrap">

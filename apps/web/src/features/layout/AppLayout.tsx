@@ -70,8 +70,10 @@ function AgentShell({ me, tenant }: { me: User; tenant: Tenant }) {
     },
     { to: '/app/chat-history', label: t('History'), icon: <IconHistory {...ICON} /> },
   ];
-  if (mayUse(roles, features, 'campaigns')) items.push({ to: '/app/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
-  if (external) items.push({ to: '/app/external-system', label: external.label ?? t('External system'), icon: <IconExternalLink {...ICON} /> });
+  if (mayUse(roles, features, 'campaigns'))
+    items.push({ to: '/app/campaigns', label: t('Campaigns'), icon: <IconSpeakerphone {...ICON} /> });
+  if (external)
+    items.push({ to: '/app/external-system', label: external.label ?? t('External system'), icon: <IconExternalLink {...ICON} /> });
 
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: folded ? NAV_WIDTH.folded : NAV_WIDTH.open, breakpoint: 0 }} padding="md">

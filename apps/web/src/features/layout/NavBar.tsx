@@ -25,8 +25,14 @@ const NAV_FOLDED_KEY = 'atende:nav-folded';
  * its room at 1280 and 1366 px.
  */
 export function useNavFolded(): [boolean, () => void] {
-  const narrow = useMediaQuery(`(max-width: ${FOLD_BELOW_PX - 1}px)`, typeof window !== 'undefined' && window.innerWidth < FOLD_BELOW_PX, { getInitialValueInEffect: false });
-  const [choice, setChoice] = useLocalStorage<'folded' | 'open' | null>({ key: NAV_FOLDED_KEY, defaultValue: null, getInitialValueInEffect: false });
+  const narrow = useMediaQuery(`(max-width: ${FOLD_BELOW_PX - 1}px)`, typeof window !== 'undefined' && window.innerWidth < FOLD_BELOW_PX, {
+    getInitialValueInEffect: false,
+  });
+  const [choice, setChoice] = useLocalStorage<'folded' | 'open' | null>({
+    key: NAV_FOLDED_KEY,
+    defaultValue: null,
+    getInitialValueInEffect: false,
+  });
   const folded = choice === null ? narrow : choice === 'folded';
   return [folded, () => setChoice(folded ? 'open' : 'folded')];
 }
@@ -54,10 +60,25 @@ export function NavBar({ items, label, folded = false }: { items: NavItem[]; lab
       {items.map((item) =>
         folded ? (
           <Tooltip key={item.to} label={item.label} position="right">
-            <NavLink component={RouterLink} to={item.to} end={item.end} aria-label={item.label} leftSection={item.icon} styles={{ section: { marginInlineEnd: 0 } }} />
+            <NavLink
+              component={RouterLink}
+              to={item.to}
+              end={item.end}
+              aria-label={item.label}
+              leftSection={item.icon}
+              styles={{ section: { marginInlineEnd: 0 } }}
+            />
           </Tooltip>
         ) : (
-          <NavLink key={item.to} component={RouterLink} to={item.to} end={item.end} label={item.label} leftSection={item.icon} rightSection={item.badge} />
+          <NavLink
+            key={item.to}
+            component={RouterLink}
+            to={item.to}
+            end={item.end}
+            label={item.label}
+            leftSection={item.icon}
+            rightSection={item.badge}
+          />
         ),
       )}
     </Stack>

@@ -2,7 +2,16 @@ import type { Conversation } from '@atende/contract';
 import { canUseAdminArea, isAgent, roleCovers, ROLE_LABELS } from '@atende/core';
 import { Avatar, Badge, Box, Button, Group, Indicator, Menu, Modal, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconHeadset, IconLayoutDashboard, IconListCheck, IconLogout, IconQrcode, IconUser, IconVolume, IconVolumeOff } from '@tabler/icons-react';
+import {
+  IconHeadset,
+  IconLayoutDashboard,
+  IconListCheck,
+  IconLogout,
+  IconQrcode,
+  IconUser,
+  IconVolume,
+  IconVolumeOff,
+} from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -96,7 +105,11 @@ export function UserMenu() {
             <Menu.Item
               leftSection={<IconListCheck {...ICON} />}
               onClick={() => void navigate('/admin/first-steps')}
-              rightSection={firstStepsDot ? <Box w={8} h={8} bg="red" style={{ borderRadius: '50%' }} role="img" aria-label={t('Not completed')} /> : null}
+              rightSection={
+                firstStepsDot ? (
+                  <Box w={8} h={8} bg="red" style={{ borderRadius: '50%' }} role="img" aria-label={t('Not completed')} />
+                ) : null
+              }
             >
               {t('First steps')}
             </Menu.Item>
@@ -116,7 +129,11 @@ export function UserMenu() {
             </Menu.Item>
           )}
           <Menu.Divider />
-          <Menu.Item color="red" leftSection={<IconLogout {...ICON} />} onClick={() => (activeChats > 0 ? setConfirmLogout(true) : void doLogout())}>
+          <Menu.Item
+            color="red"
+            leftSection={<IconLogout {...ICON} />}
+            onClick={() => (activeChats > 0 ? setConfirmLogout(true) : void doLogout())}
+          >
             {t('Logout')}
           </Menu.Item>
         </Menu.Dropdown>

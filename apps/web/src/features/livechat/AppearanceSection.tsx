@@ -1,4 +1,18 @@
-import { Button, Code, ColorInput, CopyButton, Divider, Group, Paper, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Button,
+  Code,
+  ColorInput,
+  CopyButton,
+  Divider,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import type { Channel, LivechatAppearance } from '@atende/contract';
 import { livechatAppearanceProblems, livechatEmbedSnippet } from '@atende/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -21,7 +35,8 @@ export function AppearanceSection({ channel }: { channel: Channel & { appearance
   const form = useRuleForm<LivechatAppearance>(() => channel.appearance, livechatAppearanceProblems);
   const { draft } = form;
   const theme = (patch: Partial<LivechatAppearance['theme_data']>) => form.set({ theme_data: { ...draft.theme_data, ...patch } });
-  const widget = (patch: Partial<LivechatAppearance['widget_settings']>) => form.set({ widget_settings: { ...draft.widget_settings, ...patch } });
+  const widget = (patch: Partial<LivechatAppearance['widget_settings']>) =>
+    form.set({ widget_settings: { ...draft.widget_settings, ...patch } });
   const save = useMutation({
     mutationFn: () => api.updateChannel({ params: { id: channel.uuid }, body: { appearance: draft } }),
     onSuccess: () => {
@@ -44,21 +59,58 @@ export function AppearanceSection({ channel }: { channel: Channel & { appearance
       <Title order={4}>{t('Appearance')}</Title>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
         <Stack>
-          <TextInput label={t('Header title')} value={draft.widget_settings.title} onChange={(e) => widget({ title: e.currentTarget.value })} error={form.errorOf('widget_settings.title')} />
+          <TextInput
+            label={t('Header title')}
+            value={draft.widget_settings.title}
+            onChange={(e) => widget({ title: e.currentTarget.value })}
+            error={form.errorOf('widget_settings.title')}
+          />
           <Group grow align="flex-start">
-            <ColorInput label={t('Main colour')} format="hex" value={draft.theme_data.primary_color} onChange={(v) => theme({ primary_color: v })} error={form.errorOf('theme_data.primary_color')} />
-            <ColorInput label={t('Text colour')} format="hex" value={draft.theme_data.text_color} onChange={(v) => theme({ text_color: v })} error={form.errorOf('theme_data.text_color')} />
-            <ColorInput label={t('Background colour')} format="hex" value={draft.theme_data.background_color} onChange={(v) => theme({ background_color: v })} error={form.errorOf('theme_data.background_color')} />
+            <ColorInput
+              label={t('Main colour')}
+              format="hex"
+              value={draft.theme_data.primary_color}
+              onChange={(v) => theme({ primary_color: v })}
+              error={form.errorOf('theme_data.primary_color')}
+            />
+            <ColorInput
+              label={t('Text colour')}
+              format="hex"
+              value={draft.theme_data.text_color}
+              onChange={(v) => theme({ text_color: v })}
+              error={form.errorOf('theme_data.text_color')}
+            />
+            <ColorInput
+              label={t('Background colour')}
+              format="hex"
+              value={draft.theme_data.background_color}
+              onChange={(v) => theme({ background_color: v })}
+              error={form.errorOf('theme_data.background_color')}
+            />
           </Group>
-          <ImageField label={t('Logo')} value={draft.widget_settings.logo} onChange={(logo) => widget({ logo })} error={form.errorOf('widget_settings.logo')} />
-          <ImageField label={t('Avatar')} value={draft.widget_settings.avatar} onChange={(avatar) => widget({ avatar })} error={form.errorOf('widget_settings.avatar')} />
+          <ImageField
+            label={t('Logo')}
+            value={draft.widget_settings.logo}
+            onChange={(logo) => widget({ logo })}
+            error={form.errorOf('widget_settings.logo')}
+          />
+          <ImageField
+            label={t('Avatar')}
+            value={draft.widget_settings.avatar}
+            onChange={(avatar) => widget({ avatar })}
+            error={form.errorOf('widget_settings.avatar')}
+          />
           <ImageField
             label={t('Background image')}
             value={draft.widget_settings.background_image}
             onChange={(background_image) => widget({ background_image })}
             error={form.errorOf('widget_settings.background_image')}
           />
-          <Switch label={t('Allow audio recording')} checked={draft.widget_settings.audio_recording_allowed} onChange={(e) => widget({ audio_recording_allowed: e.currentTarget.checked })} />
+          <Switch
+            label={t('Allow audio recording')}
+            checked={draft.widget_settings.audio_recording_allowed}
+            onChange={(e) => widget({ audio_recording_allowed: e.currentTarget.checked })}
+          />
         </Stack>
         <Stack gap="xs">
           <Text fw={500} size="sm">
@@ -70,7 +122,11 @@ export function AppearanceSection({ channel }: { channel: Channel & { appearance
               gap="xs"
               p="sm"
               mih={140}
-              style={{ background: draft.theme_data.background_color, backgroundImage: background ? `url("${background}")` : undefined, backgroundSize: 'cover' }}
+              style={{
+                background: draft.theme_data.background_color,
+                backgroundImage: background ? `url("${background}")` : undefined,
+                backgroundSize: 'cover',
+              }}
             >
               <WidgetBubble mine={false} look={look} author={t('Agent')}>
                 {t('Hello! How can we help?')}
@@ -99,7 +155,13 @@ export function AppearanceSection({ channel }: { channel: Channel & { appearance
           {snippet}
         </Code>
         <Group>
-          <CopyButton value={snippet}>{({ copied, copy }) => <Button variant="default" onClick={copy}>{copied ? t('Copied') : t('Copy')}</Button>}</CopyButton>
+          <CopyButton value={snippet}>
+            {({ copied, copy }) => (
+              <Button variant="default" onClick={copy}>
+                {copied ? t('Copied') : t('Copy')}
+              </Button>
+            )}
+          </CopyButton>
           <Button component="a" variant="subtle" href={`/livechat/${channel.uuid}`} target="_blank" rel="noreferrer">
             {t('Open the widget')}
           </Button>

@@ -14,7 +14,17 @@ import { mergeMessages, widgetApi } from './widgetApi';
 const WAIT_SECONDS = 20;
 
 /** The conversation: messages kept live by long polling (agent replies show within a second), and the composer. */
-export function ChatView({ config, look, token, onSessionEnded }: { config: LivechatPublicConfig; look: WidgetLook; token: string; onSessionEnded: () => void }) {
+export function ChatView({
+  config,
+  look,
+  token,
+  onSessionEnded,
+}: {
+  config: LivechatPublicConfig;
+  look: WidgetLook;
+  token: string;
+  onSessionEnded: () => void;
+}) {
   const { t } = useTranslation();
   const [messages, setMessages] = useState<LivechatMessage[]>([]);
   const [text, setText] = useState('');
@@ -66,7 +76,11 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
     try {
       const res = await widgetApi.send(token, channelUuid, crypto.randomUUID(), content);
       setText('');
-      setMessages((current) => mergeMessages(current, [{ uuid: res.data.message_uuid, from: 'visitor', content, annex: null, agent_name: null, created_at: new Date().toISOString() }]));
+      setMessages((current) =>
+        mergeMessages(current, [
+          { uuid: res.data.message_uuid, from: 'visitor', content, annex: null, agent_name: null, created_at: new Date().toISOString() },
+        ]),
+      );
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) onSessionEnded();
       else setOffline(true);
@@ -84,7 +98,13 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
     if (!recorded) return;
     try {
       if (recorded.size > UPLOAD_MAX_BYTES) return setNotice(t('Maximum file size exceeded ({{size}} MB)', { size: 5 }));
-      await widgetApi.voice(token, channelUuid, crypto.randomUUID(), await base64Of(recorded), voiceUploadType(recorded.type) ?? 'audio/webm');
+      await widgetApi.voice(
+        token,
+        channelUuid,
+        crypto.randomUUID(),
+        await base64Of(recorded),
+        voiceUploadType(recorded.type) ?? 'audio/webm',
+      );
     } catch (error) {
       if (error instanceof ApiError && (error.status === 401 || error.status === 403)) onSessionEnded();
       else setOffline(true);
@@ -98,7 +118,12 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
     <Stack gap={0} style={{ flex: 1, minHeight: 0 }}>
       <ScrollArea
         viewportRef={viewport}
-        style={{ flex: 1, background: config.theme_data.background_color, backgroundImage: background ? `url("${background}")` : undefined, backgroundSize: 'cover' }}
+        style={{
+          flex: 1,
+          background: config.theme_data.background_color,
+          backgroundImage: background ? `url("${background}")` : undefined,
+          backgroundSize: 'cover',
+        }}
       >
         <Stack gap="xs" p="sm" aria-label={t('Messages')} role="log">
           {messages.length === 0 && (
@@ -125,7 +150,13 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
       )}
       <Group p="xs" gap="xs" wrap="nowrap" align="flex-end" style={{ borderTop: '1px solid #dee2e6' }}>
         {voice.state !== 'idle' ? (
-          <RecordingBar state={voice.state} elapsedMs={voice.elapsedMs} canConfirm onCancel={voice.cancel} onConfirm={() => void sendVoice()} />
+          <RecordingBar
+            state={voice.state}
+            elapsedMs={voice.elapsedMs}
+            canConfirm
+            onCancel={voice.cancel}
+            onConfirm={() => void sendVoice()}
+          />
         ) : (
           <>
             <Textarea
@@ -149,7 +180,13 @@ export function ChatView({ config, look, token, onSessionEnded }: { config: Live
                 <IconMicrophone size={18} />
               </ActionIcon>
             )}
-            <ActionIcon size="lg" aria-label={t('Send')} loading={sending} onClick={() => void send()} style={{ background: config.theme_data.primary_color, color: config.theme_data.text_color }}>
+            <ActionIcon
+              size="lg"
+              aria-label={t('Send')}
+              loading={sending}
+              onClick={() => void send()}
+              style={{ background: config.theme_data.primary_color, color: config.theme_data.text_color }}
+            >
               <IconSend size={18} />
             </ActionIcon>
           </>

@@ -3,7 +3,14 @@ import type { LivechatCustomField } from '@atende/contract';
 import { IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
-const emptyField = (index: number): LivechatCustomField => ({ key: `field_${index + 1}`, label: '', required: false, max_length: 100, validator: null, validator_message: null });
+const emptyField = (index: number): LivechatCustomField => ({
+  key: `field_${index + 1}`,
+  label: '',
+  required: false,
+  max_length: 100,
+  validator: null,
+  validator_message: null,
+});
 
 /** The pre-chat form's custom fields (label, max length, validator regex), added and removed as rows. */
 export function CustomFieldsEditor({
@@ -16,7 +23,8 @@ export function CustomFieldsEditor({
   errorOf: (path: string) => string | undefined;
 }) {
   const { t } = useTranslation();
-  const set = (index: number, patch: Partial<LivechatCustomField>) => onChange(fields.map((f, i) => (i === index ? { ...f, ...patch } : f)));
+  const set = (index: number, patch: Partial<LivechatCustomField>) =>
+    onChange(fields.map((f, i) => (i === index ? { ...f, ...patch } : f)));
   return (
     <Stack gap="xs">
       <Text fw={500} size="sm">
@@ -30,8 +38,18 @@ export function CustomFieldsEditor({
       {fields.map((field, index) => (
         <Paper key={index} withBorder p="xs" aria-label={t('Custom field {{n}}', { n: index + 1 })} role="group">
           <Group align="flex-start" grow>
-            <TextInput label={t('Key')} value={field.key} onChange={(e) => set(index, { key: e.currentTarget.value })} error={errorOf(`custom_fields.${index}.key`)} />
-            <TextInput label={t('Label')} value={field.label} onChange={(e) => set(index, { label: e.currentTarget.value })} error={errorOf(`custom_fields.${index}.label`)} />
+            <TextInput
+              label={t('Key')}
+              value={field.key}
+              onChange={(e) => set(index, { key: e.currentTarget.value })}
+              error={errorOf(`custom_fields.${index}.key`)}
+            />
+            <TextInput
+              label={t('Label')}
+              value={field.label}
+              onChange={(e) => set(index, { label: e.currentTarget.value })}
+              error={errorOf(`custom_fields.${index}.label`)}
+            />
             <NumberInput
               label={t('Maximum length')}
               value={field.max_length}
@@ -57,8 +75,19 @@ export function CustomFieldsEditor({
               onChange={(e) => set(index, { validator_message: e.currentTarget.value || null })}
               error={errorOf(`custom_fields.${index}.validator_message`)}
             />
-            <Checkbox mb={8} label={t('Required')} checked={field.required} onChange={(e) => set(index, { required: e.currentTarget.checked })} />
-            <ActionIcon mb={4} variant="subtle" color="red" aria-label={t('Remove field')} onClick={() => onChange(fields.filter((_, i) => i !== index))}>
+            <Checkbox
+              mb={8}
+              label={t('Required')}
+              checked={field.required}
+              onChange={(e) => set(index, { required: e.currentTarget.checked })}
+            />
+            <ActionIcon
+              mb={4}
+              variant="subtle"
+              color="red"
+              aria-label={t('Remove field')}
+              onClick={() => onChange(fields.filter((_, i) => i !== index))}
+            >
               <IconTrash size={16} />
             </ActionIcon>
           </Group>

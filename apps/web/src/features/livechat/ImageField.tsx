@@ -5,10 +5,21 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 
 /** Where the admin's browser loads an appearance image: an uploaded file through the session, or the https address itself. */
-export const adminImageUrl = (ref: string | null): string | null => (ref ? (Uuid.safeParse(ref).success ? `/api/v1/storage/files/${ref}` : ref) : null);
+export const adminImageUrl = (ref: string | null): string | null =>
+  ref ? (Uuid.safeParse(ref).success ? `/api/v1/storage/files/${ref}` : ref) : null;
 
 /** An appearance image: uploaded to the storage module (its id is kept) or typed as an https address. */
-export function ImageField({ label, value, onChange, error }: { label: string; value: string | null; onChange: (value: string | null) => void; error?: string }) {
+export function ImageField({
+  label,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  value: string | null;
+  onChange: (value: string | null) => void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const [uploading, setUploading] = useState(false);
   const uploaded = value !== null && Uuid.safeParse(value).success;

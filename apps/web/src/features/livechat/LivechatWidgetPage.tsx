@@ -15,7 +15,12 @@ import { visitorTokenStore, widgetApi } from './widgetApi';
 export function LivechatWidgetPage() {
   const { t } = useTranslation();
   const { channelUuid = '' } = useParams();
-  const config = useQuery({ queryKey: ['livechat', channelUuid, 'config'], queryFn: async () => (await widgetApi.config(channelUuid)).data, retry: false, staleTime: 60_000 });
+  const config = useQuery({
+    queryKey: ['livechat', channelUuid, 'config'],
+    queryFn: async () => (await widgetApi.config(channelUuid)).data,
+    retry: false,
+    staleTime: 60_000,
+  });
   const [token, setToken] = useState<string | null>(() => visitorTokenStore.get(channelUuid));
   const started = (value: string) => {
     visitorTokenStore.set(channelUuid, value);

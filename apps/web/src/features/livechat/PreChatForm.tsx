@@ -1,9 +1,10 @@
 import { Button, Stack, TextInput } from '@mantine/core';
-import type { LivechatPublicConfig } from '@atende/contract';
+import type { FieldError, LivechatPublicConfig } from '@atende/contract';
 import { livechatFieldProblem, livechatValidatorPlan } from '@atende/core';
 import { ApiError } from '@atende/sdk';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { errorText, fieldText } from '../../api/errors';
 import { widgetApi } from './widgetApi';
 
 type Errors = Record<string, string>;
@@ -36,19 +37,41 @@ export function PreChatForm({ config, onStarted }: { config: LivechatPublicConfi
     if (Object.keys(found).length) return;
     setBusy(true);
     try {
-      const res = await widgetApi.start(config.channel_uuid, { name: name.trim(), ...(email.trim() ? { email: email.trim() } : {}), custom_fields: values });
+      const res = await widgetApi.start(config.channel_uuid, {
+        name: name.trim(),
+        ...(email.trim() ? { email: email.trim() } : {}),
+        custom_fields: values,
+      });
       onStarted(res.data.visitor_token);
     } catch (error) {
-      const fields = error instanceof ApiError ? (error.body as { fields?: { path: string; message: string }[] } | undefined)?.fields : undefined;
-      setErrors(fields?.length ? Object.fromEntries(fields.map((f) => [f.path, f.message])) : { form: error instanceof ApiError ? error.message : t('Something went wrong') });
+      const fields = error instanceof ApiError ? (error.body as { fields?: FieldError[] } | undefined)?.fields : undefined;
+      setErrors(
+        fields?.length
+          ? Object.fromEntries(fields.map((f) => [f.path, fieldText(f, t)]))
+          : { form: error instanceof ApiError ? errorText(error, t) : t('Something went wrong') },
+      );
     } finally {
       setBusy(false);
     }
   };
   return (
     <Stack p="md" gap="sm" component="form" onSubmit={(e) => (e.preventDefault(), void submit())} aria-label={t('Start a chat')}>
-      <TextInput label={t('Name')} required value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name} maxLength={120} />
-      <TextInput label={t('Email')} type="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={errors.email} maxLength={254} />
+      <TextInput
+        label={t('Name')}
+        required
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={errors.name}
+        maxLength={120}
+      />
+      <TextInput
+        label={t('Email')}
+        type="email"
+        value={email}
+        onChange={(e) => setEmail(e.currentTarget.value)}
+        error={errors.email}
+        maxLength={254}
+      />
       {config.custom_fields.map((field) => (
         <TextInput
           key={field.key}

@@ -70,7 +70,8 @@ export function WidgetBubble({
 /** An agent's file in the widget: images and voice notes play inline, other files are a link. */
 function Attachment({ annex }: { annex: NonNullable<LivechatMessage['annex']> }) {
   if (annex.content_type.startsWith('image/')) return <Image src={annex.url} alt={annex.filename} maw={220} radius="sm" />;
-  if (annex.content_type.startsWith('audio/')) return <audio controls src={annex.url} aria-label={annex.filename} style={{ maxWidth: 220 }} />;
+  if (annex.content_type.startsWith('audio/'))
+    return <audio controls src={annex.url} aria-label={annex.filename} style={{ maxWidth: 220 }} />;
   return (
     <Anchor href={annex.url} target="_blank" rel="noreferrer" size="sm" c="inherit" underline="always">
       {annex.filename}

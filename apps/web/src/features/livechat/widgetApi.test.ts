@@ -2,7 +2,14 @@ import type { LivechatMessage } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
 import { mergeMessages } from './widgetApi';
 
-const m = (uuid: string, created_at: string, content = uuid): LivechatMessage => ({ uuid, from: 'visitor', content, annex: null, agent_name: null, created_at });
+const m = (uuid: string, created_at: string, content = uuid): LivechatMessage => ({
+  uuid,
+  from: 'visitor',
+  content,
+  annex: null,
+  agent_name: null,
+  created_at,
+});
 
 describe('the widget message list', () => {
   it('keeps each message once, oldest first, when a poll answers messages already shown', () => {

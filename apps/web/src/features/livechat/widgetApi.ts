@@ -1,5 +1,12 @@
 import { callRoute, type ClientOptions } from '@atende/sdk';
-import { getLivechatConfig, listLivechatMessages, sendLivechatMessage, sendLivechatVoice, startLivechatSession, type LivechatMessage } from '@atende/contract';
+import {
+  getLivechatConfig,
+  listLivechatMessages,
+  sendLivechatMessage,
+  sendLivechatVoice,
+  startLivechatSession,
+  type LivechatMessage,
+} from '@atende/contract';
 
 /**
  * The widget's own calls: no user session and none of the agent app's shared error handling
@@ -11,10 +18,13 @@ export const widgetApi = {
   config: (channelUuid: string) => callRoute(options(), getLivechatConfig, { params: { channel_uuid: channelUuid } }),
   start: (channelUuid: string, body: { name: string; email?: string; custom_fields: Record<string, string> }) =>
     callRoute(options(), startLivechatSession, { params: { channel_uuid: channelUuid }, body }),
-  send: (token: string, channelUuid: string, id: string, content: string) => callRoute(options(token), sendLivechatMessage, { body: { id, content, channel_uuid: channelUuid } }),
+  send: (token: string, channelUuid: string, id: string, content: string) =>
+    callRoute(options(token), sendLivechatMessage, { body: { id, content, channel_uuid: channelUuid } }),
   /** A voice note (base64), where the channel allows audio recording. */
   voice: (token: string, channelUuid: string, id: string, file: string, contentType: 'audio/webm' | 'audio/ogg' | 'audio/mp4') =>
-    callRoute({ ...options(token), timeoutMs: 60_000 }, sendLivechatVoice, { body: { id, file, encoding: 'base64', content_type: contentType, channel_uuid: channelUuid } }),
+    callRoute({ ...options(token), timeoutMs: 60_000 }, sendLivechatVoice, {
+      body: { id, file, encoding: 'base64', content_type: contentType, channel_uuid: channelUuid },
+    }),
   /** Long polling: answers when a message newer than `after` exists, or after `wait` seconds. */
   messages: (token: string, channelUuid: string, after: string | undefined, wait: number) =>
     callRoute(options(token), listLivechatMessages, { query: { channel_uuid: channelUuid, wait, ...(after ? { after } : {}) } }),

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { allows } from '@atende/core';
@@ -28,12 +28,15 @@ export function ChannelSettingsPage() {
   const [name, setName] = useState('');
   const [enabled, setEnabled] = useState(true);
   const [entry, setEntry] = useState<string | null>(null);
-  useEffect(() => {
-    if (!channel.data) return;
+  // The form starts over from every new copy of the channel (loaded, or refetched after a save);
+  // done while rendering, so the form never shows an older copy.
+  const [formOf, setFormOf] = useState<typeof channel.data>(undefined);
+  if (channel.data && channel.data !== formOf) {
+    setFormOf(channel.data);
     setName(channel.data.name);
     setEnabled(channel.data.enabled);
     setEntry(channel.data.entry_point ? `${channel.data.entry_point.type}:${channel.data.entry_point.uuid}` : null);
-  }, [channel.data]);
+  }
   const save = useMutation({
     mutationFn: () => api.updateChannel({ params: { id }, body: { name: name.trim(), enabled, ...entryPointOf(entry) } }),
     onSuccess: () => {
@@ -52,16 +55,30 @@ export function ChannelSettingsPage() {
   if (channel.isPending) return <LoadingState />;
   if (channel.isError) return <ErrorState onRetry={() => void channel.refetch()} />;
   // update_to_cloud_api: a 360dialog channel still on the on-premise API moves to the Cloud API.
-  const onPremise = channel.data.type === 'whatsapp_360dialog' && channel.data.api_version === 'onpremise';
-  const livechat = channel.data.type === 'livechat' && channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
+  // Only channels with an API version to move (360dialog) have one; only livechat channels have an appearance.
+  const onPremise = channel.data.api_version === 'onpremise';
+  const livechat = channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
     <Stack maw={livechat ? 1100 : 560}>
       <Anchor component={Link} to="../.." relative="path" size="sm">
         ← {t('Workspace')}
       </Anchor>
       <Title order={3}>{channel.data.name}</Title>
-      <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={name.trim() ? undefined : t('Required')} />
-      <Select label={t('Entry point')} description={t('Where new conversations of this channel start')} data={options} value={entry} onChange={setEntry} clearable placeholder={t('Workspace queue')} />
+      <TextInput
+        label={t('Name')}
+        value={name}
+        onChange={(e) => setName(e.currentTarget.value)}
+        error={name.trim() ? undefined : t('Required')}
+      />
+      <Select
+        label={t('Entry point')}
+        description={t('Where new conversations of this channel start')}
+        data={options}
+        value={entry}
+        onChange={setEntry}
+        clearable
+        placeholder={t('Workspace queue')}
+      />
       <Switch label={t('Enabled')} checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
       {canSave && (
         <Group>

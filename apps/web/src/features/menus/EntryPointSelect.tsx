@@ -3,7 +3,15 @@ import { useTranslation } from 'react-i18next';
 import { useEntryPointOptions } from './useEntryPointOptions';
 
 /** A new channel's entry point: sectors, menus and bots, `type:uuid`; cleared = the workspace queue. */
-export function EntryPointSelect({ value, onChange, error }: { value: string | null; onChange(value: string | null): void; error?: string }) {
+export function EntryPointSelect({
+  value,
+  onChange,
+  error,
+}: {
+  value: string | null;
+  onChange(value: string | null): void;
+  error?: string;
+}) {
   const { t } = useTranslation();
   const options = useEntryPointOptions();
   return (

@@ -17,7 +17,11 @@ export function useEntryPointOptions() {
   const menus = useQuery({ queryKey: menuKeys.all, queryFn: async () => (await api.listAutomatedMenus({})).data });
   const roles = (useMe().data?.roles ?? []).map((r) => r.name);
   const features = useTenant().data?.config.features ?? {};
-  const bots = useQuery({ queryKey: botKeys.all, queryFn: async () => (await api.listBots({})).data, enabled: mayUse(roles, features, 'bots.read') });
+  const bots = useQuery({
+    queryKey: botKeys.all,
+    queryFn: async () => (await api.listBots({})).data,
+    enabled: mayUse(roles, features, 'bots.read'),
+  });
   return [
     { group: t('Sectors'), items: (sectors.data ?? []).map((s) => ({ value: `sector:${s.uuid}`, label: s.name })) },
     { group: t('Menus'), items: (menus.data ?? []).map((m) => ({ value: `menu:${m.uuid}`, label: m.name, disabled: !m.enabled })) },

@@ -76,13 +76,23 @@ export function PauseControl({ me, activeChats }: { me: User; activeChats: numbe
           )}
         </Menu.Dropdown>
       </Menu>
-      <Modal opened={asking !== null} onClose={() => setAsking(null)} title={t('You have active chats')} size="sm" closeButtonProps={{ 'aria-label': t('Close') }}>
+      <Modal
+        opened={asking !== null}
+        onClose={() => setAsking(null)}
+        title={t('You have active chats')}
+        size="sm"
+        closeButtonProps={{ 'aria-label': t('Close') }}
+      >
         <Text size="sm">{t('Keep them waiting for your return, or return them to the queue for other agents?')}</Text>
         <Text size="sm" c="dimmed" mt="xs">
           {t('Chats returned to the queue that nobody took meanwhile come back to you when you end the pause.')}
         </Text>
         <Group justify="flex-end" mt="md">
-          <Button variant="default" loading={change.isPending} onClick={() => asking && change.mutate({ pause: asking, backToQueue: false })}>
+          <Button
+            variant="default"
+            loading={change.isPending}
+            onClick={() => asking && change.mutate({ pause: asking, backToQueue: false })}
+          >
             {t('Keep')}
           </Button>
           <Button loading={change.isPending} onClick={() => asking && change.mutate({ pause: asking, backToQueue: true })}>

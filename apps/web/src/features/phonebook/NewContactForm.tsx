@@ -1,4 +1,5 @@
 import type { Contact } from '@atende/contract';
+import type { FieldError } from '@atende/contract';
 import {
   countryForCallingCode,
   newContactFormSchema,
@@ -13,7 +14,7 @@ import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
-import { errorText } from '../../api/errors';
+import { errorText, fieldText } from '../../api/errors';
 import { keepFocusOnPress } from '../../ui/keepFocus';
 import { toastError, toastSuccess } from '../../ui/toasts';
 import { phonebookKeys } from './queries';
@@ -51,7 +52,7 @@ export function NewContactForm({
       if (!(error instanceof ApiError) || (error.status !== 400 && error.status !== 409)) return;
       const fields = fieldErrors(error.body).filter((f) => (FIELDS as readonly string[]).includes(f.path));
       if (fields.length === 0) toastError(errorText(error, t));
-      for (const field of fields) form.setError(field.path as (typeof FIELDS)[number], { message: field.message });
+      for (const field of fields) form.setError(field.path as (typeof FIELDS)[number], { message: fieldText(field, t) });
     }
   });
   const err = (name: (typeof FIELDS)[number]) => {
@@ -88,7 +89,7 @@ export function NewContactForm({
   );
 }
 
-function fieldErrors(body: unknown): { path: string; message: string }[] {
+function fieldErrors(body: unknown): FieldError[] {
   if (typeof body !== 'object' || body === null || !('fields' in body) || !Array.isArray(body.fields)) return [];
-  return body.fields.filter((f): f is { path: string; message: string } => typeof f?.path === 'string' && typeof f?.message === 'string');
+  return body.fields.filter((f): f is FieldError => typeof f?.path === 'string' && typeof f?.message === 'string');
 }

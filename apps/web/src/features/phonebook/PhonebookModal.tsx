@@ -3,13 +3,14 @@ import { formatPhoneForDisplay } from '@atende/core';
 import { Button, Group, Modal, Stack, Table, TextInput, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessagePlus, IconSearch, IconUserPlus } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { NewContactForm } from './NewContactForm';
 import { useContacts } from './queries';
-import { phonebookFilters, type PhonebookFilters } from './searchFilters';
+import { phonebookFilters } from './searchFilters';
+import { useLastValidQuery } from './useLastValidQuery';
 
 /** Searches debounced by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
@@ -36,7 +37,12 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
   const applied = useLastValidQuery(filters);
   const [limit, setLimit] = useState(10);
   const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [applied]);
+  // A new search starts on its first page (reset while rendering, so the old page is never asked).
+  const [pagedFor, setPagedFor] = useState(applied);
+  if (pagedFor !== applied) {
+    setPagedFor(applied);
+    setPage(1);
+  }
   const contacts = useContacts({ ...applied, limit, offset: (page - 1) * limit }, opened);
   const total = contacts.data?.pagination.total ?? 0;
 
@@ -129,14 +135,4 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
       )}
     </Modal>
   );
-}
-
-/** The filters of the last valid search: an invalid field keeps the previous results on screen. */
-function useLastValidQuery(filters: PhonebookFilters): NonNullable<PhonebookFilters['query']> {
-  const [applied, setApplied] = useState<NonNullable<PhonebookFilters['query']>>({});
-  const key = filters.query ? JSON.stringify(filters.query) : null;
-  useEffect(() => {
-    if (key !== null) setApplied(JSON.parse(key) as NonNullable<PhonebookFilters['query']>);
-  }, [key]);
-  return applied;
 }

@@ -13,7 +13,7 @@ import {
 import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useMemo, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useTenant } from '../../session/session';
@@ -76,13 +76,17 @@ function StartForm({
     resolver: zodResolver(schema),
     defaultValues: { channel_uuid: preselect(channels) ?? '', template_uuid: '', initial_message: '', subject: '' },
   });
-  const channel = channels.find((c) => c.uuid === form.watch('channel_uuid'));
+  const [channelUuid, templateUuid] = useWatch({ control: form.control, name: ['channel_uuid', 'template_uuid'] });
+  const channel = channels.find((c) => c.uuid === channelUuid);
   const templateRequired = channel ? isTemplateRequiredOnStart(channel) : false;
   const [parameters, setParameters] = useState<string[]>([]);
   const [templates, setTemplates] = useState<Template[]>([]);
   const [parametersError, setParametersError] = useState<string | undefined>();
   const onTemplates = useCallback((list: Template[]) => setTemplates(list), []);
-  const setTemplate = useCallback((uuid: string) => form.setValue('template_uuid', uuid, { shouldValidate: form.formState.isSubmitted }), [form]);
+  const setTemplate = useCallback(
+    (uuid: string) => form.setValue('template_uuid', uuid, { shouldValidate: form.formState.isSubmitted }),
+    [form],
+  );
   const submit = form.handleSubmit(async (values) => {
     if (!channel) return;
     const template = templates.find((x) => x.uuid === values.template_uuid);
@@ -93,7 +97,10 @@ function StartForm({
     setParametersError(undefined);
     try {
       // Failures ('Fail to create conversation', an open conversation on the channel) are toasted by the shared handler.
-      const { data } = await api.startConversation({ params: { id: contact.uuid }, body: startConversationBody(values, channel, templateRequired ? parameters : []) });
+      const { data } = await api.startConversation({
+        params: { id: contact.uuid },
+        body: startConversationBody(values, channel, templateRequired ? parameters : []),
+      });
       onStarted(data);
     } catch {
       // already shown by the shared handler; the form stays open to try again
@@ -107,7 +114,10 @@ function StartForm({
     <form onSubmit={submit} noValidate>
       <Stack>
         <Text size="sm">
-          {t('Contact')}: <strong>{contact.name}</strong> · {channel && needsSubjectOnStart(channel) ? (contact.email ?? t('This contact has no e-mail address')) : formatPhoneForDisplay(contact.phone_number)}
+          {t('Contact')}: <strong>{contact.name}</strong> ·{' '}
+          {channel && needsSubjectOnStart(channel)
+            ? (contact.email ?? t('This contact has no e-mail address'))
+            : formatPhoneForDisplay(contact.phone_number)}
         </Text>
         {channels.length === 0 && (
           <Alert color="yellow" role="status">
@@ -141,7 +151,7 @@ function StartForm({
           <StartTemplateFields
             key={channel.uuid}
             channelUuid={channel.uuid}
-            value={form.watch('template_uuid')}
+            value={templateUuid}
             onChange={setTemplate}
             parameters={parameters}
             onParametersChange={setParameters}

@@ -28,7 +28,16 @@ interface Props {
  * The channel's approved templates; media or interactive ones are listed but cannot be
  * chosen; a single valid one is preselected; its body shows with the parameters filled in.
  */
-export function StartTemplateFields({ channelUuid, value, onChange, parameters, onParametersChange, error, parametersError, onTemplates }: Props) {
+export function StartTemplateFields({
+  channelUuid,
+  value,
+  onChange,
+  parameters,
+  onParametersChange,
+  error,
+  parametersError,
+  onTemplates,
+}: Props) {
   const { t } = useTranslation();
   const templates = useStartTemplates(channelUuid);
   const list = templates.data;

@@ -35,7 +35,8 @@ export function useStartChannels(enabled: boolean) {
     queryKey: phonebookKeys.startChannels,
     enabled,
     staleTime: 30_000,
-    queryFn: async (): Promise<OutboundChannel[]> => channelsForOutboundStart((await api.listChannels({ query: { _limit: 0, enabled: true } })).data),
+    queryFn: async (): Promise<OutboundChannel[]> =>
+      channelsForOutboundStart((await api.listChannels({ query: { _limit: 0, enabled: true } })).data),
   });
 }
 
@@ -45,6 +46,7 @@ export function useStartTemplates(channelUuid: string | null) {
     queryKey: phonebookKeys.startTemplates(channelUuid ?? 'none'),
     enabled: channelUuid !== null,
     staleTime: 30_000,
-    queryFn: async (): Promise<Template[]> => (await api.listChannelTemplates({ params: { id: channelUuid! }, query: { status: 'approved', _limit: 0 } })).data,
+    queryFn: async (): Promise<Template[]> =>
+      (await api.listChannelTemplates({ params: { id: channelUuid! }, query: { status: 'approved', _limit: 0 } })).data,
   });
 }

@@ -30,7 +30,10 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
     setServerError(null);
     if (!values.password) return close(); // nothing to change
     try {
-      await profileApi.updateUser({ params: { id: String(me.id) }, body: { password: values.password, old_password: values.old_password } });
+      await profileApi.updateUser({
+        params: { id: String(me.id) },
+        body: { password: values.password, old_password: values.old_password },
+      });
       toastSuccess(t('Password changed successfully'));
       close();
     } catch (error) {
@@ -53,9 +56,19 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
               {t(serverError)}
             </Alert>
           )}
-          <PasswordField label={t('Current password')} autoComplete="current-password" {...form.register('old_password')} error={err('old_password')} />
+          <PasswordField
+            label={t('Current password')}
+            autoComplete="current-password"
+            {...form.register('old_password')}
+            error={err('old_password')}
+          />
           <PasswordField label={t('New password')} autoComplete="new-password" {...form.register('password')} error={err('password')} />
-          <PasswordField label={t('Confirm new password')} autoComplete="new-password" {...form.register('confirm_password')} error={err('confirm_password')} />
+          <PasswordField
+            label={t('Confirm new password')}
+            autoComplete="new-password"
+            {...form.register('confirm_password')}
+            error={err('confirm_password')}
+          />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('Cancel')}

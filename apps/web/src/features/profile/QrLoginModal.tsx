@@ -20,7 +20,10 @@ export function QrLoginModal({ opened, onClose }: { opened: boolean; onClose(): 
     staleTime: 0,
     queryFn: async () => {
       const { data } = await api.getLoginQrCode();
-      return QRCode.toDataURL(JSON.stringify({ login_code: data.login_code, tenant_domain: data.tenant_domain }), { width: 240, margin: 1 });
+      return QRCode.toDataURL(JSON.stringify({ login_code: data.login_code, tenant_domain: data.tenant_domain }), {
+        width: 240,
+        margin: 1,
+      });
     },
   });
   return (

@@ -9,6 +9,7 @@ import { api } from '../../api/client';
 import { BarChart } from '../../ui/BarChart';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { useIssueText } from '../../ui/useRuleForm';
+import { daysBefore, useToday } from '../../ui/useToday';
 
 export type ReportFilter = 'sector' | 'agent' | 'channel' | 'contact' | 'survey';
 export interface ReportDefinition {
@@ -27,7 +28,6 @@ export interface ReportDefinition {
   extra?: (asked: Record<string, string>) => ReactNode;
 }
 
-const iso = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 const PARAMS = ['start', 'end', 'sector_uuid', 'user_id', 'channel_uuid', 'survey_uuid', 'contact', 'report_type'] as const;
 
 /**
@@ -41,13 +41,16 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
   // Numbers as the reader writes them (4,5 in Portuguese); no grouping, so tickets and ids read as in the files.
   const number = new Intl.NumberFormat(language === 'pt' ? 'pt-BR' : 'en-US', { maximumFractionDigits: 2, useGrouping: false });
   const [params, setParams] = useSearchParams();
-  const today = iso(new Date());
+  const today = useToday();
   const draft = Object.fromEntries(PARAMS.map((k) => [k, params.get(k) ?? ''])) as Record<(typeof PARAMS)[number], string>;
-  if (!draft.start) draft.start = iso(new Date(Date.now() - 6 * 86_400_000));
+  if (!draft.start) draft.start = daysBefore(today, 6);
   if (!draft.end) draft.end = today;
   if (!draft.report_type && report.types) draft.report_type = report.types[0]!.value;
   const [asked, setAsked] = useState<Record<string, string> | null>(null);
-  const issues = reportFilterIssues({ start: draft.start, end: draft.end, text: report.filters.includes('contact') ? { contact: draft.contact } : {} }, today);
+  const issues = reportFilterIssues(
+    { start: draft.start, end: draft.end, text: report.filters.includes('contact') ? { contact: draft.contact } : {} },
+    today,
+  );
   const errorOf = useIssueText(issues);
   const set = (key: (typeof PARAMS)[number], value: string | null) => {
     const next = new URLSearchParams(params);
@@ -59,11 +62,32 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
   };
   const timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const query = { ...Object.fromEntries(Object.entries(draft).filter(([, v]) => v)), timezone };
-  const sectors = useQuery({ queryKey: ['sectors', 'all'], enabled: report.filters.includes('sector'), queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data });
-  const agents = useQuery({ queryKey: ['users', 'agent'], enabled: report.filters.includes('agent'), queryFn: async () => (await api.listUsers({ query: { role: 'agent' } })).data });
-  const surveys = useQuery({ queryKey: ['surveys'], enabled: report.filters.includes('survey'), queryFn: async () => (await api.listSurveys({})).data });
-  const channels = useQuery({ queryKey: ['channels', 'all'], enabled: report.filters.includes('channel'), queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data });
-  const result = useQuery({ queryKey: ['reports', report.path, asked], enabled: asked !== null, retry: false, queryFn: () => report.load(asked!) });
+  const sectors = useQuery({
+    queryKey: ['sectors', 'all'],
+    enabled: report.filters.includes('sector'),
+    queryFn: async () => (await api.listSectors({ query: { _limit: 0 } })).data,
+  });
+  const agents = useQuery({
+    queryKey: ['users', 'agent'],
+    enabled: report.filters.includes('agent'),
+    queryFn: async () => (await api.listUsers({ query: { role: 'agent' } })).data,
+  });
+  const surveys = useQuery({
+    queryKey: ['surveys'],
+    enabled: report.filters.includes('survey'),
+    queryFn: async () => (await api.listSurveys({})).data,
+  });
+  const channels = useQuery({
+    queryKey: ['channels', 'all'],
+    enabled: report.filters.includes('channel'),
+    queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data,
+  });
+  const result = useQuery({
+    queryKey: ['reports', report.path, asked],
+    enabled: asked !== null,
+    retry: false,
+    queryFn: () => report.load(asked!),
+  });
   const download = (format: 'csv' | 'excel' | 'json') => `${report.path}?${new URLSearchParams({ ...query, format }).toString()}`;
   const blocked = issues.length > 0;
   const chart = report.chart && (!report.chart.types || report.chart.types.includes(asked?.report_type ?? '')) ? report.chart : null;
@@ -93,22 +117,66 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
         />
       )}
       <Group align="flex-start">
-        <TextInput type="date" label={t('Start date')} value={draft.start} max={today} onChange={(e) => set('start', e.currentTarget.value)} error={errorOf('start')} />
-        <TextInput type="date" label={t('End date')} value={draft.end} max={today} onChange={(e) => set('end', e.currentTarget.value)} error={errorOf('end')} />
+        <TextInput
+          type="date"
+          label={t('Start date')}
+          value={draft.start}
+          max={today}
+          onChange={(e) => set('start', e.currentTarget.value)}
+          error={errorOf('start')}
+        />
+        <TextInput
+          type="date"
+          label={t('End date')}
+          value={draft.end}
+          max={today}
+          onChange={(e) => set('end', e.currentTarget.value)}
+          error={errorOf('end')}
+        />
         {report.filters.includes('sector') && (
-          <Select label={t('Sector')} clearable data={(sectors.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))} value={draft.sector_uuid || null} onChange={(v) => set('sector_uuid', v)} />
+          <Select
+            label={t('Sector')}
+            clearable
+            data={(sectors.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))}
+            value={draft.sector_uuid || null}
+            onChange={(v) => set('sector_uuid', v)}
+          />
         )}
         {report.filters.includes('agent') && (
-          <Select label={t('Agent')} clearable searchable data={(agents.data ?? []).map((u) => ({ value: String(u.id), label: u.username }))} value={draft.user_id || null} onChange={(v) => set('user_id', v)} />
+          <Select
+            label={t('Agent')}
+            clearable
+            searchable
+            data={(agents.data ?? []).map((u) => ({ value: String(u.id), label: u.username }))}
+            value={draft.user_id || null}
+            onChange={(v) => set('user_id', v)}
+          />
         )}
         {report.filters.includes('channel') && (
-          <Select label={t('Channel')} clearable data={(channels.data ?? []).map((c) => ({ value: c.uuid, label: c.name }))} value={draft.channel_uuid || null} onChange={(v) => set('channel_uuid', v)} />
+          <Select
+            label={t('Channel')}
+            clearable
+            data={(channels.data ?? []).map((c) => ({ value: c.uuid, label: c.name }))}
+            value={draft.channel_uuid || null}
+            onChange={(v) => set('channel_uuid', v)}
+          />
         )}
         {report.filters.includes('survey') && (
-          <Select label={t('Survey')} clearable data={(surveys.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))} value={draft.survey_uuid || null} onChange={(v) => set('survey_uuid', v)} />
+          <Select
+            label={t('Survey')}
+            clearable
+            data={(surveys.data ?? []).map((s) => ({ value: s.uuid, label: s.name }))}
+            value={draft.survey_uuid || null}
+            onChange={(v) => set('survey_uuid', v)}
+          />
         )}
         {report.filters.includes('contact') && (
-          <TextInput label={t('Contact')} value={draft.contact} onChange={(e) => set('contact', e.currentTarget.value)} error={errorOf('contact')} />
+          <TextInput
+            label={t('Contact')}
+            value={draft.contact}
+            onChange={(e) => set('contact', e.currentTarget.value)}
+            error={errorOf('contact')}
+          />
         )}
       </Group>
       <Group>
@@ -123,7 +191,14 @@ export function AdminReportPage({ report }: { report: ReportDefinition }) {
         {(['csv', 'excel', 'json'] as const).map((format) => (
           <Tooltip key={format} label={t('Fix all the errors before downloading this report')} disabled={!blocked}>
             <span>
-              <Button component="a" href={blocked ? undefined : download(format)} download variant="default" disabled={blocked} data-disabled={blocked || undefined}>
+              <Button
+                component="a"
+                href={blocked ? undefined : download(format)}
+                download
+                variant="default"
+                disabled={blocked}
+                data-disabled={blocked || undefined}
+              >
                 {t('Download {{format}}', { format: format === 'excel' ? 'Excel' : format.toUpperCase() })}
               </Button>
             </span>

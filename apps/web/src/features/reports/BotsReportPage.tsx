@@ -14,7 +14,11 @@ import { AdminReportPage } from './AdminReportPage';
 import { REPORT_DEFINITIONS } from './definitions';
 
 /** The outcomes as the report's dictionary words them (the bots totals above use the same words). */
-const OUTCOMES: Record<BotHistoryRow['outcome'], string> = { in_bot: 'Still in the flow', sent_to_queue: 'Sent to the queue', ended: 'Ended' };
+const OUTCOMES: Record<BotHistoryRow['outcome'], string> = {
+  in_bot: 'Still in the flow',
+  sent_to_queue: 'Sent to the queue',
+  ended: 'Ended',
+};
 
 /**
  * Reports > Bots (flag bots_report): the totals per menu answer and bot, then each
@@ -37,7 +41,14 @@ function BotPasses({ asked }: { asked: Record<string, string> }) {
   const bots = useQuery({ queryKey: ['bots'], enabled: botsOn, queryFn: async () => (await api.listBots({})).data });
   const menus = useQuery({ queryKey: ['automated-menus'], queryFn: async () => (await api.listAutomatedMenus({})).data });
   const timezone = asked.timezone ?? 'UTC';
-  const query = { start: asked.start, end: asked.end, timezone, ...(bot ? { bot_uuid: bot } : {}), _limit: limit, _offset: (page - 1) * limit };
+  const query = {
+    start: asked.start,
+    end: asked.end,
+    timezone,
+    ...(bot ? { bot_uuid: bot } : {}),
+    _limit: limit,
+    _offset: (page - 1) * limit,
+  };
   const passes = useQuery({
     queryKey: ['bots', 'history', query],
     placeholderData: keepPreviousData,

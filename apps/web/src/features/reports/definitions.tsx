@@ -42,7 +42,8 @@ export const REPORT_DEFINITIONS = {
   'session-volume-trends': {
     title: phrase('Session volume trends'),
     path: `${base}/trends/conversations`,
-    load: async (q) => (await api.conversationTrendsReport({ query: { ...q, report_type: q.report_type === 'hour' ? 'hour' : 'weekday' } })).data,
+    load: async (q) =>
+      (await api.conversationTrendsReport({ query: { ...q, report_type: q.report_type === 'hour' ? 'hour' : 'weekday' } })).data,
     filters: ['sector', 'agent', 'channel'],
     types: [
       { value: 'weekday', label: phrase('By weekday') },
@@ -74,7 +75,9 @@ export const REPORT_DEFINITIONS = {
   surveys: {
     title: phrase('Surveys'),
     path: `${base}/surveys`,
-    load: async (q) => (await api.surveysReport({ query: { ...q, report_type: SURVEY_TYPES.find((o) => o.value === q.report_type)?.value ?? 'survey' } })).data,
+    load: async (q) =>
+      (await api.surveysReport({ query: { ...q, report_type: SURVEY_TYPES.find((o) => o.value === q.report_type)?.value ?? 'survey' } }))
+        .data,
     filters: ['survey', 'sector', 'agent', 'channel'],
     types: [...SURVEY_TYPES],
     chart: { value: 'answered', types: ['day'] },

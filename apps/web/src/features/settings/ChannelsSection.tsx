@@ -1,20 +1,47 @@
-import type { BodyInput, Channel, createChannel } from '@atende/contract';
+import { channelTypeFacts, type BodyInput, type Channel, type createChannel } from '@atende/contract';
 import { allows } from '@atende/core';
 import { ApiError } from '@atende/sdk';
-import { Alert, Anchor, Badge, Button, Code, CopyButton, Group, Modal, PasswordInput, Select, Stack, Switch, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Code,
+  CopyButton,
+  Group,
+  Modal,
+  PasswordInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api, apiHandling } from '../../api/client';
-import { errorText } from '../../api/errors';
+import { errorText, fieldText } from '../../api/errors';
+import type { FieldError } from '@atende/contract';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { EntryPointSelect } from '../menus/EntryPointSelect';
 import { entryPointOf } from '../menus/useEntryPointOptions';
-import { AVAILABILITY, CHANNEL_FORMS, channelBody, channelFormErrors, channelTypeLabel, isRequiredField, type ChannelForm } from './channelForms';
+import {
+  AVAILABILITY,
+  CHANNEL_FORMS,
+  channelBody,
+  channelFormErrors,
+  channelTypeLabel,
+  isRequiredField,
+  type ChannelForm,
+} from './channelForms';
 
 /** Creation refusals the modal words itself, next to the fields. */
 const answered = apiHandling(400, 409, 422);
@@ -34,7 +61,11 @@ export function ChannelsSection() {
   const canWrite = allows(roles, 'settings.channels.write');
   const [creating, setCreating] = useState(false);
   // Availability follows the agents' presence: refreshed while the screen is open.
-  const channels = useQuery({ queryKey: channelKeys.list, queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data, refetchInterval: 30_000 });
+  const channels = useQuery({
+    queryKey: channelKeys.list,
+    queryFn: async () => (await api.listChannels({ query: { _limit: 0 } })).data,
+    refetchInterval: 30_000,
+  });
   const toggle = useMutation({
     mutationFn: (c: Channel) => api.updateChannel({ params: { id: c.uuid }, body: { enabled: !c.enabled } }),
     onSuccess: (res) => {
@@ -114,6 +145,8 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
   const queryClient = useQueryClient();
   const [type, setType] = useState<string>(CHANNEL_FORMS[0]!.type);
   const form: ChannelForm = CHANNEL_FORMS.find((f) => f.type === type) ?? CHANNEL_FORMS[0]!;
+  const facts = channelTypeFacts(form.type);
+  const setupPath = facts?.setupPath;
   const [name, setName] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -121,7 +154,9 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
   const create = useMutation({
     mutationFn: () => {
       const { entry_point, entry_point_type } = entryPointOf(entry);
-      return answered.createChannel({ body: { ...channelBody(form, name, values), ...(entry_point ? { entry_point, entry_point_type } : {}) } as CreateChannelBody });
+      return answered.createChannel({
+        body: { ...channelBody(form, name, values), ...(entry_point ? { entry_point, entry_point_type } : {}) } as CreateChannelBody,
+      });
     },
     onSuccess: () => {
       toastSuccess(t('Channel created'));
@@ -129,8 +164,8 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
     },
     onError: (error) => {
       if (!(error instanceof ApiError)) return;
-      const fields = (error.body as { fields?: { path: string; message: string }[] } | null)?.fields ?? [];
-      setErrors(Object.fromEntries(fields.map((f) => [f.path, f.message])));
+      const fields = (error.body as { fields?: FieldError[] } | null)?.fields ?? [];
+      setErrors(Object.fromEntries(fields.map((f) => [f.path, fieldText(f, t)])));
     },
   });
   const submit = () => {
@@ -146,7 +181,12 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
           <Text>{t('The channel {{name}} was created.', { name: created.data.name })}</Text>
           {form.after && <Text size="sm">{t(form.after)}</Text>}
           {created.data.webhook_url && <Secret label={t('Address to give the provider')} value={created.data.webhook_url} />}
-          {created.inbound_token && <Secret label={t(form.shownOnceLabel ?? (type === 'custom' ? 'Inbound token' : 'Webhook secret'))} value={created.inbound_token} />}
+          {created.inbound_token && (
+            <Secret
+              label={t(form.shownOnceLabel ?? (facts?.inbound === 'token' ? 'Inbound token' : 'Webhook secret'))}
+              value={created.inbound_token}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('Close')}
@@ -168,17 +208,26 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
             }}
             comboboxProps={{ withinPortal: true }}
           />
-          {form.setupPath && (
+          {setupPath && (
             <Alert color="blue" title={t('Connect with Facebook')}>
               <Stack gap="xs" align="flex-start">
-                <Text size="sm">{t('Log in with Facebook and choose the page: no token to copy. Or fill in the page\'s details below.')}</Text>
-                <Button size="xs" onClick={() => void navigate(form.setupPath!)}>
+                <Text size="sm">
+                  {t("Log in with Facebook and choose the page: no token to copy. Or fill in the page's details below.")}
+                </Text>
+                <Button size="xs" onClick={() => void navigate(setupPath)}>
                   {t('Connect with Facebook')}
                 </Button>
               </Stack>
             </Alert>
           )}
-          <TextInput label={t('Name')} required maxLength={120} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name ? t(errors.name) : undefined} />
+          <TextInput
+            label={t('Name')}
+            required
+            maxLength={120}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={errors.name ? t(errors.name) : undefined}
+          />
           {form.fields.map((field) => {
             if (field.switch) {
               return (
@@ -207,7 +256,9 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
             );
           })}
           <EntryPointSelect value={entry} onChange={setEntry} error={errors.entry_point ? t(errors.entry_point) : undefined} />
-          {create.isError && !Object.keys(errors).length && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
+          {create.isError && !Object.keys(errors).length && (
+            <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t('Cancel')}

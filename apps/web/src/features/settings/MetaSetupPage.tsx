@@ -65,7 +65,9 @@ function MetaSetupPage({ kind }: { kind: MetaSetupKind }) {
           {t('Back to channels')}
         </Anchor>
         <Title order={2}>{t(texts.title)}</Title>
-        {start.isError && <Alert color="red">{start.error instanceof ApiError ? errorText(start.error, t) : t('Something went wrong')}</Alert>}
+        {start.isError && (
+          <Alert color="red">{start.error instanceof ApiError ? errorText(start.error, t) : t('Something went wrong')}</Alert>
+        )}
         {params.get('error') ? (
           <>
             <Alert color="yellow">{t('The Facebook login was cancelled: nothing was connected.')}</Alert>
@@ -91,7 +93,12 @@ function ChoosePage({ kind, code, state, retry }: { kind: MetaSetupKind; code: s
   const [pageId, setPageId] = useState<string | null>(null);
   const [entry, setEntry] = useState<string | null>(null);
   // The server keeps the login under the state: asking again (a reload) answers the same pages.
-  const pages = useQuery({ queryKey: ['meta-setup', state], queryFn: async () => (await answered.listMetaSetupPages({ body: { state, code } })).data, retry: false, staleTime: Infinity });
+  const pages = useQuery({
+    queryKey: ['meta-setup', state],
+    queryFn: async () => (await answered.listMetaSetupPages({ body: { state, code } })).data,
+    retry: false,
+    staleTime: Infinity,
+  });
   const connect = useMutation({
     mutationFn: () => {
       const { entry_point, entry_point_type } = entryPointOf(entry);
@@ -114,7 +121,14 @@ function ChoosePage({ kind, code, state, retry }: { kind: MetaSetupKind; code: s
     return (
       <Paper withBorder p="md">
         <Stack>
-          <Alert color="green">{t(done.created ? phrase('The channel {{name}} is connected.') : phrase('The channel {{name}} was updated with the new connection.'), { name: done.data.name })}</Alert>
+          <Alert color="green">
+            {t(
+              done.created
+                ? phrase('The channel {{name}} is connected.')
+                : phrase('The channel {{name}} was updated with the new connection.'),
+              { name: done.data.name },
+            )}
+          </Alert>
           <Group>
             <Button component={Link} to={`${CHANNELS}/channels/${done.data.uuid}`}>
               {t('Open channel settings')}
@@ -137,13 +151,21 @@ function ChoosePage({ kind, code, state, retry }: { kind: MetaSetupKind; code: s
                 key={page.id}
                 value={page.id}
                 label={kind === 'instagram' && page.instagram_username ? `@${page.instagram_username} (${page.name})` : page.name}
-                description={page.channel ? t('Connected to the channel {{name}}: connecting again updates it', { name: page.channel.name }) : kind === 'messenger' && page.instagram_username ? `Instagram: @${page.instagram_username}` : undefined}
+                description={
+                  page.channel
+                    ? t('Connected to the channel {{name}}: connecting again updates it', { name: page.channel.name })
+                    : kind === 'messenger' && page.instagram_username
+                      ? `Instagram: @${page.instagram_username}`
+                      : undefined
+                }
               />
             ))}
           </Stack>
         </Radio.Group>
         <EntryPointSelect value={entry} onChange={setEntry} />
-        {connect.isError && <Alert color="red">{connect.error instanceof ApiError ? errorText(connect.error, t) : t('Something went wrong')}</Alert>}
+        {connect.isError && (
+          <Alert color="red">{connect.error instanceof ApiError ? errorText(connect.error, t) : t('Something went wrong')}</Alert>
+        )}
         <Group justify="flex-end">
           <Button disabled={!pageId} loading={connect.isPending} onClick={() => connect.mutate()}>
             {t('Connect')}

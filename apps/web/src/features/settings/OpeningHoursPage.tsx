@@ -59,7 +59,12 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe().data;
-  const canSave = me ? allows(me.roles.map((r) => r.name), 'settings.opening_hours.write') : false;
+  const canSave = me
+    ? allows(
+        me.roles.map((r) => r.name),
+        'settings.opening_hours.write',
+      )
+    : false;
   const [enabled, setEnabled] = useState(initial.enabled);
   const [timezone, setTimezone] = useState(initial.timezone);
   const [message, setMessage] = useState(initial.out_of_hours_message);

@@ -124,7 +124,10 @@ function SectorModal({ sector, onClose }: { sector: Sector | null; onClose(): vo
       />
       <Textarea
         label={t('Ticket message')}
-        description={t("Sent to the contact when a conversation enters this sector's queue. {{number}} is the number and {{name}} the sector; without {{number}}, the number follows the message.", { number: '{{ticket}}', name: '{{sector}}' })}
+        description={t(
+          "Sent to the contact when a conversation enters this sector's queue. {{number}} is the number and {{name}} the sector; without {{number}}, the number follows the message.",
+          { number: '{{ticket}}', name: '{{sector}}' },
+        )}
         autosize
         minRows={2}
         {...form.register('ticket_message')}

@@ -50,7 +50,12 @@ function WorkspaceForm({ initial }: { initial: Workspace }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe().data;
-  const canSave = me ? allows(me.roles.map((r) => r.name), 'settings.workspace.write') : false;
+  const canSave = me
+    ? allows(
+        me.roles.map((r) => r.name),
+        'settings.workspace.write',
+      )
+    : false;
   const [mode, setMode] = useState(initial.conversation_delivery_mode);
   const [max, setMax] = useState<number | string>(initial.max_conversation_per_user);
   const [archived, setArchived] = useState(initial.archived_conversation_behavior_on_new_messages);

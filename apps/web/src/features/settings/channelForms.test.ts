@@ -12,7 +12,11 @@ describe('channel form checks', () => {
       from_number: 'A sender number or a messaging service SID is required',
     });
     expect(channelFormErrors(form('sms'), 'SMS', { account_sid: 'AC1', auth_token: 't', messaging_service_sid: 'MG1' })).toEqual({});
-    expect(channelFormErrors(form('email'), ' ', { smtp_host: 'smtp.loja.test' })).toEqual({ name: 'Required', from_address: 'Required', password: 'Required' });
+    expect(channelFormErrors(form('email'), ' ', { smtp_host: 'smtp.loja.test' })).toEqual({
+      name: 'Required',
+      from_address: 'Required',
+      password: 'Required',
+    });
   });
 
   it('does not ask what the api makes (360dialog webhook secret), and marks only single required fields', () => {

@@ -1,8 +1,14 @@
-import { HASH_CHANNEL_TYPE, isRequiredChannelSetting, missingChannelSettings, type ChannelAvailability } from '@atende/contract';
+import {
+  HASH_CHANNEL_TYPE,
+  isRequiredChannelSetting,
+  missingChannelSettings,
+  type ChannelAvailability,
+  type ChannelType,
+} from '@atende/contract';
 import { phrase } from '../../i18n/phrase';
 
-/** What a channel type is called on screen (never its raw type, issue 16 item 8). */
-export const CHANNEL_TYPE_LABEL: Record<string, string> = {
+/** What a channel type is called on screen (never its raw type). */
+export const CHANNEL_TYPE_LABEL: Partial<Record<ChannelType, string>> = {
   livechat: phrase('Live chat'),
   custom: phrase('API channel'),
   droz: phrase('API channel'),
@@ -22,10 +28,10 @@ export const CHANNEL_TYPE_LABEL: Record<string, string> = {
 
 export function channelTypeLabel(type: string): string {
   if (HASH_CHANNEL_TYPE.test(type)) return phrase('WhatsApp Business API');
-  return CHANNEL_TYPE_LABEL[type] ?? type;
+  return CHANNEL_TYPE_LABEL[type as ChannelType] ?? type;
 }
 
-/** Spec 002 §3 availability: its label, colour and what it means (api channels/availability.ts). */
+/** Availability: its label, colour and what it means (api channels/availability.ts). */
 export const AVAILABILITY: Record<ChannelAvailability, { label: string; color: string; help: string }> = {
   offline: { label: phrase('Offline'), color: 'gray', help: phrase('The channel is disabled: nothing comes in or goes out') },
   paused: { label: phrase('Paused'), color: 'yellow', help: phrase('Every agent who serves this channel is on a pause') },
@@ -44,16 +50,18 @@ export interface ChannelField {
   switch?: boolean;
 }
 
-/** A type the creation form offers, with only what that type needs (issue 15 channels admin screen). */
+/**
+ * A type the creation form offers, with only what that type needs. The facts the api shares (which
+ * settings are required, a login setup screen, how inbound arrives) are the type's row in the
+ * contract's CHANNEL_TYPE_FACTS; this adds only the screen's own words.
+ */
 export interface ChannelForm {
-  type: string;
+  type: ChannelType;
   fields: ChannelField[];
   /** Said after creation, next to the address to give the provider. */
   after?: string;
   /** What the value answered once at creation is (the custom channel's token, e-mail's forwarding address). */
   shownOnceLabel?: string;
-  /** A setup screen that connects the channel by the provider's login, offered first (manual entry stays). */
-  setupPath?: string;
 }
 
 const baseUrl = (placeholder: string): ChannelField => ({
@@ -67,7 +75,14 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   { type: 'livechat', fields: [], after: phrase('Set its appearance and copy the embed code on the next screen.') },
   {
     type: 'custom',
-    fields: [{ key: 'webhook_url', label: phrase('Delivery address'), description: phrase('Where agent messages are posted (optional)'), placeholder: 'https://example.com/atende' }],
+    fields: [
+      {
+        key: 'webhook_url',
+        label: phrase('Delivery address'),
+        description: phrase('Where agent messages are posted (optional)'),
+        placeholder: 'https://example.com/atende',
+      },
+    ],
     after: phrase('Your system posts contact messages to this address with the token below. The token is shown only now.'),
   },
   {
@@ -77,7 +92,12 @@ export const CHANNEL_FORMS: ChannelForm[] = [
       { key: 'waba_id', label: phrase('WhatsApp Business account ID') },
       { key: 'access_token', label: phrase('Access token'), secret: true },
       { key: 'app_secret', label: phrase('App secret'), secret: true },
-      { key: 'verify_token', label: phrase('Verify token'), secret: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      {
+        key: 'verify_token',
+        label: phrase('Verify token'),
+        secret: true,
+        description: phrase('Any text of yours: Meta sends it back when the webhook is set'),
+      },
       baseUrl('https://graph.facebook.com'),
     ],
     after: phrase('Give this address and your verify token to Meta as the webhook of the app.'),
@@ -85,14 +105,21 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'whatsapp_360dialog',
     fields: [{ key: 'api_key', label: phrase('API key'), secret: true }, baseUrl('https://waba-v2.360dialog.io')],
-    after: phrase('Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.'),
+    after: phrase(
+      'Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.',
+    ),
   },
   {
     type: 'whatsapp_twilio',
     fields: [
       { key: 'account_sid', label: phrase('Account SID') },
       { key: 'auth_token', label: phrase('Auth token'), secret: true },
-      { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
+      {
+        key: 'from_number',
+        label: phrase('Sender number'),
+        description: phrase('Or a messaging service SID below'),
+        placeholder: '+5511999990000',
+      },
       { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
       baseUrl('https://api.twilio.com'),
     ],
@@ -101,7 +128,12 @@ export const CHANNEL_FORMS: ChannelForm[] = [
   {
     type: 'telegram',
     fields: [
-      { key: 'bot_token', label: phrase('Bot token'), secret: true, description: phrase('From @BotFather: the bot is checked and its webhook set when you create the channel') },
+      {
+        key: 'bot_token',
+        label: phrase('Bot token'),
+        secret: true,
+        description: phrase('From @BotFather: the bot is checked and its webhook set when you create the channel'),
+      },
       baseUrl('https://api.telegram.org'),
     ],
     after: phrase('The bot already sends its updates to this address: nothing else to set up.'),
@@ -111,24 +143,46 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     fields: [
       { key: 'account_sid', label: phrase('Account SID') },
       { key: 'auth_token', label: phrase('Auth token'), secret: true },
-      { key: 'from_number', label: phrase('Sender number'), description: phrase('Or a messaging service SID below'), placeholder: '+5511999990000' },
+      {
+        key: 'from_number',
+        label: phrase('Sender number'),
+        description: phrase('Or a messaging service SID below'),
+        placeholder: '+5511999990000',
+      },
       { key: 'messaging_service_sid', label: phrase('Messaging service SID') },
-      { key: 'mms_enabled', label: phrase('MMS (pictures and files)'), switch: true, description: phrase('Off: the channel sends text only') },
+      {
+        key: 'mms_enabled',
+        label: phrase('MMS (pictures and files)'),
+        switch: true,
+        description: phrase('Off: the channel sends text only'),
+      },
       baseUrl('https://api.twilio.com'),
     ],
-    after: phrase("Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own."),
+    after: phrase(
+      "Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own.",
+    ),
   },
   ...(['messenger', 'instagram'] as const).map((type) => ({
     type,
-    setupPath: `/${type}-setup`,
     fields: [
-      { key: 'page_id', label: phrase('Facebook page ID'), description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined },
+      {
+        key: 'page_id',
+        label: phrase('Facebook page ID'),
+        description: type === 'instagram' ? phrase('The page the Instagram account is connected to') : undefined,
+      },
       { key: 'access_token', label: phrase('Page access token'), secret: true },
       { key: 'app_secret', label: phrase('App secret'), secret: true },
-      { key: 'verify_token', label: phrase('Verify token'), secret: true, description: phrase('Any text of yours: Meta sends it back when the webhook is set') },
+      {
+        key: 'verify_token',
+        label: phrase('Verify token'),
+        secret: true,
+        description: phrase('Any text of yours: Meta sends it back when the webhook is set'),
+      },
       baseUrl('https://graph.facebook.com'),
     ],
-    after: phrase('Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.'),
+    after: phrase(
+      'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.',
+    ),
   })),
   {
     type: 'email',
@@ -140,7 +194,9 @@ export const CHANNEL_FORMS: ChannelForm[] = [
       { key: 'username', label: phrase('SMTP user'), description: phrase('Leave empty to use the e-mail address') },
       { key: 'password', label: phrase('SMTP password'), secret: true },
     ],
-    after: phrase('Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.'),
+    after: phrase(
+      'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.',
+    ),
     shownOnceLabel: phrase('Forwarding address'),
   },
 ];

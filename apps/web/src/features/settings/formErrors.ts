@@ -2,7 +2,8 @@ import { ApiError } from '@atende/sdk';
 import type { TFunction } from 'i18next';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { apiHandling } from '../../api/client';
-import { errorText } from '../../api/errors';
+import { errorText, fieldText } from '../../api/errors';
+import type { FieldError } from '@atende/contract';
 import { toastError } from '../../ui/toasts';
 
 /**
@@ -11,10 +12,10 @@ import { toastError } from '../../ui/toasts';
  */
 export const settingsApi = apiHandling(400, 404, 409);
 
-/** The `fields` of an error answer (path and message each). */
-export function fieldsOf(body: unknown): { path: string; message: string }[] {
+/** The `fields` of an error answer (path, message, and the code and params that word it). */
+export function fieldsOf(body: unknown): FieldError[] {
   if (typeof body !== 'object' || body === null || !('fields' in body) || !Array.isArray(body.fields)) return [];
-  return body.fields.filter((f): f is { path: string; message: string } => typeof f?.path === 'string' && typeof f?.message === 'string');
+  return body.fields.filter((f): f is FieldError => typeof f?.path === 'string' && typeof f?.message === 'string');
 }
 
 /**
@@ -27,7 +28,7 @@ export function serverFieldErrors(error: unknown, t: TFunction): { any: boolean;
     any: fields.length > 0,
     on: (path) => {
       const found = fields.find((f) => f.path === path || f.path.endsWith(`.${path}`));
-      return found ? t(found.message) : undefined;
+      return found ? fieldText(found, t) : undefined;
     },
   };
 }
@@ -43,7 +44,7 @@ export function showServerErrors<T extends FieldValues>(
   if (![400, 404, 409].includes(error.status)) return; // already shown by the shared handler
   const known = fieldsOf(error.body).filter((f) => (fields as readonly string[]).includes(f.path));
   if (known.length === 0) toastError(errorText(error, t));
-  for (const f of known) form.setError(f.path as Path<T>, { message: f.message });
+  for (const f of known) form.setError(f.path as Path<T>, { message: fieldText(f, t) });
 }
 
 /** The translated message of a field's error, for a Mantine input's `error`. */

@@ -14,7 +14,12 @@ export function ConversationFieldsPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const me = useMe().data;
-  const isAdmin = !!me && roleCovers(me.roles.map((r) => r.name), 'admin');
+  const isAdmin =
+    !!me &&
+    roleCovers(
+      me.roles.map((r) => r.name),
+      'admin',
+    );
   const fields = useQuery({ queryKey: ['conversation-fields'], queryFn: async () => (await api.listConversationFieldDefinitions()).data });
   const [name, setName] = useState('');
   const create = useMutation({
@@ -30,7 +35,13 @@ export function ConversationFieldsPage() {
       <ListHeader title={t('Conversation fields')} />
       {isAdmin && (
         <Group align="flex-end">
-          <TextInput style={{ flex: 1 }} label={t('New field')} maxLength={120} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+          <TextInput
+            style={{ flex: 1 }}
+            label={t('New field')}
+            maxLength={120}
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+          />
           <Button disabled={!name.trim()} loading={create.isPending} onClick={() => create.mutate()}>
             {t('Add')}
           </Button>

@@ -10,11 +10,19 @@ function MediaHeader({ header }: { header: TemplateHeader }) {
   const { t } = useTranslation();
   const source = header.example?.header_handle?.[0];
   if (header.format === 'IMAGE' && source) return <Image src={source} alt={t('Header image')} radius="sm" mah={160} fit="cover" />;
-  if (header.format === 'VIDEO' && source) return <video src={source} controls style={{ width: '100%', maxHeight: 160, borderRadius: 4 }} aria-label={t('Header video')} />;
+  if (header.format === 'VIDEO' && source)
+    return <video src={source} controls style={{ width: '100%', maxHeight: 160, borderRadius: 4 }} aria-label={t('Header video')} />;
   const Icon = FORMAT_ICON[header.format as keyof typeof FORMAT_ICON] ?? IconFileText;
   // No source yet (or a document / location): a placeholder naming the format.
   return (
-    <Group justify="center" gap={6} p="md" bg="gray.1" style={{ borderRadius: 4 }} aria-label={t('{{format}} header', { format: header.format })}>
+    <Group
+      justify="center"
+      gap={6}
+      p="md"
+      bg="gray.1"
+      style={{ borderRadius: 4 }}
+      aria-label={t('{{format}} header', { format: header.format })}
+    >
       <Icon size={22} />
       <Text size="sm" c="dimmed">
         {header.format}

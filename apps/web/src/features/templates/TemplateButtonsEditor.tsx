@@ -62,7 +62,13 @@ export function TemplateButtonsEditor({ kind, items, onKind, onItems, errors }: 
             error={err(`buttons.${i}.text`)}
           />
           {b.type === 'URL' && (
-            <TextInput flex={1} label={t('URL')} value={b.url} onChange={(e) => set(i, { url: e.currentTarget.value })} error={err(`buttons.${i}.url`)} />
+            <TextInput
+              flex={1}
+              label={t('URL')}
+              value={b.url}
+              onChange={(e) => set(i, { url: e.currentTarget.value })}
+              error={err(`buttons.${i}.url`)}
+            />
           )}
           {b.type === 'PHONE_NUMBER' && (
             <TextInput
@@ -73,13 +79,25 @@ export function TemplateButtonsEditor({ kind, items, onKind, onItems, errors }: 
               error={err(`buttons.${i}.phone_number`)}
             />
           )}
-          <ActionIcon mt={26} variant="subtle" color="red" aria-label={t('Remove button {{n}}', { n: i + 1 })} onClick={() => onItems(items.filter((_, j) => j !== i))}>
+          <ActionIcon
+            mt={26}
+            variant="subtle"
+            color="red"
+            aria-label={t('Remove button {{n}}', { n: i + 1 })}
+            onClick={() => onItems(items.filter((_, j) => j !== i))}
+          >
             <IconTrash size={16} />
           </ActionIcon>
         </Group>
       ))}
       <Group>
-        <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} disabled={items.length >= max} onClick={() => onItems([...items, emptyButton(nextType)])}>
+        <Button
+          size="xs"
+          variant="light"
+          leftSection={<IconPlus size={14} />}
+          disabled={items.length >= max}
+          onClick={() => onItems([...items, emptyButton(nextType)])}
+        >
           {t('Add button')}
         </Button>
         {errors.buttons && (

@@ -89,7 +89,11 @@ export function TemplateFormFields({ form, onChange, channels, mode, errors }: P
       </Stack>
       {rich && (
         <>
-          <Switch label={t('Header')} checked={form.header.enabled} onChange={(e) => onChange({ ...form, header: { ...form.header, enabled: e.currentTarget.checked } })} />
+          <Switch
+            label={t('Header')}
+            checked={form.header.enabled}
+            onChange={(e) => onChange({ ...form, header: { ...form.header, enabled: e.currentTarget.checked } })}
+          />
           {form.header.enabled && (
             <Group grow align="flex-start">
               <Select
@@ -126,7 +130,11 @@ export function TemplateFormFields({ form, onChange, channels, mode, errors }: P
       />
       {rich && (
         <>
-          <Switch label={t('Footer')} checked={form.footer.enabled} onChange={(e) => onChange({ ...form, footer: { ...form.footer, enabled: e.currentTarget.checked } })} />
+          <Switch
+            label={t('Footer')}
+            checked={form.footer.enabled}
+            onChange={(e) => onChange({ ...form, footer: { ...form.footer, enabled: e.currentTarget.checked } })}
+          />
           {form.footer.enabled && (
             <TextInput
               label={t('Footer text')}
@@ -136,7 +144,11 @@ export function TemplateFormFields({ form, onChange, channels, mode, errors }: P
               description={`${form.footer.text.length}/${TEMPLATE_LIMITS.footer}`}
             />
           )}
-          <Switch label={t('Buttons')} checked={form.buttons.enabled} onChange={(e) => onChange({ ...form, buttons: { ...form.buttons, enabled: e.currentTarget.checked } })} />
+          <Switch
+            label={t('Buttons')}
+            checked={form.buttons.enabled}
+            onChange={(e) => onChange({ ...form, buttons: { ...form.buttons, enabled: e.currentTarget.checked } })}
+          />
           {form.buttons.enabled && (
             <TemplateButtonsEditor
               kind={form.buttons.kind}

@@ -1,4 +1,5 @@
 import { ErrorBodySchema, type Channel, type Template } from '@atende/contract';
+import { fieldText } from '../../api/errors';
 import { TEMPLATE_MESSAGES } from '@atende/core';
 import { ApiError } from '@atende/sdk';
 import { Badge, Button, Grid, Group, Modal, Stack, Text } from '@mantine/core';
@@ -28,7 +29,9 @@ interface Props {
  */
 export function TemplateFormModal({ mode, template, channels, onClose, onSaved }: Props) {
   const { t } = useTranslation();
-  const [form, setForm] = useState<TemplateFormState>(() => (template ? fromTemplate(template) : emptyForm(channels.length === 1 ? channels[0]!.uuid : '')));
+  const [form, setForm] = useState<TemplateFormState>(() =>
+    template ? fromTemplate(template) : emptyForm(channels.length === 1 ? channels[0]!.uuid : ''),
+  );
   const [step, setStep] = useState<1 | 2>(1);
   const [tried, setTried] = useState<{ 1: boolean; 2: boolean }>({ 1: false, 2: false });
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -49,7 +52,9 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
     mutationFn: (confirm: boolean) => {
       const body = toInput(form);
       const params = { id: form.channel_uuid };
-      return mode === 'create' ? api.createTemplate({ params, body }) : templateApi.updateTemplate({ params, body, query: confirm ? { confirm: true } : {} });
+      return mode === 'create'
+        ? api.createTemplate({ params, body })
+        : templateApi.updateTemplate({ params, body, query: confirm ? { confirm: true } : {} });
     },
     onSuccess: () => {
       setInUse(null);
@@ -62,7 +67,7 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
       if (campaigns !== null) return setInUse(campaigns);
       if (!(error instanceof ApiError)) return;
       const fields = ErrorBodySchema.safeParse(error.body).data?.fields ?? [];
-      setServerErrors(Object.fromEntries(fields.map((f) => [f.path, f.message])));
+      setServerErrors(Object.fromEntries(fields.map((f) => [f.path, fieldText(f, t)])));
       if (fields.some((f) => !f.path.startsWith('header.example'))) setStep(1);
     },
   });
@@ -73,7 +78,8 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
   };
   const submit = () => {
     setTried((s) => ({ ...s, 2: true }));
-    if (Object.keys(fieldErrors(form, channelType, mode, 2)).length === 0 && Object.keys(missingExamples(form)).length === 0) save.mutate(false);
+    if (Object.keys(fieldErrors(form, channelType, mode, 2)).length === 0 && Object.keys(missingExamples(form)).length === 0)
+      save.mutate(false);
   };
 
   return (
@@ -128,7 +134,10 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
       <ConfirmModal
         opened={inUse !== null}
         title={t('Campaigns use this template')}
-        message={t("These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?", { campaigns: inUse })}
+        message={t(
+          "These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?",
+          { campaigns: inUse },
+        )}
         confirmLabel={t('Save anyway')}
         loading={save.isPending}
         onConfirm={() => save.mutate(true)}

@@ -4,7 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { phrase } from '../../i18n/phrase';
 
 /** APPROVED online (green); PENDING, IN_APPEAL, PENDING_DELETION paused (amber); the rest offline (red). */
-const TONE_COLOR = { online: 'var(--mantine-color-green-6)', paused: 'var(--mantine-color-yellow-6)', offline: 'var(--mantine-color-red-6)' } as const;
+const TONE_COLOR = {
+  online: 'var(--mantine-color-green-6)',
+  paused: 'var(--mantine-color-yellow-6)',
+  offline: 'var(--mantine-color-red-6)',
+} as const;
 
 /**
  * Statuses as the provider names them (English keeps the provider's word), translated in pt;

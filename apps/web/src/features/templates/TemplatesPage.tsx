@@ -4,7 +4,7 @@ import { ActionIcon, Button, Group, Modal, Select, Stack, Table, Text, TextInput
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconEdit, IconEye, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { campaignsUsingTemplate, templateApi } from './templateInUse';
@@ -37,16 +37,29 @@ export function TemplatesPage() {
   const [debouncedName] = useDebouncedValue(name.trim(), SEARCH_DEBOUNCE_MS);
   const [limit, setLimit] = useState(10);
   const [page, setPage] = useState(1);
-  useEffect(() => setPage(1), [channel, category, debouncedName]);
+  // Other filters start on the first page (reset while rendering, so the old page is never asked).
+  const filtersKey = JSON.stringify([channel, category, debouncedName]);
+  const [pagedFor, setPagedFor] = useState(filtersKey);
+  if (pagedFor !== filtersKey) {
+    setPagedFor(filtersKey);
+    setPage(1);
+  }
   const channels = useTemplateChannels();
-  const templates = useTemplates({ channel_uuid: channel ?? undefined, category: category ?? undefined, name__contains: debouncedName, limit, offset: (page - 1) * limit });
+  const templates = useTemplates({
+    channel_uuid: channel ?? undefined,
+    category: category ?? undefined,
+    name__contains: debouncedName,
+    limit,
+    offset: (page - 1) * limit,
+  });
   const [previewing, setPreviewing] = useState<Template | null>(null);
   const [deleting, setDeleting] = useState<Template | null>(null);
   const [editing, setEditing] = useState<Editing>(null);
   // Campaigns using the template being deleted, named by the server: a second, explicit confirmation.
   const [inUse, setInUse] = useState<string | null>(null);
   const remove = useMutation({
-    mutationFn: ({ template, confirm }: { template: Template; confirm: boolean }) => templateApi.deleteTemplate({ params: { id: template.uuid }, query: confirm ? { confirm: true } : {} }),
+    mutationFn: ({ template, confirm }: { template: Template; confirm: boolean }) =>
+      templateApi.deleteTemplate({ params: { id: template.uuid }, query: confirm ? { confirm: true } : {} }),
     onSuccess: () => {
       toastSuccess(t(TEMPLATE_MESSAGES.deleted));
       setDeleting(null);
@@ -128,7 +141,11 @@ export function TemplatesPage() {
                 <Table.Td>
                   <Group gap={4} justify="flex-end" wrap="nowrap">
                     <Tooltip label={t('Preview')}>
-                      <ActionIcon variant="subtle" aria-label={t('Preview {{name}}', { name: template.name })} onClick={() => setPreviewing(template)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('Preview {{name}}', { name: template.name })}
+                        onClick={() => setPreviewing(template)}
+                      >
                         <IconEye size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -138,7 +155,12 @@ export function TemplatesPage() {
                       </ActionIcon>
                     </Tooltip>
                     <Tooltip label={t('Delete')}>
-                      <ActionIcon variant="subtle" color="red" aria-label={t('Delete {{name}}', { name: template.name })} onClick={() => setDeleting(template)}>
+                      <ActionIcon
+                        variant="subtle"
+                        color="red"
+                        aria-label={t('Delete {{name}}', { name: template.name })}
+                        onClick={() => setDeleting(template)}
+                      >
                         <IconTrash size={16} />
                       </ActionIcon>
                     </Tooltip>
@@ -151,7 +173,12 @@ export function TemplatesPage() {
       )}
       {templates.data && total > 0 && <PagedFooter total={total} limit={limit} page={page} onLimit={setLimit} onPage={setPage} />}
 
-      <Modal opened={previewing !== null} onClose={() => setPreviewing(null)} title={previewing?.name} closeButtonProps={{ 'aria-label': t('Close') }}>
+      <Modal
+        opened={previewing !== null}
+        onClose={() => setPreviewing(null)}
+        title={previewing?.name}
+        closeButtonProps={{ 'aria-label': t('Close') }}
+      >
         {previewing && (
           <Stack>
             <TemplateBubble components={previewing.config.components} />
@@ -179,7 +206,10 @@ export function TemplatesPage() {
       <ConfirmModal
         opened={deleting !== null && inUse !== null}
         title={t('Campaigns use this template')}
-        message={t('These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?', { campaigns: inUse })}
+        message={t(
+          'These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?',
+          { campaigns: inUse },
+        )}
         confirmLabel={t('Delete anyway')}
         loading={remove.isPending}
         onConfirm={() => deleting && remove.mutate({ template: deleting, confirm: true })}

@@ -1,6 +1,16 @@
 import type { Template } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
-import { emptyButton, emptyForm, fieldErrors, fromTemplate, toInput, variablesOf, withButtonsKind, withType, type TemplateFormState } from './form';
+import {
+  emptyButton,
+  emptyForm,
+  fieldErrors,
+  fromTemplate,
+  toInput,
+  variablesOf,
+  withButtonsKind,
+  withType,
+  type TemplateFormState,
+} from './form';
 
 const rich = (): TemplateFormState => ({
   ...emptyForm('ch-1'),
@@ -15,7 +25,12 @@ const rich = (): TemplateFormState => ({
 
 describe('template form state', () => {
   it('starts from the spec defaults', () => {
-    expect(emptyForm()).toMatchObject({ language: 'pt_BR', category: 'MARKETING', type: 'standard', buttons: { kind: 'QUICK_REPLY', enabled: false } });
+    expect(emptyForm()).toMatchObject({
+      language: 'pt_BR',
+      category: 'MARKETING',
+      type: 'standard',
+      buttons: { kind: 'QUICK_REPLY', enabled: false },
+    });
   });
 
   it('builds the submit payload with only the components on and the examples still used', () => {
@@ -36,7 +51,9 @@ describe('template form state', () => {
 
   it('standard keeps the body only; a new buttons type clears the buttons', () => {
     const standard = withType(rich(), 'standard');
-    expect(toInput(standard).components).toEqual([{ type: 'BODY', text: 'Pedido {{1}} chega {{2}}', example: { body_text: [['42', 'hoje']] } }]);
+    expect(toInput(standard).components).toEqual([
+      { type: 'BODY', text: 'Pedido {{1}} chega {{2}}', example: { body_text: [['42', 'hoje']] } },
+    ]);
     expect(standard.header.enabled).toBe(false);
     expect(withButtonsKind(rich(), 'QUICK_REPLY').buttons).toEqual({ enabled: true, kind: 'QUICK_REPLY', items: [] });
   });
@@ -44,9 +61,12 @@ describe('template form state', () => {
   it('round-trips a stored template for editing', () => {
     const input = toInput(rich());
     const template: Template = {
-      uuid: 'u', name: input.name, channel: { uuid: 'ch-1', name: 'WhatsApp', type: 'whatsapp_360dialog' },
+      uuid: 'u',
+      name: input.name,
+      channel: { uuid: 'ch-1', name: 'WhatsApp', type: 'whatsapp_360dialog' },
       config: { category: 'MARKETING', language: 'pt_BR', status: 'APPROVED', components: input.components, rejected_reason: null },
-      created_at: '2026-11-23T00:00:00.000Z', updated_at: '2026-11-23T00:00:00.000Z',
+      created_at: '2026-11-23T00:00:00.000Z',
+      updated_at: '2026-11-23T00:00:00.000Z',
     };
     expect(toInput(fromTemplate(template))).toEqual(input);
   });
@@ -56,7 +76,9 @@ describe('template form state', () => {
     const image = { ...rich(), header: { enabled: true, format: 'IMAGE' as const, text: '' } };
     expect(fieldErrors(image, 'whatsapp_360dialog', 'create', 1)['header.example']).toBeUndefined();
     expect(fieldErrors(image, 'whatsapp_360dialog', 'create', 2)['header.example']).toBe('This field is required');
-    expect(fieldErrors({ ...rich(), name: 'Bad' }, 'whatsapp_360dialog', 'create', 1).name).toBe('Name can only contain lower case alphanumeric characters and underscores');
+    expect(fieldErrors({ ...rich(), name: 'Bad' }, 'whatsapp_360dialog', 'create', 1).name).toBe(
+      'Name can only contain lower case alphanumeric characters and underscores',
+    );
     expect(fieldErrors(rich(), null, 'create', 1).channel).toBe('Channel is required');
   });
 });

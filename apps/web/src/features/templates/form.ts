@@ -1,5 +1,20 @@
-import type { Template, TemplateButtonType, TemplateCategory, TemplateComponent, TemplateHeaderFormat, TemplateInput } from '@atende/contract';
-import { TEMPLATE_DEFAULTS, templateIssues, templateTypeOf, templateVariables, withoutUnusedExamples, type TemplateIssue, type TemplateType } from '@atende/core';
+import type {
+  Template,
+  TemplateButtonType,
+  TemplateCategory,
+  TemplateComponent,
+  TemplateHeaderFormat,
+  TemplateInput,
+} from '@atende/contract';
+import {
+  TEMPLATE_DEFAULTS,
+  templateIssues,
+  templateTypeOf,
+  templateVariables,
+  withoutUnusedExamples,
+  type TemplateIssue,
+  type TemplateType,
+} from '@atende/core';
 
 /**
  * The template form's state and its conversion to and from the submit payload. The
@@ -58,7 +73,8 @@ export function withButtonsKind(form: TemplateFormState, kind: ButtonsKind): Tem
 }
 
 const MEDIA = new Set<TemplateHeaderFormat>(['IMAGE', 'VIDEO', 'DOCUMENT']);
-export const isMediaHeader = (form: TemplateFormState) => form.type === 'media_interactive' && form.header.enabled && MEDIA.has(form.header.format);
+export const isMediaHeader = (form: TemplateFormState) =>
+  form.type === 'media_interactive' && form.header.enabled && MEDIA.has(form.header.format);
 
 /** The payload of a form: only the components switched on, with the examples still used. */
 export function toInput(form: TemplateFormState): TemplateInput {
@@ -128,13 +144,23 @@ export function variablesOf(form: TemplateFormState) {
   return {
     header: rich && form.header.enabled && form.header.format === 'TEXT' ? templateVariables(form.header.text) : [],
     body: templateVariables(form.body),
-    urls: rich && form.buttons.enabled ? form.buttons.items.map((b, i) => ({ index: i, used: b.type === 'URL' && templateVariables(b.url).length > 0 })).filter((u) => u.used) : [],
+    urls:
+      rich && form.buttons.enabled
+        ? form.buttons.items
+            .map((b, i) => ({ index: i, used: b.type === 'URL' && templateVariables(b.url).length > 0 }))
+            .filter((u) => u.used)
+        : [],
     mediaHeader: isMediaHeader(form),
   };
 }
 
 /** The first message per field; step 1 leaves the media sample (an example) to step 2. */
-export function fieldErrors(form: TemplateFormState, channelType: string | null, mode: 'create' | 'edit', step: 1 | 2): Record<string, string> {
+export function fieldErrors(
+  form: TemplateFormState,
+  channelType: string | null,
+  mode: 'create' | 'edit',
+  step: 1 | 2,
+): Record<string, string> {
   const issues: TemplateIssue[] = templateIssues(toInput(form), { channelType, mode });
   const errors: Record<string, string> = {};
   for (const issue of issues) {

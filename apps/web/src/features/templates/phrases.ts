@@ -49,4 +49,8 @@ export const TEMPLATE_PHRASES = [
 ] as const;
 
 /** Category labels (values). */
-export const CATEGORY_LABEL = { AUTHENTICATION: phrase('Authentication'), MARKETING: phrase('Marketing'), UTILITY: phrase('Utility') } as const;
+export const CATEGORY_LABEL = {
+  AUTHENTICATION: phrase('Authentication'),
+  MARKETING: phrase('Marketing'),
+  UTILITY: phrase('Utility'),
+} as const;

@@ -33,7 +33,13 @@ export function useTemplates(filters: TemplateFilters) {
     meta: LIVE,
     queryFn: (): Promise<TemplatePage> =>
       api.listTemplates({
-        query: { channel_uuid: filters.channel_uuid, category: filters.category, name__contains: filters.name__contains || undefined, _limit: filters.limit, _offset: filters.offset },
+        query: {
+          channel_uuid: filters.channel_uuid,
+          category: filters.category,
+          name__contains: filters.name__contains || undefined,
+          _limit: filters.limit,
+          _offset: filters.offset,
+        },
       }),
   });
 }

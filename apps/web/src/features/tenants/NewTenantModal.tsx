@@ -25,7 +25,9 @@ export function NewTenantModal({ onClose }: { onClose(): void }) {
     mutationFn: () =>
       answered.createTenant({
         body: {
-          name: form.name.trim(), default_country_code: form.country.trim(), agent: { max_slots: Number(form.slots) },
+          name: form.name.trim(),
+          default_country_code: form.country.trim(),
+          agent: { max_slots: Number(form.slots) },
           admin: { username: form.username.trim(), email: form.email.trim(), password: form.password },
         },
       }),
@@ -40,16 +42,55 @@ export function NewTenantModal({ onClose }: { onClose(): void }) {
   return (
     <Modal opened onClose={onClose} title={t('New tenant')} closeButtonProps={{ 'aria-label': t('Close') }}>
       <Stack gap="sm">
-        <TextInput label={t('Name')} required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={err('name')} />
+        <TextInput
+          label={t('Name')}
+          required
+          value={form.name}
+          onChange={(e) => set({ name: e.currentTarget.value })}
+          error={err('name')}
+        />
         <Group grow>
-          <TextInput label={t('Default country code')} value={form.country} onChange={(e) => set({ country: e.currentTarget.value })} error={err('default_country_code')} />
-          <NumberInput label={t('Agent slots')} min={1} max={100} value={form.slots} onChange={(v) => set({ slots: v })} error={err('max_slots')} />
+          <TextInput
+            label={t('Default country code')}
+            value={form.country}
+            onChange={(e) => set({ country: e.currentTarget.value })}
+            error={err('default_country_code')}
+          />
+          <NumberInput
+            label={t('Agent slots')}
+            min={1}
+            max={100}
+            value={form.slots}
+            onChange={(v) => set({ slots: v })}
+            error={err('max_slots')}
+          />
         </Group>
         <Title order={6}>{t('First admin')}</Title>
-        <TextInput label={t('Name')} aria-label={t('Admin name')} required value={form.username} onChange={(e) => set({ username: e.currentTarget.value })} error={err('username')} />
-        <TextInput label={t('E-mail')} required value={form.email} onChange={(e) => set({ email: e.currentTarget.value })} error={err('email')} />
-        <PasswordInput label={t('Password')} required value={form.password} onChange={(e) => set({ password: e.currentTarget.value })} error={err('password')} />
-        {create.isError && !server.any && <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>}
+        <TextInput
+          label={t('Name')}
+          aria-label={t('Admin name')}
+          required
+          value={form.username}
+          onChange={(e) => set({ username: e.currentTarget.value })}
+          error={err('username')}
+        />
+        <TextInput
+          label={t('E-mail')}
+          required
+          value={form.email}
+          onChange={(e) => set({ email: e.currentTarget.value })}
+          error={err('email')}
+        />
+        <PasswordInput
+          label={t('Password')}
+          required
+          value={form.password}
+          onChange={(e) => set({ password: e.currentTarget.value })}
+          error={err('password')}
+        />
+        {create.isError && !server.any && (
+          <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}

@@ -26,14 +26,20 @@ export function TenantDetailPage() {
   const me = useMe().data;
   const { uuid = '' } = useParams();
   const queryClient = useQueryClient();
-  const tenant = useQuery({ queryKey: queryKeys.tenantDetail(uuid), queryFn: async () => (await api.getTenant({ params: { id: uuid } })).data });
+  const tenant = useQuery({
+    queryKey: queryKeys.tenantDetail(uuid),
+    queryFn: async () => (await api.getTenant({ params: { id: uuid } })).data,
+  });
   const toggle = useMutation({
     mutationFn: async ({ flag, on }: { flag: FeatureFlag; on: boolean }) =>
       (await api.configureTenant({ params: { id: uuid }, body: { features: { [flag]: on } } })).data,
     onSuccess: async (updated: Tenant) => {
       queryClient.setQueryData(queryKeys.tenantDetail(uuid), updated);
       // The signed-in user's own tenant may be this one: its guards and navigation follow.
-      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.tenant }), queryClient.invalidateQueries({ queryKey: queryKeys.tenants, exact: true })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.tenant }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tenants, exact: true }),
+      ]);
       toastSuccess(t('Feature updated'));
     },
   });
@@ -56,7 +62,11 @@ export function TenantDetailPage() {
           {tenant.data.uuid}
         </Text>
       </div>
-      <TenantProfileForm key={`${tenant.data.name}|${tenant.data.config.default_country_code}|${tenant.data.config.agent.max_slots}`} tenant={tenant.data} platform={platform} />
+      <TenantProfileForm
+        key={`${tenant.data.name}|${tenant.data.config.default_country_code}|${tenant.data.config.agent.max_slots}`}
+        tenant={tenant.data}
+        platform={platform}
+      />
       <Paper withBorder p="md">
         <Title order={5} mb="sm">
           {t('Features')}
@@ -87,7 +97,11 @@ export function TenantDetailPage() {
 function TenantProfileForm({ tenant, platform }: { tenant: Tenant; platform: boolean }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const initial = { name: tenant.name, country: tenant.config.default_country_code, slots: tenant.config.agent.max_slots as number | string };
+  const initial = {
+    name: tenant.name,
+    country: tenant.config.default_country_code,
+    slots: tenant.config.agent.max_slots as number | string,
+  };
   const [form, setForm] = useState(initial);
   const set = (patch: Partial<typeof form>) => setForm((f) => ({ ...f, ...patch }));
   const changed = form.name.trim() !== initial.name || form.country.trim() !== initial.country || Number(form.slots) !== initial.slots;
@@ -105,24 +119,57 @@ function TenantProfileForm({ tenant, platform }: { tenant: Tenant; platform: boo
       ).data,
     onSuccess: async (updated: Tenant) => {
       queryClient.setQueryData(queryKeys.tenantDetail(tenant.uuid), updated);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.tenant }), queryClient.invalidateQueries({ queryKey: queryKeys.tenants, exact: true })]);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.tenant }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.tenants, exact: true }),
+      ]);
       toastSuccess(t('Tenant saved'));
     },
   });
   const server = serverFieldErrors(save.error, t);
   const err = server.on;
   return (
-    <Paper withBorder p="md" component="form" aria-label={t('Tenant profile')} onSubmit={(e: FormEvent) => { e.preventDefault(); save.mutate(); }}>
+    <Paper
+      withBorder
+      p="md"
+      component="form"
+      aria-label={t('Tenant profile')}
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
       <Title order={5} mb="sm">
         {t('Profile')}
       </Title>
       <Stack gap="sm">
-        <TextInput label={t('Name')} required value={form.name} onChange={(e) => set({ name: e.currentTarget.value })} error={err('name')} />
+        <TextInput
+          label={t('Name')}
+          required
+          value={form.name}
+          onChange={(e) => set({ name: e.currentTarget.value })}
+          error={err('name')}
+        />
         <Group grow align="flex-start">
-          <TextInput label={t('Default country code')} value={form.country} onChange={(e) => set({ country: e.currentTarget.value })} error={err('default_country_code')} />
-          <NumberInput label={t('Agent slots')} min={1} max={100} value={form.slots} disabled={!platform} onChange={(v) => set({ slots: v })} error={err('max_slots')} />
+          <TextInput
+            label={t('Default country code')}
+            value={form.country}
+            onChange={(e) => set({ country: e.currentTarget.value })}
+            error={err('default_country_code')}
+          />
+          <NumberInput
+            label={t('Agent slots')}
+            min={1}
+            max={100}
+            value={form.slots}
+            disabled={!platform}
+            onChange={(v) => set({ slots: v })}
+            error={err('max_slots')}
+          />
         </Group>
-        {save.isError && !server.any && <Alert color="red">{save.error instanceof ApiError ? errorText(save.error, t) : t('Something went wrong')}</Alert>}
+        {save.isError && !server.any && (
+          <Alert color="red">{save.error instanceof ApiError ? errorText(save.error, t) : t('Something went wrong')}</Alert>
+        )}
         <Group justify="flex-end">
           <Button type="submit" disabled={!changed} loading={save.isPending}>
             {t('Save')}

@@ -35,14 +35,22 @@ export function AcceptPanel({ me, tenant, workspace, conversations, waiting, onA
       // then ask again, so the list ends with everything the server has.
       await queryClient.cancelQueries({ queryKey: workstationKeys.offered, exact: true });
       queryClient.setQueryData<Conversation[]>(workstationKeys.offered, (list) =>
-        list?.some((c) => c.uuid === conversation.uuid) ? list.map((c) => (c.uuid === conversation.uuid ? conversation : c)) : [...(list ?? []), conversation],
+        list?.some((c) => c.uuid === conversation.uuid)
+          ? list.map((c) => (c.uuid === conversation.uuid ? conversation : c))
+          : [...(list ?? []), conversation],
       );
       onAccepted(conversation);
       void queryClient.invalidateQueries({ queryKey: workstationKeys.offered, exact: true });
     },
   });
   const refusal = workspace
-    ? acceptSessionRefusal({ mode: workspace.conversation_delivery_mode, activeCount, capacity, waiting, paused: me.current_pause !== null })
+    ? acceptSessionRefusal({
+        mode: workspace.conversation_delivery_mode,
+        activeCount,
+        capacity,
+        waiting,
+        paused: me.current_pause !== null,
+      })
     : null;
   const reason = !refusal
     ? null

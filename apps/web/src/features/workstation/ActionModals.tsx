@@ -16,7 +16,12 @@ interface ModalProps {
 export function FinishModal({ opened, onClose, busy, onConfirm }: ModalProps & { onConfirm(reasonUuid: string | null): void }) {
   const { t } = useTranslation();
   const [reason, setReason] = useState<string | null>(null);
-  const reasons = useQuery({ queryKey: workstationKeys.reasons, queryFn: async () => (await api.listConversationReasons({ query: {} })).data, enabled: opened, staleTime: 60_000 });
+  const reasons = useQuery({
+    queryKey: workstationKeys.reasons,
+    queryFn: async () => (await api.listConversationReasons({ query: {} })).data,
+    enabled: opened,
+    staleTime: 60_000,
+  });
   return (
     <Modal opened={opened} onClose={onClose} title={t('Finish session')} size={464}>
       <Stack>
@@ -48,12 +53,26 @@ export function FinishModal({ opened, onClose, busy, onConfirm }: ModalProps & {
  * Transfer session: to a sector (the conversation waits there) or to an agent of
  * it; changing the sector clears the agent.
  */
-export function TransferModal({ opened, onClose, busy, conversation, myUuid, onConfirm }: ModalProps & { conversation: Conversation; myUuid: string; onConfirm(sectorUuid: string, userUuid: string | null): void }) {
+export function TransferModal({
+  opened,
+  onClose,
+  busy,
+  conversation,
+  myUuid,
+  onConfirm,
+}: ModalProps & { conversation: Conversation; myUuid: string; onConfirm(sectorUuid: string, userUuid: string | null): void }) {
   const { t } = useTranslation();
   const [sector, setSector] = useState<string | null>(conversation.sector?.uuid ?? null);
   const [agent, setAgent] = useState<string | null>(null);
-  const destinations = useQuery({ queryKey: workstationKeys.transferDestinations, queryFn: async () => (await api.getTransferDestinations()).data, enabled: opened, staleTime: 10_000 });
-  const agents = (destinations.data?.agents ?? []).filter((a) => a.uuid !== myUuid && a.state !== 'offline' && (!sector || a.sector_uuids.length === 0 || a.sector_uuids.includes(sector)));
+  const destinations = useQuery({
+    queryKey: workstationKeys.transferDestinations,
+    queryFn: async () => (await api.getTransferDestinations()).data,
+    enabled: opened,
+    staleTime: 10_000,
+  });
+  const agents = (destinations.data?.agents ?? []).filter(
+    (a) => a.uuid !== myUuid && a.state !== 'offline' && (!sector || a.sector_uuids.length === 0 || a.sector_uuids.includes(sector)),
+  );
   return (
     <Modal opened={opened} onClose={onClose} title={t('Transfer session')} size={464}>
       <Stack>
@@ -80,7 +99,11 @@ export function TransferModal({ opened, onClose, busy, conversation, myUuid, onC
           nothingFoundMessage={t('No data found')}
           comboboxProps={{ withinPortal: true }}
         />
-        {destinations.isError && <Text c="red" size="sm">{t('The data could not be loaded.')}</Text>}
+        {destinations.isError && (
+          <Text c="red" size="sm">
+            {t('The data could not be loaded.')}
+          </Text>
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('Cancel')}

@@ -1,7 +1,17 @@
 import type { BodyInput, Conversation, Tenant, User } from '@atende/contract';
 import { routes } from '@atende/contract';
 import { ActionIcon, Avatar, Group, Text, Tooltip } from '@mantine/core';
-import { IconArchive, IconArchiveOff, IconArrowBackUp, IconArrowsExchange, IconCircleCheck, IconFlag, IconPin, IconPinnedOff, IconX } from '@tabler/icons-react';
+import {
+  IconArchive,
+  IconArchiveOff,
+  IconArrowBackUp,
+  IconArrowsExchange,
+  IconCircleCheck,
+  IconFlag,
+  IconPin,
+  IconPinnedOff,
+  IconX,
+} from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -37,7 +47,8 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
   const canTransfer = c.contact_interacted && c.state === 'answered' && !templateError;
 
   const act = useMutation({
-    mutationFn: async (input: { body: Action; success: string }) => (await api.updateConversation({ params: { id: c.uuid }, body: input.body })).data,
+    mutationFn: async (input: { body: Action; success: string }) =>
+      (await api.updateConversation({ params: { id: c.uuid }, body: input.body })).data,
     onSuccess: (updated, input) => {
       setModal(null);
       toastSuccess(t(input.success));
@@ -76,7 +87,11 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
         </div>
       </Group>
       <Group gap={4} wrap="nowrap" role="toolbar" aria-label={t('Conversation actions')}>
-        <Action label={pinned ? t('Unpin') : t('Pin')} onClick={onTogglePin} icon={pinned ? <IconPinnedOff size={18} /> : <IconPin size={18} />} />
+        <Action
+          label={pinned ? t('Unpin') : t('Pin')}
+          onClick={onTogglePin}
+          icon={pinned ? <IconPinnedOff size={18} /> : <IconPin size={18} />}
+        />
         {features.archived_conversations && !templateError && (
           <Action
             label={c.archived ? t('Unarchive') : t('Archive')}
@@ -113,11 +128,22 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
         {templateError ? (
           <Action label={t('Close')} onClick={closeLocally} icon={<IconX size={18} />} />
         ) : (
-          <Action label={t('Finish')} onClick={() => setModal('finish')} icon={<IconCircleCheck size={18} />} disabled={act.isPending} color="red" />
+          <Action
+            label={t('Finish')}
+            onClick={() => setModal('finish')}
+            icon={<IconCircleCheck size={18} />}
+            disabled={act.isPending}
+            color="red"
+          />
         )}
       </Group>
       {modal === 'finish' && (
-        <FinishModal opened onClose={() => setModal(null)} busy={act.isPending} onConfirm={(reason) => run({ state: 'closed', conversation_reason_uuid: reason }, phrase('Session finished successfully!'))} />
+        <FinishModal
+          opened
+          onClose={() => setModal(null)}
+          busy={act.isPending}
+          onConfirm={(reason) => run({ state: 'closed', conversation_reason_uuid: reason }, phrase('Session finished successfully!'))}
+        />
       )}
       {modal === 'transfer' && (
         <TransferModal
@@ -133,10 +159,32 @@ export function ChatHeader({ conversation: c, me, tenant, pinned, onTogglePin, o
   );
 }
 
-function Action({ label, hint, icon, onClick, disabled, color }: { label: string; hint?: string; icon: ReactNode; onClick(): void; disabled?: boolean; color?: string }) {
+function Action({
+  label,
+  hint,
+  icon,
+  onClick,
+  disabled,
+  color,
+}: {
+  label: string;
+  hint?: string;
+  icon: ReactNode;
+  onClick(): void;
+  disabled?: boolean;
+  color?: string;
+}) {
   return (
     <Tooltip label={hint ?? label} withArrow>
-      <ActionIcon variant="subtle" color={color ?? 'gray'} size="lg" aria-label={label} onClick={onClick} disabled={disabled} data-disabled={disabled || undefined}>
+      <ActionIcon
+        variant="subtle"
+        color={color ?? 'gray'}
+        size="lg"
+        aria-label={label}
+        onClick={onClick}
+        disabled={disabled}
+        data-disabled={disabled || undefined}
+      >
         {icon}
       </ActionIcon>
     </Tooltip>

@@ -79,7 +79,14 @@ export function ChatHistoryPage() {
                     <Table.Td>{row.end_reason ?? '--'}</Table.Td>
                     <Table.Td>{row.agent_message + row.contact_message}</Table.Td>
                     <Table.Td>
-                      <Anchor component={Link} to={`/agent-chat-history/agent/${row.conversation_uuid}`} size="xs" ff="monospace" title={row.conversation_uuid} aria-label={t('Open the chat history of {{name}}', { name: row.contact_name })}>
+                      <Anchor
+                        component={Link}
+                        to={`/agent-chat-history/agent/${row.conversation_uuid}`}
+                        size="xs"
+                        ff="monospace"
+                        title={row.conversation_uuid}
+                        aria-label={t('Open the chat history of {{name}}', { name: row.contact_name })}
+                      >
                         {row.conversation_uuid.slice(0, 8)}
                       </Anchor>
                     </Table.Td>

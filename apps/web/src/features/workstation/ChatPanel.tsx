@@ -37,15 +37,26 @@ export function ChatPanel({ conversation, me, tenant, pinned, onTogglePin, onLef
   const [chosenReply, setChosenReply] = useState<{ conversation: string; uuid: string | null } | null>(null);
   // The reply being written lives in the conversation's draft: it comes back with the conversation.
   const replyUuid = chosenReply?.conversation === conversation.uuid ? chosenReply.uuid : drafts.get(conversation.uuid).replyToUuid;
-  const replyTo = useMemo(() => (replyUuid ? (messages.data?.messages.find((m) => m.uuid === replyUuid) ?? null) : null), [replyUuid, messages.data]);
-  const setReply = (m: Message | null) => setChosenReply({ conversation: conversation.uuid, uuid: m?.uuid ?? null });
+  const replyTo = useMemo(
+    () => (replyUuid ? (messages.data?.messages.find((m) => m.uuid === replyUuid) ?? null) : null),
+    [replyUuid, messages.data],
+  );
+  const setReply = (m: Message | null) => {
+    const uuid = m?.uuid ?? null;
+    setChosenReply({ conversation: conversation.uuid, uuid });
+    drafts.set(conversation.uuid, { ...drafts.get(conversation.uuid), replyToUuid: uuid });
+  };
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100%', minHeight: 0 }}>
       <ChatHeader conversation={conversation} me={me} tenant={tenant} pinned={pinned} onTogglePin={onTogglePin} onLeft={onLeft} />
       <Tabs
         value={tab}
-        onChange={(v) => v && TABS.includes(v as (typeof TABS)[number]) && void navigate({ search: location.search, hash: v === 'chat' ? '' : v }, { replace: true })}
+        onChange={(v) =>
+          v &&
+          TABS.includes(v as (typeof TABS)[number]) &&
+          void navigate({ search: location.search, hash: v === 'chat' ? '' : v }, { replace: true })
+        }
         keepMounted={false}
         activateTabWithKeyboard
         style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}
@@ -56,11 +67,17 @@ export function ChatPanel({ conversation, me, tenant, pinned, onTogglePin, onLef
             {historyOn && <Tabs.Tab value="history">{t('History')}</Tabs.Tab>}
           </Tabs.List>
           {tab === 'chat' && features.internal_note && (
-            <Switch size="xs" label={t('Hide internal notes')} checked={hideNotes} onChange={(e) => setHideNotes(e.currentTarget.checked)} />
+            <Switch
+              size="xs"
+              label={t('Hide internal notes')}
+              checked={hideNotes}
+              onChange={(e) => setHideNotes(e.currentTarget.checked)}
+            />
           )}
         </Group>
         <Tabs.Panel value="chat" style={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
           <MessageList
+            key={conversation.uuid}
             conversation={conversation}
             page={messages.data}
             loading={messages.isLoading}
@@ -71,7 +88,14 @@ export function ChatPanel({ conversation, me, tenant, pinned, onTogglePin, onLef
             onRetry={retry}
             onForeignMessage={(conv, msg) => window.open(`/chat-history/reports/${conv}#${msg}`, '_blank', 'noopener')}
           />
-          <Composer key={conversation.uuid} conversation={conversation} tenant={tenant} replyTo={replyTo} onCancelReply={() => setReply(null)} onSend={send} />
+          <Composer
+            key={conversation.uuid}
+            conversation={conversation}
+            tenant={tenant}
+            replyTo={replyTo}
+            onCancelReply={() => setReply(null)}
+            onSend={send}
+          />
         </Tabs.Panel>
         {historyOn && (
           <Tabs.Panel value="history" style={{ flex: 1, minHeight: 0, overflowY: 'auto' }}>

@@ -1,6 +1,20 @@
 import { fillPlaceholders } from '@atende/core';
 import { UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type Conversation, type Message, type Tenant } from '@atende/contract';
-import { ActionIcon, Alert, Box, CloseButton, Combobox, FileButton, Group, Overlay, Switch, Text, Textarea, Tooltip, useCombobox } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Box,
+  CloseButton,
+  Combobox,
+  FileButton,
+  Group,
+  Overlay,
+  Switch,
+  Text,
+  Textarea,
+  Tooltip,
+  useCombobox,
+} from '@mantine/core';
 import { IconBold, IconItalic, IconMicrophone, IconPaperclip, IconSend, IconStrikethrough } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +56,8 @@ const WINDOW_CLOSED = phrase('More than 24 hours since the contact last wrote: t
 /** Why the composer cannot send, if it cannot. */
 export function composerBlock(conversation: Conversation, connected: boolean): string | null {
   if (conversation.state === 'closed' && hasTemplateSendError(conversation)) return phrase('There were errors sending template message');
-  if (conversation.state === 'outbound-started' || !conversation.contact_interacted) return phrase('You can only send messages after client interaction');
+  if (conversation.state === 'outbound-started' || !conversation.contact_interacted)
+    return phrase('You can only send messages after client interaction');
   if (conversation.state !== 'answered') return phrase('This conversation is no longer active');
   if (!connected) return phrase('Reconnecting... you can send again once connected');
   return null;
@@ -69,7 +84,9 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const internal = notesOn && (draft.internal || replyingToNote);
   const messages = useMessages(conversation.uuid);
   // Past the channel's reply window (Messenger, Instagram) the contact must write first; notes still go.
-  const block = composerBlock(conversation, state === 'connected') ?? (replyWindowClosed(conversation.channel.type, messages.data) ? WINDOW_CLOSED : null);
+  const block =
+    composerBlock(conversation, state === 'connected') ??
+    (replyWindowClosed(conversation.channel.type, messages.data) ? WINDOW_CLOSED : null);
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
   const me = useMe().data;
@@ -77,7 +94,9 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const pending = files.attachments.some((a) => a.status === 'fetching' || a.status === 'uploading');
   const ready = files.attachments.filter((a) => a.status === 'uploaded');
   // A channel's own text limit is shown while typing; over it, nothing is sent (not a failure after send).
-  const limit = internal ? null : textLimit(conversation.channel.type, { text: draft.text, attachments: ready }, conversation.channel.settings);
+  const limit = internal
+    ? null
+    : textLimit(conversation.channel.type, { text: draft.text, attachments: ready }, conversation.channel.settings);
   const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
@@ -91,16 +110,24 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const [dismissedFor, setDismissedFor] = useState<string | null>(null);
   const cannedOpen = matches.length > 0 && dismissedFor !== draft.text && !recording;
   const combobox = useCombobox({ opened: cannedOpen, onOpenedChange: (opened) => !opened && setDismissedFor(draft.text) });
+  // The first suggestion is the one Enter picks, again whenever the suggestions change.
+  const { selectFirstOption } = combobox;
   useEffect(() => {
-    if (cannedOpen) combobox.selectFirstOption();
-  }, [cannedOpen, matches]); // the first suggestion is the one Enter picks
+    if (cannedOpen) selectFirstOption();
+  }, [cannedOpen, matches, selectFirstOption]);
   const fill = (message: string) => fillPlaceholders(message, { userName: me?.username ?? '', workspaceName: me?.workspace.name ?? '' });
 
+  // The chosen reply lives in the draft too, so it survives switching conversations: the parent
+  // stores it when a message is chosen, and this copy takes it in while rendering.
+  const replyUuid = replyTo?.uuid ?? null;
+  const [replySeen, setReplySeen] = useState<string | null>(null);
+  if (replyUuid !== replySeen) {
+    setReplySeen(replyUuid);
+    if (replyUuid !== null && replyUuid !== draft.replyToUuid) setDraftState({ ...draft, replyToUuid: replyUuid });
+  }
   useEffect(() => {
-    // The chosen reply lives in the draft too, so it survives switching conversations.
-    if (replyTo && replyTo.uuid !== draft.replyToUuid) setDraft({ ...draft, replyToUuid: replyTo.uuid });
-    if (replyTo) textarea.current?.focus();
-  }, [replyTo?.uuid]); // reacting to the chosen message only
+    if (replyUuid !== null) textarea.current?.focus();
+  }, [replyUuid]);
 
   const submit = () => {
     if (blocked) return;
@@ -235,7 +262,13 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
       onDrop={onDrag}
     >
       {dragging && (
-        <Overlay color="var(--mantine-color-body)" backgroundOpacity={0.85} center zIndex={5} style={{ pointerEvents: 'none', border: '2px dashed var(--mantine-color-blue-5)' }}>
+        <Overlay
+          color="var(--mantine-color-body)"
+          backgroundOpacity={0.85}
+          center
+          zIndex={5}
+          style={{ pointerEvents: 'none', border: '2px dashed var(--mantine-color-blue-5)' }}
+        >
           <Text fw={500}>{t('Drop files to attach')}</Text>
         </Overlay>
       )}
@@ -245,7 +278,14 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
         </Alert>
       )}
       {replyTo && (
-        <Group justify="space-between" wrap="nowrap" mb={6} px="xs" py={4} style={{ borderLeft: '3px solid var(--mantine-color-blue-5)', background: 'var(--mantine-color-default-hover)', borderRadius: 4 }}>
+        <Group
+          justify="space-between"
+          wrap="nowrap"
+          mb={6}
+          px="xs"
+          py={4}
+          style={{ borderLeft: '3px solid var(--mantine-color-blue-5)', background: 'var(--mantine-color-default-hover)', borderRadius: 4 }}
+        >
           <div style={{ minWidth: 0 }}>
             <Text size="xs" fw={600}>
               {t('Replying to')}
@@ -257,7 +297,13 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
           <CloseButton size="sm" aria-label={t('Cancel reply')} onClick={cancelReply} />
         </Group>
       )}
-      <AttachmentTray attachments={files.attachments} disabled={blocked} onRemove={(id) => files.remove([id])} onDescription={files.setDescription} onSubmit={submit} />
+      <AttachmentTray
+        attachments={files.attachments}
+        disabled={blocked}
+        onRemove={(id) => files.remove([id])}
+        onDescription={files.setDescription}
+        onSubmit={submit}
+      />
       <Group gap={4} mb={4}>
         <Format label={t('Bold')} onClick={() => wrap('**')} icon={<IconBold size={16} />} />
         <Format label={t('Italic')} onClick={() => wrap('_')} icon={<IconItalic size={16} />} />
@@ -277,7 +323,13 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
       </Group>
       <Group gap="xs" align="flex-end" wrap="nowrap">
         {recording ? (
-          <RecordingBar state={voice.state} elapsedMs={voice.elapsedMs} canConfirm={!blocked} onCancel={voice.cancel} onConfirm={() => void sendVoice()} />
+          <RecordingBar
+            state={voice.state}
+            elapsedMs={voice.elapsedMs}
+            canConfirm={!blocked}
+            onCancel={voice.cancel}
+            onConfirm={() => void sendVoice()}
+          />
         ) : (
           <>
             <FileButton
@@ -298,7 +350,13 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
                 </Tooltip>
               )}
             </FileButton>
-            <Combobox store={combobox} onOptionSubmit={pickCanned} position="top-start" transitionProps={{ duration: 0 }} withinPortal={false}>
+            <Combobox
+              store={combobox}
+              onOptionSubmit={pickCanned}
+              position="top-start"
+              transitionProps={{ duration: 0 }}
+              withinPortal={false}
+            >
               <Combobox.Target withKeyboardNavigation={cannedOpen} withAriaAttributes={cannedOn}>
                 <Textarea
                   ref={textarea}
@@ -322,7 +380,15 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
               </Combobox.Dropdown>
             </Combobox>
             <Tooltip label={t('Record voice')}>
-              <ActionIcon variant="subtle" color="gray" size="lg" aria-label={t('Record voice')} onClick={() => void recordVoice()} disabled={blocked} loading={voice.state === 'starting'}>
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                size="lg"
+                aria-label={t('Record voice')}
+                onClick={() => void recordVoice()}
+                disabled={blocked}
+                loading={voice.state === 'starting'}
+              >
                 <IconMicrophone size={18} />
               </ActionIcon>
             </Tooltip>

@@ -24,7 +24,15 @@ const optionId = (uuid: string) => `conversation-${uuid}`;
  * The agent's conversations: a listbox moved through with arrows, Home and End
  * (selection follows focus); closing conversations are shown but skipped; pinned ones first.
  */
-export function ConversationList({ conversations, activeUuid, pinned, onSelect, showArchivedFilter, archivedView, onArchivedViewChange }: Props) {
+export function ConversationList({
+  conversations,
+  activeUuid,
+  pinned,
+  onSelect,
+  showArchivedFilter,
+  archivedView,
+  onArchivedViewChange,
+}: Props) {
   const { t } = useTranslation();
   const listRef = useRef<HTMLDivElement>(null);
   const selectable = conversations.filter(isSelectable);
@@ -74,14 +82,30 @@ export function ConversationList({ conversations, activeUuid, pinned, onSelect, 
           </Text>
         )}
         {conversations.map((c) => (
-          <ConversationRow key={c.uuid} conversation={c} active={c.uuid === activeUuid} pinned={pinned.includes(c.uuid)} onSelect={onSelect} />
+          <ConversationRow
+            key={c.uuid}
+            conversation={c}
+            active={c.uuid === activeUuid}
+            pinned={pinned.includes(c.uuid)}
+            onSelect={onSelect}
+          />
         ))}
       </div>
     </Stack>
   );
 }
 
-function ConversationRow({ conversation: c, active, pinned, onSelect }: { conversation: Conversation; active: boolean; pinned: boolean; onSelect(uuid: string): void }) {
+function ConversationRow({
+  conversation: c,
+  active,
+  pinned,
+  onSelect,
+}: {
+  conversation: Conversation;
+  active: boolean;
+  pinned: boolean;
+  onSelect(uuid: string): void;
+}) {
   const { t } = useTranslation();
   const disabled = !isSelectable(c);
   const when = listTimestamp(c.last_message?.when ?? c.time_answer ?? c.time_join);
@@ -132,7 +156,12 @@ function ConversationRow({ conversation: c, active, pinned, onSelect }: { conver
                 </Badge>
               )}
               {c.unread_contact_messages > 0 && (
-                <Badge size="xs" color="red" circle={fitsCircle(c.unread_contact_messages)} aria-label={t('{{count}} unread messages', { count: c.unread_contact_messages })}>
+                <Badge
+                  size="xs"
+                  color="red"
+                  circle={fitsCircle(c.unread_contact_messages)}
+                  aria-label={t('{{count}} unread messages', { count: c.unread_contact_messages })}
+                >
                   {badgeCount(c.unread_contact_messages)}
                 </Badge>
               )}

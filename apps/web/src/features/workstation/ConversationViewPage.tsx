@@ -152,6 +152,7 @@ export function ConversationViewPage({ mode }: { mode: Mode }) {
         >
           <Box style={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
             <MessageList
+              key={c.uuid}
               conversation={c}
               page={messages.data}
               loading={messages.isLoading}

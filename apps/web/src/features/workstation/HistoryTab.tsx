@@ -16,7 +16,8 @@ export function HistoryTab({ contactUuid }: { contactUuid: string }) {
   const [page, setPage] = useState(1);
   const journey = useQuery({
     queryKey: ['contacts', contactUuid, 'journey', PAGE_SIZE, page],
-    queryFn: async () => api.getContactJourney({ params: { id: contactUuid }, query: { _limit: PAGE_SIZE, _offset: (page - 1) * PAGE_SIZE } }),
+    queryFn: async () =>
+      api.getContactJourney({ params: { id: contactUuid }, query: { _limit: PAGE_SIZE, _offset: (page - 1) * PAGE_SIZE } }),
   });
   if (journey.isError) return <ErrorState onRetry={() => void journey.refetch()} />;
   if (!journey.data) return <LoadingState />;

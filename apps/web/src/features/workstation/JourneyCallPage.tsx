@@ -17,7 +17,8 @@ export function JourneyCallPage() {
     queryKey: ['contacts', contactUuid, 'event', eventUuid],
     enabled: valid,
     retry: false,
-    queryFn: async () => (await quietApi.getContactJourneyEvent({ params: { id: contactUuid, eventId: eventUuid } }).catch(() => null))?.data ?? null,
+    queryFn: async () =>
+      (await quietApi.getContactJourneyEvent({ params: { id: contactUuid, eventId: eventUuid } }).catch(() => null))?.data ?? null,
   });
   if (valid && event.isPending) return <LoadingState />;
   const e = event.data;

@@ -44,7 +44,8 @@ function Formatted({ text }: { text: string }) {
 function Annex({ message }: { message: Message }) {
   const annex = message.annex;
   if (!annex) return null;
-  if (message.voice || annex.content_type.startsWith('audio/')) return <audio controls src={annex.uri} preload="none" style={{ maxWidth: 260 }} />;
+  if (message.voice || annex.content_type.startsWith('audio/'))
+    return <audio controls src={annex.uri} preload="none" style={{ maxWidth: 260 }} />;
   if (annex.content_type.startsWith('image/')) {
     return (
       <Anchor href={annex.uri} target="_blank" rel="noreferrer">
@@ -67,7 +68,10 @@ function Annex({ message }: { message: Message }) {
 function emailDetailsOf(message: Message): { subject: string | null; fullText: string | null } | null {
   const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown } | null;
   if (!details || details.type !== 'email') return null;
-  return { subject: typeof details.subject === 'string' && details.subject ? details.subject : null, fullText: typeof details.full_text === 'string' && details.full_text ? details.full_text : null };
+  return {
+    subject: typeof details.subject === 'string' && details.subject ? details.subject : null,
+    fullText: typeof details.full_text === 'string' && details.full_text ? details.full_text : null,
+  };
 }
 
 function EmailSubject({ subject }: { subject: string }) {
@@ -103,7 +107,15 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
   const failed = m.status === 'failed';
   const email = emailDetailsOf(m);
   return (
-    <Group id={`message-${m.uuid}`} justify={mine ? 'flex-end' : 'flex-start'} gap={4} wrap="nowrap" className="message-row" data-author={m.author} data-testid="message">
+    <Group
+      id={`message-${m.uuid}`}
+      justify={mine ? 'flex-end' : 'flex-start'}
+      gap={4}
+      wrap="nowrap"
+      className="message-row"
+      data-author={m.author}
+      data-testid="message"
+    >
       {mine && canReply && <ReplyButton onClick={() => onReply(m)} />}
       <Paper
         px="sm"
@@ -113,7 +125,11 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
         withBorder={m.internal}
         style={{
           opacity: faded ? 0.55 : 1,
-          background: m.internal ? 'var(--mantine-color-yellow-light)' : mine ? 'var(--mantine-color-blue-light)' : 'var(--mantine-color-default-hover)',
+          background: m.internal
+            ? 'var(--mantine-color-yellow-light)'
+            : mine
+              ? 'var(--mantine-color-blue-light)'
+              : 'var(--mantine-color-default-hover)',
         }}
       >
         {m.internal && (
@@ -137,7 +153,16 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
             mb={4}
             px={6}
             py={2}
-            style={{ display: 'block', width: '100%', textAlign: 'left', border: 0, borderLeft: '3px solid var(--mantine-color-blue-5)', background: 'var(--mantine-color-default)', borderRadius: 4, cursor: 'pointer' }}
+            style={{
+              display: 'block',
+              width: '100%',
+              textAlign: 'left',
+              border: 0,
+              borderLeft: '3px solid var(--mantine-color-blue-5)',
+              background: 'var(--mantine-color-default)',
+              borderRadius: 4,
+              cursor: 'pointer',
+            }}
             aria-label={t('Go to the replied message')}
           >
             <Text size="xs" c="dimmed" lineClamp={2}>

@@ -2,7 +2,7 @@ import type { Conversation, Message } from '@atende/contract';
 import { ActionIcon, Badge, Box, Button, Center, Divider, Indicator, Loader, Text } from '@mantine/core';
 import { IconArrowDown } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, quietApi } from '../../api/client';
 import { toastError } from '../../ui/toasts';
@@ -37,9 +37,20 @@ const HIGHLIGHT_MS = 2000;
 /**
  * The conversation's messages and history events: load earlier, day separators,
  * the 'New Messages' marker, a back-to-bottom button with an unread dot, read marking on open and
- * near the bottom.
+ * near the bottom. Its scroll state belongs to one conversation: users key it by the conversation.
  */
-export function MessageList({ conversation, page, loading, hideNotes, canReply, markRead, onReply, onRetry, onForeignMessage, focusMessage }: Props) {
+export function MessageList({
+  conversation,
+  page,
+  loading,
+  hideNotes,
+  canReply,
+  markRead,
+  onReply,
+  onRetry,
+  onForeignMessage,
+  focusMessage,
+}: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const scroller = useRef<HTMLDivElement>(null);
@@ -63,72 +74,96 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   }, [messages, conversation]);
 
   const timeline = useMemo(
-    () => buildTimeline({ messages: messages ?? [], history: conversation.history, hasMore: page?.hasMore ?? false, firstUnreadUuid: firstUnread, hideNotes }),
+    () =>
+      buildTimeline({
+        messages: messages ?? [],
+        history: conversation.history,
+        hasMore: page?.hasMore ?? false,
+        firstUnreadUuid: firstUnread,
+        hideNotes,
+      }),
     [messages, conversation.history, page?.hasMore, firstUnread, hideNotes],
   );
   const byUuid = useMemo(() => new Map((messages ?? []).map((m) => [m.uuid, m])), [messages]);
 
   const trailing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // The trailing call of the throttle runs the latest `read` (it marks what arrived meanwhile).
+  const readRef = useRef<(force?: boolean) => void>(() => undefined);
   const read = useCallback(
     (force = false) => {
       if (!markRead || !page) return;
       const now = Date.now();
       if (!force && now - lastRead.current < READ_THROTTLE_MS) {
         // Throttled, not dropped: one trailing call marks what arrived meanwhile.
-        if (!trailing.current) trailing.current = setTimeout(() => {
-          trailing.current = null;
-          readRef.current();
-        }, READ_THROTTLE_MS - (now - lastRead.current));
+        if (!trailing.current)
+          trailing.current = setTimeout(
+            () => {
+              trailing.current = null;
+              readRef.current();
+            },
+            READ_THROTTLE_MS - (now - lastRead.current),
+          );
         return;
       }
       const uuids = unreadContactMessages(page);
       if (uuids.length === 0) return;
       lastRead.current = now;
-      void api.markMessages({ params: { id: conversation.uuid }, body: { status: 'read', messages_uuids: uuids.slice(-500) } }).then((res) => {
-        const done = new Set(uuids);
-        queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation.uuid), (p) =>
-          p ? { ...p, messages: p.messages.map((m) => (done.has(m.uuid) ? { ...m, state: 'read' as const } : m)) } : p,
-        );
-        patchListedConversation(queryClient, conversation.uuid, (c) => ({ ...c, unread_contact_messages: res.data.unread_contact_messages }));
-      });
+      void api
+        .markMessages({ params: { id: conversation.uuid }, body: { status: 'read', messages_uuids: uuids.slice(-500) } })
+        .then((res) => {
+          const done = new Set(uuids);
+          queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation.uuid), (p) =>
+            p ? { ...p, messages: p.messages.map((m) => (done.has(m.uuid) ? { ...m, state: 'read' as const } : m)) } : p,
+          );
+          patchListedConversation(queryClient, conversation.uuid, (c) => ({
+            ...c,
+            unread_contact_messages: res.data.unread_contact_messages,
+          }));
+        });
     },
     [markRead, page, conversation.uuid, queryClient],
   );
 
-  const readRef = useRef(read);
-  readRef.current = read;
-  useEffect(() => () => {
-    if (trailing.current) clearTimeout(trailing.current);
-  }, []);
+  useLayoutEffect(() => {
+    readRef.current = read;
+  }, [read]);
+  useEffect(
+    () => () => {
+      if (trailing.current) clearTimeout(trailing.current);
+    },
+    [],
+  );
 
-  // Opening a conversation marks its unread messages read.
+  // Opening a conversation marks its unread messages read (if the list is at the bottom then).
+  const loaded = page !== undefined;
+  const readOnOpen = useEffectEvent(() => {
+    if (atBottom) read(true);
+  });
   useEffect(() => {
-    if (page && atBottom) read(true);
-  }, [conversation.uuid, page !== undefined]);
+    if (loaded) readOnOpen();
+  }, [conversation.uuid, loaded]);
 
   // Scroll: to the bottom on open; stay at the bottom when new messages arrive while there; keep
-  // the reading position when earlier messages are prepended.
-  useLayoutEffect(() => {
+  // the reading position when earlier messages are prepended. Runs for new messages only, reading
+  // where the agent is at that moment.
+  const followMessages = useEffectEvent((shown: Message[]) => {
     const el = scroller.current;
-    if (!el || !messages) return;
+    if (!el) return;
     if (keepOffset.current !== null) {
       el.scrollTop = el.scrollHeight - keepOffset.current;
       keepOffset.current = null;
     } else if (lastCount.current === 0 || atBottom) {
       el.scrollTop = el.scrollHeight;
       // The agent is looking at the latest messages: what just arrived is read.
-      if (lastCount.current > 0 && document.hasFocus()) readRef.current();
-    } else if (messages.length > lastCount.current) {
+      if (lastCount.current > 0 && document.hasFocus()) read();
+    } else if (shown.length > lastCount.current) {
       setUnseen(true);
     }
-    lastCount.current = messages.length;
+    lastCount.current = shown.length;
+  });
+  useLayoutEffect(() => {
+    if (messages) followMessages(messages);
   }, [messages]);
-
-  useEffect(() => {
-    lastCount.current = 0;
-    setAtBottom(true);
-    setUnseen(false);
-  }, [conversation.uuid]);
 
   const onScroll = () => {
     const el = scroller.current;
@@ -195,12 +230,13 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   );
 
   // Scroll to and highlight `reveal` after the render that shows it (and after the layout effect
-  // above kept the reading position of a prepend).
+  // above kept the reading position of a prepend). Each request is a new object, handled once.
+  const revealed = useRef<{ uuid: string } | null>(null);
   useEffect(() => {
-    if (!reveal) return;
+    if (!reveal || revealed.current === reveal) return;
     const el = document.getElementById(`message-${reveal.uuid}`);
     if (!el) return;
-    setReveal(null);
+    revealed.current = reveal;
     el.scrollIntoView({ block: 'center' });
     el.dataset.highlighted = 'true';
     el.style.outline = '2px solid var(--mantine-color-yellow-5)';
@@ -214,10 +250,10 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
   // A report link's #messageId: reached once the conversation's messages are in.
   const focused = useRef<string | null>(null);
   useEffect(() => {
-    if (!focusMessage || !page || focused.current === focusMessage) return;
+    if (!focusMessage || !loaded || focused.current === focusMessage) return;
     focused.current = focusMessage;
     void openMessage(focusMessage);
-  }, [focusMessage, page !== undefined, openMessage]);
+  }, [focusMessage, loaded, openMessage]);
 
   const toBottom = () => {
     const el = scroller.current;
@@ -235,7 +271,17 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
 
   return (
     <Box pos="relative" style={{ flex: 1, minHeight: 0, display: 'flex' }}>
-      <Box ref={scroller} onScroll={onScroll} px="md" py="sm" style={{ overflowY: 'auto', flex: 1 }} aria-label={t('Messages')} role="log" aria-live="polite" tabIndex={0}>
+      <Box
+        ref={scroller}
+        onScroll={onScroll}
+        px="md"
+        py="sm"
+        style={{ overflowY: 'auto', flex: 1 }}
+        aria-label={t('Messages')}
+        role="log"
+        aria-live="polite"
+        tabIndex={0}
+      >
         {page?.hasMore && (
           <Center mb="sm">
             <Button size="compact-xs" variant="light" loading={loadingEarlier} onClick={() => void loadEarlier()}>
@@ -250,12 +296,35 @@ export function MessageList({ conversation, page, loading, hideNotes, canReply, 
               return <Divider key={item.id} my="xs" label={t(label.key, label.values)} labelPosition="center" />;
             }
             case 'new-messages':
-              return <Divider key={item.id} my="xs" color="red" label={<Text size="xs" c="red">{t('New Messages')}</Text>} labelPosition="center" />;
+              return (
+                <Divider
+                  key={item.id}
+                  my="xs"
+                  color="red"
+                  label={
+                    <Text size="xs" c="red">
+                      {t('New Messages')}
+                    </Text>
+                  }
+                  labelPosition="center"
+                />
+              );
             case 'system':
               return (
                 <Center key={item.id} my={6}>
-                  <Badge variant="light" color="gray" radius="sm" tt="none" fw={400} data-testid="system-message" style={{ whiteSpace: 'normal', height: 'auto' }}>
-                    {t(item.phrase.key, { ...item.phrase.values, ...Object.fromEntries(Object.entries(item.phrase.phraseValues ?? {}).map(([k, v]) => [k, t(v)])) })}
+                  <Badge
+                    variant="light"
+                    color="gray"
+                    radius="sm"
+                    tt="none"
+                    fw={400}
+                    data-testid="system-message"
+                    style={{ whiteSpace: 'normal', height: 'auto' }}
+                  >
+                    {t(item.phrase.key, {
+                      ...item.phrase.values,
+                      ...Object.fromEntries(Object.entries(item.phrase.phraseValues ?? {}).map(([k, v]) => [k, t(v)])),
+                    })}
                   </Badge>
                 </Center>
               );

@@ -55,13 +55,16 @@ export function SupervisorNote({ conversation }: { conversation: Conversation })
     mutationFn: async (content: string) =>
       (await api.sendMessage({ params: { id: conversation.uuid }, body: { uuid: crypto.randomUUID(), content, internal: true } })).data,
     onSuccess: (res) => {
-      queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation.uuid), (page) => (page ? upsertMessages(page, res.data) : page));
+      queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation.uuid), (page) =>
+        page ? upsertMessages(page, res.data) : page,
+      );
       setText('');
       toastSuccess(t('Internal note added'));
     },
   });
   // Notes go to the agent of an active conversation (the server refuses them elsewhere with 409).
-  if (tenant?.config.features.internal_note !== true || (conversation.state !== 'answered' && conversation.state !== 'outbound-started')) return null;
+  if (tenant?.config.features.internal_note !== true || (conversation.state !== 'answered' && conversation.state !== 'outbound-started'))
+    return null;
   const content = text.trim();
   return (
     <Group

@@ -55,7 +55,10 @@ export function WorkstationPage() {
   useEffect(() => {
     // Once the first screen has settled: the chat's code comes while the agent reads the list.
     if (!listShown || activeUuid) return;
-    const timer = setTimeout(() => (typeof requestIdleCallback === 'function' ? requestIdleCallback(preloadChat, { timeout: 3000 }) : preloadChat()), CHAT_PRELOAD_DELAY_MS);
+    const timer = setTimeout(
+      () => (typeof requestIdleCallback === 'function' ? requestIdleCallback(preloadChat, { timeout: 3000 }) : preloadChat()),
+      CHAT_PRELOAD_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [listShown, activeUuid]);
 
@@ -79,7 +82,9 @@ export function WorkstationPage() {
   }, [chats.data, archivedOn, archivedView, pinned]);
   const active = chats.data?.find((c) => c.uuid === activeUuid) ?? null;
   // The customer panel gives its room to the attachments being prepared.
-  const hasAttachments = useSyncExternalStore(attachmentStore.subscribe, () => (activeUuid ? attachmentStore.list(activeUuid).length > 0 : false));
+  const hasAttachments = useSyncExternalStore(attachmentStore.subscribe, () =>
+    activeUuid ? attachmentStore.list(activeUuid).length > 0 : false,
+  );
 
   // Drafts of conversations the agent no longer holds are forgotten.
   useEffect(() => {
@@ -107,7 +112,14 @@ export function WorkstationPage() {
   return (
     <Box style={{ display: 'flex', gap: 'var(--mantine-spacing-md)', height: PAGE_HEIGHT, minHeight: 480 }}>
       <Stack gap="sm" w={LIST_WIDTH} style={{ flexShrink: 0, minHeight: 0 }} component="section" aria-label={t('Conversations')}>
-        <AcceptPanel me={me} tenant={tenant} workspace={workspace} conversations={chats.data} waiting={waiting} onAccepted={(c) => select(c.uuid)} />
+        <AcceptPanel
+          me={me}
+          tenant={tenant}
+          workspace={workspace}
+          conversations={chats.data}
+          waiting={waiting}
+          onAccepted={(c) => select(c.uuid)}
+        />
         <ConversationList
           conversations={list}
           activeUuid={activeUuid}
@@ -118,9 +130,29 @@ export function WorkstationPage() {
           onArchivedViewChange={setArchivedView}
         />
       </Stack>
-      <Box component="section" aria-label={t('Chat')} style={{ flex: 1, minWidth: 0, border: '1px solid var(--mantine-color-default-border)', borderRadius: 8, display: 'flex', flexDirection: 'column', overflow: 'hidden' }}>
+      <Box
+        component="section"
+        aria-label={t('Chat')}
+        style={{
+          flex: 1,
+          minWidth: 0,
+          border: '1px solid var(--mantine-color-default-border)',
+          borderRadius: 8,
+          display: 'flex',
+          flexDirection: 'column',
+          overflow: 'hidden',
+        }}
+      >
         {active ? (
-          <ChatPanel key={active.uuid} conversation={active} me={me} tenant={tenant} pinned={pinned.includes(active.uuid)} onTogglePin={() => togglePin(active.uuid)} onLeft={() => select(null)} />
+          <ChatPanel
+            key={active.uuid}
+            conversation={active}
+            me={me}
+            tenant={tenant}
+            pinned={pinned.includes(active.uuid)}
+            onTogglePin={() => togglePin(active.uuid)}
+            onLeft={() => select(null)}
+          />
         ) : (
           <Center style={{ flex: 1 }}>
             <Stack align="center" gap="xs">

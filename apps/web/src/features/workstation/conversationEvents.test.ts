@@ -15,20 +15,33 @@ describe('applyConversationEvent', () => {
   });
 
   it('answered and new: added, its messages to load; a transfer to me is announced', () => {
-    const c = conversation({ history: [entry('transfer', { old_user: ref(OTHER), new_user: ref(ME) }), entry('associate-user', { new_user: ref(ME) })] });
+    const c = conversation({
+      history: [entry('transfer', { old_user: ref(OTHER), new_user: ref(ME) }), entry('associate-user', { new_user: ref(ME) })],
+    });
     const out = applyConversationEvent([], c, ME.id, null);
     expect(out.list).toEqual([c]);
     expect(out).toMatchObject({ arrived: true, notice: 'transferred-to-me' });
   });
 
   it('answered through automatic distribution is announced as such', () => {
-    const c = conversation({ history: [entry('enter-queue', { event: 'new-conversation' }), entry('offered', { user_uuid: ME.uuid }), entry('associate-user'), entry('answered')] });
+    const c = conversation({
+      history: [
+        entry('enter-queue', { event: 'new-conversation' }),
+        entry('offered', { user_uuid: ME.uuid }),
+        entry('associate-user'),
+        entry('answered'),
+      ],
+    });
     expect(applyConversationEvent([], c, ME.id, null).notice).toBe('distributed-to-me');
   });
 
   it('transferred away from me: removed, the selection cleared and the agent told', () => {
     const c = conversation();
-    const moved = { ...c, user: ref(OTHER), history: [entry('transfer', { old_user: ref(ME), new_user: ref(OTHER) }), entry('associate-user')] };
+    const moved = {
+      ...c,
+      user: ref(OTHER),
+      history: [entry('transfer', { old_user: ref(ME), new_user: ref(OTHER) }), entry('associate-user')],
+    };
     const out = applyConversationEvent([c], moved, ME.id, c.uuid);
     expect(out.list).toEqual([]);
     expect(out).toMatchObject({ clearActive: true, notice: 'transferred-away' });
@@ -38,7 +51,12 @@ describe('applyConversationEvent', () => {
   // supervisor finishing the agent's open chat is announced.
   it('my own transfer to a sector is not announced back to me', () => {
     const c = conversation();
-    const moved = { ...c, state: 'waiting' as const, user: null, history: [entry('transfer', { old_user: ref(ME), new_user: null, done_by_user: ref(ME) })] };
+    const moved = {
+      ...c,
+      state: 'waiting' as const,
+      user: null,
+      history: [entry('transfer', { old_user: ref(ME), new_user: null, done_by_user: ref(ME) })],
+    };
     expect(applyConversationEvent([c], moved, ME.id, c.uuid)).toMatchObject({ list: [], clearActive: true, notice: null });
     const bySupervisor = { ...moved, history: [entry('transfer', { old_user: ref(ME), new_user: null, done_by_user: ref(OTHER) })] };
     expect(applyConversationEvent([c], bySupervisor, ME.id, c.uuid).notice).toBe('transferred-away');
@@ -46,8 +64,15 @@ describe('applyConversationEvent', () => {
 
   it('a supervisor finishing my open chat tells me; my own finish does not', () => {
     const c = conversation();
-    const closedBy = (who: typeof ME, role: string) => ({ ...c, state: 'closed' as const, history: [entry('closed', { ended_by: role, done_by_user: ref(who) })] });
-    expect(applyConversationEvent([c], closedBy(OTHER, 'supervisor'), ME.id, c.uuid)).toMatchObject({ list: [], notice: 'closed-by-supervisor' });
+    const closedBy = (who: typeof ME, role: string) => ({
+      ...c,
+      state: 'closed' as const,
+      history: [entry('closed', { ended_by: role, done_by_user: ref(who) })],
+    });
+    expect(applyConversationEvent([c], closedBy(OTHER, 'supervisor'), ME.id, c.uuid)).toMatchObject({
+      list: [],
+      notice: 'closed-by-supervisor',
+    });
     expect(applyConversationEvent([c], closedBy(ME, 'agent'), ME.id, c.uuid).notice).toBeNull();
     // Not listed (already gone): nothing to say.
     expect(applyConversationEvent([], closedBy(OTHER, 'supervisor'), ME.id, null).notice).toBeNull();
@@ -73,7 +98,11 @@ describe('applyConversationEvent', () => {
     const a = conversation();
     const b = conversation();
     expect(applyConversationEvent([a, b], { ...a, state: 'closed' }, ME.id, null).list).toEqual([b]);
-    const failed = { ...a, state: 'closed' as const, last_message: { when: a.time_join, tags: ['template-send-error'], content: 'x', author: 'USER' as const } };
+    const failed = {
+      ...a,
+      state: 'closed' as const,
+      last_message: { when: a.time_join, tags: ['template-send-error'], content: 'x', author: 'USER' as const },
+    };
     expect(applyConversationEvent([a, b], failed, ME.id, null).list).toEqual([failed, b]);
   });
 
@@ -105,7 +134,10 @@ describe('orderConversations', () => {
   it('puts pinned first in pin order, then the most recent activity', () => {
     const old = conversation({ time_answer: '2026-11-22T08:00:00.000Z' });
     const recent = conversation({ time_answer: '2026-11-22T09:00:00.000Z' });
-    const talked = conversation({ time_answer: '2026-11-22T07:00:00.000Z', last_message: { when: '2026-11-22T09:30:00.000Z', tags: [], content: 'x', author: 'CONTACT' } });
+    const talked = conversation({
+      time_answer: '2026-11-22T07:00:00.000Z',
+      last_message: { when: '2026-11-22T09:30:00.000Z', tags: [], content: 'x', author: 'CONTACT' },
+    });
     expect(orderConversations([old, recent, talked], []).map((c) => c.uuid)).toEqual([talked.uuid, recent.uuid, old.uuid]);
     expect(orderConversations([old, recent, talked], [old.uuid, 'gone']).map((c) => c.uuid)).toEqual([old.uuid, talked.uuid, recent.uuid]);
   });

@@ -44,7 +44,12 @@ export function isSelectable(conversation: Conversation): boolean {
  * Applies an update-conversation / new-conversation event to the agent's list. Only conversations
  * held by the agent stay ("keeps only conversations whose user id matches").
  */
-export function applyConversationEvent(list: readonly Conversation[], conversation: Conversation, myUserId: number, activeUuid: string | null): ConversationEventOutcome {
+export function applyConversationEvent(
+  list: readonly Conversation[],
+  conversation: Conversation,
+  myUserId: number,
+  activeUuid: string | null,
+): ConversationEventOutcome {
   const index = list.findIndex((c) => c.uuid === conversation.uuid);
   const listed = index >= 0;
   const isActive = activeUuid === conversation.uuid;
@@ -75,7 +80,8 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
       if (listed) return outcome({ list: replaced() });
       const transferredToMe = last?.event === 'transfer' && last.detail.new_user?.id === myUserId;
       // Entries written in one instant may come in any order: look for the offer, not for the last entry.
-      const distributed = !transferredToMe && conversation.history.some((h) => h.event === 'offered' && h.detail.user_uuid === conversation.user?.uuid);
+      const distributed =
+        !transferredToMe && conversation.history.some((h) => h.event === 'offered' && h.detail.user_uuid === conversation.user?.uuid);
       return outcome({
         list: [...list, conversation],
         arrived: true,
@@ -88,8 +94,16 @@ export function applyConversationEvent(list: readonly Conversation[], conversati
       if (hasTemplateSendError(conversation)) return outcome({ list: listed ? replaced() : [...list, conversation], arrived: !listed });
       const remaining = without();
       // A supervisor finishing the agent's open chat tells the agent.
-      const bySupervisor = listed && last?.event === 'closed' && (last.detail.ended_by ?? last.detail.done_by_role) === 'supervisor' && last.detail.done_by_user?.id !== myUserId;
-      return outcome({ list: remaining, clearActive: isActive || remaining.length === 0, notice: bySupervisor ? 'closed-by-supervisor' : null });
+      const bySupervisor =
+        listed &&
+        last?.event === 'closed' &&
+        (last.detail.ended_by ?? last.detail.done_by_role) === 'supervisor' &&
+        last.detail.done_by_user?.id !== myUserId;
+      return outcome({
+        list: remaining,
+        clearActive: isActive || remaining.length === 0,
+        notice: bySupervisor ? 'closed-by-supervisor' : null,
+      });
     }
     default:
       // waiting, bot: no longer the agent's.

@@ -6,4 +6,3 @@ export function todayBounds(now = new Date()): { start: string; end: string } {
 }
 
 export { formatHms as formatDuration } from '@atende/core';
-

@@ -52,7 +52,12 @@ export class DraftStore {
 export const drafts = new DraftStore(typeof sessionStorage === 'undefined' ? null : sessionStorage);
 
 /** Bold, italic and strikethrough wrap the selection in ** _ ~. */
-export function wrapSelection(text: string, start: number, end: number, marker: '**' | '_' | '~'): { text: string; start: number; end: number } {
+export function wrapSelection(
+  text: string,
+  start: number,
+  end: number,
+  marker: '**' | '_' | '~',
+): { text: string; start: number; end: number } {
   const selected = text.slice(start, end);
   const next = `${text.slice(0, start)}${marker}${selected}${marker}${text.slice(end)}`;
   return { text: next, start: start + marker.length, end: end + marker.length };
@@ -60,7 +65,9 @@ export function wrapSelection(text: string, start: number, end: number, marker: 
 
 const PINNED_KEY = 'pinneds';
 /** Pinned conversation uuids, in session storage under the key `pinneds`. */
-export function readPinned(storage: Pick<Storage, 'getItem'> | null = typeof sessionStorage === 'undefined' ? null : sessionStorage): string[] {
+export function readPinned(
+  storage: Pick<Storage, 'getItem'> | null = typeof sessionStorage === 'undefined' ? null : sessionStorage,
+): string[] {
   try {
     const parsed: unknown = JSON.parse(storage?.getItem(PINNED_KEY) ?? '[]');
     return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === 'string') : [];
@@ -68,6 +75,9 @@ export function readPinned(storage: Pick<Storage, 'getItem'> | null = typeof ses
     return [];
   }
 }
-export function writePinned(uuids: readonly string[], storage: Pick<Storage, 'setItem'> | null = typeof sessionStorage === 'undefined' ? null : sessionStorage): void {
+export function writePinned(
+  uuids: readonly string[],
+  storage: Pick<Storage, 'setItem'> | null = typeof sessionStorage === 'undefined' ? null : sessionStorage,
+): void {
   storage?.setItem(PINNED_KEY, JSON.stringify(uuids));
 }

@@ -6,7 +6,11 @@ const uuid = () => `00000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`;
 export const ME = { id: 7, uuid: uuid(), username: 'Ana', email: 'ana@acme.test' };
 export const OTHER = { id: 8, uuid: uuid(), username: 'Bia', email: 'bia@acme.test' };
 
-export function entry(event: HistoryEntry['event'], detail: HistoryEntry['detail'] = {}, timestamp = '2026-11-22T10:00:00.000Z'): HistoryEntry {
+export function entry(
+  event: HistoryEntry['event'],
+  detail: HistoryEntry['detail'] = {},
+  timestamp = '2026-11-22T10:00:00.000Z',
+): HistoryEntry {
   return { uuid: uuid(), timestamp, event, detail };
 }
 

@@ -11,7 +11,8 @@ export const workstationKeys = {
   offered: ['conversations', 'offered', 'me'] as const,
   waitingQueue: ['conversations', 'waiting-queue'] as const,
   messages: (conversationUuid: string) => ['messages', conversationUuid] as const,
-  dayHistory: (userId: number, start: string, limit: number, offset: number) => ['conversations', 'history', userId, start, limit, offset] as const,
+  dayHistory: (userId: number, start: string, limit: number, offset: number) =>
+    ['conversations', 'history', userId, start, limit, offset] as const,
   pauses: ['pauses'] as const,
   reasons: ['conversation-reasons'] as const,
   transferDestinations: ['conversations', 'transfer-destinations'] as const,

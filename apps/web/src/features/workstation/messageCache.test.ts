@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ME, message } from './fixtures.test-support';
-import { applyAck, applySendAnswer, awaitingAnswer, firstUnreadUuid, mergeLatestPage, optimisticMessage, prependMessages, setStatus, unreadContactMessages, upsertMessages } from './messageCache';
+import {
+  applyAck,
+  applySendAnswer,
+  awaitingAnswer,
+  firstUnreadUuid,
+  mergeLatestPage,
+  optimisticMessage,
+  prependMessages,
+  setStatus,
+  unreadContactMessages,
+  upsertMessages,
+} from './messageCache';
 
 describe('message cache', () => {
   it('replaces the optimistic copy by the server copy with the same uuid, never duplicating', () => {
@@ -76,8 +87,19 @@ describe('message cache', () => {
 
   it('drops the shown messages a reloaded page no longer reaches, rather than leaving a hole', () => {
     const old = message({ when: '2026-11-22T09:00:00.000Z' });
-    const sending = optimisticMessage({ uuid: 'u-4', conversationUuid: 'c', content: 'x', internal: false, replyToUuid: null, user: ME, now: new Date('2026-11-22T09:30:00.000Z') });
-    const latest = { messages: [message({ when: '2026-11-22T10:00:00.000Z' }), message({ when: '2026-11-22T10:01:00.000Z' })], hasMore: true };
+    const sending = optimisticMessage({
+      uuid: 'u-4',
+      conversationUuid: 'c',
+      content: 'x',
+      internal: false,
+      replyToUuid: null,
+      user: ME,
+      now: new Date('2026-11-22T09:30:00.000Z'),
+    });
+    const latest = {
+      messages: [message({ when: '2026-11-22T10:00:00.000Z' }), message({ when: '2026-11-22T10:01:00.000Z' })],
+      hasMore: true,
+    };
     const merged = mergeLatestPage({ messages: [old, sending], hasMore: false }, latest);
     expect(merged.messages.map((m) => m.uuid)).toEqual([sending.uuid, ...latest.messages.map((m) => m.uuid)]);
     expect(merged.hasMore).toBe(true);
@@ -95,14 +117,22 @@ describe('message cache', () => {
 
   it("lists the contact's unread messages only", () => {
     const unread = message({ author: 'CONTACT', state: 'sent' });
-    const page = { messages: [message({ author: 'CONTACT', state: 'read' }), message({ author: 'USER', state: 'sent' }), unread], hasMore: false };
+    const page = {
+      messages: [message({ author: 'CONTACT', state: 'read' }), message({ author: 'USER', state: 'sent' }), unread],
+      hasMore: false,
+    };
     expect(unreadContactMessages(page)).toEqual([unread.uuid]);
   });
 
   // The 'New Messages' marker starts at the first unread contact message, and a
   // finished conversation has none.
   it('puts the new-messages marker at the first unread contact message, never in a closed conversation', () => {
-    const msgs = [message({ message: 'one' }), message({ author: 'USER', message: 'reply' }), message({ message: 'two' }), message({ message: 'three' })];
+    const msgs = [
+      message({ message: 'one' }),
+      message({ author: 'USER', message: 'reply' }),
+      message({ message: 'two' }),
+      message({ message: 'three' }),
+    ];
     expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 2 })).toBe(msgs[2]!.uuid);
     expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 9 })).toBe(msgs[0]!.uuid);
     expect(firstUnreadUuid(msgs, { state: 'answered', unread_contact_messages: 0 })).toBeNull();

@@ -149,7 +149,10 @@ export function optimisticMessage(input: {
  * Where the 'New Messages' marker goes: the first of the contact's unread messages; none in a
  * finished conversation, where nobody is left to answer them.
  */
-export function firstUnreadUuid(messages: readonly Message[], conversation: Pick<Conversation, 'state' | 'unread_contact_messages'>): string | null {
+export function firstUnreadUuid(
+  messages: readonly Message[],
+  conversation: Pick<Conversation, 'state' | 'unread_contact_messages'>,
+): string | null {
   const unread = conversation.unread_contact_messages;
   if (unread <= 0 || conversation.state === 'closed') return null;
   const contact = messages.filter((m) => m.author === 'CONTACT');

@@ -40,7 +40,10 @@ export function notifyUnfocused(text: string): boolean {
   try {
     if (typeof Notification === 'undefined') console.info('desktop notifications unsupported');
     else if (Notification.permission === 'granted') new Notification(text);
-    else if (Notification.permission === 'default') void Notification.requestPermission().then((p) => (p === 'granted' ? new Notification(text) : console.info('desktop notification', p)));
+    else if (Notification.permission === 'default')
+      void Notification.requestPermission().then((p) =>
+        p === 'granted' ? new Notification(text) : console.info('desktop notification', p),
+      );
     else console.info('desktop notifications denied');
   } catch (error) {
     console.info('desktop notification failed', error);

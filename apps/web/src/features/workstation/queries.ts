@@ -1,6 +1,5 @@
 import type { Conversation, Message } from '@atende/contract';
 import { useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client';
@@ -63,7 +62,6 @@ const NOTICES: Record<WorkstationNotice, string> = {
   'closed-by-supervisor': phrase('A supervisor finished one of your sessions'),
 };
 
-
 /**
  * Keeps the workstation live: conversation events are applied to the agent's list by
  * the rules (no refetch), new messages and acks patch the loaded messages, waiting-queue
@@ -76,29 +74,26 @@ export function useWorkstationLiveUpdates(): void {
   const workspace = useWorkspace().data;
   const navigate = useNavigate();
   const location = useLocation();
-  const latest = useRef({ location, navigate, me, workspace, t });
-  latest.current = { location, navigate, me, workspace, t };
-
+  // useServerEvent calls the handler of the latest render: these read the current location, user and t.
   const onConversation = ({ conversation }: { conversation: Conversation }) => {
-    const { me: user, location: loc, navigate: go, t: tr } = latest.current;
-    if (!user) return;
-    const params = new URLSearchParams(loc.search);
-    const active = loc.pathname === '/app' ? params.get(ACTIVE_PARAM) : null;
+    if (!me) return;
+    const params = new URLSearchParams(location.search);
+    const active = location.pathname === '/app' ? params.get(ACTIVE_PARAM) : null;
     const list = queryClient.getQueryData<Conversation[]>(workstationKeys.offered);
     if (!list) {
       void queryClient.invalidateQueries({ queryKey: workstationKeys.offered });
       return;
     }
     if (isStaleCopy(conversation)) return;
-    const outcome = applyConversationEvent(list, conversation, user.id, active);
+    const outcome = applyConversationEvent(list, conversation, me.id, active);
     queryClient.setQueryData(workstationKeys.offered, outcome.list);
     if (outcome.arrived) void queryClient.invalidateQueries({ queryKey: workstationKeys.messages(conversation.uuid) });
     if (outcome.notice) {
-      const text = tr(NOTICES[outcome.notice]);
+      const text = t(NOTICES[outcome.notice]);
       if (!notifyUnfocused(text)) toastInfo(text);
     }
-    if (outcome.activate) void go(`/app?${ACTIVE_PARAM}=${conversation.uuid}`);
-    else if (outcome.clearActive && active) void go('/app', { replace: true });
+    if (outcome.activate) void navigate(`/app?${ACTIVE_PARAM}=${conversation.uuid}`);
+    else if (outcome.clearActive && active) void navigate('/app', { replace: true });
   };
   useServerEvent('update-conversation', onConversation);
   useServerEvent('new-conversation', onConversation);
@@ -106,14 +101,16 @@ export function useWorkstationLiveUpdates(): void {
   useServerEvent('new-message', ({ conversation_uuid, message }) => {
     const key = workstationKeys.messages(conversation_uuid);
     // Messages still loading: the answer may predate this message, so load again once it is in.
-    if (queryClient.getQueryState(key)?.status === 'pending' && queryClient.isFetching({ queryKey: key }) > 0) void queryClient.invalidateQueries({ queryKey: key });
+    if (queryClient.getQueryState(key)?.status === 'pending' && queryClient.isFetching({ queryKey: key }) > 0)
+      void queryClient.invalidateQueries({ queryKey: key });
     queryClient.setQueryData<MessagePage>(key, (page) => (page ? upsertMessages(page, [message]) : page));
     patchListedConversation(queryClient, conversation_uuid, (c) => ({
       ...c,
       last_message: { when: message.when, tags: message.tags, content: message.message, author: message.author },
       unread_contact_messages: message.author === 'CONTACT' ? c.unread_contact_messages + 1 : c.unread_contact_messages,
     }));
-    if (message.author === 'CONTACT') notifyUnfocused(latest.current.t('New message from {{name}}', { name: contactNameOf(queryClient, conversation_uuid) }));
+    if (message.author === 'CONTACT')
+      notifyUnfocused(t('New message from {{name}}', { name: contactNameOf(queryClient, conversation_uuid) }));
   });
   useServerEvent('messages-ack', ({ conversation_uuid, messages }) => {
     queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversation_uuid), (page) => (page ? applyAck(page, messages) : page));
@@ -122,9 +119,9 @@ export function useWorkstationLiveUpdates(): void {
   useServerEvent('waiting-queue', ({ quantity_waiting_queue }) => {
     const before = queryClient.getQueryData<number>(workstationKeys.waitingQueue) ?? 0;
     queryClient.setQueryData(workstationKeys.waitingQueue, quantity_waiting_queue);
-    const manual = latest.current.workspace?.conversation_delivery_mode === 'on_demand';
-    if (announcesWaiting(before, quantity_waiting_queue, { manual, paused: Boolean(latest.current.me?.current_pause) })) {
-      const text = latest.current.t("There's a costumer waiting!");
+    const manual = workspace?.conversation_delivery_mode === 'on_demand';
+    if (announcesWaiting(before, quantity_waiting_queue, { manual, paused: Boolean(me?.current_pause) })) {
+      const text = t("There's a costumer waiting!");
       if (!notifyUnfocused(text)) toastInfo(text);
     }
   });
@@ -136,5 +133,7 @@ function contactNameOf(queryClient: QueryClient, conversationUuid: string): stri
 
 /** Replaces the optimistic copy of a sent message with the server's (same uuid). */
 export function storeSentMessages(queryClient: QueryClient, conversationUuid: string, messages: readonly Message[]): void {
-  queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationUuid), (page) => applySendAnswer(page ?? { messages: [], hasMore: false }, messages));
+  queryClient.setQueryData<MessagePage>(workstationKeys.messages(conversationUuid), (page) =>
+    applySendAnswer(page ?? { messages: [], hasMore: false }, messages),
+  );
 }

@@ -9,9 +9,15 @@ describe('systemPhrase', () => {
     expect(systemPhrase(entry('enter-queue', { event: 'transferring-conversation' }))).toBeNull();
     expect(systemPhrase(entry('new-priority', { old: null, new: 1 }))).toBeNull();
     expect(systemPhrase(entry('new-priority', { old: 0, new: 1 }))?.key).toBe('Conversation prioritised');
-    expect(systemPhrase(entry('enter-queue', { event: 'logoff' }))?.key).toBe('The conversation returned to the queue because the agent logged off');
-    expect(systemPhrase(entry('enter-queue', { event: 'something-else' }))?.key).toBe('The conversation entered the queue (unknown reason)');
-    expect(systemPhrase(entry('closed', { ended_by: 'agent', done_by_user: user, end_reason: { uuid: ME.uuid, name: 'Resolvido' } }))).toEqual({
+    expect(systemPhrase(entry('enter-queue', { event: 'logoff' }))?.key).toBe(
+      'The conversation returned to the queue because the agent logged off',
+    );
+    expect(systemPhrase(entry('enter-queue', { event: 'something-else' }))?.key).toBe(
+      'The conversation entered the queue (unknown reason)',
+    );
+    expect(
+      systemPhrase(entry('closed', { ended_by: 'agent', done_by_user: user, end_reason: { uuid: ME.uuid, name: 'Resolvido' } })),
+    ).toEqual({
       key: 'Closed by the agent {{user}}. Reason: {{reason}}',
       values: { user: 'Ana', reason: 'Resolvido' },
     });
@@ -29,12 +35,16 @@ describe('systemPhrase', () => {
       key: 'Transferred by the campaign to the sector {{sector}}',
       values: { sector: 'Vendas' },
     });
-    expect(systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_with_message', executed: false }))).toEqual({
+    expect(
+      systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_with_message', executed: false })),
+    ).toEqual({
       key: 'The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open',
       values: { campaign: 'Black Friday', action: 'end_with_message' },
       phraseValues: { action: 'End with a message' },
     });
-    expect(systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_dnd', executed: true }))?.key).toBe('The contact answered the campaign {{campaign}}');
+    expect(systemPhrase(entry('campaign-reply', { campaign_name: 'Black Friday', reply_action: 'end_dnd', executed: true }))?.key).toBe(
+      'The contact answered the campaign {{campaign}}',
+    );
   });
 });
 
@@ -45,14 +55,26 @@ describe('buildTimeline', () => {
     const m1 = message({ when: day1 });
     const m2 = message({ when: day2 });
     const m3 = message({ when: '2026-11-21T12:05:00.000Z' });
-    const items = buildTimeline({ messages: [m1, m2, m3], history: [entry('archived', {}, '2026-11-21T12:01:00.000Z')], hasMore: false, firstUnreadUuid: m3.uuid, hideNotes: false });
+    const items = buildTimeline({
+      messages: [m1, m2, m3],
+      history: [entry('archived', {}, '2026-11-21T12:01:00.000Z')],
+      hasMore: false,
+      firstUnreadUuid: m3.uuid,
+      hideNotes: false,
+    });
     expect(items.map((i) => i.kind)).toEqual(['day', 'message', 'day', 'message', 'system', 'new-messages', 'message']);
   });
 
   it('hides notes on request and leaves history older than the loaded messages for later', () => {
     const note = message({ when: day2, internal: true, author: 'USER' });
     const m = message({ when: day2 });
-    const items = buildTimeline({ messages: [m, note], history: [entry('archived', {}, day1)], hasMore: true, firstUnreadUuid: null, hideNotes: true });
+    const items = buildTimeline({
+      messages: [m, note],
+      history: [entry('archived', {}, day1)],
+      hasMore: true,
+      firstUnreadUuid: null,
+      hideNotes: true,
+    });
     expect(items.filter((i) => i.kind === 'message')).toHaveLength(1);
     expect(items.some((i) => i.kind === 'system')).toBe(false);
   });
@@ -73,15 +95,27 @@ describe('labels', () => {
 
 // The list showed an empty line for a voice note or a file without a caption.
 describe('listPreview', () => {
-  const last = (over: Partial<NonNullable<Parameters<typeof listPreview>[0]>>) => ({ when: '2026-11-26T10:00:00.000Z', tags: [], content: '', author: 'CONTACT' as const, ...over });
+  const last = (over: Partial<NonNullable<Parameters<typeof listPreview>[0]>>) => ({
+    when: '2026-11-26T10:00:00.000Z',
+    tags: [],
+    content: '',
+    author: 'CONTACT' as const,
+    ...over,
+  });
   it('says what a message without text carries', () => {
     expect(listPreview(last({ attachment: 'voice' }))).toEqual({ key: 'Voice message' });
     expect(listPreview(last({ attachment: 'file' }))).toEqual({ key: 'File' });
-    expect(listPreview(last({ attachment: 'file', content: 'boleto.pdf' }))).toEqual({ key: 'File: {{text}}', values: { text: 'boleto.pdf' } });
+    expect(listPreview(last({ attachment: 'file', content: 'boleto.pdf' }))).toEqual({
+      key: 'File: {{text}}',
+      values: { text: 'boleto.pdf' },
+    });
   });
   it('shows text as it is and marks internal notes', () => {
     expect(listPreview(last({ content: 'Olá' }))).toEqual({ key: '{{text}}', values: { text: 'Olá' } });
-    expect(listPreview(last({ content: 'ligar amanhã', tags: ['internal-message'] }))).toEqual({ key: 'Note: {{text}}', values: { text: 'ligar amanhã' } });
+    expect(listPreview(last({ content: 'ligar amanhã', tags: ['internal-message'] }))).toEqual({
+      key: 'Note: {{text}}',
+      values: { text: 'ligar amanhã' },
+    });
     expect(listPreview(null)).toEqual({ key: '{{text}}', values: { text: '' } });
   });
 });

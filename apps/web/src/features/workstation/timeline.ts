@@ -30,8 +30,10 @@ const REPLY_ACTIONS: Record<string, string> = {
 /** Who transferred: the user, else the campaign or automation that did it. */
 function transferredBy(d: HistoryEntry['detail']): Phrase | null {
   if (d.done_by_user) return null;
-  if (d.done_by === 'campaign') return { key: phrase('Transferred by the campaign to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
-  if (d.done_by === 'automation' || d.custom_action_name) return { key: phrase('Transferred by an automation to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
+  if (d.done_by === 'campaign')
+    return { key: phrase('Transferred by the campaign to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
+  if (d.done_by === 'automation' || d.custom_action_name)
+    return { key: phrase('Transferred by an automation to the sector {{sector}}'), values: { sector: d.new_sector?.name ?? '?' } };
   return null;
 }
 
@@ -46,7 +48,10 @@ export function systemPhrase(entry: HistoryEntry): Phrase | null {
       return { key: phrase('Conversation answered by {{user}}'), values: { user: d.email ?? d.user_email ?? '?' } };
     case 'associate-user':
       if (d.done_by === 'pause_return') return { key: phrase('Back with {{user}} after the pause'), values: { user: who(d.new_user) } };
-      return { key: phrase('Conversation assigned to {{user}}'), values: { user: who(d.new_user) === '?' ? (d.user_email ?? '?') : who(d.new_user) } };
+      return {
+        key: phrase('Conversation assigned to {{user}}'),
+        values: { user: who(d.new_user) === '?' ? (d.user_email ?? '?') : who(d.new_user) },
+      };
     case 'archived':
       return { key: phrase('Conversation archived') };
     case 'unarchived':
@@ -54,17 +59,28 @@ export function systemPhrase(entry: HistoryEntry): Phrase | null {
     case 'closed': {
       const reason = d.end_reason?.name;
       const by = d.ended_by ?? d.done_by_role;
-      if (by === 'supervisor') return reason ? { key: phrase('Closed by the supervisor {{user}}. Reason: {{reason}}'), values: { user: who(d.done_by_user), reason } } : { key: phrase('Closed by the supervisor {{user}}'), values: { user: who(d.done_by_user) } };
-      if (by === 'agent') return reason ? { key: phrase('Closed by the agent {{user}}. Reason: {{reason}}'), values: { user: who(d.done_by_user), reason } } : { key: phrase('Closed by the agent {{user}}'), values: { user: who(d.done_by_user) } };
-      if (by === 'system' || by === 'automation') return reason ? { key: phrase('Closed by the system. Reason: {{reason}}'), values: { reason } } : { key: phrase('Closed by the system') };
+      if (by === 'supervisor')
+        return reason
+          ? { key: phrase('Closed by the supervisor {{user}}. Reason: {{reason}}'), values: { user: who(d.done_by_user), reason } }
+          : { key: phrase('Closed by the supervisor {{user}}'), values: { user: who(d.done_by_user) } };
+      if (by === 'agent')
+        return reason
+          ? { key: phrase('Closed by the agent {{user}}. Reason: {{reason}}'), values: { user: who(d.done_by_user), reason } }
+          : { key: phrase('Closed by the agent {{user}}'), values: { user: who(d.done_by_user) } };
+      if (by === 'system' || by === 'automation')
+        return reason
+          ? { key: phrase('Closed by the system. Reason: {{reason}}'), values: { reason } }
+          : { key: phrase('Closed by the system') };
       return { key: phrase('Conversation closed (unknown)') };
     }
     case 'enter-queue': {
       if (d.event === 'transferring-conversation') return null;
       const key = (d.event && ENTER_QUEUE_REASONS[d.event]) ?? phrase('The conversation entered the queue (unknown reason)');
       const pause = d.user_info?.current_pause?.description;
-      if (d.event === 'pause' && pause) return { key: phrase('The conversation returned to the queue because the agent paused ({{pause}})'), values: { pause } };
-      if (d.event === 'custom_action' && d.custom_action_name) return { key: phrase('The conversation returned to the queue by the automation {{name}}'), values: { name: d.custom_action_name } };
+      if (d.event === 'pause' && pause)
+        return { key: phrase('The conversation returned to the queue because the agent paused ({{pause}})'), values: { pause } };
+      if (d.event === 'custom_action' && d.custom_action_name)
+        return { key: phrase('The conversation returned to the queue by the automation {{name}}'), values: { name: d.custom_action_name } };
       return { key };
     }
     case 'new-priority':
@@ -77,14 +93,24 @@ export function systemPhrase(entry: HistoryEntry): Phrase | null {
       const action = REPLY_ACTIONS[values.action];
       if (d.executed) return { key: phrase('The contact answered the campaign {{campaign}}'), values };
       return action
-        ? { key: phrase('The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open'), values, phraseValues: { action } }
+        ? {
+            key: phrase(
+              'The contact answered the campaign {{campaign}}; its action "{{action}}" was not run because the conversation was already open',
+            ),
+            values,
+            phraseValues: { action },
+          }
         : { key: phrase('The contact answered the campaign {{campaign}}'), values };
     }
     case 'transfer': {
       const bySystem = transferredBy(d);
       if (bySystem) return bySystem;
       const sector = d.new_sector?.name ?? '?';
-      if (d.new_user) return { key: phrase('Transferred by {{by}} to {{user}} ({{sector}})'), values: { by: who(d.done_by_user), user: who(d.new_user), sector } };
+      if (d.new_user)
+        return {
+          key: phrase('Transferred by {{by}} to {{user}} ({{sector}})'),
+          values: { by: who(d.done_by_user), user: who(d.new_user), sector },
+        };
       return { key: phrase('Transferred by {{by}} to the sector {{sector}}'), values: { by: who(d.done_by_user), sector } };
     }
     default:
@@ -120,7 +146,10 @@ export function buildTimeline(input: {
     .filter((s): s is { entry: HistoryEntry; phrase: Phrase } => s.phrase !== null);
   const merged: { at: number; item: TimelineItem }[] = [
     ...messages.map((m) => ({ at: Date.parse(m.when), item: { kind: 'message', id: m.uuid, message: m } as TimelineItem })),
-    ...system.map((s) => ({ at: Date.parse(s.entry.timestamp), item: { kind: 'system', id: `h-${s.entry.uuid}`, phrase: s.phrase, when: s.entry.timestamp } as TimelineItem })),
+    ...system.map((s) => ({
+      at: Date.parse(s.entry.timestamp),
+      item: { kind: 'system', id: `h-${s.entry.uuid}`, phrase: s.phrase, when: s.entry.timestamp } as TimelineItem,
+    })),
   ];
   // Stable: a message and the event it caused at the same instant keep their arrival order.
   merged.sort((a, b) => a.at - b.at);
@@ -151,7 +180,8 @@ export function listTimestamp(iso: string, now = new Date()): Phrase {
   const at = new Date(iso);
   if (now.getTime() - at.getTime() < 60_000) return { key: phrase('Now') };
   const label = dayLabel(at, now);
-  if (label.key === 'Today') return { key: phrase('{{date}}'), values: { date: at.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }) } };
+  if (label.key === 'Today')
+    return { key: phrase('{{date}}'), values: { date: at.toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' }) } };
   return label;
 }
 
@@ -164,6 +194,7 @@ export function listPreview(last: Conversation['last_message']): Phrase {
   if (!last) return { key: phrase('{{text}}'), values: { text: '' } };
   if (last.tags.includes('internal-message')) return { key: phrase('Note: {{text}}'), values: { text: last.content } };
   if (last.attachment === 'voice') return { key: phrase('Voice message') };
-  if (last.attachment === 'file') return last.content.trim() ? { key: phrase('File: {{text}}'), values: { text: last.content } } : { key: phrase('File') };
+  if (last.attachment === 'file')
+    return last.content.trim() ? { key: phrase('File: {{text}}'), values: { text: last.content } } : { key: phrase('File') };
   return { key: phrase('{{text}}'), values: { text: last.content } };
 }

@@ -52,13 +52,24 @@ export function useSendMessage(conversation: Conversation, me: User) {
         const res = await withTimeout(
           api.sendMessage({
             params: { id: conversation.uuid },
-            body: { uuid, content: out.content || undefined, internal: out.internal, reply_to_uuid: out.replyToUuid, annex_uuid: out.annexUuid, voice: out.voice },
+            body: {
+              uuid,
+              content: out.content || undefined,
+              internal: out.internal,
+              reply_to_uuid: out.replyToUuid,
+              annex_uuid: out.annexUuid,
+              voice: out.voice,
+            },
           }),
           SEND_TIMEOUT_MS,
         );
         storeSentMessages(queryClient, conversation.uuid, res.data.data);
         const last = res.data.data.at(-1);
-        if (last) patchListedConversation(queryClient, conversation.uuid, (c) => ({ ...c, last_message: { when: last.when, tags: last.tags, content: last.message, author: last.author } }));
+        if (last)
+          patchListedConversation(queryClient, conversation.uuid, (c) => ({
+            ...c,
+            last_message: { when: last.when, tags: last.tags, content: last.message, author: last.author },
+          }));
       } catch {
         queryClient.setQueryData<MessagePage>(key, (page) => (page ? setStatus(page, uuid, 'failed') : page));
       }
@@ -70,11 +81,21 @@ export function useSendMessage(conversation: Conversation, me: User) {
     (out: Outgoing) => {
       const uuid = crypto.randomUUID();
       const local = {
-        ...optimisticMessage({ uuid, conversationUuid: conversation.uuid, content: out.content, internal: out.internal, replyToUuid: out.replyToUuid, user: me }),
+        ...optimisticMessage({
+          uuid,
+          conversationUuid: conversation.uuid,
+          content: out.content,
+          internal: out.internal,
+          replyToUuid: out.replyToUuid,
+          user: me,
+        }),
         annex: out.annex ? { ...out.annex, service: 'local' } : null,
         voice: out.voice === true,
       };
-      queryClient.setQueryData<MessagePage>(key, (page) => ({ messages: [...(page?.messages ?? []), local], hasMore: page?.hasMore ?? false }));
+      queryClient.setQueryData<MessagePage>(key, (page) => ({
+        messages: [...(page?.messages ?? []), local],
+        hasMore: page?.hasMore ?? false,
+      }));
       queue.current = queue.current.then(() => deliver(uuid, out));
     },
     [conversation.uuid, deliver, key, me, queryClient],
@@ -83,7 +104,13 @@ export function useSendMessage(conversation: Conversation, me: User) {
   const retry = useCallback(
     (message: Message) => {
       queryClient.setQueryData<MessagePage>(key, (page) => (page ? setStatus(page, message.uuid, 'sending') : page));
-      void deliver(message.uuid, { content: message.message, internal: message.internal, replyToUuid: message.reply_to_uuid, annexUuid: message.annex?.uuid, voice: message.voice });
+      void deliver(message.uuid, {
+        content: message.message,
+        internal: message.internal,
+        replyToUuid: message.reply_to_uuid,
+        annexUuid: message.annex?.uuid,
+        voice: message.voice,
+      });
     },
     [deliver, key, queryClient],
   );

@@ -36,7 +36,8 @@ export const ptBots: Record<string, string> = {
   'The error text is required': 'O texto de erro é obrigatório',
   'The timeout must be between 1 and 30 seconds': 'O tempo limite deve ficar entre 1 e 30 segundos',
   'Every condition needs an expression': 'Toda condição precisa de uma expressão',
-  'Invalid expression: compare values with == != > >= < <= contains, joined by && or ||': 'Expressão inválida: compare valores com == != > >= < <= contains, unidos por && ou ||',
+  'Invalid expression: compare values with == != > >= < <= contains, joined by && or ||':
+    'Expressão inválida: compare valores com == != > >= < <= contains, unidos por && ou ||',
   'Connect this handle to a node': 'Conecte esta saída a uma etapa',
   'This handle leads to a node that does not exist': 'Esta saída leva a uma etapa que não existe',
   'There is already a bot with this name': 'Já existe um bot com este nome',

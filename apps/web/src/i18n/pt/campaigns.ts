@@ -1,11 +1,14 @@
-/** Portuguese of the campaigns area (spec 001 §2-§8). Phrases the spec gives in Portuguese keep their text. */
+/** Portuguese of the campaigns area. Phrases the spec gives in Portuguese keep their text. */
 export const ptCampaigns: Record<string, string> = {
   'A data de agendamento é obrigatória.': 'A data de agendamento é obrigatória.',
   'Fechar conversação após envio': 'Fechar conversação após envio',
-  'Não é possível importar assinantes para uma campanha que teve seu template deletado': 'Não é possível importar assinantes para uma campanha que teve seu template deletado',
+  'Não é possível importar assinantes para uma campanha que teve seu template deletado':
+    'Não é possível importar assinantes para uma campanha que teve seu template deletado',
   'Você não pode deletar uma campanha que está rodando.': 'Você não pode deletar uma campanha que está rodando.',
-  'Você não pode editar uma campanha que usa um template que foi deletado.': 'Você não pode editar uma campanha que usa um template que foi deletado.',
-  'Você não pode iniciar uma campanha que usa um modelo que foi deletado.': 'Você não pode iniciar uma campanha que usa um modelo que foi deletado.',
+  'Você não pode editar uma campanha que usa um template que foi deletado.':
+    'Você não pode editar uma campanha que usa um template que foi deletado.',
+  'Você não pode iniciar uma campanha que usa um modelo que foi deletado.':
+    'Você não pode iniciar uma campanha que usa um modelo que foi deletado.',
   'Você só poderá iniciar a campanha se o modelo estiver aprovado.': 'Você só poderá iniciar a campanha se o modelo estiver aprovado.',
   'Action for {{key}}': 'Ação para {{key}}',
   'Action is required': 'A ação é obrigatória',
@@ -34,16 +37,20 @@ export const ptCampaigns: Record<string, string> = {
   Error: 'Erro',
   Failed: 'Falhou',
   'Hand over to a bot': 'Passar para um bot',
-  'Import finished: {{imported}} imported, {{ignored}} ignored, {{errors}} with errors': 'Importação concluída: {{imported}} importados, {{ignored}} ignorados, {{errors}} com erros',
+  'Import finished: {{imported}} imported, {{ignored}} ignored, {{errors}} with errors':
+    'Importação concluída: {{imported}} importados, {{ignored}} ignorados, {{errors}} com erros',
   'Import subscribers': 'Importar assinantes',
   Import: 'Importação',
   'Importing subscribers': 'Importando assinantes',
   'Import progress': 'Progresso da importação',
   '{{done}} rows read': '{{done}} linhas lidas',
-  '{{done}} / about {{total}} rows (total estimated from the file size)': '{{done}} / cerca de {{total}} linhas (total estimado pelo tamanho do arquivo)',
+  '{{done}} / about {{total}} rows (total estimated from the file size)':
+    '{{done}} / cerca de {{total}} linhas (total estimado pelo tamanho do arquivo)',
   '{{done}} / {{total}} rows': '{{done}} / {{total}} linhas',
-  'Invalid file! It could not be read as CSV, so nothing was imported': 'Arquivo inválido! Ele não pôde ser lido como CSV, então nada foi importado',
-  'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again': 'Arquivo inválido! O texto dele não pôde ser lido: salve-o como CSV (UTF-8) ou Excel (.xlsx) e tente de novo',
+  'Invalid file! It could not be read as CSV, so nothing was imported':
+    'Arquivo inválido! Ele não pôde ser lido como CSV, então nada foi importado',
+  'Invalid file! Its text could not be read: save it as CSV (UTF-8) or Excel (.xlsx) and try again':
+    'Arquivo inválido! O texto dele não pôde ser lido: salve-o como CSV (UTF-8) ou Excel (.xlsx) e tente de novo',
   'The import failed and nothing was imported. Please try again.': 'A importação falhou e nada foi importado. Tente novamente.',
   'Inbound entry point': 'Ponto de entrada',
   'Lists for {{key}}': 'Listas para {{key}}',
@@ -89,7 +96,7 @@ export const ptCampaigns: Record<string, string> = {
   '{{count}} valid subscribers': '{{count}} assinantes válidos',
   '{{count}} valid subscribers_one': '{{count}} assinante válido',
   '{{count}} valid subscribers_other': '{{count}} assinantes válidos',
-  // The campaign control is a verb (issue 14 item 9), not the "Início" of a table column.
+  // The campaign control is a verb, not the "Início" of a table column.
   Start_campaign: 'Iniciar',
   'Add contact to lists': 'Adicionar contato às listas',
   'Consult Do Not Disturb Lists': 'Consultar listas de não perturbe',
@@ -113,7 +120,7 @@ export const ptCampaigns: Record<string, string> = {
   'Delete list': 'Excluir lista',
   'Subscriber edited successfully': 'Assinante editado com sucesso',
   'Edit subscriber': 'Editar assinante',
-  // Duplicate and test send (issue 14 item 10)
+  // Duplicate and test send
   'More actions for {{name}}': 'Mais ações para {{name}}',
   Duplicate: 'Duplicar',
   'Duplicate campaign': 'Duplicar campanha',
@@ -121,7 +128,8 @@ export const ptCampaigns: Record<string, string> = {
   'Copy of {{name}}': 'Cópia de {{name}}',
   'The copy keeps the channel, template, reply actions, do-not-disturb lists and entry point. It starts stopped, without a schedule.':
     'A cópia mantém o canal, o modelo, as ações de resposta, as listas de não perturbe e o ponto de entrada. Ela começa parada, sem agendamento.',
-  'Copy the subscribers (as pending; numbers now on a do-not-disturb list stay out)': 'Copiar os assinantes (como pendentes; números que hoje estão numa lista de não perturbe ficam de fora)',
+  'Copy the subscribers (as pending; numbers now on a do-not-disturb list stay out)':
+    'Copiar os assinantes (como pendentes; números que hoje estão numa lista de não perturbe ficam de fora)',
   'Send a test': 'Enviar um teste',
   'Search by name or phone': 'Buscar por nome ou telefone',
   'Free-text reply': 'Resposta em texto livre',
@@ -138,24 +146,35 @@ export const ptCampaigns: Record<string, string> = {
   'Filter {{label}} should have at least {{min}} characters': 'O filtro {{label}} deve ter pelo menos {{min}} caracteres',
   'Summary chart': 'Gráfico do resumo',
   'Parameter {{n}} is required': 'O parâmetro {{n}} é obrigatório',
-  'This subscriber already received the campaign: it cannot be sent it again': 'Este assinante já recebeu a campanha: ela não pode ser enviada de novo',
-  "Entry point not found": "Ponto de entrada não encontrado",
-  "This menu is disabled": "Este menu está desativado",
-  "At least one DND list is required": "É necessária pelo menos uma lista de não perturbe",
-  "The template's buttons changed: save the campaign's button actions again before starting it": "Os botões do template mudaram: salve de novo as ações dos botões da campanha antes de iniciá-la",
-  "The template's buttons changed: edit the campaign and save its button actions again before starting it.": "Os botões do template mudaram: edite a campanha e salve de novo as ações dos botões antes de iniciá-la.",
-  "Button actions outdated": "Ações dos botões desatualizadas",
-  "Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.": "Pré-selecionadas: as listas marcadas como padrão na tela de listas de não perturbe ({{names}}). Os contatos delas nunca recebem esta campanha.",
-  "No list is marked default on the Do not disturb lists screen, so none is preselected.": "Nenhuma lista está marcada como padrão na tela de listas de não perturbe, então nenhuma vem pré-selecionada.",
-  'Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs': 'Onde uma resposta em texto livre, ou um botão sem ação própria, abre a conversa; vazio: a ação padrão é executada',
-  "The template's buttons changed: choose the action of each current button and save.": "Os botões do template mudaram: escolha a ação de cada botão atual e salve.",
-  "A button ends with Do not disturb: choose at least one DND list in the campaign data.": "Um botão termina em não perturbe: escolha pelo menos uma lista de não perturbe nos dados da campanha.",
-  "Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.": "As listas padrão vêm pré-selecionadas em toda nova campanha: um contato que sai por uma delas não recebe essas campanhas.",
-  "Default for new campaigns": "Padrão para novas campanhas",
-  "Default for new campaigns: {{name}}": "Padrão para novas campanhas: {{name}}",
-  "Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.": "Cada mensagem enviada fica no histórico do contato como uma conversa encerrada; uma resposta abre uma nova conversa pelo ponto de entrada.",
-  // Issue 14 item 5: progress and outcome.
-  'Sent {{sent}} · Errors {{errors}} · Remaining {{remaining}} of {{total}}': 'Enviados {{sent}} · Erros {{errors}} · Restantes {{remaining}} de {{total}}',
+  'This subscriber already received the campaign: it cannot be sent it again':
+    'Este assinante já recebeu a campanha: ela não pode ser enviada de novo',
+  'Entry point not found': 'Ponto de entrada não encontrado',
+  'This menu is disabled': 'Este menu está desativado',
+  'At least one DND list is required': 'É necessária pelo menos uma lista de não perturbe',
+  "The template's buttons changed: save the campaign's button actions again before starting it":
+    'Os botões do template mudaram: salve de novo as ações dos botões da campanha antes de iniciá-la',
+  "The template's buttons changed: edit the campaign and save its button actions again before starting it.":
+    'Os botões do template mudaram: edite a campanha e salve de novo as ações dos botões antes de iniciá-la.',
+  'Button actions outdated': 'Ações dos botões desatualizadas',
+  'Preselected: the lists marked default on the Do not disturb lists screen ({{names}}). Contacts on them are never sent this campaign.':
+    'Pré-selecionadas: as listas marcadas como padrão na tela de listas de não perturbe ({{names}}). Os contatos delas nunca recebem esta campanha.',
+  'No list is marked default on the Do not disturb lists screen, so none is preselected.':
+    'Nenhuma lista está marcada como padrão na tela de listas de não perturbe, então nenhuma vem pré-selecionada.',
+  'Where a free-text reply, or a button without its own action, opens the conversation; empty: the default action runs':
+    'Onde uma resposta em texto livre, ou um botão sem ação própria, abre a conversa; vazio: a ação padrão é executada',
+  "The template's buttons changed: choose the action of each current button and save.":
+    'Os botões do template mudaram: escolha a ação de cada botão atual e salve.',
+  'A button ends with Do not disturb: choose at least one DND list in the campaign data.':
+    'Um botão termina em não perturbe: escolha pelo menos uma lista de não perturbe nos dados da campanha.',
+  'Default lists are preselected in every new campaign: a contact who opts out into one is not sent those campaigns.':
+    'As listas padrão vêm pré-selecionadas em toda nova campanha: um contato que sai por uma delas não recebe essas campanhas.',
+  'Default for new campaigns': 'Padrão para novas campanhas',
+  'Default for new campaigns: {{name}}': 'Padrão para novas campanhas: {{name}}',
+  'Each message sent is kept in the contact’s history as a closed conversation; a reply opens a new conversation through the entry point.':
+    'Cada mensagem enviada fica no histórico do contato como uma conversa encerrada; uma resposta abre uma nova conversa pelo ponto de entrada.',
+  // Progress and outcome.
+  'Sent {{sent}} · Errors {{errors}} · Remaining {{remaining}} of {{total}}':
+    'Enviados {{sent}} · Erros {{errors}} · Restantes {{remaining}} de {{total}}',
   'Sending progress of {{name}}': 'Progresso do envio de {{name}}',
   'Export the summary as {{format}}': 'Exportar o resumo em {{format}}',
   Delivered: 'Entregue',
@@ -173,7 +192,8 @@ export const ptCampaigns: Record<string, string> = {
   'Resend unknown': 'Reenviar desconhecidos',
   'Resend unknown ({{count}})': 'Reenviar desconhecidos ({{count}})',
   Resend: 'Reenviar',
-  'May have been delivered: not sent again unless you resend it': 'Pode ter sido entregue: não é enviado de novo a não ser que você o reenvie',
+  'May have been delivered: not sent again unless you resend it':
+    'Pode ter sido entregue: não é enviado de novo a não ser que você o reenvie',
   'The provider may already have delivered these {{count}} messages: their answer was lost. Resending sends them again, and a contact who got the first one gets a second (and you may pay for both). Resend them?':
     'O provedor pode já ter entregue estas {{count}} mensagens: a resposta dele se perdeu. Reenviar as envia de novo, e um contato que recebeu a primeira recebe uma segunda (e você pode pagar pelas duas). Reenviar?',
   '{{count}} subscribers are pending again: they are sent by the running campaign or at the next Start':

@@ -1,6 +1,6 @@
 /** Portuguese phrases of the customer screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptCustomer: Record<string, string> = {
-  // panels (spec 000 §2)
+  // panels
   'Customer details': 'Detalhes do cliente',
   'Edit customer details': 'Editar detalhes do cliente',
   'Customer journey': 'Jornada do cliente',
@@ -9,7 +9,7 @@ export const ptCustomer: Record<string, string> = {
   'Contact successfully updated': 'Contato atualizado com sucesso',
   'Phone 1 cannot be edited': 'O telefone 1 não pode ser editado',
 
-  // contact fields (spec 000 §3)
+  // contact fields
   Organization: 'Organização',
   'Phone 1': 'Telefone 1',
   'Phone 2': 'Telefone 2',
@@ -23,7 +23,7 @@ export const ptCustomer: Record<string, string> = {
   'Country/Region': 'País',
   Notes: 'Observações',
 
-  // validation (spec 000 §5); phrases the spec gives in Portuguese are their own keys
+  // validation; phrases the spec gives in Portuguese are their own keys
   'Número de telefone inválido': 'Número de telefone inválido',
   'Campo aceita somente números': 'Campo aceita somente números',
   'Number too large': 'Número muito grande',
@@ -41,7 +41,7 @@ export const ptCustomer: Record<string, string> = {
   'Campo obrigatório': 'Campo obrigatório',
   'Valor é obrigatório': 'Valor é obrigatório',
 
-  // selected-text binding (spec 000 §5)
+  // selected-text binding
   'Bind selected text to a field': 'Vincular o texto selecionado a um campo',
   'Discard selected text': 'Descartar o texto selecionado',
   'Choose a field': 'Escolha um campo',
@@ -54,13 +54,13 @@ export const ptCustomer: Record<string, string> = {
     'Texto selecionado no chat: ele pode ser vinculado a um campo no painel do cliente.',
   'Text can only be appended to a text field that has a value': 'Só é possível acrescentar texto a um campo de texto preenchido',
 
-  // customer journey (spec 000 §2)
+  // customer journey
   'Chat via {{channel}}': 'Conversa via {{channel}}',
   'Call: {{queue}}': 'Ligação: {{queue}}',
   'See the full history': 'Ver o histórico completo',
   'This customer has no previous sessions': 'Este cliente não tem atendimentos anteriores',
 
-  // conversation fields (spec 000 §5, §8)
+  // conversation fields
   'Edit conversation fields': 'Editar campos da conversa',
   'Add conversation field': 'Adicionar campo da conversa',
   'Add field': 'Adicionar campo',
@@ -73,7 +73,7 @@ export const ptCustomer: Record<string, string> = {
   'Informações editadas com sucesso': 'Informações editadas com sucesso',
   'No extra fields. Select a text in the chat or click on edit button to insert more fields.':
     'Nenhum campo extra. Selecione um texto no chat ou clique no botão de editar para inserir mais campos.',
-  // issue 16 item 8: who ended a conversation, in words
+  // Who ended a conversation, in words
   'Finished by the agent': 'Finalizada pelo agente',
   'Finished by a supervisor': 'Finalizada por um supervisor',
   'Closed by the system': 'Encerrada pelo sistema',

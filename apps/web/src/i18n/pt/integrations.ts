@@ -21,7 +21,8 @@ export const ptIntegrations: Record<string, string> = {
   Copied: 'Copiado',
   Copy: 'Copiar',
   'Revoke token': 'Revogar token',
-  'Systems using this token stop working at once. Are you sure?': 'Os sistemas que usam este token param de funcionar na hora. Tem certeza?',
+  'Systems using this token stop working at once. Are you sure?':
+    'Os sistemas que usam este token param de funcionar na hora. Tem certeza?',
   Revoke: 'Revogar',
   'Integrations saved': 'Integrações salvas',
   Connections: 'Conexões',
@@ -39,6 +40,8 @@ export const ptIntegrations: Record<string, string> = {
   'The URL must start with https://': 'A URL deve começar com https://',
   'Invalid URL': 'URL inválida',
   "The provider refused the channel's credentials: check the token": 'O provedor recusou as credenciais do canal: confira o token',
-  'The provider could not be reached to set the channel up; try again shortly': 'Não foi possível falar com o provedor para configurar o canal; tente de novo em instantes',
-  'This address is not allowed: it points to this server or a private network': 'Este endereço não é permitido: ele aponta para este servidor ou para uma rede privada',
+  'The provider could not be reached to set the channel up; try again shortly':
+    'Não foi possível falar com o provedor para configurar o canal; tente de novo em instantes',
+  'This address is not allowed: it points to this server or a private network':
+    'Este endereço não é permitido: ele aponta para este servidor ou para uma rede privada',
 };

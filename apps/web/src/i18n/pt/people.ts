@@ -1,6 +1,6 @@
-/** Portuguese phrases of the users, contacts, opening hours and workspace settings screens (issue 7), keyed by the English phrase. */
+/** Portuguese phrases of the users, contacts, opening hours and workspace settings screens, keyed by the English phrase. */
 export const ptPeople: Record<string, string> = {
-  // users (spec 002 §3, §5)
+  // users
   Users: 'Usuários',
   Roles: 'Perfis',
   'New user': 'Novo usuário',
@@ -10,7 +10,8 @@ export const ptPeople: Record<string, string> = {
   'User created successfully': 'Usuário criado com sucesso',
   'User updated successfully': 'Usuário atualizado com sucesso',
   'User deleted successfully': 'Usuário excluído com sucesso',
-  'Changing the roles signs the user out: the new roles apply from their next sign-in.': 'Mudar os perfis encerra as sessões do usuário: os novos perfis valem a partir do próximo login.',
+  'Changing the roles signs the user out: the new roles apply from their next sign-in.':
+    'Mudar os perfis encerra as sessões do usuário: os novos perfis valem a partir do próximo login.',
   'Name must have at least 3 letters': 'O nome deve ter pelo menos 3 letras',
   'Name must contain only letters and spaces': 'O nome deve conter apenas letras e espaços',
   'Email is required': 'E-mail é obrigatório',
@@ -24,7 +25,7 @@ export const ptPeople: Record<string, string> = {
   'An agent with no sector serves every sector.': 'Um agente sem setor atende todos os setores.',
   'At most 200 sectors': 'No máximo 200 setores',
 
-  // contacts (spec 002 §2)
+  // contacts
   'No contacts found': 'Nenhum contato encontrado',
   'Search by name': 'Buscar por nome',
   'Search by phone': 'Buscar por telefone',
@@ -32,7 +33,7 @@ export const ptPeople: Record<string, string> = {
   'Delete contact': 'Excluir contato',
   'Contact deleted successfully': 'Contato excluído com sucesso',
 
-  // opening hours (spec 002 §3, §5)
+  // opening hours
   Monday: 'Segunda-feira',
   Tuesday: 'Terça-feira',
   Wednesday: 'Quarta-feira',
@@ -60,7 +61,7 @@ export const ptPeople: Record<string, string> = {
   'Invalid time zone': 'Fuso horário inválido',
   'Each weekday may appear once': 'Cada dia da semana pode aparecer uma vez',
 
-  // workspace (spec 002 §3, §4)
+  // workspace
   'Workspace saved': 'Workspace salvo',
   'Conversation delivery mode': 'Modo de distribuição das conversas',
   'On demand (agents pick conversations from the queue)': 'Sob demanda (os agentes pegam as conversas da fila)',
@@ -73,10 +74,11 @@ export const ptPeople: Record<string, string> = {
   'When an archived conversation gets a new message': 'Quando uma conversa arquivada recebe uma nova mensagem',
   'Unarchive the conversation': 'Desarquivar a conversa',
   'Keep the conversation archived': 'Manter a conversa arquivada',
-  // issue 16 item 11: an admin sets a user's password
+  // An admin sets a user's password
   'Set a new password': 'Definir uma nova senha',
   'Set a new password for {{name}}': 'Definir uma nova senha para {{name}}',
-  'Their sessions end at once: they sign in again with the new password.': 'As sessões do usuário terminam na hora: ele entra de novo com a nova senha.',
+  'Their sessions end at once: they sign in again with the new password.':
+    'As sessões do usuário terminam na hora: ele entra de novo com a nova senha.',
   'Change your own password in your profile, with your current password': 'Altere a sua própria senha no seu perfil, com a senha atual',
   "Only an owner can set an owner's password": 'Somente um proprietário pode definir a senha de um proprietário',
 };

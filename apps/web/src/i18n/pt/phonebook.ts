@@ -1,6 +1,6 @@
 /** Portuguese phrases of the phonebook screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptPhonebook: Record<string, string> = {
-  // phonebook (spec 000 §2, §5)
+  // phonebook
   Phonebook: 'Agenda',
   'Total: {{count}}': 'Total: {{count}}',
   Organization: 'Organização',
@@ -11,7 +11,7 @@ export const ptPhonebook: Record<string, string> = {
   'Another contact already has this phone number': 'Outro contato já tem este número de telefone',
   'Contact successfully created': 'Contato criado com sucesso',
 
-  // start conversation (spec 000 §5)
+  // start conversation
   'Start conversation': 'Iniciar conversa',
   'Start conversation with {{name}}': 'Iniciar conversa com {{name}}',
   Contact: 'Contato',

@@ -1,4 +1,4 @@
-/** Portuguese of the settings screens: sectors, pauses, conversation reasons, canned responses (spec 002 §3, §5, §7). */
+/** Portuguese of the settings screens: sectors, pauses, conversation reasons, canned responses. */
 export const ptSettings: Record<string, string> = {
   // sectors
   Sectors: 'Setores',
@@ -79,12 +79,13 @@ export const ptSettings: Record<string, string> = {
   'A category with this label already exists': 'Já existe uma categoria com este rótulo',
   'A canned response with this keyword already exists': 'Já existe uma resposta rápida com esta palavra-chave',
   'Some channels depend on this sector': 'Alguns canais dependem deste setor',
-  'Some open conversations are in this sector: transfer or finish them first': 'Há conversas abertas neste setor: transfira ou finalize-as antes',
+  'Some open conversations are in this sector: transfer or finish them first':
+    'Há conversas abertas neste setor: transfira ou finalize-as antes',
   'Some campaigns depend on this sector': 'Algumas campanhas dependem deste setor',
   'Category not found': 'Categoria não encontrada',
   'File not found': 'Arquivo não encontrado',
   'Sector not found': 'Setor não encontrado',
-  // channels admin screen (issue 15)
+  // channels admin screen
   'New channel': 'Novo canal',
   Type: 'Tipo',
   Availability: 'Disponibilidade',
@@ -101,11 +102,13 @@ export const ptSettings: Record<string, string> = {
   'WhatsApp Business API': 'WhatsApp Business API',
   'The channel is disabled: nothing comes in or goes out': 'O canal está desativado: nada entra nem sai',
   'Every agent who serves this channel is on a pause': 'Todos os agentes que atendem este canal estão em pausa',
-  'Messages come in, but no agent who serves this channel is signed in': 'As mensagens chegam, mas nenhum agente que atende este canal está conectado',
+  'Messages come in, but no agent who serves this channel is signed in':
+    'As mensagens chegam, mas nenhum agente que atende este canal está conectado',
   'An agent who serves this channel is online': 'Um agente que atende este canal está online',
   'API address': 'Endereço da API',
   "Leave empty for the provider's own address": 'Deixe vazio para usar o endereço do próprio provedor',
-  'Set its appearance and copy the embed code on the next screen.': 'Configure a aparência e copie o código de incorporação na próxima tela.',
+  'Set its appearance and copy the embed code on the next screen.':
+    'Configure a aparência e copie o código de incorporação na próxima tela.',
   'Delivery address': 'Endereço de entrega',
   'Where agent messages are posted (optional)': 'Para onde as mensagens dos agentes são enviadas (opcional)',
   'Your system posts contact messages to this address with the token below. The token is shown only now.':
@@ -116,7 +119,8 @@ export const ptSettings: Record<string, string> = {
   'App secret': 'Chave secreta do app',
   'Verify token': 'Token de verificação',
   'Any text of yours: Meta sends it back when the webhook is set': 'Um texto qualquer seu: a Meta o devolve quando o webhook é configurado',
-  'Give this address and your verify token to Meta as the webhook of the app.': 'Informe este endereço e o seu token de verificação à Meta como webhook do app.',
+  'Give this address and your verify token to Meta as the webhook of the app.':
+    'Informe este endereço e o seu token de verificação à Meta como webhook do app.',
   'API key': 'Chave da API',
   'Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.':
     'Configure este endereço como webhook na 360dialog, com o cabeçalho X-Atende-Webhook-Token contendo o segredo abaixo. O segredo só é mostrado agora.',
@@ -129,18 +133,22 @@ export const ptSettings: Record<string, string> = {
   "Set this address as the number's incoming message webhook (HTTP POST) in Twilio; delivery reports come to it on their own.":
     'Defina este endereço como o webhook de mensagens recebidas do número (HTTP POST) na Twilio; os relatórios de entrega chegam a ele sozinhos.',
   'Messaging service SID': 'Messaging Service SID',
-  "Set this address as the sender's incoming message and status callback URL in Twilio.": 'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
+  "Set this address as the sender's incoming message and status callback URL in Twilio.":
+    'Configure este endereço como URL de mensagens recebidas e de status do remetente na Twilio.',
   'A sender number or a messaging service SID is required': 'É preciso um número remetente ou um Messaging Service SID',
   'Bot token': 'Token do bot',
-  'From @BotFather: the bot is checked and its webhook set when you create the channel': 'Do @BotFather: o bot é verificado e o webhook dele é configurado quando você cria o canal',
-  'The bot already sends its updates to this address: nothing else to set up.': 'O bot já envia as atualizações para este endereço: não há mais nada a configurar.',
+  'From @BotFather: the bot is checked and its webhook set when you create the channel':
+    'Do @BotFather: o bot é verificado e o webhook dele é configurado quando você cria o canal',
+  'The bot already sends its updates to this address: nothing else to set up.':
+    'O bot já envia as atualizações para este endereço: não há mais nada a configurar.',
   "Sent to the contact when a conversation enters this sector's queue. {{number}} is the number and {{name}} the sector; without {{number}}, the number follows the message.":
     'Enviada ao contato quando uma conversa entra na fila deste setor. {{number}} é o número e {{name}} o setor; sem {{number}}, o número vem depois da mensagem.',
   'Facebook page ID': 'ID da página do Facebook',
   'The page the Instagram account is connected to': 'A página à qual a conta do Instagram está conectada',
   'Page access token': 'Token de acesso da página',
-  'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.': 'Informe este endereço e o seu token de verificação à Meta como webhook do app, assinando messages, message_deliveries e message_reads.',
-  // E-mail channel (issue 15 item 3)
+  'Give this address and your verify token to Meta as the webhook of the app, subscribed to messages, message_deliveries and message_reads.':
+    'Informe este endereço e o seu token de verificação à Meta como webhook do app, assinando messages, message_deliveries e message_reads.',
+  // E-mail channel
   'E-mail address': 'Endereço de e-mail',
   'SMTP server': 'Servidor SMTP',
   'SMTP port': 'Porta SMTP',
@@ -150,10 +158,12 @@ export const ptSettings: Record<string, string> = {
   'SMTP user': 'Usuário SMTP',
   'Leave empty to use the e-mail address': 'Deixe vazio para usar o endereço de e-mail',
   'SMTP password': 'Senha SMTP',
-  'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.': 'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
+  'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.':
+    'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
   'Forwarding address': 'Endereço de encaminhamento',
   'On-premise API': 'API on-premise',
-  'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.': 'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
+  'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.':
+    'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
   'Move to the Cloud API': 'Mudar para a Cloud API',
   'The channel now uses the Cloud API': 'O canal agora usa a Cloud API',
   'New tenant': 'Nova empresa',

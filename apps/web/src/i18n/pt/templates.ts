@@ -1,4 +1,4 @@
-/** Portuguese of the WhatsApp template manager (spec 002 §2-§5, §8). */
+/** Portuguese of the WhatsApp template manager. */
 export const ptTemplates: Record<string, string> = {
   'WhatsApp templates': 'Templates do WhatsApp',
   Templates: 'Templates',
@@ -24,7 +24,7 @@ export const ptTemplates: Record<string, string> = {
   Authentication: 'Autenticação',
   Marketing: 'Marketing',
   Utility: 'Utilidade',
-  // statuses and rejection reasons (issue 14 item 9)
+  // statuses and rejection reasons
   APPROVED: 'APROVADO',
   DELETED: 'EXCLUÍDO',
   DISABLED: 'DESATIVADO',
@@ -78,11 +78,12 @@ export const ptTemplates: Record<string, string> = {
   'Header image': 'Imagem do cabeçalho',
   'Header video': 'Vídeo do cabeçalho',
   '{{format}} header': 'Cabeçalho {{format}}',
-  // rules of spec 002 §5 (@atende/core templateIssues), shown under the fields and answered by the api
+  // Rules (@atende/core templateIssues), shown under the fields and answered by the api
   'This channel does not support templates': 'Este canal não suporta templates',
   'This field is required': 'Este campo é obrigatório',
   '512 characters maximum': 'Máximo de 512 caracteres',
-  'Name can only contain lower case alphanumeric characters and underscores': 'O nome só pode conter letras minúsculas, números e sublinhados',
+  'Name can only contain lower case alphanumeric characters and underscores':
+    'O nome só pode conter letras minúsculas, números e sublinhados',
   'Invalid language': 'Idioma inválido',
   'Authentication templates cannot be created here': 'Templates de autenticação não podem ser criados aqui',
   'Invalid components': 'Componentes inválidos',
@@ -102,10 +103,12 @@ export const ptTemplates: Record<string, string> = {
   '20 characters maximum': 'Máximo de 20 caracteres',
   'There is already a template with this name and language on this channel': 'Já existe um template com este nome e idioma neste canal',
   'The category of a template cannot be changed': 'A categoria de um template não pode ser alterada',
-  "Campaigns use this template: {{campaigns}}": "Campanhas usam este template: {{campaigns}}",
-  "Campaigns use this template": "Campanhas usam este template",
-  "These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?": "Estas campanhas usam os botões deste template: {{campaigns}}. Respostas a um botão alterado receberiam a ação padrão, então as ações dos botões delas ficarão marcadas como desatualizadas até que você as salve de novo. Salvar mesmo assim?",
-  "Save anyway": "Salvar mesmo assim",
-  "These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?": "Estas campanhas usam este template: {{campaigns}}. Depois de excluído, elas não poderão mais ser iniciadas nem editadas. Excluir mesmo assim?",
-  "Delete anyway": "Excluir mesmo assim",
+  'Campaigns use this template: {{campaigns}}': 'Campanhas usam este template: {{campaigns}}',
+  'Campaigns use this template': 'Campanhas usam este template',
+  "These campaigns use this template's buttons: {{campaigns}}. Replies to a changed button would get the default action, so their button actions will be marked outdated until you save them again. Save anyway?":
+    'Estas campanhas usam os botões deste template: {{campaigns}}. Respostas a um botão alterado receberiam a ação padrão, então as ações dos botões delas ficarão marcadas como desatualizadas até que você as salve de novo. Salvar mesmo assim?',
+  'Save anyway': 'Salvar mesmo assim',
+  'These campaigns use this template: {{campaigns}}. Once it is deleted they can no longer be started or edited. Delete it anyway?':
+    'Estas campanhas usam este template: {{campaigns}}. Depois de excluído, elas não poderão mais ser iniciadas nem editadas. Excluir mesmo assim?',
+  'Delete anyway': 'Excluir mesmo assim',
 };

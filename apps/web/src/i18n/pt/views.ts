@@ -14,9 +14,10 @@ export const ptViews: Record<string, string> = {
   Recording: 'Gravação',
   'Open the chat history of {{name}}': 'Abrir o histórico do atendimento de {{name}}',
   // conversation list keyset paging (invalid_cursor)
-  'This page link is no longer valid: reload the list from its first page': 'Este link de página não é mais válido: recarregue a lista a partir da primeira página',
+  'This page link is no longer valid: reload the list from its first page':
+    'Este link de página não é mais válido: recarregue a lista a partir da primeira página',
   'Use either cursor or _offset, not both': 'Use cursor ou _offset, não ambos',
-  // supervisor live view (issue 16 item 13)
+  // supervisor live view
   'Write an internal note for the agent': 'Escreva uma nota interna para o agente',
   'Add note': 'Adicionar nota',
   'Internal note added': 'Nota interna adicionada',

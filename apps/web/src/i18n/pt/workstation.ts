@@ -1,9 +1,10 @@
 /** Portuguese phrases of the workstation screens, keyed by the English source phrase (merged into ../pt.ts). */
 export const ptWorkstation: Record<string, string> = {
-  // accept session (spec 000 §4, §8)
+  // accept session
   'Você não pode solicitar atendimentos enquanto a distribuição automática estiver habilitada':
     'Você não pode solicitar atendimentos enquanto a distribuição automática estiver habilitada',
-  'Você já atingiu a quantidade máxima de atendimentos simultâneos ({{count}})': 'Você já atingiu a quantidade máxima de atendimentos simultâneos ({{count}})',
+  'Você já atingiu a quantidade máxima de atendimentos simultâneos ({{count}})':
+    'Você já atingiu a quantidade máxima de atendimentos simultâneos ({{count}})',
   'You cannot accept sessions while paused': 'Você não pode solicitar atendimentos enquanto estiver em pausa',
   'There are no sessions waiting': 'Não há atendimentos aguardando',
   Waiting: 'Aguardando',
@@ -85,13 +86,13 @@ export const ptWorkstation: Record<string, string> = {
   'Load earlier messages': 'Carregar mensagens anteriores',
   'New Messages': 'Novas mensagens',
   'Back to the latest messages': 'Voltar para as últimas mensagens',
-  // notices (spec 000 §8)
+  // notices
   'One of your sessions was transferred to another agent': 'Um de seus atendimentos foi transferido para outro agente',
   'A session was transferred to you': 'Um atendimento foi transferido para você',
   'A conversation was assigned to you by the automatic distribution': 'Você recebeu um atendimento pela distribuição automática',
   'New message from {{name}}': 'Nova mensagem de {{name}}',
   "There's a costumer waiting!": 'Há um cliente aguardando!',
-  // system messages of history events (spec 000 §4)
+  // system messages of history events
   'The conversation entered the queue': 'A conversa entrou na fila',
   'The conversation returned to the queue because the agent paused': 'A conversa voltou para a fila porque o agente pausou',
   'The conversation returned to the queue by an automation': 'A conversa voltou para a fila por uma automação',
@@ -109,7 +110,8 @@ export const ptWorkstation: Record<string, string> = {
   'Closed by the system': 'Finalizada pelo sistema',
   'Conversation closed (unknown)': 'Conversa finalizada (desconhecido)',
   'The conversation entered the queue (unknown reason)': 'A conversa entrou na fila (motivo desconhecido)',
-  'The conversation returned to the queue because the agent paused ({{pause}})': 'A conversa voltou para a fila porque o agente pausou ({{pause}})',
+  'The conversation returned to the queue because the agent paused ({{pause}})':
+    'A conversa voltou para a fila porque o agente pausou ({{pause}})',
   'The conversation returned to the queue by the automation {{name}}': 'A conversa voltou para a fila pela automação {{name}}',
   'Conversation prioritised': 'Conversa priorizada',
   'Conversation offered to {{user}}': 'Conversa oferecida a {{user}}',
@@ -128,13 +130,14 @@ export const ptWorkstation: Record<string, string> = {
   // user menu
   'Sound notifications: on': 'Notificações sonoras: ativadas',
   'Sound notifications: off': 'Notificações sonoras: desativadas',
-  'You have {{count}} active chats. Logging out returns them to the queue.': 'Você tem {{count}} atendimentos ativos. Ao sair, eles voltam para a fila.',
+  'You have {{count}} active chats. Logging out returns them to the queue.':
+    'Você tem {{count}} atendimentos ativos. Ao sair, eles voltam para a fila.',
   'A supervisor finished one of your sessions': 'Um supervisor finalizou um dos seus atendimentos',
-  // E-mail messages (issue 15 item 3)
+  // E-mail messages
   Subject: 'Assunto',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
-  // The list's preview of the last message (issue 16 item 8)
+  // The list's preview of the last message
   '{{text}}': '{{text}}',
   'Note: {{text}}': 'Nota: {{text}}',
   'Voice message': 'Mensagem de voz',

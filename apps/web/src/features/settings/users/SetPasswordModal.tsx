@@ -37,7 +37,12 @@ export function SetPasswordModal({ user, onClose }: { user: User; onClose(): voi
     save.mutate();
   };
   return (
-    <Modal opened onClose={onClose} title={t('Set a new password for {{name}}', { name: user.username })} closeButtonProps={{ 'aria-label': t('Close') }}>
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('Set a new password for {{name}}', { name: user.username })}
+      closeButtonProps={{ 'aria-label': t('Close') }}
+    >
       <Stack>
         <Alert color="yellow">{t('Their sessions end at once: they sign in again with the new password.')}</Alert>
         <PasswordField

@@ -65,7 +65,11 @@ export function UsersPage() {
                   {/* Another user's password (one's own is changed in the profile); an owner's only by an owner. */}
                   {u.uuid !== me.uuid && (myRoles.includes('owner') || !u.roles.some((r) => r.name === 'owner')) && (
                     <Tooltip label={t('Set a new password')}>
-                      <ActionIcon variant="subtle" aria-label={t('Set a new password for {{name}}', { name: u.username })} onClick={() => setSettingPassword(u)}>
+                      <ActionIcon
+                        variant="subtle"
+                        aria-label={t('Set a new password for {{name}}', { name: u.username })}
+                        onClick={() => setSettingPassword(u)}
+                      >
                         <IconKey size={16} />
                       </ActionIcon>
                     </Tooltip>

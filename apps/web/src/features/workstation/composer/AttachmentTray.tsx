@@ -34,7 +34,10 @@ function Chip({ attachment: a, disabled, onRemove, onDescription, onSubmit }: { 
   const { t } = useTranslation();
   // Typing shows at once; the conversation's attachment takes the text 150 ms after the last key.
   const [description, setDescription] = useState(a.description);
-  const commit = useDebouncedCallback((text: string) => onDescription(a.id, text), { delay: DESCRIPTION_DEBOUNCE_MS, flushOnUnmount: true });
+  const commit = useDebouncedCallback((text: string) => onDescription(a.id, text), {
+    delay: DESCRIPTION_DEBOUNCE_MS,
+    flushOnUnmount: true,
+  });
   return (
     <Paper withBorder radius="sm" p={6} w={220} style={{ flex: '0 0 auto' }} role="listitem" aria-label={a.name} data-status={a.status}>
       <Group gap={6} wrap="nowrap" align="flex-start">

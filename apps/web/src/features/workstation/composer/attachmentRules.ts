@@ -17,16 +17,25 @@ export type UploadProblem =
  * Why a file cannot be uploaded, checked before any byte leaves the browser: size
  * within the limit and a supported type. The server checks both again, against the bytes.
  */
-export function uploadProblem(file: { name: string; size: number; type: string }, channelType?: string, channelSettings?: Readonly<Record<string, string>>): UploadProblem | null {
+export function uploadProblem(
+  file: { name: string; size: number; type: string },
+  channelType?: string,
+  channelSettings?: Readonly<Record<string, string>>,
+): UploadProblem | null {
   if (file.size > UPLOAD_MAX_BYTES) return { phrase: phrase('Maximum file size exceeded ({{size}} MB)'), values: { size: UPLOAD_MAX_MB } };
   const type = baseType(file.type);
   if (!ALLOWED.has(type)) return { phrase: phrase('{{type}} is not supported.'), values: { type: type || file.name } };
   // What the conversation's channel cannot carry is refused here, not after sending.
   // An SMS channel without MMS takes no file at all: said before the upload starts.
-  if (channelType && capabilitiesOf(channelType, channelSettings)?.attachments.length === 0) return { phrase: phrase('This channel takes no attachments (MMS is off)'), values: {} };
+  if (channelType && capabilitiesOf(channelType, channelSettings)?.attachments.length === 0)
+    return { phrase: phrase('This channel takes no attachments (MMS is off)'), values: {} };
   const refused = channelType ? attachmentRefusal(channelType, { contentType: type, size: file.size }, channelSettings) : null;
   if (refused?.code === 'channel_attachment_type') return { phrase: phrase('This channel does not take {{type}} files'), values: { type } };
-  if (refused) return { phrase: phrase('This channel takes files of at most {{size}} MB'), values: { size: Math.floor((refused.maxBytes ?? 0) / (1024 * 1024)) } };
+  if (refused)
+    return {
+      phrase: phrase('This channel takes files of at most {{size}} MB'),
+      values: { size: Math.floor((refused.maxBytes ?? 0) / (1024 * 1024)) },
+    };
   return null;
 }
 
@@ -75,13 +84,33 @@ export function markdownImages(text: string): { images: MarkdownImage[]; rest: s
     return '';
   });
   // Only text that lost an image is tidied: the gap it left, not the spacing the author chose elsewhere.
-  return { images, rest: images.length ? rest.replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim() : text };
+  return {
+    images,
+    rest: images.length
+      ? rest
+          .replace(/[ \t]{2,}/g, ' ')
+          .replace(/[ \t]+\n/g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .trim()
+      : text,
+  };
 }
 
 const BY_EXTENSION: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp',
-  mp3: 'audio/mpeg', ogg: 'audio/ogg', wav: 'audio/wav', m4a: 'audio/mp4', mp4: 'video/mp4', webm: 'video/webm',
-  pdf: 'application/pdf', txt: 'text/plain', csv: 'text/csv',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  mp3: 'audio/mpeg',
+  ogg: 'audio/ogg',
+  wav: 'audio/wav',
+  m4a: 'audio/mp4',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  csv: 'text/csv',
 };
 
 /** The type of a stored file known only by its name (a canned response's annex): for the chip's preview. */
@@ -112,7 +141,13 @@ export function planOutgoing(input: {
   replyToUuid: string | null;
 }): Outgoing[] {
   const text = input.text.trim();
-  const out: Outgoing[] = input.attachments.map((a) => ({ content: a.description.trim(), internal: input.internal, replyToUuid: null, annexUuid: a.annex.uuid, annex: a.annex }));
+  const out: Outgoing[] = input.attachments.map((a) => ({
+    content: a.description.trim(),
+    internal: input.internal,
+    replyToUuid: null,
+    annexUuid: a.annex.uuid,
+    annex: a.annex,
+  }));
   const last = out.at(-1);
   if (text && last && last.content === '') last.content = text;
   else if (text) out.push({ content: text, internal: input.internal, replyToUuid: null });

@@ -2,7 +2,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { AttachmentStore, type Attachment } from './attachmentStore';
 
 const item = (id: string, patch: Partial<Attachment> = {}): Attachment => ({
-  id, name: `${id}.png`, contentType: 'image/png', previewUrl: null, status: 'uploading', progress: 0, description: '', annex: null, ...patch,
+  id,
+  name: `${id}.png`,
+  contentType: 'image/png',
+  previewUrl: null,
+  status: 'uploading',
+  progress: 0,
+  description: '',
+  annex: null,
+  ...patch,
 });
 
 describe('AttachmentStore', () => {

@@ -40,12 +40,19 @@ export class AttachmentStore {
   update(conversationUuid: string, id: string, patch: Partial<Omit<Attachment, 'id'>>): void {
     const list = this.list(conversationUuid);
     if (!list.some((a) => a.id === id)) return;
-    this.set(conversationUuid, list.map((a) => (a.id === id ? { ...a, ...patch } : a)));
+    this.set(
+      conversationUuid,
+      list.map((a) => (a.id === id ? { ...a, ...patch } : a)),
+    );
   }
   remove(conversationUuid: string, ids: readonly string[]): Attachment[] {
     const list = this.list(conversationUuid);
     const removed = list.filter((a) => ids.includes(a.id));
-    if (removed.length) this.set(conversationUuid, list.filter((a) => !ids.includes(a.id)));
+    if (removed.length)
+      this.set(
+        conversationUuid,
+        list.filter((a) => !ids.includes(a.id)),
+      );
     return removed;
   }
   private set(conversationUuid: string, list: readonly Attachment[]): void {

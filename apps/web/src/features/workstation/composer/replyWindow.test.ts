@@ -11,7 +11,9 @@ describe('reply window in the composer (Meta takes replies within 24 hours of th
     const page = { messages: [message('CONTACT', hoursAgo(25)), message('USER', hoursAgo(1))], hasMore: false };
     expect(replyWindowClosed('messenger', page, NOW)).toBe(true);
     expect(replyWindowClosed('instagram', page, NOW)).toBe(true);
-    expect(replyWindowClosed('messenger', { messages: [...page.messages, message('CONTACT', hoursAgo(23))], hasMore: false }, NOW)).toBe(false);
+    expect(replyWindowClosed('messenger', { messages: [...page.messages, message('CONTACT', hoursAgo(23))], hasMore: false }, NOW)).toBe(
+      false,
+    );
   });
 
   it('stays open on channels without a window, and when the contact’s last message is on an older page', () => {

@@ -5,7 +5,11 @@ import { capabilitiesOf, type Message } from '@atende/contract';
  * last message on screen is older than it, or the whole conversation is loaded and they never
  * wrote. Unknown (their last message is on an older page) counts as open: the server still refuses.
  */
-export function replyWindowClosed(channelType: string, page: { messages: readonly Message[]; hasMore: boolean } | undefined, now = Date.now()): boolean {
+export function replyWindowClosed(
+  channelType: string,
+  page: { messages: readonly Message[]; hasMore: boolean } | undefined,
+  now = Date.now(),
+): boolean {
   const hours = capabilitiesOf(channelType)?.replyWindowHours;
   if (!hours || !page) return false;
   let last: number | null = null;

@@ -11,7 +11,6 @@ export type StoredFile = z.infer<typeof StoredFileSchema>;
  */
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-
 /**
  * fetch over XMLHttpRequest, the one browser API that reports upload progress. The typed client keeps
  * the rest: path, credentials, error parsing and the shared error handler.
@@ -45,7 +44,10 @@ function fetchWithProgress(onProgress: (fraction: number) => void): typeof fetch
  * One attachment (POST /api/v1/storage/files, multipart field "file"), with progress.
  * Cancelling (the chip removed) is not an error anybody needs to see: it skips the shared handler.
  */
-export async function uploadAttachment(file: File, options: { onProgress(fraction: number): void; cancel: AbortSignal }): Promise<StoredFile> {
+export async function uploadAttachment(
+  file: File,
+  options: { onProgress(fraction: number): void; cancel: AbortSignal },
+): Promise<StoredFile> {
   const form = new FormData();
   form.append('file', file, file.name);
   const shared = api.options.onError;
@@ -53,7 +55,10 @@ export async function uploadAttachment(file: File, options: { onProgress(fractio
     ...api.options,
     timeoutMs: UPLOAD_TIMEOUT_MS,
     fetch: (input: RequestInfo | URL, init?: RequestInit) =>
-      fetchWithProgress(options.onProgress)(input, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, options.cancel]) : options.cancel }),
+      fetchWithProgress(options.onProgress)(input, {
+        ...init,
+        signal: init?.signal ? AbortSignal.any([init.signal, options.cancel]) : options.cancel,
+      }),
     onError: (...args: Parameters<NonNullable<typeof shared>>) => {
       if (!options.cancel.aborted) shared?.(...args);
     },
@@ -66,12 +71,19 @@ export async function uploadAttachment(file: File, options: { onProgress(fractio
 export async function uploadVoice(recording: Blob, contentType: VoiceType): Promise<StoredFile> {
   const file = await base64Of(recording);
   const extension = contentType.split('/')[1] ?? 'webm';
-  const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, { body: { file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` } });
+  const res = await api.call({ ...api.options, timeoutMs: UPLOAD_TIMEOUT_MS }, uploadFile, {
+    body: { file, encoding: 'base64', content_type: contentType, filename: `voice-${Date.now()}.${extension}` },
+  });
   return res.data.data;
 }
 
 /** Answers about the address itself (refused, unreachable, an error, not a URL): the composer words them. */
-export const IMAGE_ADDRESS_FAILURES: readonly string[] = ['outbound_address_not_allowed', 'remote_file_unavailable', 'validation_failed'];
+export const IMAGE_ADDRESS_FAILURES: readonly string[] = [
+  'outbound_address_not_allowed',
+  'remote_file_unavailable',
+  'url_invalid',
+  'validation_failed',
+];
 
 /**
  * A pasted markdown image, downloaded and stored by the server so the app's pages
@@ -86,6 +98,8 @@ export async function storeImageFromUrl(image: { url: string; alt: string }, wan
       if (!IMAGE_ADDRESS_FAILURES.includes(args[0].code) && wanted()) shared?.(...args);
     },
   };
-  const res = await api.call(client, uploadFileFromUrl, { body: { url: image.url, ...(image.alt ? { alt: image.alt.slice(0, 255) } : {}) } });
+  const res = await api.call(client, uploadFileFromUrl, {
+    body: { url: image.url, ...(image.alt ? { alt: image.alt.slice(0, 255) } : {}) },
+  });
   return res.data.data;
 }

@@ -28,7 +28,10 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
       const cancel = new AbortController();
       cancels.set(id, cancel);
       attachmentStore.update(conversationUuid, id, { status: 'uploading', progress: 0 });
-      uploadAttachment(file, { cancel: cancel.signal, onProgress: (progress) => attachmentStore.update(conversationUuid, id, { progress }) })
+      uploadAttachment(file, {
+        cancel: cancel.signal,
+        onProgress: (progress) => attachmentStore.update(conversationUuid, id, { progress }),
+      })
         .then((stored) => attachmentStore.update(conversationUuid, id, { status: 'uploaded', progress: 1, annex: stored }))
         // The shared error handler already showed the server's error_message.
         .catch(() => attachmentStore.update(conversationUuid, id, { status: 'failed' }))
@@ -48,8 +51,14 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
         }
         const id = crypto.randomUUID();
         attachmentStore.add(conversationUuid, {
-          id, name: file.name, contentType: file.type, previewUrl: isImage(file.type) ? URL.createObjectURL(file) : null,
-          status: 'uploading', progress: 0, description: '', annex: null,
+          id,
+          name: file.name,
+          contentType: file.type,
+          previewUrl: isImage(file.type) ? URL.createObjectURL(file) : null,
+          status: 'uploading',
+          progress: 0,
+          description: '',
+          annex: null,
         });
         upload(id, file);
       }
@@ -61,20 +70,38 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
   const addImageFromUrl = useCallback(
     (image: MarkdownImage) => {
       const id = crypto.randomUUID();
-      attachmentStore.add(conversationUuid, { id, name: image.alt || image.url, contentType: 'image/*', previewUrl: null, status: 'fetching', progress: 0, description: '', annex: null });
+      attachmentStore.add(conversationUuid, {
+        id,
+        name: image.alt || image.url,
+        contentType: 'image/*',
+        previewUrl: null,
+        status: 'fetching',
+        progress: 0,
+        description: '',
+        annex: null,
+      });
       // A chip removed while its image is fetched is forgotten, failure included.
       const wanted = () => attachmentStore.list(conversationUuid).some((a) => a.id === id);
       storeImageFromUrl(image, wanted).then(
         (stored) => {
           if (!wanted()) return;
-          const problem = uploadProblem({ name: stored.original_filename, size: stored.size, type: stored.content_type }, channelType, channelSettings);
+          const problem = uploadProblem(
+            { name: stored.original_filename, size: stored.size, type: stored.content_type },
+            channelType,
+            channelSettings,
+          );
           if (problem) {
             attachmentStore.remove(conversationUuid, [id]);
             toastError(t(problem.phrase, problem.values));
             return;
           }
           attachmentStore.update(conversationUuid, id, {
-            name: stored.original_filename, contentType: stored.content_type, previewUrl: stored.uri, status: 'uploaded', progress: 1, annex: stored,
+            name: stored.original_filename,
+            contentType: stored.content_type,
+            previewUrl: stored.uri,
+            status: 'uploaded',
+            progress: 1,
+            annex: stored,
           });
         },
         (error: unknown) => {
@@ -93,8 +120,14 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
     (annex: SentAnnex) => {
       if (attachmentStore.list(conversationUuid).some((a) => a.annex?.uuid === annex.uuid)) return;
       attachmentStore.add(conversationUuid, {
-        id: crypto.randomUUID(), name: annex.original_filename, contentType: annex.content_type, previewUrl: isImage(annex.content_type) ? annex.uri : null,
-        status: 'uploaded', progress: 1, description: '', annex,
+        id: crypto.randomUUID(),
+        name: annex.original_filename,
+        contentType: annex.content_type,
+        previewUrl: isImage(annex.content_type) ? annex.uri : null,
+        status: 'uploaded',
+        progress: 1,
+        description: '',
+        annex,
       });
     },
     [conversationUuid],
@@ -110,7 +143,10 @@ export function useAttachments(conversationUuid: string, channelType?: string, c
     [conversationUuid],
   );
 
-  const setDescription = useCallback((id: string, description: string) => attachmentStore.update(conversationUuid, id, { description }), [conversationUuid]);
+  const setDescription = useCallback(
+    (id: string, description: string) => attachmentStore.update(conversationUuid, id, { description }),
+    [conversationUuid],
+  );
 
   return { attachments, addFiles, addImageFromUrl, addStored, remove, setDescription };
 }

@@ -25,10 +25,14 @@ export function useCannedSuggestions(conversation: Conversation, text: string, e
   const query = enabled ? cannedQuery(text) : null;
   const responses = useQuery({
     queryKey: cannedKeys.forChannel(channelUuid, sectorUuid),
-    queryFn: async () => (await api.listChannelCannedResponses({ params: { id: channelUuid }, query: { sector_uuid: sectorUuid ?? undefined } })).data,
+    queryFn: async () =>
+      (await api.listChannelCannedResponses({ params: { id: channelUuid }, query: { sector_uuid: sectorUuid ?? undefined } })).data,
     // Fetched as soon as the trigger is typed, so suggestions are ready by the next key.
     enabled: enabled && text.startsWith(CANNED_TRIGGER),
     staleTime: CANNED_STALE_MS,
   });
-  return useMemo(() => (query === null || !responses.data ? [] : searchCanned(query, responses.data, CANNED_LIMIT)), [query, responses.data]);
+  return useMemo(
+    () => (query === null || !responses.data ? [] : searchCanned(query, responses.data, CANNED_LIMIT)),
+    [query, responses.data],
+  );
 }

@@ -26,7 +26,6 @@ export function useVoiceRecorder() {
   useEffect(() => {
     if (state !== 'recording') return;
     const startedAt = Date.now();
-    setElapsedMs(0);
     const timer = setInterval(() => setElapsedMs(Date.now() - startedAt), 250);
     return () => clearInterval(timer);
   }, [state]);
@@ -70,6 +69,8 @@ export function useVoiceRecorder() {
     };
     recorder.start(250);
     current.current = recording;
+    // The timer counts from zero for every recording.
+    setElapsedMs(0);
     setState('recording');
     return true;
   }, []);
