@@ -1,9 +1,13 @@
 import { ApiError } from '@atende/sdk';
-import type { TFunction } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { errorText, fieldText } from './errors';
+import { errorText, fieldText, type Translate } from './errors';
 
-const t = ((key: string) => `t:${key}`) as unknown as TFunction;
+const t: Translate = (key) => `t:${key}`;
+/** Shows the values `t` was given, or `none` when it was given none. */
+const showing =
+  (none: string): Translate =>
+  (key, values) =>
+    `t:${key}:${values ? JSON.stringify(values) : none}`;
 const withBody = (status: number, code: string, message: string, extra: object = {}) =>
   new ApiError(status, 'unknown', message, { error_message: message, code, ...extra });
 
@@ -35,14 +39,14 @@ describe('errorText', () => {
   });
   // The error catalogue: a catalogued code is worded by the web in the UI language, with the server's values.
   it('words a catalogued code itself, with the values the server sent', () => {
-    const tWith = ((key: string, values?: Record<string, unknown>) => `t:${key}:${JSON.stringify(values ?? {})}`) as unknown as TFunction;
+    const tWith = showing('{}');
     const body = { error_message: 'Parameter 3 is required', code: 'subscriber_parameter_missing', params: { n: 3 } };
     expect(errorText(new ApiError(422, 'subscriber_parameter_missing', body.error_message, body), tWith)).toBe(
       't:Parameter {{n}} is required:{"n":3}',
     );
   });
   it('words a catalogued code without values when the ones sent are not names to strings or numbers', () => {
-    const tWith = ((key: string, values?: Record<string, unknown>) => `t:${key}:${JSON.stringify(values ?? null)}`) as unknown as TFunction;
+    const tWith = showing('null');
     for (const params of [[3], 'n=3', null, { n: { nested: 3 } }, { n: [3] }, { n: true }]) {
       const body = { error_message: 'Parameter 3 is required', code: 'subscriber_parameter_missing', params };
       expect(errorText(new ApiError(422, 'subscriber_parameter_missing', body.error_message, body), tWith), JSON.stringify(params)).toBe(
@@ -51,7 +55,7 @@ describe('errorText', () => {
     }
   });
   it('words a field by its own failure code, or shows the contract message of a schema check', () => {
-    const tWith = ((key: string, values?: Record<string, unknown>) => `t:${key}:${JSON.stringify(values ?? {})}`) as unknown as TFunction;
+    const tWith = showing('{}');
     expect(fieldText({ message: 'Parameter 2 is required', code: 'subscriber_parameter_missing', params: { n: 2 } }, tWith)).toBe(
       't:Parameter {{n}} is required:{"n":2}',
     );

@@ -1,7 +1,6 @@
 import type { ErrorCode } from '@atende/contract';
 import { FIELD_ERROR_CODES, parseErrorBody } from '@atende/contract/error-status';
 import type { ApiError } from '@atende/sdk';
-import type { TFunction } from 'i18next';
 import { phrase } from '../i18n/phrase';
 
 /**
@@ -267,11 +266,14 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
 /** Field codes the request schema derives from zod's checks: the contract's own message of the field is more precise. */
 const SCHEMA_FIELD_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(FIELD_ERROR_CODES);
 
+/** What wording a failure needs of i18next's `t`: a phrase and its values, translated to text. */
+export type Translate = (phrase: string, values?: Record<string, string | number>) => string;
+
 /**
  * The text of one field's problem: a failure's own code is worded by the catalogue; a problem the
  * request schema found shows the contract's message of the field (translated by the dictionary).
  */
-export function fieldText(field: { message: string; code?: ErrorCode; params?: Record<string, string | number> }, t: TFunction): string {
+export function fieldText(field: { message: string; code?: ErrorCode; params?: Record<string, string | number> }, t: Translate): string {
   if (field.code && !SCHEMA_FIELD_CODES.has(field.code)) return t(ERROR_TEXTS[field.code], field.params);
   return t(field.message);
 }
@@ -290,7 +292,7 @@ export const FEATURE_OFF_CODES: ReadonlySet<string> = new Set<ErrorCode>(['featu
  * field's), else, for an answer that is no ErrorBody (a proxy's page, the network), 400 'Missing
  * parameters', 403 'Invalid credentials', else 'Something went wrong'.
  */
-export function errorText(error: ApiError, t: TFunction): string {
+export function errorText(error: ApiError, t: Translate): string {
   const parsed = parseErrorBody(error.status, error.body);
   if (parsed.code === 'unknown') {
     if (error.status === 400) return t('Missing parameters');
