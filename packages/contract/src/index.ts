@@ -8,6 +8,7 @@ export * from './realtime';
 export * from './jobs';
 export * from './health';
 export * from './contacts';
+export * from './message-details';
 export * from './conversations';
 export * from './messages';
 export * from './channels';

@@ -10,7 +10,7 @@ import {
   parseSecretsKey,
   type InboundSmtpListener,
 } from '@atende/channels';
-import { queues, type ChannelInboundJob } from '@atende/contract';
+import { messageDetailsOf, queues, type ChannelInboundJob } from '@atende/contract';
 import { ensureTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
@@ -225,10 +225,11 @@ describe('channel-inbound: e-mail into conversations', () => {
       where: { conversation: { channelId }, externalId: { startsWith: '<refused@' } },
       orderBy: { externalId: 'asc' },
     });
-    expect(messages.map((m) => [m.externalId, m.content, m.annexId === null])).toEqual([
-      ['<refused@cliente.test>', 'Vejam os anexos.\n[An attachment of a type that is not accepted (image/svg+xml) was left out]', true],
-      ['<refused@cliente.test>#2', '[An attachment of a type that is not accepted (text/html) was left out]', true],
-      ['<refused@cliente.test>#3', '', false],
+    const leftOut = (content: unknown) => messageDetailsOf(content).leftOut;
+    expect(messages.map((m) => [m.externalId, m.content, m.annexId === null, leftOut(m.interactiveContent)])).toEqual([
+      ['<refused@cliente.test>', 'Vejam os anexos.', true, { refused_type: 'image/svg+xml' }],
+      ['<refused@cliente.test>#2', '', true, { refused_type: 'text/html' }],
+      ['<refused@cliente.test>#3', '', false, null],
     ]);
     const kept = await t.db.storedFile.findMany({ where: { tenantId, createdAt: { gte: messages[0]!.createdAt } } });
     expect(kept.map((f) => [f.originalFilename, f.contentType])).toEqual([['foto.png', 'image/png']]);

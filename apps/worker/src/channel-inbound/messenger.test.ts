@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { messageDetailsOf } from '@atende/contract';
 import { startMetaSimulator, type MetaSimulator } from '@atende/simulators/meta';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useInboundHarness } from './harness';
 import { processInbound } from './processor';
@@ -142,5 +144,50 @@ describe('channel-inbound: Messenger messages into conversations', () => {
     expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 0 });
     expect(await h.db.message.findUniqueOrThrow({ where: { id: older.id } })).toMatchObject({ state: 'read' });
     expect(await h.db.message.findUniqueOrThrow({ where: { id: later.id } })).toMatchObject({ state: 'sent' });
+  });
+});
+
+describe('channel-inbound: every Messenger message kind is kept', () => {
+  const bruno = { id: '7000123450002', firstName: 'Bruno', lastName: 'Lima' };
+
+  it('keeps Get Started from a new contact as a message saying the button pressed, in a new conversation', async () => {
+    await sim.sendInbound({ from: bruno, postback: { title: 'Começar', payload: 'GET_STARTED' } });
+    expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 1 });
+    const identity = await h.db.contactIdentity.findFirstOrThrow({
+      where: { channelId, identifier: bruno.id },
+      include: { contact: true },
+    });
+    expect(identity.contact.name).toBe('Bruno Lima');
+    const message = await h.db.message.findFirstOrThrow({ where: { contactId: identity.contactId } });
+    expect(message).toMatchObject({ author: 'CONTACT', content: 'Começar' });
+    expect(messageDetailsOf(message.interactiveContent).details).toEqual({ type: 'postback', payload: 'GET_STARTED' });
+  });
+
+  it('keeps every attachment of one message, each as a message of its own with its file, the text on the first', async () => {
+    const jpeg = (fill: number) => Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(1000, fill)]);
+    const { body } = await sim.sendInbound({ from: bruno, text: 'As duas fotos', images: [jpeg(1), jpeg(2)] });
+    expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 2 });
+    const mid = (body as { entry: { messaging: { message: { mid: string } }[] }[] }).entry[0]!.messaging[0]!.message.mid;
+    const messages = await h.db.message.findMany({ where: { externalId: { startsWith: mid } }, orderBy: { externalId: 'asc' } });
+    expect(messages.map((m) => [m.externalId, m.content, m.annexId !== null])).toEqual([
+      [mid, 'As duas fotos', true],
+      [`${mid}#2`, '', true],
+    ]);
+    const files = await h.db.storedFile.findMany({ where: { id: { in: messages.map((m) => m.annexId!) } } });
+    expect(files.map((f) => f.size).sort()).toEqual([1004, 1004]);
+  });
+
+  it('takes no message on a disabled channel, and says so in the log', async () => {
+    await h.db.channel.update({ where: { id: channelId }, data: { enabled: false } });
+    const warnings: string[] = [];
+    const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(line) });
+    try {
+      await sim.sendInbound({ from: bruno, text: 'Alguém aí?' });
+      expect(await processInbound({ ...h.deps, log }, job(await delivered()))).toMatchObject({ messages: 0, ignored: 1 });
+      expect(await h.db.message.count({ where: { content: 'Alguém aí?' } })).toBe(0);
+      expect(warnings.join('')).toContain('message to a disabled channel not taken');
+    } finally {
+      await h.db.channel.update({ where: { id: channelId }, data: { enabled: true } });
+    }
   });
 });

@@ -10,7 +10,7 @@ import {
   type InboundMedia,
   type ProviderChannelAdapter,
 } from '@atende/channels';
-import { queues, UPLOAD_ALLOWED_TYPES } from '@atende/contract';
+import { queues, UPLOAD_ALLOWED_TYPES, type LeftOut } from '@atende/contract';
 import {
   announceTemplate,
   applyTemplateStatus,
@@ -63,11 +63,13 @@ const ERROR_MESSAGE_MAX = 500;
 /** The order delivery states move in: a late 'delivered' never undoes 'read'. */
 const RANK = { sent: 1, delivered: 2, read: 3 } as const;
 
-/** What a contact's message says in place of media that was not kept. */
-const mediaLeftOut = (kept: AnnexRow | { refusedType: string } | null): string =>
-  kept && 'refusedType' in kept
-    ? `[An attachment of a type that is not accepted (${kept.refusedType}) was left out]`
-    : '[The media of this message could not be downloaded]';
+/**
+ * The note a contact's message keeps of media that was not kept (`left_out`, beside the message's
+ * details): the refused type, or null when it could not be downloaded. The web words it.
+ */
+const leftOutOf = (kept: AnnexRow | { refusedType: string } | null): LeftOut => ({
+  refused_type: kept && 'refusedType' in kept ? kept.refusedType : null,
+});
 
 /**
  * Downloads a contact's media from the provider's own hosts (the adapter refuses any other) and
@@ -238,6 +240,11 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   const handleEvent = async (event: InboundEvent): Promise<void> => {
     if (event.kind === 'message') {
       if (!channel.enabled) {
+        // The admin turned the channel off: its contacts' messages are not taken, but never in silence.
+        deps.log.warn(
+          { channelId: channel.id, externalId: event.externalId },
+          'message to a disabled channel not taken; enable the channel to receive its messages',
+        );
         outcome.ignored++;
         return;
       }
@@ -246,13 +253,14 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       const kept = event.media && !known ? await keepMedia(deps, adapter, target, channel.tenantId, event.media) : null;
       const annex = kept && !('refusedType' in kept) ? kept : null;
       const text = event.button?.text ?? event.text ?? event.media?.caption ?? '';
-      const lost = event.media && !known && !annex ? mediaLeftOut(kept) : '';
+      const leftOut = event.media && !known && !annex ? leftOutOf(kept) : null;
+      const details = leftOut ? { ...event.details, left_out: leftOut } : event.details;
       // The receiver also answers a campaign the message replies to (conversation-entry.ts: one step per message).
       await receiver.receive(channel, {
         contact: contactOf(await withSenderName(deps, adapter, target, event), channel.type),
         message: {
           id: event.externalId,
-          content: [text, lost].filter(Boolean).join('\n'),
+          content: text,
           ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
           ...(event.button
@@ -265,7 +273,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
                 },
               }
             : {}),
-          ...(event.details ? { details: event.details } : {}),
+          ...(details ? { details } : {}),
         },
       });
       outcome.messages++;

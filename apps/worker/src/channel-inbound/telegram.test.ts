@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TelegramAdapter } from '@atende/channels';
+import { messageDetailsOf } from '@atende/contract';
 import { startTelegramSimulator, type TelegramSimulator } from '@atende/simulators/telegram';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_OUTBOUND, useInboundHarness } from './harness';
@@ -88,5 +89,49 @@ describe('channel-inbound: Telegram updates into conversations', () => {
     });
     expect(await processInbound(h.deps, job(edited))).toMatchObject({ messages: 0 });
     expect(await h.db.message.count({ where: { content: 'editado' } })).toBe(0);
+  });
+});
+
+describe('channel-inbound: every Telegram message kind is kept', () => {
+  const latest = () => h.db.message.findFirstOrThrow({ where: { conversation: { channelId } }, orderBy: { createdAt: 'desc' } });
+
+  it('keeps a shared place as its name, address and map link, with the point in the details', async () => {
+    await sim.sendInbound({
+      from: ana,
+      location: { latitude: -23.5614, longitude: -46.6559, venue: { title: 'MASP', address: 'Av. Paulista, 1578' } },
+    });
+    expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 1 });
+    const message = await latest();
+    expect(message.content).toBe(
+      'MASP\nAv. Paulista, 1578\nhttps://www.openstreetmap.org/?mlat=-23.5614&mlon=-46.6559#map=17/-23.5614/-46.6559',
+    );
+    expect(messageDetailsOf(message.interactiveContent).details).toEqual({
+      type: 'location',
+      latitude: -23.5614,
+      longitude: -46.6559,
+      name: 'MASP',
+      address: 'Av. Paulista, 1578',
+    });
+  });
+
+  it('keeps a shared contact as a card with its name and number', async () => {
+    await sim.sendInbound({ from: ana, contact: { phone_number: '+5511987654321', first_name: 'Bruno', last_name: 'Lima' } });
+    expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 1 });
+    const message = await latest();
+    expect(message.content).toBe('Bruno Lima\n+5511987654321');
+    expect(messageDetailsOf(message.interactiveContent).details).toEqual({
+      type: 'contact',
+      name: 'Bruno Lima',
+      phones: ['+5511987654321'],
+      emails: [],
+    });
+  });
+
+  it('keeps a kind the desk cannot show (a poll) as an unsupported message naming its type', async () => {
+    await sim.sendInbound({ from: ana, poll: { question: 'Qual cor?', options: ['Azul', 'Verde'] } });
+    expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ messages: 1 });
+    const message = await latest();
+    expect(message.content).toBe('');
+    expect(messageDetailsOf(message.interactiveContent).details).toEqual({ type: 'unsupported', raw_type: 'poll' });
   });
 });

@@ -1,3 +1,4 @@
+import { contactCardText, locationText, type MessageDetails } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError } from '../adapter';
 import type { InboundEvent, InboundMedia } from '../provider';
@@ -6,7 +7,9 @@ import type { InboundEvent, InboundMedia } from '../provider';
  * Telegram Update objects (https://core.telegram.org/bots/api#update) as the Bot API posts them to
  * a webhook, one update per request. Only messages of private chats are contacts writing to the
  * business; edited messages, channel posts, group chats and other update kinds are acknowledged and
- * ignored (an edit would rewrite history the agent already answered).
+ * ignored (an edit would rewrite history the agent already answered). Every message of a contact is
+ * kept: text and files as such, a location or venue as a map link, a shared contact as a card, and
+ * any other kind (poll, dice, game, ...) as an unsupported message naming its type.
  */
 
 const FileSchema = z.object({
@@ -37,6 +40,15 @@ const MessageSchema = z.object({
   video: FileSchema.optional(),
   video_note: FileSchema.optional(),
   sticker: FileSchema.optional(),
+  location: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
+  venue: z.object({ title: z.string().max(300).optional(), address: z.string().max(500).optional() }).optional(),
+  contact: z
+    .object({
+      phone_number: z.string().max(50),
+      first_name: z.string().max(200).optional(),
+      last_name: z.string().max(200).optional(),
+    })
+    .optional(),
 });
 export const UpdateSchema = z.looseObject({ update_id: z.number().int(), message: MessageSchema.optional() });
 export type TelegramMessage = z.infer<typeof MessageSchema>;
@@ -59,6 +71,73 @@ function mediaOf(m: TelegramMessage): InboundMedia | null {
   return { ref: file.file_id, contentType: file.mime_type ?? null, filename: file.file_name ?? null, caption };
 }
 
+/** Fields of a Message that describe it rather than being its content. */
+const MESSAGE_METADATA = new Set([
+  'message_id',
+  'message_thread_id',
+  'date',
+  'edit_date',
+  'from',
+  'sender_chat',
+  'sender_boost_count',
+  'sender_business_bot',
+  'business_connection_id',
+  'chat',
+  'forward_origin',
+  'forward_from',
+  'forward_from_chat',
+  'forward_from_message_id',
+  'forward_signature',
+  'forward_sender_name',
+  'forward_date',
+  'is_topic_message',
+  'is_automatic_forward',
+  'is_from_offline',
+  'reply_to_message',
+  'external_reply',
+  'quote',
+  'reply_to_story',
+  'via_bot',
+  'author_signature',
+  'media_group_id',
+  'has_protected_content',
+  'has_media_spoiler',
+  'show_caption_above_media',
+  'entities',
+  'caption_entities',
+  'link_preview_options',
+  'effect_id',
+  'reply_markup',
+  'text',
+  'caption',
+]);
+
+/** What a message without text or a file holds: a location, a contact card, or the type Atende cannot show. */
+function detailsOf(m: TelegramMessage, raw: Record<string, unknown>): { text: string; details: MessageDetails } {
+  if (m.location) {
+    const details: MessageDetails = {
+      type: 'location',
+      latitude: m.location.latitude,
+      longitude: m.location.longitude,
+      name: m.venue?.title ?? null,
+      address: m.venue?.address ?? null,
+    };
+    return { text: locationText(details), details };
+  }
+  if (m.contact) {
+    const name = [m.contact.first_name, m.contact.last_name].filter(Boolean).join(' ').trim();
+    const details: MessageDetails = { type: 'contact', name, phones: [m.contact.phone_number], emails: [] };
+    return { text: contactCardText(details), details };
+  }
+  const rawType = Object.keys(raw).find((key) => !MESSAGE_METADATA.has(key)) ?? 'unknown';
+  return { text: '', details: { type: 'unsupported', raw_type: rawType.slice(0, 100) } };
+}
+
+/** The update's message as posted, every field kept (the schema drops the ones it does not name). */
+function rawMessage(body: unknown): Record<string, unknown> {
+  return z.object({ message: z.record(z.string(), z.unknown()) }).safeParse(body).data?.message ?? {};
+}
+
 /** The events of one webhook body: zero or one contact message. Throws a permanent error on a body that is no Update. */
 export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
   let body: unknown;
@@ -72,8 +151,8 @@ export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
   const m = update.data.message;
   if (!m || m.chat.type !== 'private' || !m.from || m.from.is_bot) return [];
   const media = mediaOf(m);
-  const text = m.text ?? null;
-  if (!media && text === null) return [];
+  const content = media || m.text !== undefined ? null : detailsOf(m, rawMessage(body));
+  const text = content ? content.text : (m.text ?? null);
   const name = [m.from.first_name, m.from.last_name].filter(Boolean).join(' ').trim() || null;
   const identifier = String(m.from.id);
   return [
@@ -88,6 +167,7 @@ export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
       button: null,
       contextExternalId: null,
       at: m.date ? new Date(m.date * 1000) : new Date(),
+      ...(content ? { details: content.details } : {}),
     },
   ];
 }

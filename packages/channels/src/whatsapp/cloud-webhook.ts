@@ -1,3 +1,4 @@
+import { contactCardText, locationText, type MessageDetails } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError } from '../adapter';
 import { templateStatusOf } from './cloud-format';
@@ -35,6 +36,24 @@ const MessageSchema = z.object({
     })
     .optional(),
   context: z.object({ id: z.string().optional() }).optional(),
+  location: z
+    .object({
+      latitude: z.number().min(-90).max(90),
+      longitude: z.number().min(-180).max(180),
+      name: z.string().optional(),
+      address: z.string().optional(),
+    })
+    .optional(),
+  contacts: z
+    .array(
+      z.object({
+        name: z.object({ formatted_name: z.string().optional(), first_name: z.string().optional() }).optional(),
+        phones: z.array(z.object({ phone: z.string().optional() })).optional(),
+        emails: z.array(z.object({ email: z.string().optional() })).optional(),
+      }),
+    )
+    .optional(),
+  reaction: z.object({ emoji: z.string().optional() }).optional(),
 });
 const StatusSchema = z.object({
   id: z.string(),
@@ -65,7 +84,37 @@ const at = (ts: string | number | undefined) =>
 const e164 = (waId: string) => (waId.startsWith('+') ? waId : `+${waId}`);
 const DELIVERY = new Set(['sent', 'delivered', 'read', 'failed']);
 
-function messageEvent(m: z.infer<typeof MessageSchema>, names: Map<string, string>): InboundEvent {
+type CloudMessage = z.infer<typeof MessageSchema>;
+
+/**
+ * What a message without text, a file or a button holds: a location as a map link, each shared
+ * contact as a card (the details hold the first; the others follow in the text), a reaction (its
+ * emoji, none when it was taken back), or the type Atende cannot show (order, system, unsupported).
+ */
+function detailsOf(m: CloudMessage): { text: string; details: MessageDetails } {
+  if (m.location) {
+    const details: MessageDetails = {
+      type: 'location',
+      latitude: m.location.latitude,
+      longitude: m.location.longitude,
+      name: m.location.name ?? null,
+      address: m.location.address ?? null,
+    };
+    return { text: locationText(details), details };
+  }
+  if (m.contacts?.length) {
+    const cards = m.contacts.map((c) => ({
+      name: c.name?.formatted_name ?? c.name?.first_name ?? '',
+      phones: (c.phones ?? []).flatMap((p) => (p.phone ? [p.phone] : [])),
+      emails: (c.emails ?? []).flatMap((e) => (e.email ? [e.email] : [])),
+    }));
+    return { text: cards.map(contactCardText).join('\n\n'), details: { type: 'contact', ...cards[0]! } };
+  }
+  if (m.reaction) return { text: m.reaction.emoji ?? '', details: { type: 'reaction', emoji: m.reaction.emoji ?? '' } };
+  return { text: '', details: { type: 'unsupported', raw_type: m.type.slice(0, 100) } };
+}
+
+function messageEvent(m: CloudMessage, names: Map<string, string>): InboundEvent {
   const mediaPart = m.image ?? m.video ?? m.audio ?? m.voice ?? m.document ?? m.sticker;
   const media: InboundMedia | null = mediaPart
     ? {
@@ -81,16 +130,18 @@ function messageEvent(m: z.infer<typeof MessageSchema>, names: Map<string, strin
     : reply
       ? { text: reply.title, payload: reply.id }
       : null;
+  const content = media || button || m.text ? null : detailsOf(m);
   return {
     kind: 'message',
     externalId: m.id,
     from: e164(m.from),
     profileName: names.get(m.from) || null,
-    text: m.text?.body ?? null,
+    text: content ? content.text : (m.text?.body ?? null),
     media,
     button,
     contextExternalId: m.context?.id ?? null,
     at: at(m.timestamp),
+    ...(content ? { details: content.details } : {}),
   };
 }
 

@@ -46,7 +46,15 @@ export interface MetaInbound {
   pageId?: string;
   text?: string;
   image?: Buffer;
+  /** More images in the same message (Messenger sends each as one more attachment). */
+  images?: Buffer[];
   file?: { bytes: Buffer; filename: string; mimeType: string };
+  /** Instagram: the contact mentioned the account in a story (an image here). */
+  storyMention?: Buffer;
+  /** Instagram: the message answers one of the account's stories. */
+  storyReply?: { url: string; id: string };
+  /** A button of the page's menu or Get Started pressed: a postback rather than a message. */
+  postback?: { title: string; payload: string };
 }
 
 export interface MetaSend {
@@ -257,7 +265,10 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       media.set(name, { bytes, type });
       return `${baseUrl}/_media/${name}`;
     };
-    if (inbound.image) attachments.push({ type: 'image', payload: { url: keep(inbound.image, 'image/jpeg', 'image.jpg') } });
+    for (const image of [...(inbound.image ? [inbound.image] : []), ...(inbound.images ?? [])])
+      attachments.push({ type: 'image', payload: { url: keep(image, 'image/jpeg', 'image.jpg') } });
+    if (inbound.storyMention)
+      attachments.push({ type: 'story_mention', payload: { url: keep(inbound.storyMention, 'image/jpeg', 'story.jpg') } });
     if (inbound.file)
       attachments.push({ type: 'file', payload: { url: keep(inbound.file.bytes, inbound.file.mimeType, inbound.file.filename) } });
     const body = envelope(
@@ -265,11 +276,16 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
         sender: { id: inbound.from.id },
         recipient: { id: pageId },
         timestamp: Date.now(),
-        message: {
-          mid: mid(),
-          ...(inbound.text !== undefined ? { text: inbound.text } : {}),
-          ...(attachments.length ? { attachments } : {}),
-        },
+        ...(inbound.postback
+          ? { postback: { mid: mid(), title: inbound.postback.title, payload: inbound.postback.payload } }
+          : {
+              message: {
+                mid: mid(),
+                ...(inbound.text !== undefined ? { text: inbound.text } : {}),
+                ...(attachments.length ? { attachments } : {}),
+                ...(inbound.storyReply ? { reply_to: { story: inbound.storyReply } } : {}),
+              },
+            }),
       },
       pageId,
     );
@@ -296,14 +312,30 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     return { webhook: webhook ? { url: webhook.url } : null };
   });
   app.post('/_simulator/inbound', async (request) => {
-    const body = (request.body ?? {}) as { id?: unknown; first_name?: unknown; last_name?: unknown; text?: unknown; page_id?: unknown };
+    const body = (request.body ?? {}) as {
+      id?: unknown;
+      first_name?: unknown;
+      last_name?: unknown;
+      text?: unknown;
+      page_id?: unknown;
+      postback?: unknown;
+    };
     const id = typeof body.id === 'string' && /^\d{1,40}$/.test(body.id) ? body.id : '7000000000000001';
     const from = {
       id,
       firstName: typeof body.first_name === 'string' ? body.first_name : 'Ana',
       ...(typeof body.last_name === 'string' ? { lastName: body.last_name } : {}),
     };
-    const result = await sendInbound({ from, pageId: steeredPage(body.page_id), text: typeof body.text === 'string' ? body.text : 'Olá!' });
+    // `postback: "<title>"` plays a press of Get Started or a menu button (payload: the title upper-cased).
+    const postback =
+      typeof body.postback === 'string' && body.postback
+        ? { title: body.postback, payload: body.postback.toUpperCase().replace(/\W+/g, '_') }
+        : undefined;
+    const result = await sendInbound({
+      from,
+      pageId: steeredPage(body.page_id),
+      ...(postback ? { postback } : { text: typeof body.text === 'string' ? body.text : 'Olá!' }),
+    });
     return { webhook_status: result.status, message: result.body };
   });
   app.get('/_simulator/sent', async () => ({ sent }));

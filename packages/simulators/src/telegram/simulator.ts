@@ -50,6 +50,12 @@ export interface SimulatedInbound {
   photo?: Buffer;
   document?: { bytes: Buffer; filename: string; mimeType: string };
   voice?: Buffer;
+  /** A shared point; with `venue`, a place with its name and address. */
+  location?: { latitude: number; longitude: number; venue?: { title: string; address: string } };
+  /** A shared contact card. */
+  contact?: { phone_number: string; first_name: string; last_name?: string };
+  /** A poll the contact sent (a kind the desk cannot show). */
+  poll?: { question: string; options: string[] };
 }
 
 /** A send call it answered. */
@@ -357,6 +363,23 @@ export async function startTelegramSimulator(options: TelegramSimulatorOptions):
       };
     if (inbound.voice)
       message.voice = { ...keepFile(bot, inbound.voice, 'audio/ogg', 'voice', 'oga'), duration: 2, mime_type: 'audio/ogg' };
+    if (inbound.location) {
+      const { latitude, longitude, venue } = inbound.location;
+      message.location = { latitude, longitude };
+      if (venue) message.venue = { location: { latitude, longitude }, title: venue.title, address: venue.address };
+    }
+    if (inbound.contact) message.contact = inbound.contact;
+    if (inbound.poll)
+      message.poll = {
+        id: String(updateId + 1),
+        question: inbound.poll.question,
+        options: inbound.poll.options.map((text) => ({ text, voter_count: 0 })),
+        total_voter_count: 0,
+        is_closed: false,
+        is_anonymous: true,
+        type: 'regular',
+        allows_multiple_answers: false,
+      };
     const update = { update_id: ++updateId, message };
     const status = await postUpdate(update, undefined, bot.id);
     if (status >= 300) throw new Error(`The webhook answered ${status}`);

@@ -5,6 +5,7 @@ import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { reasonText } from '../../api/reasons';
 import { awaitingAnswer } from './messageCache';
+import { MessageDetailsLabel } from './MessageDetails';
 
 interface Props {
   message: Message;
@@ -171,6 +172,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
           </Box>
         )}
         {email?.subject && <EmailSubject subject={email.subject} />}
+        {!mine && <MessageDetailsLabel message={m} />}
         <Annex message={m} />
         {m.message && (
           <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-bindable-text="true">

@@ -137,6 +137,17 @@ export const ptWorkstation: Record<string, string> = {
   Subject: 'Assunto',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
+  // What a contact's message holds besides text (MessageDetails.tsx)
+  'Shared location': 'Localização compartilhada',
+  'Shared contact': 'Contato compartilhado',
+  'Pressed a button': 'Tocou em um botão',
+  'Reacted with {{emoji}}': 'Reagiu com {{emoji}}',
+  'Took a reaction back': 'Removeu uma reação',
+  'Mentioned you in their story': 'Mencionou você no story',
+  'Replied to your story': 'Respondeu ao seu story',
+  'A kind of message this desk cannot show ({{type}})': 'Um tipo de mensagem que o atendimento não consegue mostrar ({{type}})',
+  'An attachment of a type that is not accepted ({{type}}) was left out': 'Um anexo de um tipo não aceito ({{type}}) foi deixado de fora',
+  'The media of this message could not be downloaded': 'A mídia desta mensagem não pôde ser baixada',
   // The list's preview of the last message
   '{{text}}': '{{text}}',
   'Note: {{text}}': 'Nota: {{text}}',
