@@ -79,6 +79,12 @@ export interface ChannelDefinition {
    * the type needs (webhook_secret) and answers the value shown once to the admin, if any.
    */
   onCreate?(creation: ChannelCreation): string | null;
+  /**
+   * The address of ours contacts' messages reach the channel at, when it carries the channel's
+   * secret (e-mail's forwarding address): shown again to those who manage channels, never listed
+   * to others.
+   */
+  inboundAddress?(channel: { id: string; secrets: Readonly<Record<string, unknown>>; emailInboundDomain: string }): string | null;
   /** The webhook secret is ours, never one an admin types (a new one comes with every setUp). */
   readonly ownsWebhookSecret?: boolean;
   /** Changes that set the channel up at the provider again (adapter setUp, with a new webhook secret). */

@@ -32,6 +32,14 @@ describe('the shared settings', () => {
     expect(parseSettings(schema, {}).APP_SECRET).toBe('dev-only-app-secret-of-at-least-32-chars');
   });
 
+  it("puts the e-mail forwarding addresses on PUBLIC_URL's host unless another mail domain is set", () => {
+    expect(parseSettings(schema, production).EMAIL_INBOUND_DOMAIN).toBe('atende.example.com');
+    expect(parseSettings(schema, { ...production, EMAIL_INBOUND_DOMAIN: 'inbound.example.com' }).EMAIL_INBOUND_DOMAIN).toBe(
+      'inbound.example.com',
+    );
+    expect(parseSettings(schema, { PORT: '3400', EMAIL_INBOUND_DOMAIN: '' }).EMAIL_INBOUND_DOMAIN).toBe('localhost');
+  });
+
   it('checks the storage settings together: s3 needs a bucket, and the two keys come as a pair', () => {
     expect(() => parseSettings(schema, { STORAGE_DRIVER: 's3' })).toThrow(/S3_BUCKET: required when STORAGE_DRIVER is s3/);
     expect(() => parseSettings(schema, { S3_ACCESS_KEY_ID: 'id' })).toThrow(/S3_SECRET_ACCESS_KEY: set both/);

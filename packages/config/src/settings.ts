@@ -81,15 +81,9 @@ export const SHARED_SETTINGS = settingsGroup(
       .describe(
         'Private host names, IPs and CIDRs (comma-separated) that requests to user-given URLs may reach. Empty: public addresses only.',
       ),
-    EMAIL_INBOUND_DOMAIN: z
-      .string()
-      .trim()
-      .min(1)
-      .max(253)
-      .default('localhost')
-      .describe(
-        "Mail domain routed to the worker's inbound SMTP listener: an e-mail channel's forwarding address is <channel>.<token>@ this domain.",
-      ),
+    EMAIL_INBOUND_DOMAIN: unsetWhenEmpty(z.string().trim().min(1).max(253).optional()).describe(
+      "Mail domain routed to the worker's inbound SMTP listener: an e-mail channel's forwarding address is <channel>.<token>@ this domain. Unset: the host of PUBLIC_URL.",
+    ),
     ...STORAGE_SETTINGS,
   },
   {
@@ -132,7 +126,8 @@ function refineProduction(env: Record<string, unknown>, ctx: z.RefinementCtx, gr
 
 /**
  * An app's settings schema: the shared settings plus its own group. PUBLIC_URL comes out always set
- * (without a trailing slash), so no code falls back to a request's Host header.
+ * (without a trailing slash), so no code falls back to a request's Host header, and so does
+ * EMAIL_INBOUND_DOMAIN (PUBLIC_URL's host when unset).
  */
 export function settingsSchema<Own extends z.ZodRawShape>(own: SettingsGroup<Own>) {
   return z
@@ -142,8 +137,10 @@ export function settingsSchema<Own extends z.ZodRawShape>(own: SettingsGroup<Own
       refineProduction(env as Record<string, unknown>, ctx, [SHARED_SETTINGS as SettingsGroup, own as SettingsGroup]);
     })
     .transform((env) => {
-      const { PUBLIC_URL, PORT } = env as SharedInput;
-      return { ...env, PUBLIC_URL: (PUBLIC_URL ?? defaultPublicUrl(PORT)).replace(/\/+$/, '') };
+      const { PUBLIC_URL, PORT, EMAIL_INBOUND_DOMAIN } = env as SharedInput;
+      const publicUrl = (PUBLIC_URL ?? defaultPublicUrl(PORT)).replace(/\/+$/, '');
+      // Forwarding addresses are on the api's own host unless the operator routes another mail domain.
+      return { ...env, PUBLIC_URL: publicUrl, EMAIL_INBOUND_DOMAIN: EMAIL_INBOUND_DOMAIN ?? new URL(publicUrl).hostname };
     });
 }
 

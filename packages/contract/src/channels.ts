@@ -133,6 +133,11 @@ export const ChannelSchema = z.object({
   api_version: z.enum(['onpremise', 'cloud']).nullable(),
   /** The address to give the provider for its webhooks (inbound messages and status updates). */
   webhook_url: z.string().nullable(),
+  /**
+   * E-mail: the forwarding address the mailbox's mail goes to. It carries the channel's secret, so
+   * only callers who may change channels get it; null for others and for other types.
+   */
+  inbound_address: z.string().nullable(),
   /** Livechat channels ("Livechat channel appearance"): theme_data, widget_settings, custom_fields; null for other types. */
   appearance: LivechatAppearanceSchema.nullable(),
   created_at: IsoDate,

@@ -11,11 +11,13 @@ export const emailChannel: ChannelDefinition = {
   createAdapter: (options) => new EmailAdapter({ outbound: options.outbound, ...options.email }),
   // The forwarding address names the channel itself (its uuid), so it is unique by construction; kept for a uniform rule.
   identity: (_settings, _secrets, channelId) => ({ identity: `email:${channelId.replace(/-/g, '').toLowerCase()}`, field: null }),
-  // The forwarding address carries the channel's secret (ours), so it is shown once, like a token.
+  // The forwarding address carries the channel's secret (ours): answered at creation, and later only to channel managers.
   onCreate: ({ id, secrets, newSecret, emailInboundDomain }) => {
     secrets.webhook_secret = newSecret();
     return forwardingAddress(id, secrets.webhook_secret, emailInboundDomain);
   },
+  inboundAddress: ({ id, secrets, emailInboundDomain }) =>
+    typeof secrets.webhook_secret === 'string' ? forwardingAddress(id, secrets.webhook_secret, emailInboundDomain) : null,
   ownsWebhookSecret: true,
   settingsIssue: (settings) => {
     const parsed = EmailSettingsSchema.safeParse(settings);

@@ -3,7 +3,7 @@ import { queues } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
 
-/** E-mail channels in the channels api: SMTP settings checked, password write-only, forwarding address shown once. */
+/** E-mail channels in the channels api: SMTP settings checked, password write-only, forwarding address answered at creation and to channel managers only. */
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let admin: string;
@@ -11,7 +11,7 @@ const auth = () => ({ Authorization: `Bearer ${admin}` });
 
 beforeAll(async () => {
   t = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', EMAIL_INBOUND_DOMAIN: 'inbound.atende.test' });
-  acme = await t.tenant('Acme', { users: { admin: ['admin'] } });
+  acme = await t.tenant('Acme', { users: { admin: ['admin'], agent: ['agent'] } });
   admin = await t.login('admin@acme.test');
 });
 afterAll(async () => {
@@ -67,9 +67,16 @@ describe('E-mail channels', () => {
     expect(secrets.password).toBe('smtp-secret-pass');
     forwarding = created.body.inbound_token;
     expect(forwarding).toBe(forwardingAddress(channelId, String(secrets.webhook_secret), 'inbound.atende.test'));
+    // Those who manage channels read the forwarding address again in the channel's settings;
+    // anyone else who may read channels (an agent) never gets it, nor the password.
     const read = await t.http.get(`/api/v1/channels/${channelId}`).set(auth());
-    expect(JSON.stringify(read.body)).not.toContain(String(secrets.webhook_secret).slice(0, 24));
+    expect(read.body.data.inbound_address).toBe(forwarding);
     expect(JSON.stringify(read.body)).not.toContain('smtp-secret-pass');
+    const agent = await t.login('agent@acme.test');
+    const agentRead = await t.http.get(`/api/v1/channels/${channelId}`).set({ Authorization: `Bearer ${agent}` });
+    expect(agentRead.status).toBe(200);
+    expect(agentRead.body.data.inbound_address).toBeNull();
+    expect(JSON.stringify(agentRead.body)).not.toContain(String(secrets.webhook_secret).slice(0, 24));
   });
 
   it('takes a raw message posted to the webhook with the channel secret, refusing others with 401', async () => {

@@ -29,7 +29,7 @@ import {
   type QueryOf,
   type updateChannel,
 } from '@atende/contract';
-import { channelKind, livechatAppearanceProblems } from '@atende/core';
+import { allows, channelKind, livechatAppearanceProblems } from '@atende/core';
 import {
   entryPointExists,
   entryPointNames,
@@ -205,6 +205,20 @@ export class ChannelService {
     }
   }
 
+  /** The secret-bearing address of ours a channel's contacts write to (e-mail's forwarding address), if its type has one. */
+  private inboundAddress(row: ChannelRow): string | null {
+    const definition = channelDefinition(row.type);
+    if (!definition?.inboundAddress || !row.credentialsEncrypted) return null;
+    let secrets: Record<string, unknown>;
+    try {
+      secrets = decryptCredentials(row.credentialsEncrypted, this.key);
+    } catch {
+      // Credentials sealed with another key cannot be read: the address is not known, the rest of the channel still is.
+      return null;
+    }
+    return definition.inboundAddress({ id: row.id, secrets, emailInboundDomain: this.ctx.env.EMAIL_INBOUND_DOMAIN });
+  }
+
   /** The address providers post their webhooks to. */
   webhookUrl(publicUrl: string, row: Pick<ChannelRow, 'id' | 'type'>): string | null {
     const inbound = channelTypeFacts(row.type)?.inbound;
@@ -219,6 +233,7 @@ export class ChannelService {
     const botIds = [...new Set(rows.map((r) => r.entryBotId).filter((v): v is string => v !== null))];
     const [sectors, menus, bots] = await entryPointNames(this.ctx.db, session.tenantId, { sectorIds, menuIds, botIds });
     const availability = await channelAvailability(this.ctx.db, session.tenantId, session.workspaceId, rows);
+    const manager = allows(session.roles, 'settings.channels.write');
     return rows.map((row, index) => {
       const config = (row.config ?? {}) as Record<string, unknown>;
       const definition = channelDefinition(row.type);
@@ -245,6 +260,7 @@ export class ChannelService {
           : [],
         api_version: definition?.apiVersionOf?.(config) ?? null,
         webhook_url: this.webhookUrl(publicUrl, row),
+        inbound_address: manager ? this.inboundAddress(row) : null,
         appearance: definition?.hasAppearance ? appearanceOf(row.config) : null,
         created_at: row.createdAt.toISOString(),
       };

@@ -8,7 +8,9 @@ import { api } from '../../api/client';
 import { useMe } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { CopyableValue } from '../../ui/CopyableValue';
 import { AppearanceSection } from '../livechat/AppearanceSection';
+import { CHANNEL_FORMS } from '../settings/channelForms';
 import { menuKeys } from './MenusPage';
 import { entryPointOf, useEntryPointOptions } from './useEntryPointOptions';
 
@@ -57,6 +59,9 @@ export function ChannelSettingsPage() {
   // update_to_cloud_api: a 360dialog channel still on the on-premise API moves to the Cloud API.
   // Only channels with an API version to move (360dialog) have one; only livechat channels have an appearance.
   const onPremise = channel.data.api_version === 'onpremise';
+  // What to do with the channel's address, as said at creation (the form of its type).
+  const typeForm = CHANNEL_FORMS.find((f) => f.type === channel.data.type);
+  const after = typeForm?.addressHelp ?? typeForm?.after;
   const livechat = channel.data.appearance ? { ...channel.data, appearance: channel.data.appearance } : null;
   return (
     <Stack maw={livechat ? 1100 : 560}>
@@ -86,6 +91,20 @@ export function ChannelSettingsPage() {
             {t('Save')}
           </Button>
         </Group>
+      )}
+      {channel.data.webhook_url && (
+        <CopyableValue
+          label={t('Address to give the provider')}
+          value={channel.data.webhook_url}
+          description={after ? t(after) : undefined}
+        />
+      )}
+      {channel.data.inbound_address && (
+        <CopyableValue
+          label={t('Forwarding address')}
+          value={channel.data.inbound_address}
+          description={t("Forward the mailbox's incoming mail here. Keep it private: anyone who knows it can write to this channel.")}
+        />
       )}
       {onPremise && canSave && (
         <Alert color="blue" title={t('On-premise API')}>

@@ -6,8 +6,6 @@ import {
   Anchor,
   Badge,
   Button,
-  Code,
-  CopyButton,
   Group,
   Modal,
   PasswordInput,
@@ -31,6 +29,8 @@ import type { FieldError } from '@atende/contract';
 import { useMe } from '../../session/session';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { phrase } from '../../i18n/phrase';
+import { CopyableValue } from '../../ui/CopyableValue';
 import { EntryPointSelect } from '../menus/EntryPointSelect';
 import { entryPointOf } from '../menus/useEntryPointOptions';
 import {
@@ -114,7 +114,7 @@ export function ChannelsSection() {
                   <Table.Td>
                     <Tooltip label={t(availability.help)}>
                       <Badge color={availability.color} variant="light">
-                        {t(availability.label)}
+                        {t(availability.label, { context: 'channel' })}
                       </Badge>
                     </Tooltip>
                   </Table.Td>
@@ -180,10 +180,10 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
         <Stack>
           <Text>{t('The channel {{name}} was created.', { name: created.data.name })}</Text>
           {form.after && <Text size="sm">{t(form.after)}</Text>}
-          {created.data.webhook_url && <Secret label={t('Address to give the provider')} value={created.data.webhook_url} />}
+          {created.data.webhook_url && <CopyableValue label={t('Address to give the provider')} value={created.data.webhook_url} />}
           {created.inbound_token && (
-            <Secret
-              label={t(form.shownOnceLabel ?? (facts?.inbound === 'token' ? 'Inbound token' : 'Webhook secret'))}
+            <CopyableValue
+              label={t(form.shownOnceLabel ?? (facts?.inbound === 'token' ? phrase('Inbound token') : phrase('Webhook secret')))}
               value={created.inbound_token}
             />
           )}
@@ -270,27 +270,5 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
         </Stack>
       )}
     </Modal>
-  );
-}
-
-/** A value to copy once (an address, a token shown only now). */
-function Secret({ label, value }: { label: string; value: string }) {
-  const { t } = useTranslation();
-  return (
-    <Stack gap={4}>
-      <Text size="sm" fw={500}>
-        {label}
-      </Text>
-      <Group gap="xs" wrap="nowrap">
-        <Code style={{ wordBreak: 'break-all', flex: 1 }}>{value}</Code>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button size="compact-sm" variant="light" onClick={copy}>
-              {copied ? t('Copied') : t('Copy')}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
-    </Stack>
   );
 }

@@ -60,6 +60,8 @@ export interface ChannelForm {
   fields: ChannelField[];
   /** Said after creation, next to the address to give the provider. */
   after?: string;
+  /** Said in the channel's settings next to that address, when `after` speaks of a value shown only at creation. */
+  addressHelp?: string;
   /** What the value answered once at creation is (the custom channel's token, e-mail's forwarding address). */
   shownOnceLabel?: string;
 }
@@ -84,6 +86,7 @@ export const CHANNEL_FORMS: ChannelForm[] = [
       },
     ],
     after: phrase('Your system posts contact messages to this address with the token below. The token is shown only now.'),
+    addressHelp: phrase('Your system posts contact messages to this address with the token given when the channel was created.'),
   },
   {
     type: 'whatsapp_cloud',
@@ -107,6 +110,9 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     fields: [{ key: 'api_key', label: phrase('API key'), secret: true }, baseUrl('https://waba-v2.360dialog.io')],
     after: phrase(
       'Set this address as the webhook in 360dialog, with the header X-Atende-Webhook-Token holding the secret below. The secret is shown only now.',
+    ),
+    addressHelp: phrase(
+      'The webhook address in 360dialog, with the header X-Atende-Webhook-Token holding the secret given when the channel was created.',
     ),
   },
   {
@@ -190,12 +196,12 @@ export const CHANNEL_FORMS: ChannelForm[] = [
       { key: 'from_address', label: phrase('E-mail address'), placeholder: 'support@example.com' },
       { key: 'smtp_host', label: phrase('SMTP server'), placeholder: 'smtp.example.com' },
       { key: 'smtp_port', label: phrase('SMTP port'), placeholder: '587', description: phrase('587 with STARTTLS, or 465 with TLS') },
-      { key: 'smtp_secure', label: phrase('TLS from the start'), placeholder: 'false', description: phrase('true for port 465') },
+      { key: 'smtp_secure', label: phrase('TLS from the start'), switch: true, description: phrase('On for port 465') },
       { key: 'username', label: phrase('SMTP user'), description: phrase('Leave empty to use the e-mail address') },
       { key: 'password', label: phrase('SMTP password'), secret: true },
     ],
     after: phrase(
-      'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.',
+      'Forward the mailbox’s incoming mail to the forwarding address below (also shown in the channel’s settings). Replies are sent through your SMTP server.',
     ),
     shownOnceLabel: phrase('Forwarding address'),
   },

@@ -154,13 +154,23 @@ export const ptSettings: Record<string, string> = {
   'SMTP port': 'Porta SMTP',
   '587 with STARTTLS, or 465 with TLS': '587 com STARTTLS, ou 465 com TLS',
   'TLS from the start': 'TLS desde o início',
-  'true for port 465': 'true para a porta 465',
+  'On for port 465': 'Ative para a porta 465',
   'SMTP user': 'Usuário SMTP',
   'Leave empty to use the e-mail address': 'Deixe vazio para usar o endereço de e-mail',
   'SMTP password': 'Senha SMTP',
-  'Forward the mailbox’s incoming mail to the forwarding address below (it is shown only now). Replies are sent through your SMTP server.':
-    'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (ele só é mostrado agora). As respostas saem pelo seu servidor SMTP.',
+  'Forward the mailbox’s incoming mail to the forwarding address below (also shown in the channel’s settings). Replies are sent through your SMTP server.':
+    'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (também mostrado nas configurações do canal). As respostas saem pelo seu servidor SMTP.',
   'Forwarding address': 'Endereço de encaminhamento',
+  'Webhook secret': 'Segredo do webhook',
+  'Your system posts contact messages to this address with the token given when the channel was created.':
+    'Seu sistema envia as mensagens dos contatos para este endereço com o token dado na criação do canal.',
+  'The webhook address in 360dialog, with the header X-Atende-Webhook-Token holding the secret given when the channel was created.':
+    'O endereço de webhook na 360dialog, com o cabeçalho X-Atende-Webhook-Token contendo o segredo dado na criação do canal.',
+  "Forward the mailbox's incoming mail here. Keep it private: anyone who knows it can write to this channel.":
+    'Encaminhe para cá os e-mails recebidos pela caixa. Mantenha-o em sigilo: quem o conhece pode escrever para este canal.',
+  'Inbound token': 'Token de entrada',
+  // A channel's availability badge (the context keeps it apart from the workstation's "Active" tab)
+  Active_channel: 'Ativo',
   'On-premise API': 'API on-premise',
   'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.':
     'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
