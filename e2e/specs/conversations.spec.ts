@@ -199,16 +199,28 @@ test('a chat accepted while the list is being reloaded stays in the list and ope
   expect((await page.request.patch(`/api/v1/conversations/${accepted.uuid}`, { data: { state: 'waiting' } })).ok()).toBe(true);
 });
 
-test('a reply the contact system refuses shows retry, and the retry delivers it', async ({ browser, request }) => {
+test('a reply the contact system refuses for good says why without retry; one it could not take shows retry, and the retry delivers it', async ({
+  browser,
+  request,
+}) => {
   const agent = await signedInPage(browser, demo('agent'));
   const conversation = await accept(agent);
-  // The contact system refuses the next delivery for good (400): the message is marked failed.
+  // A refusal (400) would only repeat: the bubble says why and offers no retry.
   expect((await request.post(`${CONTACT_SYSTEM}/_simulator/plan`, { data: { count: 1, status: 400 } })).status()).toBe(204);
+  await composer(agent).fill('Mensagem recusada');
+  await composer(agent).press('Enter');
+  const refused = messages(agent).getByTestId('message').filter({ hasText: 'Mensagem recusada' });
+  await expect(refused.getByTestId('message-not-sent')).toBeVisible({ timeout: 20_000 });
+  await expect(refused.getByTestId('message-failure')).toContainText('400');
+  await expect(refused.getByRole('button', { name: 'Your message may not be sent, try again' })).toHaveCount(0);
+
+  // Unavailable through every attempt (503 five times, retried with backoff): failed, and retry is offered.
+  expect((await request.post(`${CONTACT_SYSTEM}/_simulator/plan`, { data: { count: 5, status: 503 } })).status()).toBe(204);
   await composer(agent).fill('Mensagem que falha');
   await composer(agent).press('Enter');
   const failed = messages(agent).getByTestId('message').filter({ hasText: 'Mensagem que falha' });
   const retry = failed.getByRole('button', { name: 'Your message may not be sent, try again' });
-  await expect(retry).toBeVisible({ timeout: 20_000 });
+  await expect(retry).toBeVisible({ timeout: 40_000 });
   await screenshot(agent, 'workstation-failed-send');
   await retry.click();
   await expect(failed.getByLabel('Sent')).toBeVisible({ timeout: 20_000 });

@@ -34,6 +34,10 @@ export const MessageSchema = z.object({
   user_id: z.number().int().nullable(),
   user: z.object({ uuid: Uuid, username: z.string() }).nullable(),
   error_message: z.string().nullable(),
+  /** The provider reported the message delivered to the contact's device (before it is read). */
+  delivered: z.boolean(),
+  /** A failed message the agent may send again: false when the provider refused it for good (a bad number, say). */
+  retryable: z.boolean(),
 });
 export type Message = z.infer<typeof MessageSchema>;
 

@@ -20,7 +20,16 @@ export const serverEvents = {
     tenant_uuid: Uuid,
     conversation_uuid: Uuid,
     messages: z.array(
-      z.object({ uuid: Uuid, state: z.enum(['pending', 'sent', 'read']), status: z.enum(['sending', 'failed']).nullable() }),
+      z.object({
+        uuid: Uuid,
+        state: z.enum(['pending', 'sent', 'read']),
+        status: z.enum(['sending', 'failed']).nullable(),
+        /** With a failure: why, as stored on the message, and whether it may be sent again. */
+        error_message: z.string().nullable().optional(),
+        retryable: z.boolean().optional(),
+        /** The provider reported it delivered. */
+        delivered: z.boolean().optional(),
+      }),
     ),
   }),
   /** A template was created, edited, deleted or changed status at the provider (room campaigns_{tenant}). */

@@ -157,5 +157,18 @@ export function presentMessage(
     user_id: m.userId,
     user: extras.user ?? null,
     error_message: m.errorMessage,
+    ...deliveryFacts(m.interactiveContent),
   };
+}
+
+/**
+ * What the worker keeps of an outbound message's delivery beside its state, on the message's
+ * interactive part: the provider's last receipt (`delivery`) and whether a failure was final
+ * (`failure.permanent`).
+ */
+export function deliveryFacts(interactiveContent: unknown): { delivered: boolean; retryable: boolean } {
+  const stored = typeof interactiveContent === 'object' && interactiveContent !== null ? interactiveContent : {};
+  const delivery = 'delivery' in stored ? stored.delivery : null;
+  const failure = 'failure' in stored && typeof stored.failure === 'object' && stored.failure !== null ? stored.failure : {};
+  return { delivered: delivery === 'delivered', retryable: !('permanent' in failure && failure.permanent === true) };
 }

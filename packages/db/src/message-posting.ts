@@ -46,8 +46,20 @@ export async function markMessageSent(db: ScopedDb, messageId: string, externalI
 }
 
 /** Delivery failed for good: the message shows failed with `reason` (the agent may retry it). */
-export async function markMessageFailed(db: ScopedDb, messageId: string, reason: string): Promise<void> {
-  await db.message.updateMany({ where: { id: messageId, state: 'pending' }, data: { status: 'failed', errorMessage: reason } });
+export async function markMessageFailed(
+  db: ScopedDb,
+  messageId: string,
+  reason: string,
+  options: { permanent: boolean } = { permanent: false },
+): Promise<void> {
+  // Whether the failure is final is kept beside the message's delivery receipts (its interactive part).
+  const row = await db.message.findFirst({ where: { id: messageId }, select: { interactiveContent: true } });
+  const stored = row?.interactiveContent;
+  const base = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
+  await db.message.updateMany({
+    where: { id: messageId, state: 'pending' },
+    data: { status: 'failed', errorMessage: reason, interactiveContent: { ...base, failure: { permanent: options.permanent } } },
+  });
 }
 
 /** The uuid of the agent a conversation is assigned to now, if any. */

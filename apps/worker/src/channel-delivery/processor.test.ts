@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { channelAdapters, outboundClient, signWebhookBody, verifyFileLink } from '@atende/channels';
 import { startCustomChannelSimulator, type CustomChannelSimulator } from '@atende/simulators/custom';
 import { queues, RealtimeEnvelopeSchema, rooms, type ChannelDeliveryJob } from '@atende/contract';
+import { presentMessage } from '@atende/conversations';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
 import { channelDeliveryQueue, QueueRegistry, RealtimeOutbox, realtimeOutboxStream } from '@atende/queue';
 import type { Queue, Worker } from 'bullmq';
@@ -213,15 +214,21 @@ describe('channel delivery: custom API channel', () => {
     expect(state).toBe('completed');
     expect(job.returnvalue).toMatchObject({ outcome: 'failed' });
     expect(sim.requests).toHaveLength(1);
-    // Failed, offered to the agent for retry.
-    expect(await t.db.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({
+    // Failed for good: the reason goes to the bubble at once, and no retry is offered (it would be refused again).
+    const stored = await t.db.message.findUniqueOrThrow({ where: { id: messageId } });
+    expect(stored).toMatchObject({
       state: 'pending',
       status: 'failed',
       errorMessage: 'Webhook answered HTTP 400 Bad Request',
     });
+    expect(presentMessage(stored)).toMatchObject({ status: 'failed', retryable: false, delivered: false });
     const acks = await acksFor(messageId);
     expect(acks).toHaveLength(2);
-    expect(acks[0]!.payload).toMatchObject({ messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] });
+    expect(acks[0]!.payload).toMatchObject({
+      messages: [
+        { uuid: messageId, state: 'pending', status: 'failed', error_message: 'Webhook answered HTTP 400 Bad Request', retryable: false },
+      ],
+    });
   });
 
   it('closes an outbound conversation whose starting template failed, tagged template-send-error; a later failure closes nothing', async () => {
@@ -290,10 +297,14 @@ describe('channel delivery: custom API channel', () => {
       status: 'failed',
       errorMessage: expect.stringContaining('408'),
     });
-    expect((await acksFor(messageId)).map((a) => a.payload)).toEqual([
-      { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] },
-      { tenant_uuid: f.tenantId, conversation_uuid: f.conversationId, messages: [{ uuid: messageId, state: 'pending', status: 'failed' }] },
-    ]);
+    // After the last transient failure the agent may try again.
+    const failedAck = {
+      tenant_uuid: f.tenantId,
+      conversation_uuid: f.conversationId,
+      messages: [{ uuid: messageId, state: 'pending', status: 'failed', error_message: expect.stringContaining('408'), retryable: true }],
+    };
+    expect((await acksFor(messageId)).map((a) => a.payload)).toEqual([failedAck, failedAck]);
+    expect(presentMessage(await t.db.message.findUniqueOrThrow({ where: { id: messageId } }))).toMatchObject({ retryable: true });
   });
 
   it('never posts an internal note', async () => {

@@ -131,9 +131,10 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
       // item 3). Marked failed and the conversation closed in one transaction.
       await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id, { reason });
     } else {
-      await markMessageFailed(db, message.id, reason);
+      await markMessageFailed(db, message.id, reason, { permanent });
     }
-    await emitMessagesAck(deps, db, ack, 'pending', 'failed');
+    // The bubble says why at once, and offers no retry for a refusal that would only repeat.
+    await emitMessagesAck(deps, db, ack, 'pending', 'failed', { error_message: reason, retryable: !permanent });
     log.warn({ reason, permanent }, 'message delivery failed');
     // A permanent failure is the job's answer; after the last transient one BullMQ records the failure.
     if (permanent) return { outcome: 'failed', reason };
@@ -149,7 +150,8 @@ async function markOutcomeUnknown(
   reason: string,
 ): Promise<DeliveryResult | null> {
   if (!(await failPostingWithUnknownOutcome(db, ack.messageId, reason))) return null;
-  await emitMessagesAck(deps, db, ack, 'pending', 'failed');
+  // The agent decides: it may have reached the contact, so sending it again is theirs to choose.
+  await emitMessagesAck(deps, db, ack, 'pending', 'failed', { error_message: reason, retryable: true });
   return { outcome: 'failed', reason };
 }
 
@@ -165,11 +167,12 @@ export async function emitMessagesAck(
   ack: { tenantId: string; conversationId: string; messageId: string },
   state: 'pending' | 'sent' | 'read',
   status: 'failed' | null,
+  news: { error_message?: string | null; retryable?: boolean; delivered?: boolean } = {},
 ): Promise<void> {
   const payload = {
     tenant_uuid: ack.tenantId,
     conversation_uuid: ack.conversationId,
-    messages: [{ uuid: ack.messageId, state, status }],
+    messages: [{ uuid: ack.messageId, state, status, ...news }],
   };
   const agentUuid = await assignedAgentUuid(db, ack.conversationId);
   // The same audience as the api's own messages-ack (no dashboards: an ack changes no figure).

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { messageDetailsOf } from '@atende/contract';
+import { presentMessage } from '@atende/conversations';
 import { startMetaSimulator, type MetaSimulator } from '@atende/simulators/meta';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,10 +104,10 @@ describe('channel-inbound: Messenger messages into conversations', () => {
     });
     await sim.sendDelivery(ana.id, ['m_agent_1']);
     expect(await processInbound(h.deps, job(await delivered()))).toMatchObject({ statuses: 1 });
-    expect(await h.db.message.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({
-      state: 'sent',
-      interactiveContent: { delivery: 'delivered' },
-    });
+    const receipted = await h.db.message.findUniqueOrThrow({ where: { id: sent.id } });
+    expect(receipted).toMatchObject({ state: 'sent', interactiveContent: { delivery: 'delivered' } });
+    // The bubble shows its own "delivered" tick.
+    expect(presentMessage(receipted).delivered).toBe(true);
     expect(await processInbound(h.deps, job(JSON.stringify({ object: 'instagram', entry: [] })))).toMatchObject({
       messages: 0,
       ignored: 1,

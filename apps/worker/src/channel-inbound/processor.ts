@@ -138,14 +138,17 @@ async function applyStatus(
     if (message.status === 'failed') return false;
     const reason = event.error ? `${event.error.code}: ${event.error.title}` : 'The provider could not deliver this message';
     await markFailedByProvider(db, message.id, reason.slice(0, ERROR_MESSAGE_MAX));
-    await emitMessagesAck(deps, db, ack, message.state === 'pending' ? 'pending' : 'sent', 'failed');
+    await emitMessagesAck(deps, db, ack, message.state === 'pending' ? 'pending' : 'sent', 'failed', {
+      error_message: reason.slice(0, ERROR_MESSAGE_MAX),
+      retryable: true,
+    });
     return true;
   }
   const delivery = (message.interactiveContent as { delivery?: keyof typeof RANK } | null)?.delivery;
   if (delivery && RANK[delivery] >= RANK[event.status]) return false;
   const state = event.status === 'read' ? 'read' : 'sent';
   await storeDeliveryStatus(db, message.id, state, { ...((message.interactiveContent as object | null) ?? {}), delivery: event.status });
-  await emitMessagesAck(deps, db, ack, state, null);
+  await emitMessagesAck(deps, db, ack, state, null, { delivered: event.status === 'delivered' });
   return true;
 }
 

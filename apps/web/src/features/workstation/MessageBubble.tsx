@@ -18,11 +18,12 @@ interface Props {
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString('pt-BR', { hour: '2-digit', minute: '2-digit' });
 
-/** Delivery ticks of the agent's messages: clock, check, double blue check. */
+/** Delivery ticks of the agent's messages: clock, check, double check (delivered, where the provider says so), double blue check. */
 function Ticks({ message }: { message: Message }) {
   const { t } = useTranslation();
   if (message.internal) return null;
   if (message.state === 'read') return <IconChecks size={14} color="var(--mantine-color-blue-6)" aria-label={t('Read')} />;
+  if (message.state === 'sent' && message.delivered) return <IconChecks size={14} aria-label={t('Delivered')} />;
   if (message.state === 'sent') return <IconCheck size={14} aria-label={t('Sent')} />;
   return <IconClock size={14} aria-label={t('Pending')} />;
 }
@@ -191,10 +192,15 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
             {reasonText(m.error_message, t)}
           </Text>
         )}
-        {failed && (
+        {failed && m.retryable && (
           <Anchor component="button" type="button" size="xs" c="red" onClick={() => onRetry(m)}>
             {t('Your message may not be sent, try again')}
           </Anchor>
+        )}
+        {failed && !m.retryable && (
+          <Text size="xs" c="red" data-testid="message-not-sent">
+            {t('Not sent: sending it again would be refused the same way')}
+          </Text>
         )}
       </Paper>
       {!mine && canReply && <ReplyButton onClick={() => onReply(m)} />}

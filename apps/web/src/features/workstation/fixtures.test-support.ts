@@ -60,6 +60,8 @@ export function message(over: Partial<Message> = {}): Message {
     user_id: null,
     user: null,
     error_message: null,
+    delivered: false,
+    retryable: true,
     ...over,
   };
 }

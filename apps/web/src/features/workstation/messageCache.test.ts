@@ -115,6 +115,18 @@ describe('message cache', () => {
     expect(setStatus(page, a.uuid, 'failed').messages[0]!.status).toBe('failed');
   });
 
+  it("takes a failure's reason and finality, and a delivery, from an ack; an ack without them keeps what the message had", () => {
+    const a = message({ author: 'USER', state: 'pending' });
+    const page = { messages: [a], hasMore: false };
+    const refused = applyAck(page, [
+      { uuid: a.uuid, state: 'pending', status: 'failed', error_message: "(#21211) Invalid 'To' Phone Number", retryable: false },
+    ]);
+    expect(refused.messages[0]).toMatchObject({ status: 'failed', error_message: "(#21211) Invalid 'To' Phone Number", retryable: false });
+    const delivered = applyAck(page, [{ uuid: a.uuid, state: 'sent', status: null, delivered: true }]);
+    expect(delivered.messages[0]).toMatchObject({ state: 'sent', delivered: true, retryable: true });
+    expect(applyAck(delivered, [{ uuid: a.uuid, state: 'sent', status: null }])).toBe(delivered);
+  });
+
   it("lists the contact's unread messages only", () => {
     const unread = message({ author: 'CONTACT', state: 'sent' });
     const page = {

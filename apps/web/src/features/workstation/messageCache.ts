@@ -86,15 +86,32 @@ export function mergeLatestPage(shown: MessagePage, latest: MessagePage): Messag
   return upsertMessages(latest, unsent);
 }
 
-/** messages-ack: message state updated in bulk by uuid. */
+/** messages-ack: message state (and a failure's reason, a delivery) updated in bulk by uuid. */
 export function applyAck(page: MessagePage, acks: ServerEventPayload<'messages-ack'>['messages']): MessagePage {
   const byUuid = new Map(acks.map((a) => [a.uuid, a]));
   let changed = false;
   const messages = page.messages.map((m) => {
     const ack = byUuid.get(m.uuid);
-    if (!ack || (ack.state === m.state && ack.status === m.status)) return m;
+    if (!ack) return m;
+    // What an ack tells beside the state: a failure's reason and whether it may be sent again, a delivery.
+    const next: Message = {
+      ...m,
+      state: ack.state,
+      status: ack.status,
+      ...(ack.error_message !== undefined ? { error_message: ack.error_message } : {}),
+      ...(ack.retryable !== undefined ? { retryable: ack.retryable } : {}),
+      ...(ack.delivered !== undefined ? { delivered: ack.delivered } : {}),
+    };
+    if (
+      next.state === m.state &&
+      next.status === m.status &&
+      next.error_message === m.error_message &&
+      next.retryable === m.retryable &&
+      next.delivered === m.delivered
+    )
+      return m;
     changed = true;
-    return { ...m, state: ack.state, status: ack.status };
+    return next;
   });
   return changed ? { ...page, messages } : page;
 }
@@ -142,6 +159,8 @@ export function optimisticMessage(input: {
     user_id: input.user.id,
     user: { uuid: input.user.uuid, username: input.user.username },
     error_message: null,
+    delivered: false,
+    retryable: true,
   };
 }
 

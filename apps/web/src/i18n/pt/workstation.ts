@@ -137,6 +137,7 @@ export const ptWorkstation: Record<string, string> = {
   Subject: 'Assunto',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
+  'Not sent: sending it again would be refused the same way': 'Não enviada: enviar de novo seria recusado da mesma forma',
   // What a contact's message holds besides text (MessageDetails.tsx)
   'Shared location': 'Localização compartilhada',
   'Shared contact': 'Contato compartilhado',
