@@ -117,3 +117,21 @@ for (const { label, meta: META, maxText, psidBase } of KINDS) {
     await agent.context().close();
   });
 }
+
+test('Messenger: a new contact pressing Get Started reaches the agent as the button pressed, not dropped', async ({ browser, request }) => {
+  const META = KINDS[0].meta;
+  const channels = (await (await request.get(`${META}/_simulator/webhook`)).json()) as { webhook: { url: string } | null };
+  const channelId = /channels\/([0-9a-f-]{36})\/webhook/.exec(channels.webhook?.url ?? '')?.[1];
+  expect(channelId, 'the demo Messenger channel answers the demo page').toBeDefined();
+  const psid = String(7_300_000_000_000 + (Date.now() % 1_000_000_000));
+  const { agent, messages } = await metaContactWrites(
+    browser,
+    request,
+    META,
+    { psid, firstName: 'Renata', lastName: String(Date.now() % 100_000), text: 'Começar', postback: true },
+    channelId!,
+  );
+  const pressed = messages.getByTestId('message').filter({ hasText: 'Começar' });
+  await expect(pressed.getByTestId('message-details')).toHaveText('Pressed a button');
+  await agent.context().close();
+});

@@ -20,11 +20,13 @@ export async function metaContactWrites(
   browser: Browser,
   request: APIRequestContext,
   meta: string,
-  contact: { psid: string; firstName: string; lastName: string; text: string; pageId?: string },
+  contact: { psid: string; firstName: string; lastName: string; text: string; pageId?: string; postback?: boolean },
   channelId: string,
 ): Promise<{ agent: Page; messages: Locator }> {
+  // With `postback`, the contact presses a button (Get Started) titled `text` instead of writing it.
+  const said = contact.postback ? { postback: contact.text } : { text: contact.text };
   const wrote = await request.post(`${meta}/_simulator/inbound`, {
-    data: { id: contact.psid, first_name: contact.firstName, last_name: contact.lastName, text: contact.text, page_id: contact.pageId },
+    data: { id: contact.psid, first_name: contact.firstName, last_name: contact.lastName, page_id: contact.pageId, ...said },
   });
   expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
   const name = `${contact.firstName} ${contact.lastName}`;

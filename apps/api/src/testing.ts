@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { FEATURE_FLAGS, type FeatureFlag, type Role } from '@atende/contract';
+import { ErrorCodeSchema, FEATURE_FLAGS, type ErrorBody, type FeatureFlag, type Role } from '@atende/contract';
 import type { ClientToServerEvents, ServerEventName, ServerEventPayload, ServerToClientEvents } from '@atende/contract';
 import { createDb, ensureTenant, type CreatedTenant } from '@atende/db';
 import { createTestDatabase, type TestDatabase } from '@atende/db/testing';
@@ -11,6 +12,7 @@ import { io as ioClient, type ManagerOptions, type Socket, type SocketOptions } 
 import supertest from 'supertest';
 import { buildApp, type BuiltApp } from './app';
 import { loadEnv, type Env } from './env';
+import { routeErrorCodes } from './plugins/openapi';
 
 export const TEST_PASSWORD = 'secret123';
 
@@ -75,6 +77,50 @@ function cheapTestHash(): Promise<string> {
   return testHash;
 }
 
+/** The `code` of an ErrorBody sent as `payload`, if it is one. */
+function errorCodeOf(payload: string): string | undefined {
+  try {
+    const body: unknown = JSON.parse(payload);
+    const code = typeof body === 'object' && body !== null && 'error_message' in body && 'code' in body ? body.code : undefined;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Holds every error answer of the test app to its route's OpenAPI error responses (routeErrorCodes:
+ * the general codes of the route's shape and its contract's `errors`), so the document lists what
+ * the api really answers. An answer whose `code` is not listed is turned into a 500 naming the route
+ * and the code, and is kept in the returned list (close() fails with it). With
+ * ATENDE_RECORD_ERROR_CODES=<file>, nothing is refused: each error answer is appended to the file
+ * as a JSON line {method, url, status, code, declared}, to see what the tests reach.
+ * Routes the document does not describe (no schema: provider webhooks, the web app's files) and
+ * answers of no route (an unknown path) are not checked.
+ */
+export function checkErrorCodes(app: BuiltApp['app'], record: string | null = process.env.ATENDE_RECORD_ERROR_CODES ?? null): string[] {
+  const undeclared: string[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    const { schema, url, method, config } = request.routeOptions;
+    if (reply.statusCode < 400 || typeof payload !== 'string' || !schema || schema.hide || !url) return payload;
+    if (!String(reply.getHeader('content-type') ?? '').startsWith('application/json')) return payload;
+    const code = errorCodeOf(payload);
+    if (code === undefined) return payload;
+    const known = ErrorCodeSchema.safeParse(code);
+    const declared = known.success && routeErrorCodes(schema, { method, config }).get(reply.statusCode)?.has(known.data) === true;
+    if (record) {
+      appendFileSync(record, `${JSON.stringify({ method, url, status: reply.statusCode, code, declared })}\n`);
+      return payload;
+    }
+    if (declared) return payload;
+    const problem = `${String(method)} ${url} answered ${reply.statusCode} ${code}, which its OpenAPI error responses do not list: add it to the contract route's errors`;
+    undeclared.push(problem);
+    void reply.status(500);
+    return JSON.stringify({ error_message: problem, code: 'internal', request_id: request.id } satisfies ErrorBody);
+  });
+  return undeclared;
+}
+
 /** The real api on a random port, with a database of its own and its own Redis key prefix. */
 export async function startTestApp(overrides: Partial<Record<string, string>> = {}, options: StartOptions = {}): Promise<TestApp> {
   const shared = options.shareWith;
@@ -103,9 +149,10 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
       // Outage tests stop Redis under the app: reconnection attempts are expected, not failures.
       redis.on('error', () => undefined);
       const built = await buildApp({ env, db: database.db, redis });
+      const undeclared = checkErrorCodes(built.app);
       try {
         await built.app.listen({ port, host: '127.0.0.1' });
-        return { env, redis, built, port };
+        return { env, redis, built, port, undeclared };
       } catch (error) {
         await built.app.close();
         redis.disconnect();
@@ -113,7 +160,11 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
       }
     }
   })();
-  const { env, redis, built, port } = started;
+  const { env, redis, built, port, undeclared } = started;
+  // An undeclared error code fails the file when it closes its app, even when no test looked at that answer.
+  const refuseUndeclared = () => {
+    if (undeclared.length) throw new Error(`Error codes not in the OpenAPI document:\n${[...new Set(undeclared)].join('\n')}`);
+  };
   const url = `http://127.0.0.1:${port}`;
   const http = supertest(url);
   const testApp: TestApp = {
@@ -164,6 +215,7 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
       if (shared) {
         redis.disconnect();
         await database.db.$disconnect();
+        refuseUndeclared();
         return;
       }
       let cursor = '0';
@@ -174,6 +226,7 @@ export async function startTestApp(overrides: Partial<Record<string, string>> = 
       } while (cursor !== '0');
       redis.disconnect();
       await database.drop();
+      refuseUndeclared();
     },
   };
   return testApp;

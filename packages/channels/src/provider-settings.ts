@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError } from './adapter';
 
@@ -12,7 +13,7 @@ export const optionalText = z.preprocess(
 );
 export const httpUrl = z.preprocess(
   (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
-  z.url({ protocol: /^https?$/, message: 'base_url must be an http(s) address' }).optional(),
+  z.url({ protocol: /^https?$/, message: fieldMessage('base_url_invalid') }).optional(),
 );
 
 /** Settings validated once per call; invalid ones are the channel's configuration to fix (a permanent failure). */

@@ -1,8 +1,20 @@
 import { z } from 'zod';
 import { Uuid } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
+import type { ErrorCode } from './error-status';
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD');
+/** What a report's date range may be refused for: every report route answers these. */
+export const REPORT_RANGE_ERRORS = [
+  'report_start_required',
+  'report_end_required',
+  'report_start_future',
+  'report_end_future',
+  'report_end_before_start',
+  'report_range_too_long',
+] as const satisfies readonly ErrorCode[];
+
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, fieldMessage('date_format_invalid'));
 
 /** Filters every admin report takes (reports, rules for the dates). */
 export const AdminReportQuery = z.object({
@@ -35,22 +47,29 @@ export const agentsProductivityReport = route({
   summary: 'Per agent: sessions answered and closed, average first response and session time, messages sent.',
   query: AdminReportQuery,
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const conversationSummaryReport = route({
   method: 'GET',
   path: '/api/v1/reports/summary/conversations',
   tags: ['reports'],
   summary: 'Session rate: per day (report_type=trend) or per agent (report_type=agent): new, answered, closed, unanswered.',
-  query: AdminReportQuery.extend({ report_type: z.enum(['agent', 'trend'], { message: 'Invalid report type' }).default('trend') }),
+  query: AdminReportQuery.extend({
+    report_type: z.enum(['agent', 'trend'], { message: fieldMessage('report_type_invalid') }).default('trend'),
+  }),
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const conversationTrendsReport = route({
   method: 'GET',
   path: '/api/v1/reports/trends/conversations',
   tags: ['reports'],
   summary: "Session volume by weekday or by hour of the day, in the caller's time zone.",
-  query: AdminReportQuery.extend({ report_type: z.enum(['weekday', 'hour'], { message: 'Invalid report type' }).default('weekday') }),
+  query: AdminReportQuery.extend({
+    report_type: z.enum(['weekday', 'hour'], { message: fieldMessage('report_type_invalid') }).default('weekday'),
+  }),
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const conversationMetricsReport = route({
   method: 'GET',
@@ -59,6 +78,7 @@ export const conversationMetricsReport = route({
   summary: 'Per day: average and longest wait in the queue, average first response and session time (flag session_metrics_report).',
   query: AdminReportQuery,
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const loginHistoryReport = route({
   method: 'GET',
@@ -67,6 +87,7 @@ export const loginHistoryReport = route({
   summary: "Sign-ins and sign-outs of the workspace's users (role manager).",
   query: AdminReportQuery,
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const chatHistoryReport = route({
   method: 'GET',
@@ -75,6 +96,7 @@ export const chatHistoryReport = route({
   summary: 'Finished conversations of the period with contact, agent, sector, channel, times and how they ended.',
   query: AdminReportQuery.extend({ contact: z.string().trim().max(200).optional() }),
   response: table,
+  errors: [...REPORT_RANGE_ERRORS, 'report_filter_too_short'],
 });
 export const botsReport = route({
   method: 'GET',
@@ -84,6 +106,7 @@ export const botsReport = route({
     'Automated menus and bot flows: per menu and answer (bots: per bot), the conversations handed to a sector or ended (flag bots_report).',
   query: AdminReportQuery,
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });
 export const surveysReport = route({
   method: 'GET',
@@ -93,8 +116,11 @@ export const surveysReport = route({
     'Satisfaction surveys sent in the period (flag surveys_report): per survey (report_type=survey), per answer option (option), per agent of the conversation (agent), ' +
     'per day (day) or each answer (answers); an answer is repeated when the contact had already answered that survey; the score is the average of numeric answers.',
   query: AdminReportQuery.extend({
-    report_type: z.enum(['survey', 'option', 'agent', 'day', 'answers'], { message: 'Invalid report type' }).default('survey'),
+    report_type: z
+      .enum(['survey', 'option', 'agent', 'day', 'answers'], { message: fieldMessage('report_type_invalid') })
+      .default('survey'),
     survey_uuid: Uuid.optional(),
   }),
   response: table,
+  errors: REPORT_RANGE_ERRORS,
 });

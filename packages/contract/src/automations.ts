@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** When an automation looks at a conversation ("Action with conditions and operations"). */
 export const AUTOMATION_TRIGGERS = ['contact_inactive', 'waiting_too_long'] as const;
@@ -35,13 +36,17 @@ export const AutomationSchema = z.object({
 export type Automation = z.infer<typeof AutomationSchema>;
 
 const fields = {
-  name: z.string().trim().min(1, 'Name is required').max(120, '120 characters maximum'),
-  trigger: z.enum(AUTOMATION_TRIGGERS, { message: 'Choose when it runs' }),
+  name: z
+    .string()
+    .trim()
+    .min(1, fieldMessage('name_required'))
+    .max(120, fieldMessage('field_too_long', { max: 120 })),
+  trigger: z.enum(AUTOMATION_TRIGGERS, { message: fieldMessage('automation_trigger_required') }),
   minutes: z
-    .number({ message: 'Minutes are required' })
-    .int('Whole minutes only')
-    .min(1, 'At least 1 minute')
-    .max(AUTOMATION_MAX_MINUTES, 'At most 30 days'),
+    .number({ message: fieldMessage('minutes_required') })
+    .int(fieldMessage('minutes_whole'))
+    .min(1, fieldMessage('minutes_too_few'))
+    .max(AUTOMATION_MAX_MINUTES, fieldMessage('minutes_too_many')),
   enabled: z.boolean(),
 };
 const ActionParam = z.object({ id: Uuid });
@@ -61,6 +66,7 @@ export const getAutomation = route({
   summary: 'One automation.',
   params: ActionParam,
   response: one,
+  errors: ['automation_not_found'],
 });
 export const createAutomation = route({
   method: 'POST',
@@ -79,6 +85,7 @@ export const updateAutomation = route({
   params: ActionParam,
   body: z.object(fields).partial(),
   response: one,
+  errors: ['automation_not_found'],
 });
 export const deleteAutomation = route({
   method: 'DELETE',
@@ -87,6 +94,7 @@ export const deleteAutomation = route({
   summary: 'Deletes an automation (admin).',
   params: ActionParam,
   response: z.object({ data: z.object({ uuid: Uuid }) }),
+  errors: ['automation_not_found'],
 });
 export const listAutomationConditions = route({
   method: 'GET',
@@ -95,6 +103,7 @@ export const listAutomationConditions = route({
   summary: "An automation's conditions (all must hold).",
   params: ActionParam,
   response: z.object({ data: z.array(AutomationConditionSchema) }),
+  errors: ['automation_not_found'],
 });
 export const addAutomationCondition = route({
   method: 'POST',
@@ -104,11 +113,12 @@ export const addAutomationCondition = route({
   status: 201,
   params: ActionParam,
   body: z.object({
-    field: z.enum(AUTOMATION_CONDITION_FIELDS, { message: 'Choose what to compare' }),
-    operator: z.enum(AUTOMATION_OPERATORS, { message: 'Choose how to compare' }),
+    field: z.enum(AUTOMATION_CONDITION_FIELDS, { message: fieldMessage('automation_field_required') }),
+    operator: z.enum(AUTOMATION_OPERATORS, { message: fieldMessage('automation_operator_required') }),
     value: Uuid,
   }),
   response: one,
+  errors: ['automation_not_found', 'sector_unknown', 'channel_unknown'],
 });
 export const removeAutomationCondition = route({
   method: 'DELETE',
@@ -117,6 +127,7 @@ export const removeAutomationCondition = route({
   summary: 'Removes a condition (admin).',
   params: z.object({ id: Uuid, item: Uuid }),
   response: one,
+  errors: ['automation_not_found', 'automation_condition_not_found'],
 });
 export const listAutomationOperations = route({
   method: 'GET',
@@ -125,6 +136,7 @@ export const listAutomationOperations = route({
   summary: "An automation's operations, in order.",
   params: ActionParam,
   response: z.object({ data: z.array(AutomationOperationSchema) }),
+  errors: ['automation_not_found'],
 });
 export const addAutomationOperation = route({
   method: 'POST',
@@ -134,10 +146,16 @@ export const addAutomationOperation = route({
   status: 201,
   params: ActionParam,
   body: z.object({
-    type: z.enum(AUTOMATION_OPERATIONS, { message: 'Choose an operation' }),
-    value: z.string().trim().max(2000, '2000 characters maximum').nullable().optional(),
+    type: z.enum(AUTOMATION_OPERATIONS, { message: fieldMessage('automation_operation_required') }),
+    value: z
+      .string()
+      .trim()
+      .max(2000, fieldMessage('field_too_long', { max: 2000 }))
+      .nullable()
+      .optional(),
   }),
   response: one,
+  errors: ['automation_not_found', 'automation_message_required', 'sector_unknown', 'automation_close_last'],
 });
 export const removeAutomationOperation = route({
   method: 'DELETE',
@@ -146,4 +164,5 @@ export const removeAutomationOperation = route({
   summary: 'Removes an operation (admin).',
   params: z.object({ id: Uuid, item: Uuid }),
   response: one,
+  errors: ['automation_not_found', 'automation_operation_not_found'],
 });

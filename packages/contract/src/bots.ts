@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdminReportQuery } from './admin-reports';
+import { AdminReportQuery, REPORT_RANGE_ERRORS } from './admin-reports';
 import { IsoDate, pageOf, PageQuery, Uuid } from './common';
 import { route } from './route';
 
@@ -56,6 +56,7 @@ export const getBot = route({
   summary: 'One bot flow.',
   params: BotParam,
   response: z.object({ data: BotSchema }),
+  errors: ['bot_not_found'],
 });
 export const createBot = route({
   method: 'POST',
@@ -114,4 +115,5 @@ export const botHistory = route({
     bot_uuid: Uuid.optional(),
   }),
   response: pageOf(BotHistoryRowSchema),
+  errors: REPORT_RANGE_ERRORS,
 });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './common';
 import { route } from './route';
 import { TEMPLATE_STATUSES } from './templates';
+import { fieldMessage } from './field-messages';
+import type { ErrorCode } from './error-status';
 
 /** Campaigns, reply actions, subscribers and do-not-disturb lists. */
 export const CAMPAIGN_STATES = ['running', 'stopped', 'scheduled', 'failed', 'sent', 'completed', 'completed_with_engagement'] as const;
@@ -46,8 +48,8 @@ const message = z.string().trim().max(4096);
 export const ReplyActionSchema = z.discriminatedUnion('action', [
   z.object({
     action: z.literal('end_dnd'),
-    dnd_list: z.array(Uuid).min(1, 'This field is required'),
-    message: message.min(1, 'This field is required'),
+    dnd_list: z.array(Uuid).min(1, fieldMessage('field_required')),
+    message: message.min(1, fieldMessage('field_required')),
   }),
   z.object({ action: z.literal('transfer_to_sector'), sector_uuid: Uuid, message: message.optional() }),
   z.object({ action: z.literal('chatbot_outbound'), bot_uuid: Uuid, message: message.optional() }),
@@ -69,7 +71,7 @@ const EntrypointInput = z.union([
   Uuid,
   z.object({
     uuid: Uuid,
-    type: z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }),
+    type: z.enum(ENTRYPOINT_TYPES, { message: fieldMessage('entry_point_type_invalid') }),
     name: z.string().optional(),
     enabled: z.boolean().optional(),
   }),
@@ -124,7 +126,7 @@ export const CampaignSchema = z.object({
 export type Campaign = z.infer<typeof CampaignSchema>;
 
 /** A DND list of the payload: an existing one by uuid, or a new one (uuid null) by name. */
-const DndRef = z.object({ uuid: Uuid.nullable(), name: z.string().trim().min(1, 'This field is required').max(120) });
+const DndRef = z.object({ uuid: Uuid.nullable(), name: z.string().trim().min(1, fieldMessage('field_required')).max(120) });
 const campaignFields = {
   mode: z.enum(['conversation', 'broadcast']).default('conversation'),
   inbound_entrypoint: EntrypointInput.nullable().optional(),
@@ -134,9 +136,13 @@ const campaignFields = {
   start_at: IsoDate.nullable().optional(),
 };
 export const CampaignCreateSchema = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(CAMPAIGN_NAME_MAX, 'Name must have less than 80 characters'),
-  channel_uuid: z.uuid({ message: 'Channel is required' }),
-  whatsapp_template_uuid: z.uuid({ message: 'Please, select a template' }),
+  name: z
+    .string()
+    .trim()
+    .min(1, fieldMessage('name_required'))
+    .max(CAMPAIGN_NAME_MAX, fieldMessage('campaign_name_too_long', { max: CAMPAIGN_NAME_MAX })),
+  channel_uuid: z.uuid({ message: fieldMessage('campaign_channel_required') }),
+  whatsapp_template_uuid: z.uuid({ message: fieldMessage('campaign_template_choice_required') }),
   ...campaignFields,
 });
 export const CampaignUpdateSchema = z.strictObject({
@@ -161,7 +167,7 @@ export const listCampaigns = route({
       .union([z.boolean(), z.enum(['true', 'false'])])
       .transform((v) => v === true || v === 'true')
       .optional(),
-    state: z.enum(CAMPAIGN_STATES, { message: 'Invalid state' }).optional(),
+    state: z.enum(CAMPAIGN_STATES, { message: fieldMessage('state_invalid') }).optional(),
     name: z.string().trim().max(80).optional(),
   }),
   response: pageOf(CampaignSchema),
@@ -173,6 +179,7 @@ export const getCampaign = route({
   summary: 'One campaign.',
   params: UuidParam,
   response: dataOf(CampaignSchema),
+  errors: ['campaign_not_found'],
 });
 export const CampaignEntrypointSchema = z.object({ uuid: Uuid, name: z.string(), type: z.enum(ENTRYPOINT_TYPES), enabled: z.boolean() });
 export const listCampaignEntrypoints = route({
@@ -183,6 +190,19 @@ export const listCampaignEntrypoints = route({
     "The inbound entry points a campaign may use: the workspace's sectors, automated menus (enabled false: switched off, not choosable) and bots.",
   response: z.object({ data: z.array(CampaignEntrypointSchema) }),
 });
+/** What a campaign's reply actions, DND lists, entry point and schedule may be refused for, on creation and edit alike. */
+const CAMPAIGN_SETTINGS_ERRORS = [
+  'campaign_reply_action_unknown_buttons',
+  'campaign_reply_action_required',
+  'bot_unknown',
+  'sector_unknown',
+  'dnd_list_unknown',
+  'dnd_list_required',
+  'entrypoint_not_found',
+  'entrypoint_disabled',
+  'campaign_schedule_past',
+] as const satisfies readonly ErrorCode[];
+
 export const createCampaign = route({
   method: 'POST',
   path: '/api/v1/campaign',
@@ -192,6 +212,12 @@ export const createCampaign = route({
   body: CampaignCreateSchema,
   response: dataOf(CampaignSchema),
   status: 201,
+  errors: [
+    'campaign_channel_required',
+    'campaign_template_choice_required',
+    'campaign_template_choice_unapproved',
+    ...CAMPAIGN_SETTINGS_ERRORS,
+  ],
 });
 export const updateCampaign = route({
   method: 'PATCH',
@@ -201,6 +227,13 @@ export const updateCampaign = route({
   params: UuidParam,
   body: CampaignUpdateSchema,
   response: dataOf(CampaignSchema),
+  errors: [
+    'campaign_body_mismatch',
+    'campaign_not_found',
+    'campaign_template_deleted_edit',
+    'campaign_schedule_locked',
+    ...CAMPAIGN_SETTINGS_ERRORS,
+  ],
 });
 export const deleteCampaign = route({
   method: 'DELETE',
@@ -209,6 +242,7 @@ export const deleteCampaign = route({
   summary: 'Deletes a campaign that is not running.',
   params: UuidParam,
   response: Ok,
+  errors: ['campaign_not_found', 'campaign_running_delete'],
 });
 export const setCampaignDesiredState = route({
   method: 'POST',
@@ -216,8 +250,16 @@ export const setCampaignDesiredState = route({
   tags: ['campaigns'],
   summary: 'Starts (running) or stops (stopped) a campaign; starting needs an approved, not deleted template and valid subscribers.',
   params: UuidParam,
-  body: z.object({ desired_state: z.enum(['running', 'stopped'], { message: 'Invalid desired state' }) }),
+  body: z.object({ desired_state: z.enum(['running', 'stopped'], { message: fieldMessage('desired_state_invalid') }) }),
   response: dataOf(CampaignSchema),
+  errors: [
+    'campaign_not_found',
+    'campaign_template_deleted',
+    'campaign_template_not_approved',
+    'campaign_actions_outdated',
+    'campaign_no_subscribers',
+    'campaign_nothing_pending',
+  ],
 });
 
 export const SubscriberSchema = z.object({
@@ -246,6 +288,7 @@ export const listSubscribers = route({
   params: UuidParam,
   query: PageQuery.extend({ states: statesQuery, 'states[]': statesQuery }),
   response: pageOf(SubscriberSchema),
+  errors: ['campaign_not_found'],
 });
 export const importSubscribers = route({
   method: 'POST',
@@ -259,6 +302,18 @@ export const importSubscribers = route({
   fileMaxBytes: SUBSCRIBERS_FILE_MAX_BYTES,
   response: z.object({ data: z.object({ import_status: z.enum(IMPORT_STATUSES) }) }),
   status: 202,
+  errors: [
+    'campaign_not_found',
+    'subscriber_import_template_deleted',
+    'subscriber_import_busy',
+    'subscriber_file_not_multipart',
+    'subscriber_file_not_csv',
+    'subscriber_file_columns',
+    'subscriber_file_unreadable',
+    'multipart_unreadable',
+    'multipart_file_required',
+    'file_unreadable',
+  ],
 });
 export const downloadSubscribersTemplate = route({
   method: 'GET',
@@ -266,6 +321,7 @@ export const downloadSubscribersTemplate = route({
   tags: ['campaigns'],
   summary: "The import file's template for this campaign's template parameters, as CSV or Excel (Accept header).",
   params: UuidParam,
+  errors: ['campaign_not_found'],
 });
 export const SubscriberParams = z.object({ id: Uuid, contact: Uuid });
 export const updateSubscriber = route({
@@ -274,8 +330,17 @@ export const updateSubscriber = route({
   tags: ['campaigns'],
   summary: 'Changes a subscriber (pending, error or completed ones only): its state.',
   params: SubscriberParams,
-  body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }) }),
+  body: z.object({ state: z.enum(SUBSCRIBER_STATES, { message: fieldMessage('state_invalid') }) }),
   response: dataOf(SubscriberSchema),
+  errors: [
+    'campaign_not_found',
+    'subscriber_not_found',
+    'subscriber_not_editable',
+    'subscriber_state_not_editable',
+    'subscriber_already_sent',
+    'subscriber_parameter_missing',
+    'subscriber_changed',
+  ],
 });
 /** the manager's knowing resend of the sends whose outcome is unknown. */
 export const resendUnknownSubscribers = route({
@@ -286,6 +351,7 @@ export const resendUnknownSubscribers = route({
     "Puts the campaign's subscribers in state unknown (their message may have reached the provider: a resend may be a second message on their phone) back to pending, to be sent by the running run or the next Start; answers how many.",
   params: UuidParam,
   response: dataOf(z.object({ resent: z.number().int() })),
+  errors: ['campaign_not_found'],
 });
 export const deleteSubscriber = route({
   method: 'DELETE',
@@ -294,6 +360,7 @@ export const deleteSubscriber = route({
   summary: 'Removes a pending subscriber.',
   params: SubscriberParams,
   response: Ok,
+  errors: ['campaign_not_found', 'subscriber_not_found', 'subscriber_not_pending'],
 });
 
 /** `default`: preselected for every new campaign of the tenant. */
@@ -312,7 +379,7 @@ export const createDndList = route({
   path: '/api/v1/dnd',
   tags: ['dnd'],
   summary: 'Creates a do-not-disturb list.',
-  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120) }),
+  body: z.object({ name: z.string().trim().min(1, fieldMessage('field_required')).max(120) }),
   response: dataOf(DndListSchema),
   status: 201,
 });
@@ -322,8 +389,9 @@ export const updateDndList = route({
   tags: ['dnd'],
   summary: 'Renames a do-not-disturb list, or marks it default (preselected for new campaigns) or not.',
   params: UuidParam,
-  body: z.object({ name: z.string().trim().min(1, 'This field is required').max(120).optional(), default: z.boolean().optional() }),
+  body: z.object({ name: z.string().trim().min(1, fieldMessage('field_required')).max(120).optional(), default: z.boolean().optional() }),
   response: dataOf(DndListSchema),
+  errors: ['dnd_list_not_found'],
 });
 export const deleteDndList = route({
   method: 'DELETE',
@@ -332,6 +400,7 @@ export const deleteDndList = route({
   summary: 'Deletes a do-not-disturb list: campaigns stop consulting it; refused while a running campaign uses it.',
   params: UuidParam,
   response: Ok,
+  errors: ['dnd_list_not_found', 'dnd_list_in_use'],
 });
 export const listDndContacts = route({
   method: 'GET',
@@ -341,6 +410,7 @@ export const listDndContacts = route({
   params: UuidParam,
   query: PageQuery.extend({ name: z.string().trim().max(200).optional(), phone_number: z.string().trim().max(32).optional() }),
   response: pageOf(z.object({ uuid: Uuid, name: z.string(), phone_number: z.string().nullable() })),
+  errors: ['dnd_list_not_found'],
 });
 export const removeDndContact = route({
   method: 'DELETE',
@@ -349,6 +419,7 @@ export const removeDndContact = route({
   summary: 'Takes a contact off a do-not-disturb list.',
   params: SubscriberParams,
   response: Ok,
+  errors: ['dnd_list_not_found', 'dnd_contact_not_found'],
 });
 export const addContactToDnd = route({
   method: 'POST',
@@ -356,8 +427,9 @@ export const addContactToDnd = route({
   tags: ['dnd'],
   summary: 'Adds a contact to do-not-disturb lists.',
   params: UuidParam,
-  body: z.object({ dnd_list: z.array(Uuid).min(1, 'Deve ser escolhida pelo menos uma lista').max(100) }),
+  body: z.object({ dnd_list: z.array(Uuid).min(1, fieldMessage('dnd_list_choice_required')).max(100) }),
   response: dataOf(z.object({ uuid: Uuid, name: z.string(), dnd_list: z.array(z.object({ uuid: Uuid, name: z.string() })) })),
+  errors: ['contact_not_found', 'dnd_list_unknown'],
 });
 
 /** A copy of a campaign to send again (a new run of its own, nothing of the original's sends). */
@@ -370,12 +442,18 @@ export const duplicateCampaign = route({
   params: UuidParam,
   body: z
     .object({
-      name: z.string().trim().min(1, 'Name is required').max(CAMPAIGN_NAME_MAX, 'Name must have less than 80 characters').optional(),
+      name: z
+        .string()
+        .trim()
+        .min(1, fieldMessage('name_required'))
+        .max(CAMPAIGN_NAME_MAX, fieldMessage('campaign_name_too_long', { max: CAMPAIGN_NAME_MAX }))
+        .optional(),
       with_subscribers: z.boolean().default(false),
     })
     .default({ with_subscribers: false }),
   response: dataOf(CampaignSchema),
   status: 201,
+  errors: ['campaign_not_found', 'campaign_template_deleted_edit'],
 });
 
 /** The campaign's template sent once to one number, before Start, to see it on a phone. */
@@ -387,8 +465,20 @@ export const testSendCampaign = route({
     "Sends the campaign's template to one phone number now, with the parameters given (header_1, body_1, ... in the import file's order); answers once the provider accepted it, or with the provider's reason. Not recorded as a subscriber.",
   params: UuidParam,
   body: z.object({
-    phone_number: z.string().trim().min(1, 'Número de telefone é obrigatório').max(32, 'Número de telefone inválido'),
+    phone_number: z.string().trim().min(1, fieldMessage('phone_required')).max(32, fieldMessage('phone_invalid')),
     parameters: z.array(z.string().max(1024)).max(30).default([]),
   }),
   response: dataOf(z.object({ phone_number: z.string(), external_id: z.string().nullable() })),
+  errors: [
+    'campaign_not_found',
+    'campaign_template_deleted',
+    'campaign_template_not_approved',
+    'phone_invalid',
+    'subscriber_parameter_missing',
+    'campaign_test_send_dnd',
+    'campaign_test_send_rate_limited',
+    'channel_no_templates',
+    'channel_disabled',
+    'campaign_test_send_refused',
+  ],
 });

@@ -33,6 +33,12 @@ export interface ChannelCapabilities {
   smsSegments?: boolean;
   /** Replies are taken only this long after the contact's last message (Meta's 24-hour standard messaging window). */
   replyWindowHours?: number;
+  /**
+   * A channel setting that, when on, lets a person answer for longer (`humanAgentWindowHours`): Meta's
+   * HUMAN_AGENT message tag, 7 days, for apps Meta granted that permission.
+   */
+  humanAgentSetting?: string;
+  humanAgentWindowHours?: number;
 }
 
 const MB = 1024 * 1024;
@@ -104,6 +110,8 @@ const MESSENGER: ChannelCapabilities = {
   ],
   voiceTypes: [],
   replyWindowHours: 24,
+  humanAgentSetting: 'human_agent_tag',
+  humanAgentWindowHours: 7 * 24,
 };
 
 /**
@@ -122,6 +130,8 @@ const INSTAGRAM: ChannelCapabilities = {
   ],
   voiceTypes: [],
   replyWindowHours: 24,
+  humanAgentSetting: 'human_agent_tag',
+  humanAgentWindowHours: 7 * 24,
 };
 
 /** Every setting the WhatsApp Cloud API needs, from Meta itself or from a {hash} provider speaking it. */
@@ -193,7 +203,7 @@ function factsColumn<T>(pick: (facts: ChannelTypeFacts) => T | undefined): Reado
 export const CHANNEL_CAPABILITIES = factsColumn((facts) => facts.capabilities);
 
 /** The channel settings capabilities depend on: the only ones a conversation's channel carries to the composer. */
-export const CAPABILITY_SETTING_FIELDS = ['mms_enabled'] as const;
+export const CAPABILITY_SETTING_FIELDS = ['mms_enabled', 'human_agent_tag'] as const;
 
 /** A channel setting switched on ('true', as the form stores switches). */
 export const settingOn = (settings: Readonly<Record<string, unknown>> | null | undefined, key: string): boolean => {
@@ -203,13 +213,18 @@ export const settingOn = (settings: Readonly<Record<string, unknown>> | null | u
 
 /**
  * The capabilities of a channel type, or null when only the general upload rules apply. With the
- * channel's settings, a row that takes attachments only under a setting takes none while it is off.
+ * channel's settings, a row that takes attachments only under a setting takes none while it is off,
+ * and a reply window a setting lengthens (Meta's HUMAN_AGENT tag) is the longer one while it is on.
  */
 export function capabilitiesOf(channelType: string, settings?: Readonly<Record<string, unknown>> | null): ChannelCapabilities | null {
   const row = channelTypeFacts(channelType)?.capabilities;
   if (!row) return null;
-  if (row.attachmentsSetting && !settingOn(settings, row.attachmentsSetting)) return { ...row, attachments: [], voiceTypes: [] };
-  return row;
+  let capabilities = row;
+  if (row.attachmentsSetting && !settingOn(settings, row.attachmentsSetting))
+    capabilities = { ...capabilities, attachments: [], voiceTypes: [] };
+  if (row.humanAgentSetting && row.humanAgentWindowHours && settingOn(settings, row.humanAgentSetting))
+    capabilities = { ...capabilities, replyWindowHours: row.humanAgentWindowHours };
+  return capabilities;
 }
 
 /** Stable codes of what a channel refuses; the web translates them, adapters put them in their errors. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf } from './common';
 import { ChannelSchema, EntryPointTypeInput } from './channels';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /**
  * The /messenger-setup and /instagram-setup screens: a Facebook page, or the Instagram
@@ -28,8 +29,9 @@ export const startMetaSetup = route({
   path: '/api/v1/channels/meta_setup/start',
   tags: ['channels'],
   summary: "Starts connecting a Facebook page or Instagram account: the Meta login dialog's address, with a signed state that expires.",
-  body: z.object({ kind: z.enum(META_SETUP_KINDS, { message: 'Invalid channel type' }) }),
+  body: z.object({ kind: z.enum(META_SETUP_KINDS, { message: fieldMessage('channel_type_invalid') }) }),
   response: dataOf(z.object({ dialog_url: z.string(), state: z.string() })),
+  errors: ['meta_setup_not_configured'],
 });
 export const listMetaSetupPages = route({
   method: 'POST',
@@ -39,6 +41,7 @@ export const listMetaSetupPages = route({
     "Exchanges the dialog's code (once; the pages are kept a few minutes under the state) and lists the pages to choose; Instagram lists only pages with a linked Instagram account.",
   body: z.object({ state: State, code: z.string().trim().min(1).max(2000) }),
   response: dataOf(z.object({ kind: z.enum(META_SETUP_KINDS), pages: z.array(MetaSetupPageSchema) })),
+  errors: ['meta_setup_state_invalid', 'meta_setup_not_configured', 'channel_provider_unavailable', 'meta_login_refused', 'meta_no_pages'],
 });
 export const connectMetaSetup = route({
   method: 'POST',
@@ -48,9 +51,18 @@ export const connectMetaSetup = route({
     "Creates the page's Messenger or Instagram channel (or updates this workspace's channel of that page), subscribes the page to the app's webhook and sets the entry point.",
   body: z.object({
     state: State,
-    page_id: z.string().regex(/^\d{1,40}$/, "page_id is the page's numeric id"),
-    entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
+    page_id: z.string().regex(/^\d{1,40}$/, fieldMessage('page_id_invalid')),
+    entry_point: z.union([z.literal(''), z.uuid({ message: fieldMessage('entry_point_invalid') })]).optional(),
     entry_point_type: EntryPointTypeInput,
   }),
   response: z.object({ data: ChannelSchema, created: z.boolean() }),
+  errors: [
+    'meta_setup_state_invalid',
+    'meta_page_not_chosen',
+    'channel_identity_taken',
+    'meta_setup_not_configured',
+    'channel_provider_unavailable',
+    'meta_login_refused',
+    'entry_point_unknown',
+  ],
 });

@@ -3,6 +3,7 @@ import { IsoDate, Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './commo
 import { ENTRYPOINT_TYPES } from './campaigns';
 import { LivechatAppearanceSchema } from './livechat';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /**
  * The type every hash-typed channel is handled as: a WhatsApp Business API provider speaking the
@@ -82,6 +83,7 @@ export const CHANNEL_SETTING_FIELDS = [
   'mms_enabled',
   'page_id',
   'instagram_account_id',
+  'human_agent_tag',
   'smtp_host',
   'smtp_port',
   'smtp_secure',
@@ -90,7 +92,7 @@ export const CHANNEL_SETTING_FIELDS = [
 ] as const;
 
 /** The kind of entry point a channel's body names (sector, automated menu or bot), as campaigns do. */
-export const EntryPointTypeInput = z.enum(ENTRYPOINT_TYPES, { message: 'Invalid entry point type' }).optional();
+export const EntryPointTypeInput = z.enum(ENTRYPOINT_TYPES, { message: fieldMessage('entry_point_type_invalid') }).optional();
 
 const secretText = z.string().trim().min(1).max(2000);
 const settingText = z.string().trim().max(2000);
@@ -162,6 +164,7 @@ export const getChannel = route({
   summary: 'One channel (credentials never included).',
   params: UuidParam,
   response: dataOf(ChannelSchema),
+  errors: ['channel_not_found'],
 });
 export const createChannel = route({
   method: 'POST',
@@ -170,9 +173,9 @@ export const createChannel = route({
   bodyEncoding: 'form',
   summary: 'Creates a channel (form-encoded). Provider credentials are stored encrypted; a custom channel answers its inbound token once.',
   body: z.object({
-    name: z.string().trim().min(1, 'Required').max(120),
-    type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: 'Invalid channel type' }),
-    entry_point: z.union([z.literal(''), z.uuid({ message: 'Invalid entry point' })]).optional(),
+    name: z.string().trim().min(1, fieldMessage('required')).max(120),
+    type: z.union([z.enum(CHANNEL_TYPES), z.string().regex(HASH_CHANNEL_TYPE)], { message: fieldMessage('channel_type_invalid') }),
+    entry_point: z.union([z.literal(''), z.uuid({ message: fieldMessage('entry_point_invalid') })]).optional(),
     /** The entry point's type, sector unless told. */
     entry_point_type: EntryPointTypeInput,
     enabled: formBoolean.optional(),
@@ -182,6 +185,18 @@ export const createChannel = route({
   }),
   response: z.object({ data: ChannelSchema, inbound_token: z.string().nullable() }),
   status: 201,
+  errors: [
+    'channel_type_not_creatable',
+    'boolean_required',
+    'url_invalid',
+    'outbound_address_not_allowed',
+    'channel_settings_missing',
+    'entry_point_unknown',
+    'channel_identity_taken',
+    'channel_credentials_refused',
+    'channel_setup_refused',
+    'channel_provider_unavailable',
+  ],
 });
 export const updateChannel = route({
   method: 'PATCH',
@@ -190,10 +205,13 @@ export const updateChannel = route({
   summary: 'Edits a channel; credentials given replace the stored ones, absent ones are kept.',
   params: UuidParam,
   body: z.strictObject({
-    name: z.string().trim().min(1, 'Required').max(120).optional(),
+    name: z.string().trim().min(1, fieldMessage('required')).max(120).optional(),
     enabled: z.boolean().optional(),
     template_required_on_outbound_start: z.boolean().optional(),
-    entry_point: z.uuid({ message: 'Invalid entry point' }).nullable().optional(),
+    entry_point: z
+      .uuid({ message: fieldMessage('entry_point_invalid') })
+      .nullable()
+      .optional(),
     entry_point_type: EntryPointTypeInput,
     settings: ChannelSettingsSchema.strict().optional(),
     credentials: ChannelSecretsSchema.strict().optional(),
@@ -201,6 +219,20 @@ export const updateChannel = route({
     appearance: LivechatAppearanceSchema.optional(),
   }),
   response: dataOf(ChannelSchema),
+  errors: [
+    'channel_not_found',
+    'boolean_required',
+    'url_invalid',
+    'outbound_address_not_allowed',
+    'channel_settings_missing',
+    'entry_point_unknown',
+    'appearance_livechat_only',
+    'uploaded_image_required',
+    'channel_identity_taken',
+    'channel_credentials_refused',
+    'channel_setup_refused',
+    'channel_provider_unavailable',
+  ],
 });
 export const updateChannelToCloudApi = route({
   method: 'POST',
@@ -210,6 +242,7 @@ export const updateChannelToCloudApi = route({
   params: UuidParam,
   body: z.object({}).optional(),
   response: dataOf(ChannelSchema),
+  errors: ['channel_not_found', 'channel_migration_not_360dialog'],
 });
 export const deleteChannel = route({
   method: 'DELETE',
@@ -218,4 +251,5 @@ export const deleteChannel = route({
   summary: 'Removes a channel; its conversations and messages are kept.',
   params: UuidParam,
   response: Ok,
+  errors: ['channel_not_found'],
 });

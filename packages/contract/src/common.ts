@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldMessage } from './field-messages';
 
 export const Uuid = z.uuid();
 export const IsoDate = z.iso.datetime({ offset: true });
@@ -18,6 +19,6 @@ export const Ok = z.object({ data: z.object({ ok: z.literal(true) }) });
 
 /** Path id that accepts a user's integer id or its uuid. */
 export const UserIdParam = z.object({
-  id: z.union([z.uuid(), z.string().regex(/^\d{1,9}$/, 'Invalid id')]),
+  id: z.union([z.uuid(), z.string().regex(/^\d{1,9}$/, fieldMessage('id_invalid'))]),
 });
-export const UuidParam = z.object({ id: z.uuid({ message: 'Invalid id' }) });
+export const UuidParam = z.object({ id: z.uuid({ message: fieldMessage('id_invalid') }) });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { dataOf, IsoDate, Ok, PageQuery, pageOf, Uuid, UuidParam } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** Custom field values hold at most 2000 characters. */
 export const CUSTOM_FIELD_MAX = 2000;
-const fieldValue = z.string().max(CUSTOM_FIELD_MAX, `Máximo de ${CUSTOM_FIELD_MAX} caracteres`);
+const fieldValue = z.string().max(CUSTOM_FIELD_MAX, fieldMessage('field_max_characters', { max: CUSTOM_FIELD_MAX }));
 const optionalText = (max: number) => z.string().trim().max(max).nullable().optional();
 
 /** Contact: `phone1` is the contact's phone number (E.164). */
@@ -44,10 +45,10 @@ const contactFields = {
     .trim()
     .toLowerCase()
     .max(254)
-    .pipe(z.union([z.literal(''), z.email({ message: 'Please insert a valid e-mail' })]))
+    .pipe(z.union([z.literal(''), z.email({ message: fieldMessage('email_invalid') })]))
     .nullable()
     .optional(),
-  customer_id: z.coerce.number().int('Must be an integer').min(0).max(2_147_483_647).nullable().optional(),
+  customer_id: z.coerce.number().int(fieldMessage('integer_required')).min(0).max(2_147_483_647).nullable().optional(),
   zip_code: optionalText(32),
   address_line_1: optionalText(300),
   address_line_2: optionalText(300),
@@ -65,13 +66,14 @@ export const createContact = route({
   tags: ['contacts'],
   summary: 'Creates a contact (name, phone1 and organization required; phone normalised to E.164 for the tenant country).',
   body: z.strictObject({
-    name: z.string().trim().min(1, 'Required').max(200),
-    phone1: z.string().trim().min(1, 'Required').max(32),
-    organization: z.string().trim().min(1, 'Required').max(200),
+    name: z.string().trim().min(1, fieldMessage('required')).max(200),
+    phone1: z.string().trim().min(1, fieldMessage('required')).max(32),
+    organization: z.string().trim().min(1, fieldMessage('required')).max(200),
     ...contactFields,
   }),
   response: dataOf(ContactSchema),
   status: 201,
+  errors: ['phone_invalid', 'contact_phone_taken'],
 });
 export const updateContact = route({
   method: 'PATCH',
@@ -80,12 +82,13 @@ export const updateContact = route({
   summary: 'Edits a contact; phone1 is read-only.',
   params: UuidParam,
   body: z.strictObject({
-    name: z.string().trim().min(1, 'Required').max(200).optional(),
-    organization: z.string().trim().min(1, 'Required').max(200).optional(),
+    name: z.string().trim().min(1, fieldMessage('required')).max(200).optional(),
+    organization: z.string().trim().min(1, fieldMessage('required')).max(200).optional(),
     phone1: z.string().max(32).optional(),
     ...contactFields,
   }),
   response: dataOf(ContactSchema),
+  errors: ['contact_not_found', 'phone_1_locked', 'phone_invalid'],
 });
 export const listContacts = route({
   method: 'GET',
@@ -93,8 +96,8 @@ export const listContacts = route({
   tags: ['contacts'],
   summary: 'Contacts, paged; name and phone_number filters need at least 3 characters; number__equals finds one phone exactly.',
   query: PageQuery.extend({
-    name: z.string().trim().min(3, 'Should have at least 3 characters').max(200).optional(),
-    phone_number: z.string().trim().min(3, 'Should have at least 3 characters').max(32).optional(),
+    name: z.string().trim().min(3, fieldMessage('search_too_short')).max(200).optional(),
+    phone_number: z.string().trim().min(3, fieldMessage('search_too_short')).max(32).optional(),
     number__equals: z.string().trim().min(3).max(32).optional(),
   }),
   response: pageOf(ContactSchema),
@@ -106,6 +109,7 @@ export const getContact = route({
   summary: 'One contact.',
   params: UuidParam,
   response: dataOf(ContactSchema),
+  errors: ['contact_not_found'],
 });
 export const deleteContact = route({
   method: 'DELETE',
@@ -114,6 +118,7 @@ export const deleteContact = route({
   summary: 'Removes a contact; refused while it has an open conversation. Its history stays.',
   params: UuidParam,
   response: Ok,
+  errors: ['contact_not_found', 'contact_conversation_open'],
 });
 
 /** Journey session. */
@@ -141,6 +146,7 @@ export const getContactJourney = route({
   params: UuidParam,
   query: PageQuery,
   response: pageOf(JourneySessionSchema),
+  errors: ['contact_not_found'],
 });
 export const getContactJourneyEvent = route({
   method: 'GET',
@@ -149,4 +155,5 @@ export const getContactJourneyEvent = route({
   summary: 'One journey entry of a contact.',
   params: z.object({ id: Uuid, eventId: Uuid }),
   response: dataOf(JourneySessionSchema),
+  errors: ['contact_not_found', 'journey_entry_not_found'],
 });

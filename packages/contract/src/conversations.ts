@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, IsoDate, PageQuery, pageOf, Pagination, Uuid, UuidParam } from './common';
 import { ContactSchema } from './contacts';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 export const CONVERSATION_STATES = ['waiting', 'bot', 'answered', 'outbound-started', 'closing', 'closed'] as const;
 export const ConversationStateSchema = z.enum(CONVERSATION_STATES);
@@ -135,6 +136,7 @@ export const listConversations = route({
     data: z.array(ConversationSchema),
     pagination: Pagination.extend({ next_cursor: z.string().nullable() }),
   }),
+  errors: ['conversations_own_only', 'cursor_or_offset', 'invalid_cursor'],
 });
 export const getConversation = route({
   method: 'GET',
@@ -143,6 +145,7 @@ export const getConversation = route({
   summary: 'One conversation with its history.',
   params: UuidParam,
   response: dataOf(ConversationSchema),
+  errors: ['conversation_not_found'],
 });
 export const getWaitingQueue = route({
   method: 'GET',
@@ -201,7 +204,7 @@ const conversationAction = z
     sector_uuid: Uuid.optional(),
     user_uuid: Uuid.nullable().optional(),
   })
-  .refine((b) => Object.keys(b).length > 0, { message: 'Missing parameters' });
+  .refine((b) => Object.keys(b).length > 0, { message: fieldMessage('missing_parameters') });
 export const updateConversation = route({
   method: 'PATCH',
   path: '/api/v1/conversations/:id',
@@ -211,6 +214,21 @@ export const updateConversation = route({
   params: UuidParam,
   body: conversationAction,
   response: dataOf(ConversationSchema),
+  errors: [
+    'conversation_not_found',
+    'conversation_not_yours',
+    'conversation_not_waiting',
+    'conversation_outbound_requeue',
+    'conversation_not_active_requeue',
+    'conversation_already_finished',
+    'finish_reason_not_found',
+    'conversation_finished_no_transfer',
+    'conversation_awaiting_client_transfer',
+    'sector_not_found',
+    'agent_not_found',
+    'agent_not_online',
+    'agent_at_capacity',
+  ],
 });
 export const replaceConversation = route({ ...updateConversation, method: 'PUT' });
 
@@ -239,6 +257,7 @@ export const getConversationHistory = route({
       contact_message: z.number().int(),
     }),
   ),
+  errors: ['history_own_only', 'range_end_before_start'],
 });
 
 export const ConversationFieldSchema = z.object({ field_uuid: Uuid, name: z.string(), field_value: z.string() });
@@ -254,7 +273,7 @@ export const createConversationFieldDefinition = route({
   path: '/api/v1/conversations/fields',
   tags: ['conversation fields'],
   summary: 'Defines a conversation field (admin).',
-  body: z.strictObject({ name: z.string().trim().min(1, 'Campo obrigatório').max(120) }),
+  body: z.strictObject({ name: z.string().trim().min(1, fieldMessage('conversation_field_name_required')).max(120) }),
   response: dataOf(z.object({ uuid: Uuid, name: z.string() })),
   status: 201,
   errors: ['conversation_field_name_taken'],
@@ -266,6 +285,7 @@ export const getConversationFields = route({
   summary: "A conversation's field values.",
   params: UuidParam,
   response: z.object({ data: z.array(ConversationFieldSchema) }),
+  errors: ['conversation_not_found'],
 });
 export const setConversationField = route({
   method: 'POST',
@@ -275,9 +295,14 @@ export const setConversationField = route({
   params: UuidParam,
   body: z.strictObject({
     field_uuid: Uuid,
-    field_value: z.string().trim().min(1, 'Valor é obrigatório').max(2000, 'Máximo de 2000 caracteres'),
+    field_value: z
+      .string()
+      .trim()
+      .min(1, fieldMessage('conversation_field_value_required'))
+      .max(2000, fieldMessage('field_max_characters', { max: 2000 })),
   }),
   response: z.object({ data: z.array(ConversationFieldSchema) }),
+  errors: ['conversation_not_found', 'conversation_not_yours', 'conversation_field_not_found'],
 });
 
 export const startConversation = route({
@@ -321,6 +346,7 @@ export const listContactConversations = route({
   params: UuidParam,
   query: PageQuery,
   response: pageOf(ConversationSchema),
+  errors: ['contact_not_found'],
 });
 
 export const FinishReasonSchema = z.object({ uuid: Uuid, name: z.string() });

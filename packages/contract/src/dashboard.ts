@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** The open states the admin dashboard lists ("Dashboard conversation"). */
 export const DASHBOARD_STATES = ['waiting', 'bot', 'answered', 'outbound-started'] as const;
@@ -31,7 +32,7 @@ export const listDashboardConversations = route({
   tags: ['dashboard'],
   summary: 'Open conversations (waiting, bot, answered, outbound-started), newest start first.',
   query: z.object({
-    state: z.enum(DASHBOARD_STATES, { message: 'Invalid state' }).optional(),
+    state: z.enum(DASHBOARD_STATES, { message: fieldMessage('state_invalid') }).optional(),
     sector_uuid: Uuid.optional(),
   }),
   response: z.object({ data: z.array(DashboardConversationSchema), total: z.number().int() }),

@@ -1,5 +1,6 @@
 export * from './route';
 export * from './errors';
+export * from './field-messages';
 export * from './common';
 export * from './roles';
 export * from './tenants';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IsoDate, Uuid } from './common';
 import { RoleSchema } from './roles';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** Prefix of API tokens: tells them apart from session tokens at a glance (and in the auth hook). */
 export const API_TOKEN_PREFIX = 'atd_';
@@ -42,11 +43,21 @@ export const createOAuthToken = route({
   summary:
     'Creates an API token acting with the caller\'s current roles until it expires, is revoked or the caller changes their password (admin). `access_token` is shown only in this answer: send it as "Authorization: Bearer".',
   body: z.object({
-    client_name: z.string().trim().min(1, 'Client name is required').max(80, '80 characters maximum'),
+    client_name: z
+      .string()
+      .trim()
+      .min(1, fieldMessage('client_name_required'))
+      .max(80, fieldMessage('field_too_long', { max: 80 })),
     /** Lifetime in days: the install's default when absent, at most its maximum (400 above it). */
-    expires_in_days: z.number().int('Enter a whole number of days').min(1, 'At least 1 day').max(3650, 'At most 3650 days').optional(),
+    expires_in_days: z
+      .number()
+      .int(fieldMessage('days_whole'))
+      .min(1, fieldMessage('days_too_few'))
+      .max(3650, fieldMessage('days_too_many'))
+      .optional(),
   }),
   response: z.object({ data: OAuthTokenSchema, access_token: z.string() }),
+  errors: ['api_token_creates_token', 'api_token_lifetime_too_long'],
 });
 export const deleteOAuthToken = route({
   method: 'DELETE',
@@ -55,6 +66,7 @@ export const deleteOAuthToken = route({
   summary: 'Revokes an API token at once (admin).',
   params: z.object({ id: Uuid }),
   response: z.object({ data: z.object({ uuid: Uuid }) }),
+  errors: ['api_token_not_found'],
 });
 
 /** Integrations: droz and Zapier each hold an API token (write-only), voice-phone a URL. */
@@ -91,6 +103,14 @@ export const updateIntegrations = route({
   summary: 'Turns integrations on or off and sets their token or URL (admin). An integration cannot be on without its token or URL.',
   body: IntegrationsUpdateBody,
   response: z.object({ data: IntegrationsSchema }),
+  errors: [
+    'integration_token_required',
+    'url_invalid',
+    'url_https_required',
+    'integration_url_domain',
+    'outbound_address_not_allowed',
+    'integration_url_required',
+  ],
 });
 
 /** The voice-phone embed of the agent panel header, for any signed-in user. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IsoDate, Uuid, dataOf } from './common';
 import { MESSAGE_CONTENT_MAX, UPLOAD_MAX_BYTES, VoiceUploadSchema } from './messages';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** "Livechat channel appearance": limits of the admin form and of the api. */
 export const LIVECHAT_TITLE_MAX = 60;
@@ -9,13 +10,13 @@ export const LIVECHAT_FIELD_MAX_LENGTH = 2000;
 export const LIVECHAT_VALIDATOR_MAX = 200;
 export const LIVECHAT_CUSTOM_FIELDS_MAX = 20;
 
-const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'Use a colour as #rrggbb');
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, fieldMessage('colour_invalid'));
 /** An uploaded file of the storage module (its uuid) or an https address. */
 const imageRef = z
   .string()
   .trim()
   .max(2000)
-  .refine((v) => Uuid.safeParse(v).success || /^https:\/\/[^\s/$.?#][^\s]*$/i.test(v), 'Use an uploaded file or an https:// address')
+  .refine((v) => Uuid.safeParse(v).success || /^https:\/\/[^\s/$.?#][^\s]*$/i.test(v), fieldMessage('image_source_invalid'))
   .nullable();
 
 export const LivechatThemeSchema = z.strictObject({
@@ -30,8 +31,8 @@ export const LivechatWidgetSettingsSchema = z.strictObject({
   title: z
     .string()
     .trim()
-    .min(1, 'The title is required')
-    .max(LIVECHAT_TITLE_MAX, `The title must have at most ${LIVECHAT_TITLE_MAX} characters`),
+    .min(1, fieldMessage('livechat_title_required'))
+    .max(LIVECHAT_TITLE_MAX, fieldMessage('livechat_title_too_long', { max: LIVECHAT_TITLE_MAX })),
   logo: imageRef,
   avatar: imageRef,
   background_image: imageRef,
@@ -41,16 +42,16 @@ export const LivechatCustomFieldSchema = z.strictObject({
   key: z
     .string()
     .trim()
-    .min(1, 'The key is required')
+    .min(1, fieldMessage('custom_field_key_required'))
     .max(60)
-    .regex(/^[A-Za-z0-9_]+$/, 'Use only letters, digits and _ in the key'),
-  label: z.string().trim().min(1, 'The label is required').max(120),
+    .regex(/^[A-Za-z0-9_]+$/, fieldMessage('custom_field_key_characters')),
+  label: z.string().trim().min(1, fieldMessage('custom_field_label_required')).max(120),
   required: z.boolean().default(false),
   max_length: z
     .number()
-    .int('Use a whole number')
-    .min(1, 'Use a maximum length from 1 to 2000')
-    .max(LIVECHAT_FIELD_MAX_LENGTH, 'Use a maximum length from 1 to 2000'),
+    .int(fieldMessage('whole_number_required'))
+    .min(1, fieldMessage('custom_field_max_length_range'))
+    .max(LIVECHAT_FIELD_MAX_LENGTH, fieldMessage('custom_field_max_length_range')),
   /**
    * A regular expression the whole value must match; null for none. Whether RE2 compiles it is checked
    * by livechatAppearanceProblems (@atende/core), which the api and the appearance form both run: the
@@ -59,7 +60,7 @@ export const LivechatCustomFieldSchema = z.strictObject({
    */
   validator: z
     .string()
-    .max(LIVECHAT_VALIDATOR_MAX, `The validator must have at most ${LIVECHAT_VALIDATOR_MAX} characters`)
+    .max(LIVECHAT_VALIDATOR_MAX, fieldMessage('custom_field_validator_too_long', { max: LIVECHAT_VALIDATOR_MAX }))
     .nullable()
     .default(null),
   /** Shown to the visitor when the validator does not match. */
@@ -74,14 +75,14 @@ export const LivechatAppearanceSchema = z
     widget_settings: LivechatWidgetSettingsSchema,
     custom_fields: z
       .array(LivechatCustomFieldSchema)
-      .max(LIVECHAT_CUSTOM_FIELDS_MAX, `At most ${LIVECHAT_CUSTOM_FIELDS_MAX} custom fields`),
+      .max(LIVECHAT_CUSTOM_FIELDS_MAX, fieldMessage('custom_fields_too_many', { max: LIVECHAT_CUSTOM_FIELDS_MAX })),
   })
   .superRefine((value, ctx) => {
     const seen = new Set<string>();
     value.custom_fields.forEach((field, index) => {
       const key = field.key.toLowerCase();
       if (seen.has(key))
-        ctx.addIssue({ code: 'custom', path: ['custom_fields', index, 'key'], message: 'The key is already used by another field' });
+        ctx.addIssue({ code: 'custom', path: ['custom_fields', index, 'key'], message: fieldMessage('custom_field_key_taken') });
       seen.add(key);
     });
   });
@@ -130,7 +131,7 @@ export const LivechatMessageSchema = z.object({
 });
 export type LivechatMessage = z.infer<typeof LivechatMessageSchema>;
 
-const ChannelUuidParam = z.object({ channel_uuid: z.uuid({ message: 'Channel not found' }) });
+const ChannelUuidParam = z.object({ channel_uuid: z.uuid({ message: fieldMessage('channel_unknown') }) });
 
 export const getLivechatConfig = route({
   method: 'GET',
@@ -140,6 +141,7 @@ export const getLivechatConfig = route({
   summary: "The widget's appearance (public: enabled livechat channels only, else 404).",
   params: ChannelUuidParam,
   response: dataOf(LivechatPublicConfigSchema),
+  errors: ['rate_limited', 'channel_not_found'],
 });
 export const startLivechatSession = route({
   method: 'POST',
@@ -150,12 +152,13 @@ export const startLivechatSession = route({
     "Starts a visitor's session from the pre-chat form; custom fields are checked against the channel's. Answers the visitor token (Bearer for the calls below).",
   params: ChannelUuidParam,
   body: z.strictObject({
-    name: z.string().trim().min(1, 'Your name is required').max(120, 'Your name must have at most 120 characters'),
-    email: z.union([z.literal(''), z.email({ message: 'Invalid email' }).max(254)]).optional(),
+    name: z.string().trim().min(1, fieldMessage('visitor_name_required')).max(120, fieldMessage('visitor_name_too_long')),
+    email: z.union([z.literal(''), z.email({ message: fieldMessage('visitor_email_invalid') }).max(254)]).optional(),
     custom_fields: z.record(z.string().max(60), z.string().max(LIVECHAT_FIELD_MAX_LENGTH * 2)).default({}),
   }),
   response: dataOf(z.object({ visitor_token: z.string(), visitor_id: Uuid })),
   status: 201,
+  errors: ['rate_limited', 'channel_not_found'],
 });
 export const sendLivechatMessage = route({
   method: 'POST',
@@ -169,13 +172,14 @@ export const sendLivechatMessage = route({
     content: z
       .string()
       .trim()
-      .min(1, 'Write a message')
-      .max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`),
+      .min(1, fieldMessage('visitor_message_required'))
+      .max(MESSAGE_CONTENT_MAX, fieldMessage('message_too_long', { max: MESSAGE_CONTENT_MAX })),
     /** When given, must be the token's channel (a widget never talks to another channel with its token). */
     channel_uuid: Uuid.optional(),
   }),
   response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid })),
   status: 202,
+  errors: ['rate_limited', 'chat_session_required', 'chat_session_invalid', 'chat_session_other_channel', 'channel_disabled_inbound'],
 });
 export const sendLivechatVoice = route({
   method: 'POST',
@@ -189,13 +193,24 @@ export const sendLivechatVoice = route({
   body: z.strictObject({
     id: z.string().trim().min(1).max(120),
     // No length here: a note over 5 MB is refused by its handler with 413 and the limit, not 400.
-    file: z.string().min(1, 'Required'),
+    file: z.string().min(1, fieldMessage('required')),
     encoding: z.literal('base64'),
     content_type: VoiceUploadSchema.shape.content_type,
     channel_uuid: Uuid.optional(),
   }),
   response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid })),
   status: 202,
+  errors: [
+    'rate_limited',
+    'chat_session_required',
+    'chat_session_invalid',
+    'chat_session_other_channel',
+    'channel_disabled_inbound',
+    'livechat_voice_disabled',
+    'file_base64_invalid',
+    'file_empty',
+    'file_content_mismatch',
+  ],
 });
 export const listLivechatMessages = route({
   method: 'GET',
@@ -210,4 +225,5 @@ export const listLivechatMessages = route({
     channel_uuid: Uuid.optional(),
   }),
   response: dataOf(z.array(LivechatMessageSchema)),
+  errors: ['rate_limited', 'chat_session_required', 'chat_session_invalid', 'chat_session_other_channel', 'channel_disabled_inbound'],
 });

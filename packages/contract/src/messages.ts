@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, IsoDate, Uuid, UuidParam } from './common';
 import { MESSAGE_CONTENT_MAX } from './constants';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 export { INTERNAL_MESSAGE_TAG, MESSAGE_CONTENT_MAX, TEMPLATE_SEND_ERROR_TAG } from './constants';
 
@@ -57,6 +58,7 @@ export const listMessages = route({
   params: UuidParam,
   query: z.object({ _limit: z.coerce.number().int().min(1).max(200).default(50), before: Uuid.optional(), until: Uuid.optional() }),
   response: z.object({ data: z.array(MessageSchema), has_more: z.boolean() }),
+  errors: ['conversation_not_found', 'message_not_found'],
 });
 export const sendMessage = route({
   method: 'POST',
@@ -67,15 +69,32 @@ export const sendMessage = route({
   body: z
     .strictObject({
       uuid: Uuid.optional(),
-      content: z.string().max(MESSAGE_CONTENT_MAX, `Message must have at most ${MESSAGE_CONTENT_MAX} characters`).optional(),
+      content: z
+        .string()
+        .max(MESSAGE_CONTENT_MAX, fieldMessage('message_too_long', { max: MESSAGE_CONTENT_MAX }))
+        .optional(),
       annex_uuid: Uuid.optional(),
       voice: z.boolean().optional(),
       reply_to_uuid: Uuid.nullable().optional(),
       internal: z.boolean().optional(),
     })
-    .refine((b) => (b.content ?? '').trim().length > 0 || b.annex_uuid, { message: 'Message content is required', path: ['content'] }),
+    .refine((b) => (b.content ?? '').trim().length > 0 || b.annex_uuid, {
+      message: fieldMessage('message_content_required'),
+      path: ['content'],
+    }),
   response: z.object({ data: z.object({ data: z.array(MessageSchema) }) }),
   status: 201,
+  errors: [
+    'internal_notes_disabled',
+    'conversation_not_found',
+    'message_id_taken',
+    'conversation_not_yours',
+    'conversation_not_active',
+    'conversation_awaiting_client',
+    'reply_target_not_found',
+    'note_reply_note_only',
+    'attachment_not_found',
+  ],
 });
 export const markMessages = route({
   method: 'PUT',
@@ -85,6 +104,7 @@ export const markMessages = route({
   params: UuidParam,
   body: z.strictObject({ status: z.literal('read'), messages_uuids: z.array(Uuid).min(1).max(500) }),
   response: dataOf(z.object({ updated: z.number().int(), unread_contact_messages: z.number().int() })),
+  errors: ['conversation_not_found', 'conversation_not_yours'],
 });
 export const getMessage = route({
   method: 'GET',
@@ -93,6 +113,7 @@ export const getMessage = route({
   summary: 'One message.',
   params: UuidParam,
   response: dataOf(MessageSchema),
+  errors: ['message_not_found'],
 });
 
 /** Storage: multipart field `file`, or JSON with base64 content for voice. */
@@ -135,8 +156,8 @@ export const StoredFileSchema = z.object({
 export const VoiceUploadSchema = z.strictObject({
   file: z
     .string()
-    .min(1, 'Required')
-    .max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, 'Maximum file size exceeded (5 MB)'),
+    .min(1, fieldMessage('required'))
+    .max(Math.ceil((UPLOAD_MAX_BYTES * 4) / 3) + 4, fieldMessage('upload_too_large')),
   encoding: z.literal('base64'),
   content_type: z.enum(['audio/webm', 'audio/ogg', 'audio/mpeg', 'audio/wav', 'audio/mp4']).default('audio/webm'),
   filename: z.string().max(255).optional(),
@@ -153,6 +174,15 @@ export const uploadFile = route({
   summary: `Uploads one file (multipart field "file", at most 5 MB, allowed types only) or a voice note as JSON {file: base64, encoding, content_type}.`,
   response: z.object({ data: z.object({ data: StoredFileSchema }) }),
   status: 201,
+  errors: [
+    'multipart_unreadable',
+    'multipart_file_required',
+    'file_unreadable',
+    'file_base64_invalid',
+    'file_empty',
+    'file_type_not_allowed',
+    'file_content_mismatch',
+  ],
 });
 /** The image types a pasted markdown image may be (no SVG: a browser could run its scripts from our origin). */
 export const URL_IMAGE_TYPES = UPLOAD_ALLOWED_TYPES.filter((type) => type.startsWith('image/'));
@@ -172,13 +202,22 @@ export const uploadFileFromUrl = route({
     url: z
       .string()
       .trim()
-      .max(2048, 'Invalid URL')
-      .regex(/^https?:\/\/[^\s/]+/i, 'Invalid URL'),
+      .max(2048, fieldMessage('url_invalid'))
+      .regex(/^https?:\/\/[^\s/]+/i, fieldMessage('url_invalid')),
     /** The image's alt text: the file's name when the address's path gives none. */
     alt: z.string().max(255).optional(),
   }),
   response: z.object({ data: z.object({ data: StoredFileSchema }) }),
   status: 201,
+  errors: [
+    'remote_file_rate_limited',
+    'url_invalid',
+    'outbound_address_not_allowed',
+    'remote_file_unavailable',
+    'file_empty',
+    'file_type_not_allowed',
+    'file_content_mismatch',
+  ],
 });
 export const downloadFile = route({
   method: 'GET',
@@ -186,6 +225,7 @@ export const downloadFile = route({
   tags: ['storage'],
   summary: 'Downloads a file with its original name and type (same tenant only).',
   params: UuidParam,
+  errors: ['file_not_found', 'storage_not_configured'],
 });
 /**
  * A file without a session, through a time-limited link the server signed (the annex url given to
@@ -201,10 +241,11 @@ export const downloadSignedFile = route({
   query: z.object({
     expires: z
       .string()
-      .regex(/^\d{1,12}$/, 'Must be a Unix time in seconds')
+      .regex(/^\d{1,12}$/, fieldMessage('unix_time_invalid'))
       .transform(Number),
     signature: z.string().min(1).max(128),
   }),
+  errors: ['download_link_invalid', 'download_link_expired', 'file_not_found', 'storage_not_configured'],
 });
 
 export const CannedResponseSchema = z.object({
@@ -223,6 +264,7 @@ export const listChannelCannedResponses = route({
   params: UuidParam,
   query: z.object({ sector_uuid: Uuid.optional() }),
   response: z.object({ data: z.array(CannedResponseSchema) }),
+  errors: ['channel_not_found'],
 });
 
 /** The custom API channel (types custom, droz, API): a contact's message arriving from an integrated system. */
@@ -242,15 +284,16 @@ export const receiveChannelMessage = route({
         name: z.string().trim().max(200).optional(),
         email: z.string().trim().max(254).optional(),
       })
-      .refine((c) => c.phone || c.identifier, { message: 'contact.phone or contact.identifier is required' }),
+      .refine((c) => c.phone || c.identifier, { message: fieldMessage('contact_identity_required') }),
     message: z
       .strictObject({
         id: z.string().trim().min(1).max(200).optional(),
         content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
         annex_url: z.url().max(2000).optional(),
       })
-      .refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: 'message.content is required' }),
+      .refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: fieldMessage('inbound_message_content_required') }),
   }),
   response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid, duplicate: z.boolean() })),
   status: 202,
+  errors: ['channel_token_invalid', 'channel_disabled_inbound', 'phone_invalid'],
 });

@@ -1,24 +1,25 @@
 import { z } from 'zod';
 import { dataOf } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 export const WeekdaySchema = z.enum(WEEKDAYS);
 export type Weekday = z.infer<typeof WeekdaySchema>;
 
 // Opening hours need at least one weekday and the message.
-export const AT_LEAST_ONE_WEEKDAY = 'Select at least one weekday';
-export const MESSAGE_REQUIRED = 'Message is required';
+export const AT_LEAST_ONE_WEEKDAY = fieldMessage('weekday_required');
+export const MESSAGE_REQUIRED = fieldMessage('message_required');
 export const OUT_OF_HOURS_MESSAGE_MAX = 1000;
 
 /** 'HH:MM' of a 24-hour day; '24:00' may close the last range of a day. */
 const TIME = /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/;
-const Time = z.string().regex(TIME, 'Use the format HH:MM');
+const Time = z.string().regex(TIME, fieldMessage('time_format_invalid'));
 export const TimeRangeSchema = z
   .object({ start: Time, end: Time })
   // Only well-formed times are compared ('HH:MM' strings order as times do).
   .refine((r) => !TIME.test(r.start) || !TIME.test(r.end) || r.start < r.end, {
-    message: 'The end must be after the start',
+    message: fieldMessage('time_range_order'),
     path: ['end'],
   });
 export type TimeRange = z.infer<typeof TimeRangeSchema>;
@@ -27,12 +28,12 @@ export const OpeningDaySchema = z.object({
   weekday: WeekdaySchema,
   ranges: z
     .array(TimeRangeSchema)
-    .min(1, 'Add at least one time range')
+    .min(1, fieldMessage('time_ranges_required'))
     .max(6)
     .refine(
       (ranges) => [...ranges].sort((a, b) => a.start.localeCompare(b.start)).every((r, i, all) => i === 0 || all[i - 1]!.end <= r.start),
       {
-        message: 'Time ranges must not overlap',
+        message: fieldMessage('time_ranges_overlap'),
       },
     ),
 });
@@ -52,7 +53,7 @@ const Days = z
   .array(OpeningDaySchema, { message: AT_LEAST_ONE_WEEKDAY })
   .min(1, AT_LEAST_ONE_WEEKDAY)
   .max(7)
-  .refine((days) => new Set(days.map((d) => d.weekday)).size === days.length, 'Each weekday may appear once');
+  .refine((days) => new Set(days.map((d) => d.weekday)).size === days.length, fieldMessage('weekday_repeated'));
 
 /** Opening hours of a workspace as read: weekdays with their time ranges, the out-of-hours message and the time zone. */
 export const OpeningHoursSchema = z.object({
@@ -68,13 +69,13 @@ export type OpeningHours = z.infer<typeof OpeningHoursSchema>;
 /** What may be saved (at least one weekday; message required). The settings form validates with it too. */
 export const OpeningHoursInputSchema = z.strictObject({
   enabled: z.boolean(),
-  timezone: z.string().min(1).max(64).refine(isTimeZone, 'Invalid time zone'),
+  timezone: z.string().min(1).max(64).refine(isTimeZone, fieldMessage('time_zone_invalid')),
   days: Days,
   out_of_hours_message: z
     .string({ message: MESSAGE_REQUIRED })
     .trim()
     .min(1, MESSAGE_REQUIRED)
-    .max(OUT_OF_HOURS_MESSAGE_MAX, `Máximo de ${OUT_OF_HOURS_MESSAGE_MAX} caracteres`),
+    .max(OUT_OF_HOURS_MESSAGE_MAX, fieldMessage('field_max_characters', { max: OUT_OF_HOURS_MESSAGE_MAX })),
 });
 export type OpeningHoursInput = z.infer<typeof OpeningHoursInputSchema>;
 

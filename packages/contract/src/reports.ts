@@ -1,25 +1,27 @@
 import { z } from 'zod';
 import { DELIVERY_STATES, SUBSCRIBER_STATES } from './campaigns';
 import { IsoDate, PageQuery, Pagination, Uuid } from './common';
+import { REPORT_RANGE_ERRORS } from './admin-reports';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
-/** Shared report filter rules, with the spec's messages. */
-export const REPORT_MESSAGES = {
-  startRequired: 'Please define a start date for this report.',
-  endRequired: 'Please define an end date for this report.',
-  startFuture: 'Cannot load report for a start date in future.',
-  endFuture: 'Cannot load report for an end date in future.',
-  range: 'O intervalo máximo é de 31 dias.',
-  order: 'The start date must not be after the end date.',
-} as const;
 export const REPORT_MAX_DAYS = 31;
 export const MIN_FILTER_LENGTH = 3;
+/** Shared report filter rules, with the spec's messages (texts of the catalogue, field-messages.ts). */
+export const REPORT_MESSAGES = {
+  startRequired: fieldMessage('report_start_required'),
+  endRequired: fieldMessage('report_end_required'),
+  startFuture: fieldMessage('report_start_future'),
+  endFuture: fieldMessage('report_end_future'),
+  range: fieldMessage('report_range_too_long', { max_days: REPORT_MAX_DAYS }),
+  order: fieldMessage('report_end_before_start'),
+} as const;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the date format YYYY-MM-DD');
+const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, fieldMessage('date_format_invalid'));
 const list = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean))
-  .pipe(z.array(z.uuid({ message: 'Invalid campaign' })).max(500));
+  .pipe(z.array(z.uuid({ message: fieldMessage('campaign_invalid') })).max(500));
 
 export const CampaignReportQuery = PageQuery.extend({
   start: day.optional(),
@@ -28,7 +30,7 @@ export const CampaignReportQuery = PageQuery.extend({
   timezone: z.string().max(64).default('UTC'),
   campaigns: list.optional(),
   'campaigns[]': list.optional(),
-  state: z.enum(SUBSCRIBER_STATES, { message: 'Invalid state' }).optional(),
+  state: z.enum(SUBSCRIBER_STATES, { message: fieldMessage('state_invalid') }).optional(),
   template_uuid: Uuid.optional(),
   conversation_field_key: z.string().trim().max(120).optional(),
   conversation_field_value: z.string().trim().max(200).optional(),
@@ -87,6 +89,7 @@ export const campaignSubscribersReport = route({
   summary: 'Campaign subscribers report; with _limit=0 it is an export: CSV, Excel or JSON by format or Accept.',
   query: CampaignReportQuery,
   response: z.object({ data: z.array(CampaignReportRowSchema), pagination: Pagination }),
+  errors: [...REPORT_RANGE_ERRORS, 'report_filter_too_short'],
 });
 export const campaignSummaryReport = route({
   method: 'GET',
@@ -98,4 +101,5 @@ export const campaignSummaryReport = route({
   response: z.object({
     data: CampaignSummarySchema.extend({ campaigns: z.array(CampaignSummarySchema.extend({ uuid: Uuid, name: z.string() })) }),
   }),
+  errors: [...REPORT_RANGE_ERRORS, 'report_filter_too_short'],
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Ok, PageQuery, pageOf, dataOf, Uuid, UuidParam } from './common';
 import { route } from './route';
 import { requiredText } from './settings-rules';
+import { fieldMessage } from './field-messages';
 
 /** Sector: a queue with its SLA times and ticket announcement. */
 export const SectorSchema = z.object({
@@ -17,12 +18,12 @@ export type Sector = z.infer<typeof SectorSchema>;
 /** Thirty days: an SLA longer than that is a typo, not a target. */
 export const SLA_MAX_SECONDS = 30 * 24 * 3600;
 const slaSeconds = z
-  .number({ message: 'Enter a number of seconds' })
-  .int('Enter a whole number of seconds')
-  .min(1, 'The SLA must be at least 1 second')
-  .max(SLA_MAX_SECONDS, 'The SLA must be at most 30 days')
+  .number({ message: fieldMessage('sla_seconds_required') })
+  .int(fieldMessage('sla_seconds_whole'))
+  .min(1, fieldMessage('sla_too_short'))
+  .max(SLA_MAX_SECONDS, fieldMessage('sla_too_long'))
   .nullable();
-export const TICKET_MESSAGE_REQUIRED = 'The ticket message is required when the ticket is announced';
+export const TICKET_MESSAGE_REQUIRED = fieldMessage('sector_ticket_message_required');
 
 /** The fields of a sector as an admin writes them; the PATCH takes any of them. */
 export const SectorFieldsSchema = z.object({
@@ -30,7 +31,12 @@ export const SectorFieldsSchema = z.object({
   sla_first_response_seconds: slaSeconds.optional(),
   sla_session_seconds: slaSeconds.optional(),
   ticket_announce: z.boolean().optional(),
-  ticket_message: z.string().trim().max(1000, '1000 characters maximum').nullable().optional(),
+  ticket_message: z
+    .string()
+    .trim()
+    .max(1000, fieldMessage('field_too_long', { max: 1000 }))
+    .nullable()
+    .optional(),
 });
 /** Create (and the screen's form): announcing the ticket needs its message. */
 export const SectorBodySchema = SectorFieldsSchema.superRefine((s, ctx) => {

@@ -4,6 +4,7 @@ import { FinishReasonSchema, PauseSchema } from './conversations';
 import { CannedResponseSchema } from './messages';
 import { route } from './route';
 import { REQUIRED_MESSAGE, maxCharacters, requiredText } from './settings-rules';
+import { fieldMessage } from './field-messages';
 
 // Settings resources: pauses, conversation reasons, canned responses.
 // their categories. The GET of pauses and reasons lives in conversations.ts (the workstation reads them).
@@ -19,6 +20,7 @@ export const createPause = route({
   body: PauseBodySchema,
   response: dataOf(PauseSchema),
   status: 201,
+  errors: ['pause_description_taken'],
 });
 export const updatePause = route({
   method: 'PATCH',
@@ -28,6 +30,7 @@ export const updatePause = route({
   params: UuidParam,
   body: PauseBodySchema,
   response: dataOf(PauseSchema),
+  errors: ['pause_not_found', 'pause_description_taken'],
 });
 export const deletePause = route({
   method: 'DELETE',
@@ -36,6 +39,7 @@ export const deletePause = route({
   summary: 'Deletes a pause reason: it leaves the list; agents on it stay paused until they unpause.',
   params: UuidParam,
   response: Ok,
+  errors: ['pause_not_found'],
 });
 
 // --- conversation reasons (admin) ---
@@ -49,6 +53,7 @@ export const createConversationReason = route({
   body: ConversationReasonBodySchema,
   response: dataOf(FinishReasonSchema),
   status: 201,
+  errors: ['conversation_reason_name_taken'],
 });
 export const updateConversationReason = route({
   method: 'PATCH',
@@ -58,6 +63,7 @@ export const updateConversationReason = route({
   params: UuidParam,
   body: ConversationReasonBodySchema,
   response: dataOf(FinishReasonSchema),
+  errors: ['conversation_reason_not_found', 'conversation_reason_name_taken'],
 });
 export const deleteConversationReason = route({
   method: 'DELETE',
@@ -66,16 +72,17 @@ export const deleteConversationReason = route({
   summary: 'Deletes a finish reason (admin); conversations finished with it keep it.',
   params: UuidParam,
   response: Ok,
+  errors: ['conversation_reason_not_found'],
 });
 
 // --- canned responses and categories (flag canned_responses) ---
 /** "no spaces or numbers". */
 const NO_SPACES_OR_NUMBERS = /^[^\s\d]+$/u;
-export const KEYWORD_NO_SPACES_OR_NUMBERS = 'The keyword cannot contain spaces or numbers';
-export const CATEGORY_NO_SPACES_OR_NUMBERS = 'The label cannot contain spaces or numbers';
+export const KEYWORD_NO_SPACES_OR_NUMBERS = fieldMessage('keyword_characters');
+export const CATEGORY_NO_SPACES_OR_NUMBERS = fieldMessage('category_label_characters');
 /** Requires a minimum keyword length without giving it; 2 keeps "/" plus one letter from being a whole keyword. */
 export const KEYWORD_MIN_LENGTH = 2;
-export const KEYWORD_TOO_SHORT = `The keyword must have at least ${KEYWORD_MIN_LENGTH} characters`;
+export const KEYWORD_TOO_SHORT = fieldMessage('keyword_too_short', { min: KEYWORD_MIN_LENGTH });
 
 /** A canned response as the admin list and the composer read it. */
 export type CannedResponse = z.infer<typeof CannedResponseSchema>;
@@ -123,6 +130,7 @@ export const createCannedCategory = route({
   body: CannedCategoryBodySchema,
   response: dataOf(CannedCategorySchema),
   status: 201,
+  errors: ['canned_category_name_taken'],
 });
 export const updateCannedCategory = route({
   method: 'PATCH',
@@ -132,6 +140,7 @@ export const updateCannedCategory = route({
   params: UuidParam,
   body: CannedCategoryBodySchema.partial(),
   response: dataOf(CannedCategorySchema),
+  errors: ['canned_category_not_found', 'canned_category_name_taken'],
 });
 export const deleteCannedCategory = route({
   method: 'DELETE',
@@ -140,6 +149,7 @@ export const deleteCannedCategory = route({
   summary: 'Deletes a canned response category; its responses stay, without a category.',
   params: UuidParam,
   response: Ok,
+  errors: ['canned_category_not_found'],
 });
 export const listCannedResponses = route({
   method: 'GET',
@@ -157,6 +167,7 @@ export const createCannedResponse = route({
   body: CannedResponseBodySchema,
   response: dataOf(CannedResponseSchema),
   status: 201,
+  errors: ['canned_keyword_taken', 'canned_category_not_found', 'file_not_found', 'sector_not_found'],
 });
 export const updateCannedResponse = route({
   method: 'PATCH',
@@ -166,6 +177,7 @@ export const updateCannedResponse = route({
   params: UuidParam,
   body: CannedResponseBodySchema.partial(),
   response: dataOf(CannedResponseSchema),
+  errors: ['canned_response_not_found', 'canned_keyword_taken', 'canned_category_not_found', 'file_not_found', 'sector_not_found'],
 });
 export const deleteCannedResponse = route({
   method: 'DELETE',
@@ -174,4 +186,5 @@ export const deleteCannedResponse = route({
   summary: 'Deletes a canned response.',
   params: UuidParam,
   response: Ok,
+  errors: ['canned_response_not_found'],
 });

@@ -58,6 +58,7 @@ export const getSurvey = route({
   params: SurveyParam,
   query: z.object({ start: IsoDate.optional(), end: IsoDate.optional() }),
   response: z.object({ data: SurveyResultSchema }),
+  errors: ['survey_not_found'],
 });
 export const createSurvey = route({
   method: 'POST',
@@ -67,6 +68,7 @@ export const createSurvey = route({
   status: 201,
   body: SurveyBody,
   response: z.object({ data: SurveySchema }),
+  errors: ['sector_not_found', 'survey_sector_taken'],
 });
 export const updateSurvey = route({
   method: 'PATCH',
@@ -76,6 +78,7 @@ export const updateSurvey = route({
   params: SurveyParam,
   body: SurveyPatchBody,
   response: z.object({ data: SurveySchema }),
+  errors: ['survey_not_found', 'sector_not_found', 'survey_sector_taken'],
 });
 export const deleteSurvey = route({
   method: 'DELETE',
@@ -84,4 +87,5 @@ export const deleteSurvey = route({
   summary: 'Deletes a survey (admin); its results stay readable in reports.',
   params: SurveyParam,
   response: z.object({ data: z.object({ uuid: Uuid }) }),
+  errors: ['survey_not_found'],
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IsoDate, PageQuery, pageOf, dataOf, Ok, Uuid, UuidParam } from './common';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 /** Template statuses (upper-cased on read), categories and component shapes. */
 export const TEMPLATE_STATUSES = [
@@ -100,13 +101,13 @@ export type TemplateInput = z.infer<typeof TemplateInputSchema>;
 const statusFilter = z
   .string()
   .transform((s) => s.toUpperCase())
-  .pipe(z.enum(TEMPLATE_STATUSES, { message: 'Invalid status' }));
+  .pipe(z.enum(TEMPLATE_STATUSES, { message: fieldMessage('status_invalid') }));
 
 export const TemplateListQuery = PageQuery.extend({
   language: z.string().max(16).optional(),
-  category: z.enum(TEMPLATE_CATEGORIES, { message: 'Invalid category' }).optional(),
+  category: z.enum(TEMPLATE_CATEGORIES, { message: fieldMessage('category_invalid') }).optional(),
   name__contains: z.string().max(200).optional(),
-  channel_uuid: z.uuid({ message: 'Invalid channel' }).optional(),
+  channel_uuid: z.uuid({ message: fieldMessage('channel_invalid') }).optional(),
   status: statusFilter.optional(),
 });
 
@@ -137,6 +138,7 @@ export const createTemplate = route({
   body: TemplateInputSchema,
   response: dataOf(TemplateSchema),
   status: 201,
+  errors: ['channel_not_found', 'channel_no_templates_support', 'template_name_taken'],
 });
 /** A change that touches campaigns is refused (409 template_in_use, naming them) until repeated with confirm=true. */
 const ConfirmQuery = z.object({
@@ -155,6 +157,16 @@ export const updateTemplate = route({
   query: ConfirmQuery,
   body: TemplateInputSchema,
   response: dataOf(TemplateSchema),
+  errors: [
+    'channel_not_found',
+    'channel_no_templates_support',
+    'template_not_found',
+    'template_authentication_locked',
+    'template_category_locked',
+    'template_being_deleted',
+    'template_in_use',
+    'template_name_taken',
+  ],
 });
 export const deleteTemplate = route({
   method: 'DELETE',
@@ -165,4 +177,5 @@ export const deleteTemplate = route({
   params: UuidParam,
   query: ConfirmQuery,
   response: Ok,
+  errors: ['template_not_found', 'template_in_use'],
 });

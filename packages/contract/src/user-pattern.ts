@@ -1,5 +1,6 @@
 import { RE2JS } from 're2js';
 import { LIVECHAT_VALIDATOR_MAX } from './livechat';
+import { fieldMessage } from './field-messages';
 
 // A module of its own: only code that runs user patterns (the api, the livechat widget and the
 // appearance form) loads the RE2 engine; code that merely reads channels does not.
@@ -174,8 +175,8 @@ export function matchesUserPattern(pattern: string, value: string): boolean {
   return compile(pattern)?.matches(value) ?? false;
 }
 
-export const VALIDATOR_INVALID = 'The validator is not a valid regular expression (back-references and lookarounds are not supported)';
-export const VALIDATOR_TOO_COMPLEX = `The validator is too complex: at most ${USER_PATTERN_PROGRAM_MAX} instructions once compiled (use smaller repetition counts)`;
+export const VALIDATOR_INVALID = fieldMessage('custom_field_validator_invalid');
+export const VALIDATOR_TOO_COMPLEX = fieldMessage('custom_field_validator_too_complex', { max: USER_PATTERN_PROGRAM_MAX });
 
 /**
  * Why a custom field's validator cannot be used, or null. Patterns are written by admins and run on

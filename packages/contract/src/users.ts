@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dataOf, IsoDate, Ok, Uuid, UserIdParam } from './common';
 import { RoleSchema } from './roles';
 import { route } from './route';
+import { fieldMessage } from './field-messages';
 
 export const UserStateSchema = z.enum(['online', 'paused', 'offline']);
 export const PauseRefSchema = z.object({ uuid: Uuid, description: z.string() });
@@ -27,7 +28,7 @@ const email = z
   .trim()
   .toLowerCase()
   .max(254)
-  .pipe(z.email({ message: 'Please insert a valid e-mail' }));
+  .pipe(z.email({ message: fieldMessage('email_invalid') }));
 
 export const login = route({
   method: 'POST',
@@ -37,7 +38,10 @@ export const login = route({
   bodyEncoding: 'form',
   errors: ['invalid_credentials', 'login_rate_limited'],
   summary: 'Signs in with email and password; sets the session cookie and returns the same token for bearer use.',
-  body: z.object({ email: z.string().trim().min(1, 'Required').max(254), password: z.string().min(1, 'Required').max(512) }),
+  body: z.object({
+    email: z.string().trim().min(1, fieldMessage('required')).max(254),
+    password: z.string().min(1, fieldMessage('required')).max(512),
+  }),
   response: z.object({
     data: z.object({ uuid: Uuid, email: z.string(), username: z.string(), tenant: z.object({ uuid: Uuid }), roles: z.array(RoleSchema) }),
     token: z.string(),
@@ -52,6 +56,7 @@ export const loginWithCode = route({
   summary: 'Signs in with a one-time code from the QR login modal (GET /api/v1/users/me/login_qr_code).',
   body: z.object({ login_code: z.string().trim().min(16).max(128) }),
   response: login.response,
+  errors: ['login_rate_limited', 'login_code_invalid', 'feature_disabled'],
 });
 export const logout = route({
   method: 'POST',
@@ -61,6 +66,7 @@ export const logout = route({
   summary: "Ends the caller's session: the token is revoked and the agent's active chats go back to the queue.",
   body: z.object({}).optional(),
   response: Ok,
+  errors: ['api_token_sign_out_refused'],
 });
 
 export const getMe = route({
@@ -81,35 +87,36 @@ export const updateMe = route({
     back_to_queue: z.boolean().optional(),
   }),
   response: dataOf(UserSchema),
+  errors: ['missing_parameters', 'pause_not_found', 'pause_or_online'],
 });
 
 /** Minimum 8 characters, at least one number, letters required. */
 export const NewPasswordSchema = z
   .string()
-  .min(8, 'Password must have at least 8 characters')
-  .max(256, 'Password must have at most 256 characters')
-  .regex(/\d/, 'Password must contain at least one number')
-  .regex(/\p{L}/u, 'Password must contain letters');
+  .min(8, fieldMessage('password_too_short'))
+  .max(256, fieldMessage('password_too_long'))
+  .regex(/\d/, fieldMessage('password_number_required'))
+  .regex(/\p{L}/u, fieldMessage('password_letter_required'));
 
 /** A user's name has at least 3 letters, and letters and spaces only. */
-export const USER_NAME_MIN_LETTERS = 'Name must have at least 3 letters';
-export const USER_NAME_LETTERS_ONLY = 'Name must contain only letters and spaces';
+export const USER_NAME_MIN_LETTERS = fieldMessage('user_name_min_letters');
+export const USER_NAME_LETTERS_ONLY = fieldMessage('user_name_letters_only');
 export const UserNameSchema = z
   .string()
   .trim()
-  .max(120, 'Name must have at most 120 characters')
+  .max(120, fieldMessage('user_name_too_long'))
   .regex(/^[\p{L} ]*$/u, USER_NAME_LETTERS_ONLY)
   .refine((name) => (name.match(/\p{L}/gu) ?? []).length >= 3, USER_NAME_MIN_LETTERS);
 /** At least one role. */
-export const AT_LEAST_ONE_ROLE = 'Select at least one role';
+export const AT_LEAST_ONE_ROLE = fieldMessage('role_required');
 export const UserRolesSchema = z.array(RoleSchema, { message: AT_LEAST_ONE_ROLE }).min(1, AT_LEAST_ONE_ROLE).max(7);
 export const UserEmailSchema = z
-  .string({ message: 'Email is required' })
+  .string({ message: fieldMessage('email_required') })
   .trim()
   .toLowerCase()
-  .min(1, 'Email is required')
+  .min(1, fieldMessage('email_required'))
   .max(254)
-  .pipe(z.email({ message: 'Please insert a valid e-mail' }));
+  .pipe(z.email({ message: fieldMessage('email_invalid') }));
 
 export const createUser = route({
   method: 'POST',
@@ -121,12 +128,15 @@ export const createUser = route({
   body: z.strictObject({
     username: UserNameSchema,
     email: UserEmailSchema,
-    password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema),
+    password: z
+      .string({ message: fieldMessage('password_required') })
+      .min(1, fieldMessage('password_required'))
+      .pipe(NewPasswordSchema),
     roles: UserRolesSchema,
   }),
   response: dataOf(UserSchema),
   status: 201,
-  errors: ['user_email_taken'],
+  errors: ['user_email_taken', 'tenant_admin_role_locked', 'owner_role_owner_only'],
 });
 
 export const updateUser = route({
@@ -149,18 +159,30 @@ export const updateUser = route({
     .superRefine((body, ctx) => {
       const profile = body.username !== undefined || body.email !== undefined || body.roles !== undefined;
       if (body.password !== undefined && !body.old_password) {
-        ctx.addIssue({ code: 'custom', path: ['old_password'], message: 'Current password is required' });
+        ctx.addIssue({ code: 'custom', path: ['old_password'], message: fieldMessage('current_password_required') });
       }
       if (body.password === undefined && body.state === undefined && !profile) {
-        ctx.addIssue({ code: 'custom', path: [], message: 'Missing parameters' });
+        ctx.addIssue({ code: 'custom', path: [], message: fieldMessage('missing_parameters') });
       }
       if (body.password !== undefined && body.state !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['state'], message: 'Change the password or the state, not both' });
+        ctx.addIssue({ code: 'custom', path: ['state'], message: fieldMessage('password_or_state') });
       } else if (profile && (body.password !== undefined || body.state !== undefined)) {
-        ctx.addIssue({ code: 'custom', path: [], message: 'Change the password, the state or the profile, one at a time' });
+        ctx.addIssue({ code: 'custom', path: [], message: fieldMessage('password_state_or_profile') });
       }
     }),
   response: dataOf(UserSchema),
+  errors: [
+    'user_not_found',
+    'password_own_only',
+    'login_rate_limited',
+    'wrong_current_password',
+    'owner_sign_off_owner_only',
+    'owner_edit_owner_only',
+    'tenant_admin_role_locked',
+    'owner_role_owner_only',
+    'own_admin_role_kept',
+    'user_email_taken',
+  ],
 });
 /** The sectors (queues) an agent serves; none means every sector (distribution, transfer destinations). */
 export const UserSectorsSchema = z.object({ sector_uuids: z.array(Uuid) });
@@ -171,6 +193,7 @@ export const getUserSectors = route({
   summary: 'The sectors a user belongs to (admin). An agent with none serves every sector.',
   params: UserIdParam,
   response: dataOf(UserSectorsSchema),
+  errors: ['user_not_found'],
 });
 export const setUserSectors = route({
   method: 'PUT',
@@ -180,8 +203,9 @@ export const setUserSectors = route({
     "Replaces the sectors a user belongs to (admin): sectors of the caller's workspace, at most 200; an empty list means every sector. " +
     'Distribution and transfers follow at once; waiting conversations are offered again.',
   params: UserIdParam,
-  body: z.strictObject({ sector_uuids: z.array(Uuid).max(200, 'At most 200 sectors') }),
+  body: z.strictObject({ sector_uuids: z.array(Uuid).max(200, fieldMessage('sectors_too_many')) }),
   response: dataOf(UserSectorsSchema),
+  errors: ['user_not_found', 'sector_not_found'],
 });
 /** An admin gives a user a new password; the user's sessions and API tokens end. */
 export const resetUserPassword = route({
@@ -192,8 +216,14 @@ export const resetUserPassword = route({
     "Sets another user's password (admin; an owner's only by an owner). Every session of that user ends at once (their browsers " +
     'go to sign-in, their chats follow the sign-off rule) and the API tokens they made are revoked. Your own password: PATCH with old_password.',
   params: UserIdParam,
-  body: z.strictObject({ password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema) }),
+  body: z.strictObject({
+    password: z
+      .string({ message: fieldMessage('password_required') })
+      .min(1, fieldMessage('password_required'))
+      .pipe(NewPasswordSchema),
+  }),
   response: dataOf(UserSchema),
+  errors: ['user_not_found', 'own_password_by_profile', 'owner_password_owner_only'],
 });
 export const listUsers = route({
   method: 'GET',
@@ -237,10 +267,11 @@ export const getDomainSwitchJwt = route({
     page: z
       .string()
       .max(512)
-      .regex(/^\/(?!\/)/, 'page must be a path of this app')
+      .regex(/^\/(?!\/)/, fieldMessage('page_path_invalid'))
       .optional(),
   }),
   response: z.object({ data: z.object({ jwt: z.string(), expires_in: z.number().int(), ssoload_path: z.string() }) }),
+  errors: ['api_token_switches_domain'],
 });
 export const loginWithDomainSwitchJwt = route({
   method: 'POST',
@@ -251,6 +282,7 @@ export const loginWithDomainSwitchJwt = route({
   summary: 'Signs in with a token from GET /sso/domain_switch/jwt (used by /ssoload); a token works once, within 60 s.',
   body: z.object({ jwt: z.string().trim().min(20).max(4096) }),
   response: login.response,
+  errors: ['login_rate_limited', 'sign_in_link_invalid'],
 });
 
 /** What the sign-in page may offer, asked before anyone signs in. */
@@ -276,6 +308,7 @@ export const requestPasswordReset = route({
   body: z.object({ email }),
   response: z.object({ data: z.object({ ok: z.literal(true), expires_in: z.number().int() }) }),
   status: 202,
+  errors: ['password_recovery_not_configured', 'password_recovery_rate_limited'],
 });
 export const resetPasswordWithCode = route({
   method: 'POST',
@@ -287,8 +320,12 @@ export const resetPasswordWithCode = route({
     'account ends, as an admin reset does. Then sign in with POST /api/v1/login.',
   body: z.object({
     email,
-    code: z.string().trim().regex(PASSWORD_RESET_CODE, 'The code has 6 digits'),
-    password: z.string({ message: 'Password is required' }).min(1, 'Password is required').pipe(NewPasswordSchema),
+    code: z.string().trim().regex(PASSWORD_RESET_CODE, fieldMessage('reset_code_format')),
+    password: z
+      .string({ message: fieldMessage('password_required') })
+      .min(1, fieldMessage('password_required'))
+      .pipe(NewPasswordSchema),
   }),
   response: Ok,
+  errors: ['password_recovery_not_configured', 'password_recovery_rate_limited', 'reset_code_invalid', 'reset_code_attempts_exceeded'],
 });

@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { parseBotExpression } from './bot-flow';
 import type { FieldIssue } from './text-rules';
 
@@ -33,25 +34,26 @@ export interface BotNode {
   next?: string | null;
 }
 
+/** The rules' messages, texts of the contract's catalogue (field-messages.ts). */
 export const BOT_MESSAGES = {
-  nameRequired: 'Name is required',
-  oneStart: 'The flow needs exactly one Start',
-  textRequired: 'Text is required',
-  invalidOption: 'The invalid option message is required',
-  optionKeyRequired: 'The option key is required',
-  optionKeyUnique: 'Option keys must be unique',
-  optionsRequired: 'Add at least one option',
-  promptNamed: 'Name the variable of this prompt',
-  variableNamed: 'Every variable needs a name',
-  urlRequired: 'URL is required',
-  urlInvalid: 'Invalid URL',
-  errorText: 'The error text is required',
-  timeout: 'The timeout must be between 1 and 30 seconds',
-  conditionExpression: 'Every condition needs an expression',
-  expressionInvalid: 'Invalid expression: compare values with == != > >= < <= contains, joined by && or ||',
-  sectorRequired: 'Sector is required',
-  notConnected: 'Connect this handle to a node',
-  unknownTarget: 'This handle leads to a node that does not exist',
+  nameRequired: fieldMessage('name_required'),
+  oneStart: fieldMessage('bot_start_required'),
+  textRequired: fieldMessage('text_required'),
+  invalidOption: fieldMessage('bot_invalid_option_message_required'),
+  optionKeyRequired: fieldMessage('option_key_required'),
+  optionKeyUnique: fieldMessage('option_keys_unique'),
+  optionsRequired: fieldMessage('options_required'),
+  promptNamed: fieldMessage('prompt_variable_required'),
+  variableNamed: fieldMessage('variable_name_required'),
+  urlRequired: fieldMessage('url_required'),
+  urlInvalid: fieldMessage('url_invalid'),
+  errorText: fieldMessage('error_text_required'),
+  timeout: fieldMessage('bot_timeout_range'),
+  conditionExpression: fieldMessage('condition_expression_required'),
+  expressionInvalid: fieldMessage('bot_expression_invalid'),
+  sectorRequired: fieldMessage('sector_required'),
+  notConnected: fieldMessage('bot_handle_unconnected'),
+  unknownTarget: fieldMessage('bot_handle_target_unknown'),
 } as const;
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;

@@ -1,20 +1,20 @@
-import { CUSTOM_FIELD_MAX, type Contact } from '@atende/contract';
+import { CUSTOM_FIELD_MAX, fieldMessage, type Contact } from '@atende/contract';
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { DEFAULT_PHONE_COUNTRY, isStrictE164, normalizePhone } from './phone';
 
-// The spec's messages, shared by the customer form and the selected-text binding.
-export const REQUIRED = 'Required';
-export const INVALID_EMAIL = 'Please insert a valid e-mail';
-export const INVALID_PHONE = 'Número de telefone inválido';
-export const ONLY_NUMBERS = 'Campo aceita somente números';
-export const NUMBER_TOO_LARGE = 'Number too large';
-export const PHONE1_READ_ONLY = 'Telefone 1 não pode ser editado';
-export const NOT_E164_PHONE =
-  'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164';
-export const APPEND_NOT_ALLOWED = 'Text can only be appended to a text field that has a value';
+// The spec's messages, shared by the customer form and the selected-text binding: texts of the
+// contract's catalogue (field-messages.ts).
+export const REQUIRED = fieldMessage('required');
+export const INVALID_EMAIL = fieldMessage('email_invalid');
+export const INVALID_PHONE = fieldMessage('phone_invalid');
+export const ONLY_NUMBERS = fieldMessage('digits_only');
+export const NUMBER_TOO_LARGE = fieldMessage('number_too_large');
+export const PHONE1_READ_ONLY = fieldMessage('phone_1_locked');
+export const NOT_E164_PHONE = fieldMessage('phone_not_e164');
+export const APPEND_NOT_ALLOWED = fieldMessage('append_not_allowed');
 /** Gives 'Máximo de %{maxLength} caracteres'; the message carries the number. */
-export const maxLengthMessage = (maxLength: number): string => `Máximo de ${maxLength} caracteres`;
+export const maxLengthMessage = (maxLength: number): string => fieldMessage('field_max_characters', { max: maxLength });
 
 /** The api keeps customer_id in a Postgres integer. */
 const CUSTOMER_ID_MAX = 2_147_483_647;

@@ -1,8 +1,9 @@
-import { DEFAULT_LIVECHAT_APPEARANCE, livechatValidatorProblem } from '@atende/contract';
+import { DEFAULT_LIVECHAT_APPEARANCE, fieldCodeOfMessage, livechatValidatorProblem } from '@atende/contract';
 import { describe, expect, it } from 'vitest';
 import {
   livechatAppearanceProblems,
   livechatEmbedSnippet,
+  livechatFieldIssue,
   livechatFieldProblem,
   livechatFieldsProblems,
   livechatValidatorPlan,
@@ -37,6 +38,20 @@ describe('livechat custom fields', () => {
       { path: 'custom_fields.cpf', message: 'CPF is required' },
       { path: 'custom_fields.other', message: 'Unknown field' },
     ]);
+  });
+  it("words the label's messages by the catalogue, and gives the admin's own message its code", () => {
+    expect(fieldCodeOfMessage(livechatFieldProblem(cpf, '')!)).toEqual({ code: 'livechat_field_required', params: { label: 'CPF' } });
+    expect(fieldCodeOfMessage(livechatFieldProblem({ ...cpf, validator: null }, 'x'.repeat(15))!)).toEqual({
+      code: 'livechat_field_too_long',
+      params: { label: 'CPF', max: 14 },
+    });
+    expect(livechatFieldIssue(cpf, '1')).toEqual({
+      message: 'Use 000.000.000-00',
+      code: 'livechat_field_pattern_mismatch',
+      params: { message: 'Use 000.000.000-00' },
+    });
+    expect(livechatFieldIssue({ ...cpf, validator_message: null }, '1')).toEqual({ message: 'CPF is invalid' });
+    expect(fieldCodeOfMessage(VALIDATORS_OVER_BUDGET)).toEqual({ code: 'validators_over_budget', params: { max: 2000000 } });
   });
 });
 
@@ -90,7 +105,9 @@ describe('livechat appearance rules', () => {
     expect(VALIDATORS_OVER_BUDGET).toContain('at most 2000000');
     // A stored form over the budget: the skipped validator is not run, the others are.
     const long = 'x'.repeat(450);
-    expect(livechatFieldsProblems([wide('a'), wide('b')], { a: long, b: long })).toEqual([{ path: 'custom_fields.a', message: 'bad' }]);
+    expect(livechatFieldsProblems([wide('a'), wide('b')], { a: long, b: long })).toEqual([
+      { path: 'custom_fields.a', message: 'bad', code: 'livechat_field_pattern_mismatch', params: { message: 'bad' } },
+    ]);
   });
   it('names each bad field by its path', () => {
     const bad = {

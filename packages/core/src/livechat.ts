@@ -1,5 +1,6 @@
 import {
   checkUserPattern,
+  fieldMessage,
   LIVECHAT_FIELD_MAX_LENGTH,
   LivechatAppearanceSchema,
   livechatValidatorProblem,
@@ -56,13 +57,28 @@ export function livechatFieldProblem(
   raw: string | undefined,
   plan: ValidatorPlan = livechatValidatorPlan([field])[0]!,
 ): string | null {
+  return livechatFieldIssue(field, raw, plan)?.message ?? null;
+}
+
+/**
+ * The same, with what words it: a message of the catalogue, or the field's own validator message
+ * (the admin's words, in the language they wrote it) with its code and the text as `message`.
+ */
+export function livechatFieldIssue(
+  field: LivechatFieldRule,
+  raw: string | undefined,
+  plan: ValidatorPlan = livechatValidatorPlan([field])[0]!,
+): Omit<FieldProblem, 'path'> | null {
   const value = (raw ?? '').trim();
-  if (!value) return field.required ? `${field.label} is required` : null;
+  if (!value) return field.required ? { message: fieldMessage('livechat_field_required', { label: field.label }) } : null;
   const max = fieldMaxLength(field);
-  if (value.length > max) return `${field.label} must have at most ${max} characters`;
+  if (value.length > max) return { message: fieldMessage('livechat_field_too_long', { label: field.label, max }) };
   // The whole value must match (RE2, linear time).
-  if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value))
-    return field.validator_message?.trim() || `${field.label} is invalid`;
+  if (plan === 'run' && field.validator && !matchesUserPattern(field.validator, value)) {
+    const own = field.validator_message?.trim();
+    if (own) return { message: own, code: 'livechat_field_pattern_mismatch', params: { message: own } };
+    return { message: fieldMessage('livechat_field_invalid', { label: field.label }) };
+  }
   return null;
 }
 
@@ -71,11 +87,12 @@ export function livechatFieldsProblems(fields: readonly LivechatFieldRule[], val
   const problems: FieldProblem[] = [];
   const plan = livechatValidatorPlan(fields);
   for (const [index, field] of fields.entries()) {
-    const message = livechatFieldProblem(field, values[field.key], plan[index]);
-    if (message) problems.push({ path: `custom_fields.${field.key}`, message });
+    const issue = livechatFieldIssue(field, values[field.key], plan[index]);
+    if (issue) problems.push({ path: `custom_fields.${field.key}`, ...issue });
   }
   const known = new Set(fields.map((f) => f.key));
-  for (const key of Object.keys(values)) if (!known.has(key)) problems.push({ path: `custom_fields.${key}`, message: 'Unknown field' });
+  for (const key of Object.keys(values))
+    if (!known.has(key)) problems.push({ path: `custom_fields.${key}`, message: fieldMessage('custom_field_unknown') });
   return problems;
 }
 
@@ -89,7 +106,7 @@ export function livechatFieldValues(fields: readonly LivechatFieldRule[], values
   return out;
 }
 
-export const VALIDATORS_OVER_BUDGET = `The validators are too costly together: instructions × maximum length, summed over the fields, is at most ${USER_PATTERN_WORK_MAX} (lower this field's maximum length or simplify a validator)`;
+export const VALIDATORS_OVER_BUDGET = fieldMessage('validators_over_budget', { max: USER_PATTERN_WORK_MAX });
 
 /** The appearance form's problems by field path (`widget_settings.title`, `custom_fields.0.validator`), the api's rules. */
 export function livechatAppearanceProblems(appearance: LivechatAppearance): FieldProblem[] {

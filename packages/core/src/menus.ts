@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { checkRequiredText, foldTrimmed, maxCharactersMessage, type FieldIssue } from './text-rules';
 
 /** Automated menu rules (answers non-empty and unique, each with an action; terminal actions end it). */
@@ -7,18 +8,19 @@ export type MenuActionType = (typeof MENU_ACTIONS)[number];
 /** Actions after which the menu stops talking to the contact ("terminal menu actions end execution"). */
 export const TERMINAL_MENU_ACTIONS: readonly MenuActionType[] = ['transfer_to_sector', 'end_conversation'];
 
+/** The rules' messages, texts of the contract's catalogue (field-messages.ts). */
 export const MENU_MESSAGES = {
-  nameRequired: 'Name is required',
-  messageRequired: 'Message is required',
-  invalidRequired: 'Invalid option message is required',
-  noAnswers: 'Add at least one answer',
-  tooManyAnswers: 'At most 20 answers',
-  answerRequired: 'The answer cannot be empty',
-  labelRequired: 'Describe this answer',
-  unique: 'Answers must be unique',
-  actionRequired: 'Choose an action for this answer',
-  sectorRequired: 'Sector is required',
-  menuRequired: 'Choose the menu to go to',
+  nameRequired: fieldMessage('name_required'),
+  messageRequired: fieldMessage('message_required'),
+  invalidRequired: fieldMessage('invalid_option_message_required'),
+  noAnswers: fieldMessage('answers_required'),
+  tooManyAnswers: fieldMessage('answers_too_many', { max: MENU_LIMITS.maxAnswers }),
+  answerRequired: fieldMessage('answer_key_required'),
+  labelRequired: fieldMessage('answer_label_required'),
+  unique: fieldMessage('answer_keys_unique'),
+  actionRequired: fieldMessage('answer_action_required'),
+  sectorRequired: fieldMessage('sector_required'),
+  menuRequired: fieldMessage('menu_target_required'),
   tooLong: maxCharactersMessage,
 } as const;
 

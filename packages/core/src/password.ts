@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NewPasswordSchema } from '@atende/contract';
+import { fieldMessage, NewPasswordSchema } from '@atende/contract';
 
 /** The profile form's password change, with the spec's messages. */
 export const ProfilePasswordFormSchema = z
@@ -12,9 +12,9 @@ export const ProfilePasswordFormSchema = z
     if (!v.password) return;
     const strength = NewPasswordSchema.safeParse(v.password);
     if (!strength.success)
-      ctx.addIssue({ code: 'custom', path: ['password'], message: strength.error.issues[0]?.message ?? 'Invalid password' });
-    if (!v.old_password) ctx.addIssue({ code: 'custom', path: ['old_password'], message: 'Current password is required' });
+      ctx.addIssue({ code: 'custom', path: ['password'], message: strength.error.issues[0]?.message ?? fieldMessage('password_invalid') });
+    if (!v.old_password) ctx.addIssue({ code: 'custom', path: ['old_password'], message: fieldMessage('current_password_required') });
     if (v.confirm_password !== v.password)
-      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: 'The passwords must match' });
+      ctx.addIssue({ code: 'custom', path: ['confirm_password'], message: fieldMessage('passwords_mismatch') });
   });
 export type ProfilePasswordForm = z.infer<typeof ProfilePasswordFormSchema>;

@@ -1,4 +1,4 @@
-import { MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
+import { fieldMessage, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
 import type { FieldIssue } from './text-rules';
 
 const DAY_MS = 86_400_000;
@@ -26,7 +26,7 @@ export function reportFilterIssues(filters: { start: string; end: string; text?:
   else if (!Number.isNaN(start) && (end - start) / DAY_MS >= REPORT_MAX_DAYS) issues.push({ path: 'end', message: REPORT_MESSAGES.range });
   for (const [path, value] of Object.entries(filters.text ?? {})) {
     if (value && value.trim().length < MIN_FILTER_LENGTH)
-      issues.push({ path, message: `Filter ${path} should have at least ${MIN_FILTER_LENGTH} characters` });
+      issues.push({ path, message: fieldMessage('report_filter_too_short', { filter: path, min: MIN_FILTER_LENGTH }) });
   }
   return issues;
 }

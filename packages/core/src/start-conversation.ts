@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { HASH_CHANNEL_KIND } from '@atende/contract';
+import { fieldMessage, HASH_CHANNEL_KIND } from '@atende/contract';
 import type { CountryCode } from 'libphonenumber-js';
 import { INVALID_PHONE, REQUIRED } from './contact-form';
 import { normalizePhone } from './phone';
@@ -48,6 +48,8 @@ export function canStartConversationOn(type: string): boolean {
 
 /** A new outbound e-mail's subject is required, at most this long. */
 export const EMAIL_SUBJECT_MAX = 200;
+/** The longest first message the form sends. */
+const INITIAL_MESSAGE_MAX = 4096;
 export const needsSubjectOnStart = (channel: Pick<OutboundChannel, 'type'>): boolean => channel.type === 'email';
 
 /**
@@ -87,22 +89,25 @@ export function startConversationFormSchema(channels: readonly OutboundChannel[]
     .object({
       channel_uuid: z.string(),
       template_uuid: z.string(),
-      initial_message: z.string().max(4096),
-      subject: z.string().max(EMAIL_SUBJECT_MAX).optional(),
+      initial_message: z.string().max(INITIAL_MESSAGE_MAX, fieldMessage('field_too_long', { max: INITIAL_MESSAGE_MAX })),
+      subject: z
+        .string()
+        .max(EMAIL_SUBJECT_MAX, fieldMessage('field_too_long', { max: EMAIL_SUBJECT_MAX }))
+        .optional(),
     })
     .superRefine((v, ctx) => {
       const channel = channels.find((c) => c.uuid === v.channel_uuid);
       if (!channel) {
-        ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: 'Channel is required' });
+        ctx.addIssue({ code: 'custom', path: ['channel_uuid'], message: fieldMessage('campaign_channel_required') });
         return;
       }
       if (isTemplateRequiredOnStart(channel)) {
-        if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: 'Template is required' });
+        if (!v.template_uuid) ctx.addIssue({ code: 'custom', path: ['template_uuid'], message: fieldMessage('template_required') });
       } else if (!v.initial_message.trim()) {
-        ctx.addIssue({ code: 'custom', path: ['initial_message'], message: 'Initial message is required' });
+        ctx.addIssue({ code: 'custom', path: ['initial_message'], message: fieldMessage('initial_message_required') });
       }
       if (needsSubjectOnStart(channel) && !v.subject?.trim())
-        ctx.addIssue({ code: 'custom', path: ['subject'], message: 'Subject is required' });
+        ctx.addIssue({ code: 'custom', path: ['subject'], message: fieldMessage('subject_required') });
     });
 }
 
@@ -124,7 +129,11 @@ export function startConversationBody(form: StartConversationForm, channel: Outb
 
 /** New-contact variant: phone valid for the default calling country, name and organization required. */
 export function newContactFormSchema(country: CountryCode) {
-  const required = z.string().trim().min(1, REQUIRED).max(200);
+  const required = z
+    .string()
+    .trim()
+    .min(1, REQUIRED)
+    .max(200, fieldMessage('field_too_long', { max: 200 }));
   return z.object({
     name: required,
     organization: required,

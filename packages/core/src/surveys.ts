@@ -1,15 +1,17 @@
+import { fieldMessage } from '@atende/contract';
 import { checkRequiredText, foldTrimmed, maxCharactersMessage, type FieldIssue } from './text-rules';
 
 /** Satisfaction survey rules (Survey, "repeated answers are flagged"), shared by the form and the api. */
 export const SURVEY_LIMITS = { name: 120, question: 1000, option: 100, greeting: 1000, minOptions: 2, maxOptions: 10 } as const;
+/** The rules' messages, texts of the contract's catalogue (field-messages.ts). */
 export const SURVEY_MESSAGES = {
-  nameRequired: 'Name is required',
-  questionRequired: 'Question is required',
-  greetingRequired: 'Greeting message is required',
-  optionRequired: 'Answers cannot be empty',
-  repeated: 'Repeated answer',
-  tooFew: 'Add at least 2 answers',
-  tooMany: 'At most 10 answers',
+  nameRequired: fieldMessage('name_required'),
+  questionRequired: fieldMessage('question_required'),
+  greetingRequired: fieldMessage('greeting_message_required'),
+  optionRequired: fieldMessage('survey_answer_required'),
+  repeated: fieldMessage('survey_answer_repeated'),
+  tooFew: fieldMessage('answers_too_few', { min: SURVEY_LIMITS.minOptions }),
+  tooMany: fieldMessage('answers_too_many', { max: SURVEY_LIMITS.maxOptions }),
   tooLong: maxCharactersMessage,
 } as const;
 

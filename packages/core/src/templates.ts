@@ -1,4 +1,12 @@
-import { HASH_CHANNEL_KIND, type ChannelType, type TemplateButton, type TemplateComponent, type TemplateInput } from '@atende/contract';
+import {
+  fieldMessage,
+  HASH_CHANNEL_KIND,
+  type ChannelType,
+  type TemplateButton,
+  type TemplateComponent,
+  type TemplateInput,
+} from '@atende/contract';
+import { maxCharactersMessage } from './text-rules';
 import { channelKind, CUSTOM_CHANNEL_TYPES } from './start-conversation';
 
 /**
@@ -29,7 +37,7 @@ export const TEMPLATE_CHANNEL_TYPES = [
 ] as const satisfies readonly ChannelType[];
 export const isTemplateChannel = (type: string): boolean =>
   (TEMPLATE_CHANNEL_TYPES as readonly string[]).includes(channelKind(type)) || CUSTOM_CHANNEL_TYPES.includes(type);
-export const TEMPLATE_URL_HTTPS = 'The button URL must start with https://';
+export const TEMPLATE_URL_HTTPS = fieldMessage('template_button_url_https');
 export const TEMPLATE_NAME_PATTERN = /^[a-z0-9]+(_[a-z0-9]+)*$/;
 export const TEMPLATE_LANGUAGES = [
   'af',
@@ -107,7 +115,7 @@ export const TEMPLATE_LANGUAGES = [
 /** Only pt_BR is offered in the form. */
 export const FORM_TEMPLATE_LANGUAGES = ['pt_BR'] as const;
 export const TEMPLATE_DEFAULTS = { language: 'pt_BR', category: 'MARKETING', type: 'standard', buttonsType: 'QUICK_REPLY' } as const;
-export const AUTHENTICATION_EDIT_MESSAGE = 'Templates da categoria Autenticação não podem ser editados';
+export const AUTHENTICATION_EDIT_MESSAGE = fieldMessage('template_authentication_edit');
 export const EDIT_LOCKED_FIELDS = ['channel', 'name', 'category'] as const;
 export const TEMPLATE_MESSAGES = {
   created: 'Template criado com sucesso',
@@ -186,40 +194,44 @@ export interface TemplateIssue {
   message: string;
 }
 
-const REQUIRED = 'This field is required';
+const REQUIRED = fieldMessage('field_required');
 const blank = (s: string | undefined) => !s || s.trim() === '';
 
 /** Variables numbered {{1}}..{{n}} without gaps. */
 function sequenceIssue(text: string, path: string): TemplateIssue[] {
   const vars = [...templateVariables(text)].sort((a, b) => a - b);
-  return vars.some((n, i) => n !== i + 1) ? [{ path, message: 'Variables must be numbered in sequence starting at {{1}}' }] : [];
+  return vars.some((n, i) => n !== i + 1) ? [{ path, message: fieldMessage('template_variables_sequence', { first: '{{1}}' }) }] : [];
 }
 
 function buttonIssues(buttons: readonly TemplateButton[]): TemplateIssue[] {
   const issues: TemplateIssue[] = [];
-  if (buttons.length === 0) return [{ path: 'buttons', message: 'At least one button is required' }];
+  if (buttons.length === 0) return [{ path: 'buttons', message: fieldMessage('template_buttons_required') }];
   const quick = buttons.filter((b) => b.type === 'QUICK_REPLY').length;
   const cta = buttons.length - quick;
-  if (quick > 0 && cta > 0) issues.push({ path: 'buttons', message: 'Quick reply and call to action buttons cannot be mixed' });
-  if (quick > TEMPLATE_LIMITS.quickReplies) issues.push({ path: 'buttons', message: 'Maximum of 3 quick reply buttons' });
-  if (cta > TEMPLATE_LIMITS.callToActions) issues.push({ path: 'buttons', message: 'Maximum of 2 call to action buttons' });
+  if (quick > 0 && cta > 0) issues.push({ path: 'buttons', message: fieldMessage('template_buttons_mixed') });
+  if (quick > TEMPLATE_LIMITS.quickReplies)
+    issues.push({ path: 'buttons', message: fieldMessage('template_quick_replies_too_many', { max: TEMPLATE_LIMITS.quickReplies }) });
+  if (cta > TEMPLATE_LIMITS.callToActions)
+    issues.push({ path: 'buttons', message: fieldMessage('template_call_to_actions_too_many', { max: TEMPLATE_LIMITS.callToActions }) });
   if (buttons.filter((b) => b.type === 'URL').length > 1 || buttons.filter((b) => b.type === 'PHONE_NUMBER').length > 1) {
-    issues.push({ path: 'buttons', message: 'Only one button of each call to action type' });
+    issues.push({ path: 'buttons', message: fieldMessage('template_call_to_action_repeated') });
   }
   buttons.forEach((b, i) => {
     if (blank(b.text)) issues.push({ path: `buttons.${i}.text`, message: REQUIRED });
-    else if (b.text.length > TEMPLATE_LIMITS.buttonLabel) issues.push({ path: `buttons.${i}.text`, message: '25 characters maximum' });
-    else if (b.text.includes('.')) issues.push({ path: `buttons.${i}.text`, message: 'Pontos não são permitidos' });
+    else if (b.text.length > TEMPLATE_LIMITS.buttonLabel)
+      issues.push({ path: `buttons.${i}.text`, message: maxCharactersMessage(TEMPLATE_LIMITS.buttonLabel) });
+    else if (b.text.includes('.')) issues.push({ path: `buttons.${i}.text`, message: fieldMessage('template_button_dots') });
     if (b.type === 'URL') {
       if (blank(b.url)) issues.push({ path: `buttons.${i}.url`, message: REQUIRED });
-      else if (b.url!.length > TEMPLATE_LIMITS.url) issues.push({ path: `buttons.${i}.url`, message: '2000 characters maximum' });
+      else if (b.url!.length > TEMPLATE_LIMITS.url)
+        issues.push({ path: `buttons.${i}.url`, message: maxCharactersMessage(TEMPLATE_LIMITS.url) });
       // Customers tap it on their phone: only an https page, never javascript:, data: or plain http.
       else if (!/^https:\/\/[^\s/?#]+/i.test(b.url!.trim())) issues.push({ path: `buttons.${i}.url`, message: TEMPLATE_URL_HTTPS });
     }
     if (b.type === 'PHONE_NUMBER') {
       if (blank(b.phone_number)) issues.push({ path: `buttons.${i}.phone_number`, message: REQUIRED });
       else if (b.phone_number!.length > TEMPLATE_LIMITS.phone)
-        issues.push({ path: `buttons.${i}.phone_number`, message: '20 characters maximum' });
+        issues.push({ path: `buttons.${i}.phone_number`, message: maxCharactersMessage(TEMPLATE_LIMITS.phone) });
     }
   });
   return issues;
@@ -232,19 +244,23 @@ function componentIssues(components: readonly TemplateComponent[]): TemplateIssu
       if (c.format === 'TEXT') {
         const text = c.text ?? '';
         if (blank(text)) issues.push({ path: 'header.text', message: REQUIRED });
-        else if (text.length > TEMPLATE_LIMITS.header) issues.push({ path: 'header.text', message: '60 characters maximum' });
-        else if (templateVariables(text).length > 1) issues.push({ path: 'header.text', message: 'The header allows one variable' });
+        else if (text.length > TEMPLATE_LIMITS.header)
+          issues.push({ path: 'header.text', message: maxCharactersMessage(TEMPLATE_LIMITS.header) });
+        else if (templateVariables(text).length > 1)
+          issues.push({ path: 'header.text', message: fieldMessage('template_header_one_variable') });
         else issues.push(...sequenceIssue(text, 'header.text'));
       } else if (MEDIA_FORMATS.has(c.format) && !(c.example?.header_handle ?? []).some((h) => !blank(h))) {
         issues.push({ path: 'header.example', message: REQUIRED });
       }
     } else if (c.type === 'BODY') {
       if (blank(c.text)) issues.push({ path: 'body.text', message: REQUIRED });
-      else if (c.text.length > TEMPLATE_LIMITS.body) issues.push({ path: 'body.text', message: '1024 maximum characters' });
+      else if (c.text.length > TEMPLATE_LIMITS.body)
+        issues.push({ path: 'body.text', message: fieldMessage('template_body_too_long', { max: TEMPLATE_LIMITS.body }) });
       else issues.push(...sequenceIssue(c.text, 'body.text'));
     } else if (c.type === 'FOOTER') {
       if (blank(c.text)) issues.push({ path: 'footer.text', message: REQUIRED });
-      else if (c.text.length > TEMPLATE_LIMITS.footer) issues.push({ path: 'footer.text', message: '60 characters maximum' });
+      else if (c.text.length > TEMPLATE_LIMITS.footer)
+        issues.push({ path: 'footer.text', message: maxCharactersMessage(TEMPLATE_LIMITS.footer) });
     } else {
       issues.push(...buttonIssues(c.buttons));
     }
@@ -255,24 +271,24 @@ function componentIssues(components: readonly TemplateComponent[]): TemplateIssu
 /** Every rule of the input breaks, with the field it belongs to. */
 export function templateIssues(input: TemplateInput, ctx: { channelType: string | null; mode: 'create' | 'edit' }): TemplateIssue[] {
   const issues: TemplateIssue[] = [];
-  if (!ctx.channelType) issues.push({ path: 'channel', message: 'Channel is required' });
-  else if (!isTemplateChannel(ctx.channelType)) issues.push({ path: 'channel', message: 'This channel does not support templates' });
+  if (!ctx.channelType) issues.push({ path: 'channel', message: fieldMessage('campaign_channel_required') });
+  else if (!isTemplateChannel(ctx.channelType)) issues.push({ path: 'channel', message: fieldMessage('template_channel_unsupported') });
   if (blank(input.name)) issues.push({ path: 'name', message: REQUIRED });
-  else if (input.name.length > TEMPLATE_LIMITS.name) issues.push({ path: 'name', message: '512 characters maximum' });
-  else if (!TEMPLATE_NAME_PATTERN.test(input.name))
-    issues.push({ path: 'name', message: 'Name can only contain lower case alphanumeric characters and underscores' });
-  if (!(TEMPLATE_LANGUAGES as readonly string[]).includes(input.language)) issues.push({ path: 'language', message: 'Invalid language' });
+  else if (input.name.length > TEMPLATE_LIMITS.name) issues.push({ path: 'name', message: maxCharactersMessage(TEMPLATE_LIMITS.name) });
+  else if (!TEMPLATE_NAME_PATTERN.test(input.name)) issues.push({ path: 'name', message: fieldMessage('template_name_format') });
+  if (!(TEMPLATE_LANGUAGES as readonly string[]).includes(input.language))
+    issues.push({ path: 'language', message: fieldMessage('language_invalid') });
   if (input.category === 'AUTHENTICATION') {
     issues.push({
       path: 'category',
-      message: ctx.mode === 'create' ? 'Authentication templates cannot be created here' : AUTHENTICATION_EDIT_MESSAGE,
+      message: ctx.mode === 'create' ? fieldMessage('template_authentication_create') : AUTHENTICATION_EDIT_MESSAGE,
     });
   }
   const count = (type: TemplateComponent['type']) => input.components.filter((c) => c.type === type).length;
   if (count('BODY') !== 1 || count('HEADER') > 1 || count('FOOTER') > 1 || count('BUTTONS') > 1)
-    issues.push({ path: 'components', message: 'Invalid components' });
+    issues.push({ path: 'components', message: fieldMessage('template_components_invalid') });
   if (ctx.channelType === 'whatsapp_web' && templateTypeOf(input.components) !== 'standard') {
-    issues.push({ path: 'type', message: 'WhatsApp Web channels only support standard templates' });
+    issues.push({ path: 'type', message: fieldMessage('template_standard_only') });
   }
   issues.push(...componentIssues(input.components));
   return issues;

@@ -1,15 +1,22 @@
+import { fieldMessage, type ErrorCode } from '@atende/contract';
 import { foldText } from './canned';
 
-/** A rule a form field breaks: the field's path (a.b.0.c) and the message shown under it. */
+/**
+ * A rule a form field breaks: the field's path (a.b.0.c) and the message shown under it, a text of
+ * the contract's catalogue (field-messages.ts) that finds its code. `code` and `params` only for a
+ * message outside the catalogue (a livechat field's own validator message, written by its admin).
+ */
 export interface FieldIssue {
   path: string;
   message: string;
+  code?: ErrorCode;
+  params?: Record<string, string | number>;
 }
 
 /** Text compared as people read it: no accents, case or surrounding spaces. */
 export const foldTrimmed = (s: string): string => foldText(s.trim());
 
-export const maxCharactersMessage = (max: number): string => `${max} characters maximum`;
+export const maxCharactersMessage = (max: number): string => fieldMessage('field_too_long', { max });
 
 /** A required text of at most `max` characters: pushes the first rule it breaks. */
 export function checkRequiredText(issues: FieldIssue[], path: string, value: string, max: number, requiredMessage: string): void {

@@ -1,4 +1,4 @@
-import { AppError, type ErrorBody, type ErrorCode, type FieldError } from '@atende/contract';
+import { AppError, fieldCodeOfMessage, type ErrorBody, type ErrorCode, type FieldError } from '@atende/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { bodyTooLarge } from '../payload-limit';
@@ -24,8 +24,13 @@ const list = (value: unknown): string | undefined => (Array.isArray(value) ? val
 const defined = (params: Record<string, string | number | undefined>): Record<string, string | number> =>
   Object.fromEntries(Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined));
 
-/** A schema problem's code and params, from zod's issue code, so a client words the field itself. */
+/**
+ * A schema problem's code and params, so a client words the field itself: the code of the contract's
+ * own message of the field (the catalogue, field-messages.ts), else one derived from zod's issue code.
+ */
 export function fieldProblem(issue: SchemaIssue): Pick<FieldError, 'code' | 'params'> {
+  const own = fieldCodeOfMessage(issue.message ?? '');
+  if (own) return own;
   const p = issue.params ?? {};
   const text = ['string', 'array', 'set', 'file'].includes(String(p.origin));
   const code = ((): ErrorCode => {
@@ -57,6 +62,24 @@ export function fieldProblem(issue: SchemaIssue): Pick<FieldError, 'code' | 'par
   return Object.keys(params).length ? { code, params } : { code };
 }
 
+/** One problem of a schema the code checks itself (`safeParse`), as a field of a `validation_failed` answer. */
+export function zodIssueField(issue: { code: string; path: readonly PropertyKey[]; message: string }): FieldError {
+  const { code, path, message, ...params } = issue;
+  const segments = path.map(String);
+  return {
+    path: segments.join('.'),
+    message,
+    ...fieldProblem({ keyword: code, instancePath: `/${segments.join('/')}`, message, params }),
+  };
+}
+
+/**
+ * A field of a rule's refusal without a code of its own: its message's catalogue code (every message
+ * of the shared rules is one), else the generic `field_invalid`, so every field carries a code.
+ */
+const catalogued = (field: FieldError): FieldError =>
+  field.code ? field : { ...field, ...(fieldCodeOfMessage(field.message) ?? { code: 'field_invalid' }) };
+
 /** One place that turns every failure into `{error_message, code}`. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -78,7 +101,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A field of a specific failure without its own code is worded as the failure itself.
       const fields =
         error.code === 'validation_failed'
-          ? error.fields
+          ? error.fields?.map(catalogued)
           : error.fields?.map((f) => (f.code ? f : { ...f, code: error.code, ...(error.params ? { params: error.params } : {}) }));
       return send(error.status, { error_message: error.message, code: error.code, fields, params: error.params });
     }

@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@atende/contract';
-import { FIELD_ERROR_CODES, parseErrorBody } from '@atende/contract/error-status';
+import { parseErrorBody } from '@atende/contract/error-status';
+import { fieldCodeOfMessage } from '@atende/contract/field-messages';
 import type { ApiError } from '@atende/sdk';
 import { phrase } from '../i18n/phrase';
 
@@ -70,6 +71,173 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   field_too_small: phrase('Must be at least {{min}}'),
   field_too_big: phrase('Must be at most {{max}}'),
   field_unknown_keys: phrase('Unknown field: {{keys}}'),
+  // The request schemas' own messages (contract field-messages.ts), in the same words.
+  required: phrase('Required'),
+  name_required: phrase('Name is required'),
+  message_required: phrase('Message is required'),
+  id_invalid: phrase('Invalid id'),
+  state_invalid: phrase('Invalid state'),
+  email_invalid: phrase('Please insert a valid e-mail'),
+  email_required: phrase('Email is required'),
+  integer_required: phrase('Must be an integer'),
+  whole_number_required: phrase('Use a whole number'),
+  date_format_invalid: phrase('Use the date format YYYY-MM-DD'),
+  field_max_characters: phrase('Máximo de {{max}} caracteres'),
+  phone_required: phrase('Número de telefone é obrigatório'),
+  conversation_field_name_required: phrase('Campo obrigatório'),
+  conversation_field_value_required: phrase('Valor é obrigatório'),
+  dnd_list_choice_required: phrase('Deve ser escolhida pelo menos uma lista'),
+  report_type_invalid: phrase('Invalid report type'),
+  campaign_invalid: phrase('Invalid campaign'),
+  automation_trigger_required: phrase('Choose when it runs'),
+  automation_field_required: phrase('Choose what to compare'),
+  automation_operator_required: phrase('Choose how to compare'),
+  automation_operation_required: phrase('Choose an operation'),
+  minutes_required: phrase('Minutes are required'),
+  minutes_whole: phrase('Whole minutes only'),
+  minutes_too_few: phrase('At least 1 minute'),
+  minutes_too_many: phrase('At most 30 days'),
+  campaign_name_too_long: phrase('Name must have less than {{max}} characters'),
+  desired_state_invalid: phrase('Invalid desired state'),
+  entry_point_type_invalid: phrase('Invalid entry point type'),
+  channel_type_invalid: phrase('Invalid channel type'),
+  channel_invalid: phrase('Invalid channel'),
+  entry_point_invalid: phrase('Invalid entry point'),
+  page_id_invalid: phrase("page_id is the page's numeric id"),
+  instagram_account_id_invalid: phrase("instagram_account_id is the account's numeric id"),
+  graph_version_invalid: phrase('graph_version looks like v21.0'),
+  base_url_invalid: phrase('base_url must be an http(s) address'),
+  smtp_host_required: phrase('smtp_host is required'),
+  smtp_host_invalid: phrase('smtp_host must be a host name or an IP address'),
+  from_address_invalid: phrase('from_address must be an e-mail address'),
+  search_too_short: phrase('Should have at least 3 characters'),
+  message_content_required: phrase('Message content is required'),
+  message_too_long: phrase('Message must have at most {{max}} characters'),
+  upload_too_large: phrase('Maximum file size exceeded (5 MB)'),
+  unix_time_invalid: phrase('Must be a Unix time in seconds'),
+  contact_identity_required: phrase('contact.phone or contact.identifier is required'),
+  inbound_message_content_required: phrase('message.content is required'),
+  colour_invalid: phrase('Use a colour as #rrggbb'),
+  image_source_invalid: phrase('Use an uploaded file or an https:// address'),
+  livechat_title_required: phrase('The title is required'),
+  livechat_title_too_long: phrase('The title must have at most {{max}} characters'),
+  custom_field_key_required: phrase('The key is required'),
+  custom_field_key_characters: phrase('Use only letters, digits and _ in the key'),
+  custom_field_key_taken: phrase('The key is already used by another field'),
+  custom_field_label_required: phrase('The label is required'),
+  custom_field_max_length_range: phrase('Use a maximum length from 1 to 2000'),
+  custom_field_validator_too_long: phrase('The validator must have at most {{max}} characters'),
+  custom_field_validator_invalid: phrase(
+    'The validator is not a valid regular expression (back-references and lookarounds are not supported)',
+  ),
+  custom_field_validator_too_complex: phrase(
+    'The validator is too complex: at most {{max}} instructions once compiled (use smaller repetition counts)',
+  ),
+  custom_fields_too_many: phrase('At most {{max}} custom fields'),
+  custom_field_unknown: phrase('Unknown field'),
+  visitor_name_required: phrase('Your name is required'),
+  visitor_name_too_long: phrase('Your name must have at most 120 characters'),
+  visitor_email_invalid: phrase('Invalid email'),
+  visitor_message_required: phrase('Write a message'),
+  time_format_invalid: phrase('Use the format HH:MM'),
+  time_range_order: phrase('The end must be after the start'),
+  time_ranges_required: phrase('Add at least one time range'),
+  time_ranges_overlap: phrase('Time ranges must not overlap'),
+  weekday_required: phrase('Select at least one weekday'),
+  weekday_repeated: phrase('Each weekday may appear once'),
+  time_zone_invalid: phrase('Invalid time zone'),
+  sla_seconds_required: phrase('Enter a number of seconds'),
+  sla_seconds_whole: phrase('Enter a whole number of seconds'),
+  sla_too_short: phrase('The SLA must be at least 1 second'),
+  sla_too_long: phrase('The SLA must be at most 30 days'),
+  keyword_too_short: phrase('The keyword must have at least {{min}} characters'),
+  keyword_characters: phrase('The keyword cannot contain spaces or numbers'),
+  category_label_characters: phrase('The label cannot contain spaces or numbers'),
+  status_invalid: phrase('Invalid status'),
+  category_invalid: phrase('Invalid category'),
+  client_name_required: phrase('Client name is required'),
+  days_whole: phrase('Enter a whole number of days'),
+  days_too_few: phrase('At least 1 day'),
+  days_too_many: phrase('At most 3650 days'),
+  country_code_invalid: phrase('Invalid country code'),
+  password_required: phrase('Password is required'),
+  password_too_short: phrase('Password must have at least 8 characters'),
+  password_too_long: phrase('Password must have at most 256 characters'),
+  password_number_required: phrase('Password must contain at least one number'),
+  password_letter_required: phrase('Password must contain letters'),
+  current_password_required: phrase('Current password is required'),
+  password_or_state: phrase('Change the password or the state, not both'),
+  password_state_or_profile: phrase('Change the password, the state or the profile, one at a time'),
+  user_name_too_long: phrase('Name must have at most 120 characters'),
+  user_name_letters_only: phrase('Name must contain only letters and spaces'),
+  user_name_min_letters: phrase('Name must have at least 3 letters'),
+  role_required: phrase('Select at least one role'),
+  sectors_too_many: phrase('At most 200 sectors'),
+  page_path_invalid: phrase('page must be a path of this app'),
+  reset_code_format: phrase('The code has 6 digits'),
+  // The shared rules' messages (packages/core), in the same words.
+  invalid_option_message_required: phrase('Invalid option message is required'),
+  answers_required: phrase('Add at least one answer'),
+  answers_too_many: phrase('At most {{max}} answers'),
+  answer_key_required: phrase('The answer cannot be empty'),
+  answer_label_required: phrase('Describe this answer'),
+  answer_keys_unique: phrase('Answers must be unique'),
+  answer_action_required: phrase('Choose an action for this answer'),
+  sector_required: phrase('Sector is required'),
+  menu_target_required: phrase('Choose the menu to go to'),
+  question_required: phrase('Question is required'),
+  greeting_message_required: phrase('Greeting message is required'),
+  survey_answer_required: phrase('Answers cannot be empty'),
+  survey_answer_repeated: phrase('Repeated answer'),
+  answers_too_few: phrase('Add at least {{min}} answers'),
+  bot_start_required: phrase('The flow needs exactly one Start'),
+  text_required: phrase('Text is required'),
+  bot_invalid_option_message_required: phrase('The invalid option message is required'),
+  option_key_required: phrase('The option key is required'),
+  option_keys_unique: phrase('Option keys must be unique'),
+  options_required: phrase('Add at least one option'),
+  prompt_variable_required: phrase('Name the variable of this prompt'),
+  variable_name_required: phrase('Every variable needs a name'),
+  url_required: phrase('URL is required'),
+  error_text_required: phrase('The error text is required'),
+  bot_timeout_range: phrase('The timeout must be between 1 and 30 seconds'),
+  condition_expression_required: phrase('Every condition needs an expression'),
+  bot_expression_invalid: phrase('Invalid expression: compare values with == != > >= < <= contains, joined by && or ||'),
+  bot_handle_unconnected: phrase('Connect this handle to a node'),
+  bot_handle_target_unknown: phrase('This handle leads to a node that does not exist'),
+  template_channel_unsupported: phrase('This channel does not support templates'),
+  template_name_format: phrase('Name can only contain lower case alphanumeric characters and underscores'),
+  language_invalid: phrase('Invalid language'),
+  template_authentication_create: phrase('Authentication templates cannot be created here'),
+  template_authentication_edit: phrase('Templates da categoria Autenticação não podem ser editados'),
+  template_components_invalid: phrase('Invalid components'),
+  template_standard_only: phrase('WhatsApp Web channels only support standard templates'),
+  template_header_one_variable: phrase('The header allows one variable'),
+  template_variables_sequence: phrase('Variables must be numbered in sequence starting at {{first}}'),
+  template_body_too_long: phrase('{{max}} maximum characters'),
+  template_buttons_required: phrase('At least one button is required'),
+  template_buttons_mixed: phrase('Quick reply and call to action buttons cannot be mixed'),
+  template_quick_replies_too_many: phrase('Maximum of {{max}} quick reply buttons'),
+  template_call_to_actions_too_many: phrase('Maximum of {{max}} call to action buttons'),
+  template_call_to_action_repeated: phrase('Only one button of each call to action type'),
+  template_button_dots: phrase('Pontos não são permitidos'),
+  template_button_url_https: phrase('The button URL must start with https://'),
+  digits_only: phrase('Campo aceita somente números'),
+  number_too_large: phrase('Number too large'),
+  phone_not_e164: phrase(
+    'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164',
+  ),
+  append_not_allowed: phrase('Text can only be appended to a text field that has a value'),
+  password_invalid: phrase('Invalid password'),
+  passwords_mismatch: phrase('The passwords must match'),
+  validators_over_budget: phrase(
+    "The validators are too costly together: instructions × maximum length, summed over the fields, is at most {{max}} (lower this field's maximum length or simplify a validator)",
+  ),
+  livechat_field_required: phrase('{{label}} is required'),
+  livechat_field_too_long: phrase('{{label}} must have at most {{max}} characters'),
+  livechat_field_invalid: phrase('{{label}} is invalid'),
+  // A livechat field's own validator message: the admin's words, shown as they are.
+  livechat_field_pattern_mismatch: phrase('{{message}}'),
   api_token_sign_out_refused: phrase('API tokens are revoked in the integrations settings, not signed out'),
   appearance_livechat_only: phrase('Only livechat channels have an appearance'),
   automation_close_last: phrase('Nothing can follow closing the conversation'),
@@ -263,19 +431,31 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   dependency_unavailable: phrase('The service is unavailable for a moment; try again shortly'),
 };
 
-/** Field codes the request schema derives from zod's checks: the contract's own message of the field is more precise. */
-const SCHEMA_FIELD_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>(FIELD_ERROR_CODES);
-
 /** What wording a failure needs of i18next's `t`: a phrase and its values, translated to text. */
 export type Translate = (phrase: string, values?: Record<string, string | number>) => string;
 
 /**
- * The text of one field's problem: a failure's own code is worded by the catalogue; a problem the
- * request schema found shows the contract's message of the field (translated by the dictionary).
+ * The text of one field's problem, worded by its code: a failure's own, the code of the field's
+ * message in the contract's catalogue (field-messages.ts: the schemas' and the shared rules'), or the
+ * one zod's check gave. The server gives every field a code; a field without one (an older server, a
+ * rule's issue checked here) is worded by its message's catalogue code, else as an invalid value,
+ * never in the server's English.
  */
 export function fieldText(field: { message: string; code?: ErrorCode; params?: Record<string, string | number> }, t: Translate): string {
-  if (field.code && !SCHEMA_FIELD_CODES.has(field.code)) return t(ERROR_TEXTS[field.code], field.params);
-  return t(field.message);
+  if (field.code) return t(ERROR_TEXTS[field.code], field.params);
+  const catalogued = fieldCodeOfMessage(field.message);
+  return catalogued ? t(ERROR_TEXTS[catalogued.code], catalogued.params) : t(ERROR_TEXTS.field_invalid);
+}
+
+/**
+ * The text of a message a form shows under a field (a contract schema's, checked in the browser, or a
+ * shared rule's of packages/core): a message of the contract's catalogue is worded by its code in the
+ * UI's language, with the values it carries; any other (zod's own words of a check without a message)
+ * is a phrase of the dictionary (or already worded: shown as it is).
+ */
+export function formMessageText(message: string, t: Translate): string {
+  const catalogued = fieldCodeOfMessage(message);
+  return catalogued ? t(ERROR_TEXTS[catalogued.code], catalogued.params) : t(message);
 }
 
 export const NO_PERMISSION = 'Você não tem permissão para acessar essa página';

@@ -118,7 +118,6 @@ const ptShared: Record<string, string> = {
   'Current password': 'Senha atual',
   'New password': 'Nova senha',
   'Confirm new password': 'Confirme a nova senha',
-  'Current password is required': 'A senha atual é obrigatória',
   'The passwords must match': 'As senhas devem ser iguais',
   'Wrong current password': 'Senha atual incorreta',
   'Password must have at least 8 characters': 'A senha deve ter pelo menos 8 caracteres',

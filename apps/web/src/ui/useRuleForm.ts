@@ -1,13 +1,14 @@
 import type { FieldIssue } from '@atende/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formMessageText } from '../api/errors';
 
 /** The translated message of the first issue on `path`, for a field's `error`. */
 export function useIssueText(issues: FieldIssue[]): (path: string) => string | undefined {
   const { t } = useTranslation();
   return (path) => {
     const issue = issues.find((i) => i.path === path);
-    return issue ? t(issue.message) : undefined;
+    return issue ? formMessageText(issue.message, t) : undefined;
   };
 }
 

@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
 
@@ -14,13 +15,13 @@ export const EmailSettingsSchema = z.looseObject({
   smtp_host: z
     .string()
     .trim()
-    .min(1, 'smtp_host is required')
+    .min(1, fieldMessage('smtp_host_required'))
     .max(253)
-    .regex(/^[A-Za-z0-9.:[\]-]+$/, 'smtp_host must be a host name or an IP address'),
+    .regex(/^[A-Za-z0-9.:[\]-]+$/, fieldMessage('smtp_host_invalid')),
   smtp_port: z.preprocess(blankAsAbsent, z.coerce.number().int().min(1).max(65535).optional()),
   /** Implicit TLS (port 465); otherwise STARTTLS is used when the server offers it. */
   smtp_secure: z.preprocess(blankAsAbsent, flag.optional()),
-  from_address: z.email({ message: 'from_address must be an e-mail address' }),
+  from_address: z.email({ message: fieldMessage('from_address_invalid') }),
   /** SMTP login; from_address when absent. */
   username: z.preprocess(blankAsAbsent, z.string().trim().max(320).optional()),
 });

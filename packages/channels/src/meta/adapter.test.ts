@@ -138,6 +138,22 @@ describe('Messenger adapter against the Meta simulator', () => {
     expect(meta.message).toContain('channel_window_closed');
   });
 
+  it('answers for 7 days with the HUMAN_AGENT tag when the channel has it on, and not after', async () => {
+    const tagged: ChannelTarget = { ...channel, config: { ...(channel.config as object), human_agent_tag: 'true' } };
+    const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3600_000);
+    sim.setLastMessageAt(ana.id, threeDaysAgo);
+    sim.reset();
+    await messenger.send(message({ lastContactMessageAt: threeDaysAgo }), tagged);
+    expect(sim.sent()).toEqual([expect.objectContaining({ recipient: ana.id, tag: 'HUMAN_AGENT', answeredStatus: 200 })]);
+    // Without the setting the same answer is refused before calling.
+    const untagged = await deliveryErrorOf(messenger.send(message({ lastContactMessageAt: threeDaysAgo }), channel));
+    expect(untagged.message).toContain('channel_window_closed');
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    const late = await deliveryErrorOf(messenger.send(message({ lastContactMessageAt: eightDaysAgo }), tagged));
+    expect(late.message).toContain('channel_window_closed');
+    expect(sim.sent()).toHaveLength(1);
+  });
+
   it('treats rate limits as transient, other Graph errors and refusals of ours as permanent', async () => {
     await sim.sendInbound({ from: ana, text: 'oi' });
     sim.rateLimitNext(1);

@@ -1,4 +1,11 @@
-import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal, type ChannelCapabilities, type ChannelType } from '@atende/contract';
+import {
+  attachmentRuleOf,
+  capabilitiesOf,
+  CHANNEL_CAPABILITIES,
+  textRefusal,
+  type ChannelCapabilities,
+  type ChannelType,
+} from '@atende/contract';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
 import { request, type HttpAnswer } from '../http';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
@@ -6,7 +13,7 @@ import { providerFailure } from '../whatsapp/cloud-format';
 import { downloadMedia, mediaHostsOf } from '../provider-media';
 import { ProviderAdapter } from '../provider-base';
 import { hubChallenge, META_MEDIA_HOSTS, verifyHubSignature } from './graph';
-import { graphOf, metaSecretsOf, pageTokenOf } from './settings';
+import { graphOf, MetaMessagingSettingsSchema, metaSecretsOf, pageTokenOf } from './settings';
 import { parseMetaMessagingWebhook } from './webhook';
 
 /** Send API rate limits (4 app, 613 calls, 80006 Messenger): "later". */
@@ -71,15 +78,21 @@ abstract class MetaMessagingAdapter extends ProviderAdapter implements ProviderC
   async send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult> {
     const recipient = message.contact.identifier;
     if (!recipient || !/^\d{1,40}$/.test(recipient)) throw new ChannelDeliveryError('permanent', `The contact has no ${this.provider} id`);
-    const hours = this.capabilities.replyWindowHours;
+    const standard = this.capabilities.replyWindowHours;
+    const hours = capabilitiesOf(this.types[0]!, MetaMessagingSettingsSchema.safeParse(channel.config).data)?.replyWindowHours ?? standard;
     const last = message.lastContactMessageAt;
+    const since = last ? Date.now() - last.getTime() : Infinity;
     // Meta refuses it anyway (subcode 2018278): said before calling, with the same code.
-    if (hours && (!last || Date.now() - last.getTime() > hours * 3600_000)) throw windowClosed(this.provider);
+    if (hours && since > hours * 3600_000) throw windowClosed(this.provider);
+    // Past the standard window, a channel with the HUMAN_AGENT permission answers with that tag.
+    const tagged = standard !== undefined && since > standard * 3600_000;
     const text = message.content.trim();
     const refused = textRefusal(this.types[0]!, text, false);
     if (refused)
       throw new ChannelDeliveryError('permanent', `${this.provider} takes messages of at most ${refused.max} characters (${refused.code})`);
-    const base = { recipient: { id: recipient }, messaging_type: 'RESPONSE' };
+    const base = tagged
+      ? { recipient: { id: recipient }, messaging_type: 'MESSAGE_TAG', tag: 'HUMAN_AGENT' }
+      : { recipient: { id: recipient }, messaging_type: 'RESPONSE' };
     let externalId: string | null = null;
     if (message.annex) {
       const annex = message.annex;

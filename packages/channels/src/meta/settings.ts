@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
 import { GRAPH_BASE_URL, GRAPH_VERSION } from './graph';
@@ -9,14 +10,14 @@ const optionalText = z.preprocess(blankAsAbsent, z.string().trim().max(2000).opt
 
 export const MetaMessagingSettingsSchema = z.looseObject({
   /** The Graph API's address; the Meta simulator in tests and the demo. */
-  base_url: z.preprocess(blankAsAbsent, z.url({ protocol: /^https?$/, message: 'base_url must be an http(s) address' }).optional()),
+  base_url: z.preprocess(blankAsAbsent, z.url({ protocol: /^https?$/, message: fieldMessage('base_url_invalid') }).optional()),
   /** The Facebook page (Instagram: the page the Instagram account is connected to). */
   page_id: z.preprocess(
     blankAsAbsent,
     z
       .string()
       .trim()
-      .regex(/^\d{1,40}$/, "page_id is the page's numeric id")
+      .regex(/^\d{1,40}$/, fieldMessage('page_id_invalid'))
       .optional(),
   ),
   /** Instagram: the professional account's id, which Meta's app-level webhooks name in entry.id. */
@@ -25,14 +26,16 @@ export const MetaMessagingSettingsSchema = z.looseObject({
     z
       .string()
       .trim()
-      .regex(/^\d{1,40}$/, "instagram_account_id is the account's numeric id")
+      .regex(/^\d{1,40}$/, fieldMessage('instagram_account_id_invalid'))
       .optional(),
   ),
+  /** 'true': past Meta's 24 hours, agents answer for 7 days with the HUMAN_AGENT tag (the app needs that permission). */
+  human_agent_tag: z.preprocess(blankAsAbsent, z.enum(['true', 'false']).optional()),
   graph_version: z.preprocess(
     blankAsAbsent,
     z
       .string()
-      .regex(/^v\d+\.\d+$/, 'graph_version looks like v21.0')
+      .regex(/^v\d+\.\d+$/, fieldMessage('graph_version_invalid'))
       .optional(),
   ),
 });

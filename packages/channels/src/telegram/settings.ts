@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { z } from 'zod';
 import { ChannelDeliveryError, type ChannelTarget } from '../adapter';
 
@@ -7,7 +8,7 @@ export const TELEGRAM_BASE_URL = 'https://api.telegram.org';
 const blankAsAbsent = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
 export const TelegramSettingsSchema = z.looseObject({
-  base_url: z.preprocess(blankAsAbsent, z.url({ protocol: /^https?$/, message: 'base_url must be an http(s) address' }).optional()),
+  base_url: z.preprocess(blankAsAbsent, z.url({ protocol: /^https?$/, message: fieldMessage('base_url_invalid') }).optional()),
 });
 export const TelegramSecretsSchema = z.looseObject({
   /** BotFather's token, `<bot id>:<secret>`. */

@@ -1,3 +1,4 @@
+import { fieldMessage } from '@atende/contract';
 import { z } from 'zod';
 import type { ChannelTarget } from '../adapter';
 import { httpUrl, optionalText, parsedSecrets, parsedSettings } from '../provider-settings';
@@ -20,7 +21,7 @@ export const WhatsAppSettingsSchema = z.looseObject({
     (v) => (v === '' ? undefined : v),
     z
       .string()
-      .regex(/^v\d+\.\d+$/, 'graph_version looks like v21.0')
+      .regex(/^v\d+\.\d+$/, fieldMessage('graph_version_invalid'))
       .optional(),
   ),
   account_sid: optionalText,

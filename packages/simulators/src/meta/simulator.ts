@@ -63,6 +63,8 @@ export interface MetaSend {
   recipient: string;
   text: string | null;
   attachment: { type: string; url: string } | null;
+  /** The message tag it was sent with (HUMAN_AGENT past the 24 hours), or null for a plain response. */
+  tag: string | null;
   answeredStatus: number;
   messageId: string | null;
 }
@@ -96,6 +98,8 @@ export interface MetaSimulator {
 
 const MAX_RECORDED = 10_000;
 const WINDOW_MS = 24 * 3600_000;
+/** The HUMAN_AGENT message tag: a person may answer for 7 days after the contact's last message. */
+const HUMAN_AGENT_WINDOW_MS = 7 * 24 * 3600_000;
 const graphError = (code: number, message: string, subcode?: number) => ({
   error: {
     message,
@@ -173,6 +177,7 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     const body = (request.body ?? {}) as {
       recipient?: { id?: unknown };
       messaging_type?: unknown;
+      tag?: unknown;
       message?: { text?: unknown; attachment?: { type?: unknown; payload?: { url?: unknown } } };
     };
     const recipient = typeof body.recipient?.id === 'string' ? body.recipient.id : '';
@@ -182,7 +187,8 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
         ? { type: String(body.message.attachment.type), url: body.message.attachment.payload.url }
         : null;
     const record = (status: number, messageId: string | null) => {
-      if (sent.length < MAX_RECORDED) sent.push({ pageId: page.id, recipient, text, attachment, answeredStatus: status, messageId });
+      const tag = body.messaging_type === 'MESSAGE_TAG' && typeof body.tag === 'string' ? body.tag : null;
+      if (sent.length < MAX_RECORDED) sent.push({ pageId: page.id, recipient, text, attachment, tag, answeredStatus: status, messageId });
     };
     const failure = failures.shift();
     if (failure) {
@@ -194,7 +200,8 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       record(400, null);
       return reply.code(400).send(graphError(100, '(#100) No matching user found', 2018001));
     }
-    if (Date.now() - (lastMessageAt.get(key) ?? 0) > WINDOW_MS) {
+    const humanAgent = body.messaging_type === 'MESSAGE_TAG' && body.tag === 'HUMAN_AGENT';
+    if (Date.now() - (lastMessageAt.get(key) ?? 0) > (humanAgent ? HUMAN_AGENT_WINDOW_MS : WINDOW_MS)) {
       record(400, null);
       return reply.code(400).send(graphError(10, '(#10) This message is sent outside of allowed window.', 2018278));
     }

@@ -48,8 +48,8 @@ describe('bots (settings/bots, flow rules, messages)', () => {
     const res = await t.http.post('/api/v1/bots').set(auth('admin')).send({ name: 'Other', nodes: broken });
     expect(res.status).toBe(400);
     expect(res.body.fields).toEqual([
-      { path: 'nodes.1.options.1.key', message: 'Option keys must be unique' },
-      { path: 'nodes.1.options.1.next', message: 'Connect this handle to a node' },
+      { path: 'nodes.1.options.1.key', message: 'Option keys must be unique', code: 'option_keys_unique' },
+      { path: 'nodes.1.options.1.next', message: 'Connect this handle to a node', code: 'bot_handle_unconnected' },
     ]);
     const dup = await t.http.post('/api/v1/bots').set(auth('admin')).send({ name: 'support BOT', nodes: flow() });
     expect(dup.status).toBe(409);

@@ -1,7 +1,7 @@
 import type { OAuthToken } from '@atende/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, TEST_PASSWORD, type TestApp } from '../../testing';
-import { checkVoiceUrl } from './routes';
+import { checkVoiceUrl } from './service';
 
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;

@@ -186,14 +186,31 @@ describe('livechat public api', () => {
     expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({
       error_message: 'CPF is required',
-      fields: [{ path: 'custom_fields.cpf', message: 'CPF is required' }],
+      fields: [{ path: 'custom_fields.cpf', message: 'CPF is required', code: 'livechat_field_required', params: { label: 'CPF' } }],
     });
+    // The field's own validator message is the admin's words: a code that shows it as written.
     const regex = await startSession({ name: 'Ana', custom_fields: { cpf: '12345678901' } });
-    expect(regex.body).toMatchObject({ error_message: 'Use o formato 000.000.000-00', fields: [{ path: 'custom_fields.cpf' }] });
+    expect(regex.body).toMatchObject({
+      error_message: 'Use o formato 000.000.000-00',
+      fields: [
+        {
+          path: 'custom_fields.cpf',
+          code: 'livechat_field_pattern_mismatch',
+          params: { message: 'Use o formato 000.000.000-00' },
+        },
+      ],
+    });
     const long = await startSession({ name: 'Ana', custom_fields: { cpf: '123.456.789-01', pedido: '123456' } });
-    expect(long.body.fields).toEqual([{ path: 'custom_fields.pedido', message: 'Pedido must have at most 5 characters' }]);
+    expect(long.body.fields).toEqual([
+      {
+        path: 'custom_fields.pedido',
+        message: 'Pedido must have at most 5 characters',
+        code: 'livechat_field_too_long',
+        params: { label: 'Pedido', max: 5 },
+      },
+    ]);
     const unknown = await startSession({ name: 'Ana', custom_fields: { cpf: '123.456.789-01', x: '1' } });
-    expect(unknown.body.fields).toEqual([{ path: 'custom_fields.x', message: 'Unknown field' }]);
+    expect(unknown.body.fields).toEqual([{ path: 'custom_fields.x', message: 'Unknown field', code: 'custom_field_unknown' }]);
     const noName = await startSession({ name: '', custom_fields: { cpf: '123.456.789-01' } });
     expect(noName.status).toBe(400);
     const badEmail = await startSession({ name: 'Ana', email: 'nope', custom_fields: { cpf: '123.456.789-01' } });

@@ -53,6 +53,9 @@ describe('user patterns within a budget', () => {
       'appearance.custom_fields.1.validator',
       'appearance.custom_fields.2.validator',
     ]);
+    // Worded by the web from the catalogue code of each message (contract field-messages.ts).
+    for (const field of res.body.fields as { code?: string }[])
+      expect(['custom_field_validator_too_complex', 'validators_over_budget']).toContain(field.code);
   });
 
   it('answers a session start within 1 s, health staying fast, when such a validator was stored before the budget', async () => {

@@ -57,9 +57,10 @@ describe('automated menus: settings', () => {
         ],
       });
     expect(dup.status).toBe(400);
+    // Each field carries the catalogue code of its message (packages/contract field-messages.ts).
     expect(dup.body.fields).toEqual([
-      { path: 'answers.1.key', message: 'Answers must be unique' },
-      { path: 'answers.1.action', message: 'Choose an action for this answer' },
+      { path: 'answers.1.key', message: 'Answers must be unique', code: 'answer_keys_unique' },
+      { path: 'answers.1.action', message: 'Choose an action for this answer', code: 'answer_action_required' },
     ]);
     const foreign = await t.http
       .post('/api/v1/automated-menus')

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
+import { AppError, type ErrorCode, fieldMessage, MIN_FILTER_LENGTH, REPORT_MAX_DAYS, REPORT_MESSAGES } from '@atende/contract';
 import { ISO_INSTANT, zonedFields, zonedText } from '@atende/core';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyReply } from 'fastify';
@@ -49,7 +49,7 @@ export function reportRange(
     throw invalid('report_range_too_long', REPORT_MESSAGES.range, 'end', { max_days: REPORT_MAX_DAYS });
   for (const [label, value] of Object.entries(textFilters)) {
     if (value && value.length < MIN_FILTER_LENGTH)
-      throw invalid('report_filter_too_short', `Filter ${label} should have at least ${MIN_FILTER_LENGTH} characters`, label, {
+      throw invalid('report_filter_too_short', fieldMessage('report_filter_too_short', { filter: label, min: MIN_FILTER_LENGTH }), label, {
         filter: label,
         min: MIN_FILTER_LENGTH,
       });

@@ -1,4 +1,13 @@
-import { AppError, createSector, deleteSector, listSectors, TICKET_MESSAGE_REQUIRED, updateSector, type Sector } from '@atende/contract';
+import {
+  AppError,
+  TICKET_MESSAGE_REQUIRED,
+  type BodyOf,
+  type createSector,
+  type listSectors,
+  type QueryOf,
+  type Sector,
+  type updateSector,
+} from '@atende/contract';
 import {
   findSector,
   insertSector,
@@ -9,12 +18,10 @@ import {
   updateSectorFields,
   type SectorRow,
 } from '@atende/db';
-import type { FastifyInstance } from 'fastify';
-import { bind } from '../../bind';
 import type { AppContext } from '../../context';
+import { pageWindow } from '../../paging';
 import type { Session } from '../session/session';
 import { alreadyUsed } from './unique';
-import { pageWindow } from '../../paging';
 
 const present = (r: SectorRow): Sector => ({
   uuid: r.id,
@@ -25,37 +32,44 @@ const present = (r: SectorRow): Sector => ({
   ticket_message: r.ticketMessage,
 });
 
-/** Sectors: anyone signed in lists them; only admins write. */
-export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
-  async function find(session: Session, id: string) {
-    const row = await findSector(ctx.db, session, id);
+/** Sectors: a name no other live sector has, a ticket message when tickets are announced, and no dependents when deleted. */
+export class SectorService {
+  constructor(private readonly ctx: AppContext) {}
+
+  private async find(session: Session, id: string): Promise<SectorRow> {
+    const row = await findSector(this.ctx.db, session, id);
     if (!row) throw new AppError('sector_not_found', 'Sector not found');
     return row;
   }
-  async function nameFree(session: Session, name: string, except?: string) {
-    const taken = await sectorNameTaken(ctx.db, session, name, except);
+
+  private async nameFree(session: Session, name: string, except?: string): Promise<void> {
+    const taken = await sectorNameTaken(this.ctx.db, session, name, except);
     if (taken) throw alreadyUsed('sector_name_taken', 'name', 'A sector with this name already exists');
   }
 
-  // Any signed-in user of the workspace may list its sectors (wizard entry points, transfer actions).
-  bind(app, listSectors, 'signed_in', async ({ session, query }) => {
-    const { rows, total } = await listSectorPage(ctx.db, session, { nameContains: query.name }, pageWindow(query));
+  async list(
+    session: Session,
+    query: QueryOf<typeof listSectors>,
+  ): Promise<{ data: Sector[]; pagination: { total: number; limit: number; offset: number } }> {
+    const { rows, total } = await listSectorPage(this.ctx.db, session, { nameContains: query.name }, pageWindow(query));
     return { data: rows.map(present), pagination: { total, limit: query._limit, offset: query._offset } };
-  });
-  bind(app, createSector, 'settings.sectors.write', async ({ session, body }) => {
-    await nameFree(session, body.name);
-    const row = await insertSector(ctx.db, session, {
+  }
+
+  async create(session: Session, body: BodyOf<typeof createSector>): Promise<Sector> {
+    await this.nameFree(session, body.name);
+    const row = await insertSector(this.ctx.db, session, {
       name: body.name,
       slaFirstResponseSeconds: body.sla_first_response_seconds ?? null,
       slaSessionSeconds: body.sla_session_seconds ?? null,
       ticketAnnounce: body.ticket_announce ?? false,
       ticketMessage: body.ticket_message?.trim() || null,
     });
-    return { data: present(row) };
-  });
-  bind(app, updateSector, 'settings.sectors.write', async ({ session, params, body }) => {
-    const current = await find(session, params.id);
-    if (body.name !== undefined) await nameFree(session, body.name, current.id);
+    return present(row);
+  }
+
+  async update(session: Session, id: string, body: BodyOf<typeof updateSector>): Promise<Sector> {
+    const current = await this.find(session, id);
+    if (body.name !== undefined) await this.nameFree(session, body.name, current.id);
     const ticketMessage = body.ticket_message === undefined ? current.ticketMessage : body.ticket_message?.trim() || null;
     // The same rule as the create form, on the sector as it will be stored.
     if ((body.ticket_announce ?? current.ticketAnnounce) && !ticketMessage) {
@@ -63,23 +77,24 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
         { path: 'ticket_message', message: TICKET_MESSAGE_REQUIRED },
       ]);
     }
-    const row = await updateSectorFields(ctx.db, session.tenantId, current.id, {
+    const row = await updateSectorFields(this.ctx.db, session.tenantId, current.id, {
       name: body.name,
       slaFirstResponseSeconds: body.sla_first_response_seconds,
       slaSessionSeconds: body.sla_session_seconds,
       ticketAnnounce: body.ticket_announce,
       ticketMessage,
     });
-    return { data: present(row) };
-  });
-  bind(app, deleteSector, 'settings.sectors.write', async ({ session, params }) => {
-    const sector = await find(session, params.id);
+    return present(row);
+  }
+
+  async remove(session: Session, id: string): Promise<void> {
+    const sector = await this.find(session, id);
     // A channel's (or a campaign's replies') new conversations would enter a sector nobody can see any more.
-    const dependents = await sectorDependents(ctx.db, session.tenantId, sector.id);
+    const dependents = await sectorDependents(this.ctx.db, session.tenantId, sector.id);
     if (dependents.channels) throw new AppError('sector_used_by_channels', 'Some channels depend on this sector');
     if (dependents.campaigns) throw new AppError('sector_used_by_campaigns', 'Some campaigns depend on this sector');
-    // A waiting chat (or one an agent serves) would be stranded in a sector nobody can see or pick
-    //: they are transferred or finished first.
+    // A waiting chat (or one an agent serves) would be stranded in a sector nobody can see or pick:
+    // they are transferred or finished first.
     const open = dependents.openConversations;
     if (open)
       throw new AppError(
@@ -89,7 +104,6 @@ export function sectorRoutes(app: FastifyInstance, ctx: AppContext): void {
         { count: open },
       );
     // Its agents simply stop belonging to it; their other sectors are untouched.
-    await softDeleteSector(ctx.db, session.tenantId, sector.id);
-    return { data: { ok: true as const } };
-  });
+    await softDeleteSector(this.ctx.db, session.tenantId, sector.id);
+  }
 }

@@ -62,13 +62,16 @@ describe('surveys: settings', () => {
       .send({ ...valid, options: ['Great', 'great '] });
     expect(repeated.status).toBe(400);
     expect(repeated.body.error_message).toBe('Repeated answer');
-    expect(repeated.body.fields).toEqual([{ path: 'options.1', message: 'Repeated answer' }]);
+    expect(repeated.body.fields).toEqual([{ path: 'options.1', message: 'Repeated answer', code: 'survey_answer_repeated' }]);
     const empty = await t.http
       .post('/api/v1/surveys')
       .set(auth('admin'))
       .send({ ...valid, question: ' ', options: ['One'] });
     expect(empty.status).toBe(400);
-    expect(empty.body.fields.map((f: { message: string }) => f.message)).toEqual(['Question is required', 'Add at least 2 answers']);
+    expect(empty.body.fields).toEqual([
+      { path: 'question', message: 'Question is required', code: 'question_required' },
+      { path: 'options', message: 'Add at least 2 answers', code: 'answers_too_few', params: { min: 2 } },
+    ]);
     const missing = await t.http.post('/api/v1/surveys').set(auth('admin')).send({ name: 'x' });
     expect(missing.status).toBe(400);
     const foreign = await t.http

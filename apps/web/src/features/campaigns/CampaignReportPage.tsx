@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client';
+import { formMessageText } from '../../api/errors';
 import { reasonText } from '../../api/reasons';
 import { PagedFooter } from '../../ui/PagedFooter';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/states';
@@ -46,7 +47,7 @@ export function CampaignReportPage() {
   const dateIssues = reportFilterIssues({ start, end }, today);
   const dateError = (path: 'start' | 'end') => {
     const issue = dateIssues.find((i) => i.path === path);
-    return issue ? t(issue.message) : undefined;
+    return issue ? formMessageText(issue.message, t) : undefined;
   };
   const blocked = dateIssues.length > 0;
   const [limit, setLimit] = useState(10);

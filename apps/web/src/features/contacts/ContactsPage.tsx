@@ -15,6 +15,7 @@ import { toastSuccess } from '../../ui/toasts';
 import { ContactForm } from '../customer/ContactForm';
 import { phonebookFilters } from '../phonebook/searchFilters';
 import { useLastValidQuery } from '../phonebook/useLastValidQuery';
+import { formMessageText } from '../../api/errors';
 
 const contactKeys = { all: ['contacts', 'list'] as const };
 const noEditor = () => undefined;
@@ -66,7 +67,7 @@ export function ContactsPage() {
     setSearch((s) => ({ ...s, [field]: value }));
     setPage(1);
   };
-  const fieldError = (message?: string) => (message ? t(message) : undefined);
+  const fieldError = (message?: string) => (message ? formMessageText(message, t) : undefined);
 
   let body;
   if (contacts.isPending) body = <LoadingState />;

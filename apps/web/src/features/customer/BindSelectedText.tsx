@@ -3,6 +3,7 @@ import { Button, CloseButton, Group, Paper, SegmentedControl, Select, Stack, Tex
 import { useId } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formMessageText } from '../../api/errors';
 import { toastSuccess } from '../../ui/toasts';
 
 export interface BindOptionGroup {
@@ -40,7 +41,7 @@ export function BindSelectedText({ text, options, targetOf, apply, onDone }: Pro
     const now = targetOf(fieldId);
     if (!now) return;
     const result = bindSelectedText(now, text, effectiveMode);
-    if (!result.ok) return setError(t(result.error));
+    if (!result.ok) return setError(formMessageText(result.error, t));
     setBusy(true);
     try {
       await apply(fieldId, result.value);

@@ -1,6 +1,6 @@
 import type { Contact } from '@atende/contract';
 import type { FieldError } from '@atende/contract';
-import { fieldText } from '../../api/errors';
+import { fieldText, formMessageText } from '../../api/errors';
 import {
   CONTACT_FIELDS,
   contactFormSchema,
@@ -90,7 +90,7 @@ export function ContactForm({ contact, country, onDone, onEditor }: Props) {
 
   const err = (name: FieldPath<ContactFormValues>) => {
     const message = form.getFieldState(name, form.formState).error?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   const email = form.register('email');
   // The e-mail is lowercased as it is typed. (An email input has no selection API:

@@ -15,6 +15,7 @@ import {
 } from './conversationFieldForms';
 import { PanelLoading } from './PanelLoading';
 import { useConversationFields, useFieldDefinitions, useSetConversationField } from './queries';
+import { formMessageText } from '../../api/errors';
 
 export const FIELDS_ITEM = 'fields';
 
@@ -137,7 +138,7 @@ function EditFieldRow({
           maxRows={6}
           withAsterisk
           {...form.register('field_value')}
-          error={error ? t(error) : undefined}
+          error={error ? formMessageText(error, t) : undefined}
         />
         <Group justify="flex-end">
           <Button
@@ -173,7 +174,7 @@ function AddFieldForm({ conversationUuid, available }: { conversationUuid: strin
   });
   const err = (name: keyof AddConversationField) => {
     const message = form.formState.errors[name]?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   if (available.length === 0) {
     return (

@@ -1,6 +1,6 @@
 import { Button, Stack, TextInput } from '@mantine/core';
 import type { FieldError, LivechatPublicConfig } from '@atende/contract';
-import { livechatFieldProblem, livechatValidatorPlan } from '@atende/core';
+import { livechatFieldIssue, livechatValidatorPlan } from '@atende/core';
 import { ApiError } from '@atende/sdk';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,8 +26,9 @@ export function PreChatForm({ config, onStarted }: { config: LivechatPublicConfi
     // The api's plan: the same validators run here as there.
     const plan = livechatValidatorPlan(config.custom_fields);
     for (const [index, field] of config.custom_fields.entries()) {
-      const problem = livechatFieldProblem(field, values[field.key], plan[index]);
-      if (problem) found[`custom_fields.${field.key}`] = problem;
+      // Worded by its code, as the api's answer would be (the field's own validator message as written).
+      const issue = livechatFieldIssue(field, values[field.key], plan[index]);
+      if (issue) found[`custom_fields.${field.key}`] = fieldText(issue, t);
     }
     return found;
   };

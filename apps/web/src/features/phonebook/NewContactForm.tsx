@@ -14,7 +14,7 @@ import { useMemo } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
-import { errorText, fieldText } from '../../api/errors';
+import { errorText, fieldText, formMessageText } from '../../api/errors';
 import { keepFocusOnPress } from '../../ui/keepFocus';
 import { toastError, toastSuccess } from '../../ui/toasts';
 import { phonebookKeys } from './queries';
@@ -57,7 +57,7 @@ export function NewContactForm({
   });
   const err = (name: (typeof FIELDS)[number]) => {
     const message = form.formState.errors[name]?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   return (
     <form onSubmit={submit} noValidate aria-labelledby="phonebook-new-contact-title">

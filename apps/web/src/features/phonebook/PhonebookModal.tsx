@@ -11,6 +11,7 @@ import { NewContactForm } from './NewContactForm';
 import { useContacts } from './queries';
 import { phonebookFilters } from './searchFilters';
 import { useLastValidQuery } from './useLastValidQuery';
+import { formMessageText } from '../../api/errors';
 
 /** Searches debounced by 500 ms. */
 const SEARCH_DEBOUNCE_MS = 500;
@@ -72,7 +73,7 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
               leftSection={<IconSearch size={14} />}
               value={name}
               onChange={(e) => setName(e.currentTarget.value)}
-              error={filters.errors.name ? t(filters.errors.name) : undefined}
+              error={filters.errors.name ? formMessageText(filters.errors.name, t) : undefined}
               data-autofocus
             />
             <TextInput
@@ -82,7 +83,7 @@ export function PhonebookModal({ opened, onClose, stackId, defaultCallingCode, c
               leftSection={<IconSearch size={14} />}
               value={phone}
               onChange={(e) => setPhone(e.currentTarget.value)}
-              error={filters.errors.phone ? t(filters.errors.phone) : undefined}
+              error={filters.errors.phone ? formMessageText(filters.errors.phone, t) : undefined}
             />
             <Button mt={25} variant="light" leftSection={<IconUserPlus size={16} />} onClick={() => setView('new')}>
               {t('New contact')}

@@ -20,6 +20,7 @@ import { useTenant } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { useStartChannels } from './queries';
 import { StartTemplateFields, templateParametersComplete } from './StartTemplateFields';
+import { formMessageText } from '../../api/errors';
 
 interface StartConversationModalProps {
   contact: Contact | null;
@@ -108,7 +109,7 @@ function StartForm({
   });
   const err = (name: keyof StartConversationForm) => {
     const message = form.formState.errors[name]?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   return (
     <form onSubmit={submit} noValidate>

@@ -9,6 +9,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { apiHandling } from '../../api/client';
 import { toastSuccess } from '../../ui/toasts';
+import { formMessageText } from '../../api/errors';
 
 // The form answers a 400 itself; other failures go to the shared handler.
 const profileApi = apiHandling(400);
@@ -43,7 +44,7 @@ export function ProfileModal({ me, opened, onClose }: { me: User; opened: boolea
   });
   const err = (name: keyof ProfilePasswordForm) => {
     const message = form.formState.errors[name]?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   return (
     <Modal opened={opened} onClose={close} title={t('Profile')} size="sm" closeButtonProps={{ 'aria-label': t('Close') }}>

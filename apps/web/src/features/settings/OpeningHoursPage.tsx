@@ -18,6 +18,7 @@ import { phrase } from '../../i18n/phrase';
 import { useMe } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
+import { formMessageText } from '../../api/errors';
 
 const openingHoursKey = ['workspace', 'me', 'opening-hours'] as const;
 export const WEEKDAY_LABELS: Record<Weekday, string> = {
@@ -134,7 +135,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
           onChange={(v) => v && setTimezone(v)}
           searchable
           allowDeselect={false}
-          error={errors.timezone && t(errors.timezone)}
+          error={errors.timezone && formMessageText(errors.timezone, t)}
           w={320}
         />
         <Paper withBorder p="md">
@@ -203,7 +204,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
                       </Group>
                       {errors.byDay[weekday] && (
                         <Text size="xs" c="red">
-                          {t(errors.byDay[weekday])}
+                          {formMessageText(errors.byDay[weekday], t)}
                         </Text>
                       )}
                     </Stack>
@@ -213,7 +214,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
             })}
             {errors.days && (
               <Text size="sm" c="red" role="alert">
-                {t(errors.days)}
+                {formMessageText(errors.days, t)}
               </Text>
             )}
           </Stack>
@@ -225,7 +226,7 @@ function OpeningHoursForm({ initial }: { initial: OpeningHours }) {
           minRows={3}
           value={message}
           onChange={(e) => setMessage(e.currentTarget.value)}
-          error={errors.message && t(errors.message)}
+          error={errors.message && formMessageText(errors.message, t)}
         />
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} disabled={!canSave}>

@@ -11,6 +11,7 @@ import { queryKeys, useMe, useWorkspace } from '../../session/session';
 import { ErrorState, LoadingState } from '../../ui/states';
 import { toastSuccess } from '../../ui/toasts';
 import { ChannelsSection } from './ChannelsSection';
+import { formMessageText } from '../../api/errors';
 
 export const DELIVERY_MODE_LABELS: Record<(typeof DELIVERY_MODES)[number], string> = {
   on_demand: phrase('On demand (agents pick conversations from the queue)'),
@@ -103,7 +104,7 @@ function WorkspaceForm({ initial }: { initial: Workspace }) {
           allowDecimal={false}
           allowNegative={false}
           w={240}
-          error={maxError && t(maxError)}
+          error={maxError && formMessageText(maxError, t)}
         />
         <Select
           label={t('When an archived conversation gets a new message')}

@@ -184,6 +184,14 @@ export const CHANNEL_FORMS: ChannelForm[] = [
         secret: true,
         description: phrase('Any text of yours: Meta sends it back when the webhook is set'),
       },
+      {
+        key: 'human_agent_tag',
+        label: phrase('Answer for 7 days (Human Agent tag)'),
+        switch: true,
+        description: phrase(
+          'Only if Meta granted your app the Human Agent permission; otherwise replies end 24 hours after the contact wrote',
+        ),
+      },
       baseUrl('https://graph.facebook.com'),
     ],
     after: phrase(

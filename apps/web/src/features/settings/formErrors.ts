@@ -2,7 +2,7 @@ import { ApiError } from '@atende/sdk';
 import type { TFunction } from 'i18next';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { apiHandling } from '../../api/client';
-import { errorText, fieldText } from '../../api/errors';
+import { errorText, fieldText, formMessageText } from '../../api/errors';
 import type { FieldError } from '@atende/contract';
 import { toastError } from '../../ui/toasts';
 
@@ -50,5 +50,5 @@ export function showServerErrors<T extends FieldValues>(
 /** The translated message of a field's error, for a Mantine input's `error`. */
 export function fieldError<T extends FieldValues>(form: UseFormReturn<T>, name: Path<T>, t: TFunction): string | undefined {
   const message = form.getFieldState(name, form.formState).error?.message;
-  return message ? t(message) : undefined;
+  return message ? formMessageText(message, t) : undefined;
 }

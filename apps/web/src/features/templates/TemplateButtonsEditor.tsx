@@ -24,7 +24,8 @@ export function TemplateButtonsEditor({ kind, items, onKind, onItems, errors }: 
   const used = new Set(items.map((b) => b.type));
   const nextType: TemplateButtonType = quick ? 'QUICK_REPLY' : used.has('URL') ? 'PHONE_NUMBER' : 'URL';
   const set = (i: number, patch: Partial<FormButton>) => onItems(items.map((b, j) => (j === i ? { ...b, ...patch } : b)));
-  const err = (path: string) => (errors[path] ? t(errors[path]) : undefined);
+  // Already worded by the modal.
+  const err = (path: string) => errors[path] || undefined;
   return (
     <Stack gap="xs">
       <Select
@@ -102,7 +103,7 @@ export function TemplateButtonsEditor({ kind, items, onKind, onItems, errors }: 
         </Button>
         {errors.buttons && (
           <Text size="sm" c="red">
-            {t(errors.buttons)}
+            {errors.buttons}
           </Text>
         )}
       </Group>

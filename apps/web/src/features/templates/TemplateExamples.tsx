@@ -28,7 +28,8 @@ interface Props {
 export function TemplateExamples({ form, onChange, errors }: Props) {
   const { t } = useTranslation();
   const vars = variablesOf(form);
-  const err = (path: string) => (errors[path] ? t(errors[path]) : undefined);
+  // Already worded by the modal.
+  const err = (path: string) => errors[path] || undefined;
   const examples = form.examples;
   const none = !vars.header.length && !vars.body.length && !vars.urls.length && !vars.mediaHeader;
   if (none) return <Text>{t(TEMPLATE_MESSAGES.noVariables)}</Text>;

@@ -20,7 +20,8 @@ export function TemplateFormFields({ form, onChange, channels, mode, errors }: P
   const editing = mode === 'edit';
   const channel = channels.find((c) => c.uuid === form.channel_uuid);
   const webOnly = channel?.type === 'whatsapp_web';
-  const err = (path: string) => (errors[path] ? t(errors[path]) : undefined);
+  // Already worded by the modal.
+  const err = (path: string) => errors[path] || undefined;
   const rich = form.type === 'media_interactive';
   const categories: TemplateCategory[] = editing ? [form.category] : ['MARKETING', 'UTILITY'];
   return (

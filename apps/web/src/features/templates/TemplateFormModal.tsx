@@ -1,5 +1,5 @@
 import { ErrorBodySchema, type Channel, type Template } from '@atende/contract';
-import { fieldText } from '../../api/errors';
+import { fieldText, formMessageText } from '../../api/errors';
 import { TEMPLATE_MESSAGES } from '@atende/core';
 import { ApiError } from '@atende/sdk';
 import { Badge, Button, Grid, Group, Modal, Stack, Text } from '@mantine/core';
@@ -36,11 +36,13 @@ export function TemplateFormModal({ mode, template, channels, onClose, onSaved }
   const [tried, setTried] = useState<{ 1: boolean; 2: boolean }>({ 1: false, 2: false });
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const channelType = channels.find((c) => c.uuid === form.channel_uuid)?.type ?? (template?.channel.type || null);
+  // Worded here, by the catalogue code of each message, as the server's are: the fields show them as they are.
   const errors = useMemo(() => {
     if (!tried[step]) return serverErrors;
-    const own = fieldErrors(form, channelType, mode, step);
-    return { ...serverErrors, ...own, ...(step === 2 ? missingExamples(form) : {}) };
-  }, [form, channelType, mode, step, tried, serverErrors]);
+    const own = { ...fieldErrors(form, channelType, mode, step), ...(step === 2 ? missingExamples(form) : {}) };
+    const worded = Object.fromEntries(Object.entries(own).map(([path, message]) => [path, formMessageText(message, t)]));
+    return { ...serverErrors, ...worded };
+  }, [form, channelType, mode, step, tried, serverErrors, t]);
   const change = (next: TemplateFormState) => {
     setServerErrors({});
     setForm(next);

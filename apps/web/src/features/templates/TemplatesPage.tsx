@@ -6,6 +6,7 @@ import { IconEdit, IconEye, IconPlus, IconSearch, IconTrash } from '@tabler/icon
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formMessageText } from '../../api/errors';
 import { ConfirmModal } from '../../ui/ConfirmModal';
 import { campaignsUsingTemplate, templateApi } from './templateInUse';
 import { PagedFooter } from '../../ui/PagedFooter';
@@ -70,7 +71,7 @@ export function TemplatesPage() {
   });
   const edit = (template: Template) => {
     // Authentication templates cannot be edited.
-    if (template.config.category === 'AUTHENTICATION') toastError(t(AUTHENTICATION_EDIT_MESSAGE));
+    if (template.config.category === 'AUTHENTICATION') toastError(formMessageText(AUTHENTICATION_EDIT_MESSAGE, t));
     else setEditing({ mode: 'edit', template });
   };
   const total = templates.data?.pagination.total ?? 0;

@@ -1,5 +1,5 @@
 import { fillPlaceholders } from '@atende/core';
-import { UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type Conversation, type Message, type Tenant } from '@atende/contract';
+import { capabilitiesOf, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type Conversation, type Message, type Tenant } from '@atende/contract';
 import {
   ActionIcon,
   Alert,
@@ -52,6 +52,12 @@ interface Props {
 }
 
 const WINDOW_CLOSED = phrase('More than 24 hours since the contact last wrote: this channel takes no reply until they write again');
+const HUMAN_AGENT_WINDOW_CLOSED = phrase(
+  'More than 7 days since the contact last wrote: this channel takes no reply until they write again',
+);
+/** What the composer says past the channel's reply window: 24 hours, or 7 days with the Human Agent tag on. */
+const windowClosedText = (channel: { type: string; settings?: Readonly<Record<string, string>> }) =>
+  (capabilitiesOf(channel.type, channel.settings)?.replyWindowHours ?? 24) > 24 ? HUMAN_AGENT_WINDOW_CLOSED : WINDOW_CLOSED;
 
 /** Why the composer cannot send, if it cannot. */
 export function composerBlock(conversation: Conversation, connected: boolean): string | null {
@@ -86,7 +92,7 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   // Past the channel's reply window (Messenger, Instagram) the contact must write first; notes still go.
   const block =
     composerBlock(conversation, state === 'connected') ??
-    (replyWindowClosed(conversation.channel.type, messages.data) ? WINDOW_CLOSED : null);
+    (replyWindowClosed(conversation.channel, messages.data) ? windowClosedText(conversation.channel) : null);
   // Notes may be written while a contact has not interacted yet; only the reply to the contact waits.
   const blocked = block !== null && !(internal && state === 'connected' && conversation.state !== 'closed');
   const me = useMe().data;

@@ -23,22 +23,6 @@ export const ptBots: Record<string, string> = {
   'No bots yet': 'Nenhum bot cadastrado',
   Steps: 'Etapas',
   'Delete bot': 'Excluir bot',
-  // packages/core bot flow rules (BOT_MESSAGES) and server messages
-  'The flow needs exactly one Start': 'O fluxo precisa de exatamente um Início',
-  'Text is required': 'O texto é obrigatório',
-  'The invalid option message is required': 'A mensagem de opção inválida é obrigatória',
-  'The option key is required': 'A chave da opção é obrigatória',
-  'Option keys must be unique': 'As chaves das opções devem ser únicas',
-  'Add at least one option': 'Adicione pelo menos uma opção',
-  'Name the variable of this prompt': 'Dê nome à variável desta pergunta',
-  'Every variable needs a name': 'Toda variável precisa de um nome',
-  'URL is required': 'A URL é obrigatória',
-  'The error text is required': 'O texto de erro é obrigatório',
-  'The timeout must be between 1 and 30 seconds': 'O tempo limite deve ficar entre 1 e 30 segundos',
-  'Every condition needs an expression': 'Toda condição precisa de uma expressão',
-  'Invalid expression: compare values with == != > >= < <= contains, joined by && or ||':
-    'Expressão inválida: compare valores com == != > >= < <= contains, unidos por && ou ||',
-  'Connect this handle to a node': 'Conecte esta saída a uma etapa',
-  'This handle leads to a node that does not exist': 'Esta saída leva a uma etapa que não existe',
+  // server messages (the bot flow rules' messages are worded by code: ./errors.ts)
   'There is already a bot with this name': 'Já existe um bot com este nome',
 };

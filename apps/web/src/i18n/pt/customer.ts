@@ -25,19 +25,6 @@ export const ptCustomer: Record<string, string> = {
 
   // validation; phrases the spec gives in Portuguese are their own keys
   'Número de telefone inválido': 'Número de telefone inválido',
-  'Campo aceita somente números': 'Campo aceita somente números',
-  'Number too large': 'Número muito grande',
-  'Telefone 1 não pode ser editado': 'Telefone 1 não pode ser editado',
-  'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164':
-    'Texto selecionado não é um telefone válido. Telefones precisam iniciar com o código do país e estar no formato E.164',
-  'Máximo de 32 caracteres': 'Máximo de 32 caracteres',
-  'Máximo de 64 caracteres': 'Máximo de 64 caracteres',
-  'Máximo de 120 caracteres': 'Máximo de 120 caracteres',
-  'Máximo de 200 caracteres': 'Máximo de 200 caracteres',
-  'Máximo de 254 caracteres': 'Máximo de 254 caracteres',
-  'Máximo de 300 caracteres': 'Máximo de 300 caracteres',
-  'Máximo de 2000 caracteres': 'Máximo de 2000 caracteres',
-  'Máximo de 5000 caracteres': 'Máximo de 5000 caracteres',
   'Campo obrigatório': 'Campo obrigatório',
   'Valor é obrigatório': 'Valor é obrigatório',
 
@@ -52,7 +39,6 @@ export const ptCustomer: Record<string, string> = {
   'Text bound successfully!': 'Texto vinculado com sucesso!',
   'Text selected in the chat: it can be bound to a field in the customer panel.':
     'Texto selecionado no chat: ele pode ser vinculado a um campo no painel do cliente.',
-  'Text can only be appended to a text field that has a value': 'Só é possível acrescentar texto a um campo de texto preenchido',
 
   // customer journey
   'Chat via {{channel}}': 'Conversa via {{channel}}',

@@ -38,7 +38,6 @@ export const ptIntegrations: Record<string, string> = {
   'Enter the API token to turn this integration on': 'Informe o token de API para ativar esta integração',
   'Enter the URL to turn this integration on': 'Informe a URL para ativar esta integração',
   'The URL must start with https://': 'A URL deve começar com https://',
-  'Invalid URL': 'URL inválida',
   "The provider refused the channel's credentials: check the token": 'O provedor recusou as credenciais do canal: confira o token',
   'The provider could not be reached to set the channel up; try again shortly':
     'Não foi possível falar com o provedor para configurar o canal; tente de novo em instantes',

@@ -51,7 +51,5 @@ export const ptLivechat: Record<string, string> = {
     'O validador não é uma expressão regular válida (referências anteriores e lookarounds não são aceitos)',
   'The validator is too complex: at most 1000 instructions once compiled (use smaller repetition counts)':
     'O validador é complexo demais: no máximo 1000 instruções depois de compilado (use contagens de repetição menores)',
-  "The validators are too costly together: instructions × maximum length, summed over the fields, is at most 2000000 (lower this field's maximum length or simplify a validator)":
-    'Os validadores são custosos demais juntos: instruções × tamanho máximo, somados entre os campos, é no máximo 2000000 (diminua o tamanho máximo deste campo ou simplifique um validador)',
   'At most 20 custom fields': 'No máximo 20 campos personalizados',
 };

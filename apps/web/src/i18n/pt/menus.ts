@@ -20,17 +20,4 @@ export const ptMenus: Record<string, string> = {
   Option: 'Opção',
   'Message to send (optional)': 'Mensagem a enviar (opcional)',
   'Menus used by channels cannot be disabled': 'Menus usados por canais não podem ser desativados',
-  // packages/core menu rules (MENU_MESSAGES)
-  'Message is required': 'A mensagem é obrigatória',
-  'Invalid option message is required': 'A mensagem de opção inválida é obrigatória',
-  'Add at least one answer': 'Adicione pelo menos uma resposta',
-  'At most 20 answers': 'No máximo 20 respostas',
-  'The answer cannot be empty': 'A resposta não pode ficar vazia',
-  'Describe this answer': 'Descreva esta resposta',
-  'Answers must be unique': 'As respostas devem ser únicas',
-  'Choose an action for this answer': 'Escolha uma ação para esta resposta',
-  'Sector is required': 'O setor é obrigatório',
-  'Choose the menu to go to': 'Escolha o menu de destino',
-  '20 characters maximum': 'Máximo de 20 caracteres',
-  '2000 characters maximum': 'Máximo de 2000 caracteres',
 };

@@ -53,7 +53,6 @@ export const ptPeople: Record<string, string> = {
   'Add time range': 'Adicionar intervalo',
   'Out-of-hours message': 'Mensagem fora do horário',
   'Select at least one weekday': 'Selecione pelo menos um dia da semana',
-  'Message is required': 'A mensagem é obrigatória',
   'Add at least one time range': 'Adicione pelo menos um intervalo',
   'The end must be after the start': 'O fim deve ser depois do início',
   'Time ranges must not overlap': 'Os intervalos não podem se sobrepor',

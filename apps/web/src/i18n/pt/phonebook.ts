@@ -20,7 +20,6 @@ export const ptPhonebook: Record<string, string> = {
   'Channel is required': 'O canal é obrigatório',
   'There are no channels available to start a conversation': 'Não há canais disponíveis para iniciar uma conversa',
   Template: 'Template',
-  'Template is required': 'O template é obrigatório',
   'There are no approved templates, request registration to the admin': 'Não há templates aprovados, solicite o cadastro ao administrador',
   'Select a template': 'Selecione um template',
   'Parameter {{n}}': 'Parâmetro {{n}}',
@@ -29,7 +28,6 @@ export const ptPhonebook: Record<string, string> = {
   'Only approved templates can be used': 'Apenas templates aprovados podem ser usados',
   'Media or interactive templates cannot start a conversation': 'Templates de mídia ou interativos não podem iniciar uma conversa',
   'Initial message': 'Mensagem inicial',
-  'Initial message is required': 'A mensagem inicial é obrigatória',
   // server answers of POST /api/v1/contacts/{id}/conversations, shown by the shared handler
   'This contact already has an open conversation on this channel': 'Este contato já tem uma conversa aberta neste canal',
   'Conversations cannot be started on this channel': 'Não é possível iniciar conversas neste canal',

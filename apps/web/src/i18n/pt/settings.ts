@@ -61,10 +61,7 @@ export const ptSettings: Record<string, string> = {
   'Category successfully edited': 'Categoria editada com sucesso',
   'Category successfully deleted': 'Categoria excluída com sucesso',
   // validation and server messages of these forms (packages/contract settings-rules, sectors, settings)
-  '120 characters maximum': 'Máximo de 120 caracteres',
   '300 characters maximum': 'Máximo de 300 caracteres',
-  '1000 characters maximum': 'Máximo de 1000 caracteres',
-  '4096 characters maximum': 'Máximo de 4096 caracteres',
   'Enter a number of seconds': 'Informe um número de segundos',
   'Enter a whole number of seconds': 'Informe um número inteiro de segundos',
   'The SLA must be at least 1 second': 'O SLA deve ser de pelo menos 1 segundo',
@@ -162,6 +159,9 @@ export const ptSettings: Record<string, string> = {
     'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (também mostrado nas configurações do canal). As respostas saem pelo seu servidor SMTP.',
   'Forwarding address': 'Endereço de encaminhamento',
   'Webhook secret': 'Segredo do webhook',
+  'Answer for 7 days (Human Agent tag)': 'Responder por 7 dias (tag Human Agent)',
+  'Only if Meta granted your app the Human Agent permission; otherwise replies end 24 hours after the contact wrote':
+    'Só se a Meta concedeu ao seu app a permissão Human Agent; senão as respostas terminam 24 horas depois da mensagem do contato',
   'Your system posts contact messages to this address with the token given when the channel was created.':
     'Seu sistema envia as mensagens dos contatos para este endereço com o token dado na criação do canal.',
   'The webhook address in 360dialog, with the header X-Atende-Webhook-Token holding the secret given when the channel was created.':

@@ -23,15 +23,4 @@ export const ptSurveys: Record<string, string> = {
   'New field': 'Novo campo',
   Add: 'Adicionar',
   'No fields yet': 'Nenhum campo cadastrado',
-  // packages/core survey rules (SURVEY_MESSAGES)
-  'Name is required': 'O nome é obrigatório',
-  'Question is required': 'A pergunta é obrigatória',
-  'Greeting message is required': 'A mensagem de agradecimento é obrigatória',
-  'Answers cannot be empty': 'As respostas não podem ficar vazias',
-  'Repeated answer': 'Resposta repetida',
-  'Add at least 2 answers': 'Adicione pelo menos 2 respostas',
-  'At most 10 answers': 'No máximo 10 respostas',
-  '100 characters maximum': 'Máximo de 100 caracteres',
-  '120 characters maximum': 'Máximo de 120 caracteres',
-  '1000 characters maximum': 'Máximo de 1000 caracteres',
 };

@@ -137,6 +137,8 @@ export const ptWorkstation: Record<string, string> = {
   Subject: 'Assunto',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
+  'More than 7 days since the contact last wrote: this channel takes no reply until they write again':
+    'Mais de 7 dias desde a última mensagem do contato: este canal não aceita resposta até ele escrever de novo',
   'Not sent: sending it again would be refused the same way': 'Não enviada: enviar de novo seria recusado da mesma forma',
   // What a contact's message holds besides text (MessageDetails.tsx)
   'Shared location': 'Localização compartilhada',

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PasswordField } from '../../../ui/PasswordField';
 import { toastSuccess } from '../../../ui/toasts';
-import { errorText } from '../../../api/errors';
+import { errorText, fieldText, formMessageText } from '../../../api/errors';
 import { fieldsOf, settingsApi } from '../formErrors';
 
 /**
@@ -27,7 +27,7 @@ export function SetPasswordModal({ user, onClose }: { user: User; onClose(): voi
     },
     onError: (error) => {
       const fields = error instanceof ApiError ? fieldsOf(error.body) : [];
-      setProblem(fields[0]?.message ?? (error instanceof ApiError ? errorText(error, t) : 'Something went wrong'));
+      setProblem(fields[0] ? fieldText(fields[0], t) : error instanceof ApiError ? errorText(error, t) : 'Something went wrong');
     },
   });
   const submit = () => {
@@ -50,7 +50,7 @@ export function SetPasswordModal({ user, onClose }: { user: User; onClose(): voi
           autoComplete="new-password"
           value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
-          error={problem ? t(problem) : undefined}
+          error={problem ? formMessageText(problem, t) : undefined}
           data-autofocus
         />
         <Group justify="flex-end">

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { PasswordField } from '../../../ui/PasswordField';
 import { toastSuccess } from '../../../ui/toasts';
 import { useCreateUser, useEditUser, useSectorChoices, useSetUserSectors, useUserSectors } from './queries';
+import { formMessageText } from '../../../api/errors';
 
 // One validation, two sides: the contract's rules of POST /api/v1/users.
 const createSchema = createUser.body;
@@ -63,7 +64,7 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
   });
   const err = (name: keyof Values) => {
     const message = form.formState.errors[name]?.message;
-    return message ? t(message) : undefined;
+    return message ? formMessageText(message, t) : undefined;
   };
   const saving = form.formState.isSubmitting;
 
@@ -106,7 +107,7 @@ export function UserFormModal({ user, myRoles, onClose }: Props) {
                 withAsterisk
                 value={field.value as string[]}
                 onChange={field.onChange}
-                error={fieldState.error?.message ? t(fieldState.error.message) : undefined}
+                error={fieldState.error?.message ? formMessageText(fieldState.error.message, t) : undefined}
               >
                 <SimpleGrid cols={2} mt="xs" spacing="xs">
                   {offered.map((role) => (
