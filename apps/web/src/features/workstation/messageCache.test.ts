@@ -127,6 +127,19 @@ describe('message cache', () => {
     expect(applyAck(delivered, [{ uuid: a.uuid, state: 'sent', status: null }])).toBe(delivered);
   });
 
+  it("keeps a final failure's reason when the send's answer comes after its ack", () => {
+    const sending = message({ author: 'USER', state: 'pending', status: 'sending' });
+    const acked = applyAck({ messages: [sending], hasMore: false }, [
+      { uuid: sending.uuid, state: 'pending', status: 'failed', error_message: 'Webhook answered HTTP 400 Bad Request', retryable: false },
+    ]);
+    const answered = applySendAnswer(acked, [{ ...sending, status: 'sending', error_message: null, retryable: true }]);
+    expect(answered.messages[0]).toMatchObject({
+      status: 'failed',
+      error_message: 'Webhook answered HTTP 400 Bad Request',
+      retryable: false,
+    });
+  });
+
   it("lists the contact's unread messages only", () => {
     const unread = message({ author: 'CONTACT', state: 'sent' });
     const page = {

@@ -47,9 +47,9 @@ export function upsertMessages(page: MessagePage, incoming: readonly Message[]):
 }
 
 /**
- * The answer of a send: the server's copy replaces the optimistic one, except its delivery state when
- * an ack (sent, read, failed) already arrived by the live event; the optimistic copy is the only one
- * still 'sending'.
+ * The answer of a send: the server's copy replaces the optimistic one, except its delivery state (and a
+ * failure's reason and finality) when an ack (sent, read, failed) already arrived by the live event;
+ * the optimistic copy is the only one still 'sending'.
  */
 export function applySendAnswer(page: MessagePage, answer: readonly Message[]): MessagePage {
   for (const m of answer) unanswered.delete(m.uuid);
@@ -58,7 +58,10 @@ export function applySendAnswer(page: MessagePage, answer: readonly Message[]): 
     page,
     answer.map((m) => {
       const k = known.get(m.uuid);
-      return k && k.status !== 'sending' ? { ...m, state: k.state, status: k.status } : m;
+      // What the ack told (a failure's reason and finality, a delivery) is newer than the send's answer too.
+      return k && k.status !== 'sending'
+        ? { ...m, state: k.state, status: k.status, error_message: k.error_message, retryable: k.retryable, delivered: k.delivered }
+        : m;
     }),
   );
 }
