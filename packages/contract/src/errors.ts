@@ -42,3 +42,9 @@ export class AppError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** A shared rule's problems, if any, as the one 400 every module answers for them (the first one worded). */
+export function refuseFieldIssues(issues: readonly FieldError[]): void {
+  const [first] = issues;
+  if (first) throw new AppError('validation_failed', first.message, [...issues]);
+}

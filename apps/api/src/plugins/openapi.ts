@@ -15,7 +15,7 @@ declare module 'fastify' {
 /** What every failure of a status says, by the route's kind: the codes any such route can answer. */
 const GENERAL = {
   /** Any route: an unexpected failure, or Postgres or Redis out of reach for a moment. */
-  any: ['internal', 'dependency_unavailable'],
+  everyRoute: ['internal', 'dependency_unavailable'],
   /** A route with input (params, query or body): the schema's refusal, an unreadable or too deep body, text Postgres cannot store. */
   input: ['validation_failed', ...FIELD_ERROR_CODES, 'json_invalid', 'json_too_deep', 'text_invalid_characters'],
   /** A route that needs a session: none, or one no longer valid (a channel's token route words its own refusal). */
@@ -57,7 +57,7 @@ export function routeErrorCodes(schema: FastifySchema, route: ErrorRoute): Map<n
   const methods = typeof route.method === 'string' ? [route.method] : (route.method ?? []);
   // A route carrying a file (multipart, or a voice note as JSON) takes a body its handler reads, without a body schema.
   const body = Boolean(schema.body) || config.fileMaxBytes !== undefined;
-  add(GENERAL.any);
+  add(GENERAL.everyRoute);
   if (body || schema.params || schema.querystring) add(GENERAL.input);
   if (session) {
     add(GENERAL.session);

@@ -1,5 +1,6 @@
 import {
   AppError,
+  refuseFieldIssues,
   BotNodeSchema,
   type BodyOf,
   type Bot,
@@ -47,7 +48,7 @@ export class BotService {
   /** The flow's rules, a name no other live bot has, and every sector a node transfers to live here. */
   private async check(session: Session, name: string, nodes: BotNode[], self: string | null): Promise<void> {
     const issues = botFlowIssues(name, nodes);
-    if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
+    refuseFieldIssues(issues);
     const taken = await botNameTaken(this.ctx.db, session, name.trim(), self);
     if (taken)
       throw new AppError('bot_name_taken', 'There is already a bot with this name', [

@@ -1,5 +1,6 @@
 import {
   AppError,
+  refuseFieldIssues,
   MenuAnswerSchema,
   type AutomatedMenu,
   type BodyOf,
@@ -74,7 +75,7 @@ export class MenuService {
     self: string | null,
   ) {
     const issues = menuIssues(input);
-    if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
+    refuseFieldIssues(issues);
     for (const [i, answer] of input.answers.entries()) {
       const path = `answers.${i}.action`;
       if (answer.action.type === 'transfer_to_sector') {

@@ -1,4 +1,12 @@
-import { AppError, type BodyOf, type createSurvey, type Survey, type SurveyResult, type updateSurvey } from '@atende/contract';
+import {
+  AppError,
+  refuseFieldIssues,
+  type BodyOf,
+  type createSurvey,
+  type Survey,
+  type SurveyResult,
+  type updateSurvey,
+} from '@atende/contract';
 import { surveyIssues, type SurveyInput } from '@atende/core';
 import {
   countLiveSectors,
@@ -42,7 +50,7 @@ export class SurveyService {
     self: string | null,
   ): Promise<void> {
     const issues = surveyIssues(input);
-    if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
+    refuseFieldIssues(issues);
     const sectors = [...new Set(input.sector_uuids)];
     const found = await countLiveSectors(this.ctx.db, session, sectors);
     if (found !== sectors.length)

@@ -1,5 +1,6 @@
 import {
   AppError,
+  refuseFieldIssues,
   HASH_CHANNEL_KIND,
   queues,
   TemplateComponentSchema,
@@ -68,7 +69,7 @@ export class TemplateService {
   private validated(input: TemplateInput, channelType: string, mode: 'create' | 'edit'): TemplateInput {
     const cleaned = withoutUnusedExamples(input);
     const issues = templateIssues(cleaned, { channelType, mode });
-    if (issues.length) throw new AppError('validation_failed', issues[0]!.message, issues);
+    refuseFieldIssues(issues);
     return cleaned;
   }
 
