@@ -1,7 +1,8 @@
 // Starts the built stack for the end-to-end tests (playwright.config.ts webServer): drops and
 // recreates the database atende_e2e, runs the migrations and the demo seed, then runs the BUILT api
-// (which serves apps/web/dist) and, when built, the worker. Stays in the foreground until killed;
-// SIGTERM/SIGINT are passed on to the children. Assumes `pnpm build` already ran.
+// (which serves apps/web/dist) and the built worker (it stores every contact message, the custom API
+// channel's too). Stays in the foreground until killed; SIGTERM/SIGINT are passed on to the
+// children. Assumes `pnpm build` already ran.
 // On E2E_PORT + 3 it answers POST /api/restart, which kills the api (SIGKILL, as a crash) and starts
 // it again, for the specs of what clients do when the api goes away (socket-recovery.spec.ts), and
 // GET /api/mails: the mails the demo mail provider took (the SMTP catcher of password recovery).
@@ -69,8 +70,9 @@ function run(command, args) {
 }
 
 const api = `${root}apps/api/dist/server.js`;
-if (!existsSync(api) || !existsSync(`${root}apps/web/dist/index.html`)) {
-  console.error('e2e stack: apps/api/dist or apps/web/dist is missing; run `pnpm build` first');
+const worker = `${root}apps/worker/dist/worker.js`;
+if (!existsSync(api) || !existsSync(worker) || !existsSync(`${root}apps/web/dist/index.html`)) {
+  console.error('e2e stack: apps/api/dist, apps/worker/dist or apps/web/dist is missing; run `pnpm build` first');
   process.exit(1);
 }
 
@@ -119,9 +121,7 @@ children.push(watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/meta/
 children.push(
   watch(spawn('pnpm', ['exec', 'tsx', 'packages/simulators/src/email/demo-provider.ts'], { cwd: root, env, stdio: 'inherit' })),
 );
-const worker = `${root}apps/worker/dist/worker.js`;
-if (existsSync(worker))
-  children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env: processEnv(env), stdio: 'inherit' })));
+children.push(watch(spawn(process.execPath, [...NODE_FLAGS, worker], { cwd: root, env: processEnv(env), stdio: 'inherit' })));
 
 /** Kills the api without letting it close anything (no socket.io session is saved), starts it again and waits until it answers. */
 async function restartApi() {

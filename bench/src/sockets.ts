@@ -1,7 +1,9 @@
 // Many websocket clients on one api process: N agents, each with its own session,
 // connected by socket.io; reports the api's RSS idle, with all connected, and per socket, then the
-// latency of one broadcast (the tenant's `waiting-queue` count, announced when a contact writes) to
-// every client. Run `pnpm build` first. BENCH_SOCKETS (default 10,000) sets N.
+// latency of one broadcast (the tenant's `waiting-queue` count, announced when a contact's message is
+// stored) to every client, timed from the custom API channel's POST: the api queues the message and
+// the worker started beside it stores it, so the figure includes that hop. Run `pnpm build` first.
+// BENCH_SOCKETS (default 10,000) sets N.
 // Memory: the api's RSS is read from /proc every 250 ms for the whole run. The connect storm leaves
 // garbage that V8 collects and returns over the following seconds, so the figure held against the
 // budget is the settled one (the median of the readings over the last BENCH_SOCKETS_WINDOW_MS of a
@@ -11,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import { io, type Socket } from 'socket.io-client';
-import { freshDatabase, loadAverage, report, startApi, summarize } from './stack';
+import { freshDatabase, loadAverage, report, startApi, startWorker, summarize } from './stack';
 
 const CLIENTS = Number(process.env.BENCH_SOCKETS ?? 10_000);
 const BATCH = Number(process.env.BENCH_SOCKETS_BATCH ?? 200);
@@ -57,7 +59,10 @@ const tokens = sessions.rows.map((s) =>
   }),
 );
 
-const api = await startApi({ DATABASE_URL: url, REDIS_PREFIX: 'atende-bench-sockets:', JWT_SECRET: SECRET }, 3212);
+const env = { DATABASE_URL: url, REDIS_PREFIX: 'atende-bench-sockets:', JWT_SECRET: SECRET };
+const api = await startApi(env, 3212);
+// The custom channel's message is stored (and the queue count announced) by the worker.
+const worker = startWorker(env, api);
 const sockets: Socket[] = [];
 const readings: { at: number; mb: number }[] = [];
 const rssMb = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${api.child.pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024);
@@ -134,5 +139,6 @@ try {
 } finally {
   clearInterval(sampler);
   for (const s of sockets) s.disconnect();
+  await worker.stop();
   await api.stop();
 }

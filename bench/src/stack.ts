@@ -113,6 +113,33 @@ export async function startApi(env: Record<string, string>, defaultPort: number)
   };
 }
 
+export interface StartedWorker {
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the built worker (apps/worker/dist/worker.js) beside `api`, on the same database and Redis
+ * prefix (`env`, as the api got it): contact messages, the custom API channel's included, are only
+ * queued by the api and stored by the worker (queue channel-inbound).
+ */
+export function startWorker(env: Record<string, string>, api: StartedApi): StartedWorker {
+  const child = spawn(process.execPath, [...NODE_FLAGS, `${ROOT}apps/worker/dist/worker.js`], {
+    cwd: ROOT,
+    env: processEnv({ ...process.env, LOG_LEVEL: 'warn', ...env, ...api.publicEnv }),
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
 export async function login(url: string, email: string, password = 'atende123'): Promise<string> {
   const res = await fetch(`${url}/api/v1/login`, {
     method: 'POST',

@@ -2,7 +2,8 @@
 // The agent workstation in headless chromium: (1) initial load of /app for a
 // signed-in agent: bytes transferred (JS and all) and time until the conversation list and the
 // Accept session button are on screen, cold (empty cache) and warm; (2) a contact's message through
-// the custom API channel until its text is rendered in the agent's open chat. Uses the e2e stack
+// the custom API channel (queued by the api, stored by the worker) until its text is rendered in the
+// agent's open chat. Uses the e2e stack
 // (e2e/start-stack.mjs: fresh database from the demo seed, built api serving apps/web/dist, worker).
 // Run `pnpm build` first.
 import { chromium, type Page } from '@playwright/test';

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, signedInPage } from './helpers';
+import { demo, sendContactMessage, signedInPage } from './helpers';
 
 // Settings/bots and bots/bot-editor/:id, flow nodes, flow rules, 'There is already a bot with this name'.
 test('an admin builds a bot flow: the editor flags unconnected handles and repeated option keys, then saves it', async ({ browser }) => {
@@ -137,12 +137,10 @@ test('a bot in front of a channel talks to contacts: options, a prompt, an HTTP 
     await expect(admin.getByText('Some channels depend on this bot')).toBeVisible();
 
     const write = async (phone: string, id: string, content: string) => {
-      const res = await admin.request.post(`/api/v1/channels/droz/${channel.uuid}/messages`, {
-        headers: { Authorization: `Bearer ${token}` },
-        data: { contact: { phone, name: 'Bia' }, message: { id: `e2e-bot-${stamp}-${id}`, content } },
+      const { conversation_uuid: uuid } = await sendContactMessage(admin.request, channel.uuid, token, {
+        contact: { phone, name: 'Bia' },
+        message: { id: `e2e-bot-${stamp}-${id}`, content },
       });
-      expect(res.status()).toBe(202);
-      const uuid = ((await res.json()) as { data: { conversation_uuid: string } }).data.conversation_uuid;
       if (!conversations.includes(uuid)) conversations.push(uuid);
       return uuid;
     };

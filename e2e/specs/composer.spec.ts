@@ -8,6 +8,7 @@ import {
   FAKE_MICROPHONE_LAUNCH,
   finishAgentConversations,
   PLAIN_LAUNCH,
+  sendContactMessage,
   signIn,
   type Listed,
 } from './helpers';
@@ -83,14 +84,10 @@ async function demoChannel(browser: Browser): Promise<string> {
 /** A new contact writes; the agent takes that contact's conversation (others on the way go back). */
 async function acceptNew(page: Page, request: APIRequestContext, channel: string): Promise<Listed> {
   const phone = `+55119${String(Date.now()).slice(-8)}`;
-  const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
-    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-    data: {
-      contact: { phone, name: `Composer ${phone.slice(-4)}` },
-      message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' },
-    },
+  await sendContactMessage(request, channel, CHANNEL_TOKEN, {
+    contact: { phone, name: `Composer ${phone.slice(-4)}` },
+    message: { id: `e2e-composer-${Date.now()}-${Math.random()}`, content: 'Pode me mandar o comprovante?' },
   });
-  expect(res.status()).toBe(202);
   return acceptConversationOf(page, phone);
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { demo, screenshot, signedInPage, signIn } from './helpers';
+import { demo, screenshot, sendContactMessage, signedInPage, signIn } from './helpers';
 
 // Against the started stack: a contact writes through the demo custom API channel,
 // agent replies reach the demo contact system (the stack runs it on E2E_PORT + 1).
@@ -22,11 +22,10 @@ async function activeChats(page: Page): Promise<Listed[]> {
 
 /** The contact writes through the custom API channel, as their system would. */
 async function contactWrites(request: APIRequestContext, channelUuid: string, phone: string, content: string): Promise<void> {
-  const res = await request.post(`/api/v1/channels/droz/${channelUuid}/messages`, {
-    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-    data: { contact: { phone }, message: { id: `e2e-${Date.now()}-${Math.random()}`, content } },
+  await sendContactMessage(request, channelUuid, CHANNEL_TOKEN, {
+    contact: { phone },
+    message: { id: `e2e-${Date.now()}-${Math.random()}`, content },
   });
-  expect(res.status()).toBe(202);
 }
 
 async function accept(page: Page): Promise<Listed> {

@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, demoSession, finishAgentConversations, screenshot, signedInPage } from './helpers';
+import {
+  acceptConversationOf,
+  demo,
+  demoApiChannel,
+  demoSession,
+  finishAgentConversations,
+  screenshot,
+  sendContactMessage,
+  signedInPage,
+} from './helpers';
 
 // The customer panels beside the chat of an accepted conversation. Each
 // test has its own contact writing on the demo custom channel "API", so it does not depend on what
@@ -18,11 +27,10 @@ test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright,
 
 /** A contact writes through the custom API channel, as their system would. */
 async function contactWrites(request: APIRequestContext, phone: string, content: string, name?: string): Promise<void> {
-  const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
-    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-    data: { contact: { phone, name }, message: { id: `e2e-customer-${Date.now()}-${Math.random()}`, content } },
+  await sendContactMessage(request, channel, CHANNEL_TOKEN, {
+    contact: { phone, name },
+    message: { id: `e2e-customer-${Date.now()}-${Math.random()}`, content },
   });
-  expect(res.status()).toBe(202);
 }
 
 /** A new contact (a phone no one has) writes its first message; its conversation waits. */

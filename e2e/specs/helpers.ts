@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Locator, type Page, type PlaywrightWorkerArgs } from '@playwright/test';
+import type { ChannelMessageInput } from '@atende/contract';
 import { fileURLToPath } from 'node:url';
 
 export const PASSWORD = 'atende123';
@@ -75,6 +76,38 @@ export async function demoApiChannel(request: APIRequestContext): Promise<string
   const channel = ((await res.json()) as { data: { uuid: string; name: string }[] }).data.find((c) => c.name === 'API');
   expect(channel).toBeDefined();
   return channel!.uuid;
+}
+
+/**
+ * A contact's message on a custom API channel, as the contact's system posts it (Bearer `token`):
+ * the api only queues it (202 with the message's uuid), so this then asks the channel's message route
+ * until the worker has stored it (404 before, 200 after) and answers where it went. Whatever a spec
+ * does next (take the conversation, read its messages) then finds the message there.
+ */
+export async function sendContactMessage(
+  request: APIRequestContext,
+  channel: string,
+  token: string,
+  body: ChannelMessageInput,
+): Promise<{ message_uuid: string; conversation_uuid: string }> {
+  const headers = { Authorization: `Bearer ${token}` };
+  const posted = await request.post(`/api/v1/channels/droz/${channel}/messages`, { headers, data: body });
+  expect(posted.status(), await posted.text()).toBe(202);
+  const { message_uuid } = ((await posted.json()) as { data: { message_uuid: string } }).data;
+  let conversation_uuid = '';
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/channels/droz/${channel}/messages/${message_uuid}`, { headers });
+        if (res.status() === 200)
+          conversation_uuid = ((await res.json()) as { data: { conversation_uuid: string } }).data.conversation_uuid;
+        return res.status();
+      },
+      // Stored within moments: asked often, so the spec goes on as soon as it is.
+      { message: `message ${message_uuid} stored by the worker`, timeout: 10_000, intervals: [50, 100, 250] },
+    )
+    .toBe(200);
+  return { message_uuid, conversation_uuid };
 }
 
 /** A conversation as the lists answer it (the fields the specs read). */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, signedInPage } from './helpers';
+import { demo, sendContactMessage, signedInPage } from './helpers';
 
 // An admin builds an automated menu and makes it a channel's entry point; a contact
 // writing on that channel is greeted by it and their answer puts them in the chosen sector's queue.
@@ -52,16 +52,11 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
     await expect(admin.getByText('Channel edited successfully')).toBeVisible();
 
     const write = (id: string, content: string) =>
-      admin.request.post(`/api/v1/channels/droz/${channel.uuid}/messages`, {
-        headers: { Authorization: `Bearer ${token}` },
-        data: {
-          contact: { phone: `+55119${String(stamp).slice(-8)}`, name: 'Menu Contact' },
-          message: { id: `e2e-menu-${stamp}-${id}`, content },
-        },
+      sendContactMessage(admin.request, channel.uuid, token, {
+        contact: { phone: `+55119${String(stamp).slice(-8)}`, name: 'Menu Contact' },
+        message: { id: `e2e-menu-${stamp}-${id}`, content },
       });
-    const hello = await write('1', 'Hi');
-    expect(hello.status()).toBe(202);
-    conversation = ((await hello.json()) as { data: { conversation_uuid: string } }).data.conversation_uuid;
+    conversation = (await write('1', 'Hi')).conversation_uuid;
     const read = async () => {
       const res = await admin.request.get(`/api/v1/conversations/${conversation}`);
       expect(res.status(), await res.text()).toBe(200);
@@ -72,7 +67,7 @@ test('an admin builds a menu and puts it in front of a channel; the contact answ
       (await (await admin.request.get(`/api/v1/conversations/${conversation}/messages`)).json()) as { data: { message: string }[] }
     ).data;
     expect(messages.map((m) => m.message)).toContain(`Hello! How can we help?\n\n1 - ${sector.name}\n2 - Nothing, thanks`);
-    expect((await write('2', '1')).status()).toBe(202);
+    expect((await write('2', '1')).conversation_uuid).toBe(conversation);
     await expect.poll(async () => (await read()).state).toBe('waiting');
     expect((await read()).sector?.uuid).toBe(sector.uuid);
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, demoApiChannel, signedInPage, takeConversation } from './helpers';
+import { demo, demoApiChannel, sendContactMessage, signedInPage, takeConversation } from './helpers';
 
 // The message list loads the newest 50 messages; a quote of a message
 // not loaded yet, and a report link's #messageId, reach back to it (GET .../messages?until=), scroll
@@ -12,13 +12,11 @@ test('a quote and a history link reach a message far older than the loaded page'
   const agent = await signedInPage(browser, demo('agent'));
   const channel = await demoApiChannel(agent.request);
   const phone = `+55118${String(Date.now()).slice(-8)}`;
-  const write = async (n: number) => {
-    const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
-      headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-      data: { contact: { phone, name: `Longa ${phone.slice(-4)}` }, message: { id: `e2e-links-${phone}-${n}`, content: `Mensagem ${n}` } },
+  const write = (n: number) =>
+    sendContactMessage(request, channel, CHANNEL_TOKEN, {
+      contact: { phone, name: `Longa ${phone.slice(-4)}` },
+      message: { id: `e2e-links-${phone}-${n}`, content: `Mensagem ${n}` },
     });
-    expect(res.status()).toBe(202);
-  };
   await write(1);
   const conversation = await takeConversation(agent, (chat) => chat.contact.phone_number === phone);
   for (let n = 2; n <= TOTAL; n++) await write(n);

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { readFile } from 'node:fs/promises';
-import { acceptConversationOf, demo, demoApiChannel, signedInPage } from './helpers';
+import { acceptConversationOf, demo, demoApiChannel, sendContactMessage, signedInPage } from './helpers';
 
 // Reports and their filter rules: a manager opens each report, generates it, and the
 // CSV and Excel downloads parse to the same rows as the screen's table.
@@ -50,11 +50,10 @@ test('a manager generates every report and its CSV and Excel hold the rows on sc
   const channel = await demoApiChannel(agent.request);
   const name = `Reports ${Date.now()}`;
   const phone = `+55118${String(Date.now()).slice(-8)}`;
-  const sent = await agent.request.post(`/api/v1/channels/droz/${channel}/messages`, {
-    headers: { Authorization: 'Bearer demo-api-channel-token' },
-    data: { contact: { phone, name }, message: { id: `e2e-reports-${Date.now()}`, content: 'A report, please' } },
+  await sendContactMessage(agent.request, channel, 'demo-api-channel-token', {
+    contact: { phone, name },
+    message: { id: `e2e-reports-${Date.now()}`, content: 'A report, please' },
   });
-  expect(sent.status()).toBe(202);
   const mine = await acceptConversationOf(agent, phone);
   for (const content of ['Hello!', 'Here it is.']) {
     expect((await agent.request.post(`/api/v1/conversations/${mine.uuid}/messages`, { data: { content } })).status()).toBeLessThan(300);

@@ -1,5 +1,14 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { acceptConversationOf, demo, demoApiChannel, finishAgentConversations, signedInPage, signIn, takeConversation } from './helpers';
+import {
+  acceptConversationOf,
+  demo,
+  demoApiChannel,
+  finishAgentConversations,
+  sendContactMessage,
+  signedInPage,
+  signIn,
+  takeConversation,
+} from './helpers';
 
 // After the api crashes and comes back, the socket reconnects
 // without recovering its session (the killed process saved none), so the events sent meanwhile are
@@ -12,11 +21,10 @@ const MESSAGE_PAGE_SIZE = 50;
 const STACK_CONTROL = `http://127.0.0.1:${Number(process.env.E2E_CONTROL_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 3)}`;
 
 async function contactWrites(request: APIRequestContext, channel: string, phone: string, content: string, name?: string): Promise<void> {
-  const res = await request.post(`/api/v1/channels/droz/${channel}/messages`, {
-    headers: { Authorization: `Bearer ${CHANNEL_TOKEN}` },
-    data: { contact: { phone, name }, message: { id: `e2e-recovery-${Date.now()}-${Math.random()}`, content } },
+  await sendContactMessage(request, channel, CHANNEL_TOKEN, {
+    contact: { phone, name },
+    message: { id: `e2e-recovery-${Date.now()}-${Math.random()}`, content },
   });
-  expect(res.status()).toBe(202);
 }
 
 // Specs after this one expect the agent to hold no chats and the queue as it was.

@@ -103,6 +103,7 @@ export const routes = {
   markMessages: messages.markMessages,
   getMessage: messages.getMessage,
   receiveChannelMessage: messages.receiveChannelMessage,
+  getChannelMessage: messages.getChannelMessage,
   createContact: contacts.createContact,
   updateContact: contacts.updateContact,
   listContacts: contacts.listContacts,

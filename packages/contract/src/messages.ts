@@ -267,33 +267,61 @@ export const listChannelCannedResponses = route({
   errors: ['channel_not_found'],
 });
 
-/** The custom API channel (types custom, droz, API): a contact's message arriving from an integrated system. */
+/** What an integrated system posts for a contact's message on the custom API channel (types custom, droz, API). */
+export const ChannelMessageBody = z.strictObject({
+  contact: z
+    .strictObject({
+      phone: z.string().trim().max(32).optional(),
+      identifier: z.string().trim().min(1).max(200).optional(),
+      name: z.string().trim().max(200).optional(),
+      email: z.string().trim().max(254).optional(),
+    })
+    .refine((c) => c.phone || c.identifier, { message: fieldMessage('contact_identity_required') }),
+  message: z
+    .strictObject({
+      id: z.string().trim().min(1).max(200).optional(),
+      content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
+      annex_url: z.url().max(2000).optional(),
+    })
+    .refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: fieldMessage('inbound_message_content_required') }),
+});
+export type ChannelMessageInput = z.infer<typeof ChannelMessageBody>;
+
+/**
+ * The custom API channel's message as queued for the worker (queue channel-inbound, the raw body of
+ * the job): the accepted body and the uuid its answer promised.
+ */
+export const QueuedChannelMessage = ChannelMessageBody.extend({ message_uuid: Uuid });
+
+/**
+ * The custom API channel: a contact's message arriving from an integrated system. It is checked and
+ * queued like a provider's webhook and stored by the worker within moments; the answer names the
+ * message's uuid (the same for the same message.id), which getChannelMessage follows to its conversation.
+ */
 export const receiveChannelMessage = route({
   method: 'POST',
   path: '/api/v1/channels/droz/:id/messages',
   tags: ['channels'],
   auth: false,
   channelToken: true,
-  summary: "Receives a contact's message on a custom channel (Authorization: Bearer <channel token>). Idempotent by message.id.",
+  summary:
+    "Queues a contact's message on a custom channel (Authorization: Bearer <channel token>); answers its uuid. Idempotent by message.id.",
   params: UuidParam,
-  body: z.strictObject({
-    contact: z
-      .strictObject({
-        phone: z.string().trim().max(32).optional(),
-        identifier: z.string().trim().min(1).max(200).optional(),
-        name: z.string().trim().max(200).optional(),
-        email: z.string().trim().max(254).optional(),
-      })
-      .refine((c) => c.phone || c.identifier, { message: fieldMessage('contact_identity_required') }),
-    message: z
-      .strictObject({
-        id: z.string().trim().min(1).max(200).optional(),
-        content: z.string().max(MESSAGE_CONTENT_MAX).optional(),
-        annex_url: z.url().max(2000).optional(),
-      })
-      .refine((m) => (m.content ?? '').trim().length > 0 || m.annex_url, { message: fieldMessage('inbound_message_content_required') }),
-  }),
-  response: dataOf(z.object({ conversation_uuid: Uuid, message_uuid: Uuid, duplicate: z.boolean() })),
+  body: ChannelMessageBody,
+  response: dataOf(z.object({ message_uuid: Uuid })),
   status: 202,
   errors: ['channel_token_invalid', 'channel_disabled_inbound', 'phone_invalid'],
+});
+
+/** Where a message the custom channel accepted was stored: 404 until the worker has stored it. */
+export const getChannelMessage = route({
+  method: 'GET',
+  path: '/api/v1/channels/droz/:id/messages/:message_id',
+  tags: ['channels'],
+  auth: false,
+  channelToken: true,
+  summary: 'The conversation a message accepted on a custom channel was stored in (Authorization: Bearer <channel token>).',
+  params: z.object({ id: Uuid, message_id: Uuid }),
+  response: dataOf(z.object({ message_uuid: Uuid, conversation_uuid: Uuid })),
+  errors: ['channel_token_invalid', 'channel_disabled_inbound', 'message_not_found'],
 });

@@ -53,6 +53,7 @@ export const routeTable = {
   markMessages: { method: 'PUT', path: '/api/v1/conversations/:id/messages' },
   getMessage: { method: 'GET', path: '/api/v1/messages/:id' },
   receiveChannelMessage: { method: 'POST', path: '/api/v1/channels/droz/:id/messages' },
+  getChannelMessage: { method: 'GET', path: '/api/v1/channels/droz/:id/messages/:message_id' },
   createContact: { method: 'POST', path: '/api/v1/contacts' },
   updateContact: { method: 'PATCH', path: '/api/v1/contacts/:id' },
   listContacts: { method: 'GET', path: '/api/v1/contacts' },

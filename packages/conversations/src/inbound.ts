@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError } from '@atende/contract';
-import { countryForCallingCode, normalizePhone, phoneVariants, tenantConfigOf } from '@atende/core';
+import { AppError, fieldMessage, QueuedChannelMessage } from '@atende/contract';
+import { countryForCallingCode, normalizePhone, phoneVariants, storableStrings, tenantConfigOf } from '@atende/core';
 import {
   addConversationEvent,
   appendContactMessageToOpen,
@@ -43,6 +43,13 @@ export interface InboundInput {
   contact: { phone?: string; identifier?: string; name?: string; email?: string; fields?: Record<string, string> };
   message: {
     id?: string;
+    /** The message's uuid when it has no provider id (the custom channel's answer already named it). */
+    uuid?: string;
+    /**
+     * When the channel accepted the message (the api's receive time of the webhook or post):
+     * messages are stored in that order, not in the order the worker's parallel jobs reach them.
+     */
+    at?: Date;
     content?: string;
     annex_url?: string;
     /** The StoredFile of this tenant already holding the message's media (provider webhooks). */
@@ -76,6 +83,18 @@ function tenantCountry(config: unknown): Country {
   return country;
 }
 
+/**
+ * The contact's phone in international form, read in the tenant's country; null without one. A
+ * number that is no phone, given without another identity, is refused (phone_invalid): the custom
+ * channel checks it before queuing a message, so its caller hears of it.
+ */
+export function contactPhone(channel: { tenantConfig: unknown }, contact: InboundInput['contact']): string | null {
+  const phone = contact.phone ? normalizePhone(contact.phone, tenantCountry(channel.tenantConfig)) : null;
+  if (contact.phone && !phone && !contact.identifier)
+    throw new AppError('phone_invalid', 'Número de telefone inválido', [{ path: 'contact.phone', message: fieldMessage('phone_invalid') }]);
+  return phone;
+}
+
 /** The channel a contact's message arrived on, already authenticated by its caller. */
 export interface InboundChannel {
   id: string;
@@ -105,22 +124,12 @@ export interface InboundResult {
 export class InboundReceiver {
   constructor(private readonly ctx: ConversationDeps) {}
 
-  /**
-   * `fresh`: when `channel` was remembered rather than read now (the custom channel's inbound call
-   * keeps a channel's row for a second, see InboundService), reads it again. Only appending to an
-   * open conversation runs on a remembered row; anything more (a new conversation, its entry
-   * sector, menu or bot) starts over on the stored one.
-   */
-  async receive(channel: InboundChannel, input: InboundInput, fresh?: () => Promise<InboundChannel>): Promise<InboundResult> {
-    const country = tenantCountry(channel.tenantConfig);
-    const phone = input.contact.phone ? normalizePhone(input.contact.phone, country) : null;
-    if (input.contact.phone && !phone && !input.contact.identifier)
-      throw new AppError('phone_invalid', 'Número de telefone inválido', [
-        { path: 'contact.phone', message: 'Número de telefone inválido' },
-      ]);
+  async receive(channel: InboundChannel, input: InboundInput): Promise<InboundResult> {
+    const phone = contactPhone(channel, input.contact);
     const identifier = (input.contact.identifier ?? phone)!;
     const externalId = input.message.id ?? null;
-    const messageId = externalId ? messageIdFor(channel.id, externalId) : randomUUID();
+    const messageId = externalId ? messageIdFor(channel.id, externalId) : (input.message.uuid ?? randomUUID());
+    const accepted = input.message.at ?? new Date();
     const content = [input.message.content?.trim(), input.message.annex_url].filter(Boolean).join('\n');
     const annexId = input.message.annex?.id ?? null;
     const interactive = input.message.interactive ?? null;
@@ -180,7 +189,7 @@ export class InboundReceiver {
       this.ctx.db,
       channel.id,
       identifier,
-      messageRow(new Date()),
+      messageRow(accepted),
       phone ? phoneVariants(phone) : [],
     );
     if (appended) {
@@ -206,7 +215,6 @@ export class InboundReceiver {
       if (appended.hoursMayReply) await this.outOfHours(appended.conversationId);
       return { conversation_uuid: appended.conversationId, message_uuid: messageId, duplicate: false };
     }
-    if (fresh) return this.receive(await fresh(), input);
     // No open conversation: the message may answer the survey sent when the last one was finished.
     const surveyAnswer = await answerPendingSurvey(this.ctx, {
       tenantId: channel.tenantId,
@@ -240,7 +248,7 @@ export class InboundReceiver {
             );
       const conversationId = found?.open ?? opened!.id;
       const menu = opened?.menu ?? null;
-      const now = new Date();
+      const now = accepted;
       await insertContactMessage(tx, messageRow(now), conversationId, contactId, 'fail');
       const conv = await touchConversationForContactMessage(tx, conversationId, now);
       if (!conv) throw new AppError('conversation_not_found', 'Conversation not found');
@@ -371,4 +379,27 @@ export class InboundReceiver {
     effects.queueChanged(channel.tenantId, channel.workspaceId);
     return { id: conv.id, menu: null, queued: { sectorId: conv.sectorId, ticketNumber } };
   }
+}
+
+/**
+ * A contact's message the custom API channel accepted and queued (queue channel-inbound, its raw
+ * body a QueuedChannelMessage), stored under the uuid the channel's answer named and in the order it
+ * was accepted. A body that is not one answers null (the caller logs and drops it).
+ */
+export async function receiveQueuedChannelMessage(
+  receiver: InboundReceiver,
+  channel: InboundChannel,
+  rawBody: string,
+  acceptedAt: Date,
+): Promise<InboundResult | null> {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return null;
+  }
+  const parsed = QueuedChannelMessage.safeParse(body);
+  if (!parsed.success) return null;
+  const { contact, message, message_uuid } = storableStrings(parsed.data);
+  return receiver.receive(channel, { contact, message: { ...message, uuid: message_uuid, at: acceptedAt } });
 }

@@ -38,11 +38,12 @@ function contactMessageRow(m: ContactMessage, conversation: Prisma.Sql, contact:
  * The conversation's side of a contact message: the contact took part, one more unread, archived
  * ones come back when the workspace says so, and an outbound conversation becomes a normal one
  * once the contact answers. `before` names a row with the conversation's former archived, state
- * and the workspace's behaviour; `at` the message's time.
+ * and the workspace's behaviour; `at` the message's time (an earlier message stored late does not
+ * move the conversation's last message back).
  */
 function contactMessageTouch(before: Prisma.Sql, at: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`"contactInteracted" = true, "lastMessageAt" = ${at}, "unreadContactMessages" = c."unreadContactMessages" + 1,
-    archived = CASE WHEN ${before}.archived AND ${before}.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = ${at},
+  return Prisma.sql`"contactInteracted" = true, "lastMessageAt" = GREATEST(c."lastMessageAt", ${at}), "unreadContactMessages" = c."unreadContactMessages" + 1,
+    archived = CASE WHEN ${before}.archived AND ${before}.behaviour = 'unarchive' THEN false ELSE c.archived END, "updatedAt" = GREATEST(c."updatedAt", ${at}),
     state = CASE WHEN c.state = ${stateSql('outbound_started')} THEN ${stateSql('answered')} ELSE c.state END`;
 }
 
@@ -240,4 +241,10 @@ export async function inboundChannelRow(db: Db, channelId: string): Promise<Inbo
     SELECT c.id, c."tenantId", c."workspaceId", c.type, c.enabled, c."entrySectorId", c."entryMenuId", c."entryBotId", c."inboundTokenHash", t.config AS "tenantConfig"
     FROM "Channel" c JOIN "Tenant" t ON t.id = c."tenantId" WHERE c.id = ${channelId}::uuid AND c."deletedAt" IS NULL`;
   return channel;
+}
+
+/** The conversation a contact message of this channel was stored in; null when none is (yet). */
+export async function conversationOfChannelMessage(db: Db, channelId: string, messageId: string): Promise<string | null> {
+  const row = await db.message.findFirst({ where: { id: messageId, conversation: { channelId } }, select: { conversationId: true } });
+  return row?.conversationId ?? null;
 }

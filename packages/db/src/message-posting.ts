@@ -1,4 +1,4 @@
-import type { Prisma } from '../generated/prisma/client';
+import { Prisma } from '../generated/prisma/client';
 import type { Db } from './client';
 import type { ScopedDb } from './scoped';
 
@@ -45,21 +45,25 @@ export async function markMessageSent(db: ScopedDb, messageId: string, externalI
   });
 }
 
-/** Delivery failed for good: the message shows failed with `reason` (the agent may retry it). */
+/** A message's interactive part as a JSON object to merge into (a missing or non-object part counts as `{}`). */
+const interactiveObject = Prisma.sql`COALESCE(CASE WHEN jsonb_typeof("interactiveContent") = 'object' THEN "interactiveContent" END, '{}'::jsonb)`;
+
+/**
+ * Delivery failed for good: the message shows failed with `reason` (the agent may retry it unless
+ * `permanent`). Whether the failure is final is merged into the message's interactive part in the same
+ * statement, so a delivery receipt written meanwhile is kept.
+ */
 export async function markMessageFailed(
-  db: ScopedDb,
+  db: Db | ScopedDb,
+  tenantId: string,
   messageId: string,
   reason: string,
   options: { permanent: boolean } = { permanent: false },
 ): Promise<void> {
-  // Whether the failure is final is kept beside the message's delivery receipts (its interactive part).
-  const row = await db.message.findFirst({ where: { id: messageId }, select: { interactiveContent: true } });
-  const stored = row?.interactiveContent;
-  const base = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {};
-  await db.message.updateMany({
-    where: { id: messageId, state: 'pending' },
-    data: { status: 'failed', errorMessage: reason, interactiveContent: { ...base, failure: { permanent: options.permanent } } },
-  });
+  await db.$executeRaw`
+    UPDATE "Message" SET status = 'failed', "errorMessage" = ${reason}, "updatedAt" = now(),
+      "interactiveContent" = ${interactiveObject} || jsonb_build_object('failure', jsonb_build_object('permanent', ${options.permanent}::boolean))
+    WHERE id = ${messageId}::uuid AND "tenantId" = ${tenantId}::uuid AND state = 'pending'`;
 }
 
 /** The uuid of the agent a conversation is assigned to now, if any. */
@@ -82,14 +86,28 @@ export async function markFailedByProvider(db: ScopedDb, messageId: string, reas
   await db.message.updateMany({ where: { id: messageId, state: { not: 'read' } }, data: { status: 'failed', errorMessage: reason } });
 }
 
-/** The provider's latest delivery news for a message (sent or read), kept with its interactive part. */
+/** The order delivery news moves in, in SQL: a late 'delivered' never undoes 'read'. */
+const deliveryRank = (value: Prisma.Sql) =>
+  Prisma.sql`CASE ${value} WHEN 'sent' THEN 1 WHEN 'delivered' THEN 2 WHEN 'read' THEN 3 ELSE 0 END`;
+
+/**
+ * The provider's delivery news for our message (sent, delivered or read), kept as `delivery` in its
+ * interactive part, only when it moves the message forward: checked and written in one statement, so
+ * two receipts handled at once cannot move it backwards. Whether it changed.
+ */
 export async function storeDeliveryStatus(
-  db: ScopedDb,
+  db: Db | ScopedDb,
+  tenantId: string,
   messageId: string,
-  state: 'sent' | 'read',
-  interactiveContent: Prisma.InputJsonObject,
-): Promise<void> {
-  await db.message.updateMany({ where: { id: messageId }, data: { state, status: null, errorMessage: null, interactiveContent } });
+  delivery: 'sent' | 'delivered' | 'read',
+): Promise<boolean> {
+  const state = delivery === 'read' ? 'read' : 'sent';
+  const changed = await db.$executeRaw`
+    UPDATE "Message" SET state = ${state}::"MessageState", status = NULL, "errorMessage" = NULL, "updatedAt" = now(),
+      "interactiveContent" = ${interactiveObject} || jsonb_build_object('delivery', ${delivery}::text)
+    WHERE id = ${messageId}::uuid AND "tenantId" = ${tenantId}::uuid
+      AND ${deliveryRank(Prisma.sql`"interactiveContent"->>'delivery'`)} < ${deliveryRank(Prisma.sql`${delivery}::text`)}`;
+  return changed > 0;
 }
 
 /** Our sent messages to a contact on a channel, up to `at`, newest first, at most `limit` (a read watermark's scope). */

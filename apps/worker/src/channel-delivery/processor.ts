@@ -131,7 +131,7 @@ export async function deliverMessage(deps: ChannelDeliveryDeps, raw: unknown, at
       // item 3). Marked failed and the conversation closed in one transaction.
       await closeFailedTemplateStart({ db: deps.db, realtime: deps.realtime, log }, job.tenant_uuid, message.id, { reason });
     } else {
-      await markMessageFailed(db, message.id, reason, { permanent });
+      await markMessageFailed(db, job.tenant_uuid, message.id, reason, { permanent });
     }
     // The bubble says why at once, and offers no retry for a refusal that would only repeat.
     await emitMessagesAck(deps, db, ack, 'pending', 'failed', { error_message: reason, retryable: !permanent });

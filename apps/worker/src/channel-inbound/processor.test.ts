@@ -233,6 +233,48 @@ describe('channel-inbound: provider webhooks into conversations', () => {
   });
 });
 
+describe('channel-inbound: the custom API channel', () => {
+  it('stores the queued post under the uuid its answer named, keeps the accepted order, and drops what it cannot take', async () => {
+    const custom = await t.db.channel.create({
+      data: { tenantId, workspaceId: (await t.db.workspace.findFirstOrThrow({ where: { tenantId } })).id, name: 'API', type: 'custom' },
+    });
+    const queued = (body: object, receivedAt: Date): ChannelInboundJob => ({
+      tenant_uuid: tenantId,
+      channel_uuid: custom.id,
+      content_type: 'application/json',
+      raw_body: JSON.stringify(body),
+      received_at: receivedAt.toISOString(),
+    });
+    const accepted = Date.now();
+    const first = randomUUID();
+    const second = randomUUID();
+    const contact = { phone: '+5511977776666', name: 'Ana' };
+    // The second post reaches the worker first.
+    expect(
+      await processInbound(deps, queued({ contact, message: { content: 'segunda' }, message_uuid: second }, new Date(accepted + 5))),
+    ).toMatchObject({ messages: 1 });
+    expect(
+      await processInbound(deps, queued({ contact, message: { content: 'primeira' }, message_uuid: first }, new Date(accepted))),
+    ).toMatchObject({ messages: 1 });
+    const stored = await t.db.message.findMany({ where: { id: { in: [first, second] } }, orderBy: { createdAt: 'asc' } });
+    expect(stored.map((m) => m.content)).toEqual(['primeira', 'segunda']);
+    expect(new Set(stored.map((m) => m.conversationId)).size).toBe(1);
+
+    // A body that is no queued post, and a post to a channel disabled since it was accepted, are dropped.
+    expect(await processInbound(deps, queued({ contact, message: { content: 'x' } }, new Date()))).toMatchObject({
+      messages: 0,
+      ignored: 1,
+    });
+    await t.db.channel.update({ where: { id: custom.id }, data: { enabled: false } });
+    const late = randomUUID();
+    expect(await processInbound(deps, queued({ contact, message: { content: 'tarde' }, message_uuid: late }, new Date()))).toMatchObject({
+      messages: 0,
+      ignored: 1,
+    });
+    expect(await t.db.message.count({ where: { id: late } })).toBe(0);
+  });
+});
+
 describe('templates at the provider', () => {
   const definition = { type: 'BODY', text: 'Olá {{1}}', example: { body_text: [['Ana']] } };
 

@@ -10,13 +10,14 @@ import {
   type InboundMedia,
   type ProviderChannelAdapter,
 } from '@atende/channels';
-import { queues, UPLOAD_ALLOWED_TYPES, type LeftOut } from '@atende/contract';
+import { channelTypeFacts, queues, UPLOAD_ALLOWED_TYPES, type LeftOut } from '@atende/contract';
 import {
   announceTemplate,
   applyTemplateStatus,
   InboundReceiver,
   type InboundInput,
   messageIdFor,
+  receiveQueuedChannelMessage,
   type AnnexRow,
   type ConversationDeps,
 } from '@atende/conversations';
@@ -60,8 +61,6 @@ export interface InboundOutcome {
 }
 
 const ERROR_MESSAGE_MAX = 500;
-/** The order delivery states move in: a late 'delivered' never undoes 'read'. */
-const RANK = { sent: 1, delivered: 2, read: 3 } as const;
 
 /**
  * The note a contact's message keeps of media that was not kept (`left_out`, beside the message's
@@ -144,10 +143,9 @@ async function applyStatus(
     });
     return true;
   }
-  const delivery = (message.interactiveContent as { delivery?: keyof typeof RANK } | null)?.delivery;
-  if (delivery && RANK[delivery] >= RANK[event.status]) return false;
+  // Only news that moves the message forward is kept: a late 'delivered' never undoes 'read'.
+  if (!(await storeDeliveryStatus(deps.db, tenantId, message.id, event.status))) return false;
   const state = event.status === 'read' ? 'read' : 'sent';
-  await storeDeliveryStatus(db, message.id, state, { ...((message.interactiveContent as object | null) ?? {}), delivery: event.status });
   await emitMessagesAck(deps, db, ack, state, null, { delivered: event.status === 'delivered' });
   return true;
 }
@@ -211,8 +209,8 @@ async function withSenderName(
 }
 
 /**
- * One verified provider webhook delivery (queue channel-inbound): contact messages enter
- * conversations exactly like the custom channel's (idempotent by the provider's message id),
+ * One accepted inbound delivery (queue channel-inbound): a custom API channel's post, or a verified
+ * provider webhook whose contact messages enter conversations (idempotent by the provider's message id),
  * status updates move our messages' state, template status changes reach open template lists.
  * A malformed body is dropped (logged); a failure of ours throws so BullMQ retries.
  */
@@ -220,8 +218,22 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   const job = queues.channelInbound.payload.parse(raw);
   const outcome: InboundOutcome = { messages: 0, statuses: 0, templates: 0, ignored: 0 };
   const channel = await providerChannelRow(deps.db, job.tenant_uuid, job.channel_uuid);
-  const adapter = channel ? deps.adapters.get(channelKind(channel.type)) : undefined;
-  if (!channel || !adapter || !isProviderAdapter(adapter)) return { ...outcome, ignored: 1 };
+  if (!channel) return { ...outcome, ignored: 1 };
+  const acceptedAt = Date.parse(job.received_at);
+  const conversationDeps: ConversationDeps = { db: deps.db, realtime: deps.realtime, log: deps.log };
+  const receiver = new InboundReceiver(conversationDeps);
+  if (channelTypeFacts(channel.type)?.inbound === 'token') {
+    // The custom API channel's post, checked and queued by the api.
+    if (!channel.enabled) {
+      deps.log.warn({ channelId: channel.id }, 'message to a disabled channel not taken; enable the channel to receive its messages');
+      return { ...outcome, ignored: 1 };
+    }
+    const stored = await receiveQueuedChannelMessage(receiver, channel, job.raw_body, new Date(acceptedAt));
+    if (!stored) deps.log.warn({ channelId: channel.id }, 'queued custom channel message not understood; dropped');
+    return { ...outcome, ...(stored ? { messages: 1 } : { ignored: 1 }) };
+  }
+  const adapter = deps.adapters.get(channelKind(channel.type));
+  if (!adapter || !isProviderAdapter(adapter)) return { ...outcome, ignored: 1 };
   const target: ChannelTarget = {
     uuid: channel.id,
     type: channel.type,
@@ -238,9 +250,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
     }
     throw error;
   }
-  const conversationDeps: ConversationDeps = { db: deps.db, realtime: deps.realtime, log: deps.log };
-  const receiver = new InboundReceiver(conversationDeps);
-  const handleEvent = async (event: InboundEvent): Promise<void> => {
+  const handleEvent = async (event: InboundEvent, index: number): Promise<void> => {
     if (event.kind === 'message') {
       if (!channel.enabled) {
         // The admin turned the channel off: its contacts' messages are not taken, but never in silence.
@@ -263,6 +273,8 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         contact: contactOf(await withSenderName(deps, adapter, target, event), channel.type),
         message: {
           id: event.externalId,
+          // In the order accepted: the webhook's time, and the events of one webhook one millisecond apart.
+          at: new Date(acceptedAt + index),
           content: text,
           ...(annex ? { annex, ...(event.media?.voice ? { voice: true } : {}) } : {}),
           context_id: event.contextExternalId,
@@ -303,7 +315,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
   // each event is cleaned of what Postgres refuses and handled on its own; a failure is logged and
   // the job fails after the rest are stored, so a retry (idempotent by message id) tries it again.
   let failure: unknown = null;
-  for (const raw of events) {
+  for (const [index, raw] of events.entries()) {
     const event = storableStrings(raw);
     if (event !== raw)
       deps.log.warn(
@@ -311,7 +323,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
         'inbound event had characters that cannot be stored; cleaned',
       );
     try {
-      await handleEvent(event);
+      await handleEvent(event, index);
     } catch (error) {
       failure ??= error;
       deps.log.error({ err: error, channelId: channel.id, kind: event.kind }, 'inbound event failed; the others of the webhook go on');

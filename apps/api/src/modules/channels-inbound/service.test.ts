@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testing';
-import { customChannel, inbound } from '../conversations/fixtures';
+import { InboundReceiver, receiveQueuedChannelMessage } from '@atende/conversations';
+import { providerChannelRow } from '@atende/db';
+import { customChannel, inbound, storeQueuedInbound } from '../conversations/fixtures';
 import { CHANNEL_ROW_TTL_MS } from './service';
 
-// The custom channel's inbound call remembers an authenticated channel's row for a second
-// item 3): what that may and may not change.
+// The custom channel's inbound call: checked and queued by the api, stored by the worker's
+// channel-inbound processor; it remembers an authenticated channel's row for a second.
 let t: TestApp;
 let acme: Awaited<ReturnType<TestApp['tenant']>>;
 let admin: string;
@@ -104,5 +106,98 @@ describe('custom channel inbound: the remembered channel row', () => {
     const res = await inbound(t, channel.id, admin, { phone: '11977770006', id: 'sess-1' });
     expect(res.status).toBe(401);
     expect(res.body.error_message).toBe('Invalid channel or token');
+  });
+});
+
+describe('custom channel inbound: queued like a webhook', () => {
+  const post = (channelId: string, token: string, body: object) =>
+    t.http.post(`/api/v1/channels/droz/${channelId}/messages`).set('Authorization', `Bearer ${token}`).send(body);
+  const storedAt = (channelId: string, token: string, messageId: string) =>
+    t.http.get(`/api/v1/channels/droz/${channelId}/messages/${messageId}`).set('Authorization', `Bearer ${token}`);
+
+  it("answers the message's uuid at once, stores it with the queue, and tells where it went", async () => {
+    const { channel, token } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'queue-token-0123456789',
+    );
+    const body = { contact: { phone: '11977770010', name: 'Lia' }, message: { id: 'q-1', content: 'Oi' } };
+    const res = await post(channel.id, token, body);
+    expect(res.status).toBe(202);
+    expect(Object.keys(res.body.data)).toEqual(['message_uuid']);
+    // Nothing is stored before the worker's turn; the conversation is not known yet.
+    expect(await t.database.db.message.count({ where: { id: res.body.data.message_uuid } })).toBe(0);
+    const early = await storedAt(channel.id, token, res.body.data.message_uuid);
+    expect(early.status).toBe(404);
+    expect(early.body.code).toBe('message_not_found');
+
+    // The same message again names the same uuid and is stored once.
+    expect((await post(channel.id, token, body)).body.data.message_uuid).toBe(res.body.data.message_uuid);
+    const [first, repeat] = await storeQueuedInbound(t, channel.id);
+    expect(first).toMatchObject({ message_uuid: res.body.data.message_uuid, duplicate: false });
+    expect(repeat).toEqual({ ...first, duplicate: true });
+    expect(await t.database.db.message.count({ where: { id: res.body.data.message_uuid } })).toBe(1);
+
+    const found = await storedAt(channel.id, token, res.body.data.message_uuid);
+    expect(found.status).toBe(200);
+    expect(found.body.data).toEqual({ message_uuid: res.body.data.message_uuid, conversation_uuid: first!.conversation_uuid });
+    // Another channel's token does not open it; nor does another channel's path.
+    const other = await customChannel(t.database.db, acme.tenantId, acme.workspaceId, acme.sectors[0]!.id, 'queue-other-0123456789');
+    expect((await storedAt(channel.id, other.token, res.body.data.message_uuid)).status).toBe(401);
+    expect((await storedAt(other.channel.id, other.token, res.body.data.message_uuid)).status).toBe(404);
+  });
+
+  it('refuses an invalid phone while the caller waits, and queues nothing', async () => {
+    const { channel, token } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'phone-token-0123456789',
+    );
+    const res = await post(channel.id, token, { contact: { phone: '12' }, message: { content: 'Oi' } });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('phone_invalid');
+    expect(res.body.fields).toEqual([{ path: 'contact.phone', message: 'Número de telefone inválido', code: 'phone_invalid' }]);
+    expect(await storeQueuedInbound(t, channel.id)).toEqual([]);
+  });
+
+  it('messages stored out of order (parallel jobs) keep the order they were accepted in', async () => {
+    const { channel, token } = await customChannel(
+      t.database.db,
+      acme.tenantId,
+      acme.workspaceId,
+      acme.sectors[0]!.id,
+      'order-token-0123456789',
+    );
+    for (const [id, content] of [
+      ['ord-1', 'primeira'],
+      ['ord-2', 'segunda'],
+      ['ord-3', 'terceira'],
+    ])
+      expect((await post(channel.id, token, { contact: { phone: '11977770011' }, message: { id, content } })).status).toBe(202);
+    const jobs = await t.database.db.outboxJob.findMany({
+      where: { queue: 'channel-inbound', dispatchedAt: null, payload: { path: ['channel_uuid'], equals: channel.id } },
+      orderBy: { createdAt: 'asc' },
+    });
+    expect(jobs).toHaveLength(3);
+    const receiver = new InboundReceiver(t.ctx);
+    const row = (await providerChannelRow(t.database.db, acme.tenantId, channel.id))!;
+    // The worker reaches the second first, then the third, then the first.
+    for (const job of [jobs[1]!, jobs[2]!, jobs[0]!]) {
+      const payload = job.payload as { raw_body: string; received_at: string };
+      expect(await receiveQueuedChannelMessage(receiver, row, payload.raw_body, new Date(payload.received_at))).not.toBeNull();
+      await t.database.db.outboxJob.update({ where: { id: job.id }, data: { dispatchedAt: new Date() } });
+    }
+    const messages = await t.database.db.message.findMany({
+      where: { externalId: { in: ['ord-1', 'ord-2', 'ord-3'] } },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    });
+    expect(messages.map((m) => m.content)).toEqual(['primeira', 'segunda', 'terceira']);
+    const conversation = await t.database.db.conversation.findUniqueOrThrow({ where: { id: messages[0]!.conversationId } });
+    // The conversation's last message time did not move back when the first was stored last.
+    expect(conversation.lastMessageAt).toEqual(messages[2]!.createdAt);
   });
 });

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { AppError, channelTypeFacts } from '@atende/contract';
-import { InboundReceiver, type InboundChannel, type InboundInput } from '@atende/conversations';
-import { inboundChannelRow } from '@atende/db';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { AppError, channelTypeFacts, queues, type ChannelMessageInput } from '@atende/contract';
+import { contactPhone, messageIdFor, type InboundChannel } from '@atende/conversations';
+import { conversationOfChannelMessage, enqueue, inboundChannelRow } from '@atende/db';
 import type { AppContext } from '../../context';
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -13,10 +13,10 @@ interface ChannelRow extends InboundChannel {
 }
 
 /**
- * How long an authenticated channel's row answers its next inbound calls without a query
- * item 3: one query less per contact message, in the api and in Postgres). A change made in this
- * process applies at once (forgetInboundChannel); another api process sees it within this time.
- * Only appending to an open conversation uses a remembered row (InboundReceiver.receive `fresh`).
+ * How long an authenticated channel's row answers its next inbound calls without a query (one
+ * query less per contact message). A change made in this process applies at once
+ * (forgetInboundChannel); another api process sees it within this time. The worker that stores the
+ * message reads the channel again, so a remembered row only ever lets a message be queued.
  */
 export const CHANNEL_ROW_TTL_MS = 1000;
 const remembered = new Map<string, { row: ChannelRow; until: number }>();
@@ -49,15 +49,19 @@ function admits(channel: ChannelRow | undefined, token: string): channel is Chan
   return same && channel !== undefined && token.length > 0 && channelTypeFacts(channel.type)?.inbound === 'token';
 }
 
+/**
+ * The custom API channel's entrance: authenticates the caller by the channel's token and queues the
+ * message for the worker, exactly as a provider's webhook is queued (queue channel-inbound); the
+ * worker stores it through the same receiver. The answer names the uuid the message will have.
+ */
 export class InboundService {
-  private readonly receiver: InboundReceiver;
-
-  constructor(private readonly ctx: AppContext) {
-    this.receiver = new InboundReceiver(ctx);
-  }
+  constructor(private readonly ctx: AppContext) {}
 
   /** Authenticates the caller by the channel's token; unknown channel and bad token look the same. */
-  private async channel(channelId: string, token: string): Promise<ChannelRow> {
+  private async channel(channelId: string, authorization: string | undefined): Promise<ChannelRow> {
+    const token = bearer(authorization);
+    const known = remembered.get(channelId);
+    if (known && known.until > Date.now() && admits(known.row, token)) return known.row;
     const channel: ChannelRow | undefined = await inboundChannelRow(this.ctx.db, channelId);
     if (!admits(channel, token)) {
       forgetInboundChannel(channelId);
@@ -71,13 +75,27 @@ export class InboundService {
     return channel;
   }
 
-  /** A contact's message on a custom API channel, authenticated by the channel's token. */
-  async receive(channelId: string, authorization: string | undefined, input: InboundInput) {
-    const token = bearer(authorization);
-    const known = remembered.get(channelId);
-    if (known && known.until > Date.now() && admits(known.row, token)) {
-      return this.receiver.receive(known.row, input, () => this.channel(channelId, token));
-    }
-    return this.receiver.receive(await this.channel(channelId, token), input);
+  /** A contact's message on a custom API channel: checked, queued, and answered with its uuid. */
+  async receive(channelId: string, authorization: string | undefined, input: ChannelMessageInput): Promise<{ message_uuid: string }> {
+    const channel = await this.channel(channelId, authorization);
+    // Refused now, while the caller waits, rather than dropped by the worker.
+    contactPhone(channel, input.contact);
+    const messageUuid = input.message.id ? messageIdFor(channel.id, input.message.id) : randomUUID();
+    await enqueue(this.ctx.db, queues.channelInbound.name, {
+      tenant_uuid: channel.tenantId,
+      channel_uuid: channel.id,
+      content_type: 'application/json',
+      raw_body: JSON.stringify({ ...input, message_uuid: messageUuid }),
+      received_at: new Date().toISOString(),
+    });
+    return { message_uuid: messageUuid };
+  }
+
+  /** The conversation a message accepted on this channel was stored in (404 until it is). */
+  async stored(channelId: string, authorization: string | undefined, messageId: string) {
+    const channel = await this.channel(channelId, authorization);
+    const conversationId = await conversationOfChannelMessage(this.ctx.db, channel.id, messageId);
+    if (!conversationId) throw new AppError('message_not_found', 'Message not found (a message just accepted is stored within moments)');
+    return { message_uuid: messageId, conversation_uuid: conversationId };
   }
 }

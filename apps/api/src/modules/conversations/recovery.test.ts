@@ -29,7 +29,7 @@ describe('conversation events across a brief disconnection', () => {
     open.push(socket);
     await connected(socket);
 
-    await inbound(t, channel.id, channelToken, { phone: '11977770001', id: 'recovery-1', content: 'Oi' }).expect(202);
+    expect((await inbound(t, channel.id, channelToken, { phone: '11977770001', id: 'recovery-1', content: 'Oi' })).status).toBe(202);
     // Accepting sends the agent update-conversation: recovery resumes from the offset of the last event received.
     const taken = nextEvent(socket, 'update-conversation', (p) => p.conversation.state === 'answered');
     const accepted = await t.http

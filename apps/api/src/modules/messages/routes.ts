@@ -1,4 +1,4 @@
-import { getMessage, listMessages, markMessages, receiveChannelMessage, sendMessage } from '@atende/contract';
+import { getChannelMessage, getMessage, listMessages, markMessages, receiveChannelMessage, sendMessage } from '@atende/contract';
 import type { FastifyInstance } from 'fastify';
 import { bind } from '../../bind';
 import type { InboundService } from '../channels-inbound/service';
@@ -15,5 +15,8 @@ export function messageRoutes(app: FastifyInstance, messages: MessageService, in
   bind(app, getMessage, 'signed_in', async ({ session, params }) => ({ data: await messages.get(session, params.id) }));
   bind(app, receiveChannelMessage, 'public', async ({ params, body, request }) => ({
     data: await inbound.receive(params.id, request.headers.authorization, body),
+  }));
+  bind(app, getChannelMessage, 'public', async ({ params, request }) => ({
+    data: await inbound.stored(params.id, request.headers.authorization, params.message_id),
   }));
 }
