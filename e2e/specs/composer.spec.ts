@@ -201,7 +201,7 @@ test('with a microphone, a voice note records with its timer and is sent as a vo
   await expect(async () => {
     const sent = await sentMessages(agent, conversation.uuid);
     expect(sent).toHaveLength(1);
-    expect(sent[0]).toMatchObject({ voice: true, annex: { content_type: 'audio/webm' } });
+    expect(sent[0]).toMatchObject({ voice: true, annex: { content_type: 'audio/ogg' } });
   }).toPass();
 
   // Cancelling a recording sends nothing.

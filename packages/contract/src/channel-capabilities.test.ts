@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { attachmentRefusal, attachmentRuleOf, capabilitiesOf, CHANNEL_CAPABILITIES, textRefusal } from './channel-capabilities';
+import {
+  attachmentRefusal,
+  attachmentRuleOf,
+  capabilitiesOf,
+  CHANNEL_CAPABILITIES,
+  textRefusal,
+  VOICE_NOTE_TYPE,
+  voiceNoteRefusal,
+} from './channel-capabilities';
 
 describe('channel capabilities', () => {
   it('says nothing for types without a row: the general upload rules apply', () => {
@@ -37,5 +45,19 @@ describe('SMS capabilities', () => {
     });
     expect(capabilitiesOf('sms')?.smsSegments).toBe(true);
     expect(textRefusal('sms', 'x'.repeat(1601), false)).toEqual({ code: 'channel_text_too_long', max: 1600 });
+  });
+});
+
+describe('voice notes', () => {
+  it('are offered where the Ogg/Opus recording goes out, as a voice note or as audio, and nowhere else', () => {
+    expect(voiceNoteRefusal('telegram')).toBeNull();
+    expect(voiceNoteRefusal('messenger')).toBeNull();
+    expect(voiceNoteRefusal('email')).toBeNull();
+    expect(voiceNoteRefusal('whatsapp_cloud')).toBeNull();
+    expect(voiceNoteRefusal('custom')).toBeNull();
+    expect(voiceNoteRefusal('instagram')).toEqual({ code: 'channel_attachment_type' });
+    expect(voiceNoteRefusal('sms')).toEqual({ code: 'channel_attachment_type' });
+    expect(voiceNoteRefusal('sms', { mms_enabled: 'true' })).toBeNull();
+    expect(VOICE_NOTE_TYPE).toBe('audio/ogg');
   });
 });

@@ -261,6 +261,22 @@ export function attachmentRefusal(
   return null;
 }
 
+/** The type a recorded voice note is sent in (the web app turns a browser's WebM recording into it): Opus in Ogg. */
+export const VOICE_NOTE_TYPE = 'audio/ogg';
+
+/**
+ * Why a recorded voice note cannot go out on this channel, as a voice note or as an audio file (Instagram
+ * takes no Ogg audio, SMS none without MMS), or null: the composer then offers no recording at all.
+ */
+export function voiceNoteRefusal(
+  channelType: string,
+  settings?: Readonly<Record<string, unknown>> | null,
+): { code: ChannelRefusal; maxBytes?: number } | null {
+  const capabilities = capabilitiesOf(channelType, settings);
+  if (!capabilities || capabilities.voiceTypes.includes(VOICE_NOTE_TYPE)) return null;
+  return attachmentRefusal(channelType, { contentType: VOICE_NOTE_TYPE, size: null }, settings);
+}
+
 /** Why a text (or an attachment's caption) cannot go out on this channel, or null. */
 export function textRefusal(channelType: string, text: string, asCaption: boolean): { code: ChannelRefusal; max: number } | null {
   const capabilities = capabilitiesOf(channelType);

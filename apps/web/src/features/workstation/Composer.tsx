@@ -1,5 +1,13 @@
 import { fillPlaceholders } from '@atende/core';
-import { capabilitiesOf, UPLOAD_ALLOWED_TYPES, UPLOAD_MAX_BYTES, type Conversation, type Message, type Tenant } from '@atende/contract';
+import {
+  capabilitiesOf,
+  UPLOAD_ALLOWED_TYPES,
+  UPLOAD_MAX_BYTES,
+  voiceNoteRefusal,
+  type Conversation,
+  type Message,
+  type Tenant,
+} from '@atende/contract';
 import {
   ActionIcon,
   Alert,
@@ -32,7 +40,7 @@ import { uploadVoice } from './composer/upload';
 import { useAttachments } from './composer/useAttachments';
 import { useCannedSuggestions, type CannedResponse } from './composer/useCannedSuggestions';
 import { useVoiceRecorder } from './composer/useVoiceRecorder';
-import { voiceUploadType } from './composer/voiceRules';
+import { voiceToSend, voiceUploadType } from './composer/voiceRules';
 import { hasTemplateSendError } from './conversationEvents';
 import { drafts, wrapSelection, type Draft } from './drafts';
 import { useMessages } from './queries';
@@ -40,6 +48,7 @@ import type { Outgoing } from './useSend';
 
 /** Recording without microphone permission. */
 export const MICROPHONE_DENIED = phrase('Grant microphone permissions to record voice!');
+const NO_VOICE_NOTES = phrase('This channel does not take voice messages');
 const ACCEPTED_FILES = UPLOAD_ALLOWED_TYPES.join(',');
 
 interface Props {
@@ -106,6 +115,8 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
+  // A channel that can take no recording (Instagram, SMS without MMS) is not offered one; a note always can be.
+  const noVoice = !internal && voiceNoteRefusal(conversation.channel.type, conversation.channel.settings) !== null;
   const [dragging, setDragging] = useState(false);
   const resetFileInput = useRef<() => void>(null);
 
@@ -223,14 +234,15 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
   };
 
   const recordVoice = async () => {
-    if (blocked || recording) return;
+    if (blocked || noVoice || recording) return;
     if (!(await voice.start())) toastError(t(MICROPHONE_DENIED));
   };
 
   const sendVoice = async () => {
-    const recorded = await voice.confirm();
-    if (!recorded) return;
+    const confirmed = await voice.confirm();
+    if (!confirmed) return;
     try {
+      const recorded = await voiceToSend(confirmed);
       if (recorded.size > UPLOAD_MAX_BYTES) {
         toastError(t('Maximum file size exceeded ({{size}} MB)', { size: UPLOAD_MAX_MB }));
         return;
@@ -385,14 +397,14 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
                 <CannedOptions matches={matches} fill={fill} />
               </Combobox.Dropdown>
             </Combobox>
-            <Tooltip label={t('Record voice')}>
+            <Tooltip label={t(noVoice ? NO_VOICE_NOTES : 'Record voice')}>
               <ActionIcon
                 variant="subtle"
                 color="gray"
                 size="lg"
                 aria-label={t('Record voice')}
                 onClick={() => void recordVoice()}
-                disabled={blocked}
+                disabled={blocked || noVoice}
                 loading={voice.state === 'starting'}
               >
                 <IconMicrophone size={18} />

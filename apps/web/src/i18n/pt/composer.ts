@@ -29,6 +29,7 @@ export const ptComposer: Record<string, string> = {
     'Não foi possível exibir imagem devido à URL inválida ou à restrições no servidor de origem.',
   // voice recording
   'Record voice': 'Gravar áudio',
+  'This channel does not take voice messages': 'Este canal não aceita mensagens de voz',
   'Grant microphone permissions to record voice!': 'Conceda permissão ao microfone para gravar áudio!',
   Recording: 'Gravando',
   'Recording time': 'Tempo de gravação',

@@ -18,6 +18,17 @@ export function voiceUploadType(recorderType: string): VoiceType | null {
   return (VOICE_TYPES as readonly string[]).includes(type) ? (type as VoiceType) : null;
 }
 
+/**
+ * The recording as it is sent: a browser's WebM recording becomes Ogg/Opus (oggVoice.ts, loaded only
+ * now), the type WhatsApp and Telegram play as a voice note; anything else, or a file that cannot be
+ * read as one, is sent as recorded.
+ */
+export async function voiceToSend(recording: Blob): Promise<Blob> {
+  if (baseType(recording.type) !== 'audio/webm') return recording;
+  const { webmVoiceToOgg } = await import('./oggVoice');
+  return (await webmVoiceToOgg(recording)) ?? recording;
+}
+
 /** The bytes of a blob as base64, without the data-URL prefix. */
 export function base64Of(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
