@@ -6,6 +6,8 @@ import { foldQuotedText, sanitizeEmailHtml, textOfHtml } from './mail-text';
 
 /** Media of an e-mail travels inside the parsed message: its ref carries the bytes (never an address). */
 export const INLINE_MEDIA_PREFIX = 'inline-base64:';
+/** Inline (cid:) images smaller than this are a layout's icons and spacers, not something sent. */
+export const INLINE_IMAGE_MIN_BYTES = 4 * 1024;
 /** The whole raw message we take (attachments included); bigger mail is refused by the listener. */
 export const EMAIL_MAX_BYTES = 25 * 1024 * 1024;
 
@@ -72,8 +74,12 @@ export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
   };
   const name = sender?.name?.trim().slice(0, 200) || null;
   const at = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date();
-  // Images a signature or the HTML body shows inline (cid:) are part of the layout, not files sent.
-  const files = mail.attachments.filter((a) => !a.related && a.content.length > 0);
+  // An image shown inline in the HTML (cid:) may be what the contact means to send (a photo pasted
+  // into the body): kept as an attachment like the others, since the stored HTML shows no images.
+  // Only the small ones (spacers, icons, social badges of a signature) are layout and left out.
+  const files = mail.attachments.filter(
+    (a) => a.content.length > 0 && (!a.related || (a.contentType.startsWith('image/') && a.content.length >= INLINE_IMAGE_MIN_BYTES)),
+  );
   const base = {
     kind: 'message' as const,
     from: address,

@@ -14,6 +14,15 @@ describe('e-mail text', () => {
       folded: true,
     });
     expect(foldQuotedText('Ok\n-----Original Message-----\nFrom: x')).toEqual({ visible: 'Ok', folded: true });
+    // Gmail wraps a long attribution inside the address; the wrapped line must not leak into the reply.
+    expect(
+      foldQuotedText('Pode sim.\n\nOn Tue, Nov 25, 2026 at 10:00 AM Loja Exemplo Atendimento <\nsuporte@loja.test> wrote:\n\n> Podemos?'),
+    ).toEqual({ visible: 'Pode sim.', folded: true });
+    expect(
+      foldQuotedText('Combinado.\n\nEm ter., 25 de nov. de 2026 às 10:00, Loja Exemplo\nAtendimento <suporte@loja.test>\nescreveu:\n> Olá'),
+    ).toEqual({ visible: 'Combinado.', folded: true });
+    // A line that merely starts with "On" is no attribution.
+    expect(foldQuotedText('On Monday I can.\nThanks')).toEqual({ visible: 'On Monday I can.\nThanks', folded: false });
     expect(foldQuotedText('Até logo\n-- \nAna Souza\nDiretora')).toEqual({ visible: 'Até logo', folded: true });
     expect(foldQuotedText('Oi\n\nEnviado do meu iPhone')).toEqual({ visible: 'Oi', folded: true });
     expect(foldQuotedText('Sem citação\nduas linhas')).toEqual({ visible: 'Sem citação\nduas linhas', folded: false });

@@ -74,6 +74,21 @@ const QUOTE_HEADERS = [
 ];
 
 /**
+ * An "On … wrote:" / "Em … escreveu:" line that the sender's client wrapped over two or three lines
+ * (Gmail breaks a long one inside the address: "… Loja <" then "suporte@loja.test> wrote:").
+ */
+function wrappedAttribution(lines: readonly string[], i: number): boolean {
+  const first = lines[i]!.trim();
+  if (!/^(On|Em)\s/i.test(first)) return false;
+  let joined = first;
+  for (const next of lines.slice(i + 1, i + 3)) {
+    joined = `${joined} ${next.trim()}`;
+    if (QUOTE_HEADERS.slice(0, 2).some((re) => re.test(joined))) return true;
+  }
+  return false;
+}
+
+/**
  * The new part of a reply: everything before the first quote header or the first run of '>' lines,
  * and before the signature delimiter ("-- ", RFC 3676) or a mobile client's "Sent from my..".
  * Answers the full text when folding would leave nothing.
@@ -89,7 +104,8 @@ export function foldQuotedText(text: string): { visible: string; folded: boolean
       trimmed === '--' ||
       /^(Sent from my|Enviado do meu)\s/i.test(trimmed) ||
       trimmed.startsWith('>') ||
-      QUOTE_HEADERS.some((re) => re.test(trimmed))
+      QUOTE_HEADERS.some((re) => re.test(trimmed)) ||
+      wrappedAttribution(lines, i)
     ) {
       end = i;
       break;
