@@ -79,6 +79,25 @@ describe('Telegram Bot API simulator', () => {
         }),
       },
     ]);
+    // Every kind the desk takes can be played over HTTP: a voice note, a place, a contact card, a poll.
+    received.length = 0;
+    const played = await fetch(`${sim.baseUrl}/_simulator/inbound`, {
+      method: 'POST',
+      body: JSON.stringify({
+        from: { id: 42, firstName: 'Ana' },
+        voice_base64: Buffer.from('OggS voice').toString('base64'),
+        location: { latitude: -23.55, longitude: -46.63, venue: { title: 'Loja Centro', address: 'Rua A, 1' } },
+        contact: { phone_number: '+5511988887777', first_name: 'Bia' },
+        poll: { question: 'Sim?', options: ['Sim', 'Não'] },
+      }),
+    });
+    expect(played.status).toBe(200);
+    const message = (received[0]?.body as { message: Record<string, unknown> }).message;
+    expect(message.voice).toMatchObject({ mime_type: 'audio/ogg', duration: 2 });
+    expect(message.location).toEqual({ latitude: -23.55, longitude: -46.63 });
+    expect(message.venue).toMatchObject({ title: 'Loja Centro', address: 'Rua A, 1' });
+    expect(message.contact).toEqual({ phone_number: '+5511988887777', first_name: 'Bia' });
+    expect(message.poll).toMatchObject({ question: 'Sim?' });
     expect((await fetch(`${sim.baseUrl}/_simulator/inbound`, { method: 'POST', body: '{}' })).status).toBe(400);
     server.close();
   });

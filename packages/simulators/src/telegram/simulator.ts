@@ -410,6 +410,10 @@ export async function startTelegramSimulator(options: TelegramSimulatorOptions):
       caption?: string;
       photo_base64?: string;
       document?: { base64?: string; filename?: string; mime_type?: string };
+      voice_base64?: string;
+      location?: SimulatedInbound['location'];
+      contact?: SimulatedInbound['contact'];
+      poll?: SimulatedInbound['poll'];
     };
     if (typeof b.from?.id !== 'number' || typeof b.from.firstName !== 'string')
       return reply.code(400).send({ error_message: 'from.id (number) and from.firstName are required' });
@@ -426,6 +430,10 @@ export async function startTelegramSimulator(options: TelegramSimulatorOptions):
             mimeType: b.document.mime_type ?? 'application/octet-stream',
           }
         : undefined,
+      voice: b.voice_base64 ? Buffer.from(b.voice_base64, 'base64') : undefined,
+      location: b.location,
+      contact: b.contact,
+      poll: b.poll,
     });
     return reply.send({ update });
   });
