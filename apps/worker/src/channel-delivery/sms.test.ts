@@ -31,7 +31,8 @@ beforeEach(() => sim.reset());
 const agentMessage = (content: string, annexId: string | null = null, voice = false) =>
   h.agentMessage(conversationId, content, annexId, voice);
 const deliver = (id: string, finalAttempt = false) => h.deliver(id, finalAttempt);
-const statusCallback = (sid: string, status: string, error?: [string, string]) =>
+/** A status callback as Twilio documents it for SMS: the ErrorCode, no error text. */
+const statusCallback = (sid: string, status: string, errorCode?: string) =>
   processInbound(
     { ...h.deps, storage: h.storage },
     {
@@ -43,7 +44,7 @@ const statusCallback = (sid: string, status: string, error?: [string, string]) =
         MessageSid: sid,
         MessageStatus: status,
         To: PHONE,
-        ...(error ? { ErrorCode: error[0], ErrorMessage: error[1] } : {}),
+        ...(errorCode ? { ErrorCode: errorCode } : {}),
       }).toString(),
     },
   );
@@ -114,10 +115,10 @@ describe('channel delivery: SMS through Twilio', () => {
   it('marks a message failed with the carrier error when the status callback says undelivered', async () => {
     const id = await agentMessage('Vai chegar?');
     const result = await deliver(id);
-    await statusCallback(result.outcome === 'sent' ? result.externalId! : '', 'undelivered', ['30003', 'Unreachable destination handset']);
+    await statusCallback(result.outcome === 'sent' ? result.externalId! : '', 'undelivered', '30003');
     expect(await h.db.message.findUniqueOrThrow({ where: { id } })).toMatchObject({
       status: 'failed',
-      errorMessage: '30003: Unreachable destination handset',
+      errorMessage: '30003: Twilio error 30003',
     });
   });
 

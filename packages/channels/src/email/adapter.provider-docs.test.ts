@@ -162,10 +162,10 @@ describe('E-mail as Outlook writes it', () => {
     ).toEqual(events);
   });
 
-  // Misparsed: Outlook writes "[cid:image001.png@…]" in the plain-text part where the HTML shows an
-  // inline image (here the signature logo the parser rightly leaves out). The placeholder stays in
-  // the message text the agent reads.
-  it.fails("leaves Outlook's [cid:…] image placeholder out of the message text", async () => {
+  // Outlook writes "[cid:image001.png@…]" in the plain-text part where the HTML shows an inline image
+  // (here the signature logo the parser rightly leaves out): the message text the agent reads goes
+  // without it, full_text keeps the mail as written.
+  it("leaves Outlook's [cid:…] image placeholder out of the message text", async () => {
     const [event] = await parse('outlook-reply-iso-8859-1.eml');
     expect(event).toMatchObject({
       text: 'Bom dia,\n\nPode ser a troca pelo tamanho M, por favor. A etiqueta de devolução já está colada na caixa.\n\nAtenciosamente,\nCarlos Pereira',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { ChannelDeliveryError } from '../adapter';
 import type { InboundEvent } from '../provider';
-import { foldQuotedText, sanitizeEmailHtml, textOfHtml } from './mail-text';
+import { foldQuotedText, sanitizeEmailHtml, textOfHtml, withoutImagePlaceholders } from './mail-text';
 
 /** Media of an e-mail travels inside the parsed message: its ref carries the bytes (never an address). */
 export const INLINE_MEDIA_PREFIX = 'inline-base64:';
@@ -61,7 +61,9 @@ export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
   const messageId = ids(mail.messageId)[0] ?? `<${createHash('sha256').update(raw).digest('hex')}@atende.invalid>`;
   const html = typeof mail.html === 'string' && mail.html.trim() ? await sanitizeEmailHtml(mail.html) : null;
   const fullText = (mail.text?.trim() || (html ? await textOfHtml(html) : '')).slice(0, 100_000);
-  const { visible, folded } = foldQuotedText(fullText);
+  const { visible: newPart, folded } = foldQuotedText(fullText);
+  // The agent reads the text without Outlook's [cid:…] image placeholders; full_text keeps the mail as written.
+  const visible = withoutImagePlaceholders(newPart);
   const subject = mail.subject?.trim().slice(0, 500) || null;
   const details: EmailDetails = {
     type: 'email',

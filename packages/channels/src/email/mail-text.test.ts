@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { outboundPolicy, resolveAllowedHost } from '../outbound-address';
-import { foldQuotedText, htmlOfText, replySubject, sanitizeEmailHtml, textOfHtml } from './mail-text';
+import { foldQuotedText, htmlOfText, replySubject, sanitizeEmailHtml, textOfHtml, withoutImagePlaceholders } from './mail-text';
 
 // What an agent reads of an e-mail, and how our replies are titled.
 describe('e-mail text', () => {
@@ -28,6 +28,13 @@ describe('e-mail text', () => {
     expect(foldQuotedText('Sem citação\nduas linhas')).toEqual({ visible: 'Sem citação\nduas linhas', folded: false });
     // Only a quote: nothing would be left, so the whole text is shown.
     expect(foldQuotedText('> só citação')).toEqual({ visible: '> só citação', folded: false });
+  });
+
+  it("leaves out Outlook's [cid:…] image placeholders, and the lines that held only them", () => {
+    expect(withoutImagePlaceholders('Carlos Pereira\n[cid:image001.png@01DB5F2A.3C4D5E60]')).toBe('Carlos Pereira');
+    expect(withoutImagePlaceholders('Veja: [cid:image002.jpg@01DB5F2A.3C4D5E60] a foto\n\n\nAté')).toBe('Veja:  a foto\n\n\nAté');
+    expect(withoutImagePlaceholders('[cid:a.png@1][cid:b.png@2]\nOi')).toBe('Oi');
+    expect(withoutImagePlaceholders('Sem [imagem] aqui')).toBe('Sem [imagem] aqui');
   });
 
   it('keeps formatting and links of HTML but drops scripts, styles, handlers, images and unsafe links', async () => {

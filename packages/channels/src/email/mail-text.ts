@@ -116,6 +116,23 @@ export function foldQuotedText(text: string): { visible: string; folded: boolean
   return { visible, folded: end < lines.length };
 }
 
+/** Outlook's "[cid:image001.png@01DB…]": what its plain-text part holds where the HTML shows an inline image. */
+const CID_PLACEHOLDER = /\[cid:[^\]\r\n]{1,500}\]/gi;
+
+/**
+ * The text without Outlook's inline-image placeholders: the image is an annex or layout (a
+ * signature logo), never words to read. A line that held only placeholders goes with them; the
+ * other lines are kept as they are.
+ */
+export function withoutImagePlaceholders(text: string): string {
+  const lines = text.split('\n').flatMap((line) => {
+    const rest = line.replace(CID_PLACEHOLDER, '');
+    if (rest === line) return [line];
+    return rest.trim() ? [rest.trimEnd()] : [];
+  });
+  return lines.join('\n').trim();
+}
+
 /** "Re: <subject>" once, however many replies deep (Re:, RE:, Res:, Fwd: prefixes are not repeated). */
 export function replySubject(subject: string | null): string {
   const base = (subject ?? '').replace(/^(\s*(re|res|fw|fwd|enc)\s*:\s*)+/i, '').trim();

@@ -49,15 +49,21 @@ const message = (from: string, fields: Partial<MessageEvent> & Pick<MessageEvent
 
 describe('Messenger Platform documented webhook events: messages', () => {
   it('takes a text message from the PSID, identified by its mid', async () => {
-    expect(await parseMessenger('messenger-text-quick-reply.json')).toEqual([
-      message(PSID, { externalId: 'mid.1457764197618:41d102a3e1ae206a38', text: 'hello, world!', at: new Date(1458692752478) }),
-    ]);
+    const events = await parseMessenger('messenger-text-quick-reply.json');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      kind: 'message',
+      from: PSID,
+      sender: { identifier: PSID, name: null, username: null },
+      externalId: 'mid.1457764197618:41d102a3e1ae206a38',
+      text: 'hello, world!',
+      at: new Date(1458692752478),
+    });
   });
 
-  // Gap: the text example is a Quick Reply tap (message.quick_reply.payload). The adapter drops the
-  // payload; the event's `button` is meant for exactly this (a quick reply pressed), as the Cloud API
-  // and Twilio adapters fill it.
-  it.fails('keeps the payload of a quick reply the contact tapped', async () => {
+  // The text example is a Quick Reply tap (message.quick_reply.payload): the event's `button` is
+  // the quick reply pressed, as the Cloud API and Twilio adapters fill it.
+  it('keeps the payload of a quick reply the contact tapped', async () => {
     expect(await parseMessenger('messenger-text-quick-reply.json')).toEqual([
       message(PSID, {
         externalId: 'mid.1457764197618:41d102a3e1ae206a38',
@@ -96,16 +102,38 @@ describe('Messenger Platform documented webhook events: messages', () => {
     ]);
   });
 
-  // Misparsed: the page documents a `sticker` attachment type (payload url and sticker_id), the only
-  // one sent for stickers after the transition ending 2026-08-30. The adapter knows no `sticker`
-  // type: it stores the sticker's CDN address as the message text instead of the sticker image.
-  it.fails('takes a sticker attachment as an image file', async () => {
+  // The page documents a `sticker` attachment type (payload url and sticker_id), the only one sent
+  // for stickers after the transition ending 2026-08-30: the sticker is its image.
+  it('takes a sticker attachment as an image file', async () => {
     const [event] = await parseMessenger('messenger-sticker.json');
     expect(event).toMatchObject({
       kind: 'message',
       text: '',
       media: { ref: 'https://scontent.xx.fbcdn.net/v/t39.1997-6/like_sticker.png?_nc_cat=1' },
     });
+  });
+
+  it('keeps one message for a sticker sent both as `sticker` and as the former `image` attachment (the transition)', async () => {
+    const body = JSON.parse(fixture('messenger-sticker.json')) as {
+      entry: { messaging: { message: { attachments: { type: string; payload: object }[] } }[] }[];
+    };
+    const sticker = body.entry[0]!.messaging[0]!.message.attachments[0]!;
+    body.entry[0]!.messaging[0]!.message.attachments = [{ type: 'image', payload: sticker.payload }, sticker];
+    const events = await messenger.parseWebhook({ rawBody: JSON.stringify(body), contentType: 'application/json' }, messengerChannel);
+    expect(events).toEqual([
+      message(PSID, {
+        externalId: 'mid.$cAAJdkrCd2ORnva8ErFhjGm0X_Q_c',
+        text: '',
+        media: {
+          ref: 'https://scontent.xx.fbcdn.net/v/t39.1997-6/like_sticker.png?_nc_cat=1',
+          contentType: 'image/png',
+          filename: null,
+          caption: null,
+          voice: false,
+        },
+        at: new Date(1518479195308),
+      }),
+    ]);
   });
 
   it('keeps a shared link (fallback attachment) as the text followed by its title and address', async () => {
@@ -139,9 +167,34 @@ describe('Messenger Platform documented webhook events: messages', () => {
     ]);
   });
 
-  it("ignores the page's own messages (echoes) and reactions", async () => {
+  it("ignores the page's own messages (echoes)", async () => {
     expect(await parseMessenger('messenger-echo.json')).toEqual([]);
-    expect(await parseMessenger('messenger-reaction.json')).toEqual([]);
+  });
+
+  it('keeps a reaction by its emoji, naming the message reacted to', async () => {
+    const mid = 'mid.1457764197618:41d102a3e1ae206a38';
+    expect(await parseMessenger('messenger-reaction.json')).toEqual([
+      message(PSID, {
+        externalId: `reaction:${mid}:${PSID}:1458668856463:react`,
+        text: '❤️',
+        contextExternalId: mid,
+        details: { type: 'reaction', emoji: '❤️' },
+        at: new Date(1458668856463),
+      }),
+    ]);
+    // Taken back (action unreact, no emoji): a reaction without emoji, as the Cloud API's.
+    const unreact = fixture('messenger-reaction.json')
+      .replace('"react"', '"unreact"')
+      .replace(/"emoji": "[^"]*",\s*/, '');
+    expect(await messenger.parseWebhook({ rawBody: unreact, contentType: 'application/json' }, messengerChannel)).toEqual([
+      message(PSID, {
+        externalId: `reaction:${mid}:${PSID}:1458668856463:unreact`,
+        text: '',
+        contextExternalId: mid,
+        details: { type: 'reaction', emoji: '' },
+        at: new Date(1458668856463),
+      }),
+    ]);
   });
 });
 
@@ -157,11 +210,9 @@ describe('Messenger Platform documented webhook events: postbacks, reads and del
     ]);
   });
 
-  // Refused: the current postback reference shows a sender known by `user_ref` (a chat plugin
-  // visitor) and says every property is a string, timestamp included ("1527459824", seconds). The
-  // schema requires sender.id and a numeric timestamp, so the whole delivery (every entry in it) is
-  // refused as "not a Meta 'page' webhook".
-  it.fails("reads the reference's postback from a chat plugin visitor (user_ref, string timestamp)", async () => {
+  // The current postback reference shows a sender known by `user_ref` (a chat plugin visitor) and
+  // says every property is a string, timestamp included ("1527459824", seconds).
+  it("reads the reference's postback from a chat plugin visitor (user_ref, string timestamp)", async () => {
     expect(await parseMessenger('messenger-postback-chat-plugin.json')).toEqual([
       message('USER-REF-ID', {
         externalId: 'm_MESSAGE-ID',
@@ -252,8 +303,20 @@ describe('Instagram messaging documented webhook notifications', () => {
     ]);
   });
 
-  it('acknowledges reactions and edits without messages', async () => {
-    expect(await parseInstagram('instagram-reaction.json')).toEqual([]);
+  it('keeps a reaction by its emoji, naming the message reacted to', async () => {
+    const mid = 'aWdfZAG1faXRlbToxOklHTWVzc2FnZAUlEOjE3ODQxNDA1MzA5MjExODQ0OjMyMDAw';
+    expect(await parseInstagram('instagram-reaction.json')).toEqual([
+      message(IGSID, {
+        externalId: `reaction:${mid}:${IGSID}:1569262485349:react`,
+        text: '❤️',
+        contextExternalId: mid,
+        details: { type: 'reaction', emoji: '❤️' },
+        at: new Date(1569262485349),
+      }),
+    ]);
+  });
+
+  it('acknowledges edits without messages', async () => {
     expect(await parseInstagram('instagram-message-edit.json')).toEqual([]);
   });
 });

@@ -158,9 +158,10 @@ describe('SMS adapter (Twilio Programmable Messaging) against the simulator', ()
     expect(adapter.parseWebhook({ rawBody: (await received()).rawBody, contentType: '' })).toEqual([
       expect.objectContaining({ kind: 'status', externalId, status: 'delivered', error: null }),
     ]);
+    // An SMS status callback carries the ErrorCode and no error text: the title names the code.
     await sim.sendStatus(externalId!, 'failed', { code: '30003', title: 'Unreachable destination handset' });
     expect(adapter.parseWebhook({ rawBody: (await received()).rawBody, contentType: '' })).toEqual([
-      expect.objectContaining({ kind: 'status', status: 'failed', error: { code: '30003', title: 'Unreachable destination handset' } }),
+      expect.objectContaining({ kind: 'status', status: 'failed', error: { code: '30003', title: 'Twilio error 30003' } }),
     ]);
     expect(
       adapter.parseWebhook({ rawBody: new URLSearchParams({ MessageSid: 'SM1', MessageStatus: 'queued' }).toString(), contentType: '' }),

@@ -62,19 +62,18 @@ describe('Telegram Bot API documented updates: text messages', () => {
   });
 
   it('keeps the text of a reply', async () => {
-    expect(await parse('message-reply.json')).toEqual([message({ text: '/start' })]);
+    expect(await parse('message-reply.json')).toMatchObject([{ kind: 'message', externalId: '1111111:1365', text: '/start' }]);
   });
 
-  // Gap: the reply's reply_to_message is dropped, so the message does not name the message it
-  // answers, while the Messenger, Cloud API and Twilio adapters fill contextExternalId from theirs.
-  it.fails('names the message a reply answers (chat and message id of reply_to_message)', async () => {
+  // The reply's reply_to_message names the message it answers, as the Messenger, Cloud API and
+  // Twilio adapters fill contextExternalId from theirs.
+  it('names the message a reply answers (chat and message id of reply_to_message)', async () => {
     expect(await parse('message-reply.json')).toEqual([message({ text: '/start', contextExternalId: '1111112:1334' })]);
   });
 
-  // Refused: the webhook guide's first example has no chat.type (it predates the field; the Bot API
-  // table now marks it required). The schema requires it, so the whole update is refused as "not a
-  // Telegram update" instead of being read as the private message it is (chat id = sender id).
-  it.fails("reads the guide's first text example, whose chat has no type", async () => {
+  // The webhook guide's first example has no chat.type (it predates the field; the Bot API table now
+  // marks it required): it is read as the private message it is (chat id = sender id).
+  it("reads the guide's first text example, whose chat has no type", async () => {
     expect(await parse('message-text-without-chat-type.json')).toEqual([
       message({
         text: '/start',
@@ -122,18 +121,27 @@ describe('Telegram Bot API documented updates: files', () => {
         externalId: '1111111:1369',
         ...tableUser,
         at: new Date(1441645900 * 1000),
-        media: { ref: 'CAADBAADsticker_512', contentType: null, filename: null, caption: null },
+        media: { ref: 'CAADBAADsticker_512', contentType: 'image/webp', filename: null, caption: null },
       }),
     ]);
   });
 
-  // Gap: a Sticker has no mime_type field; its format follows from is_animated / is_video (a static
-  // sticker is WEBP, an animated one TGS, a video one WEBM). The adapter leaves the type empty, and
-  // Telegram serves the download as application/octet-stream, so a static sticker is stored as
-  // application/octet-stream instead of an image.
-  it.fails("names a static sticker's type (image/webp)", async () => {
+  // A Sticker has no mime_type field; its format follows from is_animated / is_video (a static
+  // sticker is WEBP, an animated one TGS, a video one WEBM), and Telegram serves the download as
+  // application/octet-stream, so the type is named from the flags.
+  it("names a static sticker's type (image/webp)", async () => {
     const [event] = await parse('message-sticker.json');
     expect(event).toMatchObject({ media: { ref: 'CAADBAADsticker_512', contentType: 'image/webp' } });
+  });
+
+  it('names an animated sticker TGS and a video sticker WEBM', async () => {
+    const sticker = (flag: string) =>
+      adapter.parseWebhook(
+        { rawBody: fixture('message-sticker.json').replace(`"${flag}": false`, `"${flag}": true`), contentType: 'application/json' },
+        channel,
+      );
+    expect(await sticker('is_animated')).toMatchObject([{ media: { contentType: 'application/x-tgsticker' } }]);
+    expect(await sticker('is_video')).toMatchObject([{ media: { contentType: 'video/webm' } }]);
   });
 });
 

@@ -9,7 +9,9 @@ import type { InboundEvent, InboundMedia } from '../provider';
  * business; edited messages, channel posts, group chats and other update kinds are acknowledged and
  * ignored (an edit would rewrite history the agent already answered). Every message of a contact is
  * kept: text and files as such, a location or venue as a map link, a shared contact as a card, and
- * any other kind (poll, dice, game, ...) as an unsupported message naming its type.
+ * any other kind (poll, dice, game, ...) as an unsupported message naming its type. A reply names the
+ * message it answers. A chat without `type` (the older form of Chat in Telegram's own examples) is
+ * private when its id is the sender's.
  */
 
 const FileSchema = z.object({
@@ -26,11 +28,18 @@ const UserSchema = z.object({
   last_name: z.string().max(200).optional(),
   username: z.string().max(100).optional(),
 });
+/** A sticker names no mime_type: its format follows from is_animated (TGS) and is_video (WEBM), else WEBP. */
+const StickerSchema = FileSchema.extend({ is_animated: z.boolean().optional(), is_video: z.boolean().optional() });
 const MessageSchema = z.object({
   message_id: z.number().int(),
   date: z.number().optional(),
   from: UserSchema.optional(),
-  chat: z.object({ id: z.number().int(), type: z.string() }),
+  chat: z.object({ id: z.number().int(), type: z.string().optional() }),
+  // The message answered; a malformed one only loses the link, not the message.
+  reply_to_message: z
+    .object({ message_id: z.number().int(), chat: z.object({ id: z.number().int() }).optional() })
+    .optional()
+    .catch(undefined),
   text: z.string().optional(),
   caption: z.string().optional(),
   photo: z.array(FileSchema.extend({ width: z.number().optional(), height: z.number().optional() })).optional(),
@@ -39,7 +48,7 @@ const MessageSchema = z.object({
   audio: FileSchema.optional(),
   video: FileSchema.optional(),
   video_note: FileSchema.optional(),
-  sticker: FileSchema.optional(),
+  sticker: StickerSchema.optional(),
   location: z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).optional(),
   venue: z.object({ title: z.string().max(300).optional(), address: z.string().max(500).optional() }).optional(),
   contact: z
@@ -56,6 +65,14 @@ export type TelegramMessage = z.infer<typeof MessageSchema>;
 /** The id we store for a Telegram message: message ids are unique per chat only. */
 export const telegramMessageId = (chatId: number | string, messageId: number | string) => `${chatId}:${messageId}`;
 
+/** A sticker's file type: video stickers are WEBM, animated ones TGS (Lottie), the others WEBP images. */
+function stickerType(sticker: z.infer<typeof StickerSchema>): string {
+  if (sticker.mime_type) return sticker.mime_type;
+  if (sticker.is_video) return 'video/webm';
+  if (sticker.is_animated) return 'application/x-tgsticker';
+  return 'image/webp';
+}
+
 function mediaOf(m: TelegramMessage): InboundMedia | null {
   const caption = m.caption ?? null;
   if (m.photo?.length) {
@@ -66,7 +83,8 @@ function mediaOf(m: TelegramMessage): InboundMedia | null {
     return { ref: largest.file_id, contentType: 'image/jpeg', filename: null, caption };
   }
   if (m.voice) return { ref: m.voice.file_id, contentType: m.voice.mime_type ?? 'audio/ogg', filename: null, caption, voice: true };
-  const file = m.document ?? m.audio ?? m.video ?? m.video_note ?? m.sticker;
+  if (m.sticker) return { ref: m.sticker.file_id, contentType: stickerType(m.sticker), filename: null, caption };
+  const file = m.document ?? m.audio ?? m.video ?? m.video_note;
   if (!file) return null;
   return { ref: file.file_id, contentType: file.mime_type ?? null, filename: file.file_name ?? null, caption };
 }
@@ -149,7 +167,9 @@ export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
   const update = UpdateSchema.safeParse(body);
   if (!update.success) throw new ChannelDeliveryError('permanent', 'Webhook body is not a Telegram update');
   const m = update.data.message;
-  if (!m || m.chat.type !== 'private' || !m.from || m.from.is_bot) return [];
+  if (!m || !m.from || m.from.is_bot) return [];
+  const privateChat = m.chat.type === undefined ? m.chat.id === m.from.id : m.chat.type === 'private';
+  if (!privateChat) return [];
   const media = mediaOf(m);
   const content = media || m.text !== undefined ? null : detailsOf(m, rawMessage(body));
   const text = content ? content.text : (m.text ?? null);
@@ -165,7 +185,9 @@ export function parseTelegramUpdate(rawBody: string): InboundEvent[] {
       text,
       media,
       button: null,
-      contextExternalId: null,
+      contextExternalId: m.reply_to_message
+        ? telegramMessageId(m.reply_to_message.chat?.id ?? m.chat.id, m.reply_to_message.message_id)
+        : null,
       at: m.date ? new Date(m.date * 1000) : new Date(),
       ...(content ? { details: content.details } : {}),
     },

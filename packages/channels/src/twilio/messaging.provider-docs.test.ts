@@ -92,11 +92,13 @@ describe('Twilio SMS/MMS documented webhook requests (SMS adapter)', () => {
   it('reads the documented "sent" status callback, and built delivered / undelivered / failed ones with ErrorCode', async () => {
     expect(await parseSms('status-sent.txt')).toEqual([status({ status: 'sent' })]);
     expect(await parseSms('status-delivered.txt')).toEqual([status({ status: 'delivered' })]);
-    // Status callbacks carry ErrorCode only (no ErrorMessage): the title is the adapter's fallback.
+    // SMS status callbacks carry ErrorCode only (no error text): the title names the code.
     expect(await parseSms('status-undelivered.txt')).toEqual([
-      status({ status: 'failed', error: { code: '30003', title: 'Undelivered' } }),
+      status({ status: 'failed', error: { code: '30003', title: 'Twilio error 30003' } }),
     ]);
-    expect(await parseSms('status-failed.txt')).toEqual([status({ status: 'failed', error: { code: '30008', title: 'Undelivered' } })]);
+    expect(await parseSms('status-failed.txt')).toEqual([
+      status({ status: 'failed', error: { code: '30008', title: 'Twilio error 30008' } }),
+    ]);
   });
 });
 
@@ -131,10 +133,9 @@ describe('Twilio WhatsApp documented webhook requests (WhatsApp Twilio adapter)'
     ]);
   });
 
-  // Misparsed: a shared location comes as Latitude / Longitude / Address / Label with an empty Body.
-  // The adapter reads none of them and stores an empty text message, so the location is lost (the
-  // Cloud API and Telegram adapters keep a location as a map link with its details).
-  it.fails('keeps a shared location as a map link with its name and address', async () => {
+  // A shared location comes as Latitude / Longitude / Address / Label with an empty Body: kept as the
+  // Cloud API and Telegram adapters keep a location, a map link with its details.
+  it('keeps a shared location as a map link with its name and address', async () => {
     const location = {
       latitude: 51.51322977399644,
       longitude: -0.2197976373036567,
@@ -156,10 +157,9 @@ describe('Twilio WhatsApp documented webhook requests (WhatsApp Twilio adapter)'
     expect(failed).toMatchObject({ kind: 'status', externalId: SENT_SID, status: 'failed', error: { code: '63016' } });
   });
 
-  // Gap: for WhatsApp, Twilio puts the channel's own error text in ChannelStatusMessage; status
-  // callbacks are not documented to carry ErrorMessage (our simulator sends one). The adapter reads
-  // only ErrorMessage, so the agent sees the fallback "Undelivered" instead of WhatsApp's reason.
-  it.fails("titles a failed WhatsApp status with the channel's error text (ChannelStatusMessage)", async () => {
+  // For WhatsApp, Twilio puts the channel's own error text in ChannelStatusMessage (status callbacks
+  // are not documented to carry ErrorMessage): the agent reads WhatsApp's reason.
+  it("titles a failed WhatsApp status with the channel's error text (ChannelStatusMessage)", async () => {
     expect(await parseWhatsApp('whatsapp-status-failed.txt')).toEqual([
       status({
         status: 'failed',

@@ -58,7 +58,9 @@ export function twilioFailure(answer: HttpAnswer, what = 'Twilio'): ChannelDeliv
 
 /**
  * A status callback (MessageStatus other than 'received') as a status event, null for an inbound
- * message; throws on a body without MessageSid.
+ * message; throws on a body without MessageSid. A failure is titled with what Twilio documents for
+ * status callbacks: the channel's own error text (ChannelStatusMessage, WhatsApp) when given, else
+ * the ErrorCode (an SMS callback carries no error text).
  */
 export function twilioStatusEvent(p: URLSearchParams): { sid: string; events: InboundEvent[] | null } {
   const sid = p.get('MessageSid') ?? p.get('SmsSid');
@@ -68,6 +70,7 @@ export function twilioStatusEvent(p: URLSearchParams): { sid: string; events: In
   const mapped = DELIVERY_STATUS[status];
   if (!mapped) return { sid, events: [] };
   const code = p.get('ErrorCode');
+  const error = code ? { code, title: cleanProviderText(p.get('ChannelStatusMessage') ?? '') || `Twilio error ${code}` } : null;
   return {
     sid,
     events: [
@@ -75,7 +78,7 @@ export function twilioStatusEvent(p: URLSearchParams): { sid: string; events: In
         kind: 'status',
         externalId: sid,
         status: mapped,
-        error: code ? { code, title: p.get('ErrorMessage') || 'Undelivered' } : null,
+        error,
         at: new Date(),
       },
     ],

@@ -54,6 +54,8 @@ const MessageSchema = z.object({
     )
     .optional(),
   reaction: z.object({ emoji: z.string().optional() }).optional(),
+  // What a message of type 'unsupported' was (edit, poll, order, ...); an odd value only loses the name.
+  unsupported: z.object({ type: z.string().optional() }).optional().catch(undefined),
 });
 const StatusSchema = z.object({
   id: z.string(),
@@ -89,7 +91,8 @@ type CloudMessage = z.infer<typeof MessageSchema>;
 /**
  * What a message without text, a file or a button holds: a location as a map link, each shared
  * contact as a card (the details hold the first; the others follow in the text), a reaction (its
- * emoji, none when it was taken back), or the type Atende cannot show (order, system, unsupported).
+ * emoji, none when it was taken back), or the type Atende cannot show (order, system; for an
+ * 'unsupported' message the kind WhatsApp names in unsupported.type, such as edit or poll).
  */
 function detailsOf(m: CloudMessage): { text: string; details: MessageDetails } {
   if (m.location) {
@@ -111,7 +114,8 @@ function detailsOf(m: CloudMessage): { text: string; details: MessageDetails } {
     return { text: cards.map(contactCardText).join('\n\n'), details: { type: 'contact', ...cards[0]! } };
   }
   if (m.reaction) return { text: m.reaction.emoji ?? '', details: { type: 'reaction', emoji: m.reaction.emoji ?? '' } };
-  return { text: '', details: { type: 'unsupported', raw_type: m.type.slice(0, 100) } };
+  const rawType = (m.type === 'unsupported' && m.unsupported?.type?.trim()) || m.type;
+  return { text: '', details: { type: 'unsupported', raw_type: rawType.slice(0, 100) } };
 }
 
 function messageEvent(m: CloudMessage, names: Map<string, string>): InboundEvent {

@@ -144,16 +144,15 @@ describe.each(adapters)('WhatsApp Cloud API documented webhooks through the %s',
       message({
         externalId: 'wamid.HBgLMTY1MDM4Nzk0MzkVAgASGBQzQUFERjg0NDEzNDdFODU3MUMxMAA=',
         text: '',
-        details: { type: 'unsupported', raw_type: 'unsupported' },
+        details: { type: 'unsupported', raw_type: 'edit' },
         at: at(1750090702),
       }),
     ]);
   });
 
-  // Gap: the reference now names what the contact sent in `unsupported.type` ("edit" here; poll,
-  // order, pin, ...). The adapter names only the outer type "unsupported", so the agent is not told
-  // what kind of message it could not see (the Telegram adapter names the kind).
-  it.fails('names the kind of an unsupported message (unsupported.type)', async () => {
+  // The reference names what the contact sent in `unsupported.type` ("edit" here; poll, order, pin,
+  // ...): the agent is told what kind of message it could not see (as the Telegram adapter names it).
+  it('names the kind of an unsupported message (unsupported.type)', async () => {
     const [event] = await parse('unsupported.json');
     expect(event).toMatchObject({ details: { type: 'unsupported', raw_type: 'edit' } });
   });

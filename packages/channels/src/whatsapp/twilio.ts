@@ -1,3 +1,4 @@
+import { locationText, type MessageDetails } from '@atende/contract';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type OutboundTemplate, type SendResult } from '../adapter';
 import { TwilioMessagingAdapter, twilioSender, twilioStatusEvent } from '../twilio/messaging';
 import { recipientOf } from './provider-adapter';
@@ -7,6 +8,28 @@ import type { InboundEvent, InboundMedia, ProviderOutboundTemplate, ProviderTemp
 export { TWILIO_BASE_URL, TWILIO_MEDIA_HOSTS, TWILIO_URL_HEADER, twilioSignature } from '../twilio/messaging';
 
 const PREFIX = 'whatsapp:';
+
+/** A number parameter of the webhook, when given and within [-limit, limit]. */
+function coordinate(p: URLSearchParams, name: string, limit: number): number | null {
+  const raw = p.get(name)?.trim();
+  const value = raw ? Number(raw) : NaN;
+  return Number.isFinite(value) && Math.abs(value) <= limit ? value : null;
+}
+
+/** A shared location (Latitude, Longitude, with Label and Address when WhatsApp gives them), as the other channels keep one. */
+function locationOf(p: URLSearchParams): { text: string; details: MessageDetails } | null {
+  const latitude = coordinate(p, 'Latitude', 90);
+  const longitude = coordinate(p, 'Longitude', 180);
+  if (latitude === null || longitude === null) return null;
+  const details: MessageDetails = {
+    type: 'location',
+    latitude,
+    longitude,
+    name: p.get('Label')?.trim() || null,
+    address: p.get('Address')?.trim() || null,
+  };
+  return { text: locationText(details), details };
+}
 
 /** The template's Content SID when the worker passed one (ProviderOutboundTemplate.externalId). */
 function contentSidOf(template: OutboundTemplate): string | null {
@@ -49,17 +72,19 @@ export class WhatsAppTwilioAdapter extends TwilioMessagingAdapter implements Wha
       ? { ref: mediaUrl, contentType: p.get('MediaContentType0'), filename: null, caption: p.get('Body') || null }
       : null;
     const buttonText = p.get('ButtonText');
+    const location = media || buttonText ? null : locationOf(p);
     return [
       {
         kind: 'message',
         externalId: sid,
         from,
         profileName: p.get('ProfileName') || null,
-        text: media ? null : p.get('Body'),
+        text: media ? null : location ? location.text : p.get('Body'),
         media,
         button: buttonText ? { text: buttonText, payload: p.get('ButtonPayload') || null } : null,
         contextExternalId: p.get('OriginalRepliedMessageSid') || null,
         at: new Date(),
+        ...(location ? { details: location.details } : {}),
       },
     ];
   }

@@ -238,9 +238,11 @@ export function twilioStatus(
     To: `${prefix}+${to}`,
     From: `${prefix}+${BUSINESS_NUMBER}`,
   });
+  // What Twilio documents for status callbacks: ErrorCode always, and on WhatsApp the channel's own
+  // error text (ChannelStatusMessage); an SMS callback carries no error text.
   if (error) {
     p.set('ErrorCode', error.code);
-    p.set('ErrorMessage', error.title);
+    if (prefix) p.set('ChannelStatusMessage', error.title);
   }
   return p;
 }

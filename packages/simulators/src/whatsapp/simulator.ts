@@ -111,7 +111,10 @@ export interface WhatsAppSimulator {
   setTemplateStatus(name: string, status: string, reason?: string): Promise<void>;
   /** Posts a contact's message (text, button reply or media) webhook; answers the provider message id. */
   sendInbound(spec: InboundSpec): Promise<string>;
-  /** Posts a delivery status webhook for a message sent through it. */
+  /**
+   * Posts a delivery status webhook for a message sent through it. Twilio carries the error's code,
+   * and its title only on WhatsApp (ChannelStatusMessage): an SMS status callback has no error text.
+   */
   sendStatus(externalId: string, status: DeliveryStatus, error?: { code: string; title: string }): Promise<void>;
   /** Forgets sends, template calls and store, planned answers, media and refused recipients. */
   reset(): void;
