@@ -110,6 +110,20 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     expect(reply.text?.trim()).toBe(answer);
     expect((Array.isArray(reply.to) ? reply.to[0] : reply.to)?.text).toBe(`ana${suffix}@cliente.test`);
 
+    // A colleague in copy answers our reply: the message joins this chat (the thread's), with who wrote it.
+    await contactMailer.sendMail({
+      from: `"Carla ${suffix}" <carla${suffix}@cliente.test>`,
+      to: forwarding,
+      cc: `ana${suffix}@cliente.test`,
+      subject: 'Re: Pedido atrasado',
+      inReplyTo: reply.messageId,
+      references: [messageId, reply.messageId!],
+      text: 'Sou colega da Ana: pode entregar na portaria.',
+    });
+    const colleague = messages.getByTestId('message').filter({ hasText: 'Sou colega da Ana: pode entregar na portaria.' });
+    await expect(colleague).toBeVisible({ timeout: 15_000 });
+    await expect(colleague.getByTestId('email-from')).toHaveText(`From: Carla ${suffix} <carla${suffix}@cliente.test>`);
+
     // The agent starts a new e-mail from the phonebook: the subject is asked for, and the mail leaves with it.
     const bruno = `Bruno ${suffix}`;
     const created = await agent.request.post('/api/v1/contacts', {

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { AppError, fieldMessage, QueuedChannelMessage } from '@atende/contract';
+import { AppError, fieldMessage, QueuedChannelMessage, type Message as MessageDto } from '@atende/contract';
 import { countryForCallingCode, normalizePhone, phoneVariants, storableStrings, tenantConfigOf } from '@atende/core';
 import {
   addConversationEvent,
@@ -9,6 +9,7 @@ import {
   createConversation,
   insertContactMessage,
   lockContactForMessage,
+  lockOpenConversation,
   Prisma,
   takeTicketNumber,
   touchConversationForContactMessage,
@@ -63,6 +64,12 @@ export interface InboundInput {
     /** Provider details kept on the message when it is no button reply (an e-mail's subject and threading headers). */
     details?: Record<string, unknown>;
   };
+  /**
+   * The open conversation the message's thread is in (an e-mail answering a mail of it, found by its
+   * In-Reply-To and References): the message joins it even when another person sent it (a colleague
+   * in copy), instead of opening a conversation of its own.
+   */
+  thread?: string | null;
 }
 
 /** Next ticket number of a tenant, taken in the caller's transaction. */
@@ -185,6 +192,10 @@ export class InboundReceiver {
       voice,
       at,
     });
+    if (input.thread) {
+      const joined = await this.joinThread(channel, input, input.thread, { phone, identifier, row: messageRow(accepted), contactMessage });
+      if (joined) return joined;
+    }
     const appended = await appendContactMessageToOpen(
       this.ctx.db,
       channel.id,
@@ -318,6 +329,47 @@ export class InboundReceiver {
     if ('menuStep' in result && result.menuStep) await runMenuStep(this.ctx, result.conversation_uuid, content);
     if (!result.duplicate) await this.outOfHours(result.conversation_uuid);
     return { conversation_uuid: result.conversation_uuid, message_uuid: result.message_uuid, duplicate: result.duplicate };
+  }
+
+  /**
+   * A message of another person joining the open conversation of the thread it answers (receive's
+   * `thread`): stored as that person's message in it, the conversation told as for any contact
+   * message. Null when the conversation is closed meanwhile or is the sender's own: the usual path
+   * then takes the message.
+   */
+  private async joinThread(
+    channel: InboundChannel,
+    input: InboundInput,
+    conversationId: string,
+    m: {
+      phone: string | null;
+      identifier: string;
+      row: ContactMessage;
+      contactMessage: (conversationId: string, contactId: string, at: Date) => MessageDto;
+    },
+  ): Promise<InboundResult | null> {
+    const { result } = await inTransaction(this.ctx, async (tx, effects): Promise<InboundResult | null> => {
+      const open = await lockOpenConversation(tx, conversationId);
+      if (!open) return null;
+      const contactId = await this.contactFor(tx, channel, m.identifier, m.phone, input.contact);
+      if (contactId === open.contactId) return null;
+      if (!(await insertContactMessage(tx, m.row, conversationId, contactId, 'skip')))
+        return { conversation_uuid: conversationId, message_uuid: m.row.id, duplicate: true };
+      const conv = await touchConversationForContactMessage(tx, conversationId, m.row.at);
+      if (!conv) return null;
+      if (conv.unarchived) {
+        await addConversationEvent(tx, { id: conversationId, tenantId: conv.tenantId }, 'unarchived', { done_by: 'system' });
+        effects.conversation(conversationId);
+      }
+      effects.messages.push({
+        tenantId: channel.tenantId,
+        conversationId,
+        holderUuid: conv.holder,
+        message: m.contactMessage(conversationId, contactId, m.row.at),
+      });
+      return { conversation_uuid: conversationId, message_uuid: m.row.id, duplicate: false };
+    });
+    return result;
   }
 
   /** The out-of-hours reply; the contact's message is already stored, so a failure here is only logged. */

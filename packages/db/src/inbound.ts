@@ -248,3 +248,30 @@ export async function conversationOfChannelMessage(db: Db, channelId: string, me
   const row = await db.message.findFirst({ where: { id: messageId, conversation: { channelId } }, select: { conversationId: true } });
   return row?.conversationId ?? null;
 }
+
+/**
+ * The open conversation of this channel holding one of these provider message ids (an e-mail's
+ * In-Reply-To and References): the thread a reply belongs to, whoever sends it (a mail's first
+ * message carries its Message-ID; our sent mails theirs). Null when none is open.
+ */
+export async function openConversationOfThread(
+  db: Db,
+  tenantId: string,
+  channelId: string,
+  messageIds: readonly string[],
+): Promise<string | null> {
+  if (!messageIds.length) return null;
+  const [row] = await db.$queryRaw<{ id: string }[]>`
+    SELECT c.id FROM "Message" m JOIN "Conversation" c ON c.id = m."conversationId"
+    WHERE m."tenantId" = ${tenantId}::uuid AND m."externalId" = ANY(${[...messageIds]}::text[])
+      AND c."channelId" = ${channelId}::uuid AND c.state <> ${stateSql('closed')}
+    ORDER BY m."createdAt" DESC LIMIT 1`;
+  return row?.id ?? null;
+}
+
+/** The contact a conversation is with, and the tenant it belongs to (locked for a message joining it), or null when closed or gone. */
+export async function lockOpenConversation(tx: Tx, conversationId: string) {
+  const [row] = await tx.$queryRaw<{ contactId: string }[]>`
+    SELECT "contactId" FROM "Conversation" WHERE id = ${conversationId}::uuid AND state <> ${stateSql('closed')} FOR UPDATE`;
+  return row ?? null;
+}

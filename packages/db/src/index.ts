@@ -56,6 +56,7 @@ export {
   contactIdOfIdentity,
   messageExists,
   earlierProviderMessages,
+  providerMessageById,
   annexFile,
   contactIdentifierOn,
   lastContactMessageOn,

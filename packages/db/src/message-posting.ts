@@ -152,6 +152,11 @@ export async function earlierProviderMessages(db: ScopedDb, m: { id: string; con
   });
 }
 
+/** A message of the tenant by id, with its provider id and details (what an e-mail reply answers), or null. */
+export async function providerMessageById(db: ScopedDb, id: string) {
+  return db.message.findFirst({ where: { id }, select: { externalId: true, interactiveContent: true, conversationId: true } });
+}
+
 /** A stored file of the message's tenant (the scoped client adds it), or null. */
 export async function annexFile(db: ScopedDb, fileId: string) {
   return db.storedFile.findFirst({ where: { id: fileId } });

@@ -102,6 +102,34 @@ describe('channel delivery: e-mail', () => {
     ]);
   });
 
+  it('answers one mail in particular (a reply to it) in that mail’s own thread and subject, not the latest one’s', async () => {
+    // The contact wrote again about something else; the agent answers the first mail.
+    await h.db.message.create({
+      data: {
+        id: randomUUID(),
+        tenantId: h.tenantId,
+        conversationId,
+        author: 'CONTACT',
+        contactId,
+        content: 'Outra coisa: a nota fiscal.',
+        state: 'sent',
+        externalId: '<other@cliente.test>',
+        interactiveContent: { type: 'email', subject: 'Nota fiscal', message_id: '<other@cliente.test>', references: [] },
+      },
+    });
+    const first = await h.db.message.findFirstOrThrow({ where: { externalId: '<first@cliente.test>' } });
+    const id = await agentMessage('Sobre o pedido: sai hoje.');
+    await h.db.message.update({ where: { id }, data: { replyToId: first.id } });
+    expect(await deliver(id)).toMatchObject({ outcome: 'sent' });
+    const [mail] = sim.sent();
+    expect(mail).toMatchObject({ subject: 'Re: Pedido 123', inReplyTo: '<first@cliente.test>', references: ['<first@cliente.test>'] });
+
+    // Without a reply, the answer follows the latest mail.
+    const latest = await agentMessage('E a nota segue em anexo.');
+    expect(await deliver(latest)).toMatchObject({ outcome: 'sent' });
+    expect(sim.sent()[1]).toMatchObject({ subject: 'Re: Nota fiscal' });
+  });
+
   it('shows a 5xx refusal on the message as failed with the server’s reason, and the agent’s retry delivers it', async () => {
     sim.failNext(1, 550, 'Mailbox unavailable');
     const id = await agentMessage('Oi de novo');

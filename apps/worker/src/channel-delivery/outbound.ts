@@ -7,7 +7,14 @@ import {
   type OutboundMessage,
 } from '@atende/channels';
 import { capabilitiesOf } from '@atende/contract';
-import { annexFile, contactIdentifierOn, earlierProviderMessages, lastContactMessageOn, type ScopedDb } from '@atende/db';
+import {
+  annexFile,
+  contactIdentifierOn,
+  earlierProviderMessages,
+  lastContactMessageOn,
+  providerMessageById,
+  type ScopedDb,
+} from '@atende/db';
 import type { StorageDriver } from '@atende/storage';
 import { z } from 'zod';
 
@@ -43,6 +50,8 @@ export interface LoadedMessage {
   templateMessage: unknown;
   /** Provider details; a new outbound e-mail's subject. */
   interactiveContent?: unknown;
+  /** The message this one answers (the composer's reply): an e-mail reply joins that mail's thread. */
+  replyToId?: string | null;
   conversation: {
     id: string;
     contactId: string;
@@ -88,7 +97,8 @@ export const annexUrl = (links: AnnexLinks, fileId: string, now = Date.now()) =>
 /**
  * E-mail threading: the Message-IDs of the conversation's earlier e-mails, ours
  * and the contact's, oldest first (an attachment's extra `#n` messages share their mail's id), and
- * the subject of the latest mail that had one. A reply therefore joins the contact's thread.
+ * the subject of the latest mail that had one. A reply therefore joins the contact's thread; a reply
+ * to one mail in particular joins that mail's thread.
  */
 async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonNullable<OutboundMessage['thread']>> {
   const earlier = await earlierProviderMessages(
@@ -109,7 +119,20 @@ async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonN
   }
   // A new outbound e-mail carries its own subject, sent as it is, not as a reply.
   const own = subjectOf(message.interactiveContent);
-  return own ? { subject: own, references, fresh: true } : { subject, references };
+  if (own) return { subject: own, references, fresh: true };
+  // The agent answered one mail of the conversation (reply to it): the reply joins that mail's own
+  // thread and subject, not the latest mail's, when the conversation holds several threads.
+  const answered = message.replyToId ? await providerMessageById(db, message.replyToId) : null;
+  const answeredId = answered?.conversationId === message.conversation.id ? answered.externalId?.replace(/#\d+$/, '') : null;
+  if (answered && answeredId && /^<[^<>\s]+>$/.test(answeredId)) {
+    const details = answered.interactiveContent as { references?: unknown } | null;
+    const thread = Array.isArray(details?.references) ? details.references.filter((r): r is string => typeof r === 'string') : [];
+    return {
+      subject: subjectOf(answered.interactiveContent) ?? subject,
+      references: [...thread.filter((r) => r !== answeredId), answeredId],
+    };
+  }
+  return { subject, references };
 }
 
 export async function outboundMessageOf(db: ScopedDb, message: LoadedMessage, links: AnnexLinks): Promise<OutboundMessage> {

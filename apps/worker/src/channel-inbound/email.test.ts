@@ -142,6 +142,51 @@ describe('channel-inbound: e-mail into conversations', () => {
     });
   });
 
+  it('joins a colleague in copy answering the thread to that conversation, as their own message', async () => {
+    const [conversation] = await t.db.conversation.findMany({ where: { channelId } });
+    await mailer().sendMail({
+      from: '"Bruno Lima" <bruno@cliente.test>',
+      to: inbox(),
+      cc: 'ana@cliente.test',
+      subject: 'Re: Pedido 123 atrasado',
+      messageId: '<colleague@cliente.test>',
+      inReplyTo: '<second@cliente.test>',
+      references: ['<first@cliente.test>', '<second@cliente.test>'],
+      text: 'Sou o gerente da Ana, também aguardo.',
+    });
+    expect(await processQueued()).toBe(1);
+    // No conversation of his own: the thread's, with his message, his contact and his address.
+    const conversations = await t.db.conversation.findMany({ where: { channelId } });
+    expect(conversations.map((c) => c.id)).toEqual([conversation!.id]);
+    const message = await t.db.message.findFirstOrThrow({ where: { externalId: '<colleague@cliente.test>' } });
+    expect(message.conversationId).toBe(conversation!.id);
+    const bruno = await t.db.contactIdentity.findFirstOrThrow({ where: { channelId, identifier: 'bruno@cliente.test' } });
+    expect(message.contactId).toBe(bruno.contactId);
+    expect(message.contactId).not.toBe(conversation!.contactId);
+    expect(message.interactiveContent).toMatchObject({ from: { address: 'bruno@cliente.test', name: 'Bruno Lima' } });
+    expect((await t.db.conversation.findUniqueOrThrow({ where: { id: conversation!.id } })).unreadContactMessages).toBeGreaterThan(
+      conversation!.unreadContactMessages,
+    );
+
+    // A mail of his own, answering nothing of ours, opens his own conversation as before.
+    await mailer().sendMail({ from: 'bruno@cliente.test', to: inbox(), subject: 'Outro assunto', text: 'Uma dúvida minha.' });
+    expect(await processQueued()).toBe(1);
+    expect(await t.db.conversation.count({ where: { channelId, contactId: bruno.contactId } })).toBe(1);
+    // And a mail answering a closed thread opens one too.
+    await t.db.conversation.update({ where: { id: conversation!.id }, data: { state: 'closed', closedAt: new Date() } });
+    await mailer().sendMail({
+      from: 'carla@cliente.test',
+      to: inbox(),
+      subject: 'Re: Pedido 123 atrasado',
+      inReplyTo: '<colleague@cliente.test>',
+      text: 'Resolvido?',
+    });
+    expect(await processQueued()).toBe(1);
+    const carla = await t.db.contactIdentity.findFirstOrThrow({ where: { channelId, identifier: 'carla@cliente.test' } });
+    expect(await t.db.conversation.count({ where: { channelId, contactId: carla.contactId, state: { not: 'closed' } } })).toBe(1);
+    await t.db.conversation.update({ where: { id: conversation!.id }, data: { state: 'waiting', closedAt: null } });
+  });
+
   it('keeps every attachment as an annex of its own message', async () => {
     const pdf = Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(3000)]);
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2000)]);

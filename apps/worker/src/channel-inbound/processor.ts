@@ -29,6 +29,7 @@ import {
   providerChannelRow,
   markFailedByProvider,
   messageExists,
+  openConversationOfThread,
   outboundMessageByExternalId,
   scoped,
   sentMessagesToContactUpTo,
@@ -209,6 +210,21 @@ async function withSenderName(
 }
 
 /**
+ * The open conversation of the e-mail thread a mail answers (its In-Reply-To, then its References,
+ * newest first), or null: a colleague in copy replying joins the conversation instead of opening one.
+ */
+async function threadOf(
+  deps: ChannelInboundDeps,
+  channel: { id: string; tenantId: string },
+  details: Record<string, unknown> | null | undefined,
+) {
+  const ids = [details?.in_reply_to, ...(Array.isArray(details?.references) ? [...details.references].reverse() : [])].filter(
+    (id): id is string => typeof id === 'string' && id.length > 0,
+  );
+  return openConversationOfThread(deps.db, channel.tenantId, channel.id, ids);
+}
+
+/**
  * One accepted inbound delivery (queue channel-inbound): a custom API channel's post, or a verified
  * provider webhook whose contact messages enter conversations (idempotent by the provider's message id),
  * status updates move our messages' state, template status changes reach open template lists.
@@ -270,6 +286,7 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       const details = leftOut ? { ...event.details, left_out: leftOut } : event.details;
       // The receiver also answers a campaign the message replies to (conversation-entry.ts: one step per message).
       await receiver.receive(channel, {
+        thread: channelDefinition(channel.type)?.emailThreads ? await threadOf(deps, channel, event.details) : null,
         contact: contactOf(await withSenderName(deps, adapter, target, event), channel.type),
         message: {
           id: event.externalId,

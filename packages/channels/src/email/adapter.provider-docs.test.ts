@@ -60,6 +60,7 @@ describe('E-mail as Gmail writes it', () => {
         details: {
           type: 'email',
           subject: 'Pedido 4521 não chegou',
+          from: { address: 'ana.souza@example.com', name: 'Ana Souza' },
           message_id: id,
           in_reply_to: null,
           references: [],
@@ -82,6 +83,7 @@ describe('E-mail as Gmail writes it', () => {
         details: {
           type: 'email',
           subject: 'Re: Pedido 4521 não chegou',
+          from: { address: 'ana.souza@example.com', name: 'Ana Souza' },
           message_id: id,
           in_reply_to: answered,
           references: ['<CAJx7kQ3mVnF0qFQ8rYVbT2mXk3h5Zp4dW9sL1uR6eN0cA8yGbw@mail.gmail.com>', answered],
@@ -106,6 +108,7 @@ describe('E-mail as Gmail writes it', () => {
         details: {
           type: 'email',
           subject,
+          from: { address: 'ivan.petrov@example.com', name: 'Иван Петров' },
           message_id: id,
           in_reply_to: null,
           references: [],
@@ -144,6 +147,7 @@ describe('E-mail as Outlook writes it', () => {
         details: {
           type: 'email',
           subject: 'RE: Troca do produto - confirmação',
+          from: { address: 'carlos.pereira@example.org', name: 'Carlos Pereira' },
           message_id: id,
           in_reply_to: answered,
           references: [answered],
@@ -186,6 +190,7 @@ describe('E-mail as Apple Mail writes it', () => {
         details: {
           type: 'email',
           subject: 'Foto da caixa danificada',
+          from: { address: 'beatriz.lima@example.net', name: 'Beatriz Lima' },
           message_id: id,
           in_reply_to: null,
           references: [],

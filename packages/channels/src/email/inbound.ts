@@ -15,6 +15,8 @@ export const EMAIL_MAX_BYTES = 25 * 1024 * 1024;
 export interface EmailDetails {
   type: 'email';
   subject: string | null;
+  /** Who wrote it: in a thread several people answer (a colleague in copy), each keeps their own. */
+  from: { address: string; name: string | null };
   message_id: string;
   in_reply_to: string | null;
   references: string[];
@@ -68,6 +70,7 @@ export async function parseEmail(raw: Buffer): Promise<InboundEvent[]> {
   const details: EmailDetails = {
     type: 'email',
     subject,
+    from: { address, name: sender?.name?.trim().slice(0, 200) || null },
     message_id: messageId,
     in_reply_to: ids(mail.inReplyTo)[0] ?? null,
     references: ids(mail.references).slice(-50),

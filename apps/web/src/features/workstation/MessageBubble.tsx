@@ -66,22 +66,38 @@ function Annex({ message }: { message: Message }) {
 }
 
 /** One message: the contact's on the left, the agent's on the right, notes highlighted. */
-/** An e-mail's details (stored by the worker on interactive_content): its subject, and the whole text when quotes and signature were folded away. */
-function emailDetailsOf(message: Message): { subject: string | null; fullText: string | null } | null {
-  const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown } | null;
+/**
+ * An e-mail's details (stored by the worker on interactive_content): its sender (in a thread several
+ * people may answer), its subject, and the whole text when quotes and signature were folded away.
+ */
+function emailDetailsOf(message: Message): { from: string | null; subject: string | null; fullText: string | null } | null {
+  const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown; from?: unknown } | null;
   if (!details || details.type !== 'email') return null;
+  const from = details.from as { address?: unknown; name?: unknown } | null | undefined;
+  const address = typeof from?.address === 'string' ? from.address : null;
+  const name = typeof from?.name === 'string' && from.name ? from.name : null;
   return {
+    from: address ? (name ? `${name} <${address}>` : address) : null,
     subject: typeof details.subject === 'string' && details.subject ? details.subject : null,
     fullText: typeof details.full_text === 'string' && details.full_text ? details.full_text : null,
   };
 }
 
-function EmailSubject({ subject }: { subject: string }) {
+function EmailHeaders({ from, subject }: { from: string | null; subject: string | null }) {
   const { t } = useTranslation();
   return (
-    <Text size="xs" fw={600} mb={2} data-testid="email-subject">
-      {t('Subject')}: {subject}
-    </Text>
+    <>
+      {from && (
+        <Text size="xs" c="dimmed" data-testid="email-from">
+          {t('From')}: {from}
+        </Text>
+      )}
+      {subject && (
+        <Text size="xs" fw={600} mb={2} data-testid="email-subject">
+          {t('Subject')}: {subject}
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -172,7 +188,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo
             </Text>
           </Box>
         )}
-        {email?.subject && <EmailSubject subject={email.subject} />}
+        {email && <EmailHeaders from={mine ? null : email.from} subject={email.subject} />}
         {!mine && <MessageDetailsLabel message={m} />}
         <Annex message={m} />
         {m.message && (

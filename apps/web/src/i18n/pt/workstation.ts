@@ -135,6 +135,7 @@ export const ptWorkstation: Record<string, string> = {
   'A supervisor finished one of your sessions': 'Um supervisor finalizou um dos seus atendimentos',
   // E-mail messages
   Subject: 'Assunto',
+  From: 'De',
   'Show the quoted text': 'Mostrar o texto citado',
   'Hide the quoted text': 'Ocultar o texto citado',
   'More than 7 days since the contact last wrote: this channel takes no reply until they write again':
