@@ -17,7 +17,10 @@ const messenger = new MessengerAdapter({ outbound: LOCAL_OUTBOUND, timeoutMs: 20
 let sim: MetaSimulator;
 let receiver: Server;
 let receiverUrl = '';
-const received: { path: string; body: { entry: { id: string; messaging: { recipient: { id: string } }[] }[] } }[] = [];
+const received: {
+  path: string;
+  body: { entry: { id: string; messaging: { recipient: { id: string }; message?: { attachments?: { type: string }[] } }[] }[] };
+}[] = [];
 
 const pages = defaultPages({ pageId: PAGE, pageToken: TOKEN });
 const main = pages[0]!;
@@ -124,5 +127,27 @@ describe('Meta simulator serving several pages', () => {
       [main.id, '7300000000002', 200],
       [main.id, '7300000000001', 400],
     ]);
+  });
+  it('plays over HTTP what a contact and their app do: images, a story mention, receipts; and plans refusals', async () => {
+    received.length = 0;
+    const png = Buffer.from('89504e470d0a1a0a00', 'hex').toString('base64');
+    const wrote = await steer('inbound', { id: '7300000000003', first_name: 'Lia', images_base64: [png, png], text: 'Fotos' });
+    expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
+    const attachments = received[0]?.body.entry[0]?.messaging[0]?.message?.attachments ?? [];
+    expect(attachments.map((a) => a.type)).toEqual(['image', 'image']);
+
+    expect((await steer('inbound', { id: '7300000000003', story_mention_base64: png })).status).toBe(200);
+    expect((await steer('delivery', { id: '7300000000003', mids: ['m_1'] })).status).toBe(200);
+    expect((await steer('read', { id: '7300000000003' })).status).toBe(200);
+    const kinds = received
+      .slice(1)
+      .map((r) => Object.keys(r.body.entry[0]!.messaging[0]!).filter((k) => ['message', 'delivery', 'read'].includes(k)));
+    expect(kinds).toEqual([['message'], ['delivery'], ['read']]);
+    expect((await steer('delivery', { id: '7300000000003' })).status).toBe(400);
+
+    // A planned refusal answers the next send with the Graph error, then sends go through again.
+    expect((await steer('plan', { status: 400, code: 551, message: "(#551) This person isn't available right now." })).status).toBe(200);
+    expect((await deliveryErrorOf(messenger.send(message('7300000000003'), channelOf(main)))).message).toContain('#551');
+    await messenger.send(message('7300000000003'), channelOf(main));
   });
 });

@@ -299,6 +299,25 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
     return { body, status: await signedPost(body, options.appSecret, pageId) };
   };
 
+  const sendDelivery = (contactId: string, mids: string[]) =>
+    signedPost(
+      envelope({
+        sender: { id: contactId },
+        recipient: { id: options.pageId },
+        timestamp: Date.now(),
+        delivery: { mids, watermark: Date.now() },
+      }),
+    );
+  const sendRead = (contactId: string, watermark = new Date()) =>
+    signedPost(
+      envelope({
+        sender: { id: contactId },
+        recipient: { id: options.pageId },
+        timestamp: Date.now(),
+        read: { watermark: watermark.getTime() },
+      }),
+    );
+
   // Steering over HTTP (the demo, the e2e stack): set a page's webhook as an admin does in Meta's
   // dashboard (kept only when the handshake echoes the challenge), play a contact writing to a page,
   // see what the pages sent. `page_id` picks the page (the simulator's page when absent; another answers 400).
@@ -326,7 +345,21 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       text?: unknown;
       page_id?: unknown;
       postback?: unknown;
+      images_base64?: unknown;
+      story_mention_base64?: unknown;
+      story_reply?: { url?: unknown; id?: unknown };
     };
+    const bytesOf = (value: unknown): Buffer | undefined => (typeof value === 'string' && value ? Buffer.from(value, 'base64') : undefined);
+    const images: Buffer[] = [];
+    for (const value of Array.isArray(body.images_base64) ? body.images_base64 : []) {
+      const bytes = bytesOf(value);
+      if (bytes) images.push(bytes);
+    }
+    const storyMention = bytesOf(body.story_mention_base64);
+    const storyReply =
+      typeof body.story_reply?.url === 'string' && typeof body.story_reply.id === 'string'
+        ? { url: body.story_reply.url, id: body.story_reply.id }
+        : undefined;
     const id = typeof body.id === 'string' && /^\d{1,40}$/.test(body.id) ? body.id : '7000000000000001';
     const from = {
       id,
@@ -338,12 +371,40 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       typeof body.postback === 'string' && body.postback
         ? { title: body.postback, payload: body.postback.toUpperCase().replace(/\W+/g, '_') }
         : undefined;
+    const media = images.length || storyMention;
     const result = await sendInbound({
       from,
       pageId: steeredPage(body.page_id),
-      ...(postback ? { postback } : { text: typeof body.text === 'string' ? body.text : 'Olá!' }),
+      ...(postback ? { postback } : { text: typeof body.text === 'string' ? body.text : media ? undefined : 'Olá!' }),
+      ...(images.length ? { image: images[0], images: images.slice(1) } : {}),
+      ...(storyMention ? { storyMention } : {}),
+      ...(storyReply ? { storyReply } : {}),
     });
     return { webhook_status: result.status, message: result.body };
+  });
+  // The next `count` sends answer a Graph error (`status`, `code`, `message`), as a refusal would.
+  app.post('/_simulator/plan', async (request) => {
+    const body = (request.body ?? {}) as { count?: unknown; status?: unknown; code?: unknown; message?: unknown };
+    const count = typeof body.count === 'number' && body.count > 0 ? Math.min(body.count, 100) : 1;
+    const status = typeof body.status === 'number' ? body.status : 400;
+    const error = graphError(
+      typeof body.code === 'number' ? body.code : 100,
+      typeof body.message === 'string' ? body.message : '(#100) Invalid parameter',
+    );
+    for (let i = 0; i < count; i++) failures.push({ status, body: error });
+    return { planned: count };
+  });
+  // A contact's app reports our messages delivered (`mids`) or read (every message up to now).
+  app.post('/_simulator/delivery', async (request, reply) => {
+    const body = (request.body ?? {}) as { id?: unknown; mids?: unknown };
+    if (typeof body.id !== 'string' || !Array.isArray(body.mids) || !body.mids.every((m) => typeof m === 'string'))
+      return reply.code(400).send({ error: 'id and mids (strings) are required' });
+    return { webhook_status: await sendDelivery(body.id, body.mids as string[]) };
+  });
+  app.post('/_simulator/read', async (request, reply) => {
+    const body = (request.body ?? {}) as { id?: unknown };
+    if (typeof body.id !== 'string') return reply.code(400).send({ error: 'id is required' });
+    return { webhook_status: await sendRead(body.id) };
   });
   app.get('/_simulator/sent', async () => ({ sent }));
   const login = options.login
@@ -375,24 +436,8 @@ export async function startMetaSimulator(options: MetaSimulatorOptions): Promise
       return handshake(webhook);
     },
     sendInbound,
-    sendDelivery: (contactId, mids) =>
-      signedPost(
-        envelope({
-          sender: { id: contactId },
-          recipient: { id: options.pageId },
-          timestamp: Date.now(),
-          delivery: { mids, watermark: Date.now() },
-        }),
-      ),
-    sendRead: (contactId, watermark = new Date()) =>
-      signedPost(
-        envelope({
-          sender: { id: contactId },
-          recipient: { id: options.pageId },
-          timestamp: Date.now(),
-          read: { watermark: watermark.getTime() },
-        }),
-      ),
+    sendDelivery,
+    sendRead,
     postWebhook: (body, secret) => signedPost(body, secret),
     subscribed: () => login?.subscribed() ?? [],
     reset: () => {
