@@ -124,6 +124,17 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     await expect(colleague).toBeVisible({ timeout: 15_000 });
     await expect(colleague.getByTestId('email-from')).toHaveText(`From: Carla ${suffix} <carla${suffix}@cliente.test>`);
 
+    // The composer shows the reply's subject; typing another starts a new thread under it.
+    const subjectBox = agent.getByRole('textbox', { name: 'Subject' });
+    await expect(subjectBox).toHaveValue('Re: Pedido atrasado');
+    await subjectBox.fill('Troca do produto');
+    await composer.fill('Sobre a troca: pode devolver na loja.');
+    await composer.press('Enter');
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
+    expect(received[1]!.subject).toBe('Troca do produto');
+    expect(received[1]!.inReplyTo).toBeUndefined();
+    await expect(subjectBox).toHaveValue('Re: Troca do produto');
+
     // The agent starts a new e-mail from the phonebook: the subject is asked for, and the mail leaves with it.
     const bruno = `Bruno ${suffix}`;
     const created = await agent.request.post('/api/v1/contacts', {
@@ -138,10 +149,10 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     await start.getByRole('textbox', { name: 'Subject' }).fill('Renovação do contrato');
     await start.getByRole('button', { name: 'Start conversation' }).click();
     await expect(start).toHaveCount(0);
-    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(2);
-    expect(received[1]!.subject).toBe('Renovação do contrato');
-    expect((Array.isArray(received[1]!.to) ? received[1]!.to[0] : received[1]!.to)?.text).toBe(`bruno${suffix}@cliente.test`);
-    expect(received[1]!.text?.trim()).toBe('Olá Bruno, seu contrato vence em breve.');
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(3);
+    expect(received[2]!.subject).toBe('Renovação do contrato');
+    expect((Array.isArray(received[2]!.to) ? received[2]!.to[0] : received[2]!.to)?.text).toBe(`bruno${suffix}@cliente.test`);
+    expect(received[2]!.text?.trim()).toBe('Olá Bruno, seu contrato vence em breve.');
   } finally {
     await new Promise<void>((resolve) => smtp.close(() => resolve()));
   }

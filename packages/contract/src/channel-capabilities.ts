@@ -29,6 +29,8 @@ export interface ChannelCapabilities {
   voiceTypes: readonly string[];
   /** A channel setting that must be 'true' for the channel to take attachments at all (SMS: mms_enabled). */
   attachmentsSetting?: string;
+  /** Messages go under a subject (e-mail): the composer shows the reply's and lets the agent start a new thread. */
+  subjects?: boolean;
   /** Text is billed in SMS segments (sms-segments.ts): the composer counts them. */
   smsSegments?: boolean;
   /** Replies are taken only this long after the contact's last message (Meta's 24-hour standard messaging window). */
@@ -91,6 +93,7 @@ const EMAIL: ChannelCapabilities = {
   maxCaptionLength: 50_000,
   attachments: [{ kind: 'document', types: ['*'], maxBytes: 18 * MB }],
   voiceTypes: [],
+  subjects: true,
 };
 
 /**

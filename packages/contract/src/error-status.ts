@@ -304,6 +304,7 @@ export const ERROR_STATUS = {
   sector_ticket_message_required: 400,
   sector_unknown: 400,
   subject_required: 400,
+  subject_not_allowed: 400,
   subscriber_file_columns: 400,
   subscriber_file_not_multipart: 400,
   subscriber_state_not_editable: 400,

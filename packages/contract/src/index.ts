@@ -1,6 +1,7 @@
 export * from './route';
 export * from './errors';
 export * from './field-messages';
+export * from './email-subject';
 export * from './common';
 export * from './roles';
 export * from './tenants';

@@ -77,6 +77,11 @@ export const sendMessage = route({
       voice: z.boolean().optional(),
       reply_to_uuid: Uuid.nullable().optional(),
       internal: z.boolean().optional(),
+      /**
+       * E-mail conversations: a subject of the agent's own, which starts a new thread (sent as it is,
+       * not as a reply); without it the reply goes under "Re: <the thread's subject>".
+       */
+      subject: z.string().trim().min(1).max(200).optional(),
     })
     .refine((b) => (b.content ?? '').trim().length > 0 || b.annex_uuid, {
       message: fieldMessage('message_content_required'),
@@ -86,6 +91,7 @@ export const sendMessage = route({
   status: 201,
   errors: [
     'internal_notes_disabled',
+    'subject_not_allowed',
     'conversation_not_found',
     'message_id_taken',
     'conversation_not_yours',

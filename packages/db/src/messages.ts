@@ -113,9 +113,10 @@ export async function insertAgentMessage(tx: Tx, row: MessageRow, deliver: boole
   );
   const [written] = await tx.$queryRaw<{ inserted: boolean }[]>`
     WITH inserted AS (
-      INSERT INTO "Message" (id, "tenantId", "conversationId", author, "userId", content, tags, internal, voice, "replyToId", "annexId", state, status, "createdAt", "updatedAt")
+      INSERT INTO "Message" (id, "tenantId", "conversationId", author, "userId", content, tags, internal, voice, "replyToId", "annexId", state, status, "interactiveContent", "createdAt", "updatedAt")
       VALUES (${row.id}::uuid, ${row.tenantId}::uuid, ${row.conversationId}::uuid, 'USER'::"MessageAuthor", ${row.userId}, ${row.content}, ${row.tags}::text[],
-              ${row.internal}, ${row.voice}, ${row.replyToId}::uuid, ${row.annexId}::uuid, 'pending'::"MessageState", ${row.status}, ${row.createdAt}, ${row.updatedAt})
+              ${row.internal}, ${row.voice}, ${row.replyToId}::uuid, ${row.annexId}::uuid, 'pending'::"MessageState", ${row.status},
+              ${row.interactiveContent === null ? null : JSON.stringify(row.interactiveContent)}::jsonb, ${row.createdAt}, ${row.updatedAt})
       ON CONFLICT (id) DO NOTHING
       RETURNING id
     ), queued AS (${delivery}), touched AS (

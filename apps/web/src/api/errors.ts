@@ -291,6 +291,7 @@ export const ERROR_TEXTS: Record<ErrorCode, string> = {
   sector_ticket_message_required: phrase('The ticket message is required when the ticket is announced'),
   sector_unknown: phrase('Sector not found'),
   subject_required: phrase('Subject is required'),
+  subject_not_allowed: phrase('Only an e-mail to the contact takes a subject'),
   subscriber_file_columns: phrase('Invalid file! It must have at least name and phone'),
   subscriber_file_not_multipart: phrase('File parameter must be a csv file'),
   subscriber_state_not_editable: phrase('Only pending, error or completed subscribers can be edited'),

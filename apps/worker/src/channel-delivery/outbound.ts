@@ -117,9 +117,10 @@ async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonN
     if (/^<[^<>\s]+>$/.test(id) && !references.includes(id)) references.push(id);
     subject = subjectOf(row.interactiveContent) ?? subject;
   }
-  // A new outbound e-mail carries its own subject, sent as it is, not as a reply.
+  // A message with a subject of its own (a new outbound e-mail, or the agent starting a new thread)
+  // is sent as it is: a new thread, answering no earlier mail.
   const own = subjectOf(message.interactiveContent);
-  if (own) return { subject: own, references, fresh: true };
+  if (own) return { subject: own, references: [], fresh: true };
   // The agent answered one mail of the conversation (reply to it): the reply joins that mail's own
   // thread and subject, not the latest mail's, when the conversation holds several threads.
   const answered = message.replyToId ? await providerMessageById(db, message.replyToId) : null;

@@ -133,11 +133,7 @@ export function withoutImagePlaceholders(text: string): string {
   return lines.join('\n').trim();
 }
 
-/** "Re: <subject>" once, however many replies deep (Re:, RE:, Res:, Fwd: prefixes are not repeated). */
-export function replySubject(subject: string | null): string {
-  const base = (subject ?? '').replace(/^(\s*(re|res|fw|fwd|enc)\s*:\s*)+/i, '').trim();
-  return base ? `Re: ${base}` : 'Re:';
-}
+export { replySubject } from '@atende/contract';
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 

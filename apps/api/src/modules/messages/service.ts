@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, INTERNAL_MESSAGE_TAG, MESSAGES_UNTIL_MAX, PROVIDER_CHANNEL_TYPES, type Message as MessageDto } from '@atende/contract';
+import {
+  AppError,
+  capabilitiesOf,
+  INTERNAL_MESSAGE_TAG,
+  MESSAGES_UNTIL_MAX,
+  PROVIDER_CHANNEL_TYPES,
+  type Message as MessageDto,
+} from '@atende/contract';
 import { conversationAudience, inTransaction, presentMessage } from '@atende/conversations';
 import { channelKind, roleCovers } from '@atende/core';
 import {
@@ -35,6 +42,8 @@ export interface SendInput {
   voice?: boolean;
   reply_to_uuid?: string | null;
   internal?: boolean;
+  /** E-mail: a subject of the agent's own (a new thread). */
+  subject?: string;
 }
 
 export class MessageService {
@@ -123,6 +132,9 @@ export class MessageService {
           throw new AppError('conversation_not_active', 'Messages can only be sent in an active conversation');
         if (conv.state === 'outbound-started' && !internal)
           throw new AppError('conversation_awaiting_client', 'You can only send messages after client interaction');
+        // A subject goes only on an e-mail to the contact: there it starts a new thread under it.
+        if (input.subject !== undefined && (internal || !capabilitiesOf(conv.channelType)?.subjects))
+          throw new AppError('subject_not_allowed', 'Only an e-mail to the contact takes a subject');
         if (input.reply_to_uuid) {
           const replied = await replyTarget(tx, conversationId, input.reply_to_uuid);
           if (!replied) throw new AppError('reply_target_not_found', 'The message you reply to is not in this conversation');
@@ -150,7 +162,7 @@ export class MessageService {
           state: 'pending',
           status: deliver ? 'sending' : null,
           templateMessage: null,
-          interactiveContent: null,
+          interactiveContent: input.subject ? { type: 'email', subject: input.subject } : null,
           externalId: null,
           errorMessage: null,
           postedAt: null,

@@ -20,6 +20,7 @@ import {
   Switch,
   Text,
   Textarea,
+  TextInput,
   Tooltip,
   useCombobox,
 } from '@mantine/core';
@@ -41,6 +42,7 @@ import { useAttachments } from './composer/useAttachments';
 import { useCannedSuggestions, type CannedResponse } from './composer/useCannedSuggestions';
 import { useVoiceRecorder } from './composer/useVoiceRecorder';
 import { voiceToSend, voiceUploadType } from './composer/voiceRules';
+import { ownSubject, replySubjectFor } from './composer/emailSubject';
 import { hasTemplateSendError } from './conversationEvents';
 import { drafts, wrapSelection, type Draft } from './drafts';
 import { useMessages } from './queries';
@@ -113,6 +115,11 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
     ? null
     : textLimit(conversation.channel.type, { text: draft.text, attachments: ready }, conversation.channel.settings);
   const canSend = !blocked && !pending && !limit?.over && (draft.text.trim() !== '' || ready.length > 0);
+  // E-mail: the reply's subject is shown; typing another starts a new thread under it.
+  const subjects = !internal && capabilitiesOf(conversation.channel.type, conversation.channel.settings)?.subjects === true;
+  const replyingUnder = subjects ? replySubjectFor(messages.data?.messages ?? [], replyTo) : '';
+  const [typedSubject, setTypedSubject] = useState<{ conversation: string; subject: string } | null>(null);
+  const subjectTyped = typedSubject?.conversation === conversation.uuid ? typedSubject.subject : null;
   const voice = useVoiceRecorder();
   const recording = voice.state !== 'idle';
   // A channel that can take no recording (Instagram, SMS without MMS) is not offered one; a note always can be.
@@ -160,7 +167,10 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
       replyToUuid: replyTo?.uuid ?? null,
     });
     if (outgoing.length === 0) return;
+    const subject = subjects ? ownSubject(subjectTyped, replyingUnder) : undefined;
+    if (subject) outgoing[0] = { ...outgoing[0]!, subject };
     outgoing.forEach(onSend);
+    setTypedSubject(null);
     files.remove(sending.map((a) => a.id));
     setDraft({ text: '', replyToUuid: null, internal: draft.internal });
     onCancelReply();
@@ -339,6 +349,17 @@ export function Composer({ conversation, tenant, replyTo, onCancelReply, onSend 
           </Tooltip>
         )}
       </Group>
+      {subjects && (
+        <TextInput
+          size="xs"
+          mb={4}
+          label={t('Subject')}
+          value={subjectTyped ?? replyingUnder}
+          maxLength={200}
+          disabled={blocked}
+          onChange={(e) => setTypedSubject({ conversation: conversation.uuid, subject: e.currentTarget.value })}
+        />
+      )}
       <Group gap="xs" align="flex-end" wrap="nowrap">
         {recording ? (
           <RecordingBar

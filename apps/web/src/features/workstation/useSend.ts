@@ -13,6 +13,8 @@ export interface Outgoing {
   voice?: boolean;
   /** The uploaded file, shown on the optimistic copy until the server's copy replaces it. */
   annex?: Omit<NonNullable<Message['annex']>, 'service'>;
+  /** E-mail: a subject of the agent's own, which starts a new thread. */
+  subject?: string;
 }
 
 /** How long a send may take before it is shown as failed (the time-out wrapper of every call). */
@@ -59,6 +61,7 @@ export function useSendMessage(conversation: Conversation, me: User) {
               reply_to_uuid: out.replyToUuid,
               annex_uuid: out.annexUuid,
               voice: out.voice,
+              subject: out.subject,
             },
           }),
           SEND_TIMEOUT_MS,

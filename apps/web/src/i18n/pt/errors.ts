@@ -278,6 +278,7 @@ export const ptErrors: Record<ErrorCode, string> = {
   sector_ticket_message_required: 'A mensagem do protocolo é obrigatória quando o protocolo é anunciado',
   sector_unknown: 'Setor não encontrado',
   subject_required: 'O assunto é obrigatório',
+  subject_not_allowed: 'Só um e-mail para o contato tem assunto',
   subscriber_file_columns: 'Arquivo inválido! Ele deve ter pelo menos nome e telefone',
   subscriber_file_not_multipart: 'O arquivo deve ser um CSV',
   subscriber_state_not_editable: 'Só assinantes pendentes, com erro ou concluídos podem ser editados',
