@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import nodemailer from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
-import { demo, finishAgentConversations, signedInPage, startFromPhonebook, takeConversation } from './helpers';
+import { demo, finishAgentConversations, signedInPage, startFromPhonebook, takeAndOpen } from './helpers';
 
 // An e-mail channel end to end. The spec runs the mailbox's SMTP server itself
 // (smtp-server on 127.0.0.1); the admin creates the channel in Settings > Workspace > New channel,
@@ -83,17 +83,8 @@ test('an admin creates an e-mail channel, a contact mails it, an agent answers a
     });
 
     const agent = await signedInPage(browser, demo('agent'));
-    let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-    await expect(async () => {
-      mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-    }).toPass({ timeout: 20_000 });
-    expect(mine!.channel.uuid).toBe(channel.uuid);
-    await agent.reload();
-    await agent
-      .getByRole('listbox', { name: 'Conversations' })
-      .getByRole('option', { name: new RegExp(name) })
-      .click();
-    const messages = agent.getByRole('log', { name: 'Messages' });
+    const { chat: mine, messages } = await takeAndOpen(agent, name);
+    expect(mine.channel.uuid).toBe(channel.uuid);
     await expect(messages.getByText('Meu pedido ainda não chegou.')).toBeVisible();
     await expect(messages.getByTestId('email-subject')).toHaveText('Subject: Pedido atrasado');
 

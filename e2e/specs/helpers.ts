@@ -137,6 +137,23 @@ export async function takeConversation(page: Page, wanted: (chat: Listed) => boo
   return mine!;
 }
 
+/**
+ * `agent` takes the conversation of the contact named `name` as soon as it waits (a message the
+ * worker stores a moment after it was sent), then opens it: the conversation and its message log.
+ */
+export async function takeAndOpen(agent: Page, name: string): Promise<{ chat: Listed; messages: Locator }> {
+  let mine: Listed | undefined;
+  await expect(async () => {
+    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
+  }).toPass({ timeout: 20_000 });
+  await agent.reload();
+  await agent
+    .getByRole('listbox', { name: 'Conversations' })
+    .getByRole('option', { name: new RegExp(name) })
+    .click();
+  return { chat: mine!, messages: agent.getByRole('log', { name: 'Messages' }) };
+}
+
 /** takeConversation for the contact with `phone`, then the conversation is opened from the list. */
 export async function acceptConversationOf(page: Page, phone: string): Promise<Listed> {
   const mine = await takeConversation(page, (chat) => chat.contact.phone_number === phone);

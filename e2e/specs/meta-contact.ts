@@ -1,5 +1,5 @@
 import { expect, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
-import { demo, signedInPage, takeConversation } from './helpers';
+import { demo, signedInPage, takeAndOpen } from './helpers';
 
 /** What the Meta simulator's pages sent (GET /_simulator/sent). */
 export interface MetaSent {
@@ -31,17 +31,8 @@ export async function metaContactWrites(
   expect(((await wrote.json()) as { webhook_status: number }).webhook_status).toBe(200);
   const name = `${contact.firstName} ${contact.lastName}`;
   const agent = await signedInPage(browser, demo('agent'));
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-  await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-  }).toPass({ timeout: 20_000 });
-  expect(mine!.channel.uuid).toBe(channelId);
-  await agent.reload();
-  await agent
-    .getByRole('listbox', { name: 'Conversations' })
-    .getByRole('option', { name: new RegExp(name) })
-    .click();
-  const messages = agent.getByRole('log', { name: 'Messages' });
+  const { chat: mine, messages } = await takeAndOpen(agent, name);
+  expect(mine.channel.uuid).toBe(channelId);
   await expect(messages.getByText(contact.text)).toBeVisible({ timeout: 30_000 });
   return { agent, messages };
 }

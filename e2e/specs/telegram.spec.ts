@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, signedInPage, takeConversation } from './helpers';
+import { demo, signedInPage, takeAndOpen } from './helpers';
 
 // A Telegram channel end to end against the stack's Telegram Bot API simulator (E2E_PORT + 4):
 // the admin creates the channel in the channels admin screen (Settings > Workspace), a Telegram user
@@ -95,17 +95,8 @@ test('an admin creates a Telegram channel, a Telegram user writes, an agent answ
   expect(wrote.ok()).toBe(true);
 
   const agent = await signedInPage(browser, demo('agent'));
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-  await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-  }).toPass({ timeout: 20_000 });
-  expect(mine!.channel.uuid).toBe(channel.uuid);
-  await agent.reload();
-  await agent
-    .getByRole('listbox', { name: 'Conversations' })
-    .getByRole('option', { name: new RegExp(name) })
-    .click();
-  const messages = agent.getByRole('log', { name: 'Messages' });
+  const { chat: mine, messages } = await takeAndOpen(agent, name);
+  expect(mine.channel.uuid).toBe(channel.uuid);
   await expect(messages.getByText('Oi! Vocês entregam no sábado?')).toBeVisible();
 
   // The composer counts against Telegram's 4096 characters.

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, FAKE_MICROPHONE_LAUNCH, signedInPage, takeConversation } from './helpers';
+import { demo, FAKE_MICROPHONE_LAUNCH, signedInPage, takeAndOpen } from './helpers';
 import { metaContactWrites } from './meta-contact';
 
 // Voice notes as each provider plays them: Chromium records Opus in WebM; the composer sends it as
@@ -29,17 +29,8 @@ test('a voice note recorded for a Telegram contact goes out with sendVoice as Og
 
   const agent = await signedInPage(browser, demo('agent'));
   await agent.context().grantPermissions(['microphone']);
-  let mine: Awaited<ReturnType<typeof takeConversation>> | undefined;
-  await expect(async () => {
-    mine = await takeConversation(agent, (chat) => chat.contact.name === name);
-  }).toPass({ timeout: 20_000 });
-  expect(mine!.channel.uuid).toBe(DEMO_TELEGRAM_CHANNEL);
-  await agent.reload();
-  await agent
-    .getByRole('listbox', { name: 'Conversations' })
-    .getByRole('option', { name: new RegExp(name) })
-    .click();
-  const messages = agent.getByRole('log', { name: 'Messages' });
+  const { chat: mine, messages } = await takeAndOpen(agent, name);
+  expect(mine.channel.uuid).toBe(DEMO_TELEGRAM_CHANNEL);
   await expect(messages.getByText('Pode mandar um áudio?')).toBeVisible();
 
   await agent.getByRole('button', { name: 'Record voice' }).click();
@@ -55,7 +46,7 @@ test('a voice note recorded for a Telegram contact goes out with sendVoice as Og
   const voice = sent.filter((s) => s.chatId === String(userId));
   expect(voice).toHaveLength(1);
   expect(voice[0]).toMatchObject({ method: 'sendVoice', file: { contentType: 'audio/ogg' } });
-  const stored = (await (await agent.request.get(`/api/v1/conversations/${mine!.uuid}/messages`)).json()) as {
+  const stored = (await (await agent.request.get(`/api/v1/conversations/${mine.uuid}/messages`)).json()) as {
     data: { voice: boolean; annex: { content_type: string } | null }[];
   };
   expect(stored.data.filter((m) => m.voice).map((m) => m.annex?.content_type)).toEqual(['audio/ogg']);
