@@ -51,6 +51,8 @@ const env = {
   // SMTP listener that forwarding addresses reach; specs mail the listener directly.
   DEMO_EMAIL_SMTP_PORT: process.env.DEMO_EMAIL_SMTP_PORT ?? String(Number(port) + 7),
   EMAIL_INBOUND_SMTP_PORT: process.env.EMAIL_INBOUND_SMTP_PORT ?? String(Number(port) + 8),
+  // E-mail channels reading a mailbox by IMAP (email-imap.spec.ts): a new channel is picked up within a second.
+  EMAIL_IMAP_POLL_MS: process.env.EMAIL_IMAP_POLL_MS ?? '1000',
 };
 // The channel setup screens (/messenger-setup, /instagram-setup) log in to those demo Metas.
 Object.assign(env, demoMetaEnv(process.env, env.DEMO_META_PORT, env.DEMO_INSTAGRAM_PORT));

@@ -59,6 +59,15 @@ export const WORKER_SETTINGS = settingsGroup({
     .string()
     .default('127.0.0.1')
     .describe('The address the inbound SMTP listener binds to; 0.0.0.0 to take mail from other machines (an MX or a relay).'),
+  EMAIL_IMAP_POLL_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .default(60_000)
+    .describe(
+      "How often the worker looks for new mail in e-mail channels' IMAP mailboxes without IDLE, and for channels created, changed or removed (milliseconds).",
+    ),
   BOT_CONCURRENCY: z.coerce
     .number()
     .int()

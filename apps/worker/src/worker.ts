@@ -1,4 +1,4 @@
-import { channelAdapters, outboundClient, parseSecretsKey } from '@atende/channels';
+import { channelAdapters, EmailAccessTokens, emailOAuthClients, outboundClient, parseSecretsKey } from '@atende/channels';
 import { queues } from '@atende/contract';
 import { createDb } from '@atende/db';
 import { bullPrefix, maintenanceQueue, QueueRegistry, RateLimiter, RealtimeOutbox } from '@atende/queue';
@@ -15,6 +15,7 @@ import { dispatchCampaign } from './campaigns/dispatch';
 import { importSubscribers } from './campaigns/import';
 import { processInbound } from './channel-inbound/processor';
 import { startEmailInbound } from './channel-inbound/email-listener';
+import { startEmailImap } from './channel-inbound/email-imap';
 import { runMaintenanceJob } from './maintenance/processor';
 import { syncTemplate } from './templates/processor';
 import { OutboxDispatcher } from './outbox/loop';
@@ -77,7 +78,9 @@ const dispatcher = new OutboxDispatcher({
 });
 
 const outbound = outboundClient({ allowHosts: env.OUTBOUND_ALLOW_HOSTS });
-const adapters = channelAdapters({ outbound });
+// OAuth access tokens of e-mail mailboxes, shared by SMTP sends and the IMAP reader.
+const emailTokens = new EmailAccessTokens(emailOAuthClients(env), outbound);
+const adapters = channelAdapters({ outbound, email: { tokens: emailTokens, log: log.child({ component: 'channel-delivery' }) } });
 const storage = storageFromEnv(env);
 const limiter = new RateLimiter(connection, env.REDIS_PREFIX);
 // This process, as the holder of campaign sending leases.
@@ -198,6 +201,11 @@ const emailInbound = env.EMAIL_INBOUND_SMTP_PORT
     )
   : null;
 if (emailInbound) log.info({ port: emailInbound.port }, 'e-mail inbound SMTP listener started');
+// E-mail channels that read their own mailbox (imap_host); nothing is connected (nor imapflow loaded) while there are none.
+const emailImap = startEmailImap(
+  { db, secretsKey, log: log.child({ component: 'email-imap' }), policy: outbound.policy, tokens: emailTokens, owner },
+  { pollMs: env.EMAIL_IMAP_POLL_MS },
+);
 log.info({ queues: workers.map((w) => w.name) }, 'worker started');
 
 let closing = false;
@@ -208,6 +216,7 @@ async function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 15_000).unref();
   // Stop feeding the queues first (the batch in hand is committed or rolled back, never half done).
   await emailInbound?.close();
+  await emailImap.close();
   await dispatcher.stop();
   // Let running jobs finish; unfinished ones are picked up again by another worker.
   await Promise.all(workers.map((w) => w.close()));

@@ -31,6 +31,8 @@ export interface ChannelAdapterOptions {
   whatsappTwilio?: ProviderAdapterOptions;
   telegram?: ProviderAdapterOptions;
   sms?: ProviderAdapterOptions;
+  /** WhatsApp Web through an Evolution API v2 bridge. */
+  whatsappWeb?: ProviderAdapterOptions;
   /** Messenger and Instagram (Meta's Messenger Platform). */
   meta?: ProviderAdapterOptions;
   email?: Omit<EmailAdapterOptions, 'outbound'>;

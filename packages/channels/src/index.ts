@@ -66,6 +66,7 @@ export {
 export { WhatsAppTwilioAdapter } from './whatsapp/twilio';
 export { twilioSignature, TWILIO_BASE_URL, TWILIO_MEDIA_HOSTS, TWILIO_URL_HEADER } from './twilio/messaging';
 export { SmsTwilioAdapter } from './sms/adapter';
+export { WhatsAppWebAdapter, WHATSAPP_WEB_EVENTS } from './whatsapp-web/adapter';
 export { templateStatusOf } from './whatsapp/cloud-format';
 export { parseCloudWebhook } from './whatsapp/cloud-webhook';
 export { WhatsAppSettingsSchema, WhatsAppSecretsSchema, type WhatsAppSettings, type WhatsAppSecrets } from './whatsapp/settings';
@@ -83,7 +84,9 @@ export {
 export { readCapped, sameSecret } from './http';
 export { EmailAdapter, EMAIL_SECRET_HEADER, RFC822_BASE64, type EmailAdapterOptions } from './email/adapter';
 export { parseEmail, EMAIL_MAX_BYTES, type EmailDetails } from './email/inbound';
-export { EmailSettingsSchema, EmailSecretsSchema } from './email/settings';
+export { EmailSettingsSchema, EmailSecretsSchema, type EmailOAuthProvider } from './email/settings';
+export { connectImap, imapFailureReason, type ImapSession } from './email/imap';
+export { EmailAccessTokens, emailOAuthClients, type EmailOAuthClients } from './email/oauth';
 export { startInboundSmtp, forwardingAddress, type InboundSmtpListener, type InboundSmtpOptions } from './email/listener';
 export { resolveAllowedHost } from './outbound-address';
 export { providerIdentity, metaEntryIdentity, type IdentitySource, type ProviderIdentity } from './provider-identity';

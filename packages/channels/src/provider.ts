@@ -85,6 +85,19 @@ export type InboundEvent =
       /** Upper-cased, one (unknown provider values map to the nearest). */
       status: TemplateStatus;
       reason: string | null;
+    }
+  | {
+      /** The channel's link to the provider changed (WhatsApp Web: the QR-linked phone connected or disconnected). */
+      kind: 'connection';
+      state: 'open' | 'connecting' | 'close';
+      /** The provider's reason code, when it gives one (WhatsApp's disconnect reason). */
+      reason: number | null;
+      at: Date;
+    }
+  | {
+      /** Something the provider reported that is deliberately not taken (a group message, the business's own): logged, nothing stored. */
+      kind: 'ignored';
+      reason: string;
     };
 
 /** Where the provider must post this channel's webhooks, and the secret it must send back with each. */

@@ -25,7 +25,7 @@ describe('channel definitions', () => {
     const digest = 'a'.repeat(24);
     expect(channelDefinition(digest)?.types).toContain(HASH_CHANNEL_KIND);
     expect(channelDefinition(HASH_CHANNEL_KIND)).toBe(channelDefinition('whatsapp_cloud'));
-    expect(channelDefinition('whatsapp_web')).toBeNull();
+    expect(channelDefinition('whatsapp_lion')).toBeNull();
     expect(channelDefinition('no_such_type')).toBeNull();
     expect(channelDefinition('droz')).toBe(channelDefinition('custom'));
   });
@@ -36,6 +36,10 @@ describe('channel definitions', () => {
     expect(of('a'.repeat(32), { phone_number_id: ' 123 ' })).toBe('whatsapp:123');
     expect(of('sms', { account_sid: 'AC1', from_number: '+1 (500) 555-0006' })).toBe('sms:ac1:15005550006');
     expect(of('telegram', {}, { bot_token: '42:secret' })).toBe('telegram:42');
+    expect(of('whatsapp_web', { base_url: 'HTTPS://Bridge.Example.com:443/evo/', instance: ' Loja ' })).toBe(
+      'whatsapp_web:https://bridge.example.com/evo/Loja',
+    );
+    expect(of('whatsapp_web', { base_url: 'https://bridge.example.com' })).toBeNull();
     expect(of('email', {})).toBe('email:0b4c4b0e1f0e4c479a557d3f7e0c2a11');
     expect(of('custom', { webhook_url: 'https://example.com' })).toBeNull();
   });

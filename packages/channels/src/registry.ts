@@ -8,6 +8,7 @@ import { instagramChannel, messengerChannel } from './meta/definition';
 import { smsChannel } from './sms/definition';
 import { telegramChannel } from './telegram/definition';
 import { whatsapp360dialogChannel, whatsappCloudChannel, whatsappTwilioChannel } from './whatsapp/definition';
+import { whatsappWebChannel } from './whatsapp-web/definition';
 
 export type { ChannelAdapterOptions } from './definition';
 
@@ -18,6 +19,7 @@ export const CHANNEL_DEFINITIONS: readonly ChannelDefinition[] = [
   whatsappCloudChannel,
   whatsapp360dialogChannel,
   whatsappTwilioChannel,
+  whatsappWebChannel,
   telegramChannel,
   smsChannel,
   messengerChannel,

@@ -84,6 +84,24 @@ export const SHARED_SETTINGS = settingsGroup(
     EMAIL_INBOUND_DOMAIN: unsetWhenEmpty(z.string().trim().min(1).max(253).optional()).describe(
       "Mail domain routed to the worker's inbound SMTP listener: an e-mail channel's forwarding address is <channel>.<token>@ this domain. Unset: the host of PUBLIC_URL.",
     ),
+    EMAIL_OAUTH_GOOGLE_CLIENT_ID: unsetWhenEmpty(z.string().trim().min(1).max(500).optional()).describe(
+      "OAuth client id (Google Cloud) that e-mail channels with oauth_provider google exchange their refresh token with, for Gmail's SMTP and IMAP. Unset: no Google OAuth.",
+    ),
+    EMAIL_OAUTH_GOOGLE_CLIENT_SECRET: unsetWhenEmpty(z.string().trim().min(1).max(500).optional()).describe(
+      'The client secret of EMAIL_OAUTH_GOOGLE_CLIENT_ID.',
+    ),
+    EMAIL_OAUTH_MICROSOFT_CLIENT_ID: unsetWhenEmpty(z.string().trim().min(1).max(500).optional()).describe(
+      "OAuth client (application) id in Microsoft Entra that e-mail channels with oauth_provider microsoft exchange their refresh token with, for Microsoft 365's SMTP and IMAP. Unset: no Microsoft OAuth.",
+    ),
+    EMAIL_OAUTH_MICROSOFT_CLIENT_SECRET: unsetWhenEmpty(z.string().trim().min(1).max(500).optional()).describe(
+      'The client secret of EMAIL_OAUTH_MICROSOFT_CLIENT_ID.',
+    ),
+    EMAIL_OAUTH_MICROSOFT_TENANT: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9.-]{1,100}$/, 'must be a tenant id, a domain, common or organizations')
+      .default('common')
+      .describe("The Microsoft Entra tenant of the token endpoint: common, organizations, or the tenant's id or domain."),
     ...STORAGE_SETTINGS,
   },
   {

@@ -170,6 +170,8 @@ export const CHANNEL_TYPE_FACTS: Readonly<Partial<Record<ChannelType, ChannelTyp
   [HASH_CHANNEL_KIND]: { inbound: 'provider_webhook', requiredSettings: CLOUD_API_SETTINGS },
   whatsapp_360dialog: { inbound: 'provider_webhook', requiredSettings: [['api_key'], ['webhook_secret']] },
   whatsapp_twilio: { inbound: 'provider_webhook', requiredSettings: TWILIO_SETTINGS },
+  // A phone linked by QR code to an instance of an Evolution API v2 bridge, which has no address of its own.
+  whatsapp_web: { inbound: 'provider_webhook', requiredSettings: [['base_url'], ['instance'], ['api_key']] },
   telegram: { inbound: 'provider_webhook', capabilities: TELEGRAM, requiredSettings: [['bot_token']] },
   sms: { inbound: 'provider_webhook', capabilities: SMS, requiredSettings: TWILIO_SETTINGS },
   messenger: {
@@ -184,7 +186,12 @@ export const CHANNEL_TYPE_FACTS: Readonly<Partial<Record<ChannelType, ChannelTyp
     requiredSettings: META_MESSAGING_SETTINGS,
     setupPath: '/instagram-setup',
   },
-  email: { inbound: 'provider_webhook', capabilities: EMAIL, requiredSettings: [['smtp_host'], ['from_address'], ['password']] },
+  // The mailbox's password, or an OAuth refresh token (oauth_provider) standing in for it.
+  email: {
+    inbound: 'provider_webhook',
+    capabilities: EMAIL,
+    requiredSettings: [['smtp_host'], ['from_address'], ['password', 'refresh_token']],
+  },
 };
 
 /** The facts of a stored channel type (a digest counts as HASH_CHANNEL_KIND), or null for a type that cannot be created. */

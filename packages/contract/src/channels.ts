@@ -58,6 +58,7 @@ export const PROVIDER_CHANNEL_TYPES = [
   'messenger',
   'instagram',
   'email',
+  'whatsapp_web',
 ] as const satisfies readonly ChannelType[];
 
 /** Credential fields a channel may hold, by name; their values are write-only (never returned). */
@@ -70,6 +71,7 @@ export const CHANNEL_SECRET_FIELDS = [
   'webhook_secret',
   'bot_token',
   'password',
+  'refresh_token',
 ] as const;
 /** Non-secret provider settings kept in the channel's config. */
 export const CHANNEL_SETTING_FIELDS = [
@@ -89,6 +91,14 @@ export const CHANNEL_SETTING_FIELDS = [
   'smtp_secure',
   'from_address',
   'username',
+  'imap_host',
+  'imap_port',
+  'imap_secure',
+  'imap_username',
+  'imap_mailbox',
+  'sent_mailbox',
+  'oauth_provider',
+  'instance',
 ] as const;
 
 /** The kind of entry point a channel's body names (sector, automated menu or bot), as campaigns do. */
@@ -100,12 +110,14 @@ const formBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', 'off'])])
   .transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
-export const ChannelSecretsSchema = z.object(
-  Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<
+export const ChannelSecretsSchema = z.object({
+  ...(Object.fromEntries(CHANNEL_SECRET_FIELDS.map((f) => [f, secretText.optional()])) as Record<
     (typeof CHANNEL_SECRET_FIELDS)[number],
     z.ZodOptional<typeof secretText>
-  >,
-);
+  >),
+  // An OAuth refresh token (e-mail's Microsoft mailboxes) can run to a few thousand characters.
+  refresh_token: z.string().trim().min(1).max(8000).optional(),
+});
 export const ChannelSettingsSchema = z.object(
   Object.fromEntries(CHANNEL_SETTING_FIELDS.map((f) => [f, settingText.optional()])) as Record<
     (typeof CHANNEL_SETTING_FIELDS)[number],
@@ -243,6 +255,32 @@ export const updateChannelToCloudApi = route({
   body: z.object({}).optional(),
   response: dataOf(ChannelSchema),
   errors: ['channel_not_found', 'channel_migration_not_360dialog'],
+});
+/** How a WhatsApp Web channel's phone is linked to its bridge, and the QR code to link it while it is not. */
+export const WhatsAppWebConnectionSchema = z.object({
+  /** open: connected; connecting: waiting for the QR code to be scanned (or reconnecting); close: not linked. */
+  state: z.enum(['open', 'connecting', 'close']),
+  /** The QR code to scan with the phone, a PNG as a data: URL; null once connected or when the bridge gives no picture. */
+  qr: z.string().nullable(),
+  /** The QR code's text, for a client to draw when the bridge gives no picture; null once connected. */
+  code: z.string().nullable(),
+});
+export type WhatsAppWebConnection = z.infer<typeof WhatsAppWebConnectionSchema>;
+export const getWhatsAppWebConnection = route({
+  method: 'GET',
+  path: '/api/v1/channels/:id/whatsapp-web',
+  tags: ['channels'],
+  summary:
+    "A WhatsApp Web channel's phone link, read from its bridge: the state and, while not connected, the QR code to scan (asking for it starts linking).",
+  params: UuidParam,
+  response: dataOf(WhatsAppWebConnectionSchema),
+  errors: [
+    'channel_not_found',
+    'channel_not_whatsapp_web',
+    'channel_credentials_refused',
+    'channel_setup_refused',
+    'channel_provider_unavailable',
+  ],
 });
 export const deleteChannel = route({
   method: 'DELETE',

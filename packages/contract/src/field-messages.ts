@@ -65,6 +65,9 @@ export const FIELD_MESSAGES = {
   smtp_host_required: 'smtp_host is required',
   smtp_host_invalid: 'smtp_host must be a host name or an IP address',
   from_address_invalid: 'from_address must be an e-mail address',
+  imap_host_invalid: 'imap_host must be a host name or an IP address',
+  mailbox_name_invalid: 'A mailbox name has no control characters (such as INBOX or Sent)',
+  oauth_provider_invalid: 'oauth_provider is google or microsoft',
   // contacts
   search_too_short: 'Should have at least 3 characters',
   // messages

@@ -126,6 +126,7 @@ export const routes = {
   createChannel: channels.createChannel,
   updateChannel: channels.updateChannel,
   updateChannelToCloudApi: channels.updateChannelToCloudApi,
+  getWhatsAppWebConnection: channels.getWhatsAppWebConnection,
   deleteChannel: channels.deleteChannel,
   startMetaSetup: channelSetup.startMetaSetup,
   listMetaSetupPages: channelSetup.listMetaSetupPages,

@@ -75,6 +75,7 @@ export const routeTable = {
   createChannel: { method: 'POST', path: '/api/v1/channels', bodyEncoding: 'form' },
   updateChannel: { method: 'PATCH', path: '/api/v1/channels/:id' },
   updateChannelToCloudApi: { method: 'POST', path: '/api/v1/channels/:id/update_to_cloud_api' },
+  getWhatsAppWebConnection: { method: 'GET', path: '/api/v1/channels/:id/whatsapp-web' },
   deleteChannel: { method: 'DELETE', path: '/api/v1/channels/:id' },
   startMetaSetup: { method: 'POST', path: '/api/v1/channels/meta_setup/start' },
   listMetaSetupPages: { method: 'POST', path: '/api/v1/channels/meta_setup/pages' },

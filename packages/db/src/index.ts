@@ -38,6 +38,16 @@ export {
   type ChannelRecord,
 } from './channels';
 export { settleInterruptedSends, releaseUnknownSubscribers } from './campaign-subscribers';
+export {
+  mailboxChannels,
+  leaseMailbox,
+  releaseMailbox,
+  mailboxPosition,
+  restartMailbox,
+  takeMailboxMessage,
+  type MailboxChannel,
+  type MailboxPosition,
+} from './email-mailboxes';
 export { storeSubmissionStatus, templateForProviderReport, storeProviderStatus } from './templates';
 export { lockUserRow, setActingSession, liveSessionIds, isSessionLive } from './sessions';
 export {

@@ -607,6 +607,23 @@ describe('migrations', () => {
     });
   });
 
+  it('match schema.prisma for e-mail mailbox positions, every field set', async () => {
+    const now = new Date('2026-02-03T04:05:06.789Z');
+    const channel = await db.channel.findFirstOrThrow();
+    const data = {
+      channelId: channel.id,
+      tenantId: channel.tenantId,
+      mailbox: 'suporte@imap.loja.test:993/INBOX',
+      uidValidity: 4_000_000_000n,
+      lastUid: 42n,
+      leaseOwner: 'worker-1:123:abcd',
+      leaseUntil: now,
+      createdAt: now,
+    };
+    await db.emailMailboxState.create({ data });
+    expect(await db.emailMailboxState.findUniqueOrThrow({ where: { channelId: channel.id } })).toMatchObject(data);
+  });
+
   it('match schema.prisma for automations, every field set', async () => {
     const now = new Date('2026-02-03T04:05:06.789Z');
     const conv = await db.conversation.findFirstOrThrow();

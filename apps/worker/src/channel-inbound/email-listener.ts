@@ -36,15 +36,23 @@ export function startEmailInbound(
       }
       return { tenantId: channel.tenantId, enabled: channel.enabled, secret };
     },
-    async deliver({ tenantId, channelId, raw, receivedAt }) {
-      const payload: ChannelInboundJob = {
-        tenant_uuid: tenantId,
-        channel_uuid: channelId,
-        content_type: RFC822_BASE64,
-        raw_body: raw.toString('base64'),
-        received_at: receivedAt.toISOString(),
-      };
-      await enqueue(deps.db, queues.channelInbound.name, payload);
+    async deliver(mail) {
+      await enqueue(deps.db, queues.channelInbound.name, rawMailJob(mail));
     },
   });
+}
+
+/**
+ * The channel-inbound job of one raw message for an e-mail channel, however it came (the SMTP
+ * listener, the IMAP reader): the bytes base64-encoded, parsed, deduplicated by Message-ID and
+ * stored by the inbound processor like any provider webhook.
+ */
+export function rawMailJob(mail: { tenantId: string; channelId: string; raw: Buffer; receivedAt: Date }): ChannelInboundJob {
+  return {
+    tenant_uuid: mail.tenantId,
+    channel_uuid: mail.channelId,
+    content_type: RFC822_BASE64,
+    raw_body: mail.raw.toString('base64'),
+    received_at: mail.receivedAt.toISOString(),
+  };
 }

@@ -320,6 +320,16 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
       if (toMessage || receipt.outcome === 'applied') outcome.statuses++;
       else if (receipt.outcome === 'early') throw new Error('status of a campaign send whose outcome is not written yet; retried');
       else outcome.ignored++;
+    } else if (event.kind === 'connection') {
+      // The link to the provider (a WhatsApp Web phone): read live by the channel's settings screen; a lost one is logged for the operator.
+      const entry = { channelId: channel.id, state: event.state, reason: event.reason };
+      if (event.state === 'close')
+        deps.log.warn(entry, 'channel disconnected from its provider: link the phone again in the channel settings');
+      else deps.log.info(entry, 'channel connection changed');
+      outcome.ignored++;
+    } else if (event.kind === 'ignored') {
+      deps.log.info({ channelId: channel.id, reason: event.reason }, 'provider event not taken');
+      outcome.ignored++;
     } else {
       const changed = await applyTemplateStatus(deps.db, channel.id, event);
       if (changed) {

@@ -4,8 +4,10 @@ import { headerValue, sameSecret } from '../http';
 import type { OutboundClient } from '../outbound';
 import { isOutboundRefused, outboundPolicy, resolveAllowedHost, type OutboundPolicy } from '../outbound-address';
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
+import { appendToSent, imapFailureReason, mailboxLogin } from './imap';
 import { INLINE_MEDIA_PREFIX, parseEmail } from './inbound';
 import { htmlOfText, replySubject } from './mail-text';
+import { EmailAccessTokens, type EmailOAuthClients } from './oauth';
 import { emailSecretsOf, emailSettingsOf } from './settings';
 
 /** A raw message posted to the channel's webhook (an inbound-parse service) proves itself with the channel's secret here. */
@@ -22,11 +24,19 @@ export interface EmailAdapterOptions {
   timeoutMs?: number;
   /** Tests: resolve host names without DNS. */
   lookup?: (host: string) => Promise<{ address: string }[]>;
+  /** The install's OAuth clients (EMAIL_OAUTH_* settings), for mailboxes that log in with a refresh token. */
+  oauth?: EmailOAuthClients;
+  /** Access tokens shared with the worker's IMAP reader; made from `oauth` when absent. */
+  tokens?: EmailAccessTokens;
+  /** Where a reply that was sent but not appended to the Sent folder is told. */
+  log?: { warn(details: object, message: string): void };
 }
 
 /** SMTP answers: 4xx may pass later (greylisting, mailbox busy), 5xx will not; connection trouble is transient, refused login is not. */
 function smtpFailure(error: unknown): ChannelDeliveryError {
   if (isOutboundRefused(error)) return new ChannelDeliveryError('permanent', error.message);
+  // Already judged (an OAuth token that could not be had).
+  if (error instanceof ChannelDeliveryError) return error;
   const e = error as { responseCode?: number; response?: string; code?: string; message?: string };
   const reason = (e.response ?? e.message ?? 'SMTP failure').replace(/\s+/g, ' ').trim().slice(0, 300);
   if (typeof e.responseCode === 'number') {
@@ -49,10 +59,12 @@ export class EmailAdapter implements ProviderChannelAdapter {
   readonly types = ['email'] as const;
   private readonly policy: OutboundPolicy;
   private readonly timeoutMs: number;
+  private readonly tokens: EmailAccessTokens;
 
   constructor(private readonly options: EmailAdapterOptions = {}) {
     this.policy = options.outbound?.policy ?? outboundPolicy('');
     this.timeoutMs = options.timeoutMs ?? 20_000;
+    this.tokens = options.tokens ?? new EmailAccessTokens(options.oauth, options.outbound);
   }
 
   async send(message: OutboundMessage, channel: ChannelTarget): Promise<SendResult> {
@@ -87,19 +99,44 @@ export class EmailAdapter implements ProviderChannelAdapter {
     const messageId = `<${message.uuid}@${domainOf(settings.from_address)}>`;
     const body = `${text}${linkLine}`.trim();
     let address: string;
+    let login: Awaited<ReturnType<typeof mailboxLogin>>;
     try {
       address = await resolveAllowedHost(settings.smtp_host, this.policy, this.options.lookup);
+      login = await mailboxLogin(settings.username ?? settings.from_address, settings, secrets, this.tokens);
     } catch (error) {
       throw smtpFailure(error);
     }
     const port = settings.smtp_port ?? (settings.smtp_secure ? 465 : 587);
     // nodemailer is loaded with the first e-mail sent, so a process that sends none never holds it.
-    const { default: nodemailer } = await import('nodemailer');
+    const [{ default: nodemailer }, { default: MailComposer }] = await Promise.all([
+      import('nodemailer'),
+      import('nodemailer/lib/mail-composer'),
+    ]);
+    // The message is built once: the same bytes go to SMTP and, when the channel has a sent_mailbox, to that folder.
+    const raw = await new MailComposer({
+      from: settings.from_address,
+      to,
+      subject:
+        message.thread?.fresh && message.thread.subject
+          ? message.thread.subject
+          : replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
+      text: body,
+      html: htmlOfText(body),
+      messageId,
+      ...(references.length ? { inReplyTo: references[references.length - 1], references } : {}),
+      attachments,
+    })
+      .compile()
+      .build();
     const transport = nodemailer.createTransport({
       host: address,
       port,
       secure: settings.smtp_secure ?? port === 465,
-      auth: secrets.password ? { user: settings.username ?? settings.from_address, pass: secrets.password } : undefined,
+      auth: !login
+        ? undefined
+        : 'pass' in login
+          ? { user: login.user, pass: login.pass }
+          : { type: 'OAuth2', user: login.user, accessToken: login.accessToken },
       // The certificate is checked against the name the admin gave, not the address we connect to.
       tls: { servername: settings.smtp_host.replace(/^\[|\]$/g, '') },
       connectionTimeout: this.timeoutMs,
@@ -108,25 +145,34 @@ export class EmailAdapter implements ProviderChannelAdapter {
       name: domainOf(settings.from_address),
     });
     try {
-      await transport.sendMail({
-        from: settings.from_address,
-        to,
-        subject:
-          message.thread?.fresh && message.thread.subject
-            ? message.thread.subject
-            : replySubject(message.thread?.subject ?? null).replace(/^Re:$/, 'Message'),
-        text: body,
-        html: htmlOfText(body),
-        messageId,
-        ...(references.length ? { inReplyTo: references[references.length - 1], references } : {}),
-        attachments,
-      });
+      await transport.sendMail({ envelope: { from: settings.from_address, to: [to] }, raw });
     } catch (error) {
+      // An expired or revoked access token: the next attempt exchanges the refresh token again.
+      if (login && 'accessToken' in login && settings.oauth_provider && secrets.refresh_token)
+        this.tokens.forget(settings.oauth_provider, secrets.refresh_token);
       throw smtpFailure(error);
     } finally {
       transport.close();
     }
+    if (settings.sent_mailbox) await this.appendSent(channel, raw, messageId);
     return { externalId: messageId };
+  }
+
+  /** The reply into the mailbox's Sent folder; the mail is already sent, so a failure here is only told. */
+  private async appendSent(channel: ChannelTarget, raw: Buffer, messageId: string): Promise<void> {
+    try {
+      await appendToSent(channel, raw, {
+        policy: this.policy,
+        tokens: this.tokens,
+        lookup: this.options.lookup,
+        timeoutMs: this.timeoutMs,
+      });
+    } catch (error) {
+      this.options.log?.warn(
+        { channel: channel.uuid, messageId, reason: imapFailureReason(error) },
+        'e-mail reply sent, but not appended to the Sent folder',
+      );
+    }
   }
 
   verifyHandshake(): string | null {

@@ -3,7 +3,10 @@ import { EmailAdapter } from './adapter';
 import { forwardingAddress } from './listener';
 import { EmailSecretsSchema, EmailSettingsSchema } from './settings';
 
-/** E-mail: replies through the mailbox's own SMTP server, mail forwarded to an address of ours that carries the channel's secret. */
+/**
+ * E-mail: replies through the mailbox's own SMTP server; mail forwarded to an address of ours that
+ * carries the channel's secret, or read from the mailbox over IMAP by the worker when imap_host is set.
+ */
 export const emailChannel: ChannelDefinition = {
   types: ['email'],
   settingsSchema: EmailSettingsSchema,
@@ -25,7 +28,7 @@ export const emailChannel: ChannelDefinition = {
     const issue = parsed.error.issues[0]!;
     return { path: String(issue.path[0] ?? 'smtp_host'), message: issue.message };
   },
-  hostSettings: ['smtp_host'],
+  hostSettings: ['smtp_host', 'imap_host'],
   senderIsEmail: true,
   emailThreads: true,
 };

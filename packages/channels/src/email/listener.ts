@@ -5,8 +5,9 @@ import { EMAIL_MAX_BYTES } from './inbound';
 /**
  * The inbound side of e-mail channels: an SMTP listener (smtp-server) that takes
  * mail forwarded from the channel's mailbox to its forwarding address and queues each raw message
- * on channel-inbound, answering the sending server as soon as the message is queued. IMAP polling
- * is not used: a forwarding rule works with every provider and needs no password to read mail.
+ * on channel-inbound, answering the sending server as soon as the message is queued. A forwarding
+ * rule works with every provider and needs no password to read mail; a channel may also (or
+ * instead) have its mailbox read over IMAP (imap_host: imap.ts, and the worker's email-imap.ts).
  *
  * The forwarding address is `<channel uuid, hex>.<first 24 characters of its webhook_secret>@<any
  * domain routed here>` (57 characters, under RFC 5321's 64 for a local part): the token is the

@@ -69,7 +69,7 @@ describe('channels api', () => {
     expect(missing.body.error_message).toContain('waba_id');
     const badType = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'X', type: 'fax' });
     expect(badType.status).toBe(400);
-    const unsupported = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'X', type: 'whatsapp_web' });
+    const unsupported = await t.http.post('/api/v1/channels').set(auth('admin')).type('form').send({ name: 'X', type: 'whatsapp_lion' });
     expect(unsupported.status).toBe(400);
     expect(unsupported.body.error_message).toBe('This channel type cannot be created yet');
     const badUrl = await t.http

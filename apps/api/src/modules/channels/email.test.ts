@@ -103,6 +103,31 @@ describe('E-mail channels', () => {
     expect(jobs.map((j) => j.payload)).toEqual([expect.objectContaining({ channel_uuid: channelId, raw_body: raw })]);
   });
 
+  it('takes a mailbox read by IMAP, logging in by OAuth instead of a password, and checks imap_host like smtp_host', async () => {
+    const imap = { imap_host: '127.0.0.1', imap_port: '1993', imap_secure: 'false', sent_mailbox: 'Sent', oauth_provider: 'google' };
+    const { password: _password, ...withoutPassword } = fields;
+    const createOAuth = (overrides: Record<string, string>) =>
+      t.http
+        .post('/api/v1/channels')
+        .set(auth())
+        .type('form')
+        .send({ ...withoutPassword, ...imap, refresh_token: 'google-refresh', ...overrides });
+    const privateImap = await createOAuth({ imap_host: '10.1.2.3' });
+    expect(privateImap.status).toBe(400);
+    expect(privateImap.body.code).toBe('outbound_address_not_allowed');
+    const badProvider = await createOAuth({ oauth_provider: 'yahoo' });
+    expect(badProvider.body.fields?.[0]).toMatchObject({ path: 'oauth_provider', code: 'oauth_provider_invalid' });
+    const created = await createOAuth({ name: 'Suporte IMAP' });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ credentials_set: ['refresh_token', 'webhook_secret'], settings: imap });
+    expect(JSON.stringify(created.body)).not.toContain('google-refresh');
+    const moved = await t.http
+      .patch(`/api/v1/channels/${created.body.data.uuid}`)
+      .set(auth())
+      .send({ settings: { imap_host: '192.168.0.10' } });
+    expect(moved.body.code).toBe('outbound_address_not_allowed');
+  });
+
   it('refuses an edit moving the SMTP host to a private address and keeps the password when none is given', async () => {
     const moved = await t.http
       .patch(`/api/v1/channels/${channelId}`)

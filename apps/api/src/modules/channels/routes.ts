@@ -3,6 +3,7 @@ import {
   createChannel,
   deleteChannel,
   getChannel,
+  getWhatsAppWebConnection,
   listChannels,
   listMetaSetupPages,
   startMetaSetup,
@@ -33,6 +34,10 @@ export function channelRoutes(app: FastifyInstance, ctx: AppContext, channels: C
   }));
   bind(app, updateChannelToCloudApi, 'settings.channels.write', async ({ session, params }) => ({
     data: await channels.toCloudApi(session, params.id, publicUrlOf(ctx)),
+  }));
+  // A WhatsApp Web channel's phone: its state and the QR code to link it, for those who manage channels.
+  bind(app, getWhatsAppWebConnection, 'settings.channels.write', async ({ session, params }) => ({
+    data: await channels.whatsAppWebConnection(session, params.id),
   }));
   bind(app, deleteChannel, 'settings.channels.write', async ({ session, params }) => {
     await channels.remove(session, params.id);

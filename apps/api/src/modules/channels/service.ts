@@ -11,6 +11,7 @@ import {
   providerIdentity,
   type ChannelDefinition,
   type ProviderChannelAdapter,
+  WhatsAppWebAdapter,
 } from '@atende/channels';
 import {
   AppError,
@@ -28,6 +29,7 @@ import {
   type listChannels,
   type QueryOf,
   type updateChannel,
+  type WhatsAppWebConnection,
 } from '@atende/contract';
 import { allows, channelKind, livechatAppearanceProblems } from '@atende/core';
 import {
@@ -140,14 +142,15 @@ function checkComplete(type: string, settings: Fields, secrets: Fields): void {
 }
 
 /**
- * A provider's refusal while a channel is set up, as the api answers it: credentials refused (a bad
- * bot token) is the admin's to fix; anything else is the provider's answer, or its absence.
+ * A provider's refusal while a channel is set up (or its state read), as the api answers it:
+ * credentials refused (a bad bot token or API key, named by `field`) is the admin's to fix; anything
+ * else is the provider's answer, or its absence.
  */
-function setUpFailure(error: unknown): AppError {
+function setUpFailure(error: unknown, field: string): AppError {
   if (!(error instanceof ChannelDeliveryError)) throw error;
   if (error.httpStatus === 401 || error.httpStatus === 403 || error.httpStatus === 404) {
     return new AppError('channel_credentials_refused', `The provider refused the channel's credentials: ${error.message}`, [
-      { path: 'bot_token', message: 'The provider refused this token', code: 'channel_token_refused' },
+      { path: field, message: 'The provider refused this token', code: 'channel_token_refused' },
     ]);
   }
   if (error.kind === 'permanent')
@@ -185,7 +188,7 @@ export class ChannelService {
     try {
       await adapter.setUp({ uuid: id, type, config: settings, credentials: secrets }, { url, secret: secrets.webhook_secret });
     } catch (error) {
-      throw setUpFailure(error);
+      throw setUpFailure(error, channelDefinition(type)?.setUpAgainOn?.secrets?.[0] ?? 'bot_token');
     }
   }
 
@@ -448,6 +451,20 @@ export class ChannelService {
     const config = { ...((row.config ?? {}) as Record<string, unknown>), api_version: 'cloud' };
     const updated = await updateChannelRow(this.ctx.db, session.tenantId, row.id, { config });
     return (await this.present(session, [updated], publicUrl))[0]!;
+  }
+
+  /** A WhatsApp Web channel's phone link and QR code, read from its bridge through the guarded client. */
+  async whatsAppWebConnection(session: Session, id: string): Promise<WhatsAppWebConnection> {
+    const row = await this.row(session, id);
+    const adapter = this.adapters.get(channelKind(row.type));
+    if (!(adapter instanceof WhatsAppWebAdapter))
+      throw new AppError('channel_not_whatsapp_web', 'Only WhatsApp Web channels have a phone to link');
+    const credentials = row.credentialsEncrypted ? decryptCredentials(row.credentialsEncrypted, this.key) : null;
+    try {
+      return await adapter.connection({ uuid: row.id, type: row.type, config: row.config, credentials });
+    } catch (error) {
+      throw setUpFailure(error, 'api_key');
+    }
   }
 
   /** Soft delete: conversations and messages of the channel stay readable. */

@@ -13,11 +13,12 @@ import { AppearanceSection } from '../livechat/AppearanceSection';
 import { CHANNEL_FORMS } from '../settings/channelForms';
 import { menuKeys } from './MenusPage';
 import { entryPointOf, useEntryPointOptions } from './useEntryPointOptions';
+import { WhatsAppWebLink } from './WhatsAppWebLink';
 
 /**
  * Settings > Workspace > channel (workspace/channels/:id): name, on/off and the entry
  * point, where sectors, menus and bots are listed together (a disabled menu cannot be chosen);
- * livechat channels add their appearance and embed code.
+ * livechat channels add their appearance and embed code; a WhatsApp Web channel, its phone's link.
  */
 export function ChannelSettingsPage() {
   const { t } = useTranslation();
@@ -106,6 +107,7 @@ export function ChannelSettingsPage() {
           description={t("Forward the mailbox's incoming mail here. Keep it private: anyone who knows it can write to this channel.")}
         />
       )}
+      {channel.data.type === 'whatsapp_web' && canSave && <WhatsAppWebLink channelId={channel.data.uuid} />}
       {onPremise && canSave && (
         <Alert color="blue" title={t('On-premise API')}>
           <Stack gap="xs" align="flex-start">

@@ -6,6 +6,7 @@ import {
   Anchor,
   Badge,
   Button,
+  Divider,
   Group,
   Modal,
   PasswordInput,
@@ -20,7 +21,7 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { api, apiHandling } from '../../api/client';
@@ -40,6 +41,8 @@ import {
   channelFormErrors,
   channelTypeLabel,
   isRequiredField,
+  switchOn,
+  type ChannelField,
   type ChannelForm,
 } from './channelForms';
 
@@ -228,33 +231,21 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
             onChange={(e) => setName(e.currentTarget.value)}
             error={errors.name ? t(errors.name) : undefined}
           />
-          {form.fields.map((field) => {
-            if (field.switch) {
-              return (
-                <Switch
-                  key={field.key}
-                  label={t(field.label)}
-                  description={field.description ? t(field.description) : undefined}
-                  checked={values[field.key] === 'true'}
-                  onChange={(e) => setValues({ ...values, [field.key]: e.currentTarget.checked ? 'true' : 'false' })}
-                />
-              );
-            }
-            const Input = field.secret ? PasswordInput : TextInput;
-            return (
-              <Input
-                key={field.key}
-                label={t(field.label)}
-                description={field.description ? t(field.description) : undefined}
-                placeholder={field.placeholder}
-                required={isRequiredField(form, field)}
-                autoComplete="off"
-                value={values[field.key] ?? ''}
-                onChange={(e) => setValues({ ...values, [field.key]: e.currentTarget.value })}
-                error={errors[field.key] ? t(errors[field.key]!) : undefined}
+          {form.fields.map((field, index) => (
+            <Fragment key={field.key}>
+              {/* A group of fields opens with its heading (e-mail's "Mailbox (IMAP)"). */}
+              {field.section && field.section !== form.fields[index - 1]?.section && (
+                <Divider label={t(field.section)} labelPosition="left" mt="sm" />
+              )}
+              <ChannelFieldInput
+                form={form}
+                field={field}
+                values={values}
+                error={errors[field.key]}
+                onChange={(value) => setValues({ ...values, [field.key]: value })}
               />
-            );
-          })}
+            </Fragment>
+          ))}
           <EntryPointSelect value={entry} onChange={setEntry} error={errors.entry_point ? t(errors.entry_point) : undefined} />
           {create.isError && !Object.keys(errors).length && (
             <Alert color="red">{create.error instanceof ApiError ? errorText(create.error, t) : t('Something went wrong')}</Alert>
@@ -270,5 +261,60 @@ function NewChannelModal({ onClose }: { onClose(): void }) {
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/** One field of the creation form: a switch, a choice among options, or a text (hidden for a secret). */
+function ChannelFieldInput({
+  form,
+  field,
+  values,
+  error,
+  onChange,
+}: {
+  form: ChannelForm;
+  field: ChannelField;
+  values: Record<string, string>;
+  error: string | undefined;
+  onChange(value: string): void;
+}) {
+  const { t } = useTranslation();
+  const description = field.description ? t(field.description) : undefined;
+  if (field.switch) {
+    return (
+      <Switch
+        label={t(field.label)}
+        description={description}
+        checked={switchOn(field, values)}
+        onChange={(e) => onChange(e.currentTarget.checked ? 'true' : 'false')}
+      />
+    );
+  }
+  if (field.options) {
+    return (
+      <Select
+        label={t(field.label)}
+        description={description}
+        data={field.options.map((o) => ({ value: o.value, label: t(o.label) }))}
+        value={values[field.key] ?? ''}
+        allowDeselect={false}
+        onChange={(v) => onChange(v ?? '')}
+        error={error ? t(error) : undefined}
+        comboboxProps={{ withinPortal: true }}
+      />
+    );
+  }
+  const Input = field.secret ? PasswordInput : TextInput;
+  return (
+    <Input
+      label={t(field.label)}
+      description={description}
+      placeholder={field.placeholder}
+      required={isRequiredField(form, field)}
+      autoComplete="off"
+      value={values[field.key] ?? ''}
+      onChange={(e) => onChange(e.currentTarget.value)}
+      error={error ? t(error) : undefined}
+    />
   );
 }

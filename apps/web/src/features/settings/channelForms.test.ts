@@ -15,8 +15,11 @@ describe('channel form checks', () => {
     expect(channelFormErrors(form('email'), ' ', { smtp_host: 'smtp.loja.test' })).toEqual({
       name: 'Required',
       from_address: 'Required',
-      password: 'Required',
+      password: 'A password or an OAuth refresh token is required',
     });
+    expect(
+      channelFormErrors(form('email'), 'Mail', { smtp_host: 'smtp.loja.test', from_address: 'a@loja.test', refresh_token: 'r' }),
+    ).toEqual({});
   });
 
   it('does not ask what the api makes (360dialog webhook secret), and marks only single required fields', () => {

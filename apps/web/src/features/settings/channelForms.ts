@@ -48,7 +48,17 @@ export interface ChannelField {
   placeholder?: string;
   /** An on/off setting (sent as 'true' or 'false'). */
   switch?: boolean;
+  /** A switch that starts on (the setting's default is on). */
+  defaultOn?: boolean;
+  /** One of these values (a select); '' sends nothing. */
+  options?: { value: string; label: string }[];
+  /** The heading of the group of fields this one opens or belongs to; fields before the first heading have none. */
+  section?: string;
 }
+
+/** A switch's value as the form holds it: what was chosen, or the field's default. */
+export const switchOn = (field: ChannelField, values: Record<string, string>): boolean =>
+  (values[field.key] ?? (field.defaultOn ? 'true' : 'false')) === 'true';
 
 /**
  * A type the creation form offers, with only what that type needs. The facts the api shares (which
@@ -132,6 +142,27 @@ export const CHANNEL_FORMS: ChannelForm[] = [
     after: phrase("Set this address as the sender's incoming message and status callback URL in Twilio."),
   },
   {
+    type: 'whatsapp_web',
+    fields: [
+      {
+        key: 'base_url',
+        label: phrase('Bridge address'),
+        description: phrase('Your Evolution API server, which keeps the phone linked'),
+        placeholder: 'https://evolution.example.com',
+      },
+      { key: 'instance', label: phrase('Instance'), description: phrase('The name of the bridge instance the phone is linked to') },
+      {
+        key: 'api_key',
+        label: phrase('API key'),
+        secret: true,
+        description: phrase("The instance's token, or the server's global key: the instance's webhook is set when you create the channel"),
+      },
+    ],
+    after: phrase(
+      "The bridge already sends the instance's messages to this address. Link the phone by scanning the QR code in the channel's settings.",
+    ),
+  },
+  {
     type: 'telegram',
     fields: [
       {
@@ -207,6 +238,40 @@ export const CHANNEL_FORMS: ChannelForm[] = [
       { key: 'smtp_secure', label: phrase('TLS from the start'), switch: true, description: phrase('On for port 465') },
       { key: 'username', label: phrase('SMTP user'), description: phrase('Leave empty to use the e-mail address') },
       { key: 'password', label: phrase('SMTP password'), secret: true },
+      {
+        key: 'oauth_provider',
+        label: phrase('Sign in with'),
+        description: phrase('Google and Microsoft mailboxes without a password: an OAuth refresh token signs in to SMTP and IMAP'),
+        options: [
+          { value: '', label: phrase('Password') },
+          { value: 'google', label: 'Google' },
+          { value: 'microsoft', label: 'Microsoft' },
+        ],
+      },
+      { key: 'refresh_token', label: phrase('OAuth refresh token'), secret: true },
+      {
+        key: 'imap_host',
+        label: phrase('IMAP server'),
+        placeholder: 'imap.example.com',
+        description: phrase('Optional: new mail is read from the mailbox itself, no forwarding needed'),
+        section: phrase('Mailbox (IMAP)'),
+      },
+      { key: 'imap_port', label: phrase('IMAP port'), placeholder: '993', description: phrase('993 with TLS, or 143 with STARTTLS') },
+      {
+        key: 'imap_secure',
+        label: phrase('IMAP over TLS'),
+        switch: true,
+        defaultOn: true,
+        description: phrase('On for port 993'),
+      },
+      { key: 'imap_username', label: phrase('IMAP user'), description: phrase('Leave empty to use the SMTP user') },
+      { key: 'imap_mailbox', label: phrase('Folder read'), placeholder: 'INBOX' },
+      {
+        key: 'sent_mailbox',
+        label: phrase('Sent folder'),
+        placeholder: 'Sent',
+        description: phrase('Optional: a copy of each reply is kept in this folder'),
+      },
     ],
     after: phrase(
       'Forward the mailbox’s incoming mail to the forwarding address below (also shown in the channel’s settings). Replies are sent through your SMTP server.',
@@ -220,11 +285,17 @@ export function channelBody(form: ChannelForm, name: string, values: Record<stri
   const body: Record<string, string> = { name: name.trim(), type: form.type };
   for (const field of form.fields) {
     const value = values[field.key]?.trim();
-    if (field.switch) body[field.key] = value === 'true' ? 'true' : 'false';
+    if (field.switch) body[field.key] = switchOn(field, values) ? 'true' : 'false';
     else if (value) body[field.key] = value;
   }
   return body;
 }
+
+/** What is said when none of a group of alternative settings is given, by the group's first setting. */
+const ALTERNATIVES_REQUIRED: Record<string, string> = {
+  from_number: phrase('A sender number or a messaging service SID is required'),
+  password: phrase('A password or an OAuth refresh token is required'),
+};
 
 /** Whether the form marks the field required: the api's rule (the contract's CHANNEL_REQUIRED_SETTINGS). */
 export const isRequiredField = (form: ChannelForm, field: ChannelField): boolean => isRequiredChannelSetting(form.type, field.key);
@@ -240,7 +311,7 @@ export function channelFormErrors(form: ChannelForm, name: string, values: Recor
   for (const anyOf of missingChannelSettings(form.type, (key) => Boolean(values[key]?.trim()))) {
     // Settings the form does not ask for (360dialog's webhook secret) are made by the api.
     if (!shown.has(anyOf[0]!)) continue;
-    errors[anyOf[0]!] = anyOf.length > 1 ? phrase('A sender number or a messaging service SID is required') : phrase('Required');
+    errors[anyOf[0]!] = anyOf.length > 1 ? (ALTERNATIVES_REQUIRED[anyOf[0]!] ?? phrase('Required')) : phrase('Required');
   }
   return errors;
 }

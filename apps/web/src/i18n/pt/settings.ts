@@ -155,6 +155,24 @@ export const ptSettings: Record<string, string> = {
   'SMTP user': 'Usuário SMTP',
   'Leave empty to use the e-mail address': 'Deixe vazio para usar o endereço de e-mail',
   'SMTP password': 'Senha SMTP',
+  'Sign in with': 'Entrar com',
+  'Google and Microsoft mailboxes without a password: an OAuth refresh token signs in to SMTP and IMAP':
+    'Caixas do Google e da Microsoft sem senha: um refresh token OAuth faz o login no SMTP e no IMAP',
+  'OAuth refresh token': 'Refresh token OAuth',
+  'Mailbox (IMAP)': 'Caixa de correio (IMAP)',
+  'IMAP server': 'Servidor IMAP',
+  'Optional: new mail is read from the mailbox itself, no forwarding needed':
+    'Opcional: os novos e-mails são lidos da própria caixa, sem precisar de encaminhamento',
+  'IMAP port': 'Porta IMAP',
+  '993 with TLS, or 143 with STARTTLS': '993 com TLS, ou 143 com STARTTLS',
+  'IMAP over TLS': 'IMAP sobre TLS',
+  'On for port 993': 'Ative para a porta 993',
+  'IMAP user': 'Usuário IMAP',
+  'Leave empty to use the SMTP user': 'Deixe vazio para usar o usuário SMTP',
+  'Folder read': 'Pasta lida',
+  'Sent folder': 'Pasta de enviados',
+  'Optional: a copy of each reply is kept in this folder': 'Opcional: uma cópia de cada resposta fica guardada nesta pasta',
+  'A password or an OAuth refresh token is required': 'É preciso uma senha ou um refresh token OAuth',
   'Forward the mailbox’s incoming mail to the forwarding address below (also shown in the channel’s settings). Replies are sent through your SMTP server.':
     'Encaminhe os e-mails recebidos da caixa para o endereço de encaminhamento abaixo (também mostrado nas configurações do canal). As respostas saem pelo seu servidor SMTP.',
   'Forwarding address': 'Endereço de encaminhamento',
@@ -175,6 +193,24 @@ export const ptSettings: Record<string, string> = {
   'This 360dialog channel still uses the on-premise API. Moving it to the Cloud API cannot be undone.':
     'Este canal 360dialog ainda usa a API on-premise. A mudança para a Cloud API não pode ser desfeita.',
   'Move to the Cloud API': 'Mudar para a Cloud API',
+  // WhatsApp Web (a phone linked to an Evolution API bridge)
+  'Bridge address': 'Endereço da ponte',
+  'Your Evolution API server, which keeps the phone linked': 'Seu servidor Evolution API, que mantém o telefone conectado',
+  Instance: 'Instância',
+  'The name of the bridge instance the phone is linked to': 'O nome da instância da ponte à qual o telefone está conectado',
+  "The instance's token, or the server's global key: the instance's webhook is set when you create the channel":
+    'O token da instância, ou a chave global do servidor: o webhook da instância é configurado quando você cria o canal',
+  "The bridge already sends the instance's messages to this address. Link the phone by scanning the QR code in the channel's settings.":
+    'A ponte já envia as mensagens da instância para este endereço. Conecte o telefone lendo o QR code nas configurações do canal.',
+  'WhatsApp phone': 'Telefone do WhatsApp',
+  Connected: 'Conectado',
+  'Waiting for the QR code to be scanned': 'Aguardando a leitura do QR code',
+  Disconnected: 'Desconectado',
+  'On the phone, open WhatsApp, go to Linked devices and scan this code.':
+    'No telefone, abra o WhatsApp, vá em Aparelhos conectados e leia este código.',
+  'QR code to link the phone': 'QR code para conectar o telefone',
+  'The bridge shows no QR code yet; it is asked again in a few seconds.':
+    'A ponte ainda não mostra um QR code; ele é pedido de novo em alguns segundos.',
   'The channel now uses the Cloud API': 'O canal agora usa a Cloud API',
   'New tenant': 'Nova empresa',
   'Tenant created': 'Empresa criada',
