@@ -40,6 +40,7 @@ const env = {
   DEMO_WHATSAPP_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/3600d1a1-0000-4000-8000-000000000360/webhook`,
   // The demo Telegram Bot API (simulator) of the demo "Telegram" channel; specs steer it over HTTP.
   DEMO_TELEGRAM_PORT: process.env.DEMO_TELEGRAM_PORT ?? String(Number(port) + 4),
+  DEMO_WHATSAPP_SECOND_PORT: process.env.DEMO_WHATSAPP_SECOND_PORT ?? String(Number(port) + 10),
   // The demo SMS provider (Twilio simulator) of the demo "SMS" channel; specs steer it over HTTP.
   DEMO_SMS_PORT: process.env.DEMO_SMS_PORT ?? String(Number(port) + 5),
   DEMO_SMS_WEBHOOK_URL: `http://127.0.0.1:${port}/api/v1/channels/5e5e9a00-0000-4000-8000-000000004014/webhook`,

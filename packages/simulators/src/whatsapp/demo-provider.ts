@@ -2,7 +2,13 @@
 // the demo tenant's "WhatsApp" channel (packages/simulators/src/demo/demo-whatsapp.ts), so templates are really
 // submitted and approved, and contacts can write on WhatsApp. Steered over HTTP (/_simulator/*),
 // including POST /_simulator/webhook-url when the api's address is known only later.
-import { DEMO_WHATSAPP_API_KEY_DEFAULT, DEMO_WHATSAPP_PORT_DEFAULT, DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT } from './demo-defaults';
+import {
+  DEMO_WHATSAPP_API_KEY_DEFAULT,
+  DEMO_WHATSAPP_PORT_DEFAULT,
+  DEMO_WHATSAPP_SECOND_API_KEY,
+  DEMO_WHATSAPP_SECOND_PORT_DEFAULT,
+  DEMO_WHATSAPP_WEBHOOK_SECRET_DEFAULT,
+} from './demo-defaults';
 import { startWhatsAppSimulator } from './simulator';
 
 // A demo process, not the product: it reads its environment here (DEMO_* variables, the api's port),
@@ -19,6 +25,14 @@ const simulator = await startWhatsAppSimulator({
   webhookUrl: process.env.DEMO_WHATSAPP_WEBHOOK_URL || undefined,
 });
 console.warn(`demo WhatsApp provider (360dialog simulator) listening at ${simulator.baseUrl}`);
-const stop = () => void simulator.close().then(() => process.exit(0));
+// The second account, for a channel an admin creates; its webhook is set over HTTP once the channel exists.
+const second = await startWhatsAppSimulator({
+  provider: '360dialog',
+  port: Number(process.env.DEMO_WHATSAPP_SECOND_PORT ?? DEMO_WHATSAPP_SECOND_PORT_DEFAULT),
+  host: '127.0.0.1',
+  credentials: { api_key: DEMO_WHATSAPP_SECOND_API_KEY, webhook_secret: '' },
+});
+console.warn(`demo WhatsApp provider, second 360dialog account, listening at ${second.baseUrl}`);
+const stop = () => void Promise.all([simulator.close(), second.close()]).then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

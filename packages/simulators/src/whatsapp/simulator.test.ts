@@ -56,6 +56,17 @@ describe('WhatsApp provider simulator over HTTP', () => {
     expect((await steer('inbound', { text: 'no sender' })).status).toBe(400);
   });
 
+  it('sends the webhook token a channel created later asks for (360dialog takes it with the address)', async () => {
+    expect((await steer('webhook-url', { url: hooks.url, token: 'token-of-the-new-channel' })).status).toBe(204);
+    await steer('inbound', { from: '+5511977776667', text: 'Para o canal novo' });
+    const hook = await hooks.next();
+    const created: ChannelTarget = { ...channel, credentials: { ...credentials, webhook_secret: 'token-of-the-new-channel' } };
+    expect(adapter.verifyWebhook(hook, created)).toBe(true);
+    expect(adapter.verifyWebhook(hook, channel)).toBe(false);
+    // Back to the demo channel's token for the tests that follow.
+    expect((await steer('webhook-url', { url: hooks.url, token: credentials.webhook_secret })).status).toBe(204);
+  });
+
   it('plans failures and rate limits, refuses unknown recipients, and lists what it answered', async () => {
     await steer('plan', { count: 1, status: 500 });
     await steer('rate-limit', { count: 1 });

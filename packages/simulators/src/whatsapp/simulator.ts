@@ -136,7 +136,9 @@ const record = <T>(list: T[], item: T) => {
 };
 
 export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions): Promise<WhatsAppSimulator> {
-  const { provider, credentials } = options;
+  const { provider } = options;
+  // Its own copy: steering (a 360dialog webhook token) changes what it signs with, never the caller's object.
+  const credentials = { ...options.credentials };
   // Twilio's Messages API serves both its WhatsApp ('whatsapp:' addresses) and its SMS (plain numbers).
   const twilio = provider === 'twilio' || provider === 'twilio_sms';
   const addressPrefix = provider === 'twilio_sms' ? '' : 'whatsapp:';
@@ -503,8 +505,11 @@ export async function startWhatsAppSimulator(options: WhatsAppSimulatorOptions):
     return reply.code(204).send();
   });
   // Twilio: `number` sets that owned number's webhook only; without it, the account's.
+  // 360dialog: `token` is the header value the channel asked for (it generates one when created, as
+  // an admin gives it to 360dialog with the webhook address).
   app.post('/_simulator/webhook-url', async (request, reply) => {
     const b = steer(request);
+    if (provider === '360dialog' && typeof b.token === 'string' && b.token) credentials.webhook_secret = b.token;
     if (typeof b.number === 'string' && b.number) {
       if (!numbers.setWebhook(b.number, String(b.url ?? '')))
         return reply.code(400).send({ error_message: `The account owns no number ${b.number}` });
