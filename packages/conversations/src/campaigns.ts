@@ -156,13 +156,13 @@ export async function announceCampaign(deps: Pick<ConversationDeps, 'db' | 'real
 }
 
 /**
- * Stop for the tenant's campaigns running or about to (running or
- * scheduled): a running one is told to stop (its dispatcher loses the lease before its next batch and
+ * Stop for the tenant's campaigns (of one channel, with `channelId`: a WhatsApp Web phone that
+ * disconnected) running or about to (running or scheduled): a running one is told to stop (its dispatcher loses the lease before its next batch and
  * sends nothing more), one not running yet is stopped at once. Pending subscribers stay pending, so
  * Start sends them later. The ids of the campaigns stopped, for announcing once committed.
  */
-export function stopCampaigns(tx: Prisma.TransactionClient, where: { tenantId: string }): Promise<string[]> {
-  return stopTenantCampaigns(tx, where.tenantId);
+export function stopCampaigns(tx: Prisma.TransactionClient, where: { tenantId: string; channelId?: string }): Promise<string[]> {
+  return stopTenantCampaigns(tx, where.tenantId, where.channelId);
 }
 
 /** Receipts still awaited this long after a run ended are not waited for: the campaign completes. */

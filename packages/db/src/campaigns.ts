@@ -416,12 +416,13 @@ export function campaignCreators(db: Pick<Tx, 'user'>, userIds: number[]): Promi
 }
 
 /**
- * Stops the tenant's live campaigns running or about to (running or scheduled): a running one is
- * told to stop, one not running yet is stopped at once. The ids of the campaigns stopped.
+ * Stops the tenant's live campaigns (of one channel, with `channelId`) running or about to (running or
+ * scheduled): a running one is told to stop, one not running yet is stopped at once. The ids of the
+ * campaigns stopped.
  */
-export async function stopTenantCampaigns(tx: Pick<Tx, 'campaign'>, tenantId: string): Promise<string[]> {
+export async function stopTenantCampaigns(tx: Pick<Tx, 'campaign'>, tenantId: string, channelId?: string): Promise<string[]> {
   const live = await tx.campaign.findMany({
-    where: { tenantId, deletedAt: null, desiredState: { in: ['running', 'scheduled'] } },
+    where: { tenantId, ...(channelId ? { channelId } : {}), deletedAt: null, desiredState: { in: ['running', 'scheduled'] } },
     select: { id: true },
   });
   const ids = live.map((c) => c.id);

@@ -12,12 +12,14 @@ import {
 } from '@atende/channels';
 import { channelTypeFacts, queues, UPLOAD_ALLOWED_TYPES, type LeftOut } from '@atende/contract';
 import {
+  announceCampaign,
   announceTemplate,
   applyTemplateStatus,
   InboundReceiver,
   type InboundInput,
   messageIdFor,
   receiveQueuedChannelMessage,
+  stopCampaigns,
   type AnnexRow,
   type ConversationDeps,
 } from '@atende/conversations';
@@ -34,6 +36,7 @@ import {
   scoped,
   sentMessagesToContactUpTo,
   storeDeliveryStatus,
+  withTransaction,
   type Db,
 } from '@atende/db';
 import type { RealtimeOutbox } from '@atende/queue';
@@ -323,9 +326,16 @@ export async function processInbound(deps: ChannelInboundDeps, raw: unknown): Pr
     } else if (event.kind === 'connection') {
       // The link to the provider (a WhatsApp Web phone): read live by the channel's settings screen; a lost one is logged for the operator.
       const entry = { channelId: channel.id, state: event.state, reason: event.reason };
-      if (event.state === 'close')
-        deps.log.warn(entry, 'channel disconnected from its provider: link the phone again in the channel settings');
-      else deps.log.info(entry, 'channel connection changed');
+      if (event.state === 'close') {
+        // Nothing can be sent until the phone is linked again: its campaigns stop (pending subscribers
+        // stay pending, so Start sends them later) instead of failing every send.
+        const stopped = await withTransaction(deps.db, (tx) => stopCampaigns(tx, { tenantId: channel.tenantId, channelId: channel.id }));
+        for (const id of stopped) await announceCampaign(deps, id);
+        deps.log.warn(
+          { ...entry, stoppedCampaigns: stopped.length },
+          'channel disconnected from its provider: its campaigns stopped; link the phone again in the channel settings',
+        );
+      } else deps.log.info(entry, 'channel connection changed');
       outcome.ignored++;
     } else if (event.kind === 'ignored') {
       deps.log.info({ channelId: channel.id, reason: event.reason }, 'provider event not taken');

@@ -93,4 +93,44 @@ describe('channel-inbound: WhatsApp Web bridge events', () => {
     expect(await processInbound(h.deps, job('{"entry":[]}'))).toMatchObject({ messages: 0, ignored: 1 });
     expect(await h.db.message.count({ where: { content: 'no grupo' } })).toBe(0);
   });
+  it('stops the channel’s running and scheduled campaigns when the phone disconnects, and no other channel’s', async () => {
+    const template = await h.db.outboundTemplate.create({
+      data: { tenantId: h.tenantId, channelId, name: 'aviso', language: 'pt_BR', category: 'UTILITY', status: 'APPROVED', components: [] },
+    });
+    const otherChannel = await h.createChannel({
+      name: 'Outro WhatsApp Web',
+      type: 'whatsapp_web',
+      config: { base_url: sim.baseUrl, instance: 'outra-loja' },
+      credentials: { api_key: 'another-key', webhook_secret: 'other-secret' },
+    });
+    const otherTemplate = await h.db.outboundTemplate.create({
+      data: {
+        tenantId: h.tenantId,
+        channelId: otherChannel,
+        name: 'aviso',
+        language: 'pt_BR',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [],
+      },
+    });
+    const createdById = (await h.db.user.findFirstOrThrow({ where: { tenantId: h.tenantId } })).id;
+    const campaign = (name: string, state: string, on = { channelId, templateId: template.id }) =>
+      h.db.campaign.create({
+        data: { tenantId: h.tenantId, workspaceId: h.workspaceId, name, ...on, createdById, config: {}, state, desiredState: state },
+      });
+    const running = await campaign('Rodando', 'running');
+    const scheduled = await campaign('Agendada', 'scheduled');
+    const elsewhere = await campaign('Outro canal', 'running', { channelId: otherChannel, templateId: otherTemplate.id });
+
+    await sim.setConnection('close');
+    expect(await next()).toMatchObject({ messages: 0, ignored: 1 });
+    const after = async (id: string) => h.db.campaign.findUniqueOrThrow({ where: { id }, select: { state: true, desiredState: true } });
+    // The running one is told to stop (its dispatcher stops before its next batch); the scheduled one stops at once.
+    expect(await after(running.id)).toEqual({ state: 'running', desiredState: 'stopped' });
+    expect(await after(scheduled.id)).toEqual({ state: 'stopped', desiredState: 'stopped' });
+    expect(await after(elsewhere.id)).toEqual({ state: 'running', desiredState: 'running' });
+    await sim.setConnection('open');
+    expect(await next()).toMatchObject({ ignored: 1 });
+  });
 });
