@@ -1,4 +1,4 @@
-import { AppError, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteDef } from '@atende/contract';
+import { AppError, routes, type BodyOf, type ParamsOf, type QueryOf, type ResponseOf, type RouteDef } from '@atende/contract';
 import { allows, PERMISSIONS, type Permission, type PermissionName } from '@atende/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -40,6 +40,9 @@ function isJson(contentType: string | undefined): boolean {
   return media === 'application/json' || (media.startsWith('application/') && media.endsWith('+json'));
 }
 
+/** Each contract route's name (its key in the contract's `routes`): its OpenAPI operationId, which client generators name calls by. */
+const OPERATION_IDS = new Map<RouteDef, string>((Object.entries(routes) as [string, RouteDef][]).map(([name, def]) => [def, name]));
+
 /**
  * Binds one contract route: its schemas validate the request and serialise the response, the
  * session is required unless the route says `auth: false`, and `access` is enforced on the server.
@@ -64,6 +67,7 @@ export function bind<R extends RouteDef>(app: FastifyInstance, def: R, access: A
     schema: Object.fromEntries(
       Object.entries({
         summary: def.summary,
+        operationId: OPERATION_IDS.get(def),
         tags: def.tags ? [...def.tags] : undefined,
         params: def.params,
         querystring: def.query,

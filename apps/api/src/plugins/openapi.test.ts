@@ -18,7 +18,10 @@ describe('GET /api/docs/json', () => {
   it('lists every route of the contract with its method, summary and success response', async () => {
     const res = await t.http.get('/api/docs/json');
     expect(res.status).toBe(200);
-    const paths = res.body.paths as Record<string, Record<string, { summary?: string; responses?: Record<string, unknown> }>>;
+    const paths = res.body.paths as Record<
+      string,
+      Record<string, { summary?: string; operationId?: string; responses?: Record<string, unknown> }>
+    >;
     const missing: string[] = [];
     for (const [name, route] of Object.entries(routes) as [string, RouteDef][]) {
       const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}');
@@ -28,9 +31,15 @@ describe('GET /api/docs/json', () => {
         continue;
       }
       expect(op.summary, name).toBe(route.summary);
+      // The route's name is its operationId, which client generators name the call by.
+      expect(op.operationId, name).toBe(name);
       if (route.response) expect(Object.keys(op.responses ?? {}), name).toContain(String(route.status ?? 200));
     }
     expect(missing).toEqual([]);
+    // Unique across the document, as OpenAPI requires.
+    const ids = Object.values(paths).flatMap((ops) => Object.values(ops).map((op) => op.operationId));
+    const named = ids.filter((id): id is string => typeof id === 'string');
+    expect(new Set(named).size).toBe(named.length);
   });
 
   it("lists each operation's error answers: the ErrorBody with the codes it can carry", async () => {
