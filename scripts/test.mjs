@@ -14,21 +14,27 @@ await checkServices(
   process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 );
 
-const CHROMIUM = '/usr/bin/chromium';
-function ensureChromium() {
-  if (existsSync(CHROMIUM)) return;
+/**
+ * A Debian package the tests need, installed when missing and the run may (root with apt-get): the
+ * end-to-end tests' chromium, the IMAP tests' dovecot. Without it the run stops and says which.
+ */
+function ensureDebianPackage(binary, pkg, why) {
+  if (existsSync(binary)) return;
   if (process.getuid?.() === 0 && existsSync('/usr/bin/apt-get')) {
-    console.log('Installing Debian chromium for the end-to-end tests...');
+    console.log(`Installing Debian ${pkg} for ${why}...`);
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    const r = spawnSync('apt-get', ['install', '-y', '-qq', pkg], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    if (r.status === 0) return;
+    if (r.status === 0 && existsSync(binary)) return;
   }
-  console.error(`\nThe end-to-end tests need Debian's chromium at ${CHROMIUM}: apt-get install chromium\n`);
+  console.error(`\n${why} need Debian's ${pkg} (${binary}): apt-get install ${pkg}\n`);
   process.exit(1);
 }
+const ensureChromium = () => ensureDebianPackage('/usr/bin/chromium', 'chromium', 'The end-to-end tests');
+// The e-mail mailbox tests (unit, integration and end-to-end) start a real IMAP server.
+ensureDebianPackage('/usr/sbin/dovecot', 'dovecot-imapd', 'The IMAP mailbox tests');
 
 const tally = { passed: 0, failed: 0, skipped: 0 };
 let failedStep = null;

@@ -1,16 +1,14 @@
 import { expect, test } from '@playwright/test';
-import { dovecotBinary, startDovecot } from '@atende/simulators/dovecot';
+import { startDovecot } from '@atende/simulators/dovecot';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { demo, finishAgentConversations, signedInPage, takeAndOpen } from './helpers';
 
 // An e-mail channel that reads the team's own mailbox. The spec runs the mailbox: a real IMAP
-// server (dovecot, installed by .ci/run) and an SMTP server for the replies. The admin fills the
+// server (dovecot: `pnpm test` and .ci/run install it) and an SMTP server for the replies. The admin fills the
 // channel's "Mailbox (IMAP)" section; mail delivered to the INBOX opens a conversation (the worker
 // polls every EMAIL_IMAP_POLL_MS, 1 s in the e2e stack), the agent's answer leaves by SMTP and is
 // kept in the mailbox's Sent folder.
-test.skip(dovecotBinary() === null, 'dovecot is not installed (apt-get install dovecot-imapd)');
-
 // Specs after this one expect the agent to hold no chats: finish what the test accepted.
 test.afterEach(({ playwright, baseURL }) => finishAgentConversations(playwright, baseURL));
 

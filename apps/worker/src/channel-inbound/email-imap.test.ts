@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { EmailAccessTokens, encryptCredentials, outboundClient, outboundPolicy, parseSecretsKey } from '@atende/channels';
 import { queues, type ChannelInboundJob } from '@atende/contract';
-import { dovecotBinary, startDovecot, type DovecotServer } from '@atende/simulators/dovecot';
+import { startDovecot, type DovecotServer } from '@atende/simulators/dovecot';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmailImap, type EmailImapLog, type EmailImapReaders } from './email-imap';
 import { useInboundHarness } from './harness';
@@ -13,9 +13,6 @@ import { processInbound } from './processor';
  * reader (IDLE, polling, the last UID kept in the database), queued as channel-inbound like
  * forwarded mail and processed into conversations.
  */
-const installed = dovecotBinary() !== null;
-if (!installed) console.warn('email-imap.test.ts skipped: the dovecot binary is not installed (apt-get install dovecot-imapd)');
-
 const USER = 'suporte@loja.test';
 const PASSWORD = 'imap-pass-123';
 /** A mailbox with mail from before its channel existed. */
@@ -40,7 +37,6 @@ const log: EmailImapLog = {
 };
 
 beforeAll(async () => {
-  if (!installed) return;
   provider = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
@@ -150,7 +146,7 @@ async function waitForJobs(channelId: string, count: number, timeout = 10_000): 
 
 const raw = (job: ChannelInboundJob) => Buffer.from(job.raw_body, 'base64').toString('utf8');
 
-describe.skipIf(!installed)('channel-inbound: e-mail read from the mailbox by IMAP', () => {
+describe('channel-inbound: e-mail read from the mailbox by IMAP', () => {
   let channelId = '';
 
   it('opens a conversation with the text and subject of mail delivered to the INBOX, and marks it read there', async () => {

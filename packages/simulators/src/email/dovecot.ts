@@ -32,8 +32,8 @@ export interface DovecotServer {
   close(): Promise<void>;
 }
 
-/** The dovecot binary, or null when dovecot-imapd is not installed (.ci/run installs it). */
-export function dovecotBinary(): string | null {
+/** The dovecot binary, or null when dovecot-imapd is not installed (`pnpm test` and .ci/run install it). */
+function dovecotBinary(): string | null {
   const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/local/sbin', '/sbin'];
   for (const dir of dirs) {
     const path = join(dir, 'dovecot');
