@@ -83,7 +83,7 @@ export {
 } from './outbound-address';
 export { readCapped, sameSecret } from './http';
 export { EmailAdapter, EMAIL_SECRET_HEADER, RFC822_BASE64, type EmailAdapterOptions } from './email/adapter';
-export { parseEmail, EMAIL_MAX_BYTES, type EmailDetails } from './email/inbound';
+export { parseEmail, EMAIL_MAX_BYTES } from './email/inbound';
 export { EmailSettingsSchema, EmailSecretsSchema, type EmailOAuthProvider } from './email/settings';
 export { connectImap, imapFailureReason, type ImapSession } from './email/imap';
 export { EmailAccessTokens, emailOAuthClients, type EmailOAuthClients } from './email/oauth';

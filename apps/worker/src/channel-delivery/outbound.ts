@@ -6,7 +6,7 @@ import {
   type ChannelTarget,
   type OutboundMessage,
 } from '@atende/channels';
-import { capabilitiesOf } from '@atende/contract';
+import { capabilitiesOf, emailHeadersOf, threadSubjectOf } from '@atende/contract';
 import {
   annexFile,
   contactIdentifierOn,
@@ -106,32 +106,29 @@ async function emailThreadOf(db: ScopedDb, message: LoadedMessage): Promise<NonN
     { id: message.id, conversationId: message.conversation.id, createdAt: message.createdAt },
     40,
   );
+  const oldestFirst = earlier.reverse();
   const references: string[] = [];
-  let subject: string | null = null;
-  const subjectOf = (content: unknown): string | null => {
-    const details = content as { type?: unknown; subject?: unknown } | null;
-    return details?.type === 'email' && typeof details.subject === 'string' && details.subject ? details.subject : null;
-  };
-  for (const row of earlier.reverse()) {
+  for (const row of oldestFirst) {
     const id = row.externalId?.replace(/#\d+$/, '') ?? '';
     if (/^<[^<>\s]+>$/.test(id) && !references.includes(id)) references.push(id);
-    subject = subjectOf(row.interactiveContent) ?? subject;
   }
   // A message with a subject of its own (a new outbound e-mail, or the agent starting a new thread)
   // is sent as it is: a new thread, answering no earlier mail.
-  const own = subjectOf(message.interactiveContent);
+  const own = emailHeadersOf(message.interactiveContent)?.subject;
   if (own) return { subject: own, references: [], fresh: true };
   // The agent answered one mail of the conversation (reply to it): the reply joins that mail's own
   // thread and subject, not the latest mail's, when the conversation holds several threads.
   const answered = message.replyToId ? await providerMessageById(db, message.replyToId) : null;
   const answeredId = answered?.conversationId === message.conversation.id ? answered.externalId?.replace(/#\d+$/, '') : null;
-  if (answered && answeredId && /^<[^<>\s]+>$/.test(answeredId)) {
-    const details = answered.interactiveContent as { references?: unknown } | null;
-    const thread = Array.isArray(details?.references) ? details.references.filter((r): r is string => typeof r === 'string') : [];
-    return {
-      subject: subjectOf(answered.interactiveContent) ?? subject,
-      references: [...thread.filter((r) => r !== answeredId), answeredId],
-    };
+  const answeredMail = answered && answeredId && /^<[^<>\s]+>$/.test(answeredId) ? answered : null;
+  // The subject follows the same rule as the composer shows it (contract threadSubjectOf).
+  const subject = threadSubjectOf(
+    oldestFirst.map((row) => row.interactiveContent),
+    answeredMail?.interactiveContent,
+  );
+  if (answeredMail && answeredId) {
+    const thread = emailHeadersOf(answeredMail.interactiveContent)?.references ?? [];
+    return { subject, references: [...thread.filter((r) => r !== answeredId), answeredId] };
   }
   return { subject, references };
 }

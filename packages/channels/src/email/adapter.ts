@@ -1,4 +1,4 @@
-import { attachmentRuleOf, CHANNEL_CAPABILITIES, textRefusal } from '@atende/contract';
+import { attachmentRuleOf, CHANNEL_CAPABILITIES, replySubject, textRefusal } from '@atende/contract';
 import { ChannelDeliveryError, type ChannelTarget, type OutboundMessage, type SendResult, type SignatureInput } from '../adapter';
 import { headerValue, sameSecret } from '../http';
 import type { OutboundClient } from '../outbound';
@@ -6,7 +6,7 @@ import { isOutboundRefused, outboundPolicy, resolveAllowedHost, type OutboundPol
 import type { InboundEvent, InboundMedia, ProviderChannelAdapter, WebhookRequest } from '../provider';
 import { appendToSent, imapFailureReason, mailboxLogin } from './imap';
 import { INLINE_MEDIA_PREFIX, parseEmail } from './inbound';
-import { htmlOfText, replySubject } from './mail-text';
+import { htmlOfText } from './mail-text';
 import { EmailAccessTokens, type EmailOAuthClients } from './oauth';
 import { emailSecretsOf, emailSettingsOf } from './settings';
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { EmailDetails } from '@atende/contract';
 import type { AddressObject, ParsedMail } from 'mailparser';
 import { ChannelDeliveryError } from '../adapter';
 import type { InboundEvent } from '../provider';
@@ -10,21 +11,6 @@ export const INLINE_MEDIA_PREFIX = 'inline-base64:';
 export const INLINE_IMAGE_MIN_BYTES = 4 * 1024;
 /** The whole raw message we take (attachments included); bigger mail is refused by the listener. */
 export const EMAIL_MAX_BYTES = 25 * 1024 * 1024;
-
-/** What an e-mail message keeps beside its text (Message.interactiveContent): shown and used for threading. */
-export interface EmailDetails {
-  type: 'email';
-  subject: string | null;
-  /** Who wrote it: in a thread several people answer (a colleague in copy), each keeps their own. */
-  from: { address: string; name: string | null };
-  message_id: string;
-  in_reply_to: string | null;
-  references: string[];
-  /** Sanitised HTML part, when the mail had one. */
-  html: string | null;
-  /** The whole text, quoted history and signature included, when the message text is folded. */
-  full_text: string | null;
-}
 
 const firstAddress = (value: AddressObject | AddressObject[] | undefined) => (Array.isArray(value) ? value[0] : value)?.value[0];
 const ids = (value: string | string[] | undefined): string[] =>

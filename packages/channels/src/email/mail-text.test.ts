@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { outboundPolicy, resolveAllowedHost } from '../outbound-address';
-import { foldQuotedText, htmlOfText, replySubject, sanitizeEmailHtml, textOfHtml, withoutImagePlaceholders } from './mail-text';
+import { replySubject } from '@atende/contract';
+import { foldQuotedText, htmlOfText, sanitizeEmailHtml, textOfHtml, withoutImagePlaceholders } from './mail-text';
 
 // What an agent reads of an e-mail, and how our replies are titled.
 describe('e-mail text', () => {

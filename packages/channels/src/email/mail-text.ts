@@ -133,8 +133,6 @@ export function withoutImagePlaceholders(text: string): string {
   return lines.join('\n').trim();
 }
 
-export { replySubject } from '@atende/contract';
-
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** The simple HTML part of an agent's text: escaped, line breaks kept. */

@@ -91,15 +91,19 @@ describe('WhatsApp Web bridge: documented webhooks', () => {
 
   it('moves our message on delivery and read receipts (messages.update), not on a contact message read', () => {
     expect(parse('messages-update-delivery.json')).toEqual([
-      { kind: 'status', externalId: 'BAE594145F4C59B4', status: 'delivered', error: null, at: expect.any(Date) },
+      { kind: 'status', externalId: 'BAE594145F4C59B4', status: 'delivered', error: null, at: new Date('2026-11-30T10:15:00.000Z') },
     ]);
     expect(parse('messages-update-read.json')).toEqual([expect.objectContaining({ kind: 'status', status: 'read' })]);
     expect(parse('messages-update-contact-read.json')).toEqual([{ kind: 'ignored', reason: 'receipt of a contact message' }]);
   });
 
   it('reports the phone connecting and disconnecting (connection.update), and takes nothing from a new QR code', () => {
-    expect(parse('connection-update-open.json')).toEqual([{ kind: 'connection', state: 'open', reason: 200, at: expect.any(Date) }]);
-    expect(parse('connection-update-close.json')).toEqual([{ kind: 'connection', state: 'close', reason: 401, at: expect.any(Date) }]);
+    expect(parse('connection-update-open.json')).toEqual([
+      { kind: 'connection', state: 'open', reason: 200, at: new Date('2026-11-30T10:15:00.000Z') },
+    ]);
+    expect(parse('connection-update-close.json')).toEqual([
+      { kind: 'connection', state: 'close', reason: 401, at: new Date('2026-11-30T10:15:00.000Z') },
+    ]);
     expect(parse('qrcode-updated.json')).toEqual([]);
   });
 

@@ -86,7 +86,13 @@ const UpdateSchema = z.looseObject({
   status: z.union([z.string().max(40), z.number()]).nullish(),
 });
 const ConnectionSchema = z.looseObject({ state: Str.nullish(), statusReason: Num.nullish() });
-const EnvelopeSchema = z.looseObject({ event: z.string().min(1).max(100), instance: Str.nullish(), data: z.unknown() });
+const EnvelopeSchema = z.looseObject({
+  event: z.string().min(1).max(100),
+  instance: Str.nullish(),
+  data: z.unknown(),
+  /** When the bridge sent the event: the time of a receipt or a connection change (which carry none of their own). */
+  date_time: z.iso.datetime({ offset: true }).nullish().catch(null),
+});
 
 /** Baileys' receipt statuses, by name (the bridge's) or by number (the WhatsApp protocol's). */
 const RECEIPTS: Record<string, 'sent' | 'delivered' | 'read' | 'failed'> = {
@@ -242,7 +248,7 @@ function upsertEvent(raw: unknown): InboundEvent {
   };
 }
 
-function updateEvent(raw: unknown): InboundEvent {
+function updateEvent(raw: unknown, sentAt: Date): InboundEvent {
   const parsed = UpdateSchema.safeParse(raw);
   if (!parsed.success) return ignored('receipt not understood');
   const u = parsed.data;
@@ -256,11 +262,11 @@ function updateEvent(raw: unknown): InboundEvent {
     externalId: id,
     status,
     error: status === 'failed' ? { code: 'ERROR', title: 'WhatsApp did not deliver the message' } : null,
-    at: new Date(),
+    at: sentAt,
   };
 }
 
-function connectionEvent(raw: unknown): InboundEvent {
+function connectionEvent(raw: unknown, sentAt: Date): InboundEvent {
   const parsed = ConnectionSchema.safeParse(raw);
   const state = parsed.success ? parsed.data.state : null;
   if (state !== 'open' && state !== 'connecting' && state !== 'close' && state !== 'refused')
@@ -270,7 +276,7 @@ function connectionEvent(raw: unknown): InboundEvent {
     // 'refused': the bridge gave up showing QR codes; the phone is not linked.
     state: state === 'refused' ? 'close' : state,
     reason: parsed.success && typeof parsed.data.statusReason === 'number' ? parsed.data.statusReason : null,
-    at: new Date(),
+    at: sentAt,
   };
 }
 
@@ -291,15 +297,16 @@ export function parseWhatsAppWebWebhook(rawBody: string, instance: string): Inbo
   const envelope = EnvelopeSchema.safeParse(body);
   if (!envelope.success) throw new ChannelDeliveryError('permanent', 'Webhook body is not a WhatsApp Web bridge event');
   const { event, data } = envelope.data;
+  const sentAt = envelope.data.date_time ? new Date(envelope.data.date_time) : new Date();
   if (envelope.data.instance && envelope.data.instance !== instance) return [ignored('event of another bridge instance')];
   const items = (Array.isArray(data) ? data : [data]).slice(0, 100);
   switch (eventName(event)) {
     case 'messages.upsert':
       return items.map(upsertEvent);
     case 'messages.update':
-      return items.map(updateEvent);
+      return items.map((item) => updateEvent(item, sentAt));
     case 'connection.update':
-      return [connectionEvent(data)];
+      return [connectionEvent(data, sentAt)];
     default:
       // qrcode.updated (the QR is read from the bridge when shown), send.message, contacts, chats, presence...
       return [];

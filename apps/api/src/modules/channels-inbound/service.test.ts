@@ -129,6 +129,10 @@ describe('custom channel inbound: queued like a webhook', () => {
     expect(Object.keys(res.body.data)).toEqual(['message_uuid']);
     // Nothing is stored before the worker's turn; the conversation is not known yet.
     expect(await t.database.db.message.count({ where: { id: res.body.data.message_uuid } })).toBe(0);
+    // A message id that is no uuid is a bad request, not a lookup.
+    const malformed = await storedAt(channel.id, token, 'not-a-uuid');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('validation_failed');
     const early = await storedAt(channel.id, token, res.body.data.message_uuid);
     expect(early.status).toBe(404);
     expect(early.body.code).toBe('message_not_found');

@@ -89,7 +89,8 @@ describe('WhatsApp Web channels', () => {
     expect(linking.body.data).toEqual({
       state: 'connecting',
       qr: expect.stringMatching(/^data:image\/png;base64,/),
-      code: expect.any(String),
+      // The bridge's QR text: WhatsApp's pairing reference and keys, comma-separated.
+      code: expect.stringMatching(/^2@[A-Za-z0-9+/=]+,[A-Za-z0-9+/=]+$/),
     });
     await sim.setConnection('open');
   });

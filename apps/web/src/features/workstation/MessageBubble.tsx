@@ -1,4 +1,4 @@
-import type { Message } from '@atende/contract';
+import { emailHeadersOf, type Message } from '@atende/contract';
 import { ActionIcon, Anchor, Box, Group, Image, Paper, Text, Tooltip } from '@mantine/core';
 import { IconArrowBackUp, IconCheck, IconChecks, IconClock, IconFile, IconNote } from '@tabler/icons-react';
 import { memo, useState } from 'react';
@@ -65,24 +65,6 @@ function Annex({ message }: { message: Message }) {
   );
 }
 
-/** One message: the contact's on the left, the agent's on the right, notes highlighted. */
-/**
- * An e-mail's details (stored by the worker on interactive_content): its sender (in a thread several
- * people may answer), its subject, and the whole text when quotes and signature were folded away.
- */
-function emailDetailsOf(message: Message): { from: string | null; subject: string | null; fullText: string | null } | null {
-  const details = message.interactive_content as { type?: unknown; subject?: unknown; full_text?: unknown; from?: unknown } | null;
-  if (!details || details.type !== 'email') return null;
-  const from = details.from as { address?: unknown; name?: unknown } | null | undefined;
-  const address = typeof from?.address === 'string' ? from.address : null;
-  const name = typeof from?.name === 'string' && from.name ? from.name : null;
-  return {
-    from: address ? (name ? `${name} <${address}>` : address) : null,
-    subject: typeof details.subject === 'string' && details.subject ? details.subject : null,
-    fullText: typeof details.full_text === 'string' && details.full_text ? details.full_text : null,
-  };
-}
-
 function EmailHeaders({ from, subject }: { from: string | null; subject: string | null }) {
   const { t } = useTranslation();
   return (
@@ -118,12 +100,13 @@ function FoldedText({ text }: { text: string }) {
   );
 }
 
+/** One message: the contact's on the left, the agent's on the right, notes highlighted. */
 export const MessageBubble = memo(function MessageBubble({ message: m, repliedTo, canReply, onReply, onRetry, onOpenReplied }: Props) {
   const { t } = useTranslation();
   const mine = m.author === 'USER';
   const faded = m.status === 'sending' && awaitingAnswer(m.uuid);
   const failed = m.status === 'failed';
-  const email = emailDetailsOf(m);
+  const email = emailHeadersOf(m.interactive_content);
   return (
     <Group
       id={`message-${m.uuid}`}
